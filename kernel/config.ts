@@ -1,0 +1,135 @@
+// Settings: defaults < config file (vigil.config.json/yaml or --config) < env < CLI flags.
+import fs from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+
+export interface RateLimit {
+  max: number;
+  /** Window in milliseconds. */
+  windowMs: number;
+  /** As written, e.g. "60/min". */
+  text: string;
+}
+
+export interface Settings {
+  /** Repository root (where plugins/ lives). */
+  rootDir: string;
+  dataDir: string;
+  bind: { host: string; port: number };
+  apiBind: { host: string; port: number };
+  pluginDirs: string[];
+  contractRoots: string[];
+  workspace: string;
+  logLevel: string;
+  rateLimitPerKey: RateLimit | null;
+  maxConcurrentSessions: number | null;
+  tokenQuotaPerDay: number | null;
+  /** Raw config file content (guardrail modes, permission sets, approval policy, MCP servers, plugin config...). */
+  file: Record<string, any>;
+  configPath: string | null;
+}
+
+export class ConfigError extends Error {
+  code = 'invalid_config';
+}
+
+export function parseHostPort(value: string, flag: string): { host: string; port: number } {
+  const m = /^(\[[^\]]+\]|[^:]+)?:(\d{1,5})$/.exec(value.trim());
+  if (!m) throw new ConfigError(`${flag} must be host:port (e.g. 127.0.0.1:3000), got "${value}"`);
+  const port = Number(m[2]);
+  if (port > 65535) throw new ConfigError(`${flag}: port ${port} is out of range`);
+  return { host: (m[1] ?? '127.0.0.1').replace(/^\[|\]$/g, ''), port };
+}
+
+const UNITS: Record<string, number> = {
+  s: 1000, sec: 1000, second: 1000,
+  m: 60_000, min: 60_000, minute: 60_000,
+  h: 3_600_000, hour: 3_600_000,
+  d: 86_400_000, day: 86_400_000,
+};
+
+export function parseRateLimit(value: string, flag = '--rate-limit-per-key'): RateLimit {
+  const m = /^\s*(\d+)\s*\/\s*([a-z]+)\s*$/i.exec(value);
+  const unit = m?.[2]?.toLowerCase();
+  if (!m || !unit || !(unit in UNITS)) {
+    throw new ConfigError(`${flag} must be COUNT/UNIT with unit s, min, h or day (e.g. 60/min), got "${value}"`);
+  }
+  const max = Number(m[1]);
+  if (max < 1) throw new ConfigError(`${flag}: count must be at least 1`);
+  return { max, windowMs: UNITS[unit]!, text: `${max}/${unit}` };
+}
+
+export function parsePositiveInt(value: string | number, flag: string): number {
+  const n = typeof value === 'number' ? value : Number(String(value).trim());
+  if (!Number.isInteger(n) || n < 1) throw new ConfigError(`${flag} must be a positive integer, got "${value}"`);
+  return n;
+}
+
+export function loadConfigFile(p: string | null): { file: Record<string, any>; configPath: string | null } {
+  const candidates = p ? [p] : ['vigil.config.json', 'vigil.config.yaml', 'vigil.config.yml'];
+  for (const c of candidates) {
+    const abs = path.resolve(c);
+    if (!fs.existsSync(abs)) {
+      if (p) throw new ConfigError(`config file not found: ${p}`);
+      continue;
+    }
+    const text = fs.readFileSync(abs, 'utf8');
+    let parsed: unknown;
+    try {
+      parsed = abs.endsWith('.json') ? JSON.parse(text) : YAML.parse(text);
+    } catch (e) {
+      throw new ConfigError(`config file ${c} is not valid ${abs.endsWith('.json') ? 'JSON' : 'YAML'}: ${(e as Error).message}`);
+    }
+    if (parsed == null) parsed = {};
+    if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new ConfigError(`config file ${c} must hold an object`);
+    return { file: parsed as Record<string, any>, configPath: abs };
+  }
+  return { file: {}, configPath: null };
+}
+
+export interface SettingsInput {
+  rootDir?: string;
+  config?: string | null;
+  bind?: string;
+  apiBind?: string;
+  dataDir?: string;
+  rateLimitPerKey?: string;
+  maxConcurrentSessions?: string | number;
+  tokenQuotaPerDay?: string | number;
+  logLevel?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Extra config merged over the file (tests). */
+  overrides?: Record<string, any>;
+}
+
+export function resolveSettings(input: SettingsInput = {}): Settings {
+  const env = input.env ?? process.env;
+  const rootDir = input.rootDir ?? path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+  const { file: fileRaw, configPath } = loadConfigFile(input.config ?? env.VIGIL_CONFIG ?? null);
+  const file = { ...fileRaw, ...(input.overrides ?? {}) };
+  const pick = <T>(flag: T | undefined, envVal: string | undefined, fileVal: any): T | string | undefined =>
+    flag ?? envVal ?? fileVal;
+  const bindRaw = pick(input.bind, env.VIGIL_BIND, file.bind) ?? '127.0.0.1:3000';
+  const apiBindRaw = pick(input.apiBind, env.VIGIL_API_BIND, file.api_bind) ?? '127.0.0.1:8000';
+  const rl = pick(input.rateLimitPerKey, env.VIGIL_RATE_LIMIT_PER_KEY, file.rate_limit_per_key);
+  const mcs = pick(input.maxConcurrentSessions, env.VIGIL_MAX_CONCURRENT_SESSIONS, file.max_concurrent_sessions);
+  const tq = pick(input.tokenQuotaPerDay, env.VIGIL_TOKEN_QUOTA_PER_DAY, file.token_quota_per_day);
+  const delim = path.delimiter;
+  const list = (v: string | undefined) => (v ? v.split(delim).map((s) => s.trim()).filter(Boolean) : []);
+  const dataDir = path.resolve(String(pick(input.dataDir, env.VIGIL_DATA_DIR, file.data_dir) ?? './data'));
+  return {
+    rootDir,
+    dataDir,
+    bind: parseHostPort(String(bindRaw), '--bind'),
+    apiBind: parseHostPort(String(apiBindRaw), '--api-bind'),
+    pluginDirs: [...list(env.VIGIL_PLUGIN_DIRS), ...((file.plugin_dirs as string[] | undefined) ?? [])].map((p) => path.resolve(p)),
+    contractRoots: (list(env.VIGIL_CONTRACT_ROOTS).length ? list(env.VIGIL_CONTRACT_ROOTS) : ((file.contract_roots as string[]) ?? [process.cwd()])).map((p) => path.resolve(p)),
+    workspace: path.resolve(String(env.VIGIL_WORKSPACE ?? file.workspace ?? process.cwd())),
+    logLevel: String(input.logLevel ?? env.VIGIL_LOG_LEVEL ?? file.log_level ?? 'info'),
+    rateLimitPerKey: rl ? parseRateLimit(String(rl)) : null,
+    maxConcurrentSessions: mcs != null ? parsePositiveInt(mcs as string, '--max-concurrent-sessions') : null,
+    tokenQuotaPerDay: tq != null ? parsePositiveInt(tq as string, '--token-quota-per-day') : null,
+    file,
+    configPath,
+  };
+}

@@ -1,0 +1,67 @@
+// The "analysis" service: the engine that the REST API, the CLI, the contract_audit skill and
+// MCP all call, so every surface returns the same body for the same input.
+import type { Finding, ToolResult, Severity } from '../../schemas/finding.ts';
+import type { ToolAvailability } from './tool.ts';
+
+export type AuditType = 'quick' | 'full' | 'layer' | 'tool';
+
+export interface AnalyzeSource {
+  source: string;
+  /** Display name used in finding locations. */
+  file: string;
+  absPath?: string | null;
+}
+
+export interface AnalyzeOptions {
+  mode: AuditType;
+  layer?: number;
+  tool?: string;
+  /** Whole-request budget in milliseconds. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export interface ContractInfo {
+  name: string | null;
+  sha256: string;
+  pragma: string | null;
+  compiler: string | null;
+}
+
+export interface AnalysisResult {
+  audit_id: string;
+  audit_type: AuditType;
+  contract: ContractInfo;
+  layers: number[];
+  tools: string[];
+  results: ToolResult[];
+  findings: Finding[];
+  summary: Record<Severity, number>;
+  total_findings: number;
+  execution_time: number;
+  timestamp: string;
+  version: string;
+  /** Compilation outcome; when it failed, analysis ran on the parser AST and this says why. */
+  compilation?: { ok: boolean; compiler: string | null; errors: string[]; warnings?: string[] };
+  [extra: string]: unknown;
+}
+
+export interface ToolInfo extends ToolAvailability {
+  name: string;
+  layer: number;
+  layer_name: string;
+  description: string;
+  builtin: boolean;
+  runtime: 'ts' | 'wasm' | 'external';
+  plugin: string | null;
+  modes: Array<'quick' | 'full'>;
+  status: 'ok' | 'error' | 'not_available';
+  self_test?: { ok: boolean; error?: string | null } | null;
+}
+
+export interface AnalysisEngine {
+  analyze(input: AnalyzeSource, opts: AnalyzeOptions): Promise<AnalysisResult>;
+  listTools(): Promise<ToolInfo[]>;
+  getTool(name: string): Promise<ToolInfo | null>;
+  layers(): Promise<Array<{ layer: number; name: string; tools: string[]; available: boolean }>>;
+}

@@ -1,0 +1,54 @@
+// Contract for analysis tools (plugin kind "tool"): a built-in analyzer, a formal/dynamic layer,
+// or an adapter around an external binary. The analysis engine looks tools up by name and runs
+// the ones a mode or layer selects in parallel, each under the request's deadline.
+import type { Finding, ToolStatus } from '../../schemas/finding.ts';
+
+export interface ToolAvailability {
+  available: boolean;
+  version?: string | null;
+  reason?: string | null;
+  install_hint?: string | null;
+}
+
+export interface AnalysisInput {
+  /** Solidity source text exactly as submitted. */
+  source: string;
+  /** Display/file name used in finding locations (relative path or "Contract.sol"). */
+  file: string;
+  /** Absolute path when the contract came from disk (imports resolve relative to it). */
+  absPath?: string | null;
+  /** sha256 of the source. */
+  sha256: string;
+  /** Findings already produced by earlier layers in this request (static results feed later ones). */
+  prior?: Finding[];
+}
+
+export interface ToolRunOptions {
+  signal: AbortSignal;
+  /** Epoch ms by which the tool must have answered. */
+  deadline: number;
+}
+
+export interface ToolRunOutput {
+  status?: ToolStatus;
+  findings: Finding[];
+  error?: string | null;
+  /** Free-form extra output (compiler version used, counterexamples, coverage...). */
+  meta?: Record<string, unknown>;
+}
+
+export interface AnalysisTool {
+  name: string;
+  layer: number;
+  description: string;
+  /** Built-in tools run offline after npm install; their self-test decides health. */
+  builtin: boolean;
+  /** Audit modes that include this tool. Quick mode must finish in seconds. */
+  modes: Array<'quick' | 'full'>;
+  /** Plugin runtime (ts or wasm) and id, filled in by the kernel. */
+  plugin?: string;
+  runtime?: 'ts' | 'wasm';
+  availability(): Promise<ToolAvailability>;
+  selfTest?(): Promise<void>;
+  run(input: AnalysisInput, opts: ToolRunOptions): Promise<ToolRunOutput>;
+}

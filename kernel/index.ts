@@ -1,0 +1,21 @@
+// The kernel's public API: the only module plugins import.
+export { definePlugin } from './plugin-api.ts';
+export type {
+  PluginContext,
+  PluginModule,
+  KernelServices,
+  RegistryView,
+  PluginStatus,
+  Surface,
+} from './plugin-api.ts';
+export type { PluginManifest, PluginKind } from './manifest.ts';
+export type * from './contracts/index.ts';
+export type * from './store/types.ts';
+export type { Settings, RateLimit } from './config.ts';
+export type { WorkerPool } from './pool.ts';
+export type { WasmHost, WasmInstance } from './wasm/types.ts';
+export { WasmPluginError } from './wasm/types.ts';
+export { HttpError, sendError } from './errors.ts';
+export * from '../schemas/finding.ts';
+export { Type } from '@sinclair/typebox';
+export type { Static, TSchema } from '@sinclair/typebox';
