@@ -1,0 +1,161 @@
+// The kernel: a registry, a lifecycle, a worker pool and a WASM host. Start order:
+// telemetry -> store -> metrics -> pool -> WASM host -> plugins (dependency order) -> plugin
+// start hooks -> HTTP surfaces -> listen. Stop runs the same list in reverse, after the servers
+// have stopped accepting and drained in-flight requests.
+import path from 'node:path';
+import pino, { type Logger } from 'pino';
+import type { FastifyInstance } from 'fastify';
+import type { Registry as PromRegistry } from 'prom-client';
+import { createMetrics } from './metrics.ts';
+import { startTelemetry, type Telemetry } from './telemetry.ts';
+import { SqliteStore } from './store/sqlite.ts';
+import type { Store } from './store/types.ts';
+import { TinyWorkerPool, type WorkerPool } from './pool.ts';
+import type { WasmHost } from './wasm/types.ts';
+import { Registry } from './registry.ts';
+import { loadPlugins } from './loader.ts';
+import { buildSurface } from './http.ts';
+import type { KernelServices } from './plugin-api.ts';
+import { resolveSettings, type Settings, type SettingsInput } from './config.ts';
+import { VERSION, ROOT_DIR } from './version.ts';
+
+export interface KernelOptions {
+  settings?: Settings;
+  settingsInput?: SettingsInput;
+  logger?: Logger;
+  /** Use an existing store (tests). */
+  store?: Store;
+  /** Plugin roots; default <root>/plugins plus settings.pluginDirs. */
+  pluginRoots?: string[];
+  poolThreads?: number;
+}
+
+export class Kernel {
+  readonly settings: Settings;
+  readonly log: Logger;
+  readonly registry = new Registry();
+  readonly version = VERSION;
+  /** Start/stop steps in the order they ran, for operators and the lifecycle test. */
+  readonly lifecycle: string[] = [];
+  readonly startedAt = Date.now();
+  store!: Store;
+  metrics!: PromRegistry;
+  telemetry!: Telemetry;
+  pool!: WorkerPool;
+  wasm!: WasmHost;
+  services!: KernelServices;
+  api!: FastifyInstance;
+  gateway!: FastifyInstance;
+  private stopping: Promise<void> | null = null;
+  private started = false;
+
+  constructor(private readonly opts: KernelOptions = {}) {
+    this.settings = opts.settings ?? resolveSettings(opts.settingsInput);
+    this.log = opts.logger ?? pino({ level: this.settings.logLevel, base: { service: 'vigil' } });
+  }
+
+  static async start(opts: KernelOptions = {}): Promise<Kernel> {
+    const k = new Kernel(opts);
+    await k.boot();
+    return k;
+  }
+
+  /** Loads everything and builds both surfaces, without listening (app.inject() works). */
+  async boot(): Promise<void> {
+    this.telemetry = startTelemetry({ version: VERSION });
+    this.lifecycle.push('start:telemetry');
+    this.store = this.opts.store ?? SqliteStore.open(this.settings.dataDir);
+    this.lifecycle.push('start:store');
+    this.metrics = createMetrics();
+    this.lifecycle.push('start:metrics');
+    this.pool = new TinyWorkerPool({ maxThreads: this.opts.poolThreads });
+    this.lifecycle.push('start:pool');
+    this.wasm = await createWasmHost(this.log);
+    this.lifecycle.push('start:wasm');
+    const registry = this.registry;
+    this.services = {
+      store: this.store,
+      metrics: this.metrics,
+      tracer: this.telemetry.tracer,
+      pool: this.pool,
+      wasm: this.wasm,
+      registry,
+      settings: this.settings,
+      get: <T>(name: string) => registry.services.get(name) as T | undefined,
+    };
+    const roots = this.opts.pluginRoots ?? [path.join(ROOT_DIR, 'plugins'), ...this.settings.pluginDirs];
+    await loadPlugins({ roots, services: this.services, registry, log: this.log, pluginConfig: this.settings.file.plugins ?? {} });
+    this.lifecycle.push('start:plugins');
+    for (const h of registry.startHooks) {
+      try {
+        await h.fn();
+        this.lifecycle.push(`start:plugin:${h.plugin}`);
+      } catch (e) {
+        const st = registry.statuses.get(h.plugin);
+        if (st) Object.assign(st, { status: 'error', error: `start hook failed: ${(e as Error).message}` });
+        this.log.error({ plugin: h.plugin, err: e }, 'plugin start hook failed');
+      }
+    }
+    const common = { logger: this.log, tracer: this.telemetry.tracer, metrics: this.metrics, registry, version: VERSION };
+    this.api = await buildSurface({
+      ...common,
+      surface: 'api',
+      bodyLimit: 4 * 1024 * 1024,
+      title: 'vigil contract-analysis API',
+      description: 'Audits Solidity: quick scan, full multi-layer audit, one layer, one tool, remediation, reports.',
+    });
+    this.gateway = await buildSurface({
+      ...common,
+      surface: 'gateway',
+      bodyLimit: 1024 * 1024,
+      title: 'vigil agent gateway',
+      description: 'LLM agent with skills, guardrails, tenants, approvals, audit and compliance.',
+    });
+    await Promise.all([this.api.ready(), this.gateway.ready()]);
+    this.lifecycle.push('start:http');
+    this.started = true;
+  }
+
+  async listen(): Promise<{ api: string; gateway: string }> {
+    if (!this.started) await this.boot();
+    const gw = await this.gateway.listen({ host: this.settings.bind.host, port: this.settings.bind.port });
+    const api = await this.api.listen({ host: this.settings.apiBind.host, port: this.settings.apiBind.port });
+    this.lifecycle.push('start:listen');
+    return { api, gateway: gw };
+  }
+
+  /** Reverse-order shutdown; in-flight requests are drained by Fastify's close(). Idempotent. */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      const step = async (name: string, fn: () => unknown) => {
+        try {
+          await fn();
+        } catch (e) {
+          this.log.error({ err: e }, `shutdown step ${name} failed`);
+        }
+        this.lifecycle.push(`stop:${name}`);
+      };
+      await step('http', () => Promise.all([this.gateway?.close(), this.api?.close()]));
+      for (const h of [...this.registry.closeHooks].reverse()) await step(`plugin:${h.plugin}`, h.fn);
+      await step('plugins', () => undefined);
+      await step('wasm', () => this.wasm?.closeAll());
+      await step('pool', () => this.pool?.close());
+      await step('metrics', () => this.metrics?.clear());
+      await step('store', () => this.store?.close());
+      await step('telemetry', () => this.telemetry?.shutdown());
+    })();
+    return this.stopping;
+  }
+}
+
+async function createWasmHost(log: Logger): Promise<WasmHost> {
+  const mod = (await import('./wasm/host.ts')) as Record<string, any>;
+  if (typeof mod.ExtismWasmHost === 'function') return new mod.ExtismWasmHost({ log });
+  log.warn('WASM host implementation missing; WASM plugins will fail to load');
+  return {
+    async load(o) {
+      throw new Error(`plugin ${o.id}: no WASM host is available in this build`);
+    },
+    async closeAll() {},
+  };
+}

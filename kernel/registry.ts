@@ -1,0 +1,68 @@
+// What plugins registered, by kind. Registration is only open during a plugin's setup().
+import type { FastifyPluginAsync } from 'fastify';
+import type { PluginManifest } from './manifest.ts';
+import type { PluginStatus, RegistryView, Surface } from './plugin-api.ts';
+import type { AnalysisTool, ComplianceModule, Detector, Guardrail, LlmBackend, Skill } from './contracts/index.ts';
+import type { WasmInstance } from './wasm/types.ts';
+
+export interface DetectorPluginDescriptor {
+  id: string;
+  dir: string;
+  entry: string;
+  runtime: 'ts' | 'wasm';
+  config: Record<string, unknown>;
+  manifest: PluginManifest;
+}
+
+export class Registry implements RegistryView {
+  readonly detectorList: Detector[] = [];
+  readonly detectorDescriptors: DetectorPluginDescriptor[] = [];
+  readonly toolMap = new Map<string, AnalysisTool>();
+  readonly guardrailList: Guardrail[] = [];
+  readonly skillMap = new Map<string, Skill>();
+  readonly llmMap = new Map<string, LlmBackend>();
+  readonly complianceList: ComplianceModule[] = [];
+  readonly routes: Array<{ plugin: string; surface: Surface; fn: FastifyPluginAsync }> = [];
+  readonly services = new Map<string, unknown>();
+  readonly statuses = new Map<string, PluginStatus>();
+  readonly wasmInstances = new Map<string, WasmInstance>();
+  readonly startHooks: Array<{ plugin: string; fn: () => unknown }> = [];
+  readonly closeHooks: Array<{ plugin: string; fn: () => unknown }> = [];
+
+  detectors() {
+    return [...this.detectorList];
+  }
+  detectorPlugins() {
+    return [...this.detectorDescriptors];
+  }
+  tools() {
+    return [...this.toolMap.values()];
+  }
+  tool(name: string) {
+    return this.toolMap.get(name);
+  }
+  guardrails() {
+    return [...this.guardrailList].sort((a, b) => a.order - b.order);
+  }
+  skills() {
+    return [...this.skillMap.values()];
+  }
+  skill(name: string) {
+    return this.skillMap.get(name);
+  }
+  llms() {
+    return [...this.llmMap.values()];
+  }
+  llm(provider: string) {
+    return this.llmMap.get(provider);
+  }
+  compliance() {
+    return [...this.complianceList];
+  }
+  plugins() {
+    return [...this.statuses.values()];
+  }
+  wasmInstance(id: string) {
+    return this.wasmInstances.get(id);
+  }
+}

@@ -1,0 +1,258 @@
+// SQLite implementation of the Store (better-sqlite3, WAL mode, numbered migrations).
+// Every write is a single statement or a transaction, so a crash mid-write never leaves a
+// half-written audit event or report behind.
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import Database from 'better-sqlite3';
+import type {
+  ApprovalRecord,
+  AuditEvent,
+  AuditQuery,
+  MessageRecord,
+  Page,
+  ReportRecord,
+  SessionRecord,
+  Store,
+  TenantRecord,
+} from './types.ts';
+
+const MIGRATIONS: string[] = [
+  // 1: initial schema
+  `
+  CREATE TABLE reports (
+    id TEXT PRIMARY KEY, kind TEXT NOT NULL, tenant TEXT, created_at TEXT NOT NULL, data TEXT NOT NULL
+  );
+  CREATE INDEX reports_created ON reports(created_at DESC);
+  CREATE TABLE sessions (
+    id TEXT PRIMARY KEY, tenant TEXT, subject TEXT, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, meta TEXT NOT NULL
+  );
+  CREATE INDEX sessions_tenant ON sessions(tenant, updated_at DESC);
+  CREATE TABLE messages (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    role TEXT NOT NULL, content TEXT, data TEXT, created_at TEXT NOT NULL
+  );
+  CREATE INDEX messages_session ON messages(session_id, seq);
+  CREATE TABLE audit_events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, ts TEXT NOT NULL, tenant TEXT, type TEXT NOT NULL, outcome TEXT NOT NULL,
+    actor TEXT, session_id TEXT, severity INTEGER NOT NULL DEFAULT 3, detail TEXT NOT NULL
+  );
+  CREATE INDEX audit_tenant_ts ON audit_events(tenant, ts);
+  CREATE TABLE tenants (
+    name TEXT PRIMARY KEY, key_hash TEXT NOT NULL UNIQUE, key_prefix TEXT NOT NULL, created_at TEXT NOT NULL,
+    rate_limit TEXT, token_quota_per_day INTEGER, max_concurrent_sessions INTEGER, permissions TEXT
+  );
+  CREATE TABLE approvals (
+    id TEXT PRIMARY KEY, tenant TEXT, session_id TEXT NOT NULL, skill TEXT NOT NULL, input TEXT NOT NULL,
+    status TEXT NOT NULL, reason TEXT, created_at TEXT NOT NULL, expires_at TEXT NOT NULL, decided_at TEXT, data TEXT NOT NULL
+  );
+  CREATE INDEX approvals_tenant ON approvals(tenant, status);
+  CREATE TABLE records (
+    collection TEXT NOT NULL, id TEXT NOT NULL, tenant TEXT NOT NULL DEFAULT '', data TEXT NOT NULL, updated_at TEXT NOT NULL,
+    PRIMARY KEY (collection, tenant, id)
+  );
+  `,
+];
+
+const now = () => new Date().toISOString();
+const j = (v: unknown) => JSON.stringify(v ?? null);
+const pj = <T>(s: string | null): T => (s == null ? (null as T) : (JSON.parse(s) as T));
+
+export class SqliteStore implements Store {
+  readonly kind = 'sqlite';
+  private db: Database.Database;
+
+  constructor(file: string) {
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('foreign_keys = ON');
+    this.db.pragma('busy_timeout = 5000');
+    this.migrate();
+  }
+
+  static open(dataDir: string): SqliteStore {
+    return new SqliteStore(path.join(dataDir, 'vigil.db'));
+  }
+
+  private migrate() {
+    const version = this.db.pragma('user_version', { simple: true }) as number;
+    for (let i = version; i < MIGRATIONS.length; i++) {
+      this.db.transaction(() => {
+        this.db.exec(MIGRATIONS[i]!);
+        this.db.pragma(`user_version = ${i + 1}`);
+      })();
+    }
+  }
+
+  async ping() {
+    try {
+      return this.db.prepare('SELECT 1 AS ok').get() !== undefined;
+    } catch {
+      return false;
+    }
+  }
+
+  async close() {
+    if (this.db.open) this.db.close();
+  }
+
+  // --- reports
+  async putReport(r: { id?: string; kind: string; tenant?: string | null; data: Record<string, unknown> }): Promise<ReportRecord> {
+    const rec: ReportRecord = { id: r.id ?? randomUUID(), kind: r.kind, tenant: r.tenant ?? null, created_at: now(), data: r.data };
+    this.db.prepare('INSERT INTO reports (id, kind, tenant, created_at, data) VALUES (?, ?, ?, ?, ?)').run(rec.id, rec.kind, rec.tenant, rec.created_at, j(rec.data));
+    return rec;
+  }
+  async getReport(id: string) {
+    const row = this.db.prepare('SELECT * FROM reports WHERE id = ?').get(id) as any;
+    return row ? { ...row, data: pj(row.data) } : null;
+  }
+  async listReports(q: { limit: number; offset: number; tenant?: string | null }) {
+    const where = q.tenant === undefined ? '' : 'WHERE tenant IS ?';
+    const args = q.tenant === undefined ? [] : [q.tenant];
+    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM reports ${where}`).get(...args) as any).n as number;
+    const rows = this.db
+      .prepare(`SELECT id, kind, tenant, created_at, json_extract(data, '$.summary') AS summary FROM reports ${where} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`)
+      .all(...args, q.limit, q.offset) as any[];
+    return { items: rows.map((r) => ({ ...r, summary: r.summary ? pj(r.summary) : null })), total } as Page<any>;
+  }
+
+  // --- sessions
+  async createSession(s: { id?: string; tenant: string | null; subject?: string | null; meta?: Record<string, unknown> }) {
+    const t = now();
+    const rec: SessionRecord = { id: s.id ?? randomUUID(), tenant: s.tenant, subject: s.subject ?? null, created_at: t, updated_at: t, meta: s.meta ?? {} };
+    this.db.prepare('INSERT INTO sessions (id, tenant, subject, created_at, updated_at, meta) VALUES (?, ?, ?, ?, ?, ?)').run(rec.id, rec.tenant, rec.subject, t, t, j(rec.meta));
+    return rec;
+  }
+  async getSession(id: string, tenant: string | null) {
+    const row = this.db.prepare('SELECT * FROM sessions WHERE id = ? AND tenant IS ?').get(id, tenant) as any;
+    return row ? { ...row, meta: pj(row.meta) } : null;
+  }
+  async listSessions(q: { tenant: string | null; limit: number; subject?: string }) {
+    const rows = (q.subject
+      ? this.db.prepare('SELECT * FROM sessions WHERE tenant IS ? AND subject = ? ORDER BY updated_at DESC LIMIT ?').all(q.tenant, q.subject, q.limit)
+      : this.db.prepare('SELECT * FROM sessions WHERE tenant IS ? ORDER BY updated_at DESC LIMIT ?').all(q.tenant, q.limit)) as any[];
+    return rows.map((r) => ({ ...r, meta: pj(r.meta) }));
+  }
+  async appendMessages(sessionId: string, msgs: Array<Omit<MessageRecord, 'seq' | 'session_id' | 'created_at'>>) {
+    const t = now();
+    const ins = this.db.prepare('INSERT INTO messages (session_id, role, content, data, created_at) VALUES (?, ?, ?, ?, ?)');
+    this.db.transaction(() => {
+      for (const m of msgs) ins.run(sessionId, m.role, m.content, m.data == null ? null : j(m.data), t);
+      this.db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?').run(t, sessionId);
+    })();
+  }
+  async getMessages(sessionId: string) {
+    const rows = this.db.prepare('SELECT * FROM messages WHERE session_id = ? ORDER BY seq').all(sessionId) as any[];
+    return rows.map((r) => ({ ...r, data: pj(r.data) }));
+  }
+  async deleteSession(id: string, tenant: string | null) {
+    return this.db.prepare('DELETE FROM sessions WHERE id = ? AND tenant IS ?').run(id, tenant).changes > 0;
+  }
+  async purgeSessionsBefore(cutoffIso: string) {
+    return this.db.prepare('DELETE FROM sessions WHERE updated_at < ?').run(cutoffIso).changes;
+  }
+
+  // --- audit (append-only: there is no update or delete of events, only redaction of detail)
+  async appendAudit(e: AuditEvent) {
+    const ts = e.ts ?? now();
+    const info = this.db
+      .prepare('INSERT INTO audit_events (ts, tenant, type, outcome, actor, session_id, severity, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(ts, e.tenant, e.type, e.outcome, e.actor ?? null, e.session_id ?? null, e.severity ?? 3, j(e.detail));
+    return { ...e, id: Number(info.lastInsertRowid), ts };
+  }
+  async queryAudit(q: AuditQuery) {
+    const where = ['tenant IS ?'];
+    const args: unknown[] = [q.tenant];
+    if (q.from) (where.push('ts >= ?'), args.push(q.from));
+    if (q.to) (where.push('ts <= ?'), args.push(q.to));
+    if (q.type) (where.push('type = ?'), args.push(q.type));
+    if (q.outcome) (where.push('outcome = ?'), args.push(q.outcome));
+    if (q.after !== undefined) (where.push('id > ?'), args.push(q.after));
+    const rows = this.db
+      .prepare(`SELECT * FROM audit_events WHERE ${where.join(' AND ')} ORDER BY id LIMIT ?`)
+      .all(...args, Math.min(q.limit ?? 100, 10_000)) as any[];
+    return rows.map((r) => ({ ...r, detail: pj(r.detail) }));
+  }
+  async redactAudit(tenant: string | null, match: (e: AuditEvent) => Record<string, unknown> | null) {
+    const rows = this.db.prepare('SELECT * FROM audit_events WHERE tenant IS ?').all(tenant) as any[];
+    const upd = this.db.prepare('UPDATE audit_events SET detail = ? WHERE id = ?');
+    let n = 0;
+    this.db.transaction(() => {
+      for (const r of rows) {
+        const next = match({ ...r, detail: pj(r.detail) });
+        if (next) (upd.run(j(next), r.id), n++);
+      }
+    })();
+    return n;
+  }
+
+  // --- tenants
+  async putTenant(t: TenantRecord) {
+    this.db
+      .prepare(
+        `INSERT INTO tenants (name, key_hash, key_prefix, created_at, rate_limit, token_quota_per_day, max_concurrent_sessions, permissions)
+         VALUES (@name, @key_hash, @key_prefix, @created_at, @rate_limit, @token_quota_per_day, @max_concurrent_sessions, @permissions)
+         ON CONFLICT(name) DO UPDATE SET key_hash=excluded.key_hash, key_prefix=excluded.key_prefix, rate_limit=excluded.rate_limit,
+           token_quota_per_day=excluded.token_quota_per_day, max_concurrent_sessions=excluded.max_concurrent_sessions, permissions=excluded.permissions`,
+      )
+      .run({ ...t, permissions: t.permissions ? j(t.permissions) : null });
+  }
+  private tenantRow(row: any): TenantRecord | null {
+    return row ? { ...row, permissions: pj(row.permissions) } : null;
+  }
+  async getTenant(name: string) {
+    return this.tenantRow(this.db.prepare('SELECT * FROM tenants WHERE name = ?').get(name));
+  }
+  async getTenantByKeyHash(hash: string) {
+    return this.tenantRow(this.db.prepare('SELECT * FROM tenants WHERE key_hash = ?').get(hash));
+  }
+  async listTenants() {
+    return (this.db.prepare('SELECT * FROM tenants ORDER BY name').all() as any[]).map((r) => this.tenantRow(r)!);
+  }
+  async removeTenant(name: string) {
+    return this.db.prepare('DELETE FROM tenants WHERE name = ?').run(name).changes > 0;
+  }
+
+  // --- approvals
+  async putApproval(a: ApprovalRecord) {
+    this.db
+      .prepare(
+        `INSERT INTO approvals (id, tenant, session_id, skill, input, status, reason, created_at, expires_at, decided_at, data)
+         VALUES (@id, @tenant, @session_id, @skill, @input, @status, @reason, @created_at, @expires_at, @decided_at, @data)
+         ON CONFLICT(id) DO UPDATE SET status=excluded.status, reason=excluded.reason, decided_at=excluded.decided_at, data=excluded.data`,
+      )
+      .run({ ...a, input: j(a.input), data: j(a.data) });
+  }
+  private approvalRow(r: any): ApprovalRecord | null {
+    return r ? { ...r, input: pj(r.input), data: pj(r.data) } : null;
+  }
+  async getApproval(id: string, tenant: string | null) {
+    return this.approvalRow(this.db.prepare('SELECT * FROM approvals WHERE id = ? AND tenant IS ?').get(id, tenant));
+  }
+  async listApprovals(q: { tenant: string | null; status?: string }) {
+    const rows = (q.status
+      ? this.db.prepare('SELECT * FROM approvals WHERE tenant IS ? AND status = ? ORDER BY created_at DESC').all(q.tenant, q.status)
+      : this.db.prepare('SELECT * FROM approvals WHERE tenant IS ? ORDER BY created_at DESC').all(q.tenant)) as any[];
+    return rows.map((r) => this.approvalRow(r)!);
+  }
+
+  // --- generic records
+  async putRecord(collection: string, id: string, data: Record<string, unknown>, tenant: string | null = null) {
+    this.db
+      .prepare('INSERT INTO records (collection, id, tenant, data, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(collection, tenant, id) DO UPDATE SET data=excluded.data, updated_at=excluded.updated_at')
+      .run(collection, id, tenant ?? '', j(data), now());
+  }
+  async getRecord(collection: string, id: string, tenant: string | null = null) {
+    const row = this.db.prepare('SELECT data FROM records WHERE collection = ? AND id = ? AND tenant = ?').get(collection, id, tenant ?? '') as any;
+    return row ? pj<Record<string, unknown>>(row.data) : null;
+  }
+  async listRecords(collection: string, tenant: string | null = null) {
+    const rows = this.db.prepare('SELECT id, data, updated_at FROM records WHERE collection = ? AND tenant = ? ORDER BY updated_at DESC').all(collection, tenant ?? '') as any[];
+    return rows.map((r) => ({ id: r.id, data: pj<Record<string, unknown>>(r.data), updated_at: r.updated_at }));
+  }
+  async deleteRecord(collection: string, id: string, tenant: string | null = null) {
+    return this.db.prepare('DELETE FROM records WHERE collection = ? AND id = ? AND tenant = ?').run(collection, id, tenant ?? '').changes > 0;
+  }
+}
