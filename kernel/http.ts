@@ -1,7 +1,7 @@
 // Builds one Fastify app per surface: request ids, the error contract, request spans,
 // latency metrics, OpenAPI generation, then the route plugins registered for that surface.
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import swagger from '@fastify/swagger';
 import { context, trace, SpanKind, SpanStatusCode, type Span, type Tracer } from '@opentelemetry/api';
@@ -32,7 +32,7 @@ export interface SurfaceOptions {
 
 export async function buildSurface(o: SurfaceOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    loggerInstance: o.logger.child({ surface: o.surface }),
+    loggerInstance: o.logger.child({ surface: o.surface }) as unknown as FastifyBaseLogger,
     bodyLimit: o.bodyLimit,
     genReqId: (req) => {
       const h = req.headers['x-request-id'];
@@ -43,7 +43,7 @@ export async function buildSurface(o: SurfaceOptions): Promise<FastifyInstance> 
     routerOptions: { ignoreTrailingSlash: false },
     forceCloseConnections: 'idle',
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
-  }).withTypeProvider<TypeBoxTypeProvider>();
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as FastifyInstance;
 
   installErrorHandling(app);
 
@@ -81,6 +81,15 @@ export async function buildSurface(o: SurfaceOptions): Promise<FastifyInstance> 
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
+  for (const h of o.registry.surfaceHooks.filter((x) => x.surface === o.surface)) {
+    try {
+      await h.fn(app);
+    } catch (e) {
+      const st = o.registry.statuses.get(h.plugin);
+      if (st) Object.assign(st, { status: 'error', error: `surface hooks failed: ${(e as Error).message}` });
+      o.logger.error({ plugin: h.plugin, err: e }, 'surface hooks failed');
+    }
+  }
   for (const r of o.registry.routes.filter((x) => x.surface === o.surface)) {
     // Wrapped so a broken route module is that plugin's failure, not the surface's; the wrapper
     // keeps Fastify's encapsulation (routes, hooks and decorators stay inside the child).

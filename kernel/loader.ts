@@ -191,7 +191,7 @@ function makeContext(dir: string, m: PluginManifest, config: Record<string, unkn
   };
   const pending = {
     detectors: [] as any[], tools: [] as AnalysisTool[], guardrails: [] as any[], skills: [] as Skill[], llms: [] as any[], compliance: [] as any[],
-    routes: [] as Array<{ surface: Surface; fn: any }>, provides: [] as Array<[string, unknown]>, start: [] as any[], close: [] as any[],
+    routes: [] as Array<{ surface: Surface; fn: any }>, hooks: [] as Array<{ surface: Surface; fn: any }>, provides: [] as Array<[string, unknown]>, start: [] as any[], close: [] as any[],
   };
   const ctx: PluginContext = {
     id: m.id,
@@ -210,6 +210,11 @@ function makeContext(dir: string, m: PluginManifest, config: Record<string, unkn
       guard('routes');
       if (surface !== 'api' && surface !== 'gateway') throw new Error(`plugin ${m.id}: unknown surface "${surface}"`);
       pending.routes.push({ surface, fn });
+    },
+    registerSurfaceHooks: (surface, fn) => {
+      guard('routes');
+      if (surface !== 'api' && surface !== 'gateway') throw new Error(`plugin ${m.id}: unknown surface "${surface}"`);
+      pending.hooks.push({ surface, fn });
     },
     provide: (name, value) => (guard('provide'), pending.provides.push([name, value])),
     onStart: (fn) => pending.start.push(fn),
@@ -231,6 +236,7 @@ function makeContext(dir: string, m: PluginManifest, config: Record<string, unkn
     for (const l of pending.llms) (registry.llmMap.set(l.provider, l), registered.push(`llm:${l.provider}`));
     for (const c of pending.compliance) (registry.complianceList.push(c), registered.push(`compliance:${c.id}`));
     for (const r of pending.routes) (registry.routes.push({ plugin: m.id, ...r }), registered.push(`routes:${r.surface}`));
+    for (const h of pending.hooks) (registry.surfaceHooks.push({ plugin: m.id, ...h }), registered.push(`hooks:${h.surface}`));
     for (const [k, v] of pending.provides) (registry.services.set(k, v), registered.push(`service:${k}`));
     for (const fn of pending.start) registry.startHooks.push({ plugin: m.id, fn });
     for (const fn of pending.close) registry.closeHooks.push({ plugin: m.id, fn });

@@ -1,5 +1,5 @@
 // The one door a plugin has into the kernel: setup(ctx). Plugins import only kernel/index.ts.
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { Logger } from 'pino';
 import type { Registry as PromRegistry } from 'prom-client';
 import type { Tracer } from '@opentelemetry/api';
@@ -77,6 +77,9 @@ export interface PluginContext<C extends Record<string, unknown> = Record<string
   registerCompliance(m: ComplianceModule): void;
   /** Mounts an encapsulated Fastify plugin on one of the two HTTP surfaces. */
   registerRoutes(surface: Surface, routes: FastifyPluginAsync): void;
+  /** Runs on the surface's root instance before any route plugin, so hooks added here (auth,
+   *  rate limits) apply to every route of that surface. Use sparingly. */
+  registerSurfaceHooks(surface: Surface, fn: (app: FastifyInstance) => Promise<void> | void): void;
   /** Makes a value available to other plugins as services.get(name). */
   provide(name: string, value: unknown): void;
   /** Runs after every plugin is set up, in plugin order. */

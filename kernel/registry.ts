@@ -23,6 +23,7 @@ export class Registry implements RegistryView {
   readonly llmMap = new Map<string, LlmBackend>();
   readonly complianceList: ComplianceModule[] = [];
   readonly routes: Array<{ plugin: string; surface: Surface; fn: FastifyPluginAsync }> = [];
+  readonly surfaceHooks: Array<{ plugin: string; surface: Surface; fn: (app: any) => unknown }> = [];
   readonly services = new Map<string, unknown>();
   readonly statuses = new Map<string, PluginStatus>();
   readonly wasmInstances = new Map<string, WasmInstance>();

@@ -5,3 +5,4 @@ export * from './skill.ts';
 export * from './llm.ts';
 export * from './compliance.ts';
 export * from './analysis.ts';
+export * from './gateway.ts';
