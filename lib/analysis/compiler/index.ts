@@ -1,0 +1,6 @@
+// Offline multi-version Solidity compilation (solc-js, selected by pragma).
+export { compileSolidity, compileTask, oneLine, LineIndex, COMPILE_MODULE } from './compile.ts';
+export type { CompileRequest, CompileResult, CompilerDiagnostic, CompiledContract } from './compile.ts';
+export { chooseCompiler, extractPragma, installedCompilers, blankPragmas, stripCommentsAndStrings } from './versions.ts';
+export type { CompilerChoice, InstalledCompiler, PragmaInfo } from './versions.ts';
+export { loadCompiler, loadedVersions } from './solc-loader.ts';
