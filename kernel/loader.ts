@@ -117,7 +117,8 @@ export function resolvePluginConfig(manifest: PluginManifest, fromSettings: unkn
   return { ok: true, config };
 }
 
-const SETUP_TIMEOUT_MS = 15_000;
+// A setup that never settles must not hold the whole service hostage.
+const setupTimeoutMs = () => Number(process.env.VIGIL_PLUGIN_SETUP_TIMEOUT_MS) || 15_000;
 
 export interface LoadOptions {
   roots: string[];
@@ -266,7 +267,7 @@ async function loadTsPlugin(dir: string, m: PluginManifest, config: Record<strin
   if (!plugin) throw new Error(`entry ${m.entry} exports no setup(ctx) (use export default definePlugin({ setup }))`);
   const c = makeContext(dir, m, config, opts, registered);
   try {
-    await withTimeout(Promise.resolve().then(() => plugin.setup(c.ctx)), SETUP_TIMEOUT_MS, 'setup');
+    await withTimeout(Promise.resolve().then(() => plugin.setup(c.ctx)), setupTimeoutMs(), 'setup');
   } catch (e) {
     c.close();
     throw new Error(`setup threw: ${(e as Error).message}`);

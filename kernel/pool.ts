@@ -36,12 +36,10 @@ export class TinyWorkerPool implements WorkerPool {
   constructor(opts: { maxThreads?: number; minThreads?: number; idleTimeout?: number } = {}) {
     const max = opts.maxThreads ?? Math.max(1, Math.min(4, os.availableParallelism?.() ?? os.cpus().length));
     this.pool = new Tinypool({
-      filename: path.join(here, 'pool-worker.ts'),
+      filename: path.join(here, 'pool-worker.js'),
       minThreads: opts.minThreads ?? 0,
       maxThreads: max,
       idleTimeout: opts.idleTimeout ?? 60_000,
-      // Workers need the TypeScript loader too.
-      execArgv: ['--import', 'tsx'],
     });
   }
 

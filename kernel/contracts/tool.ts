@@ -21,12 +21,20 @@ export interface AnalysisInput {
   sha256: string;
   /** Findings already produced by earlier layers in this request (static results feed later ones). */
   prior?: Finding[];
+  /** Main contract (the last deployable contract in the file), when the source parses. */
+  contract?: string | null;
+  /** Every contract/library/interface defined in the source, in order, with its kind. */
+  contracts?: Array<{ name: string; kind: string; abstract?: boolean; line: number; end_line: number }>;
+  /** Directories the contract's imports may be read from (the allowed contract roots). */
+  roots?: string[];
 }
 
 export interface ToolRunOptions {
   signal: AbortSignal;
   /** Epoch ms by which the tool must have answered. */
   deadline: number;
+  /** Audit depth requested: quick keeps per-tool budgets tight. */
+  mode?: 'quick' | 'full';
 }
 
 export interface ToolRunOutput {
@@ -48,6 +56,9 @@ export interface AnalysisTool {
   /** Plugin runtime (ts or wasm) and id, filled in by the kernel. */
   plugin?: string;
   runtime?: 'ts' | 'wasm';
+  /** When true the engine starts this tool after the layer-1 tools finished and passes their
+   *  findings as input.prior (bounded by the request deadline). */
+  usesPrior?: boolean;
   availability(): Promise<ToolAvailability>;
   selfTest?(): Promise<void>;
   run(input: AnalysisInput, opts: ToolRunOptions): Promise<ToolRunOutput>;

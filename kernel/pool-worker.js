@@ -1,0 +1,20 @@
+// Tinypool worker entry (plain JS: worker threads do not inherit the parent's TypeScript loader,
+// so each worker registers tsx itself). Imports the named module once per worker and calls the
+// named export.
+import { pathToFileURL } from 'node:url';
+import { register } from 'tsx/esm/api';
+
+register();
+const cache = new Map();
+
+export default async function dispatch(task) {
+  let mod = cache.get(task.module);
+  if (!mod) {
+    mod = import(pathToFileURL(task.module).href);
+    cache.set(task.module, mod);
+  }
+  const m = await mod;
+  const f = m[task.fn];
+  if (typeof f !== 'function') throw new Error(`worker task: ${task.module} has no exported function ${task.fn}`);
+  return await f(task.args);
+}
