@@ -1,0 +1,92 @@
+// Finds base64, hex and percent-encoded blobs and decodes them, so other checks can look at what
+// they hide. Work is capped: at most MAX_BLOBS blobs per text and MAX_DECODED bytes each.
+export type Encoding = 'base64' | 'hex' | 'percent';
+
+export interface EncodedBlob {
+  start: number;
+  end: number;
+  encoding: Encoding;
+  /** Decoded bytes as UTF-8 text (replacement chars where not valid). */
+  decoded: string;
+  /** Share of decoded characters that are printable text (1 = clean text). */
+  printable: number;
+  bytes: number;
+}
+
+const MAX_BLOBS = 32;
+const MAX_DECODED = 64 * 1024;
+
+// Base64 (standard or URL-safe) of at least 16 chars. The lookarounds keep us from starting
+// inside a longer token; the length rule avoids backtracking on long runs.
+const BASE64 = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])/g;
+// Hex of at least 32 digits (16 bytes), optionally 0x-prefixed or \x-escaped.
+const HEX = /(?<![0-9A-Za-z])(?:0x)?[0-9a-fA-F]{32,}(?![0-9A-Za-z])|(?:\\x[0-9a-fA-F]{2}){8,}/g;
+const PERCENT = /(?:%[0-9a-fA-F]{2}){6,}/g;
+
+function printableRatio(s: string): number {
+  if (!s.length) return 0;
+  let ok = 0;
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (c === 0xfffd) continue;
+    if (c === 9 || c === 10 || c === 13 || (c >= 0x20 && c < 0x7f) || (c >= 0xa0 && !(c >= 0xd800 && c <= 0xdfff))) ok++;
+  }
+  return ok / [...s].length;
+}
+
+/** A candidate is real base64 only if it mixes character classes like encoded data does. */
+function looksLikeBase64(s: string): boolean {
+  const body = s.replace(/=+$/, '');
+  if (body.length % 4 === 1) return false;
+  const hasUpper = /[A-Z]/.test(body);
+  const hasLower = /[a-z]/.test(body);
+  const hasDigit = /[0-9]/.test(body);
+  // Plain identifiers (camelCase words, paths) rarely have all three classes and many case flips.
+  if (!(hasUpper && hasLower) && !(hasDigit && (hasUpper || hasLower))) return false;
+  let flips = 0;
+  for (let i = 1; i < body.length; i++) {
+    const a = body[i - 1]!;
+    const b = body[i]!;
+    if ((/[a-z]/.test(a) && /[A-Z0-9]/.test(b)) || (/[A-Z0-9]/.test(a) && /[a-z]/.test(b))) flips++;
+  }
+  return flips >= body.length / 8;
+}
+
+export function findEncodedBlobs(text: string): EncodedBlob[] {
+  const out: EncodedBlob[] = [];
+  const taken: Array<[number, number]> = [];
+  const overlaps = (s: number, e: number) => taken.some(([a, b]) => s < b && e > a);
+  HEX.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = HEX.exec(text)) && out.length < MAX_BLOBS) {
+    const raw = m[0];
+    const digits = raw.startsWith('\\x') ? raw.replace(/\\x/g, '') : raw.replace(/^0x/, '');
+    if (digits.length % 2) continue;
+    const buf = Buffer.from(digits.slice(0, MAX_DECODED * 2), 'hex');
+    const decoded = buf.toString('utf8');
+    out.push({ start: m.index, end: m.index + raw.length, encoding: 'hex', decoded, printable: printableRatio(decoded), bytes: buf.length });
+    taken.push([m.index, m.index + raw.length]);
+  }
+  BASE64.lastIndex = 0;
+  while ((m = BASE64.exec(text)) && out.length < MAX_BLOBS) {
+    const raw = m[0];
+    if (overlaps(m.index, m.index + raw.length) || !looksLikeBase64(raw)) continue;
+    const norm = raw.replace(/-/g, '+').replace(/_/g, '/');
+    const buf = Buffer.from(norm.slice(0, Math.ceil((MAX_DECODED * 4) / 3)), 'base64');
+    if (!buf.length) continue;
+    const decoded = buf.toString('utf8');
+    out.push({ start: m.index, end: m.index + raw.length, encoding: 'base64', decoded, printable: printableRatio(decoded), bytes: buf.length });
+    taken.push([m.index, m.index + raw.length]);
+  }
+  PERCENT.lastIndex = 0;
+  while ((m = PERCENT.exec(text)) && out.length < MAX_BLOBS) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(m[0]);
+    } catch {
+      decoded = Buffer.from(m[0].replace(/%/g, ''), 'hex').toString('utf8');
+    }
+    out.push({ start: m.index, end: m.index + m[0].length, encoding: 'percent', decoded, printable: printableRatio(decoded), bytes: m[0].length / 3 });
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
