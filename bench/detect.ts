@@ -1,0 +1,220 @@
+// Detection benchmark: `npm run bench:detect [-- --json] [-- --mode quick]`.
+// SmartBugs curated: line-level recall per category (a label is found when a finding of the same
+// category covers one of its lines), category precision (share of findings whose category is
+// labelled in that contract) and time per contract. SWC registry: findings on the fixed/clean
+// variants (yaml with no expected issue) are false positives.
+// The analyzer is a parameter (`runDetectBenchmark({ analyze })`) so other layers or the full
+// engine can be measured by the same scorer; by default it runs the static layer in process.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import YAML from 'yaml';
+import type { Finding } from '../schemas/finding.ts';
+import { CATEGORIES } from '../schemas/finding.ts';
+import { analyzeSource, discoverDetectorPlugins, loadDetectors, type DetectorEntry } from '../lib/analysis/static/index.ts';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export type Analyze = (source: string, file: string) => Promise<Finding[]>;
+
+export interface CategoryScore {
+  labels: number;
+  found: number;
+  recall: number;
+  findings: number;
+  precise: number;
+}
+
+export interface DetectReport {
+  analyzer: string;
+  smartbugs: {
+    contracts: number;
+    labels: number;
+    found: number;
+    recall: number;
+    precision: number;
+    precision_low_and_above: number;
+    findings: number;
+    findings_low_and_above: number;
+    per_category: Record<string, CategoryScore>;
+    subset69: { contracts: number; labels: number; found: number; recall: number };
+    ms_per_contract: { mean: number; p95: number; max: number };
+    missed: Array<{ file: string; category: string; lines: number[] }>;
+  };
+  swc: { clean_variants: number; with_findings: number; with_findings_low_and_above: number; findings: number; findings_low_and_above: number; examples: Array<{ file: string; detector?: string; line: number; severity: string }> };
+}
+
+export function datasetsDir(): string {
+  return process.env.VIGIL_DATASETS ? path.resolve(process.env.VIGIL_DATASETS) : path.resolve(repoRoot, '../shared/datasets');
+}
+
+/** The static layer, in process, with every TS detector plugin under plugins/. */
+export async function staticAnalyzer(): Promise<Analyze> {
+  const { entries, errors } = await loadDetectors(discoverDetectorPlugins(path.join(repoRoot, 'plugins')));
+  if (errors.length) throw new Error(`detector plugins failed to load: ${errors.map((e) => `${e.plugin}: ${e.message}`).join('; ')}`);
+  const dets: DetectorEntry[] = entries;
+  return async (source, file) => (await analyzeSource(source, file, dets)).findings;
+}
+
+const aboveInfo = (f: Finding) => f.severity !== 'INFO';
+
+export async function runDetectBenchmark(opts: { analyze?: Analyze; analyzer?: string; root?: string } = {}): Promise<DetectReport> {
+  const root = opts.root ?? datasetsDir();
+  const analyze = opts.analyze ?? (await staticAnalyzer());
+  const sbDir = path.join(root, 'smartbugs-curated');
+  if (!fs.existsSync(path.join(sbDir, 'vulnerabilities.json'))) throw new Error(`SmartBugs curated not found at ${sbDir} (set VIGIL_DATASETS)`);
+  const entries = JSON.parse(fs.readFileSync(path.join(sbDir, 'vulnerabilities.json'), 'utf8')) as Array<{ path: string; vulnerabilities: Array<{ lines: number[]; category: string }> }>;
+  const subset = new Set(
+    fs
+      .readFileSync(path.join(sbDir, 'ICSE2020_curated_69.txt'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim().replace(/\s*\[MOVED TO: (.*)\]$/, (_m, to) => ' ' + to))
+      .filter((l) => l.startsWith('./dataset/'))
+      .map((l) => {
+        const parts = l.split(' ');
+        return parts.length > 1 ? path.normalize('dataset/' + parts[1].replace(/^\.\//, '')) : path.normalize(parts[0]);
+      }),
+  );
+  const per: Record<string, CategoryScore> = {};
+  for (const c of CATEGORIES) per[c] = { labels: 0, found: 0, recall: 0, findings: 0, precise: 0 };
+  let labels = 0;
+  let found = 0;
+  let findingsAll = 0;
+  let preciseAll = 0;
+  let findingsLow = 0;
+  let preciseLow = 0;
+  const times: number[] = [];
+  const missed: DetectReport['smartbugs']['missed'] = [];
+  const sub = { contracts: 0, labels: 0, found: 0, recall: 0 };
+  for (const e of entries) {
+    const source = fs.readFileSync(path.join(sbDir, e.path), 'utf8');
+    const t = performance.now();
+    const findings = await analyze(source, path.basename(e.path));
+    times.push(performance.now() - t);
+    const labelled = new Set(e.vulnerabilities.map((v) => v.category));
+    const inSubset = subset.has(path.normalize(e.path));
+    if (inSubset) sub.contracts++;
+    for (const v of e.vulnerabilities) {
+      labels++;
+      per[v.category].labels++;
+      const hit = findings.some((f) => f.category === v.category && v.lines.some((l) => f.location.line <= l && l <= f.location.end_line));
+      if (inSubset) {
+        sub.labels++;
+        if (hit) sub.found++;
+      }
+      if (hit) {
+        found++;
+        per[v.category].found++;
+      } else missed.push({ file: e.path, category: v.category, lines: v.lines });
+    }
+    for (const f of findings) {
+      const ok = labelled.has(f.category);
+      findingsAll++;
+      per[f.category].findings++;
+      if (ok) {
+        preciseAll++;
+        per[f.category].precise++;
+      }
+      if (aboveInfo(f)) {
+        findingsLow++;
+        if (ok) preciseLow++;
+      }
+    }
+  }
+  for (const c of Object.values(per)) c.recall = c.labels ? c.found / c.labels : 0;
+  sub.recall = sub.labels ? sub.found / sub.labels : 0;
+  const sorted = times.slice().sort((a, b) => a - b);
+
+  // SWC registry: clean variants are the yaml files that expect no issue.
+  const swcRoot = path.join(root, 'swc-registry', 'test_cases');
+  const swc: DetectReport['swc'] = { clean_variants: 0, with_findings: 0, with_findings_low_and_above: 0, findings: 0, findings_low_and_above: 0, examples: [] };
+  for (const y of walkFiles(swcRoot).filter((p) => p.endsWith('.yaml'))) {
+    const doc = YAML.parse(fs.readFileSync(y, 'utf8')) ?? {};
+    const issues = Array.isArray(doc.issues) ? doc.issues : [];
+    if (issues.some((i: any) => (i?.count ?? 0) > 0)) continue;
+    const sol = y.replace(/\.yaml$/, '.sol');
+    if (!fs.existsSync(sol)) continue;
+    swc.clean_variants++;
+    const fs_ = await analyze(fs.readFileSync(sol, 'utf8'), path.basename(sol));
+    const low = fs_.filter(aboveInfo);
+    swc.findings += fs_.length;
+    swc.findings_low_and_above += low.length;
+    if (fs_.length) swc.with_findings++;
+    if (low.length) swc.with_findings_low_and_above++;
+    for (const f of low) if (swc.examples.length < 40) swc.examples.push({ file: path.relative(swcRoot, sol), detector: f.detector, line: f.location.line, severity: f.severity });
+  }
+
+  return {
+    analyzer: opts.analyzer ?? 'vigil-static (quick)',
+    smartbugs: {
+      contracts: entries.length,
+      labels,
+      found,
+      recall: labels ? found / labels : 0,
+      precision: findingsAll ? preciseAll / findingsAll : 0,
+      precision_low_and_above: findingsLow ? preciseLow / findingsLow : 0,
+      findings: findingsAll,
+      findings_low_and_above: findingsLow,
+      per_category: per,
+      subset69: sub,
+      ms_per_contract: { mean: mean(times), p95: sorted[Math.floor(sorted.length * 0.95)] ?? 0, max: sorted[sorted.length - 1] ?? 0 },
+      missed,
+    },
+    swc,
+  };
+}
+
+function walkFiles(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...walkFiles(p));
+    else out.push(p);
+  }
+  return out.sort();
+}
+
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+export function printReport(r: DetectReport, verbose = false): void {
+  const s = r.smartbugs;
+  console.log(`Detection benchmark — ${r.analyzer}`);
+  console.log(`SmartBugs curated: ${s.contracts} contracts, ${s.labels} labels`);
+  console.log('category                     labels found recall  findings precise');
+  for (const [c, v] of Object.entries(s.per_category)) {
+    console.log(`${c.padEnd(28)} ${String(v.labels).padStart(6)} ${String(v.found).padStart(5)} ${pct(v.recall).padStart(6)} ${String(v.findings).padStart(9)} ${String(v.precise).padStart(7)}`);
+  }
+  console.log(`overall line-level recall    ${pct(s.recall)} (${s.found}/${s.labels})`);
+  console.log(`category precision           ${pct(s.precision)} of ${s.findings} findings; ${pct(s.precision_low_and_above)} of ${s.findings_low_and_above} findings above INFO`);
+  console.log(`69-contract subset recall    ${pct(s.subset69.recall)} (${s.subset69.found}/${s.subset69.labels}, ${s.subset69.contracts} contracts)`);
+  console.log(`time per contract            mean ${s.ms_per_contract.mean.toFixed(1)} ms, p95 ${s.ms_per_contract.p95.toFixed(1)} ms, max ${s.ms_per_contract.max.toFixed(1)} ms`);
+  console.log(`SWC registry clean variants: ${r.swc.clean_variants}; with any finding ${r.swc.with_findings} (${r.swc.findings} findings); with findings above INFO ${r.swc.with_findings_low_and_above} (${r.swc.findings_low_and_above})`);
+  if (verbose) {
+    console.log('\nmissed labels:');
+    for (const m of s.missed) console.log(`  ${m.category.padEnd(26)} ${m.file}:${m.lines.join(',')}`);
+    console.log('\nfalse positives on SWC clean variants (above INFO):');
+    for (const e of r.swc.examples) console.log(`  ${e.file}:${e.line} ${e.detector} ${e.severity}`);
+  }
+}
+
+const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) {
+  const args = process.argv.slice(2);
+  const mi = args.indexOf('--mode');
+  const mode = mi >= 0 ? args[mi + 1] : 'quick';
+  if (mode !== 'quick') {
+    console.error(`--mode ${mode}: only the static layer (quick) runs in process here; the full engine plugs in through runDetectBenchmark({ analyze })`);
+    process.exit(2);
+  }
+  runDetectBenchmark()
+    .then((r) => {
+      if (args.includes('--json')) console.log(JSON.stringify(r, null, 2));
+      else printReport(r, args.includes('--verbose'));
+    })
+    .catch((e) => {
+      console.error(e instanceof Error ? e.message : e);
+      process.exit(1);
+    });
+}

@@ -1,0 +1,10 @@
+// Public surface of the static analysis layer (layer 1), for detector plugins, the static
+// analyzer tool, tests and the benchmark.
+export * from './ast.ts';
+export * from './parse.ts';
+export * from './facts.ts';
+export * from './engine.ts';
+export * from './dedup.ts';
+export * from './wasm-protocol.ts';
+export * from './load-detectors.ts';
+export * from './rule-helpers.ts';

@@ -1,0 +1,84 @@
+// Helpers that several detectors share: where to report (the statement, not the whole function),
+// which conditions guard a function, and whether a value comes from the caller.
+import type { Detector } from '../../../kernel/contracts/detector.ts';
+import { isNode, isRequireLike, line, endLine, some, walk, text, type Node } from './ast.ts';
+import type { FunctionFacts, StaticFacts } from './facts.ts';
+
+export type StaticDetector = Detector<StaticFacts>;
+
+const SIMPLE_STATEMENTS = new Set([
+  'ExpressionStatement',
+  'VariableDeclarationStatement',
+  'ReturnStatement',
+  'EmitStatement',
+  'ThrowStatement',
+  'RevertStatement',
+  'StateVariableDeclaration',
+]);
+
+/** Lines of the statement holding `node`; for a condition of if/for/while, the condition only. */
+export function statementLoc(node: Node, facts: StaticFacts): { line: number; end_line: number } {
+  let cur = node;
+  let p = facts.parent(cur);
+  while (p) {
+    if (SIMPLE_STATEMENTS.has(p.type)) return { line: line(p), end_line: endLine(p) };
+    if (p.type === 'IfStatement' || p.type === 'WhileStatement' || p.type === 'DoWhileStatement' || p.type === 'ForStatement' || p.type === 'Block' || p.type === 'FunctionDefinition' || p.type === 'ModifierDefinition') {
+      return { line: line(cur), end_line: endLine(cur) };
+    }
+    cur = p;
+    p = facts.parent(cur);
+  }
+  return { line: line(node), end_line: endLine(node) };
+}
+
+/** Header of a function: from `function` to the line where its body opens. */
+export function headerLoc(fn: Node): { line: number; end_line: number } {
+  const start = line(fn);
+  const bodyLine = fn.body ? line(fn.body) : endLine(fn);
+  return { line: start, end_line: Math.max(start, bodyLine) };
+}
+
+/** Conditions evaluated in a body: require/assert arguments, if/while/for/ternary conditions. */
+export function conditions(body: Node): Node[] {
+  const out: Node[] = [];
+  if (!isNode(body)) return out;
+  walk(body, (n) => {
+    if (isRequireLike(n) && n.arguments?.[0]) out.push(n.arguments[0]);
+    else if ((n.type === 'IfStatement' || n.type === 'WhileStatement' || n.type === 'DoWhileStatement' || n.type === 'Conditional') && n.condition) out.push(n.condition);
+    else if (n.type === 'ForStatement' && n.conditionExpression) out.push(n.conditionExpression);
+  });
+  return out;
+}
+
+/** Whether `expr` reads a parameter of `fn`, msg.value or msg.data (caller-chosen input). */
+export function callerControlled(expr: Node, fn: FunctionFacts | null): boolean {
+  if (!fn) return false;
+  return some(expr, (n) => (n.type === 'Identifier' && fn.params.includes(n.name)) || (n.type === 'MemberAccess' && n.expression?.type === 'Identifier' && n.expression.name === 'msg' && (n.memberName === 'value' || n.memberName === 'data')));
+}
+
+/** Whitespace-free source text, for comparing operands across statements. */
+export function norm(source: string, n: Node): string {
+  return text(source, n).replace(/\s+/g, '').replace(/^\((.*)\)$/, '$1');
+}
+
+/** Whether `n` lies inside the range of `outer`. */
+export function within(n: Node, outer: Node): boolean {
+  return !!n?.range && !!outer?.range && n.range[0] >= outer.range[0] && n.range[1] <= outer.range[1];
+}
+
+/** Names a state variable is called by in a function: itself plus storage pointers to it. */
+export function namesFor(variable: string, fn: FunctionFacts | null): Set<string> {
+  const s = new Set([variable]);
+  if (fn) for (const [alias, v] of fn.aliases) if (v === variable) s.add(alias);
+  return s;
+}
+
+/** A function is a reentrancy lock if a modifier checks and writes the same flag before `_`. */
+export function hasReentrancyLock(fn: FunctionFacts): boolean {
+  return fn.modifiers.some((m) => {
+    const d = m.def;
+    if (!d || !d.writes.length) return false;
+    const conds = conditions(d.node.body);
+    return d.writes.some((w) => conds.some((c) => some(c, (x) => x.type === 'Identifier' && x.name === w.variable)));
+  });
+}

@@ -1,0 +1,89 @@
+// reentrancy: an external call hands control to the callee, which can call back before the
+// state written after the call is updated (SWC-107, the DAO bug). Uses the shared facts: state
+// written after a call in the same function, in internal functions called after it, or in a
+// body run after a modifier that calls out. Rated by what the call forwards: value-carrying
+// low-level calls HIGH, other calls MEDIUM, send/transfer (2300 gas stipend) LOW.
+// Avoids false positives: checks-effects-interactions code (writes before the call), view
+// functions, constructors, staticcall/delegatecall, calls on `this`, functions behind a
+// reentrancy-lock modifier, and `.call.value(x)` that is never invoked.
+import { definePlugin } from '../../kernel/index.ts';
+import { hasReentrancyLock, statementLoc, type StaticDetector } from '../../lib/analysis/static/index.ts';
+
+export const reentrancyDetector: StaticDetector = {
+  meta: {
+    id: 'reentrancy',
+    title: 'Reentrancy: state written after an external call',
+    severity: 'HIGH',
+    confidence: 0.8,
+    category: 'reentrancy',
+    swc: 'SWC-107',
+    cwe: 'CWE-841',
+    description: 'The contract calls an external address and only afterwards updates its own state; the callee can re-enter and act on the stale state.',
+    recommendation: 'Apply checks-effects-interactions: update balances and flags before the external call, or guard the function with a reentrancy lock.',
+    exploit_scenario: 'An attacker contract calls withdraw(); in its fallback it calls withdraw() again before its balance is zeroed, draining the contract in a loop.',
+    messages: {
+      value: 'Call to `{{target}}` sends ether and forwards gas; `{{vars}}` written afterwards (line {{writeLine}}).',
+      call: 'External call to `{{target}}` before `{{vars}}` is written (line {{writeLine}}).',
+      stipend: '{{kind}} to `{{target}}` before `{{vars}}` is written (line {{writeLine}}); the 2300 gas stipend makes re-entry unlikely but not impossible under gas repricing.',
+      internal: 'Call of `{{callee}}` reaches an external call to `{{target}}`; `{{vars}}` written afterwards (line {{writeLine}}).',
+      modifier: 'Modifier `{{callee}}` calls `{{target}}` before the body writes `{{vars}}`.',
+    },
+  },
+  create(context) {
+    const facts = context.facts;
+    return {
+      'SourceUnit:exit'() {
+        for (const c of facts.contracts) {
+          for (const fn of c.ownFunctions) {
+            if (fn.kind === 'constructor' || fn.kind === 'modifier' || fn.isView) continue;
+            if (hasReentrancyLock(fn)) continue;
+            const seen = new Set<unknown>();
+            for (const p of fn.reentrancy) {
+              if (seen.has(p.at)) continue;
+              const call = p.call;
+              if (call.kind === 'delegatecall' || call.kind === 'staticcall' || call.notInvoked) continue;
+              if (call.target?.type === 'Identifier' && call.target.name === 'this') continue;
+              seen.add(p.at);
+              const vars = [...new Set(p.writes.map((w) => w.variable))].join('`, `');
+              const writeLine = Math.min(...p.writes.map((w) => w.line));
+              const sendsValue = !!call.value && !(call.value.type === 'NumberLiteral' && Number(call.value.number) === 0);
+              let severity: 'HIGH' | 'MEDIUM' | 'LOW' = 'MEDIUM';
+              let confidence = 0.5;
+              let messageId = 'call';
+              if (call.kind === 'send' || call.kind === 'transfer') {
+                severity = 'LOW';
+                confidence = 0.25;
+                messageId = 'stipend';
+              } else if (call.kind === 'call' || call.kind === 'callcode') {
+                severity = sendsValue ? 'HIGH' : 'MEDIUM';
+                confidence = sendsValue ? 0.85 : 0.6;
+                messageId = 'value';
+              }
+              if (p.via === 'internal') messageId = 'internal';
+              if (p.via === 'modifier') messageId = 'modifier';
+              const callee = p.via === 'modifier' ? p.at.name : p.via === 'internal' ? p.at.expression?.name ?? p.at.expression?.memberName ?? '' : '';
+              const loc = p.via === 'modifier' ? { line: p.at.loc.start.line, end_line: p.at.loc.end.line } : statementLoc(p.at, facts);
+              context.report({
+                node: p.at,
+                loc,
+                messageId,
+                severity,
+                confidence,
+                contract: c.name,
+                function: fn.name,
+                data: { target: call.targetText, vars, writeLine, kind: call.kind, callee },
+                evidence: { call_line: call.line, writes: p.writes.map((w) => ({ variable: w.variable, line: w.line })) },
+              });
+            }
+          }
+        }
+      },
+    };
+  },
+};
+
+export default definePlugin({
+  setup(ctx) {
+    ctx.registerDetector(reentrancyDetector);
+  },
+});
