@@ -27,6 +27,9 @@ export interface AnalysisInput {
   contracts?: Array<{ name: string; kind: string; abstract?: boolean; line: number; end_line: number }>;
   /** Directories the contract's imports may be read from (the allowed contract roots). */
   roots?: string[];
+  /** The engine's compilation of this source (tools that need the compiler choice reuse it
+   *  instead of compiling again); `contracts` are those defined in the submitted file. */
+  compilation?: Promise<{ ok: boolean; compiler: string | null; errors: string[]; contracts: string[] }>;
 }
 
 export interface ToolRunOptions {

@@ -23,6 +23,8 @@ export interface CompilerDiagnostic {
   line: number | null;
   column: number | null;
   end_line: number | null;
+  /** Notes attached to the message (the SMTChecker puts counterexamples and call stacks here). */
+  secondary?: string[];
 }
 
 export interface CompiledContract {
@@ -232,6 +234,9 @@ function diagnostics(a: Attempt, req: CompileRequest, loaded: Map<string, string
       column: null,
       end_line: null,
     };
+    if (Array.isArray(e.secondarySourceLocations)) {
+      d.secondary = e.secondarySourceLocations.map((x: any) => String(x?.message ?? '')).filter((x: string) => x.trim() !== '');
+    }
     const loc = e.sourceLocation;
     let file: string | null = loc?.file ?? null;
     if (file === '' && a.mainKey) file = a.mainKey; // compilers before 0.4.11 use "" for the single source

@@ -1,0 +1,17 @@
+// Layer 4 (formal verification): registers the solc SMTChecker tool. It runs offline on the
+// compilers installed with the package, inside the kernel worker pool so a solver that does
+// not return within the budget is killed with its worker rather than stalling the request.
+import { definePlugin } from '../../kernel/index.ts';
+import { createSmtCheckerTool } from './smtchecker.ts';
+
+export default definePlugin<{ quick_budget_ms?: number; full_budget_ms?: number }>({
+  setup(ctx) {
+    ctx.registerTool(
+      createSmtCheckerTool({
+        pool: ctx.services.pool,
+        quickBudgetMs: ctx.config.quick_budget_ms,
+        fullBudgetMs: ctx.config.full_budget_ms,
+      }),
+    );
+  },
+});

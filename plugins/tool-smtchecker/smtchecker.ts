@@ -1,0 +1,337 @@
+// The solc SMTChecker as an analysis tool: compiles the contract with the model checker enabled
+// (in a pool worker, so a solver that never returns is killed at the budget) and turns each
+// "happens here" warning into a finding whose evidence is the solver's counterexample.
+//
+// What each installed compiler can do (measured with the emscripten builds shipped on npm):
+//   0.4.11, 0.4.18   no SMTChecker (0.4.18 aborts with an internal error on the pragma)
+//   0.4.24, 0.4.26   `pragma experimental SMTChecker` accepted, but the build has no solver
+//   0.5.17           same: "no integrated SMT solver (Z3 or CVC4) was found"
+//   0.6.12           pragma enables BMC with the built-in Z3 (no settings.modelChecker)
+//   0.7.6            pragma + settings.modelChecker.engine (bmc | chc | all)
+//   0.8.30           settings.modelChecker {engine, targets, contracts}; no pragma needed
+// settings.modelChecker.timeout crashes the emscripten builds, so time is enforced by the pool.
+//
+// False positives avoided: "might happen" (unproved) results are kept only in full mode and at
+// low confidence; overflow in checked 0.8 arithmetic is reported as a revert (LOW), not as a
+// wrap-around; the same warning reached through several contracts is reported once.
+import path from 'node:path';
+import semver from 'semver';
+import type { AnalysisInput, AnalysisTool, Category, Finding, Severity, ToolRunOptions, ToolRunOutput, WorkerPool } from '../../kernel/index.ts';
+import { compileSolidity, stripCommentsAndStrings, installedCompilers, type CompileResult, type CompilerDiagnostic } from '../../lib/analysis/compiler/index.ts';
+import { outlineSource, locate, type Outline } from '../../lib/analysis/engine/outline.ts';
+import { findingId, sliceLines } from '../../lib/analysis/ids.ts';
+
+export const SMT_TARGETS = ['assert', 'overflow', 'underflow', 'divByZero', 'outOfBounds', 'balance'];
+
+export interface SmtCheckerOptions {
+  pool: WorkerPool | null;
+  /** Per-contract solver budget in quick mode (ms). */
+  quickBudgetMs?: number;
+  /** Per-contract solver budget in full mode (ms). */
+  fullBudgetMs?: number;
+}
+
+/** Why a compiler release cannot run the SMTChecker here, or null when it can. */
+export function smtUnsupportedReason(version: string): string | null {
+  if (semver.lt(version, '0.4.19')) return `solc ${version} has no SMTChecker (it arrived in 0.4.19)`;
+  if (semver.lt(version, '0.6.0')) {
+    return `solc ${version}'s SMTChecker needs an SMT solver its emscripten build does not include (the built-in Z3 arrived in 0.6.x); formal verification needs a contract that compiles with 0.6 or newer`;
+  }
+  return null;
+}
+
+interface SmtKind {
+  key: string;
+  category: Category;
+  title: string;
+  swc: string | null;
+  cwe: string | null;
+  severity: Severity;
+  recommendation: string;
+}
+
+const KINDS: Array<{ re: RegExp; kind: SmtKind }> = [
+  { re: /^Overflow\b/i, kind: { key: 'overflow', category: 'arithmetic', title: 'Integer overflow', swc: 'SWC-101', cwe: 'CWE-190', severity: 'HIGH', recommendation: 'Bound the operands (require) before the operation, or use checked arithmetic (Solidity >= 0.8 or SafeMath).' } },
+  { re: /^Underflow\b/i, kind: { key: 'underflow', category: 'arithmetic', title: 'Integer underflow', swc: 'SWC-101', cwe: 'CWE-191', severity: 'HIGH', recommendation: 'Check that the subtrahend is not larger than the minuend before subtracting, or use checked arithmetic.' } },
+  { re: /^Division by zero\b/i, kind: { key: 'div-by-zero', category: 'other', title: 'Division by zero', swc: null, cwe: 'CWE-369', severity: 'MEDIUM', recommendation: 'Require a non-zero divisor before dividing (the call otherwise reverts).' } },
+  { re: /^Assertion violation\b/i, kind: { key: 'assert', category: 'other', title: 'Assertion violation', swc: 'SWC-110', cwe: 'CWE-617', severity: 'MEDIUM', recommendation: 'An assert must hold for every input; validate inputs with require, or fix the invariant the assert expresses.' } },
+  { re: /^Out of bounds access\b/i, kind: { key: 'out-of-bounds', category: 'other', title: 'Out-of-bounds array access', swc: null, cwe: 'CWE-129', severity: 'MEDIUM', recommendation: 'Check the index against the array length before accessing it.' } },
+  { re: /^Insufficient funds\b/i, kind: { key: 'balance', category: 'other', title: 'Transfer with insufficient balance', swc: null, cwe: 'CWE-754', severity: 'LOW', recommendation: 'Check address(this).balance before transferring Ether.' } },
+  { re: /^Empty array "pop"/i, kind: { key: 'empty-pop', category: 'other', title: 'pop() on an empty array', swc: null, cwe: 'CWE-129', severity: 'LOW', recommendation: 'Check the array length before calling pop().' } },
+];
+
+export interface ParsedSmtWarning {
+  kind: SmtKind;
+  engine: 'BMC' | 'CHC' | null;
+  proven: boolean;
+  counterexample: Record<string, string>;
+  trace: string[];
+  callstack: string[];
+  raw: string;
+}
+
+/** Parses one SMTChecker diagnostic; null when it is not a property violation. */
+export function parseSmtWarning(d: Pick<CompilerDiagnostic, 'message' | 'secondary'>): ParsedSmtWarning | null {
+  const text = [d.message, ...(d.secondary ?? [])].join('\n');
+  const firstLine = d.message.split('\n')[0].trim();
+  const m = /^(?:(BMC|CHC):\s*)?(.*?)\s+(happens|might happen)\s+here/i.exec(firstLine);
+  if (!m) return null;
+  const k = KINDS.find((x) => x.re.test(m[2]));
+  if (!k) return null;
+  const counterexample: Record<string, string> = {};
+  const trace: string[] = [];
+  const callstack: string[] = [];
+  let section: 'none' | 'cex' | 'trace' | 'stack' = 'none';
+  for (const rawLine of text.split('\n').slice(1)) {
+    const line = rawLine.trim();
+    if (/^Counterexample:/i.test(line)) {
+      section = 'cex';
+      continue;
+    }
+    if (/^Transaction trace:/i.test(line)) {
+      section = 'trace';
+      continue;
+    }
+    if (/^Callstack:/i.test(line)) {
+      section = 'stack';
+      continue;
+    }
+    if (line === '') {
+      if (section === 'trace' || section === 'stack') section = 'none';
+      continue;
+    }
+    if (section === 'cex') {
+      // CHC joins state variables with ", "; values may themselves hold commas ([1, 2]).
+      for (const part of line.split(/,\s+(?=[\w.$<>\[\]]*\s*=\s)/)) {
+        const eq = part.indexOf(' = ');
+        if (eq < 0) continue;
+        const name = part.slice(0, eq).trim() || '<expr>';
+        counterexample[name] = part.slice(eq + 3).trim();
+      }
+    } else if (section === 'trace') trace.push(line);
+    else if (section === 'stack') callstack.push(line);
+  }
+  return {
+    kind: k.kind,
+    engine: (m[1]?.toUpperCase() as 'BMC' | 'CHC' | undefined) ?? null,
+    proven: m[3].toLowerCase() === 'happens',
+    counterexample,
+    trace,
+    callstack,
+    raw: text.trim(),
+  };
+}
+
+/** True when a character offset lies inside an `unchecked { ... }` block. */
+export function insideUnchecked(cleanSource: string, offset: number): boolean {
+  const re = /\bunchecked\s*\{/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(cleanSource))) {
+    const open = m.index + m[0].length - 1;
+    if (open > offset) break;
+    let depth = 0;
+    for (let i = open; i < cleanSource.length; i++) {
+      if (cleanSource[i] === '{') depth++;
+      else if (cleanSource[i] === '}' && --depth === 0) {
+        if (offset > open && offset < i) return true;
+        break;
+      }
+    }
+  }
+  return false;
+}
+
+function charOffset(source: string, line: number, column: number): number {
+  let off = 0;
+  for (let l = 1; l < line; l++) {
+    const nl = source.indexOf('\n', off);
+    if (nl < 0) return source.length;
+    off = nl + 1;
+  }
+  return off + column;
+}
+
+/** Maps SMTChecker diagnostics of one compilation to findings on the submitted file. */
+export function smtFindings(
+  diags: CompilerDiagnostic[],
+  input: Pick<AnalysisInput, 'source' | 'file'>,
+  ctx: { compiler: string; mode: 'quick' | 'full'; outline?: Outline },
+): Finding[] {
+  const outline = ctx.outline ?? outlineSource(input.source);
+  const clean = stripCommentsAndStrings(input.source);
+  const checked = semver.gte(ctx.compiler, '0.8.0');
+  const out: Finding[] = [];
+  const seen = new Set<string>();
+  for (const d of diags) {
+    if (d.file !== input.file || !d.line) continue;
+    const p = parseSmtWarning(d);
+    if (!p) continue;
+    if (!p.proven && ctx.mode === 'quick') continue;
+    const line = d.line;
+    const endLine = Math.max(line, d.end_line ?? line);
+    const key = `${p.kind.key}:${line}:${d.column ?? 0}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const where = locate(outline, line);
+    let severity: Severity = p.kind.severity;
+    let title = p.kind.title;
+    let description: string;
+    const arithmetic = p.kind.key === 'overflow' || p.kind.key === 'underflow';
+    const wraps = arithmetic && (!checked || insideUnchecked(clean, charOffset(input.source, line, d.column ?? 0)));
+    if (arithmetic && !wraps) {
+      // Checked arithmetic (0.8+) reverts instead of wrapping: a liveness problem, not a corruption.
+      severity = 'LOW';
+      title = `${p.kind.title} reverts the call`;
+      description = `The SMTChecker (${p.engine ?? 'solc'}) found inputs for which this checked arithmetic ${p.kind.key}s; the transaction reverts with a panic instead of wrapping around.`;
+    } else if (arithmetic) {
+      description = `The SMTChecker (${p.engine ?? 'solc'}) found inputs for which this arithmetic ${p.kind.key}s and silently wraps around${checked ? ' (inside an unchecked block)' : ` (solc ${ctx.compiler} does not check arithmetic)`}.`;
+    } else {
+      description = `The SMTChecker (${p.engine ?? 'solc'}) ${p.proven ? 'found a counterexample' : 'could not rule out'}: ${p.kind.title.toLowerCase()} at this expression.`;
+    }
+    if (!p.proven) {
+      severity = severity === 'HIGH' ? 'MEDIUM' : severity === 'MEDIUM' ? 'LOW' : severity;
+      title = `Possible ${title.charAt(0).toLowerCase()}${title.slice(1)}`;
+    }
+    const cex = Object.keys(p.counterexample).length;
+    if (cex) description += ` Counterexample: ${Object.entries(p.counterexample).map(([k, v]) => `${k} = ${v}`).join(', ')}.`;
+    if (p.trace.length) description += ` Transaction sequence: ${p.trace.filter((t) => !t.startsWith('State:')).join(' -> ')}.`;
+    out.push({
+      id: findingId({ detector: `smtchecker:${p.kind.key}`, contract: where.contract, function: where.function, code: sliceLines(input.source, line, endLine) }),
+      detector: `smtchecker-${p.kind.key}`,
+      title,
+      description,
+      severity,
+      confidence: p.proven ? (cex ? 0.95 : 0.85) : 0.4,
+      category: p.kind.category,
+      swc_id: p.kind.swc,
+      cwe_id: p.kind.cwe,
+      location: { file: input.file, line, end_line: endLine, ...(d.column != null ? { column: d.column } : {}), contract: where.contract, function: where.function },
+      tools: ['smtchecker'],
+      layers: [4],
+      recommendation: p.kind.recommendation,
+      evidence: {
+        kind: p.proven ? 'counterexample' : 'unproved',
+        engine: p.engine,
+        compiler: ctx.compiler,
+        counterexample: p.counterexample,
+        transaction_trace: p.trace,
+        callstack: p.callstack,
+        solver_message: p.raw,
+      },
+    });
+  }
+  return out;
+}
+
+function isTimeout(e: unknown): boolean {
+  return (e as { code?: string })?.code === 'task_timeout';
+}
+function isAbort(e: unknown): boolean {
+  return (e as { code?: string })?.code === 'task_aborted';
+}
+
+export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
+  const quickBudget = opts.quickBudgetMs ?? 6000;
+  const fullBudget = opts.fullBudgetMs ?? 120_000;
+  const tool: AnalysisTool = {
+    name: 'smtchecker',
+    layer: 4,
+    description: 'solc SMTChecker (bounded model checking and CHC/Spacer) proving overflow, underflow, assertion, division-by-zero and out-of-bounds properties, with counterexamples',
+    builtin: true,
+    modes: ['quick', 'full'],
+    async availability() {
+      const usable = installedCompilers().filter((c) => !smtUnsupportedReason(c.version));
+      if (!usable.length) return { available: false, reason: 'no installed solc release (0.6 or newer) has an SMT solver', install_hint: 'npm install (solc 0.8.x ships with the package)' };
+      return { available: true, version: usable.map((c) => c.version).join(', ') };
+    },
+    async selfTest() {
+      const source = '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\ncontract SelfTest {\n  function f(uint a) public pure {\n    assert(a != 7);\n  }\n}\n';
+      const r = await tool.run(
+        { source, file: 'SelfTest.sol', sha256: '' },
+        { signal: new AbortController().signal, deadline: Date.now() + 60_000, mode: 'quick' },
+      );
+      const f = r.findings.find((x) => x.detector === 'smtchecker-assert');
+      if (r.status !== 'success' || !f) throw new Error(`SMTChecker self-test expected an assertion violation, got status ${r.status}${r.error ? ': ' + r.error : ''}`);
+      if ((f.evidence as any)?.counterexample?.a !== '7') throw new Error('SMTChecker self-test: counterexample did not give a = 7');
+    },
+    async run(input: AnalysisInput, run: ToolRunOptions): Promise<ToolRunOutput> {
+      const mode = run.mode ?? 'full';
+      const t0 = Date.now();
+      // Which compiler compiles this source (shared with the engine when it already compiled).
+      let base: { ok: boolean; compiler: string | null; errors: string[]; contracts: string[] };
+      if (input.compilation) base = await input.compilation;
+      else {
+        const r = await compileSolidity(
+          { source: input.source, file: input.file, absPath: input.absPath, roots: input.roots, outputs: 'check' },
+          { pool: opts.pool, signal: run.signal, deadline: run.deadline },
+        );
+        base = { ok: r.ok, compiler: r.compiler, errors: r.errors.map((e) => e.message), contracts: Object.entries(r.contracts).filter(([, c]) => c.file === input.file).map(([n]) => n) };
+      }
+      if (!base.ok || !base.compiler) {
+        return { status: 'skipped', findings: [], error: `the SMTChecker needs a compiling contract: ${base.errors[0] ?? 'compilation failed'}` };
+      }
+      const version = base.compiler;
+      const unsupported = smtUnsupportedReason(version);
+      if (unsupported) return { status: 'skipped', findings: [], error: unsupported, meta: { compiler: version } };
+
+      const engine = mode === 'quick' ? 'bmc' : 'all';
+      const deployable = input.contracts
+        ? new Set(input.contracts.filter((c) => c.kind === 'contract' && !c.abstract).map((c) => c.name))
+        : null;
+      // 0.8 can target one contract at a time, so each gets its own budget; older releases check the whole file.
+      const units: Array<string | null> = semver.gte(version, '0.8.0')
+        ? base.contracts.filter((n) => !deployable || deployable.has(n))
+        : [null];
+      const budget = mode === 'quick' ? quickBudget : fullBudget;
+      const key = path.basename(input.absPath ?? input.file) || 'Contract.sol';
+      const diags: CompilerDiagnostic[] = [];
+      const timedOut: string[] = [];
+      const checked: string[] = [];
+      const notes = new Set<string>();
+      for (const unit of units) {
+        const remaining = run.deadline - Date.now();
+        if (remaining < 250) {
+          timedOut.push(unit ?? input.file);
+          continue;
+        }
+        const modelChecker = semver.gte(version, '0.8.0')
+          ? { engine, targets: SMT_TARGETS, contracts: { [key]: [unit] }, ...(mode === 'full' ? { showUnproved: true } : {}) }
+          : semver.gte(version, '0.7.0')
+            ? { engine }
+            : undefined;
+        let r: CompileResult;
+        try {
+          r = await compileSolidity(
+            { source: input.source, file: input.file, absPath: input.absPath, roots: input.roots, compiler: version, outputs: 'check', smtPragma: semver.lt(version, '0.8.0'), modelChecker },
+            { pool: opts.pool, signal: run.signal, deadline: Date.now() + Math.min(budget, remaining) },
+          );
+        } catch (e) {
+          if (isTimeout(e)) {
+            timedOut.push(unit ?? input.file);
+            continue;
+          }
+          if (isAbort(e)) throw e;
+          throw e;
+        }
+        if (!r.ok) return { status: 'error', findings: [], error: `compiling with the SMTChecker failed: ${r.errors[0]?.message ?? 'unknown error'}`, meta: { compiler: version } };
+        checked.push(unit ?? input.file);
+        diags.push(...r.warnings);
+        for (const w of r.warnings) {
+          if (/verification condition\(s\) could not be proved|does not yet support|Error trying to invoke SMT solver|not possible since no integrated SMT solver/i.test(w.message)) notes.add(w.message.split('\n')[0]);
+        }
+      }
+      const findings = smtFindings(diags, input, { compiler: version, mode });
+      const meta = { compiler: version, engine, contracts_checked: checked, timed_out: timedOut, notes: [...notes], budget_ms_per_contract: budget, elapsed_ms: Date.now() - t0 };
+      if (timedOut.length) {
+        return {
+          status: 'timeout',
+          findings,
+          error: `SMTChecker ${engine} ran out of its ${mode === 'quick' ? `quick-mode budget (${budget} ms per contract)` : 'time budget'} on ${timedOut.join(', ')}${checked.length ? `; finished: ${checked.join(', ')}` : ''}`,
+          meta,
+        };
+      }
+      return { status: 'success', findings, meta };
+    },
+  };
+  return tool;
+}

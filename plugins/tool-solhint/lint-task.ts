@@ -1,0 +1,38 @@
+// Pool task: runs solhint's processStr on one source. solhint is synchronous and walks the whole
+// token stream, so a 1 MiB file runs here (killable at the deadline), not on the event loop.
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+export const LINT_MODULE = fileURLToPath(import.meta.url);
+
+export interface SolhintReport {
+  line: number;
+  column: number;
+  severity: number;
+  message: string;
+  ruleId: string | null;
+}
+
+let solhint: { processStr(src: string, config: unknown, file?: string): { reports: any[] } } | null = null;
+
+export function solhintVersion(): string {
+  return (require('solhint/package.json') as { version: string }).version;
+}
+
+export function lintTask(args: { source: string; file: string; rules: Record<string, unknown> }): { reports: SolhintReport[]; version: string } {
+  solhint ??= require('solhint/lib/index.js');
+  // An explicit rule object (no "extends", no .solhint.json lookup): the result never depends
+  // on config files lying around the analysed folder.
+  const r = solhint!.processStr(args.source, { rules: args.rules }, args.file);
+  return {
+    version: solhintVersion(),
+    reports: r.reports.map((x: any) => ({
+      line: Number(x.line) || 1,
+      column: Number(x.column) || 0,
+      severity: Number(x.severity) || 0,
+      message: String(x.message ?? ''),
+      ruleId: x.ruleId ? String(x.ruleId) : null,
+    })),
+  };
+}
