@@ -1,0 +1,267 @@
+// Human approval gates. A policy names skills and capabilities that need a person's decision;
+// check() stores a pending approval and the agent pauses. A decision (or the expiry of the
+// approval) is persisted, audited, announced in-process (waitFor) and handed to the agent
+// runtime so the paused turn resumes. Expiry is enforced twice: a timer per approval created in
+// this process, and a sweeper for approvals left pending by an earlier run or another instance.
+import { EventEmitter } from 'node:events';
+import { randomUUID } from 'node:crypto';
+import {
+  HttpError,
+  type AgentRuntime,
+  type ApprovalGate,
+  type ApprovalRecord,
+  type AuditSink,
+  type SkillCallRequest,
+  type Store,
+} from '../../../kernel/index.ts';
+import { CAPABILITY_NAMES, LimitError } from './limits.ts';
+
+export interface ApprovalPolicy {
+  skills: string[];
+  capabilities: string[];
+  ttlSeconds: number;
+}
+
+export function parseApprovalPolicy(raw: unknown): ApprovalPolicy {
+  if (raw == null) return { skills: [], capabilities: [], ttlSeconds: 900 };
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw new LimitError('config "approvals" must be an object {skills, capabilities, ttl_seconds}');
+  const r = raw as Record<string, unknown>;
+  const list = (k: string): string[] => {
+    const v = r[k] ?? [];
+    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string' || !x)) throw new LimitError(`config approvals.${k} must be a list of names`);
+    return [...new Set(v as string[])];
+  };
+  const caps = list('capabilities');
+  const bad = caps.filter((c) => !(CAPABILITY_NAMES as readonly string[]).includes(c));
+  if (bad.length) throw new LimitError(`config approvals.capabilities: unknown capability ${bad.join(', ')}; use ${CAPABILITY_NAMES.join(', ')}`);
+  const ttl = r.ttl_seconds ?? 900;
+  if (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 1 || ttl > 7 * 86400) throw new LimitError('config approvals.ttl_seconds must be a number of seconds from 1 to 604800');
+  return { skills: list('skills'), capabilities: caps, ttlSeconds: ttl };
+}
+
+export interface ApprovalStats {
+  pending: number;
+  approved: number;
+  denied: number;
+  expired: number;
+  /** Median seconds from request to decision over decided approvals. */
+  median_decision_seconds: number | null;
+}
+
+export interface ApprovalService extends ApprovalGate {
+  readonly policy: ApprovalPolicy;
+  get(id: string, tenant: string | null): Promise<ApprovalRecord | null>;
+  list(tenant: string | null, status?: string): Promise<ApprovalRecord[]>;
+  decide(id: string, tenant: string | null, decision: 'approve' | 'deny', reason: string | null, actor: string | null): Promise<ApprovalRecord>;
+  /** Marks every overdue pending approval of these tenants expired; returns how many. */
+  sweep(tenants: Array<string | null>): Promise<number>;
+  stats(tenant: string | null): Promise<ApprovalStats>;
+  /** Pending approvals this instance is timing (for the readiness report). */
+  armed(): number;
+  close(): void;
+}
+
+export interface ApprovalDeps {
+  store: Store;
+  policy: ApprovalPolicy;
+  audit: () => AuditSink | undefined;
+  agent: () => AgentRuntime | undefined;
+  onError?: (e: unknown, what: string) => void;
+  /** While waiting, re-read the store this often, to see decisions made by another instance. */
+  pollMs?: number;
+  now?: () => number;
+}
+
+const DECIDED = new Set(['approved', 'denied', 'expired']);
+
+export function createApprovalService(d: ApprovalDeps): ApprovalService {
+  const events = new EventEmitter();
+  events.setMaxListeners(0);
+  const timers = new Map<string, NodeJS.Timeout>();
+  const now = d.now ?? Date.now;
+  const pollMs = d.pollMs ?? 2000;
+  const report = d.onError ?? (() => undefined);
+  // Approvals being decided right now: a decision racing the expiry timer (or a second click)
+  // must lose cleanly instead of writing twice. Checked and set with no await in between.
+  const inflight = new Set<string>();
+
+  const finish = async (rec: ApprovalRecord, how: 'approved' | 'denied' | 'expired', reason: string | null, actor: string | null) => {
+    inflight.add(rec.id);
+    try {
+      return await finishClaimed(rec, how, reason, actor);
+    } finally {
+      inflight.delete(rec.id);
+    }
+  };
+
+  const finishClaimed = async (rec: ApprovalRecord, how: 'approved' | 'denied' | 'expired', reason: string | null, actor: string | null) => {
+    const done: ApprovalRecord = {
+      ...rec,
+      status: how,
+      reason,
+      decided_at: new Date(now()).toISOString(),
+      data: { ...rec.data, ...(actor ? { decided_by: actor } : {}) },
+    };
+    await d.store.putApproval(done);
+    const t = timers.get(rec.id);
+    if (t) (clearTimeout(t), timers.delete(rec.id));
+    try {
+      await d.audit()?.record({
+        tenant: rec.tenant,
+        type: how === 'expired' ? 'approval.expired' : 'approval.decision',
+        outcome: how === 'approved' ? 'success' : how === 'denied' ? 'denied' : 'info',
+        actor,
+        session_id: rec.session_id,
+        severity: how === 'approved' ? 5 : 4,
+        detail: { approval_id: rec.id, skill: rec.skill, decision: how, reason },
+      });
+    } catch (e) {
+      report(e, 'audit of approval decision');
+    }
+    events.emit(rec.id, done);
+    // The decision has been stored; resuming the paused turn happens in the background so the
+    // person deciding is not kept waiting for a whole skill call and model answer.
+    const agent = d.agent();
+    if (agent) void Promise.resolve().then(() => agent.resumeAfterApproval(done)).catch((e) => report(e, 'agent resume after approval'));
+    return done;
+  };
+
+  const isOverdue = (a: ApprovalRecord) => a.status === 'pending' && Date.parse(a.expires_at) <= now();
+
+  const expire = async (id: string, tenant: string | null) => {
+    const cur = await d.store.getApproval(id, tenant);
+    if (cur && isOverdue(cur) && !inflight.has(id)) await finish(cur, 'expired', 'no decision before the approval expired', null);
+  };
+
+  const arm = (a: ApprovalRecord) => {
+    const ms = Math.max(0, Date.parse(a.expires_at) - now());
+    const t = setTimeout(() => void expire(a.id, a.tenant).catch((e) => report(e, 'approval expiry')), Math.min(ms, 2 ** 31 - 1));
+    t.unref();
+    timers.set(a.id, t);
+  };
+
+  const svc: ApprovalService = {
+    policy: d.policy,
+
+    async check(call: SkillCallRequest) {
+      const bySkill = d.policy.skills.includes(call.skill);
+      const byCap = call.capabilities.filter((c) => d.policy.capabilities.includes(c));
+      if (!bySkill && byCap.length === 0) return { decision: 'allow' as const };
+      const created = now();
+      const rec: ApprovalRecord = {
+        id: randomUUID(),
+        tenant: call.tenant,
+        session_id: call.sessionId,
+        skill: call.skill,
+        input: call.input ?? {},
+        status: 'pending',
+        reason: null,
+        created_at: new Date(created).toISOString(),
+        expires_at: new Date(created + d.policy.ttlSeconds * 1000).toISOString(),
+        decided_at: null,
+        data: { tool_call_id: call.toolCallId, capabilities: call.capabilities, matched: { skill: bySkill, capabilities: byCap } },
+      };
+      await d.store.putApproval(rec);
+      arm(rec);
+      try {
+        await d.audit()?.record({
+          tenant: call.tenant,
+          type: 'approval.requested',
+          outcome: 'info',
+          session_id: call.sessionId,
+          severity: 4,
+          detail: { approval_id: rec.id, skill: call.skill, capabilities: call.capabilities, expires_at: rec.expires_at },
+        });
+      } catch (e) {
+        report(e, 'audit of approval request');
+      }
+      return { decision: 'pending' as const, approval: rec };
+    },
+
+    async waitFor(id, tenant, signal) {
+      const first = await d.store.getApproval(id, tenant);
+      if (!first) throw new HttpError(404, 'approval_not_found', `no approval ${id}`);
+      if (DECIDED.has(first.status)) return first;
+      if (isOverdue(first)) {
+        await expire(id, tenant);
+        return (await d.store.getApproval(id, tenant))!;
+      }
+      return new Promise<ApprovalRecord>((resolve, reject) => {
+        let poll: NodeJS.Timeout | undefined;
+        const done = (r: ApprovalRecord) => {
+          events.off(id, done);
+          clearInterval(poll);
+          signal?.removeEventListener('abort', onAbort);
+          resolve(r);
+        };
+        const onAbort = () => {
+          events.off(id, done);
+          clearInterval(poll);
+          reject(signal?.reason ?? new Error('aborted'));
+        };
+        if (signal?.aborted) return onAbort();
+        signal?.addEventListener('abort', onAbort, { once: true });
+        events.on(id, done);
+        poll = setInterval(() => {
+          void d.store.getApproval(id, tenant).then(async (r) => {
+            if (!r) return;
+            if (DECIDED.has(r.status)) done(r);
+            else if (isOverdue(r)) await expire(id, tenant);
+          }).catch((e) => report(e, 'approval poll'));
+        }, pollMs);
+        poll.unref();
+      });
+    },
+
+    get: (id, tenant) => d.store.getApproval(id, tenant),
+
+    async list(tenant, status) {
+      return d.store.listApprovals({ tenant, status });
+    },
+
+    async decide(id, tenant, decision, reason, actor) {
+      const cur = await d.store.getApproval(id, tenant);
+      if (!cur) throw new HttpError(404, 'approval_not_found', `no approval ${id}`);
+      if (inflight.has(id)) throw new HttpError(409, 'conflict', `approval ${id} is being decided by another request`);
+      if (isOverdue(cur)) {
+        await expire(id, tenant);
+        throw new HttpError(409, 'conflict', `approval ${id} expired at ${cur.expires_at}`, { status: 'expired' });
+      }
+      if (cur.status !== 'pending') throw new HttpError(409, 'conflict', `approval ${id} is already ${cur.status}`, { status: cur.status });
+      return finish(cur, decision === 'approve' ? 'approved' : 'denied', reason, actor);
+    },
+
+    async sweep(tenants) {
+      let n = 0;
+      for (const t of tenants) {
+        for (const a of await d.store.listApprovals({ tenant: t, status: 'pending' })) {
+          if (isOverdue(a) && !inflight.has(a.id)) {
+            await finish(a, 'expired', 'no decision before the approval expired', null);
+            n++;
+          } else if (!timers.has(a.id)) arm(a);
+        }
+      }
+      return n;
+    },
+
+    async stats(tenant) {
+      const all = await d.store.listApprovals({ tenant });
+      const count = (s: string) => all.filter((a) => a.status === s).length;
+      const secs = all
+        .filter((a) => (a.status === 'approved' || a.status === 'denied') && a.decided_at)
+        .map((a) => (Date.parse(a.decided_at!) - Date.parse(a.created_at)) / 1000)
+        .sort((a, b) => a - b);
+      const median = secs.length ? (secs.length % 2 ? secs[(secs.length - 1) / 2]! : (secs[secs.length / 2 - 1]! + secs[secs.length / 2]!) / 2) : null;
+      return { pending: count('pending'), approved: count('approved'), denied: count('denied'), expired: count('expired'), median_decision_seconds: median };
+    },
+
+    armed: () => timers.size,
+
+    close() {
+      for (const t of timers.values()) clearTimeout(t);
+      timers.clear();
+      events.removeAllListeners();
+    },
+  };
+  return svc;
+}

@@ -1,0 +1,101 @@
+// Readiness checks contributed by the governance plugins, computed live on every report:
+// `active` = verified on this instance, `available` = built in but not wired for this
+// deployment, `attention` = wiring missing or a runtime check failed. Each non-active check
+// names the configuration that would change it.
+import type { KernelServices, ReadinessCheck } from '../../../kernel/index.ts';
+import type { TenantDirectory } from './tenants.ts';
+import type { ApprovalPolicy } from './approval-gate.ts';
+
+export async function securityChecks(o: {
+  services: KernelServices;
+  directory: TenantDirectory;
+  configError: string | null;
+  openPaths: string[];
+  redis: boolean;
+}): Promise<ReadinessCheck[]> {
+  const s = o.services.settings;
+  const tenants = o.configError ? [] : await o.directory.list();
+  const checks: ReadinessCheck[] = [];
+  checks.push(
+    o.configError
+      ? { id: 'authentication', category: 'security', title: 'API key authentication', status: 'attention', detail: `tenant configuration is invalid (${o.configError}); protected routes answer 503`, next_action: 'fix the "tenants" section of the config file' }
+      : tenants.length
+        ? { id: 'authentication', category: 'security', title: 'API key authentication', status: 'active', detail: `${tenants.length} tenant(s) with hashed API keys; every route except ${o.openPaths.join(', ')} needs a key` }
+        : { id: 'authentication', category: 'security', title: 'API key authentication', status: 'available', detail: 'single-tenant local mode: no tenant is configured, so requests need no key', next_action: 'create a tenant with `vigil tenants add NAME` (or declare tenants in the config file) to require API keys; wire SSO in front of the gateway if needed' },
+  );
+  const perTenantRate = tenants.filter((t) => t.rate_limit).length;
+  checks.push(
+    s.rateLimitPerKey || perTenantRate
+      ? { id: 'rate_limits', category: 'security', title: 'Per-key rate limits', status: 'active', detail: `default ${s.rateLimitPerKey?.text ?? 'none'}, ${perTenantRate} tenant(s) with their own limit; counters ${o.redis ? 'shared in Redis' : 'in process memory'}` }
+      : { id: 'rate_limits', category: 'security', title: 'Per-key rate limits', status: 'available', detail: 'no request rate limit is configured', next_action: 'start with --rate-limit-per-key 60/min (or set rate_limit per tenant); set rate_limit.redis_url when running several gateway instances' },
+  );
+  const quotaTenants = tenants.filter((t) => t.token_quota_per_day).length;
+  checks.push(
+    s.tokenQuotaPerDay || quotaTenants
+      ? { id: 'token_quota', category: 'security', title: 'Daily LLM token quota', status: 'active', detail: `default ${s.tokenQuotaPerDay ?? 'unlimited'} tokens/day, ${quotaTenants} tenant(s) with their own quota; usage persisted in the store` }
+      : { id: 'token_quota', category: 'security', title: 'Daily LLM token quota', status: 'available', detail: 'LLM token use is not capped', next_action: 'start with --token-quota-per-day N (or set token_quota_per_day per tenant)' },
+  );
+  const capTenants = tenants.filter((t) => t.max_concurrent_sessions).length;
+  checks.push(
+    s.maxConcurrentSessions || capTenants
+      ? { id: 'session_cap', category: 'security', title: 'Concurrent-session cap', status: 'active', detail: `default ${s.maxConcurrentSessions ?? 'unlimited'} per tenant, ${capTenants} tenant(s) with their own cap` }
+      : { id: 'session_cap', category: 'security', title: 'Concurrent-session cap', status: 'available', detail: 'concurrent sessions are not capped', next_action: 'start with --max-concurrent-sessions N (or set max_concurrent_sessions per tenant)' },
+  );
+  checks.push(guardrailCheck(o.services));
+  return checks;
+}
+
+export function guardrailCheck(services: KernelServices): ReadinessCheck {
+  const layers = services.registry.guardrails();
+  const cfg = (services.settings.file.guardrails ?? {}) as Record<string, { mode?: string } | undefined>;
+  const modes = layers.map((g) => ({ name: g.name, mode: String(cfg[g.name]?.mode ?? g.defaultMode) }));
+  const on = modes.filter((m) => m.mode !== 'off');
+  const detail = modes.map((m) => `${m.name}=${m.mode}`).join(', ');
+  if (!on.length) {
+    return { id: 'guardrails', category: 'security', title: 'Guardrail layers', status: 'attention', detail: layers.length ? `every layer is off (${detail})` : 'no guardrail layer is loaded', next_action: 'enable the guardrail plugins and set guardrails.<layer>.mode in the config file' };
+  }
+  const inj = modes.find((m) => m.name === 'prompt_injection');
+  if (!inj || inj.mode !== 'block') {
+    return { id: 'guardrails', category: 'security', title: 'Guardrail layers', status: 'attention', detail: `${on.length}/${modes.length} layers on (${detail}); prompt injection is not blocked`, next_action: 'set guardrails.prompt_injection.mode: block' };
+  }
+  return { id: 'guardrails', category: 'security', title: 'Guardrail layers', status: 'active', detail: `${on.length}/${modes.length} layers on: ${detail}` };
+}
+
+export async function observabilityChecks(services: KernelServices, auditLoaded: boolean): Promise<ReadinessCheck[]> {
+  const out: ReadinessCheck[] = [];
+  const storeOk = await services.store.ping().catch(() => false);
+  out.push(
+    !auditLoaded
+      ? { id: 'audit_log', category: 'governance', title: 'Structured audit log', status: 'attention', detail: 'the audit service is not loaded', next_action: 'enable the gateway-audit plugin' }
+      : storeOk
+        ? { id: 'audit_log', category: 'governance', title: 'Structured audit log', status: 'active', detail: `append-only, per tenant, in the ${services.store.kind} store; query /api/v1/audit/events, SIEM export /api/v1/audit/export?format=jsonl|cef` }
+        : { id: 'audit_log', category: 'governance', title: 'Structured audit log', status: 'attention', detail: `the ${services.store.kind} store does not answer, so events cannot be written`, next_action: 'check the data directory (VIGIL_DATA_DIR) and disk space' },
+  );
+  const otel = process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  out.push(
+    otel
+      ? { id: 'tracing', category: 'observability', title: 'OpenTelemetry tracing', status: 'active', detail: `spans exported over OTLP/HTTP to ${otel}` }
+      : { id: 'tracing', category: 'observability', title: 'OpenTelemetry tracing', status: 'available', detail: 'spans are created but not exported', next_action: 'set OTEL_EXPORTER_OTLP_ENDPOINT (e.g. http://localhost:4318 for a Jaeger all-in-one)' },
+  );
+  const families = (await services.metrics.getMetricsAsJSON()).length;
+  out.push(
+    families
+      ? { id: 'metrics', category: 'observability', title: 'Prometheus metrics', status: 'active', detail: `${families} metric families exposed at /metrics` }
+      : { id: 'metrics', category: 'observability', title: 'Prometheus metrics', status: 'attention', detail: 'no metric is registered', next_action: 'check that the kernel metrics registry is created at start' },
+  );
+  return out;
+}
+
+export function approvalsCheck(policy: ApprovalPolicy | null, error: string | null, pending: number): ReadinessCheck {
+  if (error) return { id: 'approvals', category: 'governance', title: 'Human approval gates', status: 'attention', detail: `approval policy is invalid (${error}); every gated skill call fails until it is fixed`, next_action: 'fix the "approvals" section of the config file' };
+  if (!policy || (!policy.skills.length && !policy.capabilities.length)) {
+    return { id: 'approvals', category: 'governance', title: 'Human approval gates', status: 'available', detail: 'no skill or capability needs a human decision', next_action: 'set approvals.skills / approvals.capabilities (e.g. [shell_exec, file_write]) in the config file' };
+  }
+  return {
+    id: 'approvals',
+    category: 'governance',
+    title: 'Human approval gates',
+    status: 'active',
+    detail: `skills [${policy.skills.join(', ')}], capabilities [${policy.capabilities.join(', ')}] need approval; expire after ${policy.ttlSeconds} s; ${pending} pending now`,
+  };
+}

@@ -1,0 +1,196 @@
+// gateway-tenancy: who is calling, and how much they may do.
+//
+// With tenants configured (CLI-managed in the store, or declared in the config file) every
+// gateway route outside the open list needs a key (`Authorization: Bearer` or `X-API-Key`), or
+// the answer is 401 `unauthorized`. With none, the gateway runs in single-tenant local mode.
+// Rate limits (@fastify/rate-limit, keyed by tenant, in memory or Redis), the daily token quota
+// (persisted usage) and the concurrent-session cap are enforced per tenant, with the serve flags
+// as defaults. Fail-closed: a broken `tenants:` config rejects protected requests with 503 rather
+// than silently opening the gateway. Open paths match whole path segments, so /healthz or
+// /dashboard-admin are not opened by accident.
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyRequest } from 'fastify';
+import {
+  definePlugin,
+  HttpError,
+  Type,
+  type AuditSink,
+  type RateLimit,
+  type ReadinessRegistry,
+  type Tenancy,
+  type TenantContext,
+  type TenantRecord,
+} from '../../kernel/index.ts';
+import { extractApiKey } from '../../lib/gateway/governance/keys.ts';
+import { parseRate } from '../../lib/gateway/governance/limits.ts';
+import { parseConfigTenants, TenantDirectory } from '../../lib/gateway/governance/tenants.ts';
+import { createUsageMeter } from '../../lib/gateway/governance/usage-meter.ts';
+import { createSessionCap } from '../../lib/gateway/governance/session-cap.ts';
+import { securityChecks } from '../../lib/gateway/governance/readiness.ts';
+
+const LOCAL: TenantContext = Object.freeze({ name: null, permissions: null });
+
+export default definePlugin<{ open_paths: string[]; redis_url: string | null }>({
+  async setup(ctx) {
+    const { store, settings } = ctx.services;
+    const audit: AuditSink = { record: async (e) => void (await ctx.services.get<AuditSink>('audit')?.record(e)) };
+
+    let configError: string | null = null;
+    let configTenants: TenantRecord[] = [];
+    try {
+      configTenants = parseConfigTenants(settings.file.tenants);
+    } catch (e) {
+      configError = (e as Error).message;
+      ctx.log.error({ reason: configError }, 'tenant configuration is invalid; protected gateway routes answer 503 until it is fixed');
+    }
+    const dir = new TenantDirectory(store, configTenants, audit);
+
+    const openPaths = [...new Set([...ctx.config.open_paths, ...((settings.file.auth?.open_paths as string[] | undefined) ?? [])])];
+    const isOpen = (path: string) => openPaths.some((p) => path === p || (p !== '/' && path.startsWith(p.endsWith('/') ? p : p + '/')));
+
+    // The tenant record resolved by the auth hook, for the rate limiter of the same request.
+    const records = new WeakMap<FastifyRequest, TenantRecord>();
+    const rates = new Map<string, RateLimit | null>();
+    const rateOf = (text: string | null): RateLimit | null => {
+      if (!text) return null;
+      if (!rates.has(text)) {
+        try {
+          rates.set(text, parseRate(text));
+        } catch {
+          rates.set(text, null);
+        }
+      }
+      return rates.get(text)!;
+    };
+    const limitFor = (req: FastifyRequest): RateLimit | null => rateOf(records.get(req)?.rate_limit ?? null) ?? settings.rateLimitPerKey;
+
+    const recordOf = async (t: string | null) => (t == null ? null : dir.get(t));
+    const usage = createUsageMeter(store, async (t) => (await recordOf(t))?.token_quota_per_day ?? settings.tokenQuotaPerDay);
+    const cap = createSessionCap(async (t) => (await recordOf(t))?.max_concurrent_sessions ?? settings.maxConcurrentSessions);
+
+    const tenancy: Tenancy & { directory: TenantDirectory; activeSessions(t?: string | null): number } = {
+      directory: dir,
+      enabled: () => dir.enabled(),
+      of: (req) => req.tenant ?? LOCAL,
+      sessionOpened: (t, id) => cap.opened(t, id),
+      sessionClosed: async (t, id) => cap.close(t, id),
+      activeSessions: (t) => cap.active(t),
+    };
+    ctx.provide('tenancy', tenancy);
+    ctx.provide('usage', usage);
+    ctx.provide('tenant-directory', dir);
+
+    const redisUrl = ctx.config.redis_url ?? settings.file.rate_limit?.redis_url ?? process.env.VIGIL_RATE_LIMIT_REDIS_URL ?? null;
+    let redis: import('ioredis').Redis | null = null;
+
+    ctx.registerSurfaceHooks('gateway', async (app) => {
+      app.decorateRequest('tenant', undefined);
+      app.addHook('onRequest', async (req) => {
+        const path = req.url.split('?')[0]!;
+        const open = isOpen(path);
+        if (configError && !open) throw new HttpError(503, 'unavailable', 'the gateway\'s tenant configuration is invalid; see the server log');
+        const key = extractApiKey(req.headers);
+        if (key) {
+          const t = await dir.byKey(key);
+          if (t) {
+            req.tenant = { name: t.name, permissions: t.permissions as TenantContext['permissions'] };
+            records.set(req, t);
+            return;
+          }
+        }
+        if (open || !(await dir.enabled())) {
+          req.tenant = LOCAL;
+          return;
+        }
+        throw new HttpError(
+          401,
+          'unauthorized',
+          key ? 'the API key is not valid' : 'an API key is required: send "Authorization: Bearer <key>" or "X-API-Key: <key>"',
+          undefined,
+          { 'www-authenticate': 'Bearer realm="vigil"' },
+        );
+      });
+
+      if (redisUrl) {
+        const { Redis } = await import('ioredis');
+        redis = new Redis(redisUrl, { connectTimeout: 2000, maxRetriesPerRequest: 1, lazyConnect: false });
+        redis.on('error', (err) => ctx.log.warn({ err: err.message }, 'rate-limit Redis error'));
+      }
+      await app.register(rateLimit, {
+        global: true,
+        hook: 'onRequest',
+        // Runs after the auth hook (root hooks come before route hooks), so the key is the tenant.
+        keyGenerator: (req) => (req.tenant?.name != null ? `tenant:${req.tenant.name}` : `ip:${req.ip}`),
+        allowList: (req) => isOpen(req.url.split('?')[0]!) || limitFor(req) == null,
+        max: (req) => limitFor(req)!.max,
+        timeWindow: (req) => limitFor(req)!.windowMs,
+        // A Redis outage lets requests through rather than taking the gateway down.
+        skipOnError: true,
+        ...(redis ? { redis, nameSpace: 'vigil-rl:' } : {}),
+        errorResponseBuilder: (req, c) => {
+          const secs = Math.max(1, Math.ceil(c.ttl / 1000));
+          return new HttpError(
+            429,
+            'rate_limited',
+            `rate limit of ${limitFor(req)?.text ?? c.max} exceeded; retry in ${secs} s`,
+            { limit: limitFor(req)?.text ?? null, retry_after_seconds: secs },
+            { 'retry-after': String(secs) },
+          );
+        },
+      });
+    });
+
+    ctx.registerRoutes('gateway', async (app) => {
+      app.get(
+        '/api/v1/tenants/me',
+        {
+          schema: {
+            summary: 'The calling tenant: mode, permissions, limits, today\'s token usage and active sessions',
+            tags: ['tenants'],
+            response: {
+              200: Type.Object({
+                mode: Type.Union([Type.Literal('multi-tenant'), Type.Literal('single-tenant')]),
+                tenant: Type.Union([Type.String(), Type.Null()]),
+                key_prefix: Type.Union([Type.String(), Type.Null()]),
+                permissions: Type.Union([Type.Array(Type.String()), Type.Null()]),
+                limits: Type.Object({
+                  rate_limit: Type.Union([Type.String(), Type.Null()]),
+                  token_quota_per_day: Type.Union([Type.Integer(), Type.Null()]),
+                  max_concurrent_sessions: Type.Union([Type.Integer(), Type.Null()]),
+                }),
+                usage: Type.Object({ day: Type.String(), tokens: Type.Integer(), quota: Type.Union([Type.Integer(), Type.Null()]), remaining: Type.Union([Type.Integer(), Type.Null()]), resets_at: Type.String() }),
+                active_sessions: Type.Integer(),
+              }),
+            },
+          },
+        },
+        async (req) => {
+          const t = tenancy.of(req);
+          const rec = await recordOf(t.name);
+          return {
+            mode: (await dir.enabled()) ? 'multi-tenant' : 'single-tenant',
+            tenant: t.name,
+            key_prefix: rec?.key_prefix ?? null,
+            permissions: t.permissions,
+            limits: {
+              rate_limit: rateOf(rec?.rate_limit ?? null)?.text ?? settings.rateLimitPerKey?.text ?? null,
+              token_quota_per_day: rec?.token_quota_per_day ?? settings.tokenQuotaPerDay,
+              max_concurrent_sessions: rec?.max_concurrent_sessions ?? settings.maxConcurrentSessions,
+            },
+            usage: await usage.today(t.name),
+            active_sessions: cap.active(t.name),
+          };
+        },
+      );
+    });
+
+    ctx.onStart(() => {
+      ctx.services.get<ReadinessRegistry>('readiness')?.register(() =>
+        securityChecks({ services: ctx.services, directory: dir, configError, openPaths, redis: redisUrl != null }),
+      );
+    });
+    ctx.onClose(async () => {
+      if (redis) await (redis as import('ioredis').Redis).quit().catch(() => undefined);
+    });
+  },
+});
