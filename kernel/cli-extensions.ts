@@ -1,4 +1,124 @@
-// Commands contributed by the gateway side (tenants, mcp) register here so kernel/cli.ts stays small.
+// Commands contributed by the gateway side (tenants, audit) register here so kernel/cli.ts stays small.
+// They open the store under --data-dir / VIGIL_DATA_DIR directly, so they work while a gateway is
+// running on the same data directory (SQLite WAL; the gateway re-reads keys on every request).
 import type { Command } from 'commander';
+import { resolveSettings } from './config.ts';
+import { SqliteStore } from './store/sqlite.ts';
+import { VERSION } from './version.ts';
+import { HttpError } from './errors.ts';
+import { TenantDirectory, parseConfigTenants } from '../lib/gateway/governance/tenants.ts';
+import { LimitError } from '../lib/gateway/governance/limits.ts';
+import { createAuditLog, parseAuditFilters } from '../lib/gateway/governance/audit-log.ts';
+import { toCef } from '../lib/gateway/governance/cef.ts';
 
-export function registerCommands(_program: Command, _io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }, _setExit: (code: number) => void): void {}
+type Io = { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream };
+
+class NotFound extends Error {}
+
+export function registerCommands(program: Command, io: Io, setExit: (code: number) => void): void {
+  const open = (o: { dataDir?: string; config?: string }) => {
+    const settings = resolveSettings({ dataDir: o.dataDir, config: o.config ?? null, logLevel: 'silent' });
+    const store = SqliteStore.open(settings.dataDir);
+    return { settings, store };
+  };
+  // Runs a command body; bad input exits 2, an unknown tenant 1, and the store is always closed.
+  const run = (fn: (o: any, ...args: any[]) => Promise<unknown>) => async (...args: any[]) => {
+    const cmd = args[args.length - 1] as Command;
+    const o = { ...cmd.optsWithGlobals() };
+    let store: SqliteStore | null = null;
+    try {
+      const opened = open(o);
+      store = opened.store;
+      const out = await fn({ ...o, ...opened }, ...args.slice(0, -2));
+      if (out !== undefined) io.stdout.write(JSON.stringify(out, null, 2) + '\n');
+    } catch (e) {
+      if (e instanceof LimitError || e instanceof HttpError) {
+        io.stderr.write(`vigil: ${e.message}\n`);
+        setExit(2);
+      } else if (e instanceof NotFound) {
+        io.stderr.write(`vigil: ${e.message}\n`);
+        setExit(1);
+      } else throw e;
+    } finally {
+      await store?.close();
+    }
+  };
+  const directory = (c: { settings: ReturnType<typeof resolveSettings>; store: SqliteStore }) =>
+    new TenantDirectory(c.store, parseConfigTenants(c.settings.file.tenants), createAuditLog(c.store));
+
+  const tenants = program
+    .command('tenants')
+    .description('Manage gateway tenants and their API keys (keys are shown once and stored hashed)')
+    .option('--data-dir <dir>', 'data directory of the store (default ./data, or VIGIL_DATA_DIR)')
+    .option('--config <file>', 'config file (tenants declared there are listed and protected from changes here)');
+
+  tenants
+    .command('add')
+    .description('Create a tenant and print its API key once: {"tenant": ..., "api_key": ...}')
+    .argument('<name>', 'tenant name (letters, digits, ".", "_", "-")')
+    .option('--rate-limit <count/unit>', 'request rate limit for this tenant, e.g. 120/min (default: the serve flag)')
+    .option('--token-quota-per-day <n>', 'daily LLM token quota (default: the serve flag)')
+    .option('--max-concurrent-sessions <n>', 'concurrent session cap (default: the serve flag)')
+    .option('--permissions <list>', 'comma-separated capabilities the agent may use for this tenant, e.g. file_read,web_fetch')
+    .action(
+      run(async (c, name: string) =>
+        directory(c).create({ name, rateLimit: c.rateLimit, tokenQuotaPerDay: c.tokenQuotaPerDay, maxConcurrentSessions: c.maxConcurrentSessions, permissions: c.permissions }),
+      ),
+    );
+
+  tenants
+    .command('list')
+    .description('List tenants (key prefixes only, never keys)')
+    .action(run(async (c) => ({ tenants: await directory(c).list() })));
+
+  tenants
+    .command('rotate-key')
+    .description('Issue a new API key for a tenant and print it once; the old key stops working at once')
+    .argument('<name>')
+    .action(
+      run(async (c, name: string) => {
+        const dir = directory(c);
+        if (!(await dir.get(name))) throw new NotFound(`no tenant named "${name}"`);
+        return dir.rotate(name);
+      }),
+    );
+
+  tenants
+    .command('remove')
+    .description('Remove a tenant; its key stops working at once (its sessions and audit trail are kept)')
+    .argument('<name>')
+    .action(
+      run(async (c, name: string) => {
+        const dir = directory(c);
+        if (!(await dir.get(name))) throw new NotFound(`no tenant named "${name}"`);
+        await dir.remove(name);
+        return { removed: name };
+      }),
+    );
+
+  program
+    .command('audit')
+    .description('Audit log tools')
+    .command('export')
+    .description("Print one tenant's audit events as JSON lines or CEF (for a SIEM); --local for single-tenant mode and unauthenticated requests")
+    .option('--data-dir <dir>', 'data directory of the store (default ./data, or VIGIL_DATA_DIR)')
+    .option('--config <file>', 'config file')
+    .option('--tenant <name>', 'tenant whose events to export')
+    .option('--local', 'export events with no tenant (single-tenant mode, rejected requests)')
+    .option('--format <format>', 'jsonl or cef', 'jsonl')
+    .option('--from <iso>', 'ISO 8601 start time')
+    .option('--to <iso>', 'ISO 8601 end time')
+    .option('--type <type>', 'event type, e.g. http.request')
+    .option('--outcome <outcome>', 'success, failure, blocked, denied or info')
+    .action(
+      run(async (c) => {
+        if (!!c.tenant === !!c.local) throw new LimitError('give exactly one of --tenant NAME or --local');
+        if (c.format !== 'jsonl' && c.format !== 'cef') throw new LimitError(`--format must be jsonl or cef, got "${c.format}"`);
+        const { limit: _l, after: _a, ...f } = parseAuditFilters({ from: c.from, to: c.to, type: c.type, outcome: c.outcome });
+        for await (const e of createAuditLog(c.store).stream(c.local ? null : c.tenant, f)) {
+          io.stdout.write((c.format === 'cef' ? toCef(e, VERSION) : JSON.stringify(e)) + '\n');
+        }
+        return undefined;
+      }),
+    );
+}
