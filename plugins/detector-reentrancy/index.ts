@@ -2,12 +2,14 @@
 // state written after the call is updated (SWC-107, the DAO bug). Uses the shared facts: state
 // written after a call in the same function, in internal functions called after it, or in a
 // body run after a modifier that calls out. Rated by what the call forwards: value-carrying
-// low-level calls HIGH, other calls MEDIUM, send/transfer (2300 gas stipend) LOW.
+// low-level calls HIGH, other calls MEDIUM, send/transfer (2300 gas stipend) INFO.
 // Avoids false positives: checks-effects-interactions code (writes before the call), view
 // functions, constructors, staticcall/delegatecall, calls on `this`, functions behind a
-// reentrancy-lock modifier, and `.call.value(x)` that is never invoked.
+// reentrancy-lock modifier, `.call.value(x)` that is never invoked, and calls
+// into other contracts unless the state written afterwards was read before the call; behind an
+// owner check only value-carrying calls remain, one severity level lower.
 import { definePlugin } from '../../kernel/index.ts';
-import { hasReentrancyLock, statementLoc, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { hasReentrancyLock, namesFor, statementLoc, walk, type FunctionFacts, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 export const reentrancyDetector: StaticDetector = {
   meta: {
@@ -43,6 +45,15 @@ export const reentrancyDetector: StaticDetector = {
               const call = p.call;
               if (call.kind === 'delegatecall' || call.kind === 'staticcall' || call.notInvoked) continue;
               if (call.target?.type === 'Identifier' && call.target.name === 'this') continue;
+              const stipend = call.kind === 'send' || call.kind === 'transfer';
+              // Through an internal call, only calls that forward all gas are worth a report.
+              if (p.via === 'internal' && stipend) continue;
+              // A call into another contract is only a problem when the state it leaves stale
+              // was consulted before the call (read-call-write), the pattern re-entry exploits.
+              // Re-entering an owner-only function needs the owner's cooperation: only
+              // value-carrying calls stay reported there, one level lower.
+              if (fn.senderGuard && (call.kind === 'external' || stipend)) continue;
+              if (call.kind === 'external' && !p.writes.some((w) => readBefore(fn, w.variable, call.node.range?.[0] ?? 0))) continue;
               seen.add(p.at);
               const vars = [...new Set(p.writes.map((w) => w.variable))].join('`, `');
               const writeLine = Math.min(...p.writes.map((w) => w.line));
@@ -50,14 +61,18 @@ export const reentrancyDetector: StaticDetector = {
               let severity: 'HIGH' | 'MEDIUM' | 'LOW' = 'MEDIUM';
               let confidence = 0.5;
               let messageId = 'call';
-              if (call.kind === 'send' || call.kind === 'transfer') {
-                severity = 'LOW';
-                confidence = 0.25;
+              if (stipend) {
+                severity = 'INFO';
+                confidence = 0.2;
                 messageId = 'stipend';
               } else if (call.kind === 'call' || call.kind === 'callcode') {
                 severity = sendsValue ? 'HIGH' : 'MEDIUM';
                 confidence = sendsValue ? 0.85 : 0.6;
                 messageId = 'value';
+              }
+              if (fn.senderGuard) {
+                severity = severity === 'HIGH' ? 'MEDIUM' : 'LOW';
+                confidence *= 0.6;
               }
               if (p.via === 'internal') messageId = 'internal';
               if (p.via === 'modifier') messageId = 'modifier';
@@ -81,6 +96,17 @@ export const reentrancyDetector: StaticDetector = {
     };
   },
 };
+
+/** Whether `variable` (or a storage pointer to it) is read in `fn` before source offset `pos`. */
+function readBefore(fn: FunctionFacts, variable: string, pos: number): boolean {
+  const names = namesFor(variable, fn);
+  let hit = false;
+  walk(fn.node.body ?? {}, (n) => {
+    if (hit) return false;
+    if (n.type === 'Identifier' && names.has(n.name) && (n.range?.[0] ?? Infinity) < pos) hit = true;
+  });
+  return hit;
+}
 
 export default definePlugin({
   setup(ctx) {

@@ -105,6 +105,8 @@ export interface FunctionFacts {
   writes: StateWrite[];
   externalCalls: ExternalCall[];
   internalCalls: InternalCall[];
+  /** State variables updated arithmetically here (`+=`, `-=`, `++`, `x = x + y`): balances, counters. */
+  arithmeticWrites: Set<string>;
   /** Checks msg.sender / tx.origin itself, in a modifier or in a helper it calls. */
   senderGuard: boolean;
   /** Called from another function or modifier of the file. */
@@ -335,6 +337,8 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
   // Pass 4: transitive summaries, guards, reentrancy paths.
   const all = contracts.flatMap((c) => c.ownFunctions);
   for (const f of all) transitive(f, new Set());
+  const arithmeticVars = new Set(all.flatMap((f) => [...f.arithmeticWrites]));
+  for (const cf of contracts) for (const f of cf.ownFunctions) senderLocals(f, cf);
   for (const cf of contracts) for (const f of cf.ownFunctions) f.senderGuard = hasGuard(f, cf, 0);
   for (const cf of contracts) collectAuthVars(cf);
   for (const f of all) f.reentrancy = reentrancyPaths(f);
@@ -368,6 +372,7 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
       locals: new Set(params),
       aliases: new Map(),
       senderLocals: new Set(),
+      arithmeticWrites: new Set(),
       reads: new Set(),
       writes: [],
       externalCalls: [],
@@ -408,9 +413,8 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
         const init = n.initialValue;
         for (const v of n.variables ?? []) {
           if (!v?.name || !init) continue;
-          if (some(init, (x) => isMsgSender(x) || isTxOrigin(x))) f.senderLocals.add(v.name);
           const r = rootName(init);
-          const isPointer = v.storageLocation === 'storage' || (!v.typeName && init.type !== 'FunctionCall') || (v.typeName?.type === 'UserDefinedTypeName' && structs.has(v.typeName.namePath) && v.storageLocation !== 'memory');
+          const isPointer = v.storageLocation === 'storage' || ((!v.typeName || (v.typeName.type === 'ElementaryTypeName' && v.typeName.name === 'var')) && init.type !== 'FunctionCall') || (v.typeName?.type === 'UserDefinedTypeName' && structs.has(v.typeName.namePath) && v.storageLocation !== 'memory');
           if (isPointer && r && r !== v.name && (cf.stateVars.has(r) || f.aliases.has(r)) && !f.params.includes(r)) {
             f.aliases.set(v.name, f.aliases.get(r) ?? r);
           }
@@ -442,14 +446,20 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
             const targets = lhs?.type === 'TupleExpression' ? (lhs.components ?? []).filter(Boolean) : [lhs];
             for (const t of targets) {
               const v = writtenVar(t, f, cf);
-              if (v) f.writes.push({ variable: v, node: n, pos: n.range?.[1] ?? pos, line: line(n) });
+              if (v) {
+                f.writes.push({ variable: v, node: n, pos: n.range?.[1] ?? pos, line: line(n) });
+                if (n.operator !== '=' || (n.right?.type === 'BinaryOperation' && /^[-+]$/.test(n.right.operator) && some(n.right, (x) => x.type === 'Identifier' && (x.name === v || f.aliases.get(x.name) === v)))) f.arithmeticWrites.add(v);
+              }
             }
           }
           break;
         case 'UnaryOperation':
           if (n.operator === '++' || n.operator === '--' || n.operator === 'delete') {
             const v = writtenVar(n.subExpression, f, cf);
-            if (v) f.writes.push({ variable: v, node: n, pos, line: line(n) });
+            if (v) {
+              f.writes.push({ variable: v, node: n, pos, line: line(n) });
+              if (n.operator !== 'delete') f.arithmeticWrites.add(v);
+            }
           }
           break;
         case 'FunctionCall': {
@@ -709,6 +719,22 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
     (f as any)._done = true;
   }
 
+  /** A table keyed by caller that is not a balance: membership (owners, admins, whitelists). */
+  function isMembershipTable(base: Node, f: FunctionFacts, cf: ContractFacts): boolean {
+    const r = rootName(base);
+    return !!r && isStateName(r, f, cf) && !arithmeticVars.has(r);
+  }
+
+  function senderLocals(f: FunctionFacts, cf: ContractFacts) {
+    if (!f.node.body) return;
+    walk(f.node.body, (n) => {
+      if (n.type !== 'VariableDeclarationStatement' || !n.initialValue) return;
+      const init = unwrap(n.initialValue);
+      const fromSender = isMsgSender(init) || isTxOrigin(init) || (init.type === 'IndexAccess' && (isMsgSender(init.index) || isTxOrigin(init.index)) && isMembershipTable(init.base, f, cf));
+      if (fromSender) for (const v of n.variables ?? []) if (v?.name) f.senderLocals.add(v.name);
+    });
+  }
+
   function hasGuard(f: FunctionFacts, cf: ContractFacts, depth: number): boolean {
     if (depth > 4) return false;
     const body = f.node.body;
@@ -736,13 +762,13 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
         if (sides.some((s) => isMsgSender(s) || isTxOrigin(s) || (s.type === 'Identifier' && f.senderLocals.has(s.name)))) return true;
         // `owners[msg.sender] != 0`: membership in an owner table.
         const isZero = (s: Node) => s.type === 'NumberLiteral' && Number(s.number) === 0;
-        if (sides.some((s) => s.type === 'IndexAccess' && (isMsgSender(s.index) || isTxOrigin(s.index))) && sides.some(isZero)) return true;
+        if (sides.some((s) => s.type === 'IndexAccess' && (isMsgSender(s.index) || isTxOrigin(s.index)) && isMembershipTable(s.base, f, cf)) && sides.some(isZero)) return true;
         return false;
       }
       return false;
     }
-    if (u.type === 'IndexAccess' && (isMsgSender(u.index) || isTxOrigin(u.index))) return true;
-    if (u.type === 'Identifier' && f.senderLocals.has(u.name)) return true;
+    if (u.type === 'IndexAccess' && (isMsgSender(u.index) || isTxOrigin(u.index)) && isMembershipTable(u.base, f, cf)) return true;
+    if (u.type === 'Identifier' && f.senderLocals.has(u.name) && typeOfName(u.name, f, cf) === 'bool') return true;
     if (u.type === 'FunctionCall') {
       if ((u.arguments ?? []).some((a: Node) => isMsgSender(a) || isTxOrigin(a))) return true;
       if (u.expression?.type === 'Identifier') {
