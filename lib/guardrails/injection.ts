@@ -84,10 +84,12 @@ function buildRules(): Rule[] {
   add('override_qualified', 'instruction_override', 0.92, `${b}${EN_VERBS}${gap(2)}[\\s,]+(?:of )?(?:the |your |my |all |all of |any )?${EN_QUAL}${gap(2)}[\\s,]+${EN_NOUNS}${e}`);
   add('override_above', 'instruction_override', 0.85, `${b}(?:ignore|disregard|forget)(?: about)?(?: all)?(?: of)? (?:the |what(?:'s| is| was) )?(?:above|previous|preceding|prior|before)${e}`);
   add('override_everything', 'instruction_override', 0.8, `${b}(?:ignore|disregard|forget|drop|abandon)(?: about)? (?:everything|all (?:of )?(?:that|this|the above)|anything)(?: (?:before|above|previously|so far|you (?:know|were told|have been told)|we (?:discussed|talked about)|(?:i|we) (?:said|told you)|said|prior|earlier|up to now))?${e}`);
-  add('new_task', 'instruction_override', 0.72, `${b}(?:(?:your|the|a) new (?:task|instructions?|assignment|role|job|mission|objective)|new (?:instructions|tasks|rules) (?:follow|are|:)|(?:start|begin) (?:over|again|from (?:the front|scratch))(?: with a new task)?)${e}`);
+  add('new_task', 'instruction_override', 0.72, `${b}(?:(?:your|the) new (?:task|instructions?|assignment|role|mission|objective)|(?:here is |now )?your new job|new (?:instructions|tasks|rules) (?:follow|are|:)|(?:start|begin) (?:over|again|from (?:the front|scratch))(?: with a new task)?)${e}`);
   add('from_now_on', 'instruction_override', 0.55, `${b}(?:from now on|henceforth|from this (?:point|moment) on)[,\\s]+(?:you|act|respond|answer|reply|behave|pretend|always|only|ignore)${e}`);
   add('instead_output', 'output_hijack', 0.45, `${b}(?:instead|rather)[,\\s]+(?:just |only )?(?:output|print|say|write|respond with|reply with|answer with)${e}`);
   add('only_say', 'output_hijack', 0.4, `${b}(?:just|only|simply) (?:say|output|print|reply with|respond with|answer with)${e}`);
+  add('ignore_sources', 'instruction_override', 0.65, `${b}(?:disregard(?:ing)?|ignor(?:e|ing)|without (?:using|looking at)|do not (?:use|look (?:in|at))|don'?t (?:use|look (?:in|at))|not (?:according to|based on|by))(?: all| any)? (?:the )?(?:provided |given |attached |retrieved )?(?:articles|documents|context|sources|search results)${e}`);
+  add('despite_told', 'instruction_override', 0.75, `${b}(?:despite|regardless of|contrary to|notwithstanding|no matter) (?:what|anything|everything) (?:you(?:'ve| have)? been|you were|you are|you're) (?:told|instructed|programmed|trained)${e}`);
   add('change_instructions', 'instruction_override', 0.8, `${b}(?:change|update|replace|rewrite) your (?:instructions|rules|programming|system prompt|guidelines)${e}|${b}your (?:instructions|rules) are now${e}|${b}additional instruction${e}`);
   // Jailbreak personas and safety bypass.
   add('persona_dan', 'jailbreak', 0.88, `${b}(?:do anything now|dan mode|developer mode(?: enabled| output)?|jailbreak(?:ed)? mode|god mode|unrestricted mode|evil confidant|anti-?gpt|betterdan|stan mode|dude mode|aim mode)${e}`);
@@ -119,6 +121,7 @@ function buildRules(): Rule[] {
   add('new_task_es_fr_it_pt', 'instruction_override', 0.72, `${b}(?:tu nueva tarea|nuevas instrucciones|ta nouvelle tache|nouvelles instructions|il tuo nuovo compito|nuove istruzioni|sua nova tarefa|novas instrucoes)${e}`);
   add('from_now_on_ml', 'instruction_override', 0.55, `${b}(?:a partir de ahora|de ahora en adelante|a partir de maintenant|desormais|ab jetzt|von nun an|ab sofort|d'ora in poi|da ora in poi|a partir de agora|daqui em diante|vanaf nu)[,\\s]+(?:eres|seras|actua|responde|tu es|tu vas|vous etes|agis|reponds|bist du|du bist|antwortest|agierst|sei|agisci|rispondi|voce e|voce sera|aja|responda|ben je|je bent)${e}`);
   add('extract_prompt_ml', 'prompt_extraction', 0.8, `${b}(?:muestra(?:me)?|revela(?:me)?|dime|imprime|repite|montre(?:-moi)?|affiche|revele|repete|donne-moi|zeige?(?: mir)?|gib mir|verrate|wiederhole|mostra(?:mi)?|rivela(?:mi)?|dimmi|ripeti|mostre|revele|repita|me diga)\\s+(?:tu|tus|el|las|ton|tes|votre|vos|le|les|deinen|deine|den|die|ihre|il tuo|le tue|il|seu|suas|o|as|alle deine)\\s+(?:\\p{L}+\\s+)?(?:prompt|prompts|instrucciones|instructions|consignes|anweisungen|prompt-texte?|systemprompt|istruzioni|instrucoes)${e}`);
+  add('persona_unfiltered_ml', 'jailbreak', 0.8, `${b}(?:du bist|sei|ahora eres|eres|tu es|sois|sei|voce e|seja)(?: jetzt| nun| ahora| maintenant| ora| agora)? (?:eine? |una? |uma? )?(?:bose|unzensierte|uneingeschrankte|malvad[oa]|malvagi[oa]|malefique|malefica|malign[oa]|perversa|sin restricciones|sans restrictions|senza restrizioni|sem restricoes|sin filtros|sans filtres?|senza filtri|sem filtros)${e}|${b}(?:ki|ia|ai) (?:ohne|sin|sans|senza|sem) (?:einschrankungen|filter|restricciones|filtros|restrictions|filtres|restrizioni|filtri|restricoes)${e}`);
   add('persona_ml', 'jailbreak', 0.35, `${b}(?:stell dir vor,? du bist|jetzt bist du|nun bist du|du bist jetzt|ahora eres|finge que eres|imagina que eres|maintenant tu es|imagine que tu es|fais comme si tu etais|ora sei|fingi di essere|agora voce e|finja que voce e)${e}`);
   // CJK and other scripts (no word boundaries there).
   add('override_zh', 'instruction_override', 0.88, `(?:忽略|无视|忽视|忘记|忘掉|不要理会|跳过|無視|忽略掉)(?:之前|以上|上面|前面|所有|全部|先前|此前|以前)?(?:的)?(?:所有|全部)?(?:的)?(?:指令|指示|说明|說明|规则|規則|提示|要求|命令)`);
@@ -162,6 +165,8 @@ export function matchRules(n: NormalizedText): RuleHit[] {
       count++;
     }
   }
+  // Whole phrases typed letter by letter have no innocent use in a prompt.
+  if (n.stats.spacedLetters >= 12) hits.push({ rule: 'spaced_letters', kind: 'obfuscation', weight: 0.6, start: 0, end: n.text.length });
   if (n.stats.spaced > 0 || /\p{L}([.\-_*|/])\p{L}\1\p{L}\1\p{L}/u.test(n.text)) {
     const sq = squash(n.text);
     for (const p of SQUASHED) {

@@ -52,7 +52,7 @@ export interface NormalizedText {
   /** map[i] = offset in the original string of the code unit that produced text[i]; map[text.length] = original length. */
   map: number[];
   /** Counts of what was undone, so callers can weigh obfuscation itself as a signal. */
-  stats: { invisible: number; confusable: number; leet: number; spaced: number };
+  stats: { invisible: number; confusable: number; leet: number; spaced: number; spacedLetters: number };
 }
 
 const LATIN = /[a-z]/;
@@ -68,7 +68,7 @@ function foldChar(ch: string): string {
 }
 
 export function normalizeForMatching(input: string): NormalizedText {
-  const stats = { invisible: 0, confusable: 0, leet: 0, spaced: 0 };
+  const stats = { invisible: 0, confusable: 0, leet: 0, spaced: 0, spacedLetters: 0 };
   // Pass 1: drop invisibles, fold compatibility forms, keep provenance.
   const chars: string[] = [];
   const src: number[] = [];
@@ -164,6 +164,7 @@ export function normalizeForMatching(input: string): NormalizedText {
       }
       if (run.length >= 4) {
         stats.spaced++;
+        stats.spacedLetters += run.length;
         for (const r of run) {
           outChars.push(chars[r]!);
           outSrc.push(src[r]!);

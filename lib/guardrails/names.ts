@@ -1,0 +1,178 @@
+// Person-name detection for the PII layer. Running the full compromise NLP pipeline costs ~15 ms
+// per KB, far over the chain's 2 ms budget, so we use compromise's own name lexicon (about 3,000
+// first names and 900 surnames, loaded once) with context rules, and call the full tagger only
+// to settle ambiguous single words (Mark, Grant, Chase...) on one short sentence, at most twice
+// per message. False positives avoided: ALL-CAPS words ("ALICE protocol"), code identifiers
+// (CamelCase, snake_case, `x.Alice`, `Alice(`, `contract Alice`), text inside code spans and
+// fences, organisations and places ("Alice Protocol", "Jordan Street"), and the stock
+// placeholder characters of protocol descriptions (Alice, Bob, Eve... alone), which name no one.
+import nlp from 'compromise';
+
+interface NameLexicon {
+  first: Set<string>;
+  /** First names that are also ordinary words (mark, grant, chase): need context or the tagger. */
+  ambiguous: Set<string>;
+  last: Set<string>;
+  /** Words the lexicon knows as something other than a name. */
+  common: Set<string>;
+  honorifics: Set<string>;
+}
+
+let lexicon: NameLexicon | null = null;
+
+function loadLexicon(): NameLexicon {
+  if (lexicon) return lexicon;
+  const raw = (nlp as any).world().model.one.lexicon as Record<string, string | string[]>;
+  const first = new Set<string>();
+  const ambiguous = new Set<string>();
+  const last = new Set<string>();
+  const common = new Set<string>();
+  const honorifics = new Set<string>(['herr', 'frau', 'señor', 'senor', 'señora', 'senora', 'sra', 'srta', 'don', 'doña', 'madame', 'monsieur', 'mademoiselle', 'signor', 'signora', 'dott', 'dottoressa', 'senhor', 'senhora', 'dra', 'dhr', 'mevr']);
+  for (const [word, tags] of Object.entries(raw)) {
+    const t = Array.isArray(tags) ? tags : [tags];
+    if (word.includes(' ')) continue;
+    if (t.includes('MaleName') || t.includes('FemaleName') || t.includes('Person')) first.add(word);
+    else if (t.includes('FirstName')) {
+      first.add(word);
+      ambiguous.add(word);
+    } else if (t.includes('LastName')) last.add(word);
+    else if (t.includes('Honorific')) honorifics.add(word);
+    else common.add(word);
+  }
+  // Names that are everyday words the lexicon files under names.
+  for (const w of ['amber', 'chelsea', 'jordan', 'austin', 'sydney', 'victoria', 'virginia', 'georgia', 'florence', 'india', 'china', 'paris', 'summer', 'autumn', 'crystal', 'ruby', 'may', 'will', 'dawn', 'hope', 'faith', 'joy', 'iris', 'ivy', 'rose', 'lily', 'olive', 'pearl', 'violet', 'holly', 'bill', 'art', 'frank', 'rich', 'don', 'earl', 'guy', 'max', 'ray', 'sky', 'star', 'angel', 'page', 'penny', 'sandy', 'rusty', 'dusty', 'misty', 'cliff', 'glen', 'miles', 'brook', 'reed', 'wood', 'gene', 'carol', 'eve', 'tron', 'ether', 'token', 'solidity', 'vyper']) {
+    if (first.has(w)) ambiguous.add(w);
+  }
+  lexicon = { first, ambiguous, last, common, honorifics };
+  return lexicon;
+}
+
+/** Placeholder characters of protocol and crypto write-ups; alone they identify nobody. */
+const PLACEHOLDERS = new Set(['alice', 'bob', 'carol', 'charlie', 'dave', 'eve', 'mallory', 'trent', 'peggy', 'victor', 'oscar', 'trudy', 'walter', 'sybil']);
+
+/** Second words that make a capitalised pair an organisation, product or place, not a person. */
+const NON_PERSON_HEADS = new Set(
+  ('protocol network token tokens coin finance labs lab inc ltd llc gmbh corp corporation company co dao swap chain bank street st road rd avenue ave ' +
+    'boulevard lane university college school hospital foundation institute airport park river lake mountain city county ' +
+    'hotel restaurant cafe club team group project contract contracts wallet vault pool router factory registry library ' +
+    'exchange capital ventures partners systems technologies software studio studios media press games app api sdk ' +
+    'station square bridge tower center centre hall church mall museum prize award act law bill')
+    .split(' '),
+);
+
+const CODE_KEYWORDS = /(?:(?:^|[^\p{L}])(?:contract|function|struct|event|modifier|library|interface|emit|import|class|def|enum|using|extends|implements|const|let|var|mapping|abstract)|(?:^|[^\p{L}])(?:contract|interface|library)\s+\p{L}+\s+is(?:\s+\p{L}+,)*)\s+$/u;
+
+const INTRO = new RegExp(
+  '(?:^|[^\\p{L}])(?:my name is|my name\'s|name is|i am|i\'m|this is|called|named|name\\s*:|signed|regards,?|cheers,?|thanks,?|thank you,?|sincerely,?|dear|hi|hello|hey|' +
+    'contact|ask|tell|cc|from|attn|me llamo|mi nombre es|soy|je m\'appelle|je suis|mon nom est|ich heiße|ich heisse|ich bin|mein name ist|mi chiamo|il mio nome è|sono|' +
+    'meu nome é|meu nome e|chamo-me|eu sou|hola|bonjour|hallo|ciao|olá|ola|querido|querida|cher|chère|liebe|lieber|caro|cara)\\s*$',
+  'iu',
+);
+
+// Capitalised word runs: a first letter in upper case, the rest lower case (hyphens and
+// apostrophes allowed: O'Neil, Jean-Luc), optionally followed by an initial ("John F. Kennedy").
+const CANDIDATE = /(?<![\p{L}\p{N}_.@#$/\\-])(\p{Lu}[\p{Ll}]+(?:['’-]\p{Lu}?[\p{Ll}]+)?)(?:[ \t]+(?:\p{Lu}\.[ \t]+)?(\p{Lu}[\p{Ll}]+(?:['’-]\p{Lu}?[\p{Ll}]+)?)){0,3}/gu;
+
+export interface NameSpan {
+  start: number;
+  end: number;
+  score: number;
+  reason: string;
+}
+
+/** Code spans and fenced blocks, where capitalised words are identifiers, not people. */
+function codeRanges(text: string): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  const re = /```[\s\S]*?(?:```|$)|`[^`\n]{1,200}`/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text))) out.push([m.index, m.index + m[0].length]);
+  return out;
+}
+
+function sentenceStart(text: string, i: number): boolean {
+  let j = i - 1;
+  while (j >= 0 && (text[j] === ' ' || text[j] === '\t' || text[j] === '"' || text[j] === '“' || text[j] === '(' || text[j] === '*')) j--;
+  return j < 0 || /[.!?\n:;¿¡]/.test(text[j]!);
+}
+
+function sentenceAround(text: string, s: number, e: number): string {
+  let a = s;
+  while (a > 0 && s - a < 160 && !/[.!?\n]/.test(text[a - 1]!)) a--;
+  let b = e;
+  while (b < text.length && b - e < 160 && !/[.!?\n]/.test(text[b]!)) b++;
+  return text.slice(a, Math.min(text.length, b + 1));
+}
+
+export function findNames(text: string, opts: { taggerBudget?: number } = {}): NameSpan[] {
+  const lex = loadLexicon();
+  const code = codeRanges(text);
+  const inCode = (i: number) => code.some(([a, b]) => i >= a && i < b);
+  let budget = opts.taggerBudget ?? 2;
+  const out: NameSpan[] = [];
+  CANDIDATE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  let guard = 0;
+  while ((m = CANDIDATE.exec(text)) && guard++ < 2000) {
+    const start = m.index;
+    const end = start + m[0].length;
+    if (inCode(start)) continue;
+    const after = text.slice(end, end + 2);
+    // Identifiers: member access, calls, generics, assignments, snake/camel continuations.
+    if (/^(?:\(|\.\p{L}|_|\{|<|\[|::|\s*=[^=])/u.test(after)) continue;
+    const before = text.slice(Math.max(0, start - 40), start);
+    if (CODE_KEYWORDS.test(before)) continue;
+    const words = m[0].split(/[ \t]+/).filter((w) => !/^\p{Lu}\.$/u.test(w));
+    const lower = words.map((w) => w.toLowerCase().replace(/[’']s$/, ''));
+    // "Alice Protocol", "Jordan Street", "Smith Foundation": organisations and places.
+    if (lower.some((w) => NON_PERSON_HEADS.has(w))) continue;
+    const personWords = lower;
+    const intro = INTRO.test(before);
+    const honorific = (() => {
+      const hm = /(\p{L}+)\.?\s+$/u.exec(before);
+      return !!hm && lex.honorifics.has(hm[1]!.toLowerCase());
+    })();
+    // Score the run as a whole, trimming leading words that are clearly not names ("Yesterday John Smith").
+    let i0 = 0;
+    while (i0 < personWords.length - 1 && !lex.first.has(personWords[i0]!) && !lex.last.has(personWords[i0]!) && !intro && !honorific) i0++;
+    const first = personWords[i0]!;
+    const rest = personWords.slice(i0 + 1);
+    const spanStart = start + m[0].indexOf(words[i0]!);
+    const spanEnd = end;
+    const restLooksLikeSurname = rest.length > 0 && rest.every((w) => lex.last.has(w) || lex.first.has(w) || !lex.common.has(w));
+    let score = 0;
+    let reason = '';
+    if (honorific) {
+      score = 0.92;
+      reason = 'honorific';
+    } else if (lex.first.has(first) && restLooksLikeSurname) {
+      score = lex.last.has(rest[rest.length - 1]!) ? 0.95 : 0.85;
+      reason = 'first_last';
+    } else if (intro && !lex.common.has(first)) {
+      score = 0.85;
+      reason = 'introduced';
+    } else if (rest.length === 0 && lex.first.has(first)) {
+      if (PLACEHOLDERS.has(first)) continue;
+      const atStart = sentenceStart(text, spanStart);
+      // Sentence-initial ambiguous words are mostly imperatives ("Mark the task", "Grant access").
+      if (lex.ambiguous.has(first) && atStart) continue;
+      if (lex.ambiguous.has(first) || atStart) {
+        // Ambiguous word or sentence-initial capital: let the tagger decide on this sentence.
+        if (budget <= 0) continue;
+        budget--;
+        const sent = sentenceAround(text, spanStart, spanEnd);
+        const people = nlp(sent).people().out('array') as string[];
+        if (!people.some((p) => p.toLowerCase().includes(first))) continue;
+        score = 0.7;
+        reason = 'tagger';
+      } else {
+        score = 0.75;
+        reason = 'first_name';
+      }
+    } else if (lex.last.has(first) && rest.length === 0 && intro) {
+      score = 0.8;
+      reason = 'introduced';
+    }
+    if (score > 0) out.push({ start: spanStart, end: spanEnd, score, reason });
+  }
+  return out;
+}
