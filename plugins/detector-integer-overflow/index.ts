@@ -1,0 +1,120 @@
+// integer-overflow: before Solidity 0.8 (and inside `unchecked {}` after it) +, -, * wrap
+// around silently (SWC-101). Flags arithmetic on caller-controlled values or written into state.
+// Avoids false positives: code compiled with checked arithmetic, constant-only expressions,
+// library code (SafeMath's own body), values the caller cannot choose, operations whose
+// operands are compared against each other in a require/assert/if of the same function
+// (`require(a >= b); a -= b;`, `assert(c >= a)`, `require(c / a == b)`), additions of msg.value
+// or block time (bounded in practice), msg.value times a constant, counters stepped by a literal.
+import { definePlugin } from '../../kernel/index.ts';
+import { blockValue, conditions, callerControlled, isConstantExpr, norm, rootName, some, statementLoc, unwrap, walk, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+
+const ARITH = new Set(['+', '-', '*', '+=', '-=', '*=', '**']);
+
+function isEtherAmount(n: Node): boolean {
+  const u = unwrap(n);
+  if (u?.type === 'MemberAccess' && u.memberName === 'value' && u.expression?.type === 'Identifier' && u.expression.name === 'msg') return true;
+  if (u?.type === 'MemberAccess' && u.memberName === 'balance') return true;
+  return false;
+}
+
+function isTime(n: Node): boolean {
+  const b = blockValue(unwrap(n));
+  return b === 'timestamp' || b === 'number';
+}
+
+function mentions(haystack: string, needle: string): boolean {
+  if (!needle) return false;
+  const esc = needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(^|[^\\w.])${esc}(?![\\w])`).test(haystack);
+}
+
+export const integerOverflowDetector: StaticDetector = {
+  meta: {
+    id: 'integer-overflow',
+    title: 'Integer overflow or underflow',
+    severity: 'HIGH',
+    confidence: 0.6,
+    category: 'arithmetic',
+    swc: 'SWC-101',
+    cwe: 'CWE-190',
+    description: 'Unchecked arithmetic wraps around on overflow/underflow, silently producing huge or tiny values.',
+    recommendation: 'Compile with Solidity >= 0.8 (checked arithmetic), use SafeMath, or require() the bounds before the operation.',
+    exploit_scenario: 'A holder with a balance of 0 transfers 1 token: `balance - 1` underflows to 2^256-1 and the attacker owns an enormous balance.',
+    messages: { op: '`{{expr}}` can {{kind}} ({{why}}).' },
+  },
+  create(context) {
+    const { facts, source } = context;
+    // Comparisons (left, right) evaluated in require/assert/if/loop conditions of a function.
+    const cmpCache = new Map<Node, Array<[string, string]>>();
+    const comparisons = (fn: Node): Array<[string, string]> => {
+      let c = cmpCache.get(fn);
+      if (!c) {
+        c = [];
+        for (const cond of conditions(fn.body)) {
+          walk(cond, (x) => {
+            if (x.type === 'BinaryOperation' && /^(<|<=|>|>=|==|!=)$/.test(x.operator)) c!.push([norm(source, x.left), norm(source, x.right)]);
+          });
+        }
+        cmpCache.set(fn, c);
+      }
+      return c;
+    };
+    return {
+      BinaryOperation(n, parent) {
+        if (!ARITH.has(n.operator)) return;
+        let child = n;
+        let p0 = facts.parent(n);
+        while (p0?.type === 'TupleExpression' && p0.components?.length === 1) {
+          child = p0;
+          p0 = facts.parent(p0);
+        }
+        if (facts.version.checkedArithmetic && !facts.inUnchecked(n)) return;
+        const { contract, fn } = facts.enclosing(n);
+        if (!contract || !fn || fn.kind === 'modifier' || contract.kind === 'library') return;
+        // Report the outermost arithmetic of an expression once.
+        if (parent?.type === 'BinaryOperation' && ARITH.has(parent.operator) && !parent.operator.endsWith('=')) return;
+        const constants = new Set([...contract.stateVars.values()].filter((v) => v.constant).map((v) => v.name));
+        if (isConstantExpr(n.left, constants) && isConstantExpr(n.right, constants)) return;
+        const compound = n.operator.endsWith('=');
+        const op = compound ? n.operator[0] : n.operator;
+        const lhsRoot = compound ? rootName(n.left) : null;
+        const writesState = !!lhsRoot && ((contract.stateVars.has(lhsRoot) && !fn.locals.has(lhsRoot)) || fn.aliases.has(lhsRoot));
+        // Only values the caller chooses can be driven to the wrap-around point: parameters of
+        // an entry point, or msg.value when something is subtracted from it.
+        if (!fn.isPublic) return;
+        const byParam = some(n, (x) => x.type === 'Identifier' && fn.params.includes(x.name));
+        if (!byParam && !(op === '-' && callerControlled(n, fn))) return;
+        // `x * c / d` scales by a fraction (fees, percentages).
+        if (op === '*' && p0?.type === 'BinaryOperation' && p0.operator === '/' && p0.left === child && (isConstantExpr(n.left, constants) || isConstantExpr(n.right, constants))) return;
+        if (op === '+' && (isEtherAmount(n.left) || isEtherAmount(n.right) || isTime(n.left) || isTime(n.right))) return;
+        // msg.value times a constant stays far below 2^256.
+        if ((isEtherAmount(n.left) && isConstantExpr(n.right, constants)) || (isEtherAmount(n.right) && isConstantExpr(n.left, constants))) return;
+        if (op === '+' && (unwrap(n.right)?.type === 'NumberLiteral' || unwrap(n.left)?.type === 'NumberLiteral')) return;
+        // Operands already compared with each other in this function: guarded.
+        const a = norm(source, n.left);
+        const b = norm(source, n.right);
+        const p = facts.parent(n);
+        const target = p?.type === 'VariableDeclarationStatement' ? p.variables?.[0]?.name ?? '' : p?.type === 'BinaryOperation' && p.operator === '=' ? norm(source, p.left) : '';
+        const across = (l: string, r: string, x: string, y: string) => mentions(l, x) && mentions(r, y);
+        const guard = comparisons(fn.node).some(
+          ([l, r]) =>
+            across(l, r, a, b) ||
+            across(l, r, b, a) ||
+            (!!target && (across(l, r, target, a) || across(l, r, target, b) || across(r, l, target, a) || across(r, l, target, b))),
+        );
+        if (guard) return;
+
+        const kind = op === '-' ? 'underflow' : 'overflow';
+        const why = writesState ? `result stored in state variable \`${lhsRoot}\`` : 'operand chosen by the caller';
+        const inUnchecked = facts.inUnchecked(n) && facts.version.checkedArithmetic;
+        context.report({ node: n, loc: statementLoc(n, facts), messageId: 'op', data: { expr: source.slice(n.range[0], n.range[1] + 1).slice(0, 80), kind, why: inUnchecked ? `${why}, inside unchecked` : why }, confidence: some(n, (x) => x.type === 'Identifier' && fn.params.includes(x.name)) ? 0.65 : 0.5 });
+      },
+    };
+  },
+};
+
+export default definePlugin({
+  setup(ctx) {
+    ctx.registerDetector(integerOverflowDetector);
+  },
+});
