@@ -1,0 +1,40 @@
+// Gateway core: the agent loop as a service (`agent`), the readiness registry (`readiness`) and
+// the gateway surface's own routes — chat, SSE stream, skills, sessions, health, metrics and the
+// enterprise readiness report. Governance plugins (tenancy, usage, audit, approvals) are looked
+// up per request; when one is absent the gateway runs in single-tenant local mode without it.
+// Bad agent config (unknown permission set, out-of-range max_turns) fails this plugin at start
+// with the config key in the message, rather than running with a policy nobody asked for.
+import fs from 'node:fs';
+import path from 'node:path';
+import { definePlugin } from '../../kernel/index.ts';
+import { resolveAgentOptions } from '../../lib/gateway/agent/config.ts';
+import { loadGuardrails } from '../../lib/gateway/agent/guard.ts';
+import { resolvePermissionPolicy } from '../../lib/gateway/agent/permissions.ts';
+import { ReadinessRegistryImpl } from '../../lib/gateway/agent/readiness.ts';
+import { AgentRuntimeImpl } from '../../lib/gateway/agent/runtime.ts';
+import { builtinChecks } from './checks.ts';
+import { gatewayRoutes, type CoreConfig, type Shared } from './routes.ts';
+
+export default definePlugin<CoreConfig>({
+  async setup(ctx) {
+    const file = ctx.services.settings.file;
+    const policy = resolvePermissionPolicy(file);
+    const opts = resolveAgentOptions(file);
+    const guardrails = loadGuardrails(ctx.services);
+    const agent = new AgentRuntimeImpl(ctx.services, ctx.log, policy, guardrails, opts);
+    const readiness = new ReadinessRegistryImpl();
+    const startedAt = Date.now();
+    let version = '0.0.0';
+    try {
+      version = JSON.parse(fs.readFileSync(path.join(ctx.services.settings.rootDir, 'package.json'), 'utf8')).version ?? version;
+    } catch {
+      // rootDir without a package.json (embedded use): the version stays unknown.
+    }
+    const shared: Shared = { agent, readiness, version, startedAt, config: ctx.config, services: ctx.services, log: ctx.log, routes: [] };
+    readiness.addBuiltin(builtinChecks(shared));
+    ctx.provide('agent', agent);
+    ctx.provide('readiness', readiness);
+    ctx.registerRoutes('gateway', gatewayRoutes(shared));
+    ctx.onClose(() => agent.idle());
+  },
+});

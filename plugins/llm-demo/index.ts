@@ -1,0 +1,100 @@
+// The demo LLM backend: the default when no provider key is set. It needs no network and is
+// deterministic — the same conversation always yields the same tool calls and the same answer —
+// so the whole agent loop (tool calling, permissions, approvals, guardrails, streaming) can be
+// used and tested offline. It is not a language model: it calls skills when the message asks for
+// them (see intents.ts and docs/gateway.md) and answers from the tool results, or explains what
+// it can do. It streams token by token like a provider does.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { definePlugin, type LlmBackend, type LlmMessage, type LlmRequest, type LlmStreamEvent } from '../../kernel/index.ts';
+import { planCalls } from './intents.ts';
+
+interface DemoConfig extends Record<string, unknown> {
+  token_delay_ms: number;
+  model: string;
+}
+
+const approxTokens = (s: string | null | undefined) => (s ? Math.ceil(s.length / 4) : 0);
+
+function render(output: unknown): string {
+  if (output == null) return 'no output';
+  if (typeof output === 'string') return output.length > 1500 ? output.slice(0, 1500) + '…' : output;
+  if (typeof output === 'object' && typeof (output as { summary?: unknown }).summary === 'string') return (output as { summary: string }).summary;
+  const s = JSON.stringify(output);
+  return s.length > 1500 ? s.slice(0, 1500) + '…' : s;
+}
+
+/** The answer once the skills have returned: one line per tool result of the current turn. */
+function answerFromTools(results: LlmMessage[]): string {
+  const lines = results.map((m) => {
+    let r: { ok?: boolean; output?: unknown; error?: string; status?: string };
+    try {
+      r = JSON.parse(m.content ?? '{}');
+    } catch {
+      r = { ok: true, output: m.content };
+    }
+    return r.ok ? `- ${m.name}: ${render(r.output)}` : `- ${m.name} did not run (${r.status ?? 'error'}): ${r.error ?? 'no reason given'}`;
+  });
+  const failed = results.length - lines.filter((l) => !l.includes(' did not run (')).length;
+  const head = failed === results.length ? 'The skill call did not succeed.' : failed ? 'Some skill calls did not succeed.' : 'Here is what the skills returned.';
+  return `${head}\n${lines.join('\n')}\n`;
+}
+
+function helpText(message: string, offered: string[]): string {
+  const ex = [
+    offered.includes('crypto') && '"keccak256 of hello"',
+    offered.includes('files') && '"list files"',
+    offered.includes('git') && '"git status"',
+    offered.includes('contract_audit') && '"audit this contract: <solidity code>"',
+    offered.includes('web_search') && '"search the web for <query>"',
+  ].filter(Boolean);
+  const words = message.trim().split(/\s+/).length;
+  return (
+    `This is the offline demo backend: it does not write free text, it calls skills when you ask for them. ` +
+    `Your message had ${words} word${words === 1 ? '' : 's'} and asked for no skill. ` +
+    (offered.length ? `Skills you may use: ${offered.join(', ')}. ` : 'No skill is allowed by your permission set. ') +
+    `Ask with /skill NAME {json}, for example /skill crypto {"op":"keccak256","data":"hello"}` +
+    (ex.length ? `, or in plain words: ${ex.join(', ')}.` : '.') +
+    ` Set a provider key (for example OPENAI_API_KEY) for a real model.`
+  );
+}
+
+export function createDemoBackend(cfg: DemoConfig): LlmBackend {
+  return {
+    provider: 'demo',
+    defaultModel: cfg.model,
+    configured: () => true,
+    async *stream(req: LlmRequest): AsyncIterable<LlmStreamEvent> {
+      const prompt = req.messages.reduce((n, m) => n + approxTokens(m.content) + approxTokens(m.tool_calls ? JSON.stringify(m.tool_calls) : null), 0) + approxTokens(req.tools ? JSON.stringify(req.tools) : null);
+      const lastUser = req.messages.map((m) => m.role).lastIndexOf('user');
+      const after = req.messages.slice(lastUser + 1);
+      const toolResults = after.filter((m) => m.role === 'tool');
+      const offered = (req.tools ?? []).map((t) => t.name);
+      let completion = 0;
+      if (!toolResults.length) {
+        const calls = planCalls(req.messages[lastUser]?.content ?? '', new Set(offered));
+        if (calls.length) {
+          for (const [i, c] of calls.entries()) {
+            completion += approxTokens(c.arguments) + 1;
+            yield { type: 'tool_call', id: `call_${req.messages.length}_${i}`, name: c.name, arguments: c.arguments };
+          }
+          yield { type: 'done', usage: { prompt_tokens: prompt, completion_tokens: completion }, finish_reason: 'tool_calls' };
+          return;
+        }
+      }
+      const text = toolResults.length ? answerFromTools(toolResults) : helpText(req.messages[lastUser]?.content ?? '', offered);
+      for (const tok of text.match(/\s*\S+\s*/g) ?? [text]) {
+        if (req.signal?.aborted) throw req.signal.reason ?? new DOMException('aborted', 'AbortError');
+        if (cfg.token_delay_ms) await sleep(cfg.token_delay_ms, undefined, { signal: req.signal });
+        completion++;
+        yield { type: 'delta', text: tok };
+      }
+      yield { type: 'done', usage: { prompt_tokens: prompt, completion_tokens: completion }, finish_reason: 'stop' };
+    },
+  };
+}
+
+export default definePlugin<DemoConfig>({
+  setup(ctx) {
+    ctx.registerLlm(createDemoBackend(ctx.config));
+  },
+});
