@@ -1,0 +1,73 @@
+// POST /api/v1/analyze/{quick,full}/, /layer/{layer_num}/, /tool/{tool_name}/. The request's
+// timeout (seconds) is the engine's budget; the client going away aborts the work. Full audits
+// are stored as reports under their audit_id so GET /api/v1/reports/{audit_id}/ finds them.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError, type AnalysisResult, type AuditType } from '../../../kernel/index.ts';
+import { AnalysisResponse, AnalyzeRequest, ErrorBody, FreeObject, LayerParams, ToolParams } from '../../../schemas/analysis-api.ts';
+import { readContract } from '../contract-input.ts';
+import { CONTENT_TYPES, engineOf, formatter, requestSignal, type Ctx } from '../shared.ts';
+
+const errors = { 400: ErrorBody, 403: ErrorBody, 413: ErrorBody, 503: ErrorBody };
+
+export async function analyzeRoutes(app: FastifyInstance, ctx: Ctx) {
+  const run = async (req: FastifyRequest, reply: FastifyReply, mode: AuditType, extra: { layer?: number; tool?: string }) => {
+    const body = (req.body ?? {}) as AnalyzeRequest;
+    const contract = await readContract(
+      { code: body.contract_code, path: body.contract_path },
+      { code: 'contract_code', path: 'contract_path' },
+      { roots: ctx.services.settings.contractRoots, maxBytes: ctx.config.max_contract_bytes },
+    );
+    const engine = engineOf(ctx);
+    if (extra.layer !== undefined) {
+      const layers = await engine.layers();
+      if (!layers.some((l) => l.layer === extra.layer)) {
+        throw new HttpError(400, 'unknown_layer', `layer ${extra.layer} does not exist; layers are ${layers.map((l) => l.layer).join(', ')}`, { layers: layers.map((l) => ({ layer: l.layer, name: l.name })) });
+      }
+    }
+    if (extra.tool !== undefined && !(await engine.getTool(extra.tool))) {
+      throw new HttpError(400, 'unknown_tool', `no tool named "${extra.tool}"`, { available_tools: (await engine.listTools()).map((t) => t.name) });
+    }
+    const timeout = body.timeout ?? 300;
+    const cancel = requestSignal(req, reply, timeout);
+    let result: AnalysisResult;
+    try {
+      result = await engine.analyze(
+        { source: contract.source, file: contract.file, absPath: contract.absPath },
+        { mode, layer: extra.layer, tool: extra.tool, timeoutMs: timeout * 1000, signal: cancel.signal },
+      );
+    } finally {
+      cancel.done();
+    }
+    if (mode === 'full' && ctx.config.store_full_reports) {
+      try {
+        await ctx.services.store.putReport({ id: result.audit_id, kind: 'analysis', data: result as unknown as Record<string, unknown> });
+        result.report_url = `/api/v1/reports/${result.audit_id}/`;
+      } catch (e) {
+        req.log.error({ err: e, audit_id: result.audit_id }, 'could not store the full analysis report');
+        result.report_url = null;
+      }
+    }
+    let out: Record<string, unknown> = result;
+    if (mode === 'tool') {
+      const entry = result.results.find((r) => r.tool === extra.tool) ?? { tool: extra.tool!, layer: 0, status: 'error' as const, findings: [], execution_time: 0, error: 'the engine returned no result for this tool' };
+      out = { ...entry, findings: result.findings, audit_id: result.audit_id, audit_type: result.audit_type, contract: result.contract, summary: result.summary, total_findings: result.total_findings, timestamp: result.timestamp, version: result.version };
+    }
+    if (body.format === 'sarif') {
+      const toSarif = await formatter('sarif');
+      reply.type(CONTENT_TYPES.sarif);
+      // Sent pre-serialised: the SARIF log is not the JSON analysis shape the response schema describes.
+      return reply.serializer((x: unknown) => JSON.stringify(x)).send(toSarif(result));
+    }
+    return out;
+  };
+
+  const schema = (summary: string, extra: Record<string, unknown> = {}, ok: unknown = AnalysisResponse) => ({ summary, body: AnalyzeRequest, response: { 200: ok, ...errors }, ...extra });
+  app.post('/api/v1/analyze/quick/', { schema: schema('Quick scan: fast built-in tools only') }, (req, reply) => run(req, reply, 'quick', {}));
+  app.post('/api/v1/analyze/full/', { schema: schema('Full multi-layer audit (stored as a report under its audit_id)') }, (req, reply) => run(req, reply, 'full', {}));
+  app.post('/api/v1/analyze/layer/:layer_num/', { schema: schema('Run one analysis layer', { params: LayerParams }) }, (req, reply) =>
+    run(req, reply, 'layer', { layer: (req.params as { layer_num: number }).layer_num }),
+  );
+  app.post('/api/v1/analyze/tool/:tool_name/', { schema: schema('Run one tool: its result entry plus findings', { params: ToolParams }, FreeObject) }, (req, reply) =>
+    run(req, reply, 'tool', { tool: (req.params as { tool_name: string }).tool_name }),
+  );
+}
