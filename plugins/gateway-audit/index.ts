@@ -84,7 +84,9 @@ export default definePlugin<{ skip_paths: string[] }>({
             detail: {
               method: req.method,
               route: req.routeOptions?.url ?? null,
-              path,
+              // The route pattern, not the path, once a route matched: paths carry ids and
+              // e-mail addresses (GDPR subject URLs) that must not end up in the audit trail.
+              ...(req.routeOptions?.url ? {} : { path }),
               status,
               latency_ms: latency == null ? null : Math.round(latency * 100) / 100,
               request_id: req.id,

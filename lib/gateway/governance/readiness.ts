@@ -18,10 +18,10 @@ export async function securityChecks(o: {
   const checks: ReadinessCheck[] = [];
   checks.push(
     o.configError
-      ? { id: 'authentication', category: 'security', title: 'API key authentication', status: 'attention', detail: `tenant configuration is invalid (${o.configError}); protected routes answer 503`, next_action: 'fix the "tenants" section of the config file' }
+      ? { id: 'tenancy', category: 'security', title: 'API key authentication', status: 'attention', detail: `tenant configuration is invalid (${o.configError}); protected routes answer 503`, next_action: 'fix the "tenants" section of the config file' }
       : tenants.length
-        ? { id: 'authentication', category: 'security', title: 'API key authentication', status: 'active', detail: `${tenants.length} tenant(s) with hashed API keys; every route except ${o.openPaths.join(', ')} needs a key` }
-        : { id: 'authentication', category: 'security', title: 'API key authentication', status: 'available', detail: 'single-tenant local mode: no tenant is configured, so requests need no key', next_action: 'create a tenant with `vigil tenants add NAME` (or declare tenants in the config file) to require API keys; wire SSO in front of the gateway if needed' },
+        ? { id: 'tenancy', category: 'security', title: 'API key authentication', status: 'active', detail: `${tenants.length} tenant(s) with hashed API keys; every route except ${o.openPaths.join(', ')} needs a key` }
+        : { id: 'tenancy', category: 'security', title: 'API key authentication', status: 'available', detail: 'single-tenant local mode: no tenant is configured, so requests need no key', next_action: 'create a tenant with `vigil tenants add NAME` (or declare tenants in the config file) to require API keys; wire SSO in front of the gateway if needed' },
   );
   const perTenantRate = tenants.filter((t) => t.rate_limit).length;
   checks.push(
@@ -52,13 +52,13 @@ export function guardrailCheck(services: KernelServices): ReadinessCheck {
   const on = modes.filter((m) => m.mode !== 'off');
   const detail = modes.map((m) => `${m.name}=${m.mode}`).join(', ');
   if (!on.length) {
-    return { id: 'guardrails', category: 'security', title: 'Guardrail layers', status: 'attention', detail: layers.length ? `every layer is off (${detail})` : 'no guardrail layer is loaded', next_action: 'enable the guardrail plugins and set guardrails.<layer>.mode in the config file' };
+    return { id: 'guardrail_modes', category: 'security', title: 'Guardrail modes', status: 'attention', detail: layers.length ? `every layer is off (${detail})` : 'no guardrail layer is loaded', next_action: 'enable the guardrail plugins and set guardrails.<layer>.mode in the config file' };
   }
   const inj = modes.find((m) => m.name === 'prompt_injection');
   if (!inj || inj.mode !== 'block') {
-    return { id: 'guardrails', category: 'security', title: 'Guardrail layers', status: 'attention', detail: `${on.length}/${modes.length} layers on (${detail}); prompt injection is not blocked`, next_action: 'set guardrails.prompt_injection.mode: block' };
+    return { id: 'guardrail_modes', category: 'security', title: 'Guardrail modes', status: 'attention', detail: `${on.length}/${modes.length} layers on (${detail}); prompt injection is not blocked`, next_action: 'set guardrails.prompt_injection.mode: block' };
   }
-  return { id: 'guardrails', category: 'security', title: 'Guardrail layers', status: 'active', detail: `${on.length}/${modes.length} layers on: ${detail}` };
+  return { id: 'guardrail_modes', category: 'security', title: 'Guardrail modes', status: 'active', detail: `${on.length}/${modes.length} layers on: ${detail}` };
 }
 
 export async function observabilityChecks(services: KernelServices, auditLoaded: boolean): Promise<ReadinessCheck[]> {
