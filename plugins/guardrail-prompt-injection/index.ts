@@ -1,0 +1,23 @@
+// Prompt-injection guardrail plugin: registers the `prompt_injection` layer
+// (lib/guardrails/injection.ts). Text is de-obfuscated first (case, spacing, leetspeak,
+// homoglyphs, zero-width characters; base64/hex payloads decoded), then scored by multilingual
+// rules (instruction overrides, jailbreak personas, prompt extraction, fake chat delimiters) and
+// by a logistic-regression classifier over hashed word and character n-grams (model.json, trained
+// by scripts/train-injection.ts), combined by noisy-OR. Rules need an instruction-like object, so
+// "ignore whitespace in git diff" or questions about prompt injection do not block.
+import path from 'node:path';
+import { definePlugin } from '../../kernel/index.ts';
+import { loadInjectionModelFile } from '../../lib/guardrails/defaults.ts';
+import { createPromptInjectionGuardrail } from '../../lib/guardrails/injection.ts';
+
+export const promptInjectionGuardrailPlugin = definePlugin({
+  setup(ctx) {
+    const { model_file: modelFile, ...settings } = ctx.config as Record<string, unknown>;
+    const useModel = settings.use_classifier !== false;
+    // A missing or corrupt model is a setup error (the plugin shows status "error"), never a silent rules-only run.
+    const model = useModel ? loadInjectionModelFile(path.resolve(ctx.dir, String(modelFile ?? 'model.json'))) : null;
+    ctx.registerGuardrail(createPromptInjectionGuardrail(model, settings));
+  },
+});
+
+export default promptInjectionGuardrailPlugin;
