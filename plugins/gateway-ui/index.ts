@@ -154,22 +154,26 @@ export default definePlugin<UiConfig>({
 
       const assetRoute = (url: string) =>
         app.get(
-        `${url}/assets/:name`,
-        {
-          schema: {
-            summary: 'Static asset of the dashboard and playground',
-            tags: ['ui'],
-            params: Type.Object({ name: Type.String({ maxLength: 80 }) }),
-            response: { 200: { description: 'asset', type: 'string' }, 304: { description: 'Not modified', type: 'null' }, 404: ErrorSchema },
+          `${url}/assets/:name`,
+          {
+            schema: {
+              summary: 'Static asset of the dashboard and playground',
+              tags: ['ui'],
+              params: Type.Object({ name: Type.String({ maxLength: 80 }) }),
+              response: { 200: { description: 'asset', type: 'string' }, 304: { description: 'Not modified', type: 'null' }, 404: ErrorSchema },
+            },
           },
-        },
-        async (req, reply) => {
-          const { name } = req.params as { name: string };
-          const a = assets.get(name);
-          if (!a) return reply.code(404).type('application/json; charset=utf-8').send({ error: `no UI asset named "${name}"`, code: 'not_found' });
-          return send(req, reply, a, `public, max-age=${maxAge}`);
-        },
-      );
+          async (req, reply) => {
+            const { name } = req.params as { name: string };
+            const a = assets.get(name);
+            if (!a)
+              return reply
+                .code(404)
+                .type('application/json; charset=utf-8')
+                .send({ error: `no UI asset named "${name}"`, code: 'not_found' });
+            return send(req, reply, a, `public, max-age=${maxAge}`);
+          },
+        );
       for (const url of Object.keys(PAGES)) assetRoute(url);
 
       app.get(

@@ -24,9 +24,7 @@ export function sparkline(values, o) {
   const finite = values.filter((v) => Number.isFinite(v));
   const max = Math.max(...finite, 0);
   const last = finite.length ? finite[finite.length - 1] : NaN;
-  const summary = finite.length
-    ? `${o.label}: now ${fmt(last)}, peak ${fmt(max)} over the last ${values.length} samples`
-    : `${o.label}: no data yet`;
+  const summary = finite.length ? `${o.label}: now ${fmt(last)}, peak ${fmt(max)} over the last ${values.length} samples` : `${o.label}: no data yet`;
   const svg = s('svg', {
     class: `spark tone-${o.tone ?? 'accent'}`,
     viewBox: `0 0 ${width} ${height}`,
@@ -93,7 +91,13 @@ export function barList(items, o) {
     name.className = 'bar-label';
     name.textContent = it.label;
     if (it.note) name.title = it.note;
-    const bar = s('svg', { class: `bar tone-${it.tone ?? 'accent'}`, viewBox: '0 0 100 10', preserveAspectRatio: 'none', 'aria-hidden': 'true', focusable: 'false' });
+    const bar = s('svg', {
+      class: `bar tone-${it.tone ?? 'accent'}`,
+      viewBox: '0 0 100 10',
+      preserveAspectRatio: 'none',
+      'aria-hidden': 'true',
+      focusable: 'false',
+    });
     bar.append(s('rect', { class: 'bar-track', x: 0, y: 0, width: 100, height: 10, rx: 2 }));
     bar.append(s('rect', { class: 'bar-fill', x: 0, y: 0, width: Math.max(1, (it.value / max) * 100).toFixed(2), height: 10, rx: 2 }));
     const val = document.createElement('span');

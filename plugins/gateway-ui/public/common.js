@@ -195,11 +195,17 @@ export function relativeTime(iso, now = Date.now()) {
 /** <time> with relative text and the exact timestamp on hover. */
 export function timeEl(iso) {
   const d = new Date(iso);
-  return h('time', { datetime: Number.isNaN(d.getTime()) ? null : d.toISOString(), title: Number.isNaN(d.getTime()) ? null : d.toLocaleString() }, relativeTime(iso));
+  return h(
+    'time',
+    { datetime: Number.isNaN(d.getTime()) ? null : d.toISOString(), title: Number.isNaN(d.getTime()) ? null : d.toLocaleString() },
+    relativeTime(iso),
+  );
 }
 
-export function formatDuration(seconds) {
+/** @param {'whole'} [whole] whole seconds below two minutes (for uptimes) */
+export function formatDuration(seconds, whole) {
   if (!Number.isFinite(seconds)) return '–';
+  if (whole && seconds < 120) return `${Math.round(seconds)} s`;
   if (seconds < 0.001) return `${(seconds * 1e6).toFixed(0)} µs`;
   if (seconds < 1) return `${(seconds * 1000).toFixed(seconds < 0.01 ? 1 : 0)} ms`;
   if (seconds < 120) return `${seconds.toFixed(seconds < 10 ? 2 : 1)} s`;
@@ -240,10 +246,32 @@ export function badge(text, tone = 'neutral', title) {
 }
 
 const TONES = {
-  active: 'ok', loaded: 'ok', ok: 'ok', success: 'ok', approved: 'ok', ready: 'ok', healthy: 'ok', allow: 'ok',
-  available: 'info', info: 'info', pending: 'warn', log: 'info',
-  attention: 'warn', degraded: 'warn', redact: 'warn', disabled: 'neutral', expired: 'neutral', aborted: 'neutral',
-  error: 'bad', failure: 'bad', denied: 'bad', blocked: 'bad', block: 'bad', invalid_args: 'bad', unknown_skill: 'bad', unhealthy: 'bad',
+  active: 'ok',
+  loaded: 'ok',
+  ok: 'ok',
+  success: 'ok',
+  approved: 'ok',
+  ready: 'ok',
+  healthy: 'ok',
+  allow: 'ok',
+  available: 'info',
+  info: 'info',
+  pending: 'warn',
+  log: 'info',
+  attention: 'warn',
+  degraded: 'warn',
+  redact: 'warn',
+  disabled: 'neutral',
+  expired: 'neutral',
+  aborted: 'neutral',
+  error: 'bad',
+  failure: 'bad',
+  denied: 'bad',
+  blocked: 'bad',
+  block: 'bad',
+  invalid_args: 'bad',
+  unknown_skill: 'bad',
+  unhealthy: 'bad',
 };
 export function toneOf(status) {
   return TONES[String(status)] ?? 'neutral';

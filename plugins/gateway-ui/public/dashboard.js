@@ -5,8 +5,11 @@ import { api, badge, errorBox, formatCount, formatDuration, formatRate, h, mount
 import { barList, gauge, sparkline } from './charts.js';
 import { histogramBuckets, histogramQuantile, increase, increaseBy, parsePrometheus, sumBy } from './prom.js';
 
-const METRICS_EVERY_MS = 5000;
-const LISTS_EVERY_MS = 10000;
+// ?refresh=N (1..60 seconds) changes the scrape interval, for a wall screen or a test; lists
+// refresh at twice the interval.
+const refreshParam = Number(new URL(location.href).searchParams.get('refresh'));
+const METRICS_EVERY_MS = Number.isInteger(refreshParam) && refreshParam >= 1 && refreshParam <= 60 ? refreshParam * 1000 : 5000;
+const LISTS_EVERY_MS = METRICS_EVERY_MS * 2;
 const HISTORY = 60; // samples kept for the sparklines: 5 minutes at one scrape per 5 s
 
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -30,8 +33,26 @@ function table(caption, headers, rows, { numeric = [] } = {}) {
       'table',
       {},
       h('caption', { class: 'visually-hidden' }, caption),
-      h('thead', {}, h('tr', {}, headers.map((x) => h('th', { scope: 'col' }, x)))),
-      h('tbody', {}, rows.map((r) => h('tr', {}, r.map((c, i) => h('td', { class: numeric.includes(i) ? 'num' : null }, c))))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          headers.map((x) => h('th', { scope: 'col' }, x)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        rows.map((r) =>
+          h(
+            'tr',
+            {},
+            r.map((c, i) => h('td', { class: numeric.includes(i) ? 'num' : null }, c)),
+          ),
+        ),
+      ),
     ),
   );
 }
@@ -50,16 +71,48 @@ async function load(sectionId, fn) {
 
 // ---------------------------------------------------------------- readiness
 
+function checkItem(c) {
+  return h(
+    'li',
+    { 'data-check': c.id },
+    h(
+      'div',
+      { class: 'check-head' },
+      badge(c.status, toneOf(c.status)),
+      h('span', { class: 'check-title' }, c.title),
+      h('span', { class: 'hint' }, c.category),
+    ),
+    h('p', { class: 'check-detail' }, c.detail),
+    c.next_action ? h('p', { class: 'next' }, h('strong', {}, 'Next: '), c.next_action) : null,
+  );
+}
+
+// Disclosure state survives the periodic re-render, so an operator reading the list keeps it open.
+const openState = new Map();
+function disclosure(key, summary, content, defaultOpen = false) {
+  const d = /** @type {HTMLDetailsElement} */ (h('details', { open: openState.get(key) ?? defaultOpen }, h('summary', {}, summary), content));
+  d.addEventListener('toggle', () => openState.set(key, d.open));
+  return d;
+}
+
 async function loadReadiness(el) {
   const r = await api('/api/v1/enterprise/readiness');
   const order = { attention: 0, available: 1, active: 2 };
   const checks = [...(r.checks ?? [])].sort((a, b) => (order[a.status] ?? 3) - (order[b.status] ?? 3) || String(a.category).localeCompare(String(b.category)));
   const counts = { active: 0, available: 0, attention: 0 };
   for (const c of checks) counts[c.status] = (counts[c.status] ?? 0) + 1;
+  const attention = checks.filter((c) => c.status === 'attention');
   const rt = r.runtime ?? {};
+  const actions = r.next_actions ?? [];
   setChildren(
     el,
-    h('div', { class: 'readiness-score' }, gauge(r.score, r.posture), h('div', {}, badge(r.posture ?? 'unknown', r.posture === 'ready' ? 'ok' : 'warn')), h('div', { class: 'hint' }, `version ${r.version ?? '?'}`)),
+    h(
+      'div',
+      { class: 'readiness-score' },
+      gauge(r.score, r.posture),
+      h('div', {}, badge(String(r.posture ?? 'unknown').replace(/_/g, ' '), r.posture === 'ready' ? 'ok' : 'warn')),
+      h('div', { class: 'hint' }, `version ${r.version ?? '?'}`),
+    ),
     h(
       'div',
       {},
@@ -69,7 +122,7 @@ async function loadReadiness(el) {
         h('li', {}, h('span', { class: 'hint' }, 'Skills'), h('strong', { 'data-testid': 'skills-registered' }, String(rt.skills_registered ?? '–'))),
         h('li', {}, h('span', { class: 'hint' }, 'Active sessions'), h('strong', {}, String(rt.active_sessions ?? '–'))),
         h('li', {}, h('span', { class: 'hint' }, 'Connections'), h('strong', {}, String(rt.active_connections ?? '–'))),
-        h('li', {}, h('span', { class: 'hint' }, 'Uptime'), h('strong', {}, formatDuration(rt.uptime_seconds ?? NaN))),
+        h('li', {}, h('span', { class: 'hint' }, 'Uptime'), h('strong', {}, formatDuration(Math.round(rt.uptime_seconds ?? NaN), 'whole'))),
       ),
       h(
         'div',
@@ -78,26 +131,20 @@ async function loadReadiness(el) {
         badge(`${counts.available} available`, 'info'),
         badge(`${counts.attention} need attention`, counts.attention ? 'warn' : 'neutral'),
       ),
-      h(
-        'details',
-        { open: counts.attention > 0 },
-        h('summary', {}, `Checks (${checks.length})`),
-        h(
-          'ul',
-          { class: 'checks' },
-          checks.map((c) =>
+      attention.length
+        ? h('div', {}, h('h3', { class: 'attention-h' }, 'Needs attention'), h('ul', { class: 'checks' }, attention.map(checkItem)))
+        : h('p', { class: 'muted' }, 'No check needs attention.'),
+      disclosure('checks', `All checks (${checks.length})`, h('ul', { class: 'checks' }, checks.filter((c) => c.status !== 'attention').map(checkItem))),
+      actions.length
+        ? disclosure(
+            'actions',
+            `Suggested next actions (${actions.length})`,
             h(
-              'li',
-              { 'data-check': c.id },
-              h('div', { class: 'check-head' }, badge(c.status, toneOf(c.status)), h('span', { class: 'check-title' }, c.title), h('span', { class: 'hint' }, c.category)),
-              h('p', { class: 'check-detail' }, c.detail),
-              c.next_action ? h('p', { class: 'next' }, h('strong', {}, 'Next: '), c.next_action) : null,
+              'ol',
+              { class: 'next-actions' },
+              actions.map((a) => h('li', {}, a)),
             ),
-          ),
-        ),
-      ),
-      (r.next_actions ?? []).length
-        ? h('div', {}, h('h3', { class: 'hint' }, 'Suggested next actions'), h('ol', { class: 'next-actions' }, r.next_actions.map((a) => h('li', {}, a))))
+          )
         : null,
     ),
   );
@@ -118,7 +165,14 @@ function push(arr, v) {
 }
 
 function stat(label, value, sub, chart, testid) {
-  return h('div', { class: 'stat', 'data-testid': testid }, h('div', { class: 'stat-label' }, label), h('div', { class: 'stat-value' }, value), h('div', { class: 'stat-sub' }, sub), chart);
+  return h(
+    'div',
+    { class: 'stat', 'data-testid': testid },
+    h('div', { class: 'stat-label' }, label),
+    h('div', { class: 'stat-value' }, value),
+    h('div', { class: 'stat-sub' }, sub),
+    chart,
+  );
 }
 
 async function loadMetrics(el) {
@@ -136,9 +190,9 @@ async function loadMetrics(el) {
   const p50 = histogramQuantile(0.5, windowBuckets);
   const p95 = histogramQuantile(0.95, windowBuckets);
   const p95All = histogramQuantile(0.95, allBuckets);
-  const guardHits = sumBy(cur, 'vigil_gateway_guardrail_hits_total', ['layer', 'action']);
+  const guardHits = sumBy(cur, 'vigil_guardrail_hits_total', ['layer', 'action']);
   const guardTotal = guardHits.reduce((a, g) => a + g.value, 0);
-  const guardRate = prevScrape ? increase(prevScrape, cur, 'vigil_gateway_guardrail_hits_total') / dt : NaN;
+  const guardRate = prevScrape ? increase(prevScrape, cur, 'vigil_guardrail_hits_total') / dt : NaN;
   const turnsRate = prevScrape ? increase(prevScrape, cur, 'vigil_agent_turns_total') / dt : NaN;
   const turns = sumBy(cur, 'vigil_agent_turns_total', ['outcome']);
   const skills = sumBy(cur, 'vigil_skill_calls_total', ['skill', 'outcome']);
@@ -159,7 +213,12 @@ async function loadMetrics(el) {
   const routeWindow = increaseBy(null, cur, `${reqName}_count`, ['method', 'route'], isApiRoute);
   const routes = routeWindow.slice(0, 8).map((r) => {
     const only = (l) => isApiRoute(l) && l.route === r.labels.route && l.method === r.labels.method;
-    return [h('code', {}, `${r.labels.method} ${r.labels.route}`), formatCount(r.value), formatDuration(histogramQuantile(0.5, histogramBuckets(null, cur, reqName, only))), formatDuration(histogramQuantile(0.95, histogramBuckets(null, cur, reqName, only)))];
+    return [
+      h('code', {}, `${r.labels.method} ${r.labels.route}`),
+      formatCount(r.value),
+      formatDuration(histogramQuantile(0.5, histogramBuckets(null, cur, reqName, only))),
+      formatDuration(histogramQuantile(0.95, histogramBuckets(null, cur, reqName, only))),
+    ];
   });
 
   const pending = !Number.isFinite(dt);
@@ -168,7 +227,13 @@ async function loadMetrics(el) {
     h(
       'div',
       { class: 'stats' },
-      stat('Requests', pending ? '…' : formatRate(rate), `${formatCount(totalReq)} since start · pages and /metrics excluded`, sparkline(history.rate, { label: 'Request rate', format: formatRate }), 'stat-rate'),
+      stat(
+        'Requests',
+        pending ? '…' : formatRate(rate),
+        `${formatCount(totalReq)} since start · pages and /metrics excluded`,
+        sparkline(history.rate, { label: 'Request rate', format: formatRate }),
+        'stat-rate',
+      ),
       stat(
         'Latency p95',
         Number.isFinite(p95) ? formatDuration(p95) : pending ? '…' : 'idle',
@@ -176,8 +241,20 @@ async function loadMetrics(el) {
         sparkline(history.p95, { label: 'Latency p95', format: formatDuration, tone: 'warn' }),
         'stat-latency',
       ),
-      stat('Server errors', pending ? '…' : formatRate(errRate), '5xx answers', sparkline(history.errors, { label: 'Server error rate', format: formatRate, tone: 'bad' }), 'stat-errors'),
-      stat('Guardrail hits', formatCount(guardTotal), pending ? 'since start' : `${formatRate(guardRate)} now`, sparkline(history.guardrails, { label: 'Guardrail hit rate', format: formatRate, tone: 'bad' }), 'stat-guardrails'),
+      stat(
+        'Server errors',
+        pending ? '…' : formatRate(errRate),
+        '5xx answers',
+        sparkline(history.errors, { label: 'Server error rate', format: formatRate, tone: 'bad' }),
+        'stat-errors',
+      ),
+      stat(
+        'Guardrail hits',
+        formatCount(guardTotal),
+        pending ? 'since start' : `${formatRate(guardRate)} now`,
+        sparkline(history.guardrails, { label: 'Guardrail hit rate', format: formatRate, tone: 'bad' }),
+        'stat-guardrails',
+      ),
       stat(
         'Agent turns',
         formatCount(turns.reduce((a, t) => a + t.value, 0)),
@@ -194,7 +271,11 @@ async function loadMetrics(el) {
         {},
         h('h3', {}, 'Guardrail hits by layer'),
         barList(
-          guardHits.map((g) => ({ label: `${g.labels.layer} · ${g.labels.action}`, value: g.value, tone: g.labels.action === 'block' ? 'bad' : g.labels.action === 'redact' ? 'warn' : 'info' })),
+          guardHits.map((g) => ({
+            label: `${g.labels.layer} · ${g.labels.action}`,
+            value: g.value,
+            tone: g.labels.action === 'block' ? 'bad' : g.labels.action === 'redact' ? 'warn' : 'info',
+          })),
           { label: 'Guardrail hits by layer and action', format: formatCount, empty: 'No guardrail hits yet.' },
         ),
       ),
@@ -203,7 +284,11 @@ async function loadMetrics(el) {
         {},
         h('h3', {}, 'Skill calls'),
         barList(
-          skills.map((s) => ({ label: `${s.labels.skill} · ${s.labels.outcome}`, value: s.value, tone: toneOf(s.labels.outcome) === 'neutral' ? 'accent' : toneOf(s.labels.outcome) })),
+          skills.map((s) => ({
+            label: `${s.labels.skill} · ${s.labels.outcome}`,
+            value: s.value,
+            tone: toneOf(s.labels.outcome) === 'neutral' ? 'accent' : toneOf(s.labels.outcome),
+          })),
           { label: 'Skill calls by skill and outcome', format: formatCount, empty: 'No skill calls yet.' },
         ),
       ),
@@ -217,7 +302,14 @@ async function loadMetrics(el) {
         ),
       ),
     ),
-    routes.length ? h('div', {}, h('h3', {}, 'Busiest routes since start'), table('Busiest routes', ['Route', 'Requests', 'p50', 'p95'], routes, { numeric: [1, 2, 3] })) : null,
+    routes.length
+      ? h(
+          'div',
+          { class: 'routes' },
+          h('h3', {}, 'Busiest routes since start'),
+          table('Busiest routes', ['Route', 'Requests', 'p50', 'p95'], routes, { numeric: [1, 2, 3] }),
+        )
+      : null,
   );
 }
 
@@ -253,9 +345,15 @@ async function loadApprovals(el) {
     return;
   }
   const rows = list.map((a) => {
-    const reason = /** @type {HTMLInputElement} */ (h('input', { type: 'text', 'aria-label': `Reason for ${a.skill} ${a.id.slice(0, 8)}`, placeholder: 'reason (optional)', maxlength: '500' }));
-    const approve = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'approve', 'aria-label': `Approve ${a.skill} ${a.id.slice(0, 8)}` }, 'Approve'));
-    const deny = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'danger', 'aria-label': `Deny ${a.skill} ${a.id.slice(0, 8)}` }, 'Deny'));
+    const reason = /** @type {HTMLInputElement} */ (
+      h('input', { type: 'text', 'aria-label': `Reason for ${a.skill} ${a.id.slice(0, 8)}`, placeholder: 'reason (optional)', maxlength: '500' })
+    );
+    const approve = /** @type {HTMLButtonElement} */ (
+      h('button', { type: 'button', class: 'approve', 'aria-label': `Approve ${a.skill} ${a.id.slice(0, 8)}` }, 'Approve')
+    );
+    const deny = /** @type {HTMLButtonElement} */ (
+      h('button', { type: 'button', class: 'danger', 'aria-label': `Deny ${a.skill} ${a.id.slice(0, 8)}` }, 'Deny')
+    );
     approve.addEventListener('click', () => decide(a, 'approve', reason, [approve, deny]));
     deny.addEventListener('click', () => decide(a, 'deny', reason, [approve, deny]));
     return [
@@ -277,18 +375,40 @@ async function loadSkills(el) {
   const body = await api('/api/v1/skills');
   const skills = body.skills ?? [];
   if (skills.length === 0) return setChildren(el, h('p', { class: 'muted' }, 'No skills registered.'));
+  const blocked = skills.filter((s) => s.allowed === false).length;
   setChildren(
     el,
-    body.permission_set ? h('p', { class: 'hint' }, `Permission set `, h('code', {}, body.permission_set), `: ${(body.capabilities ?? []).join(', ') || 'no capabilities'}`) : null,
-    table(
-      'Skills',
-      ['Skill', 'Status', 'Needs', 'From'],
-      skills.map((s) => [
-        h('div', {}, h('code', {}, s.name), h('div', { class: 'hint detail' }, s.description)),
-        s.allowed === false ? badge('blocked', 'bad', `missing: ${(s.missing_capabilities ?? []).join(', ')}`) : badge('allowed', 'ok'),
-        (s.capabilities ?? []).join(', ') || '–',
-        `${s.plugin ?? 'builtin'}${s.runtime === 'wasm' ? ' (wasm)' : ''}`,
-      ]),
+    h(
+      'p',
+      { class: 'hint' },
+      `${skills.length} skills, ${blocked} blocked by the permission set`,
+      body.permission_set ? [' ', h('code', {}, body.permission_set)] : null,
+      body.capabilities ? ` (grants ${body.capabilities.join(', ') || 'nothing'})` : null,
+    ),
+    h(
+      'ul',
+      { class: 'skill-grid scroll-box', 'aria-label': 'Skills' },
+      skills.map((s) =>
+        h(
+          'li',
+          { 'data-skill': s.name },
+          h(
+            'div',
+            { class: 'skill-head' },
+            h('code', {}, s.name),
+            s.allowed === false ? badge('blocked', 'bad') : badge('allowed', 'ok'),
+            s.runtime === 'wasm' ? badge('wasm', 'neutral') : null,
+          ),
+          h('span', { class: 'desc' }, s.description),
+          h(
+            'span',
+            { class: 'caps' },
+            `needs ${(s.capabilities ?? []).join(', ') || 'nothing'}`,
+            s.allowed === false && s.missing_capabilities?.length ? ` · missing ${s.missing_capabilities.join(', ')}` : '',
+            s.plugin ? ` · from ${s.plugin}` : '',
+          ),
+        ),
+      ),
     ),
   );
 }
@@ -300,14 +420,24 @@ async function loadPlugins(el) {
   setChildren(
     el,
     h('p', { class: 'hint' }, `${plugins.length} plugins, ${bad} in error`),
-    table(
-      'Plugins',
-      ['Plugin', 'Kind', 'Status'],
-      plugins.map((p) => [
-        h('div', {}, h('code', {}, p.id), p.version ? h('span', { class: 'hint' }, ` ${p.version}`) : null, p.error ? h('div', { class: 'error-text detail' }, p.error) : null),
-        p.kind,
-        badge(p.status, toneOf(p.status), p.error ?? undefined),
-      ]),
+    h(
+      'div',
+      { class: 'scroll-box' },
+      table(
+        'Plugins',
+        ['Plugin', 'Kind', 'Status'],
+        plugins.map((p) => [
+          h(
+            'div',
+            {},
+            h('code', {}, p.id),
+            p.version ? h('span', { class: 'hint' }, ` ${p.version}`) : null,
+            p.error ? h('div', { class: 'error-text detail' }, p.error) : null,
+          ),
+          p.kind,
+          badge(p.status, toneOf(p.status), p.error ?? undefined),
+        ]),
+      ),
     ),
   );
 }
@@ -372,7 +502,10 @@ async function loadAudit(el) {
     if (!cursor) break;
   }
   for (const e of events) seenTypes.add(e.type);
-  setChildren($('audit-types'), [...seenTypes].sort().map((t) => h('option', { value: t })));
+  setChildren(
+    $('audit-types'),
+    [...seenTypes].sort().map((t) => h('option', { value: t })),
+  );
   const matching = hideHttp ? events.filter((e) => e.type !== 'http.request') : events;
   const shown = matching.slice(-AUDIT_SHOW).reverse();
   const scope = `${ranged ? 'in the chosen range' : 'in the last hour'}${hideHttp ? ', HTTP request events hidden' : ''}`;
@@ -380,7 +513,13 @@ async function loadAudit(el) {
   setChildren(
     el,
     h('p', { class: 'hint' }, `Newest ${shown.length} of ${matching.length} events ${scope}, newest first.`),
-    cursor ? h('p', { class: 'error', role: 'note' }, `More than ${events.length} events match; these are the oldest of them. Narrow the time range to see later ones.`) : null,
+    cursor
+      ? h(
+          'p',
+          { class: 'error', role: 'note' },
+          `More than ${events.length} events match; these are the oldest of them. Narrow the time range to see later ones.`,
+        )
+      : null,
     table(
       'Audit events',
       ['Time', 'Type', 'Outcome', 'Tenant', 'Actor', 'Detail'],

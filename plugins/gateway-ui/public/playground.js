@@ -2,7 +2,21 @@
 // it arrives — text deltas, tool calls with their results (collapsible), guardrail badges and
 // approval requests that can be decided in place. The session id from the `session` event is
 // sent back with the next message, and kept in sessionStorage so a reload continues the thread.
-import { api, authHeaders, badge, errorBox, errorFromResponse, getApiKey, h, mountKeyPanel, prettyJson, reportApiError, setChildren, timeEl, toneOf } from './common.js';
+import {
+  api,
+  authHeaders,
+  badge,
+  errorBox,
+  errorFromResponse,
+  getApiKey,
+  h,
+  mountKeyPanel,
+  prettyJson,
+  reportApiError,
+  setChildren,
+  timeEl,
+  toneOf,
+} from './common.js';
 import { readSse } from './sse.js';
 
 const SESSION_STORAGE = 'vigil.session';
@@ -47,7 +61,12 @@ function hideEmptyState() {
 
 function userMessage(text) {
   hideEmptyState();
-  const el = h('article', { class: 'msg msg-user', 'aria-label': 'You' }, h('div', { class: 'msg-role', 'aria-hidden': 'true' }, 'You'), h('div', { class: 'msg-body msg-text' }, text));
+  const el = h(
+    'article',
+    { class: 'msg msg-user', 'aria-label': 'You' },
+    h('div', { class: 'msg-role', 'aria-hidden': 'true' }, 'You'),
+    h('div', { class: 'msg-body msg-text' }, text),
+  );
   transcript.append(el);
   follow(true);
 }
@@ -57,13 +76,21 @@ class AssistantTurn {
   constructor() {
     hideEmptyState();
     this.body = h('div', { class: 'msg-body' });
-    this.el = h('article', { class: 'msg msg-assistant', 'aria-label': 'Agent', 'aria-busy': 'true' }, h('div', { class: 'msg-role', 'aria-hidden': 'true' }, 'Agent'), this.body);
+    this.el = h(
+      'article',
+      { class: 'msg msg-assistant', 'aria-label': 'Agent', 'aria-busy': 'true' },
+      h('div', { class: 'msg-role', 'aria-hidden': 'true' }, 'Agent'),
+      this.body,
+    );
     this.text = null;
     this.sawText = false;
     /** @type {Map<string, {details: HTMLDetailsElement, status: HTMLElement, out: HTMLElement}>} */
     this.tools = new Map();
     /** @type {Map<string, HTMLElement>} */
     this.approvals = new Map();
+    /** Approval cards by tool call id, so a decision made elsewhere (the dashboard) closes them. */
+    /** @type {Map<string, (r: any) => void>} */
+    this.settleApproval = new Map();
     transcript.append(this.el);
     follow(true);
   }
@@ -108,13 +135,10 @@ class AssistantTurn {
       this.toolCall(r.id, r.name, r.arguments);
       t = /** @type {NonNullable<typeof t>} */ (this.tools.get(r.id));
     }
+    this.settleApproval.get(r.id)?.(r);
     const label = r.status === 'ok' ? 'ok' : r.status;
     t.status.replaceWith((t.status = badge(`${label}${Number.isFinite(r.duration_ms) ? ` · ${Math.round(r.duration_ms)} ms` : ''}`, toneOf(r.status))));
-    setChildren(
-      t.out,
-      h('h4', {}, r.ok ? 'Result' : 'Error'),
-      h('pre', {}, r.ok ? prettyJson(r.output) : prettyJson(r.error ?? r.output ?? r.status)),
-    );
+    setChildren(t.out, h('h4', {}, r.ok ? 'Result' : 'Error'), h('pre', {}, r.ok ? prettyJson(r.output) : prettyJson(r.error ?? r.output ?? r.status)));
     follow();
   }
 
@@ -123,25 +147,43 @@ class AssistantTurn {
     const title = `${g.direction}${g.kinds?.length ? `: ${g.kinds.join(', ')}` : ''}`;
     let row = this.body.lastElementChild;
     if (!row || !row.classList.contains('badges')) row = this.block(h('div', { class: 'badges', role: 'group', 'aria-label': 'Guardrail events' }));
-    row.append(badge(`🛡 ${what}`, g.action === 'block' ? 'bad' : g.action === 'redact' ? 'warn' : 'info', title));
+    row.append(badge(`guardrail: ${what}`, g.action === 'block' ? 'bad' : g.action === 'redact' ? 'warn' : 'info', title));
     row.append(h('span', { class: 'visually-hidden' }, ` (${title}) `));
   }
 
   approval(p) {
     if (this.approvals.has(p.approval_id)) return;
-    const reason = /** @type {HTMLInputElement} */ (h('input', { type: 'text', placeholder: 'reason (optional)', 'aria-label': `Reason for the ${p.skill} decision`, maxlength: '500' }));
+    const reason = /** @type {HTMLInputElement} */ (
+      h('input', { type: 'text', placeholder: 'reason (optional)', 'aria-label': `Reason for the ${p.skill} decision`, maxlength: '500' })
+    );
     const approve = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'approve' }, 'Approve'));
     const deny = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'danger' }, 'Deny'));
     const status = h('p', { class: 'hint', role: 'status' });
     const card = h(
       'div',
       { class: 'approval', role: 'group', 'aria-label': `Approval needed for ${p.skill}`, 'data-approval': p.approval_id },
-      h('p', {}, h('strong', {}, 'Approval needed: '), 'the agent wants to run ', h('code', {}, p.skill), '. It waits until someone decides (expires ', timeEl(p.expires_at), ').'),
+      h(
+        'p',
+        {},
+        h('strong', {}, 'Approval needed: '),
+        'the agent wants to run ',
+        h('code', {}, p.skill),
+        '. It waits until someone decides (expires ',
+        timeEl(p.expires_at),
+        ').',
+      ),
       h('details', {}, h('summary', {}, 'Input'), h('pre', {}, prettyJson(p.input))),
       h('div', { class: 'approval-actions' }, reason, approve, deny),
       status,
     );
+    let decidedHere = false;
+    this.settleApproval.set(p.tool_call_id, (r) => {
+      approve.disabled = deny.disabled = reason.disabled = true;
+      if (!decidedHere)
+        status.textContent = r.status === 'denied' ? 'Denied (decided outside this page).' : 'Approved (decided outside this page); the call ran.';
+    });
     const decide = async (decision) => {
+      decidedHere = true;
       approve.disabled = deny.disabled = true;
       status.textContent = 'Sending your decision…';
       try {
@@ -150,6 +192,7 @@ class AssistantTurn {
         status.textContent = `${res.status === 'approved' ? 'Approved' : 'Denied'}.${streaming ? ' The agent continues below.' : ' The agent resumes in the background; its answer is saved in this session.'}`;
         reason.disabled = true;
       } catch (e) {
+        decidedHere = false;
         status.textContent = '';
         status.append(errorBox(e, `Could not ${decision}`));
         // 409: someone else decided first; the buttons stay disabled.
@@ -297,7 +340,15 @@ async function loadHistory(id) {
           if (r) {
             const out = parseMaybeJson(r.content);
             const ok = (r.status ?? (out && out.ok === false ? 'error' : 'ok')) === 'ok';
-            turn.toolResult({ id: c.id, name: c.name, status: r.status ?? (ok ? 'ok' : 'error'), ok, output: out && typeof out === 'object' && 'output' in out ? out.output : out, error: out?.error, duration_ms: NaN });
+            turn.toolResult({
+              id: c.id,
+              name: c.name,
+              status: r.status ?? (ok ? 'ok' : 'error'),
+              ok,
+              output: out && typeof out === 'object' && 'output' in out ? out.output : out,
+              error: out?.error,
+              duration_ms: NaN,
+            });
           }
         }
       }
@@ -328,7 +379,18 @@ async function loadSkills() {
         'ul',
         { class: 'skill-list' },
         skills.map((s) =>
-          h('li', {}, h('span', {}, h('code', {}, s.name), ' ', s.allowed === false ? badge('blocked', 'bad', `missing: ${(s.missing_capabilities ?? []).join(', ')}`) : null), h('span', { class: 'desc' }, s.description)),
+          h(
+            'li',
+            {},
+            h(
+              'span',
+              {},
+              h('code', {}, s.name),
+              ' ',
+              s.allowed === false ? badge('blocked', 'bad', `missing: ${(s.missing_capabilities ?? []).join(', ')}`) : null,
+            ),
+            h('span', { class: 'desc' }, s.description),
+          ),
         ),
       ),
     );

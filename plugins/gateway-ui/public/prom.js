@@ -10,14 +10,16 @@
 
 const NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*/;
 
+// Special values are case-insensitive, as Prometheus (Go's ParseFloat) reads them; prom-client
+// writes NaN as "Nan".
 function parseValue(s) {
-  switch (s) {
-    case '+Inf':
-    case 'Inf':
+  switch (s.toLowerCase()) {
+    case '+inf':
+    case 'inf':
       return Infinity;
-    case '-Inf':
+    case '-inf':
       return -Infinity;
-    case 'NaN':
+    case 'nan':
       return NaN;
     default: {
       const n = Number(s);
