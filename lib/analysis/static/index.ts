@@ -8,3 +8,4 @@ export * from './dedup.ts';
 export * from './wasm-protocol.ts';
 export * from './load-detectors.ts';
 export * from './rule-helpers.ts';
+export * from './entropy.ts';

@@ -1,0 +1,86 @@
+// Shared data-flow for the randomness and timestamp rules: which variables carry a block value
+// (assigned from one, directly or through other such variables), and which expressions consume
+// values the way a random draw does (modulo, hashing, blockhash, narrowing casts).
+import { blockValue, isHashCall, isTypeConversion, some, walk, type BlockValue, type Node } from './ast.ts';
+import type { StaticFacts } from './facts.ts';
+
+export interface EntropyFacts {
+  /** Variable name (local `fnKey:name` or state `C.name`) → block values it carries. */
+  tainted: Map<string, Set<BlockValue>>;
+  carries(expr: Node, scope: { contract: string | null; fn: string | null }): Set<BlockValue>;
+  isSink(n: Node): boolean;
+}
+
+const cache = new WeakMap<object, EntropyFacts>();
+
+function keyOf(name: string, contract: string | null, fn: string | null, locals: Set<string> | null) {
+  return locals?.has(name) ? `${contract}.${fn}:${name}` : `${contract}.${name}`;
+}
+
+export function entropyFacts(facts: StaticFacts): EntropyFacts {
+  const hit = cache.get(facts);
+  if (hit) return hit;
+  const tainted = new Map<string, Set<BlockValue>>();
+  const localsOf = (fnName: string | null, contract: string | null) =>
+    facts.contracts.find((c) => c.name === contract)?.ownFunctions.find((f) => f.name === fnName)?.locals ?? null;
+  const carriesIn = (expr: Node, contract: string | null, fn: string | null, locals: Set<string> | null): Set<BlockValue> => {
+    const out = new Set<BlockValue>();
+    walk(expr, (n) => {
+      const b = blockValue(n);
+      if (b) out.add(b);
+      if (n.type === 'Identifier') {
+        const t = tainted.get(keyOf(n.name, contract, fn, locals)) ?? tainted.get(`${contract}.${n.name}`);
+        if (t) for (const x of t) out.add(x);
+      }
+    });
+    return out;
+  };
+  // Fixed point over assignments (few rounds suffice for real code).
+  for (let round = 0; round < 4; round++) {
+    let changed = false;
+    walk(facts.ast, (n) => {
+      let target: string | null = null;
+      let value: Node | null = null;
+      if (n.type === 'VariableDeclarationStatement' && n.initialValue && n.variables?.[0]?.name) {
+        target = n.variables[0].name;
+        value = n.initialValue;
+      } else if (n.type === 'StateVariableDeclaration' && n.initialValue && n.variables?.[0]?.name) {
+        target = n.variables[0].name;
+        value = n.initialValue;
+      } else if (n.type === 'BinaryOperation' && /^(=|\+=|-=|\*=|\^=)$/.test(n.operator) && n.left?.type === 'Identifier') {
+        target = n.left.name;
+        value = n.right;
+      }
+      if (!target || !value) return;
+      const enc = facts.enclosing(n);
+      const c = enc.contract?.name ?? null;
+      const f = enc.fn?.name ?? null;
+      const locals = enc.fn?.locals ?? null;
+      const t = carriesIn(value, c, f, locals);
+      if (!t.size) return;
+      const k = n.type === 'StateVariableDeclaration' ? `${c}.${target}` : keyOf(target, c, f, locals);
+      const cur = tainted.get(k) ?? new Set();
+      for (const x of t)
+        if (!cur.has(x)) {
+          cur.add(x);
+          changed = true;
+        }
+      tainted.set(k, cur);
+    });
+    if (!changed) break;
+  }
+  const isSink = (n: Node): boolean => {
+    if (n?.type === 'BinaryOperation' && n.operator === '%') return true;
+    if (isHashCall(n)) return true;
+    if (n?.type === 'FunctionCall' && isTypeConversion(n.expression) && /^u?int(8|16|24|32)$|^bool$/.test(n.expression.name ?? n.expression.typeName?.name ?? '')) return true;
+    return false;
+  };
+  const ef: EntropyFacts = {
+    tainted,
+    carries: (expr, scope) => carriesIn(expr, scope.contract, scope.fn, localsOf(scope.fn, scope.contract)),
+    isSink,
+  };
+  cache.set(facts, ef);
+  void some;
+  return ef;
+}
