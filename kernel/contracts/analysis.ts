@@ -42,7 +42,18 @@ export interface AnalysisResult {
   timestamp: string;
   version: string;
   /** Compilation outcome; when it failed, analysis ran on the parser AST and this says why. */
-  compilation?: { ok: boolean; compiler: string | null; errors: string[]; warnings?: string[] };
+  compilation?: {
+    ok: boolean;
+    compiler: string | null;
+    errors: string[];
+    warnings?: string[];
+    /** Why this compiler was chosen (pragma resolution), or why none could be. */
+    reason?: string | null;
+    /** When not ok: what that means for the analysis ("analysis ran on the parser AST only"). */
+    note?: string;
+  };
+  /** Conditions the user should know about (unparsable source, failed compilation...). */
+  notes?: string[];
   [extra: string]: unknown;
 }
 
@@ -59,9 +70,30 @@ export interface ToolInfo extends ToolAvailability {
   self_test?: { ok: boolean; error?: string | null } | null;
 }
 
+export interface SelfTestResult {
+  ok: boolean;
+  error: string | null;
+  duration_ms: number;
+  at: string;
+}
+
+export interface AnalysisHealth {
+  /** healthy: every builtin tool available and its self-test passed (or has not finished yet);
+   *  degraded: some builtin tool failed; unhealthy: no builtin tool works. */
+  status: 'healthy' | 'degraded' | 'unhealthy';
+  reasons: string[];
+  tools: Record<string, { available: boolean; builtin: boolean; layer: number; status: ToolInfo['status']; reason: string | null; self_test: SelfTestResult | null }>;
+  self_tests_done: boolean;
+}
+
 export interface AnalysisEngine {
+  /** Throws HttpError 400 (empty/binary source, bad layer), 404 tool_not_found, 413 (> 1 MiB). */
   analyze(input: AnalyzeSource, opts: AnalyzeOptions): Promise<AnalysisResult>;
   listTools(): Promise<ToolInfo[]>;
   getTool(name: string): Promise<ToolInfo | null>;
   layers(): Promise<Array<{ layer: number; name: string; tools: string[]; available: boolean }>>;
+  /** Start-up self-test results of builtin tools, by tool name. */
+  selfTests?(): Record<string, SelfTestResult>;
+  /** Analysis part of the health report. */
+  health?(): Promise<AnalysisHealth>;
 }

@@ -1,0 +1,124 @@
+// Layer 9, correlation: findings of every tool merged by category and location, so one bug seen
+// by a static rule, a fuzzer and the SMTChecker is one finding that names all three. Agreement
+// between independent tools raises confidence, proof (a counterexample or transaction sequence)
+// raises it further, and the severity comes from the most trusted reporter.
+import type { Finding } from '../../schemas/finding.ts';
+import { findingId, sliceLines } from './ids.ts';
+
+export interface CorrelateOptions {
+  /** Findings this many lines apart (or overlapping) can be the same issue. Default 3. */
+  nearLines?: number;
+}
+
+/** Trust of a layer's verdicts: proofs and executions over patterns over predictions. */
+const LAYER_TRUST: Record<number, number> = { 4: 9, 3: 8, 2: 7, 1: 5, 7: 4, 8: 4, 6: 2, 5: 1 };
+
+function hasProof(f: Finding): boolean {
+  const e = f.evidence as { kind?: string; counterexample?: unknown; transactions?: unknown; tx_sequence?: unknown } | undefined | null;
+  if (!e || typeof e !== 'object') return false;
+  return e.kind === 'counterexample' || e.kind === 'transaction_sequence' || e.counterexample != null || e.transactions != null || e.tx_sequence != null;
+}
+
+export function trustOf(f: Finding): number {
+  const layer = Math.max(...(f.layers.length ? f.layers : [0]).map((l) => LAYER_TRUST[l] ?? 0));
+  return (hasProof(f) ? 100 : 0) + layer * 10 + f.confidence;
+}
+
+interface Cluster {
+  members: Finding[];
+  file: string;
+  category: string;
+  fn: string | null;
+  contract: string | null;
+  line: number;
+  end: number;
+}
+
+function near(c: Cluster, f: Finding, slack: number): boolean {
+  const a0 = c.line - slack;
+  const a1 = c.end + slack;
+  return f.location.line <= a1 && f.location.end_line >= a0;
+}
+
+function compatible(c: Cluster, f: Finding, slack: number): boolean {
+  if (c.category !== f.category || c.file !== f.location.file) return false;
+  const fn = f.location.function ?? null;
+  if (c.fn && fn && c.fn !== fn) return false;
+  const ct = f.location.contract ?? null;
+  if (c.contract && ct && c.contract !== ct) return false;
+  if (!near(c, f, slack)) return false;
+  // Two hits of one tool on different lines are two issues; on the same line, one.
+  return !c.members.some((m) => m.tools.some((t) => f.tools.includes(t)) && m.location.line !== f.location.line);
+}
+
+/** Merges findings from all tools; the result is sorted by severity then location. */
+export function correlate(findings: Finding[], source?: string | null, opts: CorrelateOptions = {}): Finding[] {
+  const slack = opts.nearLines ?? 3;
+  const sorted = [...findings].sort((a, b) => trustOf(b) - trustOf(a));
+  const clusters: Cluster[] = [];
+  for (const f of sorted) {
+    const c = clusters.find((x) => compatible(x, f, slack));
+    if (c) {
+      c.members.push(f);
+      c.fn ??= f.location.function ?? null;
+      c.contract ??= f.location.contract ?? null;
+    } else {
+      clusters.push({
+        members: [f],
+        file: f.location.file,
+        category: f.category,
+        fn: f.location.function ?? null,
+        contract: f.location.contract ?? null,
+        line: f.location.line,
+        end: f.location.end_line,
+      });
+    }
+  }
+  const out = clusters.map((c) => merge(c, source ?? null));
+  const rank: Record<string, number> = { CRITICAL: 0, HIGH: 1, MEDIUM: 2, LOW: 3, INFO: 4 };
+  return out.sort(
+    (a, b) =>
+      rank[a.severity] - rank[b.severity] ||
+      a.location.file.localeCompare(b.location.file) ||
+      a.location.line - b.location.line ||
+      a.id.localeCompare(b.id),
+  );
+}
+
+function merge(c: Cluster, source: string | null): Finding {
+  const primary = c.members[0];
+  if (c.members.length === 1) return primary;
+  const tools: string[] = [];
+  const layers = new Set<number>();
+  const bestPerTool = new Map<string, number>();
+  for (const m of c.members) {
+    for (const t of m.tools) {
+      if (!tools.includes(t)) tools.push(t);
+      bestPerTool.set(t, Math.max(bestPerTool.get(t) ?? 0, m.confidence));
+    }
+    for (const l of m.layers) layers.add(l);
+  }
+  // Independent agreement: 1 - P(all reporters wrong); proof adds on top.
+  let confidence = 1 - [...bestPerTool.values()].reduce((p, conf) => p * (1 - Math.min(conf, 0.95)), 1);
+  const proof = c.members.find(hasProof);
+  if (proof) confidence = Math.max(confidence, proof.confidence) + 0.05;
+  confidence = Math.round(Math.min(0.99, Math.max(confidence, primary.confidence)) * 100) / 100;
+  const fn = primary.location.function ?? c.fn;
+  const contract = primary.location.contract ?? c.contract;
+  const code = source ? sliceLines(source, primary.location.line, primary.location.end_line) : c.members.map((m) => m.id).sort().join(',');
+  const others = c.members.slice(1).map((m) => `${m.tools.join('+')} (${m.detector ?? m.title}, line ${m.location.line})`);
+  const merged: Finding = {
+    ...primary,
+    id: tools.length > 1 ? findingId({ detector: `correlated:${primary.category}`, contract, function: fn, code }) : primary.id,
+    description: `${primary.description} Also reported by ${others.join('; ')}.`,
+    confidence,
+    location: { ...primary.location, contract: contract ?? null, function: fn ?? null },
+    tools,
+    layers: [...layers].sort((a, b) => a - b),
+    swc_id: primary.swc_id ?? c.members.find((m) => m.swc_id)?.swc_id ?? null,
+    cwe_id: primary.cwe_id ?? c.members.find((m) => m.cwe_id)?.cwe_id ?? null,
+  };
+  if (proof && merged.evidence === undefined) merged.evidence = proof.evidence;
+  if (c.members.some((m) => !m.llm_only)) delete merged.llm_only;
+  return merged;
+}

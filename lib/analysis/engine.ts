@@ -1,0 +1,463 @@
+// The analysis engine: one place that turns (source, mode) into the response body every surface
+// returns. It picks tools from the registry at call time (so a plugin dropped in is used without
+// a restart of this code), runs them in parallel under one deadline, and answers when the
+// deadline passes with whatever finished; a tool that crashes, hangs or is missing is a status
+// in `results`, never a failed request.
+import { createHash, randomUUID } from 'node:crypto';
+import path from 'node:path';
+import client, { type Registry as PromRegistry } from 'prom-client';
+import { SpanStatusCode, type Span, type Tracer } from '@opentelemetry/api';
+import { HttpError } from '../../kernel/index.ts';
+import type {
+  AnalysisEngine,
+  AnalysisHealth,
+  SelfTestResult,
+  AnalysisInput,
+  AnalysisResult,
+  AnalysisTool,
+  AnalyzeOptions,
+  AnalyzeSource,
+  ToolAvailability,
+  ToolInfo,
+  WorkerPool,
+} from '../../kernel/index.ts';
+import { CATEGORIES, LAYER_NAMES, SEVERITIES, type Finding, type Severity, type ToolResult, type ToolStatus } from '../../schemas/finding.ts';
+import { compileSolidity, extractPragma, oneLine, type CompileResult } from './compiler/index.ts';
+import { correlate } from './correlate.ts';
+import { mainContract, outlineSource } from './engine/outline.ts';
+
+/** Largest source accepted (decisions.md: contract_code above 1 MiB is 413). */
+export const MAX_SOURCE_BYTES = 1024 * 1024;
+
+export interface EngineDeps {
+  registry: { tools(): AnalysisTool[] };
+  pool?: WorkerPool | null;
+  metrics?: PromRegistry | null;
+  tracer?: Tracer | null;
+  log?: { info(o: unknown, m?: string): void; warn(o: unknown, m?: string): void; error(o: unknown, m?: string): void } | null;
+  version?: string;
+  /** Directories contract imports may be read from. */
+  contractRoots?: string[];
+  maxSourceBytes?: number;
+  /** Budget of each builtin tool's start-up self-test. */
+  selfTestTimeoutMs?: number;
+}
+
+export type { SelfTestResult };
+export type EngineHealth = AnalysisHealth;
+
+export interface VigilAnalysisEngine extends AnalysisEngine {
+  /** Runs every builtin tool's selfTest once (kept for health). */
+  runSelfTests(): Promise<Record<string, SelfTestResult>>;
+  selfTests(): Record<string, SelfTestResult>;
+  health(): Promise<EngineHealth>;
+}
+
+const EMPTY_SUMMARY = (): Record<Severity, number> => ({ CRITICAL: 0, HIGH: 0, MEDIUM: 0, LOW: 0, INFO: 0 });
+const round3 = (ms: number) => Math.round(ms) / 1000;
+
+function runtimeOf(t: AnalysisTool): ToolInfo['runtime'] {
+  if (t.runtime === 'wasm') return 'wasm';
+  return t.builtin ? 'ts' : 'external';
+}
+
+function metricsFor(reg: PromRegistry | null | undefined) {
+  if (!reg) return null;
+  const get = <T>(name: string, make: () => T): T => (reg.getSingleMetric(name) as T | undefined) ?? make();
+  return {
+    duration: get(
+      'vigil_analysis_duration_seconds',
+      () => new client.Histogram({ name: 'vigil_analysis_duration_seconds', help: 'Duration of analysis requests by audit type', labelNames: ['audit_type'], buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 900], registers: [reg] }),
+    ),
+    findings: get(
+      'vigil_analysis_findings_total',
+      () => new client.Counter({ name: 'vigil_analysis_findings_total', help: 'Findings reported (after correlation) by severity', labelNames: ['severity'], registers: [reg] }),
+    ),
+    toolRuns: get(
+      'vigil_analysis_tool_runs_total',
+      () => new client.Counter({ name: 'vigil_analysis_tool_runs_total', help: 'Analysis tool runs by tool and status', labelNames: ['tool', 'status'], registers: [reg] }),
+    ),
+    toolDuration: get(
+      'vigil_analysis_tool_duration_seconds',
+      () => new client.Histogram({ name: 'vigil_analysis_tool_duration_seconds', help: 'Duration of analysis tool runs', labelNames: ['tool'], buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300], registers: [reg] }),
+    ),
+  };
+}
+
+async function inSpan<T>(tracer: Tracer | null | undefined, name: string, attrs: Record<string, string | number | boolean>, fn: (span: Span | null) => Promise<T>): Promise<T> {
+  if (!tracer) return fn(null);
+  return tracer.startActiveSpan(name, { attributes: attrs }, async (span) => {
+    try {
+      return await fn(span);
+    } catch (e) {
+      span.recordException(e as Error);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (e as Error).message });
+      throw e;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/** Makes a tool's finding safe to return: required fields present, lines inside the file. */
+function normalizeFinding(f: Partial<Finding> & Record<string, unknown>, tool: AnalysisTool, file: string, lineCount: number): Finding | null {
+  if (!f || typeof f !== 'object') return null;
+  const loc = (f.location ?? {}) as Partial<Finding['location']>;
+  const line = Math.min(Math.max(1, Math.floor(Number(loc.line)) || 1), lineCount);
+  const end = Math.min(Math.max(line, Math.floor(Number(loc.end_line)) || line), lineCount);
+  const severity = (SEVERITIES as readonly string[]).includes(String(f.severity)) ? (f.severity as Severity) : 'MEDIUM';
+  const category = (CATEGORIES as readonly string[]).includes(String(f.category)) ? (f.category as Finding['category']) : 'other';
+  const tools = Array.isArray(f.tools) && f.tools.length ? [...new Set(f.tools.map(String))] : [tool.name];
+  if (!tools.includes(tool.name)) tools.unshift(tool.name);
+  const layers = Array.isArray(f.layers) && f.layers.length ? [...new Set(f.layers.map(Number).filter(Number.isInteger))] : [tool.layer];
+  const out: Finding = {
+    id: String(f.id ?? createHash('sha256').update(`${tool.name}:${f.title}:${line}`).digest('hex').slice(0, 16)),
+    ...(f.detector ? { detector: String(f.detector) } : {}),
+    title: String(f.title ?? 'Finding'),
+    description: String(f.description ?? f.title ?? ''),
+    severity,
+    confidence: Math.max(0, Math.min(1, Number.isFinite(Number(f.confidence)) ? Number(f.confidence) : 0.5)),
+    category,
+    swc_id: f.swc_id ?? null,
+    cwe_id: f.cwe_id ?? null,
+    location: {
+      file: loc.file && loc.file !== '' ? String(loc.file) : file,
+      line,
+      end_line: end,
+      ...(loc.column != null && Number(loc.column) >= 0 ? { column: Math.floor(Number(loc.column)) } : {}),
+      contract: loc.contract ?? null,
+      function: loc.function ?? null,
+    },
+    tools,
+    layers,
+    recommendation: String(f.recommendation ?? ''),
+    ...(f.evidence !== undefined ? { evidence: f.evidence } : {}),
+    ...(f.llm_only ? { llm_only: true } : {}),
+  };
+  return out;
+}
+
+export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
+  const metrics = metricsFor(deps.metrics);
+  const maxBytes = deps.maxSourceBytes ?? MAX_SOURCE_BYTES;
+  const selfTests: Record<string, SelfTestResult> = {};
+  let selfTestsRun: Promise<Record<string, SelfTestResult>> | null = null;
+  let selfTestsDone = false;
+
+  async function availabilityOf(t: AnalysisTool): Promise<ToolAvailability> {
+    try {
+      return await Promise.race([
+        t.availability(),
+        new Promise<ToolAvailability>((resolve) => setTimeout(() => resolve({ available: false, reason: 'availability check did not answer within 15 s' }), 15_000).unref()),
+      ]);
+    } catch (e) {
+      return { available: false, reason: `availability check failed: ${(e as Error).message}` };
+    }
+  }
+
+  function select(mode: AnalyzeOptions['mode'], all: AnalysisTool[], opts: AnalyzeOptions): AnalysisTool[] {
+    switch (mode) {
+      case 'quick':
+        return all.filter((t) => t.modes.includes('quick'));
+      case 'full':
+        // Tools with no modes (single WASM rules also run inside the static analyzer) run only by name.
+        return all.filter((t) => t.modes.length > 0);
+      case 'layer':
+        if (opts.layer === 9) return all.filter((t) => t.modes.length > 0);
+        return all.filter((t) => t.layer === opts.layer && t.modes.length > 0);
+      case 'tool':
+        return all.filter((t) => t.name === opts.tool);
+    }
+  }
+
+  function validate(input: AnalyzeSource, opts: AnalyzeOptions, all: AnalysisTool[]) {
+    if (!input || typeof input.source !== 'string') throw new HttpError(400, 'invalid_request', 'contract source must be a string');
+    const bytes = Buffer.byteLength(input.source, 'utf8');
+    if (bytes > maxBytes) {
+      throw new HttpError(413, 'payload_too_large', `contract source is ${bytes} bytes; the limit is ${maxBytes} bytes (1 MiB)`, { bytes, limit: maxBytes });
+    }
+    if (input.source.trim() === '') throw new HttpError(400, 'invalid_request', 'contract source is empty: send Solidity source text');
+    if (input.source.includes('\u0000')) throw new HttpError(400, 'invalid_request', 'contract source contains NUL bytes: it looks like a binary file, not Solidity source');
+    if (!['quick', 'full', 'layer', 'tool'].includes(opts.mode)) throw new HttpError(400, 'invalid_request', `unknown audit mode "${opts.mode}": use quick, full, layer or tool`);
+    if (opts.mode === 'layer' && (!Number.isInteger(opts.layer) || opts.layer! < 1 || opts.layer! > 9)) {
+      throw new HttpError(400, 'unknown_layer', `layer must be an integer from 1 to 9, got ${JSON.stringify(opts.layer)}`, { layers: LAYER_NAMES });
+    }
+    if (opts.mode === 'tool' && !all.some((t) => t.name === opts.tool)) {
+      throw new HttpError(404, 'tool_not_found', `no analysis tool named "${opts.tool}"; available: ${all.map((t) => t.name).sort().join(', ')}`);
+    }
+    if (!Number.isFinite(opts.timeoutMs) || opts.timeoutMs <= 0) throw new HttpError(400, 'invalid_request', 'timeout must be a positive number of seconds');
+  }
+
+  async function analyze(input: AnalyzeSource, opts: AnalyzeOptions): Promise<AnalysisResult> {
+    const all = deps.registry.tools();
+    validate(input, opts, all);
+    const t0 = Date.now();
+    const deadline = t0 + opts.timeoutMs;
+    const file = input.file || 'Contract.sol';
+    const auditType = opts.mode;
+    return inSpan(deps.tracer, 'analysis.run', { 'analysis.audit_type': auditType, 'analysis.file': file }, async (span) => {
+      const source = input.source;
+      const sha256 = createHash('sha256').update(source, 'utf8').digest('hex');
+      const outline = outlineSource(source);
+      const pragma = extractPragma(source).text;
+      const lineCount = source.split('\n').length;
+      const notes: string[] = [];
+      if (outline.parseError) notes.push(`the source does not parse (${outline.parseError}); tools that need a syntax tree could not analyse it`);
+
+      // Compile once (in the pool) while tools run; tools that need the compiler's choice share it.
+      const compileAbort = new AbortController();
+      const onReqAbort = () => compileAbort.abort();
+      opts.signal?.addEventListener('abort', onReqAbort, { once: true });
+      const compiling: Promise<CompileResult | { timedOut: true; error: string }> = compileSolidity(
+        { source, file, absPath: input.absPath ?? null, roots: deps.contractRoots, outputs: 'check' },
+        { pool: deps.pool ?? null, signal: compileAbort.signal, deadline },
+      ).catch((e: Error & { code?: string }) => ({ timedOut: true as const, error: e.code === 'task_timeout' ? 'compilation did not finish within the time budget' : e.code === 'task_aborted' ? 'compilation was cancelled with the request' : `compiler crashed: ${e.message}` }));
+      const sharedCompilation = compiling.then((r) =>
+        'timedOut' in r
+          ? { ok: false, compiler: null, errors: [r.error], contracts: [] }
+          : { ok: r.ok, compiler: r.compiler, errors: r.errors.map(oneLine), contracts: Object.entries(r.contracts).filter(([, c]) => c.file === file).map(([n]) => n) },
+      );
+
+      const selected = select(auditType, all, opts);
+      const toolInput: AnalysisInput = {
+        source,
+        file,
+        absPath: input.absPath ?? null,
+        sha256,
+        contract: mainContract(outline),
+        contracts: outline.contracts.map((c) => ({ name: c.name, kind: c.kind, abstract: c.abstract, line: c.line, end_line: c.end_line })),
+        roots: deps.contractRoots,
+        compilation: sharedCompilation,
+      };
+      const mode: 'quick' | 'full' = auditType === 'quick' ? 'quick' : 'full';
+      const results = new Map<string, ToolResult>();
+      const finished = new Map<string, Promise<void>>();
+      const deadlineCtl = new AbortController();
+      const deadlineTimer = setTimeout(() => deadlineCtl.abort(), Math.max(0, deadline - Date.now()));
+      const onAbort = () => deadlineCtl.abort();
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+
+      const runTool = async (t: AnalysisTool, prior?: Promise<Finding[]>) => {
+        const started = Date.now();
+        const record = (status: ToolStatus, findings: Finding[], error: string | null) => {
+          if (results.has(t.name)) return;
+          results.set(t.name, { tool: t.name, layer: t.layer, status, findings, execution_time: round3(Date.now() - started), error });
+          metrics?.toolRuns.inc({ tool: t.name, status });
+          metrics?.toolDuration.observe({ tool: t.name }, (Date.now() - started) / 1000);
+        };
+        await inSpan(deps.tracer, 'analysis.tool', { 'analysis.tool': t.name, 'analysis.layer': t.layer }, async (tspan) => {
+          const av = await availabilityOf(t);
+          if (!av.available) {
+            record('not_available', [], [av.reason ?? 'not available', av.install_hint ? `install: ${av.install_hint}` : null].filter(Boolean).join('; '));
+            tspan?.setAttribute('analysis.status', 'not_available');
+            return;
+          }
+          const ctl = new AbortController();
+          const stop = () => ctl.abort();
+          deadlineCtl.signal.addEventListener('abort', stop, { once: true });
+          let timer: NodeJS.Timeout | undefined;
+          const timeout = new Promise<'deadline'>((resolve) => {
+            if (deadlineCtl.signal.aborted) resolve('deadline');
+            deadlineCtl.signal.addEventListener('abort', () => resolve('deadline'), { once: true });
+            timer = setTimeout(() => resolve('deadline'), Math.max(0, deadline - Date.now()));
+          });
+          try {
+            const priorFindings = prior ? await Promise.race([prior, timeout.then(() => [] as Finding[])]) : undefined;
+            if (deadlineCtl.signal.aborted || Date.now() >= deadline) {
+              record('timeout', [], opts.signal?.aborted ? 'request was cancelled before the tool finished' : `did not finish within the ${round3(opts.timeoutMs)} s budget`);
+              return;
+            }
+            const running = Promise.resolve().then(() =>
+              t.run({ ...toolInput, ...(priorFindings ? { prior: priorFindings } : {}) }, { signal: ctl.signal, deadline, mode }),
+            );
+            const out = await Promise.race([running, timeout]);
+            if (out === 'deadline') {
+              ctl.abort();
+              running.catch(() => {}); // the tool stops on its own; its late answer is ignored
+              record('timeout', [], opts.signal?.aborted ? 'request was cancelled before the tool finished' : `did not finish within the ${round3(opts.timeoutMs)} s budget`);
+              return;
+            }
+            if (!out || !Array.isArray(out.findings)) throw new Error('tool returned no findings array');
+            const findings = out.findings.map((f) => normalizeFinding(f as any, t, file, lineCount)).filter((f): f is Finding => f !== null);
+            const status: ToolStatus = out.status ?? (out.error ? 'error' : 'success');
+            record(status, findings, out.error ?? null);
+            tspan?.setAttribute('analysis.status', status);
+            tspan?.setAttribute('analysis.findings', findings.length);
+          } catch (e) {
+            const err = e as Error & { code?: string };
+            const timedOut = err.code === 'task_timeout' || err.code === 'task_aborted';
+            record(timedOut ? 'timeout' : 'error', [], timedOut ? `did not finish within the time budget (${err.message})` : `${t.name} failed: ${err.message || String(e)}`);
+            tspan?.setAttribute('analysis.status', timedOut ? 'timeout' : 'error');
+            if (!timedOut) deps.log?.warn({ tool: t.name, err: err.message }, 'analysis tool failed');
+          } finally {
+            if (timer) clearTimeout(timer);
+            deadlineCtl.signal.removeEventListener('abort', stop);
+          }
+        });
+      };
+
+      // Layer-1 tools first in the dependency sense: tools that use prior findings wait for them.
+      const direct = selected.filter((t) => !t.usesPrior);
+      for (const t of direct) finished.set(t.name, runTool(t));
+      const layer1 = direct.filter((t) => t.layer === 1).map((t) => finished.get(t.name)!);
+      const priorFindings = Promise.all(layer1).then(() => [...results.values()].filter((r) => r.layer === 1).flatMap((r) => r.findings));
+      for (const t of selected.filter((x) => x.usesPrior)) finished.set(t.name, runTool(t, priorFindings));
+      await Promise.all(finished.values());
+      clearTimeout(deadlineTimer);
+      opts.signal?.removeEventListener('abort', onAbort);
+
+      // Compilation is reported even if it is still running at the deadline.
+      const compiled = await Promise.race([compiling, new Promise<null>((r) => setTimeout(() => r(null), Math.max(0, deadline - Date.now())).unref())]);
+      if (compiled === null) compileAbort.abort();
+      opts.signal?.removeEventListener('abort', onReqAbort);
+      const compilation = describeCompilation(compiled, outline.parseError);
+      if (!compilation.ok) notes.push(compilation.note);
+
+      const ordered = selected.map((t) => results.get(t.name)!).filter(Boolean);
+      const findings = correlate(ordered.flatMap((r) => r.findings), source);
+      const summary = EMPTY_SUMMARY();
+      for (const f of findings) summary[f.severity]++;
+      const layers = [...new Set(selected.map((t) => t.layer))].sort((a, b) => a - b);
+      if (auditType === 'full' || (auditType === 'layer' && opts.layer === 9)) layers.push(9);
+      const executionMs = Date.now() - t0;
+      const result: AnalysisResult = {
+        audit_id: randomUUID(),
+        audit_type: auditType,
+        contract: {
+          name: mainContract(outline) ?? path.basename(file, '.sol'),
+          sha256,
+          pragma,
+          compiler: compilation.compiler,
+        },
+        layers: [...new Set(layers)],
+        tools: selected.map((t) => t.name),
+        results: ordered,
+        findings,
+        summary,
+        total_findings: findings.length,
+        execution_time: round3(executionMs),
+        timestamp: new Date().toISOString(),
+        version: deps.version ?? '0.0.0',
+        compilation: { ok: compilation.ok, compiler: compilation.compiler, errors: compilation.errors, warnings: compilation.warnings, reason: compilation.reason, ...(compilation.ok ? {} : { note: compilation.note }) },
+        ...(notes.length ? { notes } : {}),
+      };
+      metrics?.duration.observe({ audit_type: auditType }, executionMs / 1000);
+      for (const s of SEVERITIES) if (summary[s]) metrics?.findings.inc({ severity: s }, summary[s]);
+      span?.setAttribute('analysis.findings', findings.length);
+      span?.setAttribute('analysis.tools', selected.length);
+      return result;
+    });
+  }
+
+  function describeCompilation(c: CompileResult | { timedOut: true; error: string } | null, parseError: string | null) {
+    const parserOnly = parseError ? 'no tool could build a syntax tree either' : 'analysis ran on the parser AST only';
+    if (c === null) {
+      return { ok: false, compiler: null, errors: ['compilation did not finish within the time budget'], warnings: [] as string[], reason: null as string | null, note: `compilation did not finish in time; ${parserOnly}` };
+    }
+    if ('timedOut' in c) return { ok: false, compiler: null, errors: [c.error], warnings: [], reason: null, note: `${c.error}; ${parserOnly}` };
+    const errors = c.errors.map(oneLine);
+    const warnings = c.warnings.slice(0, 50).map(oneLine);
+    const why = c.missingImports.length
+      ? `missing import${c.missingImports.length > 1 ? 's' : ''} ${c.missingImports.map((m) => `"${m}"`).join(', ')}`
+      : errors[0] ?? 'compilation failed';
+    return {
+      ok: c.ok,
+      compiler: c.compiler,
+      errors,
+      warnings,
+      reason: c.reason,
+      note: c.ok ? '' : `compilation failed (${why}); ${parserOnly}`,
+    };
+  }
+
+  async function info(t: AnalysisTool): Promise<ToolInfo> {
+    const av = await availabilityOf(t);
+    const st = selfTests[t.name] ?? null;
+    return {
+      name: t.name,
+      layer: t.layer,
+      layer_name: LAYER_NAMES[t.layer] ?? `Layer ${t.layer}`,
+      description: t.description,
+      builtin: t.builtin,
+      runtime: runtimeOf(t),
+      plugin: t.plugin ?? null,
+      modes: t.modes,
+      available: av.available,
+      version: av.version ?? null,
+      reason: av.reason ?? null,
+      install_hint: av.install_hint ?? null,
+      status: !av.available ? 'not_available' : st && !st.ok ? 'error' : 'ok',
+      self_test: st ? { ok: st.ok, error: st.error } : null,
+    };
+  }
+
+  async function runSelfTests(): Promise<Record<string, SelfTestResult>> {
+    if (selfTestsRun) return selfTestsRun;
+    selfTestsRun = (async () => {
+      const budget = deps.selfTestTimeoutMs ?? 120_000;
+      const tools = deps.registry.tools().filter((t) => t.builtin && typeof t.selfTest === 'function');
+      await Promise.all(
+        tools.map(async (t) => {
+          const started = Date.now();
+          let timer: NodeJS.Timeout | undefined;
+          try {
+            await Promise.race([
+              t.selfTest!(),
+              new Promise((_, reject) => {
+                timer = setTimeout(() => reject(new Error(`self-test did not finish within ${budget / 1000} s`)), budget);
+                timer.unref();
+              }),
+            ]);
+            selfTests[t.name] = { ok: true, error: null, duration_ms: Date.now() - started, at: new Date().toISOString() };
+          } catch (e) {
+            selfTests[t.name] = { ok: false, error: (e as Error).message || String(e), duration_ms: Date.now() - started, at: new Date().toISOString() };
+            deps.log?.error({ tool: t.name, err: (e as Error).message }, 'analysis tool self-test failed');
+          } finally {
+            if (timer) clearTimeout(timer);
+          }
+        }),
+      );
+      selfTestsDone = true;
+      return { ...selfTests };
+    })();
+    return selfTestsRun;
+  }
+
+  return {
+    analyze,
+    async listTools() {
+      const tools = deps.registry.tools();
+      return Promise.all(tools.map(info)).then((l) => l.sort((a, b) => a.layer - b.layer || a.name.localeCompare(b.name)));
+    },
+    async getTool(name) {
+      const t = deps.registry.tools().find((x) => x.name === name);
+      return t ? info(t) : null;
+    },
+    async layers() {
+      const infos = await this.listTools();
+      return Object.entries(LAYER_NAMES).map(([k, name]) => {
+        const layer = Number(k);
+        if (layer === 9) return { layer, name, tools: ['correlation'], available: true };
+        const tools = infos.filter((t) => t.layer === layer);
+        return { layer, name, tools: tools.map((t) => t.name), available: tools.some((t) => t.available) };
+      });
+    },
+    runSelfTests,
+    selfTests: () => ({ ...selfTests }),
+    async health(): Promise<EngineHealth> {
+      const infos = await this.listTools();
+      const tools: EngineHealth['tools'] = {};
+      const reasons: string[] = [];
+      for (const t of infos) {
+        tools[t.name] = { available: t.available, builtin: t.builtin, layer: t.layer, status: t.status, reason: t.reason ?? null, self_test: selfTests[t.name] ?? null };
+        if (t.builtin && !t.available) reasons.push(`builtin tool ${t.name} is not available: ${t.reason}`);
+        if (t.builtin && selfTests[t.name] && !selfTests[t.name].ok) reasons.push(`builtin tool ${t.name} failed its self-test: ${selfTests[t.name].error}`);
+      }
+      const builtins = infos.filter((t) => t.builtin);
+      const working = builtins.filter((t) => t.available && (selfTests[t.name]?.ok ?? true));
+      const status: EngineHealth['status'] = working.length === 0 ? 'unhealthy' : reasons.length ? 'degraded' : 'healthy';
+      if (working.length === 0) reasons.unshift(builtins.length ? 'no builtin analysis tool works' : 'no builtin analysis tool is registered');
+      return { status, reasons, tools, self_tests_done: selfTestsDone };
+    },
+  };
+}

@@ -1,0 +1,38 @@
+// Provides the "analysis" service: the one engine behind the REST API, the CLI, the
+// contract_audit skill and MCP, so every surface returns the same body for the same input.
+// Tools are read from the registry on every call; builtin tools' self-tests run once in the
+// background after start-up (not blocking boot) and feed the health report.
+import { definePlugin } from '../../kernel/index.ts';
+import { createAnalysisEngine } from '../../lib/analysis/engine.ts';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+export default definePlugin<{ self_test_on_start?: boolean; self_test_timeout_ms?: number }>({
+  setup(ctx) {
+    let version = '0.0.0';
+    try {
+      version = JSON.parse(readFileSync(path.join(ctx.services.settings.rootDir, 'package.json'), 'utf8')).version ?? version;
+    } catch {
+      /* version stays unknown */
+    }
+    const engine = createAnalysisEngine({
+      registry: ctx.services.registry,
+      pool: ctx.services.pool,
+      metrics: ctx.services.metrics,
+      tracer: ctx.services.tracer,
+      log: ctx.log,
+      version,
+      contractRoots: ctx.services.settings.contractRoots,
+      selfTestTimeoutMs: ctx.config.self_test_timeout_ms,
+    });
+    ctx.provide('analysis', engine);
+    ctx.onStart(() => {
+      if (ctx.config.self_test_on_start === false) return;
+      void engine.runSelfTests().then((r) => {
+        const failed = Object.entries(r).filter(([, v]) => !v.ok);
+        if (failed.length) ctx.log.warn({ failed: failed.map(([k, v]) => ({ tool: k, error: v.error })) }, 'some analysis tools failed their self-test');
+        else ctx.log.info({ tools: Object.keys(r) }, 'analysis tool self-tests passed');
+      });
+    });
+  },
+});
