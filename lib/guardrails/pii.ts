@@ -112,7 +112,7 @@ export function findPii(text: string, s: PiiSettings): Span[] {
   each(PAN, text, (m) => push('national_id', 'in_pan', m.index, m.index + m[0].length, 0.8));
   each(IPV4, text, (m) => {
     const before = text.slice(Math.max(0, m.index - 12), m.index);
-    if (/(?:v|version|ver\.?|release|node|solidity|pragma)\s*[:=^~]?\s*$/i.test(before)) return;
+    if (/(?:^|[^a-z])(?:v|version|ver\.?|release|node|solidity|pragma)\s*[:=^~]?\s*$/i.test(before)) return;
     if (!s.private_ips && privateIPv4(m[0])) return;
     push('ip_address', 'ipv4', m.index, m.index + m[0].length, 0.85);
   });
