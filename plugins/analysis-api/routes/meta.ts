@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { HttpError, LAYER_NAMES, type AnalysisEngine, type ToolInfo } from '../../../kernel/index.ts';
+import { HttpError, LAYER_NAMES, type AnalysisEngine, type AnalysisHealth, type ToolInfo } from '../../../kernel/index.ts';
 import { installedCompilers } from '../../../lib/analysis/compiler/index.ts';
 import { ErrorBody, FreeObject, HealthResponse, RootResponse, ToolParams } from '../../../schemas/analysis-api.ts';
 import type { Ctx } from '../shared.ts';
@@ -58,9 +58,13 @@ export async function metaRoutes(app: FastifyInstance, ctx: Ctx) {
         fatal.push('analysis engine cannot list its tools');
       }
     }
+    // The engine's own health view (self-tests run once at start-up) when it offers one.
+    const engHealth: AnalysisHealth | null = eng?.health
+      ? await eng.health().catch((e: Error): AnalysisHealth => ({ status: 'unhealthy', reasons: [`engine health failed: ${e.message}`], tools: {}, self_tests_done: false }))
+      : null;
     let builtinOk = 0;
     for (const t of list) {
-      const selfTest = t.self_test ?? null;
+      const selfTest = engHealth?.tools[t.name]?.self_test ?? t.self_test ?? null;
       const ok = t.available && t.status === 'ok' && (selfTest ? selfTest.ok : true);
       tools[t.name] = {
         status: t.builtin ? (ok ? 'ok' : 'error') : t.available ? 'ok' : 'not_available',
@@ -73,7 +77,11 @@ export async function metaRoutes(app: FastifyInstance, ctx: Ctx) {
       if (t.builtin && ok) builtinOk++;
       if (t.builtin && !ok) degraded.push(`built-in tool ${t.name} ${selfTest && !selfTest.ok ? `failed its self-test: ${selfTest.error ?? 'no detail'}` : t.reason ?? 'is not available'}`);
     }
-    if (eng && list.length && builtinOk === 0) fatal.push('no built-in analysis tool passed its self-test');
+    if (engHealth) {
+      deps.analysis_engine = { status: engHealth.status === 'healthy' ? 'ok' : 'error', engine_status: engHealth.status, self_tests_done: engHealth.self_tests_done, reasons: engHealth.reasons };
+      if (engHealth.status === 'unhealthy') fatal.push(...(engHealth.reasons.length ? engHealth.reasons : ['the analysis engine reports it cannot analyse']));
+    }
+    if (eng && list.length && builtinOk === 0 && !fatal.length) fatal.push('no built-in analysis tool passed its self-test');
     if (eng && !list.length && !fatal.length) fatal.push('no analysis tool is registered');
 
     let storeOk = false;

@@ -1,0 +1,33 @@
+pragma solidity ^0.4.24;
+
+contract Wallet {
+    address owner;
+    mapping(address => uint) balances;
+
+    function deposit() public payable {
+        balances[msg.sender] += msg.value;
+    }
+
+    function refund() public {
+        msg.sender.transfer(balances[msg.sender]); // expect: unprotected-ether-withdrawal
+    }
+
+    function drain(address to) public {
+        to.transfer(address(this).balance); // expect: unprotected-ether-withdrawal
+    }
+
+    function withdraw() public {
+        uint amount = balances[msg.sender];
+        balances[msg.sender] = 0;
+        msg.sender.transfer(amount);
+    }
+
+    function ownerDrain() public {
+        require(msg.sender == owner);
+        msg.sender.transfer(address(this).balance);
+    }
+
+    function claim(uint guess) public {
+        if (guess == 42) msg.sender.transfer(address(this).balance);
+    }
+}

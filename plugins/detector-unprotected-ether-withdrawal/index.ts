@@ -1,0 +1,58 @@
+// unprotected-ether-withdrawal: a function anyone can call pays out ether unconditionally,
+// either the whole contract balance or an amount read from state that it never debits, so the
+// same caller can repeat it (SWC-105).
+// Avoids false positives: guarded functions, payouts under a condition (games, checked
+// claims), amounts the function debits (balances[x] = 0 / -=), payouts of msg.value
+// (refunds), and recipients that are neither the caller nor a caller-chosen address.
+import { definePlugin } from '../../kernel/index.ts';
+import { conditions, isMsgSender, rootName, statementLoc, unwrap, type StaticDetector } from '../../lib/analysis/static/index.ts';
+
+export const unprotectedEtherWithdrawalDetector: StaticDetector = {
+  meta: {
+    id: 'unprotected-ether-withdrawal',
+    title: 'Unprotected ether withdrawal',
+    severity: 'HIGH',
+    confidence: 0.6,
+    category: 'access_control',
+    swc: 'SWC-105',
+    cwe: 'CWE-284',
+    description: 'Ether leaves the contract from a function any account can call, without an access check or a debit of the amount paid.',
+    recommendation: 'Check the caller’s entitlement and debit it before paying (balances[msg.sender] = 0), or restrict the function to the owner.',
+    exploit_scenario: 'An attacker calls refund() repeatedly; the balance it pays is never reduced, so each call drains more of the contract.',
+    messages: {
+      balance: 'Whole contract balance sent to `{{to}}` by a function anyone can call.',
+      nodebit: '`{{amount}}` paid to `{{to}}` but `{{var}}` is never debited.',
+    },
+  },
+  create(context) {
+    const { facts, source } = context;
+    return {
+      FunctionCall(n) {
+        const c = facts.externalCallByNode.get(n);
+        if (!c || !c.value || (c.kind !== 'transfer' && c.kind !== 'send' && c.kind !== 'call')) return;
+        const { fn } = facts.enclosing(n);
+        if (!fn || !fn.isPublic || fn.senderGuard || fn.kind === 'constructor') return;
+        if (conditions(fn.node.body).some((cond) => cond.range[0] < n.range[0]) || facts.inLoop(n)) return;
+        const to = unwrap(c.target);
+        const toCaller = isMsgSender(to) || (to.type === 'Identifier' && fn.params.includes(to.name));
+        if (!toCaller) return;
+        const amount = unwrap(c.value);
+        const text = (x: any) => source.slice(x.range[0], x.range[1] + 1);
+        if (amount.type === 'MemberAccess' && amount.memberName === 'balance') {
+          context.report({ node: n, loc: statementLoc(n, facts), messageId: 'balance', data: { to: text(to) } });
+          return;
+        }
+        const v = rootName(amount);
+        const stateVar = v && (fn.aliases.get(v) ?? (facts.enclosing(n).contract?.stateVars.has(v) && !fn.locals.has(v) ? v : null));
+        if (!stateVar || fn.transitiveWrites.has(stateVar)) return;
+        context.report({ node: n, loc: statementLoc(n, facts), messageId: 'nodebit', data: { to: text(to), amount: text(amount), var: stateVar } });
+      },
+    };
+  },
+};
+
+export default definePlugin({
+  setup(ctx) {
+    ctx.registerDetector(unprotectedEtherWithdrawalDetector);
+  },
+});

@@ -1,0 +1,51 @@
+// unprotected-owner-change: a public function without an access check that writes the state
+// the contract's own access checks rely on (owner, admins, owner tables): anyone can make
+// themselves owner (SWC-105/SWC-118). This covers wrongly named constructors (a misspelled or
+// renamed constructor is an ordinary public function) and public initializers.
+// "Owner state" is learned from the contract itself: variables compared with msg.sender or
+// tx.origin, and tables indexed by msg.sender in modifiers or membership checks.
+// Avoids false positives: constructors, guarded functions (inline, modifier or helper checks),
+// and contracts that never check the caller (no owner state to protect).
+import { definePlugin } from '../../kernel/index.ts';
+import { headerLoc, type StaticDetector } from '../../lib/analysis/static/index.ts';
+
+export const unprotectedOwnerChangeDetector: StaticDetector = {
+  meta: {
+    id: 'unprotected-owner-change',
+    title: 'Unprotected change of owner / access-control state',
+    severity: 'CRITICAL',
+    confidence: 0.7,
+    category: 'access_control',
+    swc: 'SWC-105',
+    cwe: 'CWE-284',
+    description: 'A function anyone can call writes the variables the contract uses to authorize callers.',
+    recommendation: 'Add the access check (onlyOwner) or make it a real constructor / an initializer that can only run once.',
+    exploit_scenario: 'An attacker calls the function, becomes the owner and then uses owner-only functions to drain or destroy the contract.',
+    messages: { write: '`{{fn}}` writes `{{vars}}` (used for access checks) without checking the caller.' },
+  },
+  create(context) {
+    const { facts } = context;
+    return {
+      'SourceUnit:exit'() {
+        for (const c of facts.contracts) {
+          if (!c.authVars.size || c.kind === 'library' || c.kind === 'interface') continue;
+          for (const fn of c.functions) {
+            if (fn.kind !== 'function' && fn.kind !== 'fallback' && fn.kind !== 'receive') continue;
+            if (!fn.isPublic || fn.senderGuard || fn.isView) continue;
+            const vars = [...fn.transitiveWrites].filter((v) => c.authVars.has(v));
+            if (!vars.length) continue;
+            // Inherited functions are reported once, in the contract that declares them.
+            if (fn.contract !== c.name && facts.contractByName.get(fn.contract)?.authVars.size) continue;
+            context.report({ node: fn.node, loc: headerLoc(fn.node), messageId: 'write', contract: fn.contract, function: fn.name, data: { fn: fn.name, vars: vars.join('`, `') } });
+          }
+        }
+      },
+    };
+  },
+};
+
+export default definePlugin({
+  setup(ctx) {
+    ctx.registerDetector(unprotectedOwnerChangeDetector);
+  },
+});

@@ -1,0 +1,34 @@
+pragma solidity ^0.4.24;
+
+contract Missing {
+    address private owner;
+
+    function IamMissing() public { // expect: wrong-constructor-name
+        owner = msg.sender;
+    }
+
+    function withdraw() public {
+        require(msg.sender == owner);
+        owner.transfer(this.balance);
+    }
+}
+
+contract Proper {
+    address private owner;
+
+    constructor() public {
+        owner = msg.sender;
+    }
+
+    function properName() public view returns (address) {
+        return owner;
+    }
+}
+
+contract Lowercase {
+    uint x;
+
+    function lowercase() public { // expect: wrong-constructor-name
+        x = 1;
+    }
+}

@@ -1,0 +1,48 @@
+// wrong-constructor-name: before `constructor()` (0.4.22) a constructor was the function named
+// exactly like the contract; a case difference, a typo or a rename after copying makes it an
+// ordinary public function anyone can call later (SWC-118, e.g. Rubixi).
+// Flags a public, state-writing function of a contract without a constructor whose name is the
+// contract name in other case, contains it, or is literally "constructor"/"Constructor".
+// Avoids false positives: contracts that have a constructor, functions that write nothing.
+import { definePlugin } from '../../kernel/index.ts';
+import { headerLoc, type StaticDetector } from '../../lib/analysis/static/index.ts';
+
+export const wrongConstructorNameDetector: StaticDetector = {
+  meta: {
+    id: 'wrong-constructor-name',
+    title: 'Incorrect constructor name',
+    severity: 'HIGH',
+    confidence: 0.75,
+    category: 'access_control',
+    swc: 'SWC-118',
+    cwe: 'CWE-665',
+    description: 'A function that looks like the constructor is not one; it stays callable by anyone after deployment.',
+    recommendation: 'Use the `constructor` keyword (Solidity >= 0.4.22) and compile with a recent compiler.',
+    exploit_scenario: 'An attacker calls the mis-named function and re-initializes the contract, setting themselves as owner.',
+    messages: { name: '`{{fn}}` in contract `{{contract}}` is an ordinary public function, not a constructor.' },
+  },
+  create(context) {
+    const { facts } = context;
+    return {
+      'SourceUnit:exit'() {
+        for (const c of facts.contracts) {
+          if (c.hasConstructor || c.kind !== 'contract') continue;
+          const lc = c.name.toLowerCase();
+          for (const fn of c.ownFunctions) {
+            if (fn.kind !== 'function' || !fn.isPublic || !fn.writes.length) continue;
+            const n = fn.name.toLowerCase();
+            const looksLike = (n === lc && fn.name !== c.name) || (n !== lc && lc.length >= 4 && n.includes(lc)) || n === 'constructor';
+            if (!looksLike) continue;
+            context.report({ node: fn.node, loc: headerLoc(fn.node), messageId: 'name', contract: c.name, function: fn.name, data: { fn: fn.name, contract: c.name } });
+          }
+        }
+      },
+    };
+  },
+};
+
+export default definePlugin({
+  setup(ctx) {
+    ctx.registerDetector(wrongConstructorNameDetector);
+  },
+});
