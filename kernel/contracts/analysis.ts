@@ -10,6 +10,8 @@ export interface AnalyzeSource {
   /** Display name used in finding locations. */
   file: string;
   absPath?: string | null;
+  /** Directories imports may be read from; defaults to the service's contract roots. */
+  roots?: string[];
 }
 
 export interface AnalyzeOptions {

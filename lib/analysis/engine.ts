@@ -209,7 +209,7 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
       const onReqAbort = () => compileAbort.abort();
       opts.signal?.addEventListener('abort', onReqAbort, { once: true });
       const compiling: Promise<CompileResult | { timedOut: true; error: string }> = compileSolidity(
-        { source, file, absPath: input.absPath ?? null, roots: deps.contractRoots, outputs: 'check' },
+        { source, file, absPath: input.absPath ?? null, roots: input.roots ?? deps.contractRoots, outputs: 'check' },
         { pool: deps.pool ?? null, signal: compileAbort.signal, deadline },
       ).catch((e: Error & { code?: string }) => ({ timedOut: true as const, error: e.code === 'task_timeout' ? 'compilation did not finish within the time budget' : e.code === 'task_aborted' ? 'compilation was cancelled with the request' : `compiler crashed: ${e.message}` }));
       const sharedCompilation = compiling.then((r) =>
@@ -226,7 +226,7 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
         sha256,
         contract: mainContract(outline),
         contracts: outline.contracts.map((c) => ({ name: c.name, kind: c.kind, abstract: c.abstract, line: c.line, end_line: c.end_line })),
-        roots: deps.contractRoots,
+        roots: input.roots ?? deps.contractRoots,
         compilation: sharedCompilation,
       };
       const mode: 'quick' | 'full' = auditType === 'quick' ? 'quick' : 'full';

@@ -1,0 +1,82 @@
+// Markdown report: what a reviewer reads in a PR comment or an issue. Every value coming from
+// the contract or a tool is escaped so a crafted contract cannot inject markup or links.
+import type { AnalysisResult } from '../../../kernel/contracts/analysis.ts';
+import { LAYER_NAMES, SEVERITIES } from '../../../schemas/finding.ts';
+
+/** Escapes Markdown control characters (and HTML) in inline text and table cells. */
+export function mdEscape(s: unknown): string {
+  return String(s ?? '')
+    .replace(/\r?\n/g, ' ')
+    .replace(/[\\`*_\[\]|<>~]/g, (c) => `\\${c}`)
+    .replace(/^([#+-])/, '\\$1')
+    .replace(/&/g, '&amp;');
+}
+
+function fence(s: string): string {
+  const longest = Math.max(2, ...Array.from(s.matchAll(/`+/g), (m) => m[0].length));
+  const f = '`'.repeat(longest + 1);
+  return `${f}\n${s}\n${f}`;
+}
+
+export function toMarkdown(result: AnalysisResult): string {
+  const out: string[] = [];
+  const c = result.contract;
+  out.push(`# vigil ${mdEscape(result.audit_type)} analysis: ${mdEscape(c.name ?? 'contract')}`);
+  out.push('');
+  out.push(`| | |\n|---|---|\n| Audit id | ${mdEscape(result.audit_id)} |\n| SHA-256 | ${mdEscape(c.sha256)} |\n| Pragma | ${mdEscape(c.pragma ?? 'none')} |\n| Compiler | ${mdEscape(c.compiler ?? 'none')} |\n| Layers | ${result.layers.map((l) => `${l} ${mdEscape(LAYER_NAMES[l] ?? '')}`).join(', ')} |\n| Time | ${result.execution_time} s |\n| Date | ${mdEscape(result.timestamp)} |\n| vigil | ${mdEscape(result.version)} |`);
+  out.push('');
+  if (result.compilation && !result.compilation.ok) {
+    out.push(`> **Compilation:** ${mdEscape(result.compilation.note ?? 'failed')}`);
+    for (const e of result.compilation.errors.slice(0, 5)) out.push(`> - ${mdEscape(e)}`);
+    out.push('');
+  }
+  for (const n of (result.notes as string[] | undefined) ?? []) {
+    if (result.compilation && !result.compilation.ok && n === result.compilation.note) continue;
+    out.push(`> ${mdEscape(n)}`);
+    out.push('');
+  }
+  out.push('## Summary');
+  out.push('');
+  out.push(`| ${SEVERITIES.join(' | ')} | Total |`);
+  out.push(`|${SEVERITIES.map(() => '---:').join('|')}|---:|`);
+  out.push(`| ${SEVERITIES.map((s) => result.summary[s] ?? 0).join(' | ')} | ${result.total_findings} |`);
+  out.push('');
+  out.push('## Tools');
+  out.push('');
+  out.push('| Tool | Layer | Status | Findings | Time (s) | Note |');
+  out.push('|---|---:|---|---:|---:|---|');
+  for (const r of result.results) {
+    out.push(`| ${mdEscape(r.tool)} | ${r.layer} | ${mdEscape(r.status)} | ${r.findings.length} | ${r.execution_time} | ${mdEscape(r.error ?? '')} |`);
+  }
+  out.push('');
+  out.push('## Findings');
+  out.push('');
+  if (!result.findings.length) out.push('No findings.');
+  result.findings.forEach((f, i) => {
+    const loc = `${f.location.file}:${f.location.line}${f.location.end_line > f.location.line ? `-${f.location.end_line}` : ''}`;
+    const where = [f.location.contract, f.location.function].filter(Boolean).join('.');
+    out.push(`### ${i + 1}. [${f.severity}] ${mdEscape(f.title)}`);
+    out.push('');
+    out.push(`- **Location:** \`${loc.replace(/`/g, "'")}\`${where ? ` (${mdEscape(where)})` : ''}`);
+    out.push(`- **Category:** ${mdEscape(f.category)}${f.swc_id ? ` · ${mdEscape(f.swc_id)}` : ''}${f.cwe_id ? ` · ${mdEscape(f.cwe_id)}` : ''}`);
+    out.push(`- **Confidence:** ${Math.round(f.confidence * 100)}%`);
+    out.push(`- **Reported by:** ${f.tools.map(mdEscape).join(', ')} (layers ${f.layers.join(', ')})`);
+    out.push(`- **Id:** \`${f.id.replace(/`/g, '')}\``);
+    out.push('');
+    out.push(mdEscape(f.description));
+    out.push('');
+    if (f.recommendation) {
+      out.push(`**Recommendation:** ${mdEscape(f.recommendation)}`);
+      out.push('');
+    }
+    if (f.evidence !== undefined) {
+      out.push('<details><summary>Evidence</summary>');
+      out.push('');
+      out.push(fence(JSON.stringify(f.evidence, null, 2)));
+      out.push('');
+      out.push('</details>');
+      out.push('');
+    }
+  });
+  return out.join('\n') + '\n';
+}
