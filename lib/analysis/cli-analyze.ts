@@ -111,7 +111,7 @@ function combine(dir: string, bodies: Array<{ file: string; body: AnalysisResult
       const prev = results.get(r.tool);
       if (!prev) results.set(r.tool, { ...r, findings: [...r.findings], errors: r.error ? [`${file}: ${r.error}`] : [] });
       else {
-        prev.status = mergeStatus(prev.status, r.status);
+        prev.status = mergeStatus(prev.status as ToolStatus, r.status as ToolStatus);
         prev.findings.push(...r.findings);
         prev.execution_time = Math.round((prev.execution_time + r.execution_time) * 1000) / 1000;
         if (r.error) prev.errors.push(`${file}: ${r.error}`);
