@@ -197,3 +197,44 @@ describe('skills endpoint', () => {
     assert.equal(by.crypto.input_schema.type, 'object');
   });
 });
+
+describe('operations', () => {
+  test('readiness report has the spec shape and a rest_api runtime check', async () => {
+    const r = await g.kernel.gateway.inject({ method: 'GET', url: '/api/v1/enterprise/readiness' });
+    assert.equal(r.statusCode, 200);
+    const b = r.json();
+    assert.equal(b.version, g.kernel.version);
+    assert.ok(['ready', 'needs_attention'].includes(b.posture));
+    assert.ok(Number.isInteger(b.score) && b.score >= 0 && b.score <= 100);
+    assert.deepEqual(Object.keys(b.runtime).sort(), ['active_connections', 'active_sessions', 'skills_registered', 'uptime_seconds']);
+    assert.equal(b.runtime.skills_registered, g.kernel.registry.skills().length);
+    const rest = b.checks.find((c: any) => c.id === 'rest_api');
+    assert.equal(rest.category, 'runtime');
+    assert.equal(rest.status, 'active');
+    assert.match(rest.detail, /management endpoints are mounted under \/api\/v1/i);
+    for (const c of b.checks) {
+      assert.deepEqual(Object.keys(c).sort(), ['category', 'detail', 'id', 'status', 'title']);
+      assert.ok(['active', 'available', 'attention'].includes(c.status));
+    }
+    // Computed from this instance: no guardrail plugin is loaded here, and the report says so.
+    assert.equal(b.checks.find((c: any) => c.id === 'guardrails').status, 'attention');
+    assert.equal(b.posture, 'needs_attention');
+    assert.ok(b.next_actions.some((a: string) => /guardrail/i.test(a)));
+    assert.equal(b.checks.find((c: any) => c.id === 'tenancy').status, 'available');
+  });
+
+  test('health, metrics and the OpenAPI description', async () => {
+    const h = await g.kernel.gateway.inject({ method: 'GET', url: '/health' });
+    assert.equal(h.statusCode, 200);
+    assert.equal(h.json().checks.store.status, 'ok');
+    assert.equal(h.json().checks.llm.provider, 'demo');
+    const m = await g.kernel.gateway.inject({ method: 'GET', url: '/metrics' });
+    assert.match(String(m.headers['content-type']), /^text\/plain/);
+    assert.match(m.body, /# TYPE vigil_skill_calls_total counter/);
+    assert.match(m.body, /vigil_skill_calls_total\{skill="shell",outcome="denied"\} \d+/);
+    const o = (await g.kernel.gateway.inject({ method: 'GET', url: '/openapi.json' })).json();
+    assert.equal(o.openapi, '3.0.3');
+    for (const p of ['/api/v1/agent/chat', '/api/v1/chat/stream', '/api/v1/skills', '/api/v1/sessions/{id}', '/api/v1/enterprise/readiness', '/health', '/metrics']) assert.ok(o.paths[p], p);
+    assert.ok(o.paths['/api/v1/agent/chat'].post.responses['200'].content['application/json'].schema.properties.tool_calls);
+  });
+});
