@@ -39,9 +39,21 @@ export interface WasmHost {
 export class WasmPluginError extends Error {
   constructor(
     public readonly pluginId: string,
-    public readonly code: 'wasm_timeout' | 'wasm_memory' | 'wasm_trap' | 'wasm_bad_output' | 'wasm_missing_export' | 'wasm_load_failed' | 'wasm_guest_error',
+    public readonly code:
+      | 'wasm_timeout'
+      | 'wasm_memory'
+      | 'wasm_trap'
+      | 'wasm_bad_output'
+      | 'wasm_missing_export'
+      | 'wasm_load_failed'
+      | 'wasm_guest_error'
+      /** The guest used a host capability (HTTP) its manifest does not grant. */
+      | 'wasm_permission_denied'
+      /** The caller's signal fired, or the instance was closed. */
+      | 'wasm_aborted',
     message: string,
   ) {
     super(`plugin ${pluginId}: ${message}`);
+    this.name = 'WasmPluginError';
   }
 }
