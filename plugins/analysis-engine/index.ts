@@ -7,7 +7,7 @@ import { createAnalysisEngine } from '../../lib/analysis/engine.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-export default definePlugin<{ self_test_on_start?: boolean; self_test_timeout_ms?: number }>({
+export default definePlugin<{ self_test_on_start?: boolean; self_test_timeout_ms?: number; self_test_delay_ms?: number }>({
   setup(ctx) {
     let version = '0.0.0';
     try {
@@ -28,11 +28,9 @@ export default definePlugin<{ self_test_on_start?: boolean; self_test_timeout_ms
     ctx.provide('analysis', engine);
     ctx.onStart(() => {
       if (ctx.config.self_test_on_start === false) return;
-      void engine.runSelfTests().then((r) => {
-        const failed = Object.entries(r).filter(([, v]) => !v.ok);
-        if (failed.length) ctx.log.warn({ failed: failed.map(([k, v]) => ({ tool: k, error: v.error })) }, 'some analysis tools failed their self-test');
-        else ctx.log.info({ tools: Object.keys(r) }, 'analysis tool self-tests passed');
-      });
+      // Deferred and never concurrent with an analysis: a CLI run that analyses and exits skips them.
+      engine.scheduleSelfTests(ctx.config.self_test_delay_ms ?? 3000);
     });
+    ctx.onClose(() => engine.close());
   },
 });

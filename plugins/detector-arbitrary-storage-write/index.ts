@@ -36,11 +36,13 @@ export const arbitraryStorageWriteDetector: StaticDetector = {
         if (!fn.isPublic || fn.senderGuard || !fn.node.body) continue;
         walk(fn.node.body, (n) => {
           let arr: string | null = null;
-          if (n.type === 'UnaryOperation' && (n.operator === '--' || n.operator === '++')) arr = lengthTarget(n.subExpression);
+          if (n.type === 'UnaryOperation' && n.operator === '--') arr = lengthTarget(n.subExpression);
           if (n.type === 'BinaryOperation' && /^(=|-=|\+=)$/.test(n.operator)) {
             const a = lengthTarget(n.left);
             if (a && (n.operator === '-=' || callerControlled(n.right, fn))) arr = a;
           }
+          // A real emptiness check (`arr.length > 0`) prevents the underflow.
+          if (arr && (n.type === 'UnaryOperation' || n.operator === '-=') && conditions(fn.node.body).some((x) => /\.length(>0|!=0|>=1)|(0<|0!=|1<=)[\w.\[\]]*\.length/.test(norm(source, x)))) arr = null;
           if (arr && c.stateVars.has(arr) && !fn.locals.has(arr)) {
             const l = open.get(`${c.name}.${arr}`) ?? [];
             l.push(n);

@@ -33,6 +33,9 @@ export const unprotectedDelegatecallDetector: StaticDetector = {
         const { fn } = facts.enclosing(n);
         if (!fn || fn.senderGuard || fn.kind === 'constructor') return;
         if (!fn.isPublic) return;
+        // `require(!lib.delegatecall(d))` only proceeds when the call failed and changed nothing.
+        const p = facts.parent(n);
+        if (p?.type === 'UnaryOperation' && p.operator === '!' && facts.parent(p)?.type === 'FunctionCall') return;
         const args = n.arguments ?? [];
         let messageId = 'open';
         let severity: 'HIGH' | 'MEDIUM' = 'MEDIUM';

@@ -5,9 +5,10 @@
 // "Owner state" is learned from the contract itself: variables compared with msg.sender or
 // tx.origin, and tables indexed by msg.sender in modifiers or membership checks.
 // Avoids false positives: constructors, guarded functions (inline, modifier or helper checks),
-// and contracts that never check the caller (no owner state to protect).
+// payable functions (paying to take a role is a game rule), callers adding themselves to a
+// table, and contracts that never check the caller (no owner state to protect).
 import { definePlugin } from '../../kernel/index.ts';
-import { headerLoc, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { headerLoc, isMsgSender, type FunctionFacts, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 export const unprotectedOwnerChangeDetector: StaticDetector = {
   meta: {
@@ -31,8 +32,9 @@ export const unprotectedOwnerChangeDetector: StaticDetector = {
           if (!c.authVars.size || c.kind === 'library' || c.kind === 'interface') continue;
           for (const fn of c.functions) {
             if (fn.kind !== 'function' && fn.kind !== 'fallback' && fn.kind !== 'receive') continue;
-            if (!fn.isPublic || fn.senderGuard || fn.isView) continue;
-            const vars = [...fn.transitiveWrites].filter((v) => c.authVars.has(v));
+            // Paying to take a role (king of the hill, registering as a player) is a game rule.
+            if (!fn.isPublic || fn.senderGuard || fn.isView || fn.payable) continue;
+            const vars = [...authWrites(fn, c.authVars, 0)];
             if (!vars.length) continue;
             // Inherited functions are reported once, in the contract that declares them.
             if (fn.contract !== c.name && facts.contractByName.get(fn.contract)?.authVars.size) continue;
@@ -43,6 +45,20 @@ export const unprotectedOwnerChangeDetector: StaticDetector = {
     };
   },
 };
+
+/** Access-control state written by `fn` or its internal callees. A caller adding itself to a
+ *  table (`members[msg.sender] = true`) is self-registration, not taking someone's role. */
+function authWrites(fn: FunctionFacts, auth: Set<string>, depth: number): Set<string> {
+  const out = new Set<string>();
+  for (const w of fn.writes) {
+    if (!auth.has(w.variable)) continue;
+    const lhs = w.node?.type === 'BinaryOperation' ? w.node.left : w.node?.subExpression;
+    if (lhs?.type === 'IndexAccess' && isMsgSender(lhs.index)) continue;
+    out.add(w.variable);
+  }
+  if (depth < 4) for (const ic of fn.internalCalls) for (const g of ic.callees) if (g !== fn && !g.senderGuard) for (const v of authWrites(g, auth, depth + 1)) out.add(v);
+  return out;
+}
 
 export default definePlugin({
   setup(ctx) {

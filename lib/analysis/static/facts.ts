@@ -812,10 +812,6 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
             }
           });
         }
-        if (f.kind === 'modifier' && n.type === 'IndexAccess' && (isMsgSender(n.index) || isTxOrigin(n.index))) {
-          const name = rootName(n.base);
-          if (name && cf.stateVars.has(name)) cf.authVars.add(name);
-        }
         if (n.type === 'IndexAccess' && (isMsgSender(n.index) || isTxOrigin(n.index))) {
           const name = rootName(n.base);
           const sv = name ? cf.stateVars.get(name) : null;

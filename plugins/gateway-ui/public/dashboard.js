@@ -315,7 +315,8 @@ async function loadMetrics(el) {
 
 // ---------------------------------------------------------------- approvals
 
-let shownApprovals = '';
+/** Ids of the approvals on screen; null forces the next load to re-render. */
+let shownApprovals = null;
 
 async function decide(a, decision, reasonInput, buttons) {
   for (const b of buttons) b.disabled = true;
@@ -323,7 +324,7 @@ async function decide(a, decision, reasonInput, buttons) {
     const reason = reasonInput.value.trim();
     await api(`/api/v1/approvals/${encodeURIComponent(a.id)}`, { method: 'POST', body: { decision, ...(reason ? { reason } : {}) } });
     toast(`${decision === 'approve' ? 'Approved' : 'Denied'}: ${a.skill} (${a.id.slice(0, 8)})`);
-    shownApprovals = '';
+    shownApprovals = null;
     await load('approvals', loadApprovals);
     $('approvals-h').focus();
   } catch (e) {
@@ -333,12 +334,18 @@ async function decide(a, decision, reasonInput, buttons) {
 }
 
 async function loadApprovals(el) {
-  const body = await api('/api/v1/approvals?status=pending');
+  let body;
+  try {
+    body = await api('/api/v1/approvals?status=pending');
+  } catch (e) {
+    shownApprovals = null; // the error replaces the table; the next success must redraw it
+    throw e;
+  }
   const list = body.approvals ?? [];
   $('approvals-count').textContent = list.length ? String(list.length) : '';
   // Re-render only when the set changes, so typing a reason or focus on a button survives polling.
   const key = list.map((a) => a.id).join(',');
-  if (key === shownApprovals && el.firstChild) return;
+  if (key === shownApprovals) return;
   shownApprovals = key;
   if (list.length === 0) {
     setChildren(el, h('p', { class: 'muted' }, 'No approvals waiting. Skills under an approval policy pause here until someone decides.'));
@@ -587,7 +594,7 @@ function main() {
 
 async function refreshAll() {
   lastLists = 0;
-  shownApprovals = '';
+  shownApprovals = null;
   await tick();
 }
 
