@@ -39,11 +39,17 @@ const MAX_WORD = 24;
 const MAX_WORDS = 600;
 
 /** Hashed, L2-normalised feature vector of already-normalised text. */
+// Scratch counts shared by all calls (featurize is synchronous), reset through the touched list.
+let scratch = new Float32Array(DEFAULT_DIMS);
+const touched: number[] = [];
+
 export function featurize(text: string, dims = DEFAULT_DIMS): SparseVector {
-  const counts = new Map<number, number>();
+  if (scratch.length !== dims) scratch = new Float32Array(dims);
+  touched.length = 0;
   const add = (h: number) => {
     const i = h % dims;
-    counts.set(i, (counts.get(i) ?? 0) + 1);
+    if (scratch[i] === 0) touched.push(i);
+    scratch[i]! += 1;
   };
   const words: string[] = [];
   TOKEN.lastIndex = 0;
@@ -67,16 +73,16 @@ export function featurize(text: string, dims = DEFAULT_DIMS): SparseVector {
   }
   if (words.length) add(fnv1a(prev + ' </s>', 2));
   // Sublinear term frequency, then unit length so short and long texts compare.
-  const idx = new Int32Array(counts.size);
-  const val = new Float32Array(counts.size);
+  const idx = new Int32Array(touched.length);
+  const val = new Float32Array(touched.length);
   let norm = 0;
-  let j = 0;
-  for (const [i, c] of counts) {
-    const v = 1 + Math.log(c);
+  for (let j = 0; j < touched.length; j++) {
+    const i = touched[j]!;
+    const v = 1 + Math.log(scratch[i]!);
+    scratch[i] = 0;
     idx[j] = i;
     val[j] = v;
     norm += v * v;
-    j++;
   }
   norm = Math.sqrt(norm) || 1;
   for (let k = 0; k < val.length; k++) val[k] = val[k]! / norm;

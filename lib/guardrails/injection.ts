@@ -204,13 +204,14 @@ export function windows(text: string, size = 600): Array<[number, number]> {
   let m: RegExpExecArray | null;
   while ((m = SENT.exec(text)) && sents.length < MAX_WINDOWS * 4) sents.push([m.index, m.index + m[0].length]);
   if (sents.length <= 1 && text.length <= size) return out;
-  // Pairs of adjacent sentences keep a little context ("Stop. Ignore ...").
+  // Each sentence on its own; a short one ("Stop.", "Very good.") is joined with the next, which
+  // keeps the little context that matters without scoring every sentence twice.
   for (let i = 0; i < sents.length && out.length < MAX_WINDOWS; i++) {
-    const [s] = sents[i]!;
+    const s = sents[i]![0];
     let e = sents[i]![1];
-    if (i + 1 < sents.length && sents[i + 1]![1] - s <= size) e = sents[i + 1]![1];
+    while (i + 1 < sents.length && text.slice(s, e).trim().split(/\s+/).length < 6 && sents[i + 1]![1] - s <= size) e = sents[++i]![1];
     if (e - s > size) e = s + size;
-    if (text.slice(s, e).trim().split(/\s+/).length >= 3) out.push([s, e]);
+    if (e - s < text.length && text.slice(s, e).trim().split(/\s+/).length >= 3) out.push([s, e]);
   }
   return out;
 }
@@ -260,7 +261,7 @@ export interface PromptInjectionSettings extends Record<string, unknown> {
   decode_payloads: boolean;
 }
 
-export const promptInjectionDefaults: PromptInjectionSettings = { threshold: 0.6, use_classifier: true, decode_payloads: true };
+export const promptInjectionDefaults: PromptInjectionSettings = { threshold: 0.5, use_classifier: true, decode_payloads: true };
 
 export function createPromptInjectionGuardrail(model: HashedModel | LoadedModel | null, overrides: Record<string, unknown> = {}) {
   const loaded: LoadedModel | null = model ? ('weights' in model ? model : loadModel(model)) : null;

@@ -55,7 +55,6 @@ export interface NormalizedText {
   stats: { invisible: number; confusable: number; leet: number; spaced: number; spacedLetters: number };
 }
 
-const LATIN = /[a-z]/;
 const CYR_GREEK = /[\u0370-\u03ff\u0400-\u052f]/;
 const COMBINING = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g;
 const WORD_CHAR = /[\p{L}\p{N}@$]/u;
@@ -67,21 +66,56 @@ function foldChar(ch: string): string {
   return ascii.toLowerCase();
 }
 
+// Several layers normalise the same message in a row: remember the last few results.
+const cache: Array<[string, NormalizedText]> = [];
+
 export function normalizeForMatching(input: string): NormalizedText {
+  for (const [k, v] of cache) if (k === input) return v;
+  const out = normalizeUncached(input);
+  cache.push([input, out]);
+  if (cache.length > 4) cache.shift();
+  return out;
+}
+
+const foldCache = new Map<number, string>();
+const isAsciiLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+const isAsciiDigit = (c: number) => c >= 48 && c <= 57;
+/** Letter test with an ASCII fast path. */
+function isLetterCh(ch: string): boolean {
+  const c = ch.charCodeAt(0);
+  if (c < 0x80) return isAsciiLetter(c);
+  return /\p{L}/u.test(ch);
+}
+function isWordCh(ch: string): boolean {
+  const c = ch.charCodeAt(0);
+  if (c < 0x80) return isAsciiLetter(c) || isAsciiDigit(c) || c === 64 || c === 36;
+  return WORD_CHAR.test(ch);
+}
+
+function normalizeUncached(input: string): NormalizedText {
   const stats = { invisible: 0, confusable: 0, leet: 0, spaced: 0, spacedLetters: 0 };
   // Pass 1: drop invisibles, fold compatibility forms, keep provenance.
   const chars: string[] = [];
   const src: number[] = [];
   for (let i = 0; i < input.length; ) {
     const cp = input.codePointAt(i)!;
+    if (cp < 0x80) {
+      chars.push(String.fromCharCode(cp >= 65 && cp <= 90 ? cp + 32 : cp));
+      src.push(i);
+      i++;
+      continue;
+    }
     const len = cp > 0xffff ? 2 : 1;
     if (isInvisible(cp)) {
       stats.invisible++;
       i += len;
       continue;
     }
-    const ch = input.slice(i, i + len);
-    const folded = foldChar(ch);
+    let folded = foldCache.get(cp);
+    if (folded === undefined) {
+      folded = foldChar(String.fromCodePoint(cp));
+      if (foldCache.size < 20000) foldCache.set(cp, folded);
+    }
     for (const f of folded) {
       chars.push(f);
       src.push(i);
@@ -92,20 +126,21 @@ export function normalizeForMatching(input: string): NormalizedText {
   let latinCount = 0;
   let otherCount = 0;
   for (const c of chars) {
-    if (LATIN.test(c)) latinCount++;
-    else if (CYR_GREEK.test(c)) otherCount++;
+    const code = c.charCodeAt(0);
+    if (code >= 97 && code <= 122) latinCount++;
+    else if (code >= 0x370 && code <= 0x52f) otherCount++;
   }
   const latinText = latinCount > otherCount * 3;
 
   // Pass 2: per word, script and leet folding.
   let w = 0;
   while (w < chars.length) {
-    if (!WORD_CHAR.test(chars[w]!)) {
+    if (!isWordCh(chars[w]!)) {
       w++;
       continue;
     }
     let e = w;
-    while (e < chars.length && WORD_CHAR.test(chars[e]!)) e++;
+    while (e < chars.length && isWordCh(chars[e]!)) e++;
     let hasLatin = false;
     let hasConf = false;
     let hasOther = false;
@@ -113,11 +148,17 @@ export function normalizeForMatching(input: string): NormalizedText {
     let hasLeet = false;
     for (let k = w; k < e; k++) {
       const c = chars[k]!;
-      if (LATIN.test(c)) hasLatin = true;
-      if (c in CONFUSABLES) hasConf = true;
+      const code = c.charCodeAt(0);
+      if (code < 0x80) {
+        if (code >= 97 && code <= 122) {
+          hasLatin = true;
+          hasLetter = true;
+        } else if (LEET[c] !== undefined) hasLeet = true;
+        continue;
+      }
+      if (CONFUSABLES[c] !== undefined) hasConf = true;
       else if (CYR_GREEK.test(c)) hasOther = true;
       if (/\p{L}/u.test(c)) hasLetter = true;
-      if (c in LEET) hasLeet = true;
     }
     if (hasConf && (hasLatin || (latinText && !hasOther))) {
       for (let k = w; k < e; k++) {
@@ -148,7 +189,7 @@ export function normalizeForMatching(input: string): NormalizedText {
   // Pass 3: collapse runs of >= 4 single letters separated by one separator ("i g n o r e").
   const outChars: string[] = [];
   const outSrc: number[] = [];
-  const isLetter = (k: number) => k >= 0 && k < chars.length && /\p{L}/u.test(chars[k]!);
+  const isLetter = (k: number) => k >= 0 && k < chars.length && isLetterCh(chars[k]!);
   const isSep = (c: string | undefined) => c === ' ' || c === '.' || c === '-' || c === '_' || c === '*' || c === '|' || c === '/';
   let k = 0;
   while (k < chars.length) {
