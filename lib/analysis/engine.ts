@@ -49,6 +49,11 @@ export type EngineHealth = AnalysisHealth;
 export interface VigilAnalysisEngine extends AnalysisEngine {
   /** Runs every builtin tool's selfTest once (kept for health). */
   runSelfTests(): Promise<Record<string, SelfTestResult>>;
+  /** Runs the self-tests after delayMs, but never while an analysis is in progress (a CLI run
+   *  that analyses right after boot and exits never pays for them). */
+  scheduleSelfTests(delayMs: number): void;
+  /** Cancels a scheduled self-test run; results of one in flight are discarded. */
+  close(): void;
   selfTests(): Record<string, SelfTestResult>;
   health(): Promise<EngineHealth>;
 }
@@ -143,6 +148,20 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
   const selfTests: Record<string, SelfTestResult> = {};
   let selfTestsRun: Promise<Record<string, SelfTestResult>> | null = null;
   let selfTestsDone = false;
+  let active = 0;
+  let closed = false;
+  let scheduled: NodeJS.Timeout | null = null;
+  let pendingDelay: number | null = null;
+  const trySelfTests = () => {
+    scheduled = null;
+    if (closed || selfTestsRun) return;
+    if (active > 0) {
+      pendingDelay ??= 1000;
+      return;
+    }
+    pendingDelay = null;
+    void runSelfTests();
+  };
 
   async function availabilityOf(t: AnalysisTool): Promise<ToolAvailability> {
     try {
@@ -191,6 +210,19 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
   async function analyze(input: AnalyzeSource, opts: AnalyzeOptions): Promise<AnalysisResult> {
     const all = deps.registry.tools();
     validate(input, opts, all);
+    active++;
+    try {
+      return await analyzeValid(input, opts, all);
+    } finally {
+      active--;
+      if (active === 0 && pendingDelay !== null && !closed && !scheduled) {
+        scheduled = setTimeout(trySelfTests, pendingDelay);
+        scheduled.unref();
+      }
+    }
+  }
+
+  async function analyzeValid(input: AnalyzeSource, opts: AnalyzeOptions, all: AnalysisTool[]): Promise<AnalysisResult> {
     const t0 = Date.now();
     const deadline = t0 + opts.timeoutMs;
     const file = input.file || 'Contract.sol';
@@ -410,6 +442,7 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
             ]);
             selfTests[t.name] = { ok: true, error: null, duration_ms: Date.now() - started, at: new Date().toISOString() };
           } catch (e) {
+            if (closed) return; // the pool is going away; this says nothing about the tool
             selfTests[t.name] = { ok: false, error: (e as Error).message || String(e), duration_ms: Date.now() - started, at: new Date().toISOString() };
             deps.log?.error({ tool: t.name, err: (e as Error).message }, 'analysis tool self-test failed');
           } finally {
@@ -443,6 +476,16 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
       });
     },
     runSelfTests,
+    scheduleSelfTests(delayMs: number) {
+      if (closed || selfTestsRun || scheduled) return;
+      scheduled = setTimeout(trySelfTests, Math.max(0, delayMs));
+      scheduled.unref();
+    },
+    close() {
+      closed = true;
+      if (scheduled) clearTimeout(scheduled);
+      scheduled = null;
+    },
     selfTests: () => ({ ...selfTests }),
     async health(): Promise<EngineHealth> {
       const infos = await this.listTools();

@@ -246,92 +246,96 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
     },
     async selfTest() {
       const source = '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\ncontract SelfTest {\n  function f(uint a) public pure {\n    assert(a != 7);\n  }\n}\n';
-      const r = await tool.run(
+      // Quick (BMC) engine, but a budget that tolerates a cold worker loading the compiler.
+      const r = await runSmt(
         { source, file: 'SelfTest.sol', sha256: '' },
         { signal: new AbortController().signal, deadline: Date.now() + 60_000, mode: 'quick' },
+        60_000,
       );
       const f = r.findings.find((x) => x.detector === 'smtchecker-assert');
       if (r.status !== 'success' || !f) throw new Error(`SMTChecker self-test expected an assertion violation, got status ${r.status}${r.error ? ': ' + r.error : ''}`);
       if ((f.evidence as any)?.counterexample?.a !== '7') throw new Error('SMTChecker self-test: counterexample did not give a = 7');
     },
-    async run(input: AnalysisInput, run: ToolRunOptions): Promise<ToolRunOutput> {
-      const mode = run.mode ?? 'full';
-      const t0 = Date.now();
-      // Which compiler compiles this source (shared with the engine when it already compiled).
-      let base: { ok: boolean; compiler: string | null; errors: string[]; contracts: string[] };
-      if (input.compilation) base = await input.compilation;
-      else {
-        const r = await compileSolidity(
-          { source: input.source, file: input.file, absPath: input.absPath, roots: input.roots, outputs: 'check' },
-          { pool: opts.pool, signal: run.signal, deadline: run.deadline },
-        );
-        base = { ok: r.ok, compiler: r.compiler, errors: r.errors.map((e) => e.message), contracts: Object.entries(r.contracts).filter(([, c]) => c.file === input.file).map(([n]) => n) };
-      }
-      if (!base.ok || !base.compiler) {
-        return { status: 'skipped', findings: [], error: `the SMTChecker needs a compiling contract: ${base.errors[0] ?? 'compilation failed'}` };
-      }
-      const version = base.compiler;
-      const unsupported = smtUnsupportedReason(version);
-      if (unsupported) return { status: 'skipped', findings: [], error: unsupported, meta: { compiler: version } };
+    run: (input, run) => runSmt(input, run),
+  };
 
-      const engine = mode === 'quick' ? 'bmc' : 'all';
-      const deployable = input.contracts
-        ? new Set(input.contracts.filter((c) => c.kind === 'contract' && !c.abstract).map((c) => c.name))
-        : null;
-      // 0.8 can target one contract at a time, so each gets its own budget; older releases check the whole file.
-      const units: Array<string | null> = semver.gte(version, '0.8.0')
-        ? base.contracts.filter((n) => !deployable || deployable.has(n))
-        : [null];
-      const budget = mode === 'quick' ? quickBudget : fullBudget;
-      const key = path.basename(input.absPath ?? input.file) || 'Contract.sol';
-      const diags: CompilerDiagnostic[] = [];
-      const timedOut: string[] = [];
-      const checked: string[] = [];
-      const notes = new Set<string>();
-      for (const unit of units) {
-        const remaining = run.deadline - Date.now();
-        if (remaining < 250) {
+  async function runSmt(input: AnalysisInput, run: ToolRunOptions, budgetOverride?: number): Promise<ToolRunOutput> {
+    const mode = run.mode ?? 'full';
+    const t0 = Date.now();
+    // Which compiler compiles this source (shared with the engine when it already compiled).
+    let base: { ok: boolean; compiler: string | null; errors: string[]; contracts: string[] };
+    if (input.compilation) base = await input.compilation;
+    else {
+      const r = await compileSolidity(
+        { source: input.source, file: input.file, absPath: input.absPath, roots: input.roots, outputs: 'check' },
+        { pool: opts.pool, signal: run.signal, deadline: run.deadline },
+      );
+      base = { ok: r.ok, compiler: r.compiler, errors: r.errors.map((e) => e.message), contracts: Object.entries(r.contracts).filter(([, c]) => c.file === input.file).map(([n]) => n) };
+    }
+    if (!base.ok || !base.compiler) {
+      return { status: 'skipped', findings: [], error: `the SMTChecker needs a compiling contract: ${base.errors[0] ?? 'compilation failed'}` };
+    }
+    const version = base.compiler;
+    const unsupported = smtUnsupportedReason(version);
+    if (unsupported) return { status: 'skipped', findings: [], error: unsupported, meta: { compiler: version } };
+
+    const engine = mode === 'quick' ? 'bmc' : 'all';
+    const deployable = input.contracts
+      ? new Set(input.contracts.filter((c) => c.kind === 'contract' && !c.abstract).map((c) => c.name))
+      : null;
+    // 0.8 can target one contract at a time, so each gets its own budget; older releases check the whole file.
+    const units: Array<string | null> = semver.gte(version, '0.8.0')
+      ? base.contracts.filter((n) => !deployable || deployable.has(n))
+      : [null];
+    const budget = budgetOverride ?? (mode === 'quick' ? quickBudget : fullBudget);
+    const key = path.basename(input.absPath ?? input.file) || 'Contract.sol';
+    const diags: CompilerDiagnostic[] = [];
+    const timedOut: string[] = [];
+    const checked: string[] = [];
+    const notes = new Set<string>();
+    for (const unit of units) {
+      const remaining = run.deadline - Date.now();
+      if (remaining < 250) {
+        timedOut.push(unit ?? input.file);
+        continue;
+      }
+      const modelChecker = semver.gte(version, '0.8.0')
+        ? { engine, targets: SMT_TARGETS, contracts: { [key]: [unit] }, ...(mode === 'full' ? { showUnproved: true } : {}) }
+        : semver.gte(version, '0.7.0')
+          ? { engine }
+          : undefined;
+      let r: CompileResult;
+      try {
+        r = await compileSolidity(
+          { source: input.source, file: input.file, absPath: input.absPath, roots: input.roots, compiler: version, outputs: 'check', smtPragma: semver.lt(version, '0.8.0'), modelChecker },
+          { pool: opts.pool, signal: run.signal, deadline: Date.now() + Math.min(budget, remaining) },
+        );
+      } catch (e) {
+        if (isTimeout(e)) {
           timedOut.push(unit ?? input.file);
           continue;
         }
-        const modelChecker = semver.gte(version, '0.8.0')
-          ? { engine, targets: SMT_TARGETS, contracts: { [key]: [unit] }, ...(mode === 'full' ? { showUnproved: true } : {}) }
-          : semver.gte(version, '0.7.0')
-            ? { engine }
-            : undefined;
-        let r: CompileResult;
-        try {
-          r = await compileSolidity(
-            { source: input.source, file: input.file, absPath: input.absPath, roots: input.roots, compiler: version, outputs: 'check', smtPragma: semver.lt(version, '0.8.0'), modelChecker },
-            { pool: opts.pool, signal: run.signal, deadline: Date.now() + Math.min(budget, remaining) },
-          );
-        } catch (e) {
-          if (isTimeout(e)) {
-            timedOut.push(unit ?? input.file);
-            continue;
-          }
-          if (isAbort(e)) throw e;
-          throw e;
-        }
-        if (!r.ok) return { status: 'error', findings: [], error: `compiling with the SMTChecker failed: ${r.errors[0]?.message ?? 'unknown error'}`, meta: { compiler: version } };
-        checked.push(unit ?? input.file);
-        diags.push(...r.warnings);
-        for (const w of r.warnings) {
-          if (/verification condition\(s\) could not be proved|does not yet support|Error trying to invoke SMT solver|not possible since no integrated SMT solver/i.test(w.message)) notes.add(w.message.split('\n')[0]);
-        }
+        if (isAbort(e)) throw e;
+        throw e;
       }
-      const findings = smtFindings(diags, input, { compiler: version, mode });
-      const meta = { compiler: version, engine, contracts_checked: checked, timed_out: timedOut, notes: [...notes], budget_ms_per_contract: budget, elapsed_ms: Date.now() - t0 };
-      if (timedOut.length) {
-        return {
-          status: 'timeout',
-          findings,
-          error: `SMTChecker ${engine} ran out of its ${mode === 'quick' ? `quick-mode budget (${budget} ms per contract)` : 'time budget'} on ${timedOut.join(', ')}${checked.length ? `; finished: ${checked.join(', ')}` : ''}`,
-          meta,
-        };
+      if (!r.ok) return { status: 'error', findings: [], error: `compiling with the SMTChecker failed: ${r.errors[0]?.message ?? 'unknown error'}`, meta: { compiler: version } };
+      checked.push(unit ?? input.file);
+      diags.push(...r.warnings);
+      for (const w of r.warnings) {
+        if (/verification condition\(s\) could not be proved|does not yet support|Error trying to invoke SMT solver|not possible since no integrated SMT solver/i.test(w.message)) notes.add(w.message.split('\n')[0]);
       }
-      return { status: 'success', findings, meta };
-    },
-  };
+    }
+    const findings = smtFindings(diags, input, { compiler: version, mode });
+    const meta = { compiler: version, engine, contracts_checked: checked, timed_out: timedOut, notes: [...notes], budget_ms_per_contract: budget, elapsed_ms: Date.now() - t0 };
+    if (timedOut.length) {
+      return {
+        status: 'timeout',
+        findings,
+        error: `SMTChecker ${engine} ran out of its ${mode === 'quick' ? `quick-mode budget (${budget} ms per contract)` : 'time budget'} on ${timedOut.join(', ')}${checked.length ? `; finished: ${checked.join(', ')}` : ''}`,
+        meta,
+      };
+    }
+    return { status: 'success', findings, meta };
+  }
   return tool;
 }
