@@ -162,9 +162,13 @@ async function classify(err) {
   const isTrap = err instanceof WebAssembly.RuntimeError || (err instanceof RangeError && /call stack/i.test(msg));
   const pages = await linearMemoryPages();
   const detail = lastGuestErrorLog ? ` (guest said: ${lastGuestErrorLog})` : '';
-  if (isTrap && pages !== null && pages >= opts.maxMemoryPages * 0.9) {
-    // The memory section is capped, so a guest that needs more than the cap fails to grow and
-    // traps with its memory nearly full: report that as the memory cap, not a generic bug.
+  // The memory section is capped, so a guest that needs more than the cap sees memory.grow fail
+  // and its allocator executes `unreachable` (AssemblyScript, Rust, C all do) with no message of
+  // its own. The engine does not say which instruction trapped, so: a silent `unreachable` with
+  // at least half the cap in use, or an allocator's own out-of-memory message, is the memory cap.
+  const silentUnreachable = /unreachable/i.test(msg) && lastGuestErrorLog === null;
+  const oomMessage = lastGuestErrorLog !== null && /allocation too large|out of memory/i.test(lastGuestErrorLog);
+  if (isTrap && ((silentUnreachable && pages !== null && pages >= opts.maxMemoryPages * 0.5) || oomMessage)) {
     return {
       code: 'wasm_memory',
       message: `guest exceeded its memory cap of ${opts.maxMemoryPages} pages (${opts.maxMemoryPages * 64} KiB): ${msg}${detail}`,

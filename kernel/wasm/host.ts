@@ -29,6 +29,8 @@ export interface GuestLogger {
 export interface ExtismWasmHostOptions {
   /** Receives the guests' log_* calls. Without one they are dropped. */
   logger?: GuestLogger;
+  /** Same as `logger` (the kernel passes its pino logger under this name). */
+  log?: GuestLogger;
   /** Per-call limit when neither the load nor the call gives one. Default 10 s. */
   defaultTimeoutMs?: number;
   /** Linear-memory cap when the load gives none. Default 1024 pages (64 MiB). */
@@ -145,7 +147,7 @@ export class ExtismWasmHost implements WasmHost {
       config,
       network,
       allowedHosts: network ? (o.allowedHosts ?? []).map((h) => h.toLowerCase()) : [],
-      logger: this.opts.logger,
+      logger: this.opts.logger ?? this.opts.log,
       onClose: (i) => this.instances.delete(i),
     });
     await inst.start();
