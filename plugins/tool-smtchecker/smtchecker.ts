@@ -14,10 +14,9 @@
 // False positives avoided: "might happen" (unproved) results are kept only in full mode and at
 // low confidence; overflow in checked 0.8 arithmetic is reported as a revert (LOW), not as a
 // wrap-around; the same warning reached through several contracts is reported once.
-import path from 'node:path';
 import semver from 'semver';
 import type { AnalysisInput, AnalysisTool, Category, Finding, Severity, ToolRunOptions, ToolRunOutput, WorkerPool } from '../../kernel/index.ts';
-import { compileSolidity, stripCommentsAndStrings, installedCompilers, type CompileResult, type CompilerDiagnostic } from '../../lib/analysis/compiler/index.ts';
+import { compileSolidity, sourceKeyFor, stripCommentsAndStrings, installedCompilers, type CompileResult, type CompilerDiagnostic } from '../../lib/analysis/compiler/index.ts';
 import { outlineSource, locate, type Outline } from '../../lib/analysis/engine/outline.ts';
 import { findingId, sliceLines } from '../../lib/analysis/ids.ts';
 
@@ -288,7 +287,7 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
       ? base.contracts.filter((n) => !deployable || deployable.has(n))
       : [null];
     const budget = budgetOverride ?? (mode === 'quick' ? quickBudget : fullBudget);
-    const key = path.basename(input.absPath ?? input.file) || 'Contract.sol';
+    const key = sourceKeyFor({ absPath: input.absPath, file: input.file, roots: input.roots });
     const diags: CompilerDiagnostic[] = [];
     const timedOut: string[] = [];
     const checked: string[] = [];

@@ -1,0 +1,63 @@
+// dos-external-call: when progress depends on every recipient accepting a payment, one
+// recipient that reverts (or burns gas) blocks everyone: a send/transfer/call inside a loop, or
+// a required payment to an address that other users set (the current leader of an auction).
+// SWC-113. Avoids false positives: payments to msg.sender (the caller only blocks itself),
+// unchecked sends outside loops (reported as unchecked calls instead), functions only the owner
+// can call, and recipients fixed at deployment.
+import { definePlugin } from '../../kernel/index.ts';
+import { isMsgSender, isRequireLike, rootName, statementLoc, unwrap, type StaticDetector } from '../../lib/analysis/static/index.ts';
+
+export const dosExternalCallDetector: StaticDetector = {
+  meta: {
+    id: 'dos-external-call',
+    title: 'Denial of service through a failing external call',
+    severity: 'MEDIUM',
+    confidence: 0.6,
+    category: 'denial_of_service',
+    swc: 'SWC-113',
+    cwe: 'CWE-703',
+    description: 'A payment that must succeed for the function to proceed lets one recipient block it for everybody.',
+    recommendation: 'Use pull payments (let each recipient withdraw), never require a push payment to a third party, and avoid payments inside loops.',
+    exploit_scenario: 'The current highest bidder is a contract whose fallback reverts; every new bid tries to refund it, fails, and the auction is frozen.',
+    messages: {
+      loop: '{{kind}} to `{{target}}` inside a loop: one failing recipient stops the whole loop.',
+      required: 'Payment to `{{target}}`, an address other users set, must succeed for `{{fn}}` to proceed.',
+    },
+  },
+  create(context) {
+    const { facts } = context;
+    // State variables set by functions anyone can call: their value is chosen by users.
+    const userSet = new Map<string, Set<string>>();
+    for (const c of facts.contracts) {
+      const s = new Set<string>();
+      for (const f of c.functions) if (f.isPublic && !f.senderGuard && f.kind !== 'constructor') for (const w of f.transitiveWrites) s.add(w);
+      userSet.set(c.name, s);
+    }
+    return {
+      FunctionCall(n) {
+        const c = facts.externalCallByNode.get(n);
+        if (!c || !['send', 'transfer', 'call'].includes(c.kind) || c.notInvoked) return;
+        const { contract, fn } = facts.enclosing(n);
+        if (!fn || !contract || fn.kind === 'constructor') return;
+        const target = unwrap(c.target);
+        if (c.inLoop && (c.kind !== 'call' || c.value)) {
+          context.report({ node: n, loc: statementLoc(n, facts), messageId: 'loop', data: { kind: c.kind, target: c.targetText } });
+          return;
+        }
+        if (isMsgSender(target) || fn.senderGuard || !fn.isPublic) return;
+        const p = facts.parent(n);
+        const mustSucceed = c.kind === 'transfer' || (p && isRequireLike(p)) || (p?.type === 'UnaryOperation' && p.operator === '!' && facts.parent(p)?.type === 'IfStatement');
+        if (!mustSucceed) return;
+        const r = rootName(target);
+        if (!r || !contract.stateVars.has(r) || fn.locals.has(r) || !userSet.get(contract.name)?.has(r)) return;
+        context.report({ node: n, loc: statementLoc(n, facts), messageId: 'required', data: { target: c.targetText, fn: fn.name } });
+      },
+    };
+  },
+};
+
+export default definePlugin({
+  setup(ctx) {
+    ctx.registerDetector(dosExternalCallDetector);
+  },
+});

@@ -1,0 +1,80 @@
+// transaction-order-dependence: outcomes that the order of pending transactions decides
+// (SWC-114). Two shapes: (1) a function pays whoever first submits a value matching a stored
+// secret or hash: the solution is visible in the mempool and can be copied with a higher gas
+// price; (2) a payout of a global amount that another public function changes, so the payee
+// can be raced (the owner lowers the reward while a claim is pending).
+// Avoids false positives: per-account amounts (balances[msg.sender]), amounts only set at
+// deployment, and checks that do not involve a caller-supplied value.
+import { definePlugin } from '../../kernel/index.ts';
+import { conditions, isMsgSender, rootName, some, statementLoc, unwrap, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+
+export const transactionOrderDependenceDetector: StaticDetector = {
+  meta: {
+    id: 'transaction-order-dependence',
+    title: 'Transaction order dependence (front-running)',
+    severity: 'MEDIUM',
+    confidence: 0.5,
+    category: 'front_running',
+    swc: 'SWC-114',
+    cwe: 'CWE-362',
+    description: 'The result of a transaction depends on which pending transaction is mined first; observers of the mempool can jump the queue.',
+    recommendation: 'Use commit-reveal for submitted answers, and make reward changes take effect only after pending claims (or bind claims to the expected amount).',
+    exploit_scenario: 'A user submits the correct solution; a bot copies it from the mempool with a higher gas price and collects the prize first.',
+    messages: {
+      solution: 'Caller-supplied `{{param}}` is checked against stored `{{secret}}` before paying the caller: the answer can be copied from the mempool.',
+      reward: 'Payout of `{{amount}}`, which `{{setter}}` changes: the result depends on transaction order.',
+    },
+  },
+  create(context) {
+    const { facts } = context;
+    return {
+      'SourceUnit:exit'() {
+        for (const c of facts.contracts) {
+          for (const fn of c.ownFunctions) {
+            if (!fn.isPublic || fn.kind === 'constructor') continue;
+            const payouts = fn.externalCalls.filter((e) => e.value && (e.kind === 'transfer' || e.kind === 'send' || e.kind === 'call'));
+            if (!payouts.length) continue;
+            // (1) solution checks
+            if (payouts.some((p) => isMsgSender(unwrap(p.target)))) {
+              for (const cond of conditions(fn.node.body)) {
+                const cmp = findCmp(cond);
+                if (!cmp) continue;
+                const sides = [cmp.left, cmp.right];
+                const param = sides.find((s) => some(s, (x: Node) => x.type === 'Identifier' && fn.params.includes(x.name)));
+                const secret = sides.find((s) => s !== param && rootName(unwrap(s)) && c.stateVars.has(rootName(unwrap(s))!) && !fn.locals.has(rootName(unwrap(s))!));
+                if (param && secret) {
+                  const pname = fn.params.find((p) => some(param, (x: Node) => x.type === 'Identifier' && x.name === p)) ?? '';
+                  context.report({ node: cond, loc: statementLoc(cond, facts), messageId: 'solution', contract: c.name, function: fn.name, data: { param: pname, secret: rootName(unwrap(secret))! } });
+                }
+              }
+            }
+            // (2) global reward raced by its setter
+            for (const p of payouts) {
+              const amt = unwrap(p.value);
+              if (amt?.type !== 'Identifier' || fn.locals.has(amt.name) || !c.stateVars.has(amt.name)) continue;
+              const setter = [...c.functions].find((g) => g !== fn && g.isPublic && g.kind === 'function' && g.writes.some((w) => w.variable === amt.name));
+              if (!setter) continue;
+              context.report({ node: p.node, loc: statementLoc(p.node, facts), messageId: 'reward', contract: c.name, function: fn.name, data: { amount: amt.name, setter: setter.name } });
+              if (setter.externalCalls.some((e) => e.value && unwrap(e.value)?.type === 'Identifier' && unwrap(e.value).name === amt.name)) {
+                for (const e of setter.externalCalls.filter((e) => e.value && unwrap(e.value)?.name === amt.name))
+                  context.report({ node: e.node, loc: statementLoc(e.node, facts), messageId: 'reward', contract: c.name, function: setter.name, data: { amount: amt.name, setter: setter.name } });
+              }
+            }
+          }
+        }
+      },
+    };
+  },
+};
+
+function findCmp(cond: Node): Node | null {
+  const u = unwrap(cond);
+  if (u?.type === 'BinaryOperation' && (u.operator === '==' || u.operator === '!=')) return u;
+  return null;
+}
+
+export default definePlugin({
+  setup(ctx) {
+    ctx.registerDetector(transactionOrderDependenceDetector);
+  },
+});
