@@ -115,10 +115,33 @@ function isInside(p: string, roots: string[]): boolean {
   });
 }
 
+function rootsOf(req: CompileRequest): string[] {
+  const dir = req.absPath ? path.dirname(req.absPath) : null;
+  return (req.roots && req.roots.length ? req.roots : dir ? [dir] : []).map((r) => path.resolve(r));
+}
+
+/**
+ * The folder solc's virtual file system is rooted at: the outermost allowed root holding the
+ * file. solc normalizes "../lib/X.sol" against the importing file's key and drops ".." that
+ * climbs above the key's root, so keys must carry the file's path below that folder.
+ */
+function importBase(req: CompileRequest): string | null {
+  if (!req.absPath) return null;
+  const holding = rootsOf(req).filter((r) => isInside(req.absPath!, [r])).sort((a, b) => a.length - b.length);
+  return holding[0] ?? path.dirname(req.absPath);
+}
+
+/** Key of the submitted file in solc's standard-JSON input (and in its output). */
+export function sourceKeyFor(req: Pick<CompileRequest, 'absPath' | 'file' | 'roots'>): string {
+  const base = importBase(req as CompileRequest);
+  if (base && req.absPath) return path.relative(base, req.absPath).split(path.sep).join('/');
+  return path.basename(req.file || 'Contract.sol') || 'Contract.sol';
+}
+
 /** Import resolver over the allowed roots; records what it could not find. */
 function makeImportResolver(req: CompileRequest, missing: string[], loaded: Map<string, string>) {
-  const baseDir = req.absPath ? path.dirname(req.absPath) : null;
-  const roots = (req.roots && req.roots.length ? req.roots : baseDir ? [baseDir] : []).map((r) => path.resolve(r));
+  const baseDir = importBase(req);
+  const roots = rootsOf(req);
   const realRoots = roots.map((r) => {
     try {
       return fs.realpathSync(r);
@@ -136,8 +159,9 @@ function makeImportResolver(req: CompileRequest, missing: string[], loaded: Map<
     }
     const candidates: string[] = [path.resolve(baseDir, importPath)];
     if (!importPath.startsWith('.')) {
-      // Package-style imports (@openzeppelin/...): node_modules and lib/ folders up to the root.
-      let dir = baseDir;
+      // Package-style imports (@openzeppelin/...): node_modules and lib/ folders from the
+      // file's folder up to the root.
+      let dir = path.dirname(req.absPath!);
       for (;;) {
         candidates.push(path.join(dir, 'node_modules', importPath), path.join(dir, 'lib', importPath));
         const up = path.dirname(dir);
@@ -164,7 +188,7 @@ function makeImportResolver(req: CompileRequest, missing: string[], loaded: Map<
         return fail(`import "${importPath}" could not be read: ${(e as Error).message}`);
       }
     }
-    return fail(`import "${importPath}" not found next to ${path.basename(req.absPath!)} or in node_modules/lib folders inside the allowed roots`);
+    return fail(`import "${importPath}" not found under ${baseDir} or in node_modules/lib folders inside the allowed roots`);
   };
 }
 
@@ -190,7 +214,7 @@ interface Attempt {
 
 function runOnce(req: CompileRequest, c: InstalledCompiler, blank: boolean, missing: string[], loaded: Map<string, string>): Attempt {
   const solc = loadCompiler(c.version);
-  const mainKey = path.basename(req.absPath ?? req.file) || 'Contract.sol';
+  const mainKey = sourceKeyFor(req);
   let content = blank ? blankPragmas(req.source) : req.source;
   let prefixBytes = 0;
   const usePragma = req.smtPragma && semver.lt(c.version, '0.8.0');
@@ -316,7 +340,7 @@ export function compileTask(req: CompileRequest): CompileResult {
     warnings: [],
     missingImports: [],
     contracts: {},
-    sourceKey: path.basename(req.absPath ?? req.file) || 'Contract.sol',
+    sourceKey: sourceKeyFor(req),
     durationMs: 0,
   };
   if (typeof req.source !== 'string' || req.source.trim() === '') {

@@ -1,0 +1,127 @@
+// Offline compilation with the pragma-selected solc, in-thread and through the worker pool.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { compileSolidity, compileTask } from '../../lib/analysis/compiler/index.ts';
+import { TinyWorkerPool } from '../../kernel/pool.ts';
+
+const OLD = `pragma solidity ^0.4.19;
+contract Bank {
+    mapping(address => uint) public balances;
+    function withdraw(uint amount) {
+        if (!msg.sender.call.value(amount)()) throw;
+        balances[msg.sender] -= amount;
+    }
+}
+`;
+const NEW = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+contract Counter {
+    uint256 public count;
+    function inc(uint256 by) external { count += by; }
+}
+`;
+
+test('compiles a 0.4 contract with solc 0.4.26: abi, bytecode, source maps', () => {
+  const r = compileTask({ source: OLD, file: 'Bank.sol', outputs: 'full' });
+  assert.equal(r.ok, true, JSON.stringify(r.errors));
+  assert.equal(r.compiler, '0.4.26');
+  assert.match(r.compilerLong!, /^0\.4\.26\+commit/);
+  const c = r.contracts.Bank;
+  assert.ok(c, 'contract Bank in output');
+  assert.ok(c.abi.some((x: any) => x.name === 'withdraw'));
+  assert.match(c.bytecode, /^[0-9a-f]{100,}$/);
+  assert.match(c.deployedBytecode, /^[0-9a-f]{100,}$/);
+  assert.match(c.deployedSourceMap, /^\d+:\d+:\d/);
+  // 0.4 warnings come back with their line in the submitted source
+  assert.ok(r.warnings.some((w) => w.line === 4 && /visibility/i.test(w.message)), JSON.stringify(r.warnings.map((w) => [w.line, w.message])));
+});
+
+test('compiles a 0.8 contract with solc 0.8.30, with storage layout and AST', () => {
+  const r = compileTask({ source: NEW, file: 'Counter.sol', outputs: 'full', ast: true });
+  assert.equal(r.ok, true, JSON.stringify(r.errors));
+  assert.equal(r.compiler, '0.8.30');
+  assert.equal((r.contracts.Counter.storageLayout as any).storage[0].label, 'count');
+  assert.equal((r.ast as any).nodeType, 'SourceUnit');
+});
+
+test('a syntax error is reported with its line, type and message', () => {
+  const r = compileTask({ source: 'pragma solidity ^0.8.0;\ncontract C {\n  function f() public { uint x = ; }\n}\n', file: 'C.sol' });
+  assert.equal(r.ok, false);
+  assert.equal(r.errors[0].type, 'ParserError');
+  assert.equal(r.errors[0].line, 3);
+  assert.equal(r.errors[0].file, 'C.sol');
+});
+
+test('a pragma nothing satisfies gives a specific message listing installed compilers', () => {
+  const r = compileTask({ source: 'pragma solidity ^0.3.0;\ncontract C {}', file: 'C.sol' });
+  assert.equal(r.ok, false);
+  assert.equal(r.compiler, null);
+  assert.match(r.errors[0].message, /^pragma \^0\.3\.0: no installed compiler satisfies it; installed: 0\.4\.11, 0\.4\.18, 0\.4\.24, 0\.4\.26, 0\.5\.17, 0\.6\.12, 0\.7\.6, 0\.8\.30$/);
+});
+
+test('empty source is refused with a clear message', () => {
+  const r = compileTask({ source: '  \n ', file: 'E.sol' });
+  assert.equal(r.ok, false);
+  assert.match(r.errors[0].message, /source is empty/);
+});
+
+test('no pragma: falls back to an older series when the newest rejects the code', () => {
+  const r = compileTask({ source: 'contract Old { function f() { throw; } }', file: 'Old.sol' });
+  assert.equal(r.ok, true);
+  assert.equal(r.compiler, '0.4.26');
+  assert.match(r.reason, /used 0\.4\.26 after 0\.8\.30 failed/);
+});
+
+test('imports: text submissions report them missing; files resolve them inside the roots only', () => {
+  const text = compileTask({ source: 'pragma solidity ^0.8.0;\nimport "./Lib.sol";\ncontract A {}', file: 'A.sol' });
+  assert.equal(text.ok, false);
+  assert.deepEqual(text.missingImports, ['Lib.sol']);
+  assert.match(text.errors[0].message, /submitted as text/);
+
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-imp-'));
+  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-out-'));
+  try {
+    fs.mkdirSync(path.join(dir, 'lib'));
+    fs.writeFileSync(path.join(dir, 'lib', 'Lib.sol'), '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\nlibrary L { function one() internal pure returns (uint) { return 1; } }\n');
+    const main = path.join(dir, 'A.sol');
+    fs.writeFileSync(main, '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\nimport "./lib/Lib.sol";\ncontract A { function f() external pure returns (uint) { return L.one(); } }\n');
+    const ok = compileTask({ source: fs.readFileSync(main, 'utf8'), file: 'A.sol', absPath: main, roots: [dir], outputs: 'full' });
+    assert.equal(ok.ok, true, JSON.stringify(ok.errors));
+    assert.ok(ok.contracts.A && ok.contracts.L);
+
+    // ../ imports from a subfolder resolve against the root (solc drops the leading ..).
+    fs.mkdirSync(path.join(dir, 'contracts'));
+    const sub = path.join(dir, 'contracts', 'C.sol');
+    fs.writeFileSync(sub, '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\nimport "../lib/Lib.sol";\ncontract C { function f() external pure returns (uint) { return L.one(); } }\n');
+    const up = compileTask({ source: fs.readFileSync(sub, 'utf8'), file: 'contracts/C.sol', absPath: sub, roots: [dir] });
+    assert.equal(up.ok, true, JSON.stringify(up.errors));
+
+    // A symlink inside the root that points outside is not followed.
+    fs.writeFileSync(path.join(outside, 'Secret.sol'), 'pragma solidity ^0.8.0; contract S {}');
+    fs.symlinkSync(path.join(outside, 'Secret.sol'), path.join(dir, 'link.sol'));
+    const esc = path.join(dir, 'B.sol');
+    fs.writeFileSync(esc, `pragma solidity ^0.8.0;\nimport "./link.sol";\ncontract B {}\n`);
+    const denied = compileTask({ source: fs.readFileSync(esc, 'utf8'), file: 'B.sol', absPath: esc, roots: [dir] });
+    assert.equal(denied.ok, false);
+    assert.match(denied.errors.map((e) => e.message).join('\n'), /outside the allowed contract roots/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(outside, { recursive: true, force: true });
+  }
+});
+
+const pool = new TinyWorkerPool({ maxThreads: 1 });
+after(() => pool.close());
+
+test('compiles in the worker pool, and a deadline kills the task', async () => {
+  const r = await compileSolidity({ source: NEW, file: 'Counter.sol' }, { pool, deadline: Date.now() + 60_000 });
+  assert.equal(r.ok, true);
+  assert.equal(r.compiler, '0.8.30');
+  await assert.rejects(
+    compileSolidity({ source: OLD, file: 'Bank.sol', compiler: '0.4.11' }, { pool, deadline: Date.now() + 5 }),
+    (e: any) => e.code === 'task_timeout',
+  );
+});
