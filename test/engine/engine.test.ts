@@ -1,0 +1,212 @@
+// The analysis engine against a registry view holding real tools (solc SMTChecker, solhint) and
+// small purpose-built tools that hang, crash or are missing, as real plugins can.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { Registry } from 'prom-client';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { createAnalysisEngine } from '../../lib/analysis/engine.ts';
+import { createSmtCheckerTool } from '../../plugins/tool-smtchecker/smtchecker.ts';
+import { createSolhintTool } from '../../plugins/tool-solhint/solhint.ts';
+import { createSlitherAdapter } from '../../plugins/adapter-slither/adapter.ts';
+import { TinyWorkerPool } from '../../kernel/pool.ts';
+import type { AnalysisTool, Finding } from '../../kernel/index.ts';
+
+const pool = new TinyWorkerPool({ maxThreads: 2 });
+after(() => pool.close());
+
+const VAULT = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+contract Vault {
+    address owner;
+    mapping(address => uint256) public balances;
+    function withdraw(uint256 amount) public {
+        require(tx.origin == owner);
+        balances[msg.sender] -= amount;
+        assert(amount != 13);
+    }
+}
+`;
+
+function sleeper(name: string, layer = 2): AnalysisTool {
+  return {
+    name, layer, description: 'waits until cancelled', builtin: false, modes: ['quick', 'full'],
+    async availability() { return { available: true }; },
+    run: (_input, opts) => new Promise((resolve) => {
+      const t = setTimeout(() => resolve({ findings: [] }), 60_000);
+      opts.signal.addEventListener('abort', () => { clearTimeout(t); resolve({ findings: [] }); });
+    }),
+  };
+}
+const crasher: AnalysisTool = {
+  name: 'crasher', layer: 3, description: 'throws', builtin: false, modes: ['full'],
+  async availability() { return { available: true }; },
+  async run() { throw new Error('segfault in the symbolic engine'); },
+};
+function reporter(name: string, layer: number, line: number, extra: Partial<Finding> = {}): AnalysisTool {
+  return {
+    name, layer, description: 'reports one finding', builtin: false, modes: ['full'],
+    async availability() { return { available: true }; },
+    async run(input) {
+      return { findings: [{ id: `${name}-1`, title: 'tx.origin used for authorization', description: 'tx.origin', severity: 'HIGH', confidence: 0.6, category: 'access_control', location: { file: input.file, line, end_line: line, contract: 'Vault', function: 'withdraw' }, tools: [name], layers: [layer], recommendation: 'use msg.sender', ...extra } as Finding] };
+    },
+  };
+}
+
+const smt = createSmtCheckerTool({ pool, quickBudgetMs: 30_000 });
+const solhint = createSolhintTool({ pool });
+const slither = createSlitherAdapter({ envPath: '/nonexistent' });
+
+function engineWith(tools: AnalysisTool[], extra: Record<string, unknown> = {}) {
+  return createAnalysisEngine({ registry: { tools: () => tools }, pool, version: '9.9.9', ...extra });
+}
+
+test('quick analysis: response shape, real findings from two layers, compilation, metrics and spans', async () => {
+  const metrics = new Registry();
+  const exporter = new InMemorySpanExporter();
+  const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer('test');
+  const engine = engineWith([smt, solhint, slither], { metrics, tracer });
+  const r = await engine.analyze({ source: VAULT, file: 'Vault.sol' }, { mode: 'quick', timeoutMs: 90_000 });
+  for (const k of ['audit_id', 'audit_type', 'contract', 'layers', 'tools', 'results', 'findings', 'summary', 'total_findings', 'execution_time', 'timestamp', 'version', 'compilation']) {
+    assert.ok(k in r, `missing ${k}`);
+  }
+  assert.equal(r.audit_type, 'quick');
+  assert.deepEqual(r.contract, { name: 'Vault', sha256: r.contract.sha256, pragma: '^0.8.0', compiler: '0.8.30' });
+  assert.match(r.contract.sha256, /^[0-9a-f]{64}$/);
+  assert.deepEqual(r.layers, [1, 4]);
+  assert.deepEqual(r.tools, ['smtchecker', 'solhint', 'slither']);
+  const byTool = Object.fromEntries(r.results.map((x) => [x.tool, x]));
+  assert.equal(byTool.smtchecker.status, 'success', byTool.smtchecker.error ?? '');
+  assert.equal(byTool.solhint.status, 'success');
+  assert.equal(byTool.slither.status, 'not_available');
+  assert.match(byTool.slither.error!, /pip install slither-analyzer/);
+  assert.ok(byTool.smtchecker.findings.some((f) => f.detector === 'smtchecker-assert' && f.location.line === 9));
+  assert.ok(byTool.solhint.findings.some((f) => f.detector === 'solhint-avoid-tx-origin' && f.location.line === 7));
+  assert.equal(r.total_findings, r.findings.length);
+  assert.equal(Object.values(r.summary).reduce((a, b) => a + b, 0), r.total_findings);
+  assert.equal(r.compilation!.ok, true);
+  assert.equal(r.version, '9.9.9');
+  const text = await metrics.metrics();
+  assert.match(text, /vigil_analysis_duration_seconds_count\{audit_type="quick"\} 1/);
+  assert.match(text, /vigil_analysis_findings_total\{severity="MEDIUM"\} \d/);
+  const names = exporter.getFinishedSpans().map((s) => s.name);
+  assert.equal(names.filter((n) => n === 'analysis.run').length, 1);
+  assert.equal(names.filter((n) => n === 'analysis.tool').length, 3);
+});
+
+test('deadline: unfinished tools are "timeout", finished ones still come back', async () => {
+  const engine = engineWith([solhint, sleeper('slowfuzz')]);
+  const t0 = Date.now();
+  const r = await engine.analyze({ source: VAULT, file: 'Vault.sol' }, { mode: 'quick', timeoutMs: 8000 });
+  const took = Date.now() - t0;
+  assert.ok(took < 12_000, `answered after ${took} ms`);
+  const byTool = Object.fromEntries(r.results.map((x) => [x.tool, x]));
+  assert.equal(byTool.slowfuzz.status, 'timeout');
+  assert.match(byTool.slowfuzz.error!, /did not finish within the 8 s budget/);
+  assert.equal(byTool.solhint.status, 'success');
+  assert.ok(r.findings.length > 0);
+});
+
+test('a crashing tool is status error with its message; the others are unaffected', async () => {
+  const engine = engineWith([crasher, reporter('patterns', 1, 7)]);
+  const r = await engine.analyze({ source: VAULT, file: 'Vault.sol' }, { mode: 'full', timeoutMs: 30_000 });
+  const byTool = Object.fromEntries(r.results.map((x) => [x.tool, x]));
+  assert.equal(byTool.crasher.status, 'error');
+  assert.match(byTool.crasher.error!, /segfault in the symbolic engine/);
+  assert.equal(byTool.patterns.status, 'success');
+  assert.equal(r.total_findings, 1);
+});
+
+test('correlation: two tools reporting the same issue become one finding naming both', async () => {
+  const engine = engineWith([reporter('patterns', 1, 7), reporter('prover', 4, 7, { confidence: 0.9, evidence: { kind: 'counterexample', counterexample: { caller: '0x1' } } })]);
+  const r = await engine.analyze({ source: VAULT, file: 'Vault.sol' }, { mode: 'full', timeoutMs: 30_000 });
+  assert.equal(r.total_findings, 1);
+  const f = r.findings[0];
+  assert.deepEqual([...f.tools].sort(), ['patterns', 'prover']);
+  assert.deepEqual(f.layers, [1, 4]);
+  assert.ok(f.confidence > 0.9);
+  assert.deepEqual((f.evidence as any).counterexample, { caller: '0x1' });
+  assert.ok(r.layers.includes(9));
+});
+
+test('code that fails to compile is still analysed on the parser AST, and the body says so', async () => {
+  const engine = engineWith([solhint, smt]);
+  const src = VAULT.replace('contract Vault', 'import "./Missing.sol";\ncontract Vault');
+  const r = await engine.analyze({ source: src, file: 'Vault.sol' }, { mode: 'quick', timeoutMs: 60_000 });
+  assert.equal(r.compilation!.ok, false);
+  assert.match(r.compilation!.note!, /missing import "Missing\.sol".*analysis ran on the parser AST only/);
+  assert.ok(r.notes!.some((n) => /parser AST only/.test(n)));
+  const byTool = Object.fromEntries(r.results.map((x) => [x.tool, x]));
+  assert.equal(byTool.solhint.status, 'success');
+  assert.ok(byTool.solhint.findings.some((f) => f.detector === 'solhint-avoid-tx-origin'));
+  assert.equal(byTool.smtchecker.status, 'skipped');
+  assert.equal(r.contract.compiler, '0.8.30');
+});
+
+test('a syntax error: clear note, tools report errors, no crash', async () => {
+  const engine = engineWith([solhint]);
+  const r = await engine.analyze({ source: 'pragma solidity ^0.8.0;\ncontract C {\n  function f( public {}\n}\n', file: 'C.sol' }, { mode: 'quick', timeoutMs: 30_000 });
+  assert.ok(r.notes!.some((n) => /^the source does not parse \(line 3/.test(n)), JSON.stringify(r.notes));
+  assert.equal(r.compilation!.ok, false);
+  assert.match(r.compilation!.errors[0], /C\.sol:3: ParserError/);
+  assert.equal(r.results[0].status, 'error');
+  assert.match(r.results[0].error!, /could not parse/);
+});
+
+test('bad input: empty, binary, oversized, unknown tool, bad layer', async () => {
+  const engine = engineWith([solhint]);
+  const opts = { mode: 'quick' as const, timeoutMs: 10_000 };
+  await assert.rejects(engine.analyze({ source: '   \n', file: 'E.sol' }, opts), (e: any) => e.statusCode === 400 && /empty/.test(e.message));
+  await assert.rejects(engine.analyze({ source: 'contract C {}\u0000', file: 'B.sol' }, opts), (e: any) => e.statusCode === 400 && /binary/.test(e.message));
+  await assert.rejects(engine.analyze({ source: 'x'.repeat(1024 * 1024 + 1), file: 'Big.sol' }, opts), (e: any) => e.statusCode === 413 && e.code === 'payload_too_large');
+  await assert.rejects(engine.analyze({ source: VAULT, file: 'V.sol' }, { mode: 'tool', tool: 'nope', timeoutMs: 1000 }), (e: any) => e.statusCode === 404 && /no analysis tool named "nope"; available: solhint/.test(e.message));
+  await assert.rejects(engine.analyze({ source: VAULT, file: 'V.sol' }, { mode: 'layer', layer: 10, timeoutMs: 1000 }), (e: any) => e.statusCode === 400 && e.code === 'unknown_layer');
+});
+
+test('selection: layer N runs that layer, tool runs one tool, quick skips full-only tools', async () => {
+  const tools = [reporter('a1', 1, 7), reporter('b4', 4, 7), { ...reporter('q1', 1, 8), modes: ['quick' as const, 'full' as const] }];
+  const engine = engineWith(tools);
+  const src = { source: VAULT, file: 'Vault.sol' };
+  assert.deepEqual((await engine.analyze(src, { mode: 'layer', layer: 4, timeoutMs: 5000 })).tools, ['b4']);
+  assert.deepEqual((await engine.analyze(src, { mode: 'tool', tool: 'a1', timeoutMs: 5000 })).tools, ['a1']);
+  assert.deepEqual((await engine.analyze(src, { mode: 'quick', timeoutMs: 5000 })).tools, ['q1']);
+  assert.deepEqual((await engine.analyze(src, { mode: 'layer', layer: 9, timeoutMs: 5000 })).tools, ['a1', 'b4', 'q1']);
+});
+
+test('tools that use prior findings start after layer 1 and receive its findings', async () => {
+  let seen: Finding[] | undefined;
+  const consumer: AnalysisTool = {
+    name: 'ai', layer: 5, description: 'reads prior', builtin: false, modes: ['full'], usesPrior: true,
+    async availability() { return { available: true }; },
+    async run(input) { seen = input.prior; return { findings: [] }; },
+  };
+  const engine = engineWith([consumer, reporter('patterns', 1, 7)]);
+  await engine.analyze({ source: VAULT, file: 'Vault.sol' }, { mode: 'full', timeoutMs: 10_000 });
+  assert.equal(seen?.length, 1);
+  assert.deepEqual(seen![0].tools, ['patterns']);
+});
+
+test('inventory: tools with availability and self-tests; layers; health', async () => {
+  const broken: AnalysisTool = { ...reporter('brokenbuiltin', 1, 1), builtin: true, async selfTest() { throw new Error('rule table missing'); } };
+  const engine = engineWith([solhint, slither, broken]);
+  const res = await engine.runSelfTests();
+  assert.equal(res.solhint.ok, true, res.solhint.error ?? '');
+  assert.equal(res.brokenbuiltin.ok, false);
+  const tools = await engine.listTools();
+  const sl = tools.find((t) => t.name === 'slither')!;
+  assert.equal(sl.available, false);
+  assert.equal(sl.runtime, 'external');
+  assert.equal(sl.status, 'not_available');
+  assert.match(sl.install_hint!, /pip install slither-analyzer/);
+  const sh = tools.find((t) => t.name === 'solhint')!;
+  assert.equal(sh.runtime, 'ts');
+  assert.deepEqual(sh.self_test, { ok: true, error: null });
+  assert.equal(tools.find((t) => t.name === 'brokenbuiltin')!.status, 'error');
+  assert.equal((await engine.getTool('nope')), null);
+  const layers = await engine.layers();
+  assert.equal(layers.length, 9);
+  assert.deepEqual(layers[0].tools.sort(), ['brokenbuiltin', 'slither', 'solhint']);
+  const h = await engine.health();
+  assert.equal(h.status, 'degraded');
+  assert.ok(h.reasons.some((r) => /brokenbuiltin failed its self-test: rule table missing/.test(r)));
+  assert.equal(h.self_tests_done, true);
+});

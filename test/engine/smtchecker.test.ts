@@ -1,0 +1,107 @@
+// The SMTChecker layer: real solc model checking, counterexamples kept as evidence, lines exact.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createSmtCheckerTool, parseSmtWarning, smtUnsupportedReason } from '../../plugins/tool-smtchecker/smtchecker.ts';
+
+const tool = createSmtCheckerTool({ pool: null, quickBudgetMs: 30_000 });
+const run = (source: string, mode: 'quick' | 'full' = 'quick') =>
+  tool.run({ source, file: 'T.sol', sha256: '' }, { signal: new AbortController().signal, deadline: Date.now() + 90_000, mode });
+
+test('0.8: finds an assertion violation and a division by zero with counterexamples on the right lines', async () => {
+  const src = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+contract Vault {
+    uint256 public total;
+    function check(uint256 a) public pure {
+        assert(a != 42);
+    }
+    function share(uint256 a, uint256 b) public pure returns (uint256) {
+        return a / b;
+    }
+    function safe(uint256 a) public pure returns (uint256) {
+        require(a < 10);
+        return a + 1;
+    }
+}
+`;
+  const r = await run(src);
+  assert.equal(r.status, 'success', r.error ?? '');
+  const a = r.findings.find((f) => f.detector === 'smtchecker-assert');
+  assert.ok(a, 'assertion violation found');
+  assert.equal(a.location.line, 6);
+  assert.equal(a.location.function, 'check');
+  assert.equal(a.location.contract, 'Vault');
+  assert.equal((a.evidence as any).counterexample.a, '42');
+  assert.equal((a.evidence as any).kind, 'counterexample');
+  const d = r.findings.find((f) => f.detector === 'smtchecker-div-by-zero');
+  assert.ok(d);
+  assert.equal(d.location.line, 9);
+  assert.equal((d.evidence as any).counterexample.b, '0');
+  // the guarded addition in safe() is proven: no finding there
+  assert.ok(!r.findings.some((f) => f.location.line === 13));
+});
+
+test('0.7 (pragma injected on line 1): a wrapping overflow is HIGH arithmetic with lines unshifted', async () => {
+  const src = `pragma solidity ^0.7.0;
+contract Token {
+    uint8 public supply;
+    function mint(uint8 amount) public {
+        supply = supply + amount;
+    }
+}
+`;
+  const r = await run(src);
+  assert.equal(r.status, 'success', r.error ?? '');
+  const o = r.findings.find((f) => f.category === 'arithmetic');
+  assert.ok(o, 'overflow found');
+  assert.equal(o.severity, 'HIGH');
+  assert.equal(o.swc_id, 'SWC-101');
+  assert.equal(o.location.line, 5);
+  assert.match(o.description, /wraps around/);
+  assert.ok(Object.keys((o.evidence as any).counterexample).length > 0);
+});
+
+test('pre-0.6 compilers: skipped with the reason, not a failure', async () => {
+  const r = await run('pragma solidity ^0.4.24;\ncontract C { uint8 x; function f(uint8 a) public { x = x + a; } }\n');
+  assert.equal(r.status, 'skipped');
+  assert.match(r.error!, /0\.4\.26.*SMT solver/);
+  assert.match(smtUnsupportedReason('0.4.18')!, /no SMTChecker/);
+  assert.equal(smtUnsupportedReason('0.6.12'), null);
+});
+
+test('a source that does not compile is skipped with the compiler message', async () => {
+  const r = await run('pragma solidity ^0.8.0;\ncontract C { function f() public { uint x = ; } }\n');
+  assert.equal(r.status, 'skipped');
+  assert.match(r.error!, /needs a compiling contract/);
+});
+
+test('quick mode: a contract that exceeds the budget reports timeout, not error', async () => {
+  const { TinyWorkerPool } = await import('../../kernel/pool.ts');
+  const pool = new TinyWorkerPool({ maxThreads: 1 });
+  try {
+    // 40 ms is less than any solc run with the model checker takes, even on a warm worker.
+    const t = createSmtCheckerTool({ pool, quickBudgetMs: 40 });
+    const r = await t.run(
+      { source: '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\ncontract L { function f(uint a) public pure { assert(a * a != 49); } }\n', file: 'L.sol', sha256: '' },
+      { signal: new AbortController().signal, deadline: Date.now() + 60_000, mode: 'quick' },
+    );
+    assert.equal(r.status, 'timeout');
+    assert.match(r.error!, /quick-mode budget \(40 ms per contract\) on L/);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('parses BMC and CHC message formats', () => {
+  const bmc = parseSmtWarning({ message: 'BMC: Overflow (resulting value larger than 255) happens here.', secondary: ['Counterexample:\n  <result> = 256\n  a = 1\n  x = 255\n', 'Callstack:'] });
+  assert.equal(bmc!.kind.key, 'overflow');
+  assert.equal(bmc!.engine, 'BMC');
+  assert.deepEqual(bmc!.counterexample, { '<result>': '256', a: '1', x: '255' });
+  const chc = parseSmtWarning({ message: 'CHC: Assertion violation happens here.\nCounterexample:\nx = 0, arr = [1, 2]\na = 42\n\nTransaction trace:\nA.constructor()\nState: x = 0\nA.g(42)' });
+  assert.equal(chc!.kind.key, 'assert');
+  assert.deepEqual(chc!.counterexample, { x: '0', arr: '[1, 2]', a: '42' });
+  assert.deepEqual(chc!.trace, ['A.constructor()', 'State: x = 0', 'A.g(42)']);
+  const maybe = parseSmtWarning({ message: 'CHC: Assertion violation might happen here.' });
+  assert.equal(maybe!.proven, false);
+  assert.equal(parseSmtWarning({ message: 'Function state mutability can be restricted to pure' }), null);
+});
