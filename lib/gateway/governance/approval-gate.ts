@@ -84,6 +84,8 @@ export function createApprovalService(d: ApprovalDeps): ApprovalService {
   // Approvals being decided right now: a decision racing the expiry timer (or a second click)
   // must lose cleanly instead of writing twice. Checked and set with no await in between.
   const inflight = new Set<string>();
+  // Open waitFor() calls, so close() can end them instead of leaving their polls running.
+  const waiters = new Set<(e: Error) => void>();
 
   const finish = async (rec: ApprovalRecord, how: 'approved' | 'denied' | 'expired', reason: string | null, actor: string | null) => {
     inflight.add(rec.id);
@@ -188,17 +190,22 @@ export function createApprovalService(d: ApprovalDeps): ApprovalService {
       }
       return new Promise<ApprovalRecord>((resolve, reject) => {
         let poll: NodeJS.Timeout | undefined;
-        const done = (r: ApprovalRecord) => {
+        const cleanup = () => {
           events.off(id, done);
           clearInterval(poll);
           signal?.removeEventListener('abort', onAbort);
+          waiters.delete(stop);
+        };
+        const done = (r: ApprovalRecord) => {
+          cleanup();
           resolve(r);
         };
-        const onAbort = () => {
-          events.off(id, done);
-          clearInterval(poll);
-          reject(signal?.reason ?? new Error('aborted'));
+        const stop = (e: Error) => {
+          cleanup();
+          reject(e);
         };
+        const onAbort = () => stop(signal?.reason ?? new Error('aborted'));
+        waiters.add(stop);
         if (signal?.aborted) return onAbort();
         signal?.addEventListener('abort', onAbort, { once: true });
         events.on(id, done);
@@ -209,7 +216,7 @@ export function createApprovalService(d: ApprovalDeps): ApprovalService {
             else if (isOverdue(r)) await expire(id, tenant);
           }).catch((e) => report(e, 'approval poll'));
         }, pollMs);
-        poll.unref();
+        // Not unref'd: someone is waiting on this approval, which is work in progress.
       });
     },
 
@@ -258,6 +265,7 @@ export function createApprovalService(d: ApprovalDeps): ApprovalService {
     armed: () => timers.size,
 
     close() {
+      for (const w of [...waiters]) w(new Error('the approvals service is shutting down'));
       for (const t of timers.values()) clearTimeout(t);
       timers.clear();
       events.removeAllListeners();
