@@ -199,6 +199,32 @@ test('dashboard: readiness, live metrics, skills, plugins and sessions render; a
   assert.deepEqual(w.problems(), []);
 });
 
+test('an approval the playground is waiting on can be decided on the dashboard; the waiting card and answer follow', opts, async () => {
+  const play = await newPage();
+  const w1 = watchPage(play, gw.base);
+  await play.goto(`${gw.base}/playground`);
+  await play.getByLabel('Message', { exact: true }).fill('What is the sha256 of "two tabs"?');
+  await play.keyboard.press('Enter');
+  const card = play.locator('.msg-assistant .approval');
+  await card.waitFor();
+  const id = String(await card.getAttribute('data-approval'));
+
+  const dash = await newPage();
+  const w2 = watchPage(dash, gw.base);
+  await dash.goto(`${gw.base}/dashboard`);
+  await dash.locator(`[data-approval="${id}"]`).getByRole('button', { name: /^Deny/ }).click();
+  await dash
+    .locator('#toast')
+    .filter({ hasText: /Denied: crypto/ })
+    .waitFor();
+
+  await play.locator('.msg-assistant[aria-busy="false"]').waitFor({ timeout: 15_000 });
+  assert.match(await card.innerText(), /denied/);
+  assert.equal(await card.getByRole('button').count(), 0, 'the buttons are gone once someone decided');
+  assert.match(await play.locator('.msg-assistant details.tool summary').innerText(), /denied/);
+  assert.deepEqual([...w1.problems(), ...w2.problems()], []);
+});
+
 test('both pages fit a narrow phone screen without sideways scrolling', opts, async () => {
   for (const path of ['/playground', '/dashboard']) {
     const page = await newPage({ width: 360, height: 760 });

@@ -90,7 +90,7 @@ export function barList(items, o) {
     const name = document.createElement('span');
     name.className = 'bar-label';
     name.textContent = it.label;
-    if (it.note) name.title = it.note;
+    name.title = it.note ?? it.label;
     const bar = s('svg', {
       class: `bar tone-${it.tone ?? 'accent'}`,
       viewBox: '0 0 100 10',

@@ -24,14 +24,15 @@ function toast(text, bad = false) {
   toastTimer = window.setTimeout(() => (el.textContent = ''), 8000);
 }
 
-/** A table with a header row; rows are arrays of cells (strings or nodes). */
+/** A table with a header row; rows are arrays of cells (strings or nodes). Cells carry their
+ *  column name so narrow screens can show each row as a labelled card (see .stack in ui.css). */
 function table(caption, headers, rows, { numeric = [] } = {}) {
   return h(
     'div',
     { class: 'table-wrap', role: 'region', 'aria-label': caption, tabindex: '0' },
     h(
       'table',
-      {},
+      { class: 'stack' },
       h('caption', { class: 'visually-hidden' }, caption),
       h(
         'thead',
@@ -39,7 +40,7 @@ function table(caption, headers, rows, { numeric = [] } = {}) {
         h(
           'tr',
           {},
-          headers.map((x) => h('th', { scope: 'col' }, x)),
+          headers.map((x, i) => h('th', { scope: 'col', class: numeric.includes(i) ? 'num' : null }, x)),
         ),
       ),
       h(
@@ -49,7 +50,7 @@ function table(caption, headers, rows, { numeric = [] } = {}) {
           h(
             'tr',
             {},
-            r.map((c, i) => h('td', { class: numeric.includes(i) ? 'num' : null }, c)),
+            r.map((c, i) => h('td', { class: numeric.includes(i) ? 'num' : null, 'data-label': headers[i] || null }, c)),
           ),
         ),
       ),
@@ -422,7 +423,9 @@ async function loadSkills(el) {
 
 async function loadPlugins(el) {
   const body = await api('/api/v1/plugins');
-  const plugins = body.plugins ?? [];
+  const rank = { error: 0, disabled: 1, loaded: 2 };
+  // Problems first: the list is long and an operator opens it to find what is broken.
+  const plugins = [...(body.plugins ?? [])].sort((a, b) => (rank[a.status] ?? 3) - (rank[b.status] ?? 3) || a.id.localeCompare(b.id));
   const bad = plugins.filter((p) => p.status === 'error').length;
   setChildren(
     el,
@@ -474,7 +477,8 @@ async function loadSessions(el) {
 
 const seenTypes = new Set();
 
-const AUDIT_SHOW = 50;
+const AUDIT_PAGE_SIZE = 20;
+let auditShown = AUDIT_PAGE_SIZE;
 const AUDIT_PAGES = 5;
 
 function auditQuery() {
@@ -514,7 +518,7 @@ async function loadAudit(el) {
     [...seenTypes].sort().map((t) => h('option', { value: t })),
   );
   const matching = hideHttp ? events.filter((e) => e.type !== 'http.request') : events;
-  const shown = matching.slice(-AUDIT_SHOW).reverse();
+  const shown = matching.slice(-auditShown).reverse();
   const scope = `${ranged ? 'in the chosen range' : 'in the last hour'}${hideHttp ? ', HTTP request events hidden' : ''}`;
   if (shown.length === 0) return setChildren(el, h('p', { class: 'muted' }, `No audit events ${scope}.`));
   setChildren(
@@ -539,6 +543,20 @@ async function loadAudit(el) {
         h('code', { class: 'detail' }, prettyJson(e.detail ?? {}, 240).replace(/\s*\n\s*/g, ' ')),
       ]),
     ),
+    matching.length > shown.length
+      ? h(
+          'button',
+          {
+            type: 'button',
+            class: 'secondary more',
+            onclick: () => {
+              auditShown += AUDIT_PAGE_SIZE;
+              void load('audit', loadAudit);
+            },
+          },
+          `Show ${Math.min(AUDIT_PAGE_SIZE, matching.length - shown.length)} older events`,
+        )
+      : null,
   );
 }
 
@@ -582,9 +600,15 @@ function main() {
   const filters = /** @type {HTMLFormElement} */ ($('audit-filters'));
   filters.addEventListener('submit', (e) => {
     e.preventDefault();
+    auditShown = AUDIT_PAGE_SIZE;
     void load('audit', loadAudit);
   });
-  filters.addEventListener('reset', () => setTimeout(() => void load('audit', loadAudit), 0));
+  filters.addEventListener('reset', () =>
+    setTimeout(() => {
+      auditShown = AUDIT_PAGE_SIZE;
+      void load('audit', loadAudit);
+    }, 0),
+  );
   document.addEventListener('visibilitychange', () => {
     if (!document.hidden) void tick();
   });

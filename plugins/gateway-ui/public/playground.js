@@ -159,6 +159,7 @@ class AssistantTurn {
     const approve = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'approve' }, 'Approve'));
     const deny = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'danger' }, 'Deny'));
     const status = h('p', { class: 'hint', role: 'status' });
+    const actions = h('div', { class: 'approval-actions' }, reason, approve, deny);
     const card = h(
       'div',
       { class: 'approval', role: 'group', 'aria-label': `Approval needed for ${p.skill}`, 'data-approval': p.approval_id },
@@ -173,14 +174,15 @@ class AssistantTurn {
         ').',
       ),
       h('details', {}, h('summary', {}, 'Input'), h('pre', {}, prettyJson(p.input))),
-      h('div', { class: 'approval-actions' }, reason, approve, deny),
+      actions,
       status,
     );
     let decidedHere = false;
     this.settleApproval.set(p.tool_call_id, (r) => {
-      approve.disabled = deny.disabled = reason.disabled = true;
-      if (!decidedHere)
-        status.textContent = r.status === 'denied' ? 'Denied (decided outside this page).' : 'Approved (decided outside this page); the call ran.';
+      if (decidedHere) return;
+      const denied = r.status === 'denied';
+      actions.replaceWith(h('p', {}, badge(denied ? 'denied' : 'approved', denied ? 'bad' : 'ok'), ' decided outside this page'));
+      status.textContent = denied ? 'The call did not run.' : 'The call ran; its result is above.';
     });
     const decide = async (decision) => {
       decidedHere = true;
@@ -189,8 +191,9 @@ class AssistantTurn {
       try {
         const r = reason.value.trim();
         const res = await api(`/api/v1/approvals/${encodeURIComponent(p.approval_id)}`, { method: 'POST', body: { decision, ...(r ? { reason: r } : {}) } });
+        // The buttons give way to the outcome, so the card reads as a record of what was decided.
+        actions.replaceWith(h('p', {}, badge(res.status, toneOf(res.status)), res.reason ? ` Reason: ${res.reason}` : ''));
         status.textContent = `${res.status === 'approved' ? 'Approved' : 'Denied'}.${streaming ? ' The agent continues below.' : ' The agent resumes in the background; its answer is saved in this session.'}`;
-        reason.disabled = true;
       } catch (e) {
         decidedHere = false;
         status.textContent = '';
@@ -202,8 +205,9 @@ class AssistantTurn {
     approve.addEventListener('click', () => void decide('approve'));
     deny.addEventListener('click', () => void decide('deny'));
     this.approvals.set(p.approval_id, card);
+    // Focus stays where the user is; the card is announced through the log's live region and
+    // its buttons are the previous tab stops before the message box.
     this.block(card);
-    approve.focus({ preventScroll: true });
   }
 
   error(err) {
