@@ -58,7 +58,7 @@ export const reentrancyDetector: StaticDetector = {
               const vars = [...new Set(p.writes.map((w) => w.variable))].join('`, `');
               const writeLine = Math.min(...p.writes.map((w) => w.line));
               const sendsValue = !!call.value && !(call.value.type === 'NumberLiteral' && Number(call.value.number) === 0);
-              let severity: 'HIGH' | 'MEDIUM' | 'LOW' = 'MEDIUM';
+              let severity: 'HIGH' | 'MEDIUM' | 'LOW' | 'INFO' = 'MEDIUM';
               let confidence = 0.5;
               let messageId = 'call';
               if (stipend) {
@@ -71,7 +71,7 @@ export const reentrancyDetector: StaticDetector = {
                 messageId = 'value';
               }
               if (fn.senderGuard) {
-                severity = severity === 'HIGH' ? 'MEDIUM' : 'LOW';
+                severity = severity === 'HIGH' ? 'MEDIUM' : severity === 'MEDIUM' ? 'LOW' : severity;
                 confidence *= 0.6;
               }
               if (p.via === 'internal') messageId = 'internal';

@@ -7,6 +7,7 @@
 // modifier), functions that do not move balances between the caller and the address.
 import { definePlugin } from '../../kernel/index.ts';
 import { headerLoc, isMsgSender, some, walk, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import type { Visitor } from '../../kernel/index.ts';
 import semver from 'semver';
 
 export const shortAddressDetector: StaticDetector = {
@@ -26,7 +27,7 @@ export const shortAddressDetector: StaticDetector = {
   create(context) {
     const { facts } = context;
     const min = facts.version.min;
-    if (min && semver.gte(min, '0.5.0')) return {};
+    if (min && semver.gte(min, '0.5.0')) return {} as Visitor;
     const checksPayload = (n: Node) => some(n, (x) => x.type === 'MemberAccess' && x.memberName === 'length' && x.expression?.type === 'MemberAccess' && x.expression.memberName === 'data');
     return {
       'SourceUnit:exit'() {

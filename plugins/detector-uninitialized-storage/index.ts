@@ -6,6 +6,7 @@
 // (where the compiler rejects it).
 import { definePlugin } from '../../kernel/index.ts';
 import { rootName, statementLoc, walk, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import type { Visitor } from '../../kernel/index.ts';
 import semver from 'semver';
 
 export const uninitializedStorageDetector: StaticDetector = {
@@ -25,7 +26,7 @@ export const uninitializedStorageDetector: StaticDetector = {
   create(context) {
     const { facts } = context;
     const min = facts.version.min;
-    if (min && semver.gte(min, '0.5.0')) return {};
+    if (min && semver.gte(min, '0.5.0')) return {} as Visitor;
     return {
       VariableDeclarationStatement(n) {
         if (n.initialValue || (n.variables ?? []).length !== 1) return;

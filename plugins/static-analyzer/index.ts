@@ -1,0 +1,12 @@
+// vigil-static (layer 1): the built-in static analyzer. Registers an AnalysisTool that runs
+// every enabled detector plugin in one AST traversal per file, inside the kernel worker pool
+// so a pathological contract cannot block the event loop and is cancelled at the deadline.
+// See lib/analysis/static for the parser, shared facts and engine.
+import { definePlugin } from '../../kernel/index.ts';
+import { createStaticTool } from './tool.ts';
+
+export default definePlugin({
+  setup(ctx) {
+    ctx.registerTool(createStaticTool({ pool: ctx.services.pool, registry: ctx.services.registry }));
+  },
+});

@@ -1,0 +1,65 @@
+// Conformance of every TS detector plugin found by convention under plugins/detector-*:
+// valid manifest, complete metadata, and its fixture: every `// expect: <id>` line flagged by
+// that detector and no other line flagged by it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { validateManifest } from '../../kernel/manifest.ts';
+import { CATEGORIES, SEVERITIES } from '../../schemas/finding.ts';
+import { analyzeSource, discoverDetectorPlugins, loadDetectors } from '../../lib/analysis/static/index.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const pluginsDir = path.join(root, 'plugins');
+const folders = fs.readdirSync(pluginsDir).filter((d) => d.startsWith('detector-') && fs.existsSync(path.join(pluginsDir, d, 'plugin.json')));
+const tsFolders = folders.filter((d) => JSON.parse(fs.readFileSync(path.join(pluginsDir, d, 'plugin.json'), 'utf8')).runtime === 'ts');
+
+test('there are detector plugins for every finding category', async () => {
+  const { entries } = await loadDetectors(discoverDetectorPlugins(pluginsDir).filter((d) => d.runtime === 'ts'));
+  const cats = new Set(entries.map((e) => e.detector.meta.category));
+  for (const c of CATEGORIES) assert.ok(cats.has(c), `no detector for category ${c}`);
+});
+
+for (const folder of tsFolders) {
+  test(`${folder}: manifest, metadata and fixture`, async () => {
+    const dir = path.join(pluginsDir, folder);
+    const raw = JSON.parse(fs.readFileSync(path.join(dir, 'plugin.json'), 'utf8'));
+    const v = validateManifest(raw, folder);
+    assert.ok(v.ok, `manifest invalid: ${JSON.stringify(!v.ok && v.problems)}`);
+    assert.equal(raw.kind, 'detector');
+    const src = fs.readFileSync(path.join(dir, 'index.ts'), 'utf8');
+    assert.match(src.split('\n')[0], /^\/\/ /, 'plugin must open with a comment block saying what it does');
+
+    const { entries, errors } = await loadDetectors([{ id: raw.id, dir, entry: raw.entry, runtime: 'ts', config: raw.defaults ?? {}, manifest: raw }]);
+    assert.deepEqual(errors, []);
+    assert.equal(entries.length, 1, 'one detector per plugin');
+    const meta = entries[0].detector.meta;
+    assert.equal(`detector-${meta.id}`, folder, 'detector id is the folder name without "detector-"');
+    for (const k of ['title', 'description', 'recommendation', 'exploit_scenario'] as const) assert.ok(typeof meta[k] === 'string' && meta[k]!.length > 10, `meta.${k} missing`);
+    assert.ok((SEVERITIES as readonly string[]).includes(meta.severity));
+    assert.ok((CATEGORIES as readonly string[]).includes(meta.category));
+    assert.ok(meta.confidence > 0 && meta.confidence <= 1);
+    assert.ok('swc' in meta && 'cwe' in meta, 'swc and cwe must be declared (null when none applies)');
+    if (meta.category === 'other' && meta.id !== 'uninitialized-storage') assert.ok(meta.severity === 'INFO' || meta.severity === 'LOW');
+
+    const fixture = fs.readFileSync(path.join(dir, 'fixture.sol'), 'utf8');
+    const expected = new Set<number>();
+    fixture.split('\n').forEach((l, i) => {
+      const m = /\/\/\s*expect:\s*([\w-]+)/.exec(l);
+      if (m && m[1] === meta.id) expected.add(i + 1);
+    });
+    assert.ok(expected.size > 0, 'fixture must expect at least one finding');
+    const { findings, diagnostics } = await analyzeSource(fixture, 'fixture.sol', entries, { raw: true });
+    assert.deepEqual(diagnostics, []);
+    const flagged = new Set(findings.filter((f) => f.detector === meta.id).map((f) => f.location.line));
+    for (const l of expected) assert.ok(flagged.has(l), `line ${l} must be flagged by ${meta.id}; flagged: ${[...flagged].join(',')}`);
+    for (const l of flagged) assert.ok(expected.has(l), `line ${l} flagged by ${meta.id} but not expected: ${fixture.split('\n')[l - 1].trim()}`);
+    for (const f of findings) {
+      assert.deepEqual(f.tools, ['vigil-static']);
+      assert.deepEqual(f.layers, [1]);
+      assert.ok(f.location.end_line >= f.location.line);
+      assert.ok(f.location.end_line - f.location.line <= 8, 'findings stay tight to the statement');
+    }
+  });
+}
