@@ -1,2 +1,32 @@
-// Runs after npm install / npm ci: builds the bundled WASM plugins (AssemblyScript -> .wasm).
-// Filled in by the WASM host work; kept tolerant so a failed optional build never breaks install.
+// Runs after npm install / npm ci: builds the bundled WASM plugins (AssemblyScript -> .wasm)
+// under plugins/ and examples/ through kernel/wasm/build-cli.ts. Built modules are not in git,
+// so this is how a fresh checkout gets them. Never fails the install: a plugin that does not
+// build is reported and stays unavailable. VIGIL_SKIP_WASM_BUILD=1 skips the step.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const cli = path.join(root, 'kernel', 'wasm', 'build-cli.ts');
+
+function warn(msg) {
+  console.warn(`vigil postinstall: ${msg}`);
+}
+
+if (process.env.VIGIL_SKIP_WASM_BUILD) {
+  console.log('vigil postinstall: VIGIL_SKIP_WASM_BUILD is set, WASM plugins not built');
+} else if (!existsSync(cli)) {
+  warn(`${path.relative(root, cli)} not found; WASM plugins not built`);
+} else if (!existsSync(path.join(root, 'node_modules', 'tsx')) || !existsSync(path.join(root, 'node_modules', 'assemblyscript'))) {
+  warn('tsx or assemblyscript is not installed; WASM plugins not built (run `npm run build:wasm` once they are)');
+} else {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', cli, '--optional'], {
+    cwd: root,
+    stdio: 'inherit',
+    timeout: 10 * 60 * 1000,
+  });
+  if (r.error) warn(`WASM build could not run: ${r.error.message}`);
+  else if (r.status !== 0) warn(`WASM build exited with code ${r.status}; WASM plugins may be unavailable`);
+}
+process.exit(0);

@@ -105,7 +105,9 @@ export async function compileAssemblyScript(entry: string, outFile: string, opts
   const reply = await runCompiler(args);
   if (!reply.ok || !reply.binary) {
     const text = reply.stderr.trim() || reply.error || 'no output produced';
-    throw new Error(`AssemblyScript compilation failed:\n${text}`);
+    // The abort alias needs the PDK in the program; without it asc's message is cryptic.
+    const hint = /pdkAbort' not found/.test(text) ? '\nhint: the module must import the PDK (e.g. `import { readInputString } from "pdk"`); the build routes AssemblyScript\'s abort to it' : '';
+    throw new Error(`AssemblyScript compilation failed:\n${text}${hint}`);
   }
   const bytes = reply.binary;
   await mkdir(path.dirname(outFile), { recursive: true });
