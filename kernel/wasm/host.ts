@@ -107,7 +107,7 @@ export class ExtismWasmHost implements WasmHost {
       }
     }
 
-    let capped: Uint8Array;
+    let capped: Uint8Array<ArrayBuffer>;
     try {
       capped = capModuleMemory(raw, maxMemoryPages).bytes;
     } catch (e) {
@@ -415,7 +415,8 @@ class ExtismWasmInstance implements WasmInstance {
     if (typeof input === 'string') bytes = new TextEncoder().encode(input);
     else if (input instanceof Uint8Array) bytes = input.slice(); // exact-size copy we can transfer
     else return Promise.reject(this.err('wasm_bad_output', 'input must be a string or Uint8Array'));
-    const timeoutMs = opts.timeoutMs ?? this.limits.timeoutMs;
+    // The manifest's limit is a ceiling: a caller's (often request-wide) deadline only shortens it.
+    const timeoutMs = Math.min(opts.timeoutMs ?? this.limits.timeoutMs, this.limits.timeoutMs);
     if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) return Promise.reject(this.err('wasm_timeout', `invalid timeout ${timeoutMs}`));
     const signal = opts.signal;
     if (signal?.aborted) return Promise.reject(this.err('wasm_aborted', `call to ${fn} was cancelled before it started`));

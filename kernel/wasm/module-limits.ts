@@ -81,7 +81,7 @@ export interface MemoryLimits {
  * Throws ModuleLimitError('memory') when a memory's initial size already exceeds the cap, and
  * ModuleLimitError('bad_module') for a malformed binary, shared or 64-bit memory.
  */
-export function capModuleMemory(bytes: Uint8Array, capPages: number): { bytes: Uint8Array; memories: MemoryLimits[] } {
+export function capModuleMemory(bytes: Uint8Array, capPages: number): { bytes: Uint8Array<ArrayBuffer>; memories: MemoryLimits[] } {
   if (bytes.length < 8 || bytes[0] !== 0 || bytes[1] !== 0x61 || bytes[2] !== 0x73 || bytes[3] !== 0x6d) {
     throw new ModuleLimitError('bad_module', 'not a WebAssembly binary (bad magic number)');
   }
