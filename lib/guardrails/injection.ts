@@ -216,6 +216,9 @@ export function windows(text: string, size = 600): Array<[number, number]> {
   return out;
 }
 
+/** Below this many words the classifier's score is scaled down proportionally. */
+const SHORT_TEXT_WORDS = 5;
+
 export function scoreInjection(text: string, model: LoadedModel | null, opts: { decode?: boolean; obfuscationWeight?: number } = {}): InjectionScore {
   const n = normalizeForMatching(text);
   const hits = matchRules(n);
@@ -230,7 +233,11 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: { 
   let window: [number, number] | undefined;
   if (model) {
     for (const [s, e] of windows(n.text)) {
-      const p = predict(model, featurize(n.text.slice(s, e), model.dims));
+      const slice = n.text.slice(s, e);
+      // A one- or two-word message gives the model almost no evidence and its bias dominates
+      // ("hello" would score like an attack); short attacks are what the rules are for.
+      const words = slice.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+      const p = predict(model, featurize(slice, model.dims)) * Math.min(1, words / SHORT_TEXT_WORDS);
       if (p > modelScore) {
         modelScore = p;
         window = [s, e];
