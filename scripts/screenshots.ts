@@ -96,7 +96,6 @@ try {
   await play.locator('.approval input').fill('checked the input');
   await play.locator('.approval').getByRole('button', { name: 'Approve' }).click();
   await play.locator('.msg-assistant[aria-busy="false"]').first().waitFor();
-  await play.locator('details.tool summary').first().click();
   await box.fill('Please draft a reply to sam.jones@example.com about the audit');
   await box.press('Enter');
   await play.locator('.msg-assistant[aria-busy="false"]').nth(1).waitFor();

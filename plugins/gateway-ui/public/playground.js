@@ -153,6 +153,8 @@ class AssistantTurn {
 
   approval(p) {
     if (this.approvals.has(p.approval_id)) return;
+    const t = this.tools.get(p.tool_call_id);
+    if (t) t.status.replaceWith((t.status = badge('awaiting approval', 'warn')));
     const reason = /** @type {HTMLInputElement} */ (
       h('input', { type: 'text', placeholder: 'reason (optional)', 'aria-label': `Reason for the ${p.skill} decision`, maxlength: '500' })
     );
