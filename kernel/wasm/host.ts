@@ -279,6 +279,8 @@ class ExtismWasmInstance implements WasmInstance {
             return;
           }
           this.worker = worker;
+          // An idle instance never holds the process open; run() refs it while a call is out.
+          worker.unref();
           resolve(worker);
         } else if (m.type === 'init_error') {
           fail(this.err(m.code, `cannot instantiate module: ${m.message}`));
@@ -460,6 +462,7 @@ class ExtismWasmInstance implements WasmInstance {
       const cleanup = () => {
         if (timer) clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
+        worker.unref();
       };
       const onAbort = () => {
         if (this.current?.id !== id) return;
@@ -488,6 +491,7 @@ class ExtismWasmInstance implements WasmInstance {
         reject(this.err('wasm_timeout', `call to ${fn} exceeded ${timeoutMs} ms; instance terminated`));
       }, timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
+      worker.ref();
       worker.postMessage({ type: 'call', id, fn, input: bytes }, [bytes.buffer as ArrayBuffer]);
     });
   }
