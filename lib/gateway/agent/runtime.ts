@@ -111,6 +111,41 @@ interface TurnState {
   signal: AbortSignal;
   waitForApprovals: boolean;
   released: boolean;
+  /** Set for a single call made outside a chat turn (callSkillDirect). */
+  direct?: DirectCallOptions;
+}
+
+/** How a call made outside a chat turn (an MCP tools/call) differs from one the model makes. */
+interface DirectCallOptions {
+  /** Where the call came from, recorded in the audit detail ("mcp"). */
+  origin: string;
+  /** Callables that are not registered skills (the MCP analysis operations), looked up first. */
+  resolve?: (name: string) => Skill | undefined;
+  /** Result size limit (the caller is not a model context window). */
+  maxOutputChars: number;
+  /** Time limit for this call instead of agent.skill_timeout_ms (an analysis carries its own budget). */
+  timeoutMs?: number;
+  /** Direction the result is checked in: 'tool_result' when a model reads it next, 'output' when it
+   *  goes straight back to the caller (an MCP client), like an answer. */
+  resultDirection?: 'tool_result' | 'output';
+}
+
+/** A single skill call outside a chat turn; see AgentRuntimeImpl.callSkillDirect. */
+export interface DirectCallRequest {
+  tenant: TenantContext;
+  name: string;
+  /** The arguments object as received (checked against the skill's schema). */
+  input: unknown;
+  signal: AbortSignal;
+  origin: string;
+  /** Id the call is audited and approved under (default: a fresh id). */
+  sessionId?: string;
+  resolve?: (name: string) => Skill | undefined;
+  maxOutputChars?: number;
+  timeoutMs?: number;
+  resultDirection?: 'tool_result' | 'output';
+  /** Sees tool_call, approval_required, guardrail and tool_result events as they happen. */
+  emit?: Emit;
 }
 
 class GuardrailBlock extends Error {
@@ -450,7 +485,7 @@ export class AgentRuntimeImpl implements AgentRuntime {
       if (status !== 'ok') span.setStatus({ code: SpanStatusCode.ERROR, message: error ?? status });
       span.end();
       const outcome: AuditEvent['outcome'] = status === 'ok' ? 'success' : status === 'denied' ? 'denied' : status === 'blocked' ? 'blocked' : 'failure';
-      await this.audit({ tenant: s.tenant.name, type: 'skill.call', outcome, session_id: s.sessionId, detail: { skill: call.name, tool_call_id: call.id, status, duration_ms: rec.duration_ms, ...(error ? { error } : {}) } });
+      await this.audit({ tenant: s.tenant.name, type: 'skill.call', outcome, session_id: s.direct ? null : s.sessionId, detail: { skill: call.name, tool_call_id: call.id, status, duration_ms: rec.duration_ms, ...(error ? { error } : {}), ...(s.direct ? { via: s.direct.origin, call_session: s.sessionId } : {}) } });
       return null;
     };
 
@@ -465,7 +500,7 @@ export class AgentRuntimeImpl implements AgentRuntime {
     } else {
       parsed = call.decided.input;
     }
-    const skill = this.services.registry.skill(call.name);
+    const skill = s.direct?.resolve?.(call.name) ?? this.services.registry.skill(call.name);
     if (!skill) {
       const known = this.skillsFor(s.tenant).filter((x) => x.allowed).map((x) => x.skill.name);
       return finish('unknown_skill', null, `unknown_skill: there is no skill named "${call.name}" (available: ${known.join(', ') || 'none'})`);
@@ -510,6 +545,12 @@ export class AgentRuntimeImpl implements AgentRuntime {
           span.end();
           this.metrics.skillCalls.inc({ skill: skill.name, outcome: 'pending' });
           s.emit({ event: 'approval_required', data: info });
+          if (s.direct) {
+            // No turn to resume later: the caller waits for the decision (or goes away, and the
+            // approval expires unused). Nothing is stored for resumeAfterApproval.
+            const decided = await gate.waitFor(a.id, s.tenant.name, s.signal);
+            return this.execCall(s, { ...call, decided });
+          }
           const paused: PausedTurn = {
             approval_id: a.id,
             tenant: s.tenant.name,
@@ -551,13 +592,14 @@ export class AgentRuntimeImpl implements AgentRuntime {
     if (!r.ok) return finish('error', r.output ?? null, r.error ?? 'the skill failed');
     let output = r.output;
     let outText = typeof output === 'string' ? output : JSON.stringify(output ?? null);
-    if (outText.length > this.opts.maxToolOutputChars) {
+    const maxChars = s.direct?.maxOutputChars ?? this.opts.maxToolOutputChars;
+    if (outText.length > maxChars) {
       // The model only ever sees this much; the client gets the same view (and the guardrails check it).
-      output = { truncated: true, total_chars: outText.length, text: outText.slice(0, this.opts.maxToolOutputChars) };
+      output = { truncated: true, total_chars: outText.length, text: outText.slice(0, maxChars) };
       outText = JSON.stringify(output);
     }
     try {
-      const checked = await this.guard(s, outText, 'tool_result', call.id);
+      const checked = await this.guard(s, outText, s.direct?.resultDirection ?? 'tool_result', call.id);
       if (checked !== outText) {
         try {
           output = typeof output === 'string' ? checked : JSON.parse(checked);
@@ -570,6 +612,52 @@ export class AgentRuntimeImpl implements AgentRuntime {
       throw e;
     }
     return finish('ok', output);
+  }
+
+  /**
+   * One skill call outside a chat turn (MCP tools/call), through the same execCall as a call the
+   * model makes: skill lookup, permission set, schema, tool-argument guardrails, approval policy,
+   * time limit, tool-result guardrails, metrics, the skill.call span and the audit event. An
+   * approval is waited for inline. Nothing is stored as a chat session.
+   */
+  async callSkillDirect(req: DirectCallRequest): Promise<{ record: ToolCallRecord; guardrails: GuardrailEventRecord[] }> {
+    const parent = context.active();
+    const span = this.services.tracer.startSpan('agent.direct_call', { attributes: { 'vigil.tenant': req.tenant.name ?? 'local', 'vigil.origin': req.origin, 'vigil.skill': req.name } }, parent);
+    const { capabilities, name: permissionSet } = this.policy.forTenant(req.tenant);
+    const s: TurnState = {
+      tenant: req.tenant,
+      sessionId: req.sessionId ?? `${req.origin}-${randomUUID()}`,
+      isNew: true,
+      title: '',
+      choice: { provider: 'none', model: 'none', label: 'none', backend: null, problem: 'no model takes part in a direct call', source: 'config' },
+      caps: capabilities,
+      permissionSet,
+      messages: [],
+      fresh: [],
+      queue: [],
+      steps: 0,
+      usage: { prompt_tokens: 0, completion_tokens: 0 },
+      toolCalls: [],
+      guardrails: [],
+      response: '',
+      span,
+      ctx: trace.setSpan(parent, span),
+      emit: req.emit ?? noop,
+      signal: req.signal,
+      waitForApprovals: true,
+      released: true,
+      direct: { origin: req.origin, resolve: req.resolve, maxOutputChars: req.maxOutputChars ?? this.opts.maxToolOutputChars, timeoutMs: req.timeoutMs, resultDirection: req.resultDirection },
+    };
+    const call: QueuedCall = { id: `call_${randomUUID().slice(0, 12)}`, name: req.name, arguments: JSON.stringify(req.input ?? {}) };
+    try {
+      await context.with(s.ctx, () => this.execCall(s, call));
+    } catch (e) {
+      if (!req.signal.aborted) throw e;
+      s.toolCalls.push({ id: call.id, name: req.name, arguments: req.input, status: 'aborted', ok: false, output: null, error: 'aborted: the caller went away before the call finished', duration_ms: 0 });
+    } finally {
+      span.end();
+    }
+    return { record: s.toolCalls[s.toolCalls.length - 1]!, guardrails: s.guardrails };
   }
 
   private validator(skill: Skill): ValidateFunction {
@@ -587,7 +675,8 @@ export class AgentRuntimeImpl implements AgentRuntime {
   }
 
   private async callSkill(skill: Skill, input: Record<string, unknown>, s: TurnState): Promise<{ ok: boolean; output?: unknown; error?: string; aborted?: boolean }> {
-    const timeout = AbortSignal.timeout(this.opts.skillTimeoutMs);
+    const limitMs = s.direct?.timeoutMs ?? this.opts.skillTimeoutMs;
+    const timeout = AbortSignal.timeout(limitMs);
     const signal = AbortSignal.any([s.signal, timeout]);
     let onAbort: (() => void) | undefined;
     // A skill that ignores its signal still cannot hold the turn past the limit.
@@ -600,7 +689,7 @@ export class AgentRuntimeImpl implements AgentRuntime {
       return { ok: r.ok, output: r.output, error: r.error };
     } catch (e) {
       if (s.signal.aborted) return { ok: false, aborted: true };
-      if (timeout.aborted) return { ok: false, error: `timeout: skill "${skill.name}" did not finish within ${this.opts.skillTimeoutMs} ms` };
+      if (timeout.aborted) return { ok: false, error: `timeout: skill "${skill.name}" did not finish within ${limitMs} ms` };
       return { ok: false, error: `skill "${skill.name}" failed: ${(e as Error).message || String(e)}` };
     } finally {
       if (onAbort) signal.removeEventListener('abort', onAbort);
