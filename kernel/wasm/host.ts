@@ -43,6 +43,9 @@ export interface ExtismWasmHostOptions {
   maxVarBytes?: number;
   /** Guest log lines forwarded per call; the rest are dropped. Default 100. */
   maxLogsPerCall?: number;
+  /** Time allowed for starting a worker, on top of the call limit that bounds the guest's start
+   *  function. Default 5 s (thread start-up on a busy machine). */
+  startupGraceMs?: number;
 }
 
 interface ResolvedLimits {
@@ -52,6 +55,7 @@ interface ResolvedLimits {
   maxHttpResponseBytes: number;
   maxVarBytes: number;
   maxLogsPerCall: number;
+  startupGraceMs: number;
 }
 
 const DEFAULTS = {
@@ -61,6 +65,7 @@ const DEFAULTS = {
   maxHttpResponseBytes: 4 * 1024 * 1024,
   maxVarBytes: 1024 * 1024,
   maxLogsPerCall: 100,
+  startupGraceMs: 5000,
 };
 
 type ErrorCode = WasmPluginError['code'];
@@ -139,6 +144,7 @@ export class ExtismWasmHost implements WasmHost {
       maxHttpResponseBytes: this.opts.maxHttpResponseBytes ?? DEFAULTS.maxHttpResponseBytes,
       maxVarBytes: this.opts.maxVarBytes ?? DEFAULTS.maxVarBytes,
       maxLogsPerCall: this.opts.maxLogsPerCall ?? DEFAULTS.maxLogsPerCall,
+      startupGraceMs: this.opts.startupGraceMs ?? DEFAULTS.startupGraceMs,
     };
     const config: Record<string, string> = {};
     for (const [k, v] of Object.entries(o.config ?? {})) config[k] = typeof v === 'string' ? v : JSON.stringify(v);
@@ -254,7 +260,7 @@ class ExtismWasmInstance implements WasmInstance {
       // Bounds the worker's JS heap; guest linear memory is bounded by the module rewrite.
       resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
     });
-    const initTimeout = l.timeoutMs + 5000;
+    const initTimeout = l.timeoutMs + l.startupGraceMs;
     return new Promise<Worker>((resolve, reject) => {
       let settled = false;
       const timer = setTimeout(() => {

@@ -45,7 +45,7 @@ function section(id: number, body: number[]): number[] {
 }
 
 /** A module with one exported no-op function `run`, optional imports and memory. */
-export function rawModule(opts: { importFn?: [string, string]; memory?: { min: number; max?: number } }): Uint8Array {
+export function rawModule(opts: { importFn?: [string, string]; memory?: { min: number; max?: number }; loopingStart?: boolean }): Uint8Array {
   const bytes = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
   bytes.push(...section(1, [1, 0x60, 0, 0])); // type 0: () -> ()
   let fnIndex = 0;
@@ -59,6 +59,11 @@ export function rawModule(opts: { importFn?: [string, string]; memory?: { min: n
     bytes.push(...section(5, [1, ...lim]));
   }
   bytes.push(...section(7, [1, ...str('run'), 0x00, fnIndex]));
-  bytes.push(...section(10, [1, 2, 0, 0x0b])); // body: no locals, end
+  if (opts.loopingStart) {
+    bytes.push(...section(8, [fnIndex])); // start function = run
+    bytes.push(...section(10, [1, 7, 0, 0x03, 0x40, 0x0c, 0x00, 0x0b, 0x0b])); // loop { br 0 }
+  } else {
+    bytes.push(...section(10, [1, 2, 0, 0x0b])); // body: no locals, end
+  }
   return new Uint8Array(bytes);
 }

@@ -225,6 +225,15 @@ describe('loading', () => {
     await rejectsWith(load({ wasmPath: write('wasi.wasm', rawModule({ importFn: ['wasi_snapshot_preview1', 'fd_write'] })) }), 'wasm_load_failed', /wasi_snapshot_preview1\.fd_write.*no WASI/);
     await rejectsWith(load({ wasmPath: write('abort.wasm', rawModule({ importFn: ['env', 'abort'] })) }), 'wasm_load_failed', /--use abort=/);
     await rejectsWith(load({ wasmPath: write('big.wasm', rawModule({ memory: { min: 300 } })), maxMemoryPages: 256 }), 'wasm_memory', /300 initial memory pages/);
+    // A start function that never returns cannot hang load().
+    const quickHost = new ExtismWasmHost({ startupGraceMs: 1000 });
+    const { ms } = await rejectsWith(
+      quickHost.load({ id: 'adversary', wasmPath: write('loop-start.wasm', rawModule({ loopingStart: true })), permissions: [], timeoutMs: 300 }),
+      'wasm_timeout',
+      /did not start within 1300 ms/,
+    );
+    assert.ok(ms < 4000, `load gave up after ${ms} ms`);
+    await quickHost.closeAll();
     // A minimal valid module with unbounded memory loads; the cap is written into it.
     const inst = await load({ wasmPath: write('plain.wasm', rawModule({ memory: { min: 1 } })) });
     assert.equal((await inst.call('run', '')).length, 0);
