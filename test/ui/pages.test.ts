@@ -248,7 +248,7 @@ test('accessibility: landmarks, a label on every control, visible keyboard focus
     for (const role of ['banner', 'navigation', 'main'] as const) assert.ok((await page.getByRole(role).count()) >= 1, `${path} has a ${role} landmark`);
 
     const unlabeled = await page.evaluate(() =>
-      [...document.querySelectorAll('input, select, textarea, button, a[href]')]
+      Array.from(document.querySelectorAll('input, select, textarea, button, a[href]'))
         .filter((el) => {
           const e = el as HTMLElement;
           if (e.closest('[hidden]')) return false;
