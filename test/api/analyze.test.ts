@@ -71,7 +71,7 @@ test('format "sarif" returns a valid SARIF 2.1.0 log that GitHub code scanning a
   assert.equal(r.statusCode, 200, r.body);
   assert.match(String(r.headers['content-type']), /^application\/sarif\+json/);
   const log = r.json() as any;
-  const valid = validateSarif(log);
+  const valid = validateSarif(JSON.parse(r.body));
   assert.ok(valid, JSON.stringify(validateSarif.errors?.slice(0, 5), null, 1));
   assert.equal(log.version, '2.1.0');
   const run = log.runs[0];
