@@ -11,16 +11,35 @@ export enum JsonKind {
   Object = 5,
 }
 
+// Scalars share these empty arrays instead of allocating three each (a detector input has
+// thousands of values); only the parser fills arrays, and it gives containers their own.
+const NO_VALUES = new Array<JsonValue>(0);
+const NO_KEYS = new Array<string>(0);
+
 export class JsonValue {
   kind: JsonKind = JsonKind.Null;
   boolValue: bool = false;
   numValue: f64 = 0;
   strValue: string = "";
-  /** Array elements (kind Array). */
-  items: Array<JsonValue> = [];
+  /** Array elements (kind Array). Treat as read-only on values you did not create. */
+  items: Array<JsonValue> = NO_VALUES;
   /** Object keys and values in document order (kind Object). */
-  keys: Array<string> = [];
-  values: Array<JsonValue> = [];
+  keys: Array<string> = NO_KEYS;
+  values: Array<JsonValue> = NO_VALUES;
+
+  static makeArray(): JsonValue {
+    const v = new JsonValue();
+    v.kind = JsonKind.Array;
+    v.items = new Array<JsonValue>();
+    return v;
+  }
+  static makeObject(): JsonValue {
+    const v = new JsonValue();
+    v.kind = JsonKind.Object;
+    v.keys = new Array<string>();
+    v.values = new Array<JsonValue>();
+    return v;
+  }
 
   static makeNull(): JsonValue {
     return new JsonValue();
@@ -190,8 +209,7 @@ class Parser {
   }
 
   parseObject(depth: i32): JsonValue {
-    const v = new JsonValue();
-    v.kind = JsonKind.Object;
+    const v = JsonValue.makeObject();
     this.pos++; // {
     this.skipWs();
     if (this.peek() == 0x7d) {
@@ -227,8 +245,7 @@ class Parser {
   }
 
   parseArray(depth: i32): JsonValue {
-    const v = new JsonValue();
-    v.kind = JsonKind.Array;
+    const v = JsonValue.makeArray();
     this.pos++; // [
     this.skipWs();
     if (this.peek() == 0x5d) {
