@@ -1,0 +1,51 @@
+// The bundled WASM plugins inside a booted kernel: discovered from a plugin root, loaded through
+// the real loader and host (sha256 from plugin.json checked), and callable as the agent and the
+// analyzer would call them. The plugins are copied to a temp root and built there, so the test
+// does not depend on what `npm install` left in the work tree.
+import assert from 'node:assert/strict';
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Kernel } from '../../kernel/kernel.ts';
+import { buildPlugin, REPO_ROOT, stopCompiler } from '../../kernel/wasm/build.ts';
+import { bootKernel } from '../helpers.ts';
+import { FIXTURE_OUT } from './helpers.ts';
+
+const root = path.join(FIXTURE_OUT, `kernel-root-${process.pid}`);
+const ids = ['detector-wasm-tx-origin', 'skill-wasm-units'];
+let kernel: Kernel;
+
+before(async () => {
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(root, { recursive: true });
+  for (const id of ids) {
+    cpSync(path.join(REPO_ROOT, 'plugins', id), path.join(root, id), { recursive: true, filter: (s) => !s.endsWith('.wasm') });
+    await buildPlugin(path.join(root, id));
+  }
+  await stopCompiler();
+  kernel = await bootKernel({ kernel: { pluginRoots: [root] } });
+});
+after(async () => {
+  await kernel?.stop();
+  rmSync(root, { recursive: true, force: true });
+});
+
+test('the WASM skill loads and answers through the registry', async () => {
+  const status = kernel.registry.plugins().find((p) => p.id === 'skill-wasm-units');
+  assert.equal(status?.status, 'loaded', status?.error ?? '');
+  assert.equal(status?.runtime, 'wasm');
+  const skill = kernel.registry.skill('eth_units');
+  assert.ok(skill, 'skill registered under its manifest name');
+  const ctx = { sessionId: 's', tenant: null, signal: new AbortController().signal, workspace: REPO_ROOT };
+  const ok = await skill.call({ value: '0.1', from: 'ether', to: 'wei' }, ctx);
+  assert.deepEqual(ok, { ok: true, output: { value: '100000000000000000', unit: 'wei', integer: true, hex: '0x16345785d8a0000' } });
+  const bad = await skill.call({ value: 'abc', from: 'ether', to: 'wei' }, ctx);
+  assert.equal(bad.ok, false);
+  assert.match(bad.error ?? '', /not a number/);
+});
+
+test('the WASM detector loads', { todo: 'kernel/loader.ts refuses the tool a wasm detector registers ("a detector plugin cannot register a tool")' }, () => {
+  const status = kernel.registry.plugins().find((p) => p.id === 'detector-wasm-tx-origin');
+  assert.equal(status?.status, 'loaded', status?.error ?? '');
+  assert.ok(kernel.registry.wasmInstance('detector-wasm-tx-origin'));
+});
