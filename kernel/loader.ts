@@ -184,9 +184,12 @@ function allowed(kind: string, what: string): boolean {
 function makeContext(dir: string, m: PluginManifest, config: Record<string, unknown>, opts: LoadOptions, registered: string[]) {
   const { registry } = opts;
   let open = true;
+  // The kernel's own WASM wrappers register on the plugin's behalf (a WASM detector is also a
+  // drop-in tool), so the kind check applies to plugin code only.
+  let kernelWrapper = false;
   const guard = (what: string) => {
     if (!open) throw new Error(`plugin ${m.id}: registration after setup is not allowed (${what})`);
-    if (what !== 'routes' && what !== 'provide' && !allowed(m.kind, what)) {
+    if (!kernelWrapper && what !== 'routes' && what !== 'provide' && !allowed(m.kind, what)) {
       throw new Error(`plugin ${m.id}: a "${m.kind}" plugin cannot register a ${what}`);
     }
   };
@@ -242,7 +245,7 @@ function makeContext(dir: string, m: PluginManifest, config: Record<string, unkn
     for (const fn of pending.start) registry.startHooks.push({ plugin: m.id, fn });
     for (const fn of pending.close) registry.closeHooks.push({ plugin: m.id, fn });
   };
-  return { ctx, commit, close: () => (open = false) };
+  return { ctx, commit, close: () => (open = false), asKernel: () => (kernelWrapper = true) };
 }
 
 async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
@@ -291,6 +294,7 @@ async function loadWasmPlugin(dir: string, m: PluginManifest, config: Record<str
     allowedHosts: m.wasm?.allowed_hosts,
   });
   const c = makeContext(dir, m, config, opts, registered);
+  c.asKernel();
   try {
     if (m.kind === 'detector') {
       const meta = (m.detector?.meta ?? {}) as Record<string, any>;
