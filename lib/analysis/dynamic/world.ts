@@ -9,7 +9,7 @@ import { ATTACKER_BYTECODE, REFUSER_BYTECODE } from './actors.ts';
 import { encodeArgs, encodeCall, fromHex, keccak, toHex, type AbiParam, type AbiValue } from './abi.ts';
 import { SiteMapper, type FnInfo, type Program, type ProgramContract } from './program.ts';
 
-export const DEPLOY_GAS = 12_000_000n;
+export const DEPLOY_GAS = 8_000_000n;
 export const CALL_GAS = 3_000_000n;
 const FUND = 5n * ETHER;
 const FORCED = 10n * ETHER;
