@@ -10,6 +10,16 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'kernel', 'wasm', 'build-cli.ts');
 
+// Resolved like the build will resolve them (works when npm hoists them above this package).
+function resolvable(specifier) {
+  try {
+    import.meta.resolve(specifier);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function warn(msg) {
   console.warn(`vigil postinstall: ${msg}`);
 }
@@ -18,7 +28,7 @@ if (process.env.VIGIL_SKIP_WASM_BUILD) {
   console.log('vigil postinstall: VIGIL_SKIP_WASM_BUILD is set, WASM plugins not built');
 } else if (!existsSync(cli)) {
   warn(`${path.relative(root, cli)} not found; WASM plugins not built`);
-} else if (!existsSync(path.join(root, 'node_modules', 'tsx')) || !existsSync(path.join(root, 'node_modules', 'assemblyscript'))) {
+} else if (!resolvable('tsx') || !resolvable('assemblyscript/asc')) {
   warn('tsx or assemblyscript is not installed; WASM plugins not built (run `npm run build:wasm` once they are)');
 } else {
   const r = spawnSync(process.execPath, ['--import', 'tsx', cli, '--optional'], {
