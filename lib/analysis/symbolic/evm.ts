@@ -74,6 +74,9 @@ interface State {
   approx: boolean;
   /** Storage at the start of the transaction (a path that changed nothing is not carried on). */
   startStorage: number;
+  /** A delegatecall ran: storage is arbitrary from here on. Sinks past this point follow from the
+   *  delegatecall finding itself, so they are not reported again, and the state is not carried on. */
+  havoc: boolean;
 }
 
 export interface ProvenSink {
@@ -228,7 +231,7 @@ export class Explorer {
       starting.push(this.newState(tx, s0.storage, cons, [...s0.history, s0.tx].filter((t) => t.index > 0), sumValue));
     }
     await this.run(runtime, 'runtime', starting, async (s) => {
-      if (s.storage.id === s.startStorage) return;
+      if (s.storage.id === s.startStorage || s.havoc) return;
       if (seen.has(s.storage.id) || ends.length >= this.limits.maxCarry) return;
       seen.add(s.storage.id);
       ends.push(s);
@@ -237,7 +240,7 @@ export class Explorer {
   }
 
   private newState(tx: TxEnv, storage: Term, cons: Term[], history: TxEnv[], sumValue: Term): State {
-    return { pc: 0, stack: [], mem: new Map(), msize: 0, storage, cons, tx, history, sumValue, jumpiCount: new Map(), steps: 0, potentials: [], lastMapped: -1, approx: false, startStorage: storage.id };
+    return { pc: 0, stack: [], mem: new Map(), msize: 0, storage, cons, tx, history, sumValue, jumpiCount: new Map(), steps: 0, potentials: [], lastMapped: -1, approx: false, startStorage: storage.id, havoc: false };
   }
 
   private fork(s: State): State {
@@ -247,6 +250,7 @@ export class Explorer {
   private async prove(s: State, kind: SinkKind, pc: number, conds: Term[], detail: Record<string, Term | string>) {
     const key = `${kind}:${pc}`;
     if (this.provenKeys.has(key)) return;
+    if (s.havoc && kind !== 'delegatecall') return;
     if (this.timeUp()) return;
     const r = await this.solver.check([...s.cons, ...conds], true);
     this.stats.queries = this.solver.queries;
@@ -621,6 +625,7 @@ export class Explorer {
             s.potentials.push({ kind: 'delegatecall', pc, conds: [T.op('eq', toAddr, T.c(ATTACKER_TARGET))], detail: { to: toAddr } });
             // The callee can write any storage slot.
             s.storage = T.v(`storage_after_delegatecall_${this.fresh++}`, 'st');
+            s.havoc = true;
           }
           freshBytes(oo, ol, 'ret');
           push(T.op('lt', this.v('callok'), T.c(2)));

@@ -1,0 +1,87 @@
+// The vigil-symbolic AnalysisTool: sends the source to lib/analysis/symbolic in a pool worker
+// and maps its result to the tool contract (skipped when the source does not compile, timeout
+// when the budget ran out before anything was proven).
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AnalysisInput, AnalysisTool, ToolRunOptions, ToolRunOutput, WorkerPool } from '../../kernel/index.ts';
+import { installedCompilers } from '../../lib/analysis/compiler/index.ts';
+import { SYMBOLIC_TOOL, symbolicTask, type SymbolicRequest, type SymbolicResult } from '../../lib/analysis/symbolic/analyze.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const SYMBOLIC_MODULE = path.resolve(here, '../../lib/analysis/symbolic/analyze.ts');
+
+export const SELF_TEST_SOURCE = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+contract SelfTest {
+    address owner;
+    constructor() { owner = msg.sender; }
+    function kill() external { selfdestruct(payable(msg.sender)); }
+    function guarded() external { require(msg.sender == owner); selfdestruct(payable(msg.sender)); }
+}
+`;
+
+export interface SymbolicToolOptions {
+  /** Kernel pool; without one (tests, CLI helpers) the task runs in this thread. */
+  pool: WorkerPool | null;
+  maxTransactions?: number;
+  loopBound?: number;
+  maxPaths?: number;
+  solverTimeoutMs?: number;
+}
+
+export function createSymbolicTool(opts: SymbolicToolOptions): AnalysisTool {
+  const limits = {
+    ...(opts.maxTransactions ? { maxTx: opts.maxTransactions } : {}),
+    ...(opts.loopBound ? { loopBound: opts.loopBound } : {}),
+    ...(opts.maxPaths ? { maxPaths: opts.maxPaths } : {}),
+  };
+
+  async function runTask(req: SymbolicRequest, run: ToolRunOptions): Promise<SymbolicResult> {
+    if (!opts.pool) return symbolicTask(req);
+    return opts.pool.run<SymbolicResult>(SYMBOLIC_MODULE, 'symbolicTask', req, { signal: run.signal, deadline: run.deadline });
+  }
+
+  async function analyze(input: AnalysisInput, run: ToolRunOptions): Promise<ToolRunOutput> {
+    if (input.compilation) {
+      const c = await input.compilation;
+      if (!c.ok) return { status: 'skipped', findings: [], error: `symbolic execution needs a compiling contract: ${c.errors[0] ?? 'compilation failed'}` };
+    }
+    const r = await runTask(
+      { source: input.source, file: input.file, absPath: input.absPath ?? null, roots: input.roots, deadline: run.deadline, limits, solverTimeoutMs: opts.solverTimeoutMs },
+      run,
+    );
+    const meta = { compiler: r.compiler, sinks: r.sinks, contracts: r.contracts, z3_init_ms: r.z3_init_ms, elapsed_ms: r.elapsed_ms };
+    if (r.status === 'skipped') return { status: 'skipped', findings: [], error: r.reason, meta };
+    return { status: r.status, findings: r.findings, error: r.status === 'success' ? null : r.reason, meta };
+  }
+
+  return {
+    name: SYMBOLIC_TOOL,
+    layer: 3,
+    description: 'Symbolic execution of the deployed bytecode with Z3: proves or refutes attacker-reachable selfdestruct, delegatecall to a chosen address, ether withdrawal, assertion failures and stored integer overflows, with concrete transactions',
+    builtin: true,
+    modes: ['full'],
+    async availability() {
+      try {
+        createRequire(import.meta.url).resolve('z3-solver');
+      } catch {
+        return { available: false, reason: 'the z3-solver package is not installed', install_hint: 'npm install (z3-solver is a dependency)' };
+      }
+      if (!installedCompilers().length) return { available: false, reason: 'no solc compiler is installed', install_hint: 'npm install' };
+      return { available: true, version: '1.0.0 (z3-solver wasm)' };
+    },
+    async selfTest() {
+      const out = await analyze(
+        { source: SELF_TEST_SOURCE, file: 'SelfTest.sol', sha256: '' },
+        { signal: new AbortController().signal, deadline: Date.now() + 90_000, mode: 'full' },
+      );
+      const hit = out.findings.filter((f) => f.detector === 'symbolic-selfdestruct');
+      const kill = hit.find((f) => f.location.function === 'kill');
+      const tx = (kill?.evidence as { transactions?: Array<{ function: string }> } | undefined)?.transactions?.at(-1);
+      if (!kill || tx?.function !== 'kill') throw new Error(`vigil-symbolic self-test: expected a proven selfdestruct in kill() with a kill() transaction, got ${hit.map((f) => f.location.function).join(', ') || 'none'} (${out.status}${out.error ? ': ' + out.error : ''})`);
+      if (hit.some((f) => f.location.function === 'guarded')) throw new Error('vigil-symbolic self-test: the owner-guarded selfdestruct was reported as reachable');
+    },
+    run: analyze,
+  };
+}

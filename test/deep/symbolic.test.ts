@@ -1,0 +1,101 @@
+// Layer 3: the symbolic EVM proves reachable sinks with concrete, ABI-decoded transactions and
+// refutes the ones an owner check guards; bad input ends as skipped/timeout within the deadline.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createSymbolicTool } from '../../plugins/tool-symbolic/tool.ts';
+import { CREATOR } from '../../lib/analysis/symbolic/evm.ts';
+import { TinyWorkerPool } from '../../kernel/pool.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const fixture = (n: string) => fs.readFileSync(path.join(here, 'fixtures', n), 'utf8');
+const tool = createSymbolicTool({ pool: null });
+const run = (source: string, ms = 120_000) => tool.run({ source, file: 'C.sol', sha256: '' }, { signal: new AbortController().signal, deadline: Date.now() + ms, mode: 'full' });
+const creator = '0x' + CREATOR.toString(16).padStart(40, '0');
+
+test('unprotected selfdestruct: proven with a concrete caller and calldata, on the right line', async () => {
+  const r = await run(fixture('selfdestruct-open.sol'));
+  assert.equal(r.status, 'success', r.error ?? '');
+  const f = r.findings.find((x) => x.detector === 'symbolic-selfdestruct');
+  assert.ok(f, 'selfdestruct finding');
+  assert.equal(f.location.line, 17);
+  assert.equal(f.location.function, 'close');
+  assert.equal(f.severity, 'CRITICAL');
+  assert.deepEqual(f.layers, [3]);
+  assert.deepEqual(f.tools, ['vigil-symbolic']);
+  const ev = f.evidence as any;
+  assert.equal(ev.kind, 'counterexample');
+  const tx = ev.transactions.at(-1);
+  assert.equal(tx.function, 'close');
+  assert.equal(tx.signature, 'close(address)');
+  assert.match(tx.calldata, /^0xc74073a1/);
+  assert.match(tx.caller, /^0x[0-9a-f]{40}$/);
+  assert.notEqual(tx.caller, creator, 'the attacker is not the deployer');
+});
+
+test('selfdestruct guarded by require(msg.sender == owner): refuted, no finding', async () => {
+  const r = await run(fixture('selfdestruct-guarded.sol'));
+  assert.equal(r.status, 'success', r.error ?? '');
+  assert.equal(r.findings.filter((x) => x.detector === 'symbolic-selfdestruct').length, 0);
+  const sinks = (r.meta as any).sinks as Array<{ kind: string; line: number; status: string }>;
+  assert.deepEqual(sinks.find((s) => s.kind === 'selfdestruct'), { kind: 'selfdestruct', contract: 'Wallet', line: 18, status: 'refuted', why: 'no path from an arbitrary caller reaches it within 2 transaction(s)' });
+});
+
+test('assert, delegatecall to a chosen target and ether drain are proven; bookkept withdraw and owner-only kill are not', async () => {
+  const r = await run(fixture('symbolic-mixed.sol'), 240_000);
+  const by = (d: string) => r.findings.filter((x) => x.detector === d).map((x) => `${x.location.function}@${x.location.line}`);
+  assert.deepEqual(by('symbolic-assert'), ['check@32']);
+  const a = r.findings.find((x) => x.detector === 'symbolic-assert')!;
+  assert.equal((a.evidence as any).transactions.at(-1).args.a, '7');
+  assert.deepEqual(by('symbolic-delegatecall'), ['forward@27']);
+  assert.equal((r.findings.find((x) => x.detector === 'symbolic-delegatecall')!.evidence as any).to, '0xdeadbeefdeadbeefdeadbeefdeadbeefdeadbeef');
+  assert.deepEqual(by('symbolic-ether'), ['drain@23'], 'withdraw() only returns what was deposited');
+  assert.deepEqual(by('symbolic-selfdestruct'), [], 'kill() is owner-only');
+});
+
+test('pre-0.8 overflow stored to storage needs two transactions; a checked addition is not reported', async () => {
+  const r = await run(fixture('overflow-04.sol'));
+  const o = r.findings.filter((x) => x.detector === 'symbolic-overflow');
+  assert.deepEqual(o.map((x) => `${x.location.function}@${x.location.line}`), ['add@8']);
+  const txs = (o[0].evidence as any).transactions;
+  assert.equal(txs.length, 2);
+  assert.deepEqual(txs.map((t: any) => t.function), ['add', 'add']);
+  assert.ok(BigInt(txs[0].args.v) + BigInt(txs[1].args.v) >= 1n << 256n, 'the two amounts really wrap');
+});
+
+test('bad input: a contract that does not compile is skipped with the reason', async () => {
+  const r = await run('pragma solidity ^0.8.0;\ncontract Broken { function f( public {} }\n');
+  assert.equal(r.status, 'skipped');
+  assert.match(r.error ?? '', /needs a compiling contract/);
+});
+
+test('an endless loop and a gas-exhausting loop end within bounds; a pool deadline is respected', async () => {
+  const src = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+contract Loops {
+    uint256[] items;
+    function spin() external pure { while (true) {} }
+    function burn(uint256 n) external { for (uint256 i = 0; i < n; i++) items.push(i); }
+}
+`;
+  const t0 = Date.now();
+  const r = await run(src, 60_000);
+  assert.ok(Date.now() - t0 < 60_000);
+  assert.ok(r.status === 'success' || r.status === 'timeout', r.error ?? '');
+  assert.ok(((r.meta as any).contracts[0].notes as string[]).some((n) => /budget|bound/.test(n)), 'the bound that cut the loop is reported');
+
+  const pool = new TinyWorkerPool({ maxThreads: 1 });
+  try {
+    const pooled = createSymbolicTool({ pool });
+    const started = Date.now();
+    const out = await pooled
+      .run({ source: fixture('symbolic-mixed.sol'), file: 'C.sol', sha256: '' }, { signal: new AbortController().signal, deadline: Date.now() + 4000, mode: 'full' })
+      .catch((e: Error & { code?: string }) => ({ status: e.code, findings: [] }));
+    assert.ok(Date.now() - started < 6000, `answered ${Date.now() - started} ms after a 4 s deadline`);
+    assert.ok(['success', 'timeout', 'task_timeout'].includes(String(out.status)), String(out.status));
+  } finally {
+    await pool.close();
+  }
+});
