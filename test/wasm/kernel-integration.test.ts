@@ -1,15 +1,16 @@
 // The bundled WASM plugins inside a booted kernel: discovered from a plugin root, loaded through
 // the real loader and host (sha256 from plugin.json checked), and callable as the agent and the
-// analyzer would call them. The plugins are copied to a temp root and built there, so the test
-// does not depend on what `npm install` left in the work tree.
+// analyzer would call them. The plugins are copied to a temp root with modules this test run
+// built, so the test does not depend on what `npm install` left in the work tree.
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Kernel } from '../../kernel/kernel.ts';
-import { buildPlugin, REPO_ROOT, stopCompiler } from '../../kernel/wasm/build.ts';
+import { REPO_ROOT, stopCompiler } from '../../kernel/wasm/build.ts';
 import { bootKernel } from '../helpers.ts';
-import { FIXTURE_OUT } from './helpers.ts';
+import { buildFixture, FIXTURE_OUT } from './helpers.ts';
 
 const root = path.join(FIXTURE_OUT, `kernel-root-${process.pid}`);
 const ids = ['detector-wasm-tx-origin', 'skill-wasm-units'];
@@ -19,8 +20,15 @@ before(async () => {
   rmSync(root, { recursive: true, force: true });
   mkdirSync(root, { recursive: true });
   for (const id of ids) {
-    cpSync(path.join(REPO_ROOT, 'plugins', id), path.join(root, id), { recursive: true, filter: (s) => !s.endsWith('.wasm') });
-    await buildPlugin(path.join(root, id));
+    const dir = path.join(root, id);
+    cpSync(path.join(REPO_ROOT, 'plugins', id), dir, { recursive: true, filter: (s) => !s.endsWith('.wasm') });
+    // Same compiler and flags as buildPlugin (test/wasm/example-plugin.test.ts covers that path),
+    // reusing the other tests' cached build; the manifest gets the hash of exactly this module.
+    const built = await buildFixture(`plugins/${id}/assembly/index.ts`);
+    const m = JSON.parse(readFileSync(path.join(dir, 'plugin.json'), 'utf8'));
+    copyFileSync(built, path.join(dir, m.entry));
+    m.wasm = { ...m.wasm, sha256: createHash('sha256').update(readFileSync(built)).digest('hex') };
+    writeFileSync(path.join(dir, 'plugin.json'), JSON.stringify(m, null, 2));
   }
   await stopCompiler();
   kernel = await bootKernel({ kernel: { pluginRoots: [root] } });
