@@ -7,6 +7,8 @@ import swagger from '@fastify/swagger';
 import { context, trace, SpanKind, SpanStatusCode, type Span, type Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import type { Registry as PromRegistry, Histogram } from 'prom-client';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import { installErrorHandling } from './errors.ts';
 import type { Surface } from './plugin-api.ts';
 import type { Registry } from './registry.ts';
@@ -42,10 +44,17 @@ export async function buildSurface(o: SurfaceOptions): Promise<FastifyInstance> 
     logController: new LogController({ disableRequestLogging: process.env.VIGIL_LOG_REQUESTS !== '1' }),
     routerOptions: { ignoreTrailingSlash: false },
     forceCloseConnections: 'idle',
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as FastifyInstance;
 
   installErrorHandling(app);
+  // Query strings and path params arrive as text and need coercion ("?limit=10" is a number);
+  // JSON bodies do not: {"message": 42} is an error, not the string "42".
+  const ajvOpts = { removeAdditional: false, useDefaults: true, allErrors: false, strict: false } as const;
+  const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+  const strictAjv = new Ajv({ ...ajvOpts, coerceTypes: false });
+  const coercingAjv = new Ajv({ ...ajvOpts, coerceTypes: 'array' });
+  for (const a of [strictAjv, coercingAjv]) (addFormats as any)(a);
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema));
 
   const hist = o.metrics.getSingleMetric('vigil_http_request_duration_seconds') as Histogram<string>;
   app.addHook('onRequest', (req, reply, done) => {
