@@ -1,0 +1,22 @@
+// vigil-signatures (layer 8, cross-chain and signatures): AST rules over the shared static facts.
+//   signature-replay             ecrecover/ECDSA auth whose digest lacks a nonce (or a used-mark),
+//                                a nonce that is read but never incremented, or chain id / address(this)
+//   ecrecover-malleability       raw ecrecover without the EIP-2 `s` bound (MEDIUM when "used" is keyed by the signature)
+//   ecrecover-zero-address       recovered signer compared with a caller-supplied address but never with address(0)
+//   permit-deadline              a signed deadline never compared with block.timestamp
+//   bridge-message-verification  cross-chain receive handlers that do not check msg.sender (the endpoint),
+//                                the source chain/sender, or record processed message ids
+// False positives avoided: OpenZeppelin ECDSA.recover (rejects malleable s and address(0)) and
+// EIP712 helpers (_hashTypedDataV4 binds chain and contract) count as protection; digests are
+// followed through locals, internal helpers and domain-separator state set in the constructor;
+// a used-hash table that is checked and written counts as a nonce; handlers are recognised by
+// the messaging interfaces' entry points and must take a payload.
+// AST-level and fast, so it also runs in quick mode; it runs in the kernel pool under the deadline.
+import { definePlugin } from '../../kernel/index.ts';
+import { createSignaturesTool } from './tool.ts';
+
+export default definePlugin({
+  setup(ctx) {
+    ctx.registerTool(createSignaturesTool({ pool: ctx.services.pool }));
+  },
+});

@@ -1,0 +1,370 @@
+// Layer 8 rules (cross-chain and signatures), ESLint-shaped detectors run by this plugin's own
+// tool over the shared static facts (they are not registered as layer-1 detectors).
+import { isRequireLike, line, some, walk, type FunctionFacts, type Node, type StaticDetector, type StaticFacts } from '../../lib/analysis/static/index.ts';
+
+/** secp256k1n / 2: the upper bound EIP-2 puts on `s`. */
+const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e73_57a4501d_dfe92f46_681b20a0n;
+
+const isEcrecover = (n: Node) => n?.type === 'FunctionCall' && n.expression?.type === 'Identifier' && n.expression.name === 'ecrecover';
+/** OpenZeppelin ECDSA: `ECDSA.recover(h, sig)` or `h.recover(sig)` (rejects malleable s and address(0)). */
+const isOzRecover = (n: Node) => n?.type === 'FunctionCall' && n.expression?.type === 'MemberAccess' && (n.expression.memberName === 'recover' || n.expression.memberName === 'tryRecover');
+const isChainId = (n: Node) => (n?.type === 'MemberAccess' && n.memberName === 'chainid' && n.expression?.name === 'block') || (n?.type === 'AssemblyCall' && n.functionName === 'chainid');
+const isThis = (n: Node) => n?.type === 'Identifier' && n.name === 'this';
+/** OpenZeppelin EIP712 helpers fold chain id and this contract into the digest. */
+const isEip712Helper = (n: Node) => n?.type === 'FunctionCall' && ((n.expression?.type === 'Identifier' && /^_(hashTypedDataV4|domainSeparatorV4)$/.test(n.expression.name)) || (n.expression?.type === 'MemberAccess' && n.expression.memberName === 'toTypedDataHash'));
+const isBlockTime = (n: Node) => (n?.type === 'MemberAccess' && n.memberName === 'timestamp' && n.expression?.name === 'block') || (n?.type === 'Identifier' && n.name === 'now');
+
+function numberValue(n: Node): bigint | null {
+  if (n?.type !== 'NumberLiteral') return null;
+  try {
+    return BigInt(String(n.number).replace(/_/g, ''));
+  } catch {
+    return null;
+  }
+}
+
+/** Expressions that make up the signed digest: the hash argument plus, transitively, the
+ *  initializers/assignments of locals it names and of state variables (domain separators). */
+function digestMaterial(arg: Node, fn: FunctionFacts, facts: StaticFacts): Node[] {
+  const out: Node[] = [];
+  const seen = new Set<string>();
+  const { contract } = facts.enclosing(fn.node);
+  const queue: Node[] = [arg];
+  while (queue.length && out.length < 64) {
+    const e = queue.shift()!;
+    out.push(e);
+    walk(e, (n) => {
+      if (n.type !== 'Identifier' || seen.has(n.name)) return;
+      seen.add(n.name);
+      // Locals: declaration initializers and later assignments in this function.
+      if (fn.node.body)
+        walk(fn.node.body, (m) => {
+          if (m.type === 'VariableDeclarationStatement' && m.initialValue && (m.variables ?? []).some((v: Node) => v?.name === n.name)) queue.push(m.initialValue);
+          if (m.type === 'BinaryOperation' && m.operator === '=' && m.left?.type === 'Identifier' && m.left.name === n.name) queue.push(m.right);
+        });
+      // State variables: initializer and assignments anywhere in the contract (constructor).
+      const sv = contract?.stateVars.get(n.name);
+      if (sv && !fn.locals.has(n.name)) {
+        if (sv.node.expression) queue.push(sv.node.expression);
+        for (const g of contract!.functions) {
+          if (!g.node.body) continue;
+          walk(g.node.body, (m) => {
+            if (m.type === 'BinaryOperation' && m.operator === '=' && m.left?.type === 'Identifier' && m.left.name === n.name) queue.push(m.right);
+          });
+        }
+      }
+      // Internal helpers that build the digest (getDigest(...), domainSeparator()).
+      const callee = contract?.functions.find((g) => g.name === n.name && g.kind === 'function');
+      if (callee?.node.body) walk(callee.node.body, (m) => (m.type === 'ReturnStatement' && m.expression ? (queue.push(m.expression), false) : undefined));
+    });
+  }
+  return out;
+}
+
+interface SigSite {
+  call: Node;
+  fn: FunctionFacts;
+  oz: boolean;
+  material: Node[];
+  /** The local the recovered address is stored in, if any. */
+  signer: string | null;
+}
+
+function sigSites(facts: StaticFacts): SigSite[] {
+  const out: SigSite[] = [];
+  for (const c of facts.contracts) {
+    for (const fn of c.ownFunctions) {
+      if (!fn.node.body) continue;
+      walk(fn.node.body, (n) => {
+        if (!isEcrecover(n) && !isOzRecover(n)) return;
+        const oz = !isEcrecover(n);
+        const hashArg = oz && n.expression.memberName && n.arguments.length === 1 ? n.expression.expression : n.arguments?.[0];
+        if (!hashArg) return;
+        const p = facts.parent(n);
+        let signer: string | null = null;
+        if (p?.type === 'VariableDeclarationStatement') signer = p.variables?.[0]?.name ?? null;
+        else if (p?.type === 'BinaryOperation' && p.operator === '=' && p.left?.type === 'Identifier') signer = p.left.name;
+        out.push({ call: n, fn, oz, material: digestMaterial(hashArg, fn, facts), signer });
+      });
+    }
+  }
+  return out;
+}
+
+/** State mappings whose entry the digest reads (`nonces[owner]`). */
+function nonceReads(site: SigSite, facts: StaticFacts): string[] {
+  const { contract } = facts.enclosing(site.fn.node);
+  const out = new Set<string>();
+  for (const m of site.material)
+    walk(m, (n) => {
+      if (n.type === 'IndexAccess' && n.base?.type === 'Identifier' && contract?.stateVars.has(n.base.name) && !site.fn.locals.has(n.base.name)) out.add(n.base.name);
+      // `nonces[owner]++` inside the encode call.
+      if (n.type === 'Identifier' && contract?.stateVars.get(n.name)?.type.startsWith('uint') && !site.fn.locals.has(n.name)) out.add(n.name);
+    });
+  return [...out];
+}
+
+/** The function marks something as used: writes a state mapping entry that it also checks. */
+function marksProcessed(fn: FunctionFacts): boolean {
+  const checked = new Set<string>();
+  const body = fn.node.body;
+  if (!body) return false;
+  walk(body, (n) => {
+    const cond = isRequireLike(n) ? n.arguments?.[0] : n.type === 'IfStatement' ? n.condition : null;
+    if (cond) walk(cond, (m) => (m.type === 'IndexAccess' && m.base?.type === 'Identifier' ? (checked.add(m.base.name), undefined) : undefined));
+  });
+  return fn.writes.some((w) => checked.has(w.variable) && (w.node?.left?.type === 'IndexAccess' || w.node?.subExpression?.type === 'IndexAccess'));
+}
+
+export const signatureReplayRule: StaticDetector = {
+  meta: {
+    id: 'signature-replay',
+    title: 'Signature can be replayed',
+    severity: 'HIGH',
+    confidence: 0.7,
+    category: 'access_control',
+    swc: 'SWC-121',
+    cwe: 'CWE-294',
+    description: 'A signature authorizes an action, but the signed digest does not bind it to a single use, chain and contract.',
+    recommendation: 'Sign an EIP-712 digest that includes a per-signer nonce (incremented on use) or mark each digest as used, plus block.chainid and address(this) (OpenZeppelin EIP712 + Nonces).',
+    exploit_scenario: 'Anyone who saw a valid signature submits it again (or on another chain / a copy of the contract) and repeats the transfer it authorized.',
+    messages: {
+      replay: 'The digest verified in `{{fn}}` has no nonce and the function never marks it used: the same signature works again{{more}}.',
+      nonceNotIncremented: 'The digest in `{{fn}}` reads `{{nonce}}` but the function never updates it: the nonce does not change, so the signature can be replayed.',
+      crossChain: 'The digest verified in `{{fn}}` is single-use but lacks {{missing}}: it can be replayed {{where}}.',
+    },
+  },
+  create(context) {
+    const { facts } = context;
+    return {
+      'SourceUnit:exit'() {
+        for (const site of sigSites(facts)) {
+          const { fn, material } = site;
+          const eip712 = material.some((m) => some(m, isEip712Helper));
+          const chain = eip712 || material.some((m) => some(m, isChainId));
+          const self = eip712 || material.some((m) => some(m, isThis));
+          const nonces = nonceReads(site, facts);
+          const written = nonces.filter((v) => fn.transitiveWrites.has(v));
+          const marked = marksProcessed(fn) || fn.internalCalls.some((ic) => ic.callees.some(marksProcessed));
+          const missing = [!chain && 'the chain id', !self && 'the contract address'].filter(Boolean) as string[];
+          if (!written.length && !marked) {
+            if (nonces.length) context.report({ node: site.call, messageId: 'nonceNotIncremented', data: { fn: fn.name, nonce: nonces[0] } });
+            else context.report({ node: site.call, messageId: 'replay', data: { fn: fn.name, more: missing.length ? ` (it also lacks ${missing.join(' and ')})` : '' } });
+          } else if (missing.length) {
+            context.report({
+              node: site.call,
+              messageId: 'crossChain',
+              severity: chain ? 'LOW' : 'MEDIUM',
+              data: { fn: fn.name, missing: missing.join(' and '), where: [!chain && 'on another chain (after a fork or on an L2 deployment)', !self && 'against another deployment of this contract'].filter(Boolean).join(' or ') },
+            });
+          }
+        }
+      },
+    };
+  },
+};
+
+export const ecrecoverMalleabilityRule: StaticDetector = {
+  meta: {
+    id: 'ecrecover-malleability',
+    title: 'ecrecover accepts malleable signatures',
+    severity: 'LOW',
+    confidence: 0.6,
+    category: 'access_control',
+    swc: 'SWC-117',
+    cwe: 'CWE-347',
+    description: 'Raw ecrecover accepts both (r, s) and (r, n - s): every signature has a second valid form.',
+    recommendation: 'Use OpenZeppelin ECDSA.recover, or require(uint256(s) <= 0x7FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF5D576E7357A4501DDFE92F46681B20A0) and v in {27, 28}.',
+    messages: {
+      malleable: '`{{fn}}` calls ecrecover without bounding `s`{{keyed}}.',
+    },
+  },
+  create(context) {
+    const { facts } = context;
+    return {
+      'SourceUnit:exit'() {
+        for (const site of sigSites(facts)) {
+          if (site.oz) continue;
+          const { contract } = facts.enclosing(site.fn.node);
+          const bounded = some(contract?.node ?? site.fn.node, (n) => {
+            const v = numberValue(n);
+            return v !== null && v === HALF_N;
+          });
+          if (bounded) continue;
+          // Malleability turns into a replay when "used" is keyed by the signature bytes.
+          let keyedBySig = false;
+          walk(site.fn.node.body, (n) => {
+            if (keyedBySig) return false;
+            if (n.type === 'IndexAccess' && some(n.index, (m) => m.type === 'Identifier' && /^(sig|signature|_signature|_sig|r|s|v)$/.test(m.name) && site.fn.params.includes(m.name))) keyedBySig = true;
+          });
+          context.report({ node: site.call, messageId: 'malleable', severity: keyedBySig ? 'MEDIUM' : 'LOW', data: { fn: site.fn.name, keyed: keyedBySig ? '; the function keys replay protection on the signature itself, so the second form passes it' : '' } });
+        }
+      },
+    };
+  },
+};
+
+export const ecrecoverZeroAddressRule: StaticDetector = {
+  meta: {
+    id: 'ecrecover-zero-address',
+    title: 'ecrecover result not checked against address(0)',
+    severity: 'MEDIUM',
+    confidence: 0.6,
+    category: 'access_control',
+    swc: 'SWC-117',
+    cwe: 'CWE-252',
+    description: 'ecrecover returns address(0) for an invalid signature instead of failing.',
+    recommendation: 'require(signer != address(0)) before comparing, or use OpenZeppelin ECDSA.recover (which reverts).',
+    messages: {
+      zero: 'The address recovered in `{{fn}}` is compared with {{what}} but never with address(0): an invalid signature "signs" for the zero address.',
+    },
+  },
+  create(context) {
+    const { facts } = context;
+    return {
+      'SourceUnit:exit'() {
+        for (const site of sigSites(facts)) {
+          if (site.oz) continue;
+          const name = site.signer;
+          const refersSigner = (n: Node) => (name ? n?.type === 'Identifier' && n.name === name : n === site.call);
+          let zeroChecked = false;
+          let comparedWith: Node | null = null;
+          walk(site.fn.node.body, (n) => {
+            if (n.type !== 'BinaryOperation' || (n.operator !== '==' && n.operator !== '!=')) return;
+            const [a, b] = [n.left, n.right];
+            const other = refersSigner(a) || some(a, refersSigner) ? b : refersSigner(b) || some(b, refersSigner) ? a : null;
+            if (!other) return;
+            const inner = other.type === 'FunctionCall' && other.arguments?.length === 1 ? other.arguments[0] : other;
+            if (numberValue(inner) === 0n) zeroChecked = true;
+            else comparedWith ??= other;
+          });
+          if (zeroChecked || !comparedWith) continue;
+          const c = comparedWith as Node;
+          const root = c.type === 'IndexAccess' ? c.base : c;
+          const isParam = root?.type === 'Identifier' && site.fn.params.includes(root.name);
+          const isTable = c.type === 'IndexAccess';
+          if (!isParam && !isTable) {
+            // Compared with a state variable: only a problem while it is unset.
+            context.report({ node: site.call, messageId: 'zero', severity: 'LOW', data: { fn: site.fn.name, what: 'a state variable (dangerous while it is unset)' } });
+          } else context.report({ node: site.call, messageId: 'zero', data: { fn: site.fn.name, what: isParam ? 'a caller-supplied address' : 'an entry of a table (address(0) for unknown keys)' } });
+        }
+      },
+    };
+  },
+};
+
+export const permitDeadlineRule: StaticDetector = {
+  meta: {
+    id: 'permit-deadline',
+    title: 'Signed deadline not enforced',
+    severity: 'MEDIUM',
+    confidence: 0.65,
+    category: 'time_manipulation',
+    swc: 'SWC-121',
+    cwe: 'CWE-613',
+    description: 'A deadline is part of the signed message but the function never compares it with block.timestamp, so an expired signature still works.',
+    recommendation: 'require(block.timestamp <= deadline) before verifying the signature (EIP-2612).',
+    messages: { deadline: '`{{fn}}` signs `{{param}}` but never checks it against block.timestamp.' },
+  },
+  create(context) {
+    const { facts } = context;
+    return {
+      'SourceUnit:exit'() {
+        for (const site of sigSites(facts)) {
+          const fn = site.fn;
+          const params = (fn.node.parameters ?? []).filter((p: Node) => p?.name && /^_?(deadline|expiry|expiration|validUntil|validBefore)$/i.test(p.name) && /^uint/.test(p.typeName?.name ?? ''));
+          for (const p of params) {
+            const signed = site.material.some((m) => some(m, (n) => n.type === 'Identifier' && n.name === p.name));
+            if (!signed) continue;
+            let checked = false;
+            const scan = (body: Node) =>
+              walk(body, (n) => {
+                if (n.type === 'BinaryOperation' && ['<', '<=', '>', '>='].includes(n.operator) && some(n, isBlockTime) && some(n, (m) => m.type === 'Identifier' && m.name === p.name)) checked = true;
+              });
+            if (fn.node.body) scan(fn.node.body);
+            for (const m of fn.modifiers) if (m.def?.node.body && (m.node.arguments ?? []).some((a: Node) => some(a, (x) => x.type === 'Identifier' && x.name === p.name))) scan(m.def.node.body);
+            if (!checked) context.report({ node: p, messageId: 'deadline', data: { fn: fn.name, param: p.name } });
+          }
+        }
+      },
+    };
+  },
+};
+
+/** Entry points of the common cross-chain messaging interfaces (LayerZero, CCIP, Hyperlane,
+ *  Wormhole, Connext, Axelar, Polygon FxPortal, arbitrary "bridge" receivers). */
+const HANDLER_NAMES = /^_?(lzReceive|nonblockingLzReceive|_nonblockingLzReceive|ccipReceive|handle|receiveWormholeMessages|xReceive|execute(WithToken)?|_execute(WithToken)?|processMessageFromRoot|_processMessageFromRoot|processMessageFromChild|receiveMessage|onMessageReceived|anyExecute|bridgeReceive|finalizeBridge\w*|relayMessage)$/;
+const CHAIN_TYPES = /^(uint16|uint32|uint64|uint256|string)$/;
+
+function isHandler(fn: FunctionFacts): boolean {
+  if (fn.kind !== 'function' || fn.isView) return false;
+  const params: Node[] = fn.node.parameters ?? [];
+  const hasPayload = params.some((p) => p?.typeName?.name === 'bytes' || p?.typeName?.type === 'UserDefinedTypeName');
+  if (!hasPayload) return false;
+  if (HANDLER_NAMES.test(fn.name)) return true;
+  return false;
+}
+
+export const bridgeVerificationRule: StaticDetector = {
+  meta: {
+    id: 'bridge-message-verification',
+    title: 'Cross-chain message handler does not verify its source',
+    severity: 'HIGH',
+    confidence: 0.6,
+    category: 'access_control',
+    swc: null,
+    cwe: 'CWE-346',
+    description: 'A cross-chain message handler must accept messages only from the messaging endpoint and only from the expected chain and sender, and must not process a message twice.',
+    recommendation: 'require(msg.sender == endpoint), check the source chain and the remote sender against a trusted table, and record processed message ids.',
+    messages: { gaps: 'Handler `{{fn}}`: {{gaps}}.' },
+  },
+  create(context) {
+    const { facts } = context;
+    return {
+      'SourceUnit:exit'() {
+        for (const c of facts.contracts) {
+          if (c.kind === 'interface' || c.kind === 'library') continue;
+          for (const fn of c.ownFunctions) {
+            if (!isHandler(fn) || !fn.node.body) continue;
+            const params: Node[] = (fn.node.parameters ?? []).filter((p: Node) => p?.name);
+            // One finding per handler, naming every gap (they share a fix and a location).
+            const gaps: string[] = [];
+            let severity: 'HIGH' | 'MEDIUM' = 'MEDIUM';
+            if (fn.isPublic && !fn.senderGuard) {
+              gaps.push(`it never checks that msg.sender is the messaging endpoint, so anyone can forge a message`);
+              severity = 'HIGH';
+            }
+            const bytesParams = params.filter((q) => q.typeName?.name === 'bytes');
+            const sourceParams = params.filter((p) => CHAIN_TYPES.test(p.typeName?.name ?? '') || p.typeName?.name === 'address' || (p.typeName?.name === 'bytes' && bytesParams.length > 1 && p !== bytesParams.at(-1)));
+            if (sourceParams.length && !sourceParams.some((p) => usedInCondition(fn, p.name))) {
+              gaps.push(`it never checks the source chain or remote sender (${sourceParams.map((p) => p.name).join(', ')}), so any contract on any chain can send it messages`);
+            }
+            const idParam = params.find((p) => p.typeName?.name === 'bytes32' && /id|hash|guid|nonce/i.test(p.name));
+            if (idParam && !fn.writes.some((w) => some(w.node, (n) => n.type === 'IndexAccess' && some(n.index, (m) => m.type === 'Identifier' && m.name === idParam.name)))) {
+              gaps.push(`it receives message id \`${idParam.name}\` but never records it as processed, so a relayed message can be delivered again`);
+            }
+            if (gaps.length) context.report({ node: fn.node, loc: { line: line(fn.node) }, messageId: 'gaps', severity, data: { fn: fn.name, gaps: gaps.join('; ') } });
+          }
+        }
+      },
+    };
+  },
+};
+
+/** Whether a parameter appears in a require/if condition of the function or of a modifier it is passed to. */
+function usedInCondition(fn: FunctionFacts, name: string): boolean {
+  const mentions = (n: Node) => some(n, (m) => m.type === 'Identifier' && m.name === name);
+  let hit = false;
+  walk(fn.node.body, (n) => {
+    if (hit) return false;
+    const cond = isRequireLike(n) ? n.arguments?.[0] : n.type === 'IfStatement' ? n.condition : null;
+    if (cond && mentions(cond)) hit = true;
+    // Passed to a helper that checks it (_checkSource(srcChain, sender)).
+    if (n.type === 'FunctionCall' && n.expression?.type === 'Identifier' && !isRequireLike(n) && (n.arguments ?? []).some(mentions) && /check|verify|valid|trusted|only|require|auth/i.test(n.expression.name)) hit = true;
+  });
+  if (hit) return true;
+  return fn.modifiers.some((m) => (m.node.arguments ?? []).some(mentions));
+}
+
+export const SIGNATURE_RULES: StaticDetector[] = [signatureReplayRule, ecrecoverMalleabilityRule, ecrecoverZeroAddressRule, permitDeadlineRule, bridgeVerificationRule];
+
