@@ -423,6 +423,8 @@ class ExtismWasmInstance implements WasmInstance {
     if (typeof input === 'string') bytes = new TextEncoder().encode(input);
     else if (input instanceof Uint8Array) bytes = input.slice(); // exact-size copy we can transfer
     else return Promise.reject(this.err('wasm_bad_output', 'input must be a string or Uint8Array'));
+    // The SDK turns the whole backing buffer into the input block, so it must be exactly sized.
+    if (bytes.byteOffset !== 0 || bytes.buffer.byteLength !== bytes.length) bytes = bytes.slice();
     // The manifest's limit is a ceiling: a caller's (often request-wide) deadline only shortens it.
     const timeoutMs = Math.min(opts.timeoutMs ?? this.limits.timeoutMs, this.limits.timeoutMs);
     if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) return Promise.reject(this.err('wasm_timeout', `invalid timeout ${timeoutMs}`));
