@@ -234,11 +234,15 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
   const parent = (n: Node) => parents.get(n) ?? null;
 
   const structs = new Set<string>();
+  const structDefs = new Map<string, Node>();
   const enums = new Set<string>();
   const contractNodes: Node[] = [];
   walk(ast, (n) => {
     if (n.type === 'ContractDefinition') contractNodes.push(n);
-    if (n.type === 'StructDefinition') structs.add(n.name);
+    if (n.type === 'StructDefinition') {
+      structs.add(n.name);
+      if (!structDefs.has(n.name)) structDefs.set(n.name, n);
+    }
     if (n.type === 'EnumDefinition') enums.add(n.name);
   });
   const basesOf = new Map<string, string[]>();
@@ -251,6 +255,7 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
   const functionsByKey = new Map<string, FunctionFacts>();
   const fnByNode = new Map<Node, FunctionFacts>();
   const externalCallByNode = new Map<Node, ExternalCall>();
+  const callableCache = new Map<ContractFacts, Set<string>>();
   const innerCallNodes = new Set<Node>();
 
   // Pass 1: contracts, state variables, function shells.
@@ -387,6 +392,16 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
     };
   }
 
+  function callableNames(cf: ContractFacts): Set<string> {
+    let s = callableCache.get(cf);
+    if (!s) {
+      s = new Set();
+      for (const name of cf.linearization) for (const f of contractByName.get(name)?.ownFunctions ?? []) s.add(f.name);
+      callableCache.set(cf, s);
+    }
+    return s;
+  }
+
   function isStateName(name: string | null, f: FunctionFacts, cf: ContractFacts): name is string {
     return !!name && !f.locals.has(name) && cf.stateVars.has(name);
   }
@@ -480,9 +495,8 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
           let name: string | null = null;
           if (callee?.type === 'Identifier') name = callee.name;
           else if (callee?.type === 'MemberAccess' && callee.expression?.type === 'Identifier' && (callee.expression.name === 'super' || contractByName.has(callee.expression.name)) && cf.linearization.includes(callee.expression.name === 'super' ? cf.linearization[1] ?? '' : callee.expression.name)) name = callee.memberName;
-          if (name && !f.locals.has(name) && !cf.stateVars.has(name)) {
-            const known = contractNodes.some((cn) => cf.linearization.includes(cn.name) && (cn.subNodes ?? []).some((s: Node) => (s.type === 'FunctionDefinition' || s.type === 'ModifierDefinition') && s.name === name));
-            if (known) f.internalCalls.push({ node: n, name, callees: [], pos });
+          if (name && !f.locals.has(name) && !cf.stateVars.has(name) && callableNames(cf).has(name)) {
+            f.internalCalls.push({ node: n, name, callees: [], pos });
           }
           break;
         }
@@ -638,12 +652,7 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
   }
 
   function findStruct(name: string): Node | null {
-    let hit: Node | null = null;
-    walk(ast, (n) => {
-      if (hit) return false;
-      if (n.type === 'StructDefinition' && n.name === name) hit = n;
-    });
-    return hit;
+    return structDefs.get(name) ?? null;
   }
 
   function declOf(name: string, f: FunctionFacts | null, cf: ContractFacts | null): Node | null {
@@ -871,11 +880,24 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
   // Enclosing lookup by range containment (contracts and functions never overlap).
   const fnRanges = [...fnByNode.entries()].map(([n, f]) => ({ s: n.range?.[0] ?? -1, e: n.range?.[1] ?? -1, f }));
   const cRanges = contracts.map((c) => ({ s: c.node.range?.[0] ?? -1, e: c.node.range?.[1] ?? -1, c }));
+  fnRanges.sort((a, b) => a.s - b.s);
+  cRanges.sort((a, b) => a.s - b.s);
+  const lookup = <T extends { s: number; e: number }>(list: T[], at: number): T | null => {
+    let lo = 0;
+    let hi = list.length - 1;
+    let best = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid].s <= at) {
+        best = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return best >= 0 && at <= list[best].e ? list[best] : null;
+  };
   const enclosing = (node: Node) => {
     const at = node?.range?.[0] ?? -1;
-    const c = cRanges.find((r) => at >= r.s && at <= r.e)?.c ?? null;
-    const fn = fnRanges.find((r) => at >= r.s && at <= r.e)?.f ?? null;
-    return { contract: c, fn };
+    return { contract: lookup(cRanges, at)?.c ?? null, fn: lookup(fnRanges, at)?.f ?? null };
   };
   const ancestorIs = (node: Node, pred: (n: Node) => boolean, stopAt: (n: Node) => boolean) => {
     let p = parent(node);

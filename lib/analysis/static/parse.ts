@@ -48,6 +48,15 @@ function tryParse(source: string): { ast: any; errors: RawError[] } | { ast: nul
   }
 }
 
+function strictErrors(source: string): RawError[] {
+  try {
+    parser.parse(source, { loc: true });
+    return [];
+  } catch (e: any) {
+    return Array.isArray(e?.errors) ? e.errors.map((x: any) => ({ message: String(x.message), line: x.line ?? null, column: x.column ?? null })) : [];
+  }
+}
+
 /** Spans [start, end) of depth-0 and depth-1 items (contracts and their members), skipping strings and comments. */
 function structuralSpans(src: string): Array<{ start: number; end: number; depth: number }> {
   const spans: Array<{ start: number; end: number; depth: number }> = [];
@@ -128,7 +137,14 @@ export function parseSolidity(source: string): ParseResult {
     const r = tryParse(text);
     if (r.ast && r.errors.length === 0) return { ast: r.ast, diagnostics, partial: attempt > 0 };
     if (r.ast) {
-      // Tolerant mode produced a tree despite errors: keep it, report every error.
+      // Tolerant mode produced a tree despite errors: keep it, report every error, with the
+      // position from a strict parse when the tolerant error carries none.
+      if (r.errors.some((e) => e.line === null)) {
+        const strict = strictErrors(text);
+        r.errors.forEach((e, i) => {
+          if (e.line === null && strict[i]) Object.assign(e, { line: strict[i].line, column: strict[i].column, message: e.message === 'Unrecognized expression' ? strict[i].message : e.message });
+        });
+      }
       for (const e of r.errors) diagnostics.push({ kind: 'parse_error', message: e.message, line: e.line, column: e.column, skipped: null });
       return { ast: r.ast, diagnostics, partial: true };
     }
