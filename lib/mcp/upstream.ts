@@ -31,6 +31,8 @@ export interface UpstreamStatus {
   connected_at: string | null;
   failures: number;
   next_retry_at: string | null;
+  /** Process id of a stdio server while connected. */
+  pid: number | null;
 }
 
 export interface UpstreamOptions {
@@ -57,6 +59,7 @@ export class Upstream {
   private generation = 0;
   private connecting: Promise<boolean> | null = null;
   private stderrTail: string[] = [];
+  private pid: number | null = null;
 
   constructor(
     readonly cfg: ServerConfig,
@@ -110,6 +113,7 @@ export class Upstream {
       this.lastError = null;
       this.nextRetryAt = null;
       this.connectedAt = new Date();
+      this.pid = transport instanceof StdioClientTransport ? transport.pid : null;
       client.onclose = () => {
         if (gen === this.generation) this.lost(`the connection closed${this.stderrTail.length ? ` (stderr: ${this.stderrTail.at(-1)})` : ''}`);
       };
@@ -150,6 +154,7 @@ export class Upstream {
     this.generation++;
     const c = this.client;
     this.client = null;
+    this.pid = null;
     if (this.pingTimer) clearInterval(this.pingTimer);
     this.pingTimer = null;
     void c?.close().catch(() => undefined);
@@ -212,6 +217,7 @@ export class Upstream {
       connected_at: this.connectedAt?.toISOString() ?? null,
       failures: this.failures,
       next_retry_at: this.state === 'down' ? (this.nextRetryAt?.toISOString() ?? null) : null,
+      pid: this.pid,
     };
   }
 
