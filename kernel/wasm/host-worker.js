@@ -25,6 +25,7 @@ class HostLimitError extends Error {
 
 const opts = workerData;
 const decoder = new TextDecoder();
+const encoder = new TextEncoder();
 let plugin = null;
 let allocated = 0;
 let logCount = 0;
@@ -65,6 +66,12 @@ const functions = {
         throw new HostLimitError('wasm_memory', `guest allocated more than ${opts.allocBudgetBytes} bytes of host memory in one call`);
       }
       return ctx.alloc(n);
+    },
+    // The SDK's own config_get traps on an empty-string value (it stores "" as "no block").
+    config_get(ctx, keyAddr) {
+      const key = ctx.read(keyAddr)?.string();
+      if (key === undefined || !Object.hasOwn(opts.config, key)) return 0n;
+      return ctx.store(encoder.encode(String(opts.config[key])));
     },
     var_get(ctx, keyAddr) {
       const key = ctx.read(keyAddr)?.string();

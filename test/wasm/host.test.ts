@@ -193,9 +193,11 @@ describe('queueing, cancellation, lifecycle', () => {
   });
 
   test('config, variables and logging reach the guest; close() ends the instance', async () => {
-    const inst = await load({ config: { region: 'eu' } });
+    const inst = await load({ config: { region: 'eu', empty: '', toString: 'x' } });
     assert.deepEqual(await inst.callJson('config', { key: 'region' }), { value: 'eu' });
     assert.deepEqual(await inst.callJson('config', { key: 'missing' }), { value: null });
+    assert.deepEqual(await inst.callJson('config', { key: 'empty' }), { value: '' });
+    assert.deepEqual(await inst.callJson('config', { key: 'constructor' }), { value: null }, 'no prototype keys');
     assert.deepEqual(await inst.callJson('remember', 'ab'), { memo: '"ab"' });
     assert.deepEqual(await inst.callJson('remember', 'cd'), { memo: '"ab""cd"' });
     assert.ok(logs.some((l) => l.level === 'info' && /memo is now 8 chars/.test(l.msg)));
