@@ -7,6 +7,9 @@ import { createStaticTool } from './tool.ts';
 
 export default definePlugin({
   setup(ctx) {
-    ctx.registerTool(createStaticTool({ pool: ctx.services.pool, registry: ctx.services.registry }));
+    const tool = createStaticTool({ pool: ctx.services.pool, registry: ctx.services.registry });
+    ctx.registerTool(tool);
+    // Other plugins (a WASM detector run as its own tool) run a subset of detectors through it.
+    ctx.provide('static-analyzer', { analyze: tool.analyze });
   },
 });

@@ -28,12 +28,13 @@ export interface StaticToolDeps {
   registry: Pick<RegistryView, 'detectorPlugins' | 'wasmInstance'>;
 }
 
-export function createStaticTool(deps: StaticToolDeps): AnalysisTool {
+export function createStaticTool(deps: StaticToolDeps): AnalysisTool & { analyze: (input: Pick<AnalysisInput, 'source' | 'file'>, opts: ToolRunOptions & { only?: string[] }) => Promise<ToolRunOutput> } {
   const descriptors = (): DetectorPluginDescriptor[] =>
     deps.registry.detectorPlugins().map((d) => ({ id: d.id, dir: d.dir, entry: d.entry, runtime: d.runtime, config: d.config, manifest: d.manifest as Record<string, any> }));
 
-  async function analyze(input: Pick<AnalysisInput, 'source' | 'file'>, opts: ToolRunOptions): Promise<ToolRunOutput> {
-    const plugins = descriptors();
+  /** `only` restricts the run to some detector plugins (a WASM detector run as its own tool). */
+  async function analyze(input: Pick<AnalysisInput, 'source' | 'file'>, opts: ToolRunOptions & { only?: string[] }): Promise<ToolRunOutput> {
+    const plugins = opts.only ? descriptors().filter((d) => opts.only!.includes(d.id)) : descriptors();
     const result = await deps.pool.run<StaticResult>(STATIC_WORKER, 'analyze', { source: input.source, file: input.file, plugins }, { signal: opts.signal, deadline: opts.deadline });
     const diagnostics: EngineDiagnostic[] = [...result.diagnostics];
     let findings: Finding[] = result.findings;
@@ -71,5 +72,6 @@ export function createStaticTool(deps: StaticToolDeps): AnalysisTool {
       }
     },
     run: analyze,
+    analyze,
   };
 }

@@ -52,7 +52,7 @@ test('the WASM skill loads and answers through the registry', async () => {
   assert.match(bad.error ?? '', /not a number/);
 });
 
-test('the WASM detector loads', { todo: 'kernel/loader.ts refuses the tool a wasm detector registers ("a detector plugin cannot register a tool")' }, () => {
+test('the WASM detector loads', () => {
   const status = kernel.registry.plugins().find((p) => p.id === 'detector-wasm-tx-origin');
   assert.equal(status?.status, 'loaded', status?.error ?? '');
   assert.ok(kernel.registry.wasmInstance('detector-wasm-tx-origin'));
