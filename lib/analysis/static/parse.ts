@@ -48,15 +48,6 @@ function tryParse(source: string): { ast: any; errors: RawError[] } | { ast: nul
   }
 }
 
-function strictErrors(source: string): RawError[] {
-  try {
-    parser.parse(source, { loc: true });
-    return [];
-  } catch (e: any) {
-    return Array.isArray(e?.errors) ? e.errors.map((x: any) => ({ message: String(x.message), line: x.line ?? null, column: x.column ?? null })) : [];
-  }
-}
-
 /** Spans [start, end) of depth-0 and depth-1 items (contracts and their members), skipping strings and comments. */
 function structuralSpans(src: string): Array<{ start: number; end: number; depth: number }> {
   const spans: Array<{ start: number; end: number; depth: number }> = [];
@@ -129,6 +120,21 @@ function blank(src: string, start: number, end: number): string {
   return src.slice(0, start) + src.slice(start, end).replace(/[^\n\r]/g, ' ') + src.slice(end);
 }
 
+/** The first contract member that does not parse on its own (for errors without a position). */
+function locateBadMember(src: string): { start: number; end: number; depth: number } | null {
+  const spans = structuralSpans(src).filter((sp) => sp.depth === 1 && src.slice(sp.start, sp.end).trim() !== '');
+  for (const sp of spans.slice(0, 400)) {
+    const member = src.slice(sp.start, sp.end);
+    if (/^\s*}\s*$/.test(member)) continue;
+    try {
+      parser.parse(`contract __Probe {\n${member}\n}`, {});
+    } catch {
+      return sp;
+    }
+  }
+  return null;
+}
+
 /** Parses Solidity, recovering from syntax errors by skipping the members that contain them. */
 export function parseSolidity(source: string): ParseResult {
   const diagnostics: ParseDiagnostic[] = [];
@@ -136,32 +142,31 @@ export function parseSolidity(source: string): ParseResult {
   for (let attempt = 0; attempt <= MAX_RECOVERIES; attempt++) {
     const r = tryParse(text);
     if (r.ast && r.errors.length === 0) return { ast: r.ast, diagnostics, partial: attempt > 0 };
-    if (r.ast) {
-      // Tolerant mode produced a tree despite errors: keep it, report every error, with the
-      // position from a strict parse when the tolerant error carries none.
-      if (r.errors.some((e) => e.line === null)) {
-        const strict = strictErrors(text);
-        r.errors.forEach((e, i) => {
-          if (e.line === null && strict[i]) Object.assign(e, { line: strict[i].line, column: strict[i].column, message: e.message === 'Unrecognized expression' ? strict[i].message : e.message });
-        });
-      }
+    if (r.ast && r.errors.every((e) => e.line !== null)) {
+      // Tolerant mode produced a tree and says where the errors are: keep it.
       for (const e of r.errors) diagnostics.push({ kind: 'parse_error', message: e.message, line: e.line, column: e.column, skipped: null });
       return { ast: r.ast, diagnostics, partial: true };
     }
-    const err = r.errors[0];
-    // Find the innermost member (else the contract) around the error, blank it and retry.
-    const spans = structuralSpans(text);
-    const at = err.line !== null ? offsetOfLine(text, err.line, err.column ?? 0) : -1;
-    const hit =
-      spans.find((s) => s.depth === 1 && at >= s.start && at < s.end && text.slice(s.start, s.end).trim() !== '') ??
-      spans.find((s) => s.depth === 0 && at >= s.start && at < s.end && text.slice(s.start, s.end).trim() !== '');
+    const err = r.errors[0] ?? { message: 'syntax error', line: null, column: null };
+    let hit: { start: number; end: number; depth: number } | null | undefined = null;
+    if (err.line !== null) {
+      const spans = structuralSpans(text);
+      const at = offsetOfLine(text, err.line, err.column ?? 0);
+      hit =
+        spans.find((sp) => sp.depth === 1 && at >= sp.start && at < sp.end && text.slice(sp.start, sp.end).trim() !== '') ??
+        spans.find((sp) => sp.depth === 0 && at >= sp.start && at < sp.end && text.slice(sp.start, sp.end).trim() !== '');
+    } else {
+      hit = locateBadMember(text);
+    }
     if (!hit) {
       diagnostics.push({ kind: 'parse_error', message: err.message, line: err.line, column: err.column, skipped: null });
+      if (r.ast) return { ast: r.ast, diagnostics, partial: true };
       break;
     }
-    const from = lineOf(text, hit.start + (text.slice(hit.start, hit.end).length - text.slice(hit.start, hit.end).trimStart().length));
+    const lead = text.slice(hit.start, hit.end).length - text.slice(hit.start, hit.end).trimStart().length;
+    const from = lineOf(text, hit.start + lead);
     const to = lineOf(text, hit.end - 1);
-    diagnostics.push({ kind: 'parse_error', message: err.message, line: err.line, column: err.column, skipped: { from, to } });
+    diagnostics.push({ kind: 'parse_error', message: err.message, line: err.line ?? from, column: err.column, skipped: { from, to } });
     text = blank(text, hit.start, hit.end);
   }
   // Nothing parseable: an empty unit keeps every consumer working.
