@@ -3,10 +3,10 @@
 // deployed state, and one step tracer per call that records what the property checks need.
 // Calls go through evm.runCall (no signatures, no gas fees): an actor's balance only moves by
 // the ether it sends and receives, so "the attacker's balance grew" means ether was taken.
-import { createEVM, type EVM, type InterpreterStep } from '@ethereumjs/evm';
+import { createEVM, type EVM } from '@ethereumjs/evm';
 import { Common, Mainnet, Hardfork } from '@ethereumjs/common';
 import { Account, Address, hexToBytes } from '@ethereumjs/util';
-import { CallTrace, StepTracer } from './trace.ts';
+import type { CallTrace, RunStateLike, StepTracer } from './trace.ts';
 
 export type Role = 'owner' | 'user' | 'attacker' | 'attacker_contract' | 'refuser_contract';
 export const ATTACKER_ROLES: Role[] = ['attacker', 'attacker_contract', 'refuser_contract'];
@@ -70,17 +70,42 @@ export class Chain {
   /** Epoch ms after which a running call is abandoned (checked every few thousand steps). */
   hardStop = Number.POSITIVE_INFINITY;
   private steps = 0;
-  // Synchronous step listener, attached only while a traced call runs: with no listener the
-  // interpreter skips building step events (about 4x faster), which untraced set-up calls use.
-  private onStep = (s: InterpreterStep) => {
-    if (++this.steps % 4096 === 0 && Date.now() > this.hardStop) throw new OutOfTimeError('time budget ran out during a call');
-    this.tracer?.step(s);
+  // INVALID throws before any opcode handler runs, so it is seen when its frame ends.
+  private onAfterMessage = (res: { execResult: { exceptionError?: { error?: string }; runState?: { programCounter: number; env: { codeAddress: object } } } }) => {
+    const ex = res.execResult.exceptionError;
+    const rs = res.execResult.runState;
+    if (ex && ex.error === 'invalid opcode' && rs && this.tracer) this.tracer.invalid(rs.env.codeAddress, rs.programCounter);
   };
+
+  /**
+   * Wraps every opcode handler of this EVM's opcode table so the tracer sees each instruction
+   * with the interpreter's own run state. Much cheaper than the 'step' event, which copies the
+   * stack and memory for every instruction.
+   */
+  private instrument(): void {
+    const map = (this.evm as unknown as { _opcodeMap: Array<{ opcodeInfo: { code: number }; opHandler?: (rs: any, common: any) => any }> })._opcodeMap;
+    const done = new Set<object>();
+    for (const entry of map) {
+      if (!entry || done.has(entry) || typeof entry.opHandler !== 'function') continue;
+      done.add(entry);
+      const orig = entry.opHandler;
+      const code = entry.opcodeInfo.code;
+      entry.opHandler = (rs: RunStateLike, common: unknown) => {
+        if (this.tracer) {
+          if (++this.steps % 4096 === 0 && Date.now() > this.hardStop) throw new OutOfTimeError('time budget ran out during a call');
+          this.tracer.op(rs, code);
+        }
+        return orig(rs, common);
+      };
+    }
+    this.evm.events!.on('afterMessage', this.onAfterMessage as never);
+  }
 
   static async create(fork: 'shanghai' | 'cancun'): Promise<Chain> {
     const common = new Common({ chain: Mainnet, hardfork: fork === 'cancun' ? Hardfork.Cancun : Hardfork.Shanghai });
     const evm = await createEVM({ common });
     const chain = new Chain(evm, fork);
+    chain.instrument();
     for (const a of Object.values(ACTORS)) await evm.stateManager.putAccount(addr(a), new Account(0n, ACTOR_BALANCE));
     return chain;
   }
@@ -103,7 +128,6 @@ export class Chain {
   async call(req: CallRequest, tracer: StepTracer | null): Promise<CallOutcome> {
     this.tracer = tracer;
     const from = addr(req.from);
-    if (tracer) this.evm.events!.on('step', this.onStep);
     try {
       const r = await this.evm.runCall({
         caller: from,
@@ -124,7 +148,6 @@ export class Chain {
         trace: tracer ? tracer.finish(!ex) : null,
       };
     } finally {
-      if (tracer) this.evm.events!.off('step', this.onStep);
       this.tracer = null;
     }
   }

@@ -87,7 +87,7 @@ export async function runTx(chain: Chain, world: World, spec: TxSpec, block: Blo
     to = t.address;
     data = inner;
   }
-  const tracer = new StepTracer(cfg, from);
+  const tracer = new StepTracer(cfg);
   const outcome = await chain.call({ from, to, data, value, gasLimit: CALL_GAS, block }, tracer);
   return { spec, from, sender: senderOf(world, spec.role), to: t.address, data: inner, block, outcome, trace: outcome.trace! };
 }
@@ -178,7 +178,7 @@ export class SequenceMonitor {
     if (outcome.ok && stranger) {
       for (const w of trace.callerWrites) this.candidates.push({ index, address: w.address, slot: w.slot, caller: w.caller, site: { code: w.code, pc: w.pc } });
       for (const s of trace.selfdestructs) {
-        v.push({ property: 'selfdestruct', index, site: { code: s.code, pc: s.pc }, observed: `a ${spec.role} (not the owner) made ${this.world.mapper.contractAt(s.code)?.name ?? 'the contract'} at ${s.address} execute SELFDESTRUCT, sending its ether to ${s.beneficiary}`, details: { address: s.address } });
+        v.push({ property: 'selfdestruct', index, site: { code: s.code, pc: s.pc }, observed: `${ROLE_NAMES[spec.role]} (not the owner) made ${this.world.mapper.contractAt(s.code)?.name ?? 'the contract'} at ${s.address} execute SELFDESTRUCT, sending its ether to ${s.beneficiary}`, details: { address: s.address } });
       }
     }
     if (outcome.ok && this.world.program.uncheckedArithmetic) {
@@ -238,6 +238,14 @@ function isGuardAssert(world: World, site: { contract: string | null; snippet: s
   if (kind === 'library') return true;
   return /assert\s*\(\s*\w+\s*(>=|<=)\s*\w+\s*\)|assert\s*\(\s*\w+\s*==\s*0\s*\|\|\s*\w+\s*\/\s*\w+\s*==\s*\w+\s*\)/.test(site.snippet);
 }
+
+const ROLE_NAMES: Record<string, string> = {
+  owner: 'the owner',
+  user: 'a user',
+  attacker: 'the attacker',
+  attacker_contract: "the attacker's contract",
+  refuser_contract: "the attacker's ether-rejecting contract",
+};
 
 export function oneLineSnippet(s: string): string {
   const t = s.replace(/\s+/g, ' ').trim();

@@ -51,6 +51,11 @@ function advance(b: BlockEnv, dt: number): BlockEnv {
   return { timestamp: b.timestamp + BigInt(Math.max(1, dt)), number: b.number + 1n };
 }
 
+/** Sequences are kept by value: mutation of a corpus entry must not rewrite a recorded proof. */
+function copySpecs(specs: TxSpec[]): TxSpec[] {
+  return specs.map((s) => ({ ...s, args: structuredClone(s.args) }));
+}
+
 export function siteKey(v: Violation): string {
   if (v.property === 'invariant_broken') return `${v.property}:${v.details.invariant}`;
   if (v.property === 'ether_drained') return `${v.property}:${v.site ? `${v.site.code}:${v.site.pc}` : ''}`;
@@ -101,7 +106,7 @@ export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<
       break;
     }
     // Plateau: nothing new for a long while (and at least half the budget used) ends early.
-    if (seeds.length === 0 && now - lastNew > Math.max(3000, (now - t0) * 0.6) && now - t0 > total * 0.5) {
+    if (seeds.length === 0 && now - lastNew > Math.max(2500, (now - t0) * 0.3)) {
       stats.stopped = 'plateau';
       break;
     }
@@ -117,6 +122,7 @@ export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<
         block = advance(block, seq[i].dt);
         const { run, violations } = await monitor.step(seq[i], i, block, cfg);
         stats.transactions++;
+        if (run.trace.cmpValues.size) gen.learn(run.trace.cmpValues);
         for (const [code, pcs] of run.trace.coverage) {
           let g = coverage.get(code);
           if (!g) coverage.set(code, (g = new Set()));
@@ -131,7 +137,7 @@ export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<
         for (const v of violations) {
           const k = siteKey(v);
           const prev = found.get(k);
-          if (!prev || prev.specs.length > i + 1) found.set(k, { specs: seq.slice(0, i + 1), v });
+          if (!prev || prev.specs.length > i + 1) found.set(k, { specs: copySpecs(seq.slice(0, i + 1)), v });
         }
         // Denial of service: after a contract that refuses ether took part, does the same call by
         // a user (paying more) now revert because a payment to that contract fails?
@@ -161,7 +167,7 @@ export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<
       const k = `${c.address}:${c.slot}:${c.site.code}:${c.site.pc}`;
       if (candidateKeys.has(k)) continue;
       candidateKeys.add(k);
-      candidates.push({ specs: seq.slice(0, c.index + 1), c });
+      candidates.push({ specs: copySpecs(seq.slice(0, c.index + 1)), c });
     }
     await chain.revert();
     if (newCov) {
@@ -201,6 +207,7 @@ export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<
     let best = specs;
     let replay = await replaySpecs(program, best, v, { deadline: opts.deadline });
     if (!replay.broken) {
+      if (process.env.VIGIL_FUZZ_DEBUG) console.error('unconfirmed', JSON.stringify(specs), v.property, v.observed, replay.runs.map((r) => [r.outcome.ok, r.outcome.error]));
       stats.unconfirmed++;
       continue;
     }

@@ -44,13 +44,26 @@ export class Generator {
   private weights: number[][];
   private total: number;
 
+  /** Constants of the bytecode plus operands seen in comparisons while fuzzing. */
+  readonly dictionary: bigint[];
+
   constructor(
     private world: World,
     private rng: Rng,
     priorFunctions: Set<string>,
   ) {
-    this.weights = world.targets.map((t) => t.contract.fns.map((f) => (priorFunctions.has(f.name) ? 4 : 1)));
+    this.dictionary = [...world.program.dictionary];
+    // Read-only functions only matter for asserts: called, but rarely.
+    this.weights = world.targets.map((t) => t.contract.fns.map((f) => (priorFunctions.has(f.name) ? 4 : 1) * (f.readOnly ? 0.5 : 1)));
     this.total = this.weights.flat().reduce((a, b) => a + b, 0);
+  }
+
+  learn(values: Iterable<bigint>): void {
+    for (const v of values) {
+      if (v <= 2n || this.dictionary.includes(v)) continue;
+      if (this.dictionary.length >= 256) this.dictionary.splice(this.rng.int(this.dictionary.length), 1);
+      this.dictionary.push(v);
+    }
   }
 
   get empty(): boolean {
@@ -91,7 +104,7 @@ export class Generator {
     if (bn) {
       const n = Number(bn[1]);
       if (rng.chance(0.3)) return '0x' + '00'.repeat(n);
-      if (rng.chance(0.2) && this.world.program.dictionary.length) return '0x' + (rng.pick(this.world.program.dictionary) & ((1n << BigInt(8 * n)) - 1n)).toString(16).padStart(n * 2, '0');
+      if (rng.chance(0.2) && this.dictionary.length) return '0x' + (rng.pick(this.dictionary) & ((1n << BigInt(8 * n)) - 1n)).toString(16).padStart(n * 2, '0');
       return '0x' + rng.bigBits(8 * n).toString(16).padStart(n * 2, '0');
     }
     const m = /^(u?)int(\d*)$/.exec(t);
@@ -113,7 +126,10 @@ export class Generator {
         () => max / 2n + 1n,
         () => (signed ? min : 1n << BigInt(bits - 1)),
         () => (signed ? -1n : rng.bigBits(bits)),
-        () => (this.world.program.dictionary.length ? rng.pick(this.world.program.dictionary) : 3n),
+        () => (this.dictionary.length ? rng.pick(this.dictionary) : 3n),
+        () => (this.dictionary.length ? rng.pick(this.dictionary) : 3n),
+        () => (this.dictionary.length ? rng.pick(this.dictionary) : 3n),
+        () => (this.dictionary.length ? rng.pick(this.dictionary) + BigInt(rng.int(3)) - 1n : 3n),
         () => BigInt(Math.floor(Date.now() / 1000)) + BigInt(rng.int(1e6)),
       ];
       let v = rng.pick(choices)();
@@ -155,6 +171,7 @@ export class Generator {
     this.world.targets.forEach((t, ti) => {
       const payables = t.contract.fns.map((f, i) => ({ f, i })).filter((x) => x.f.payable);
       t.contract.fns.forEach((f, fi) => {
+        if (f.readOnly) return;
         const call = (role: Role): TxSpec => ({ role, target: ti, fn: fi, args: (f.entry.inputs ?? []).map((p) => this.amountBiased(p, role)), value: f.payable ? ETHER.toString() : '0', dt: 12, reenter: 1 });
         out.push([call('attacker_contract')]);
         out.push([call('attacker')]);
@@ -215,7 +232,7 @@ export class Generator {
           break;
         case 8: {
           const other = corpus.length ? rng.pick(corpus) : null;
-          if (other) out = [...out.slice(0, 1 + rng.int(out.length)), ...other.slice(rng.int(other.length))].slice(0, 8);
+          if (other) out = [...out.slice(0, 1 + rng.int(out.length)), ...other.slice(rng.int(other.length)).map((s) => ({ ...s, args: [...s.args] }))].slice(0, 8);
           break;
         }
       }

@@ -12,6 +12,8 @@ export interface FnInfo {
   name: string;
   entry: AbiEntry;
   payable: boolean;
+  /** view/pure: changes nothing, but can still fail an assert. */
+  readOnly: boolean;
   selector: string;
 }
 
@@ -87,8 +89,10 @@ export function pcToInstruction(code: Uint8Array): Int32Array {
 }
 
 function constantsOf(hex: string): bigint[] {
-  const code = Buffer.from(hex.replace(/__[^_][\s\S]{0,36}__/g, '0'.repeat(40)), 'hex');
+  const code = Buffer.from(hex.replace(/__[\s\S]{36}__/g, '0'.repeat(40)), 'hex');
   const out = new Set<bigint>();
+  const dests = new Set<number>();
+  for (let pc = 0; pc < code.length; pc += code[pc] >= 0x60 && code[pc] <= 0x7f ? code[pc] - 0x5e : 1) if (code[pc] === 0x5b) dests.add(pc);
   for (let pc = 0; pc < code.length; ) {
     const op = code[pc];
     if (op >= 0x60 && op <= 0x7f) {
@@ -97,8 +101,10 @@ function constantsOf(hex: string): bigint[] {
       // Skip selectors (4 bytes), jump targets (1-2) and masks: keep values that look like data.
       if (n >= 1 && n !== 4 && n <= 32) {
         const x = BigInt('0x' + (Buffer.from(v).toString('hex') || '0'));
-        const ones = x.toString(2).replace(/0/g, '').length;
-        if (x > 2n && ones !== x.toString(2).length && out.size < 64) out.add(x);
+        const bin = x.toString(2);
+        const mask = bin.length >= 8 && !bin.includes('0');
+        // Jump targets are code offsets, not data.
+        if (x > 2n && !mask && !(n <= 2 && dests.has(Number(x))) && out.size < 64) out.add(x);
       }
       pc += n + 1;
     } else pc++;
@@ -141,12 +147,12 @@ export function buildProgram(r: CompileResult, source: string, file: string): Pr
       const sig = signatureOf(e);
       if (seen.has(sig)) continue;
       seen.add(sig);
-      const info: FnInfo = { signature: sig, name: e.name, entry: e, payable: isPayable(e), selector: Buffer.from(selectorOf(e)).toString('hex') };
+      const info: FnInfo = { signature: sig, name: e.name, entry: e, payable: isPayable(e), readOnly: !isMutating(e), selector: Buffer.from(selectorOf(e)).toString('hex') };
       if (INVARIANT.test(e.name) && !(e.inputs ?? []).length) invariants.push(info);
-      else if (isMutating(e)) fns.push(info);
+      else if (!info.readOnly || (e.inputs ?? []).length) fns.push(info);
     }
     const fb = abi.find((e) => (e.type === 'fallback' || e.type === 'receive') && (isPayable(e) || e.type === 'receive'));
-    if (fb) fns.push({ signature: '', name: fb.type === 'receive' ? 'receive' : 'fallback', entry: fb, payable: true, selector: '' });
+    if (fb) fns.push({ signature: '', name: fb.type === 'receive' ? 'receive' : 'fallback', entry: fb, payable: true, readOnly: false, selector: '' });
     const code = Buffer.from(c.deployedBytecode.replace(/__[\s\S]{36}__/g, '0'.repeat(40)), 'hex');
     const count = pcToInstruction(code).reduce((m, x) => Math.max(m, x), -1) + 1;
     const links = [...new Set([...c.bytecode.matchAll(/__([\s\S]{36})__/g)].map((m) => m[1]))];

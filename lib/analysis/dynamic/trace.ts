@@ -10,7 +10,6 @@
 // - writes of msg.sender into storage, payouts (CALL with value) to attacker accounts,
 //   SELFDESTRUCT, INVALID (0.4-0.7 assert), Panic(uint256) reverts (0.8), reads of block values,
 //   and whether the attacker contract re-entered a target.
-import type { InterpreterStep } from '@ethereumjs/evm';
 
 const MASK160 = (1n << 160n) - 1n;
 const TWO256 = 1n << 256n;
@@ -61,11 +60,26 @@ export interface CallTrace {
   refuserCalls: Site[];
   reentered: boolean;
   envReads: Set<string>;
+  /** Operands of comparisons in target code (inputs that flip a branch are often among them). */
+  cmpValues: Set<bigint>;
   /** Deepest site in target code executed last before the call ended (for attributing a revert). */
   lastTargetSite: Site | null;
 }
 
+const FRAME = Symbol('vigil.frame');
+
+/** The interpreter's per-frame run state (only the fields the tracer reads). */
+export interface RunStateLike {
+  programCounter: number;
+  stack: { _len: number; _store: bigint[] };
+  memory: { read(offset: number, size: number): Uint8Array };
+  env: { address: object; codeAddress: object; caller: object; depth: number };
+  [FRAME]?: Frame;
+}
+
+
 interface Frame {
+  depth: number;
   address: string;
   code: string;
   caller: string;
@@ -101,14 +115,9 @@ function hexOf(a: { toString(): string }): string {
 const big2addr = (v: bigint) => '0x' + (v & MASK160).toString(16).padStart(40, '0');
 
 export class StepTracer {
-  private frames: Frame[] = [];
-  private pending: { depth: number; caller: string } | null = null;
   private t: CallTrace;
 
-  constructor(
-    private cfg: TracerConfig,
-    private sender: string,
-  ) {
+  constructor(private cfg: TracerConfig) {
     this.t = {
       success: false,
       coverage: new Map(),
@@ -122,43 +131,41 @@ export class StepTracer {
       refuserCalls: [],
       reentered: false,
       envReads: new Set(),
+      cmpValues: new Set(),
       lastTargetSite: null,
     };
   }
 
-  private frameFor(s: InterpreterStep): Frame {
-    const d = s.depth;
-    let f = this.frames[d];
-    const fresh = this.pending !== null && this.pending.depth === d;
-    if (fresh || !f) {
-      const caller = fresh ? this.pending!.caller : d === 0 ? this.sender : '0x0000000000000000000000000000000000000000';
-      const address = hexOf(s.address);
-      const code = hexOf(s.codeAddress);
-      const known = this.cfg.knownCode.has(code);
-      let cov: Set<number> | null = null;
-      if (known) {
-        cov = this.t.coverage.get(code) ?? new Set();
-        this.t.coverage.set(code, cov);
-      }
-      f = { address, code, caller, callerBig: BigInt(caller), target: this.cfg.targets.has(address), known, shadow: [], fresh: [], sloads: new Map(), pendingSload: null, cov };
-      this.frames[d] = f;
+  private frameFor(rs: RunStateLike): Frame {
+    let f = rs[FRAME];
+    if (f) return f;
+    const env = rs.env;
+    const address = hexOf(env.address);
+    const code = hexOf(env.codeAddress);
+    const caller = hexOf(env.caller);
+    const known = this.cfg.knownCode.has(code);
+    let cov: Set<number> | null = null;
+    if (known) {
+      cov = this.t.coverage.get(code) ?? new Set();
+      this.t.coverage.set(code, cov);
     }
-    this.pending = null;
-    if (this.frames.length > d + 1) this.frames.length = d + 1;
+    f = { address, code, caller, callerBig: BigInt(caller), depth: env.depth, target: this.cfg.targets.has(address), known, shadow: [], fresh: [], sloads: new Map(), pendingSload: null, cov };
+    rs[FRAME] = f;
     return f;
   }
 
-  step(s: InterpreterStep): void {
-    const f = this.frameFor(s);
-    const st = s.stack;
-    const n = st.length;
-    const op = s.opcode.code;
-    const pc = s.pc;
+  /** Called by the interpreter before each opcode handler runs (stack not yet popped). */
+  op(rs: RunStateLike, op: number): void {
+    const f = this.frameFor(rs);
+    const stack = rs.stack;
+    const n: number = stack._len;
+    const st: bigint[] = stack._store;
+    const pc = rs.programCounter - 1;
     if (f.cov) {
       f.cov.add(pc);
       this.t.lastTargetSite = { code: f.code, pc };
     }
-    // Keep the shadow stack aligned with the real one (frames entered mid-way start clean).
+    // Keep the shadow stack aligned with the real one.
     const sh = f.shadow;
     const fr = f.fresh;
     if (sh.length !== n) {
@@ -224,7 +231,20 @@ export class StepTracer {
         }
         break;
       }
+      case 0x10:
+      case 0x11:
+      case 0x12:
+      case 0x13:
+        if (f.known && this.t.cmpValues.size < 64) {
+          this.t.cmpValues.add(st[n - 1]);
+          this.t.cmpValues.add(st[n - 2]);
+        }
+        break;
       case 0x14: {
+        if (f.known && this.t.cmpValues.size < 64) {
+          this.t.cmpValues.add(st[n - 1]);
+          this.t.cmpValues.add(st[n - 2]);
+        }
         if (f.target) {
           const a = st[n - 1];
           const b = st[n - 2];
@@ -256,27 +276,17 @@ export class StepTracer {
           if (value > 0n && this.cfg.attackers.has(to)) this.t.payouts.push({ code: f.code, pc, address: f.address, to, value });
           if (to === this.cfg.refuser) this.t.refuserCalls.push({ code: f.code, pc });
         }
-        if (f.address === this.cfg.attackerContract && s.depth >= 1 && this.cfg.targets.has(to)) this.t.reentered = true;
-        this.pending = { depth: s.depth + 1, caller: f.address };
+        if (f.address === this.cfg.attackerContract && f.depth >= 1 && this.cfg.targets.has(to)) this.t.reentered = true;
         break;
       }
-      case 0xf4:
-        this.pending = { depth: s.depth + 1, caller: f.caller };
-        break;
-      case 0xfa:
-      case 0xf0:
-      case 0xf5:
-        this.pending = { depth: s.depth + 1, caller: f.address };
-        break;
       case 0xff:
         if (f.target) this.t.selfdestructs.push({ code: f.code, pc, address: f.address, beneficiary: big2addr(st[n - 1]) });
         break;
-      case 0xfe:
-        if (f.known) this.t.invalids.push({ code: f.code, pc });
-        break;
       case 0xfd: {
-        const err = s.error;
-        if (f.known && err && err.length >= 36 && Buffer.from(err.subarray(0, 4)).toString('hex') === PANIC_SELECTOR) {
+        const off = st[n - 1];
+        const len = st[n - 2];
+        const err = f.known && len >= 36n && len <= 1024n && off < 1n << 32n ? rs.memory.read(Number(off), Number(len)) : null;
+        if (err && Buffer.from(err.subarray(0, 4)).toString('hex') === PANIC_SELECTOR) {
           this.t.panics.push({ code: f.code, pc, panic: err[35] });
         }
         break;
@@ -296,6 +306,12 @@ export class StepTracer {
       sh.push(outTaint);
       fr.push(outFresh);
     }
+  }
+
+  /** A frame ended on an INVALID opcode (the interpreter throws before any handler runs). */
+  invalid(codeAddress: { toString(): string }, pc: number): void {
+    const code = hexOf(codeAddress);
+    if (this.cfg.knownCode.has(code)) this.t.invalids.push({ code, pc });
   }
 
   finish(success: boolean): CallTrace {
