@@ -75,7 +75,7 @@ export function gatewayRoutes(sh: Shared): FastifyPluginAsync {
         };
         reply.raw.on('close', onClose);
         try {
-          return await sh.agent.chat({ tenant: tenantOf(req), sessionId: req.body.session_id, message: req.body.message }, ac.signal);
+          return await sh.agent.chat({ tenant: tenantOf(req), sessionId: req.body.session_id, message: req.body.message, subject: req.body.subject }, ac.signal);
         } finally {
           reply.raw.off('close', onClose);
         }
@@ -102,7 +102,7 @@ export function gatewayRoutes(sh: Shared): FastifyPluginAsync {
           ch.send(e.event, e.data);
           if (e.event === 'session') for (const x of early.splice(0)) ch.send(x.event, x.data);
         };
-        const prepared = await sh.agent.prepare({ tenant: tenantOf(req), sessionId: req.body.session_id, message: req.body.message }, ac.signal, emit, true);
+        const prepared = await sh.agent.prepare({ tenant: tenantOf(req), sessionId: req.body.session_id, message: req.body.message, subject: req.body.subject }, ac.signal, emit, true);
         ch = openSse(req, reply, sh.config.heartbeat_ms);
         const channel = ch;
         if (channel.signal.aborted) ac.abort(channel.signal.reason);

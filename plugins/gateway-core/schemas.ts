@@ -10,6 +10,7 @@ export const ErrorBody = Type.Object(
 export const ChatBody = Type.Object({
   message: Type.String({ minLength: 1, description: 'The user message' }),
   session_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Continue this session (omit to start one)' })),
+  subject: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'Id of the end user the conversation concerns (GDPR data-subject requests find sessions by it); kept with a new session' })),
 });
 
 const Usage = Type.Object({ prompt_tokens: Type.Integer(), completion_tokens: Type.Integer() });

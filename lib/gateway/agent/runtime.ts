@@ -60,6 +60,8 @@ export interface TurnRequest {
   tenant: TenantContext;
   sessionId?: string;
   message: string;
+  /** The end user this conversation is about (GDPR subject id); stored with a new session. */
+  subject?: string;
 }
 
 interface QueuedCall {
@@ -94,6 +96,7 @@ interface TurnState {
   sessionId: string;
   isNew: boolean;
   title: string;
+  subject: string | null;
   choice: BackendChoice;
   caps: Capability[];
   permissionSet: string;
@@ -229,7 +232,9 @@ export class AgentRuntimeImpl implements AgentRuntime {
       tenant: req.tenant,
       sessionId,
       isNew,
-      title: req.message.slice(0, 80),
+      // Set from the guardrail-checked text below: a title is listed on the dashboard.
+      title: '',
+      subject: req.subject ?? null,
       choice,
       caps: capabilities,
       permissionSet,
@@ -260,6 +265,7 @@ export class AgentRuntimeImpl implements AgentRuntime {
       }
       return fail(e);
     }
+    state.title = message.slice(0, 80);
     if (!isNew) history = await this.loadHistory(sessionId);
     state.messages = [{ role: 'system', content: this.opts.systemPrompt }, ...history, { role: 'user', content: message }];
     state.fresh.push({ role: 'user', content: message, data: message !== req.message ? { redacted: true } : null });
@@ -628,7 +634,7 @@ export class AgentRuntimeImpl implements AgentRuntime {
       tenant: req.tenant,
       sessionId: req.sessionId ?? `${req.origin}-${randomUUID()}`,
       isNew: true,
-      title: '',
+      title: '', subject: null,
       choice: { provider: 'none', model: 'none', label: 'none', backend: null, problem: 'no model takes part in a direct call', source: 'config' },
       caps: capabilities,
       permissionSet,
@@ -730,7 +736,7 @@ export class AgentRuntimeImpl implements AgentRuntime {
       tenant,
       sessionId: p.session_id,
       isNew: false,
-      title: '',
+      title: '', subject: null,
       choice,
       caps: capabilities,
       permissionSet,
@@ -784,7 +790,7 @@ export class AgentRuntimeImpl implements AgentRuntime {
   private async persist(s: TurnState) {
     if (!s.fresh.length) return;
     if (s.isNew) {
-      await this.services.store.createSession({ id: s.sessionId, tenant: s.tenant.name, meta: { title: s.title, model: s.choice.label } });
+      await this.services.store.createSession({ id: s.sessionId, tenant: s.tenant.name, subject: s.subject, meta: { title: s.title, model: s.choice.label } });
       s.isNew = false;
     }
     await this.services.store.appendMessages(s.sessionId, s.fresh);
