@@ -53,12 +53,10 @@ export interface CallOutcome {
   createdAddress: string | null;
   gasUsed: bigint;
   trace: CallTrace | null;
+  /** The call was stopped at hardStop (its failure says nothing about the contract). */
+  timedOut: boolean;
 }
 
-/** Hard stop raised from inside the step hook when the task's time runs out mid-call. */
-export class OutOfTimeError extends Error {
-  code = 'out_of_time';
-}
 
 export class Chain {
   private constructor(
@@ -67,9 +65,14 @@ export class Chain {
   ) {}
 
   private tracer: StepTracer | null = null;
-  /** Epoch ms after which a running call is abandoned (checked every few thousand steps). */
+  /**
+   * Epoch ms after which a running call is stopped (checked every few thousand instructions).
+   * The call is starved of gas rather than interrupted, so it unwinds through the EVM's normal
+   * out-of-gas path and the state journal stays consistent for the calls that follow.
+   */
   hardStop = Number.POSITIVE_INFINITY;
   private steps = 0;
+  private expired = false;
   // INVALID throws before any opcode handler runs, so it is seen when its frame ends.
   private onAfterMessage = (res: { execResult: { exceptionError?: { error?: string }; runState?: { programCounter: number; env: { codeAddress: object } } } }) => {
     const ex = res.execResult.exceptionError;
@@ -90,11 +93,9 @@ export class Chain {
       done.add(entry);
       const orig = entry.opHandler;
       const code = entry.opcodeInfo.code;
-      entry.opHandler = (rs: RunStateLike, common: unknown) => {
-        if (this.tracer) {
-          if (++this.steps % 4096 === 0 && Date.now() > this.hardStop) throw new OutOfTimeError('time budget ran out during a call');
-          this.tracer.op(rs, code);
-        }
+      entry.opHandler = (rs: RunStateLike & { gasLeft: bigint }, common: unknown) => {
+        if (this.expired || ((++this.steps & 4095) === 0 && Date.now() > this.hardStop && (this.expired = true))) rs.gasLeft = 0n;
+        if (this.tracer) this.tracer.op(rs, code);
         return orig(rs, common);
       };
     }
@@ -127,6 +128,7 @@ export class Chain {
 
   async call(req: CallRequest, tracer: StepTracer | null): Promise<CallOutcome> {
     this.tracer = tracer;
+    this.expired = Date.now() > this.hardStop;
     const from = addr(req.from);
     try {
       const r = await this.evm.runCall({
@@ -146,6 +148,7 @@ export class Chain {
         createdAddress: r.createdAddress ? hexAddr(r.createdAddress) : null,
         gasUsed: r.execResult.executionGasUsed,
         trace: tracer ? tracer.finish(!ex) : null,
+        timedOut: this.expired,
       };
     } finally {
       this.tracer = null;

@@ -4,7 +4,7 @@
 // shrunk, classified (re-running it without re-entry tells reentrancy from a plain missing
 // check) and replayed on a fresh EVM; only sequences that still break the property on replay
 // are reported.
-import { Chain, GENESIS_BLOCK, GENESIS_TIME, OutOfTimeError, type BlockEnv } from './chain.ts';
+import { Chain, GENESIS_BLOCK, GENESIS_TIME, type BlockEnv } from './chain.ts';
 import { SequenceMonitor, tracerConfig, runTx, type OwnerCandidate, type Property, type TxSpec, type Violation } from './exec.ts';
 import { Generator, Rng } from './gen.ts';
 import type { Program } from './program.ts';
@@ -69,15 +69,10 @@ export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<
   const reserve = Math.min(4000, Math.max(300, total * 0.25));
   const stopAt = opts.deadline - reserve;
   const chain = await Chain.create(program.fork);
-  chain.hardStop = opts.deadline - Math.min(200, reserve / 2);
+  // A transaction still running when fuzzing time is up is starved of gas and its sequence dropped.
+  chain.hardStop = stopAt + 100;
   const stats: FuzzResult['stats'] = { sequences: 0, transactions: 0, coverage: 0, corpus: 0, elapsed_ms: 0, stopped: 'deadline', unconfirmed: 0 };
-  let world: World;
-  try {
-    world = await buildWorld(chain, program, { deadline: stopAt });
-  } catch (e) {
-    if (e instanceof OutOfTimeError) return { world: null, proofs: [], stats: { ...stats, elapsed_ms: Date.now() - t0 }, skipped: 'the time budget ran out while deploying the contracts' };
-    throw e;
-  }
+  const world: World = await buildWorld(chain, program, { deadline: stopAt });
   if (!world.targets.length) {
     const why = world.failed.length ? world.failed.map((f) => `${f.name}: ${f.reason}`).join('; ') : 'the file defines no deployable contract';
     return { world, proofs: [], stats: { ...stats, elapsed_ms: Date.now() - t0 }, skipped: why };
@@ -106,7 +101,7 @@ export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<
       break;
     }
     // Plateau: nothing new for a long while (and at least half the budget used) ends early.
-    if (seeds.length === 0 && now - lastNew > Math.max(2500, (now - t0) * 0.3)) {
+    if (seeds.length === 0 && now - lastNew > Math.max(5000, (now - t0) * 0.5)) {
       stats.stopped = 'plateau';
       break;
     }
@@ -116,11 +111,16 @@ export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<
     const monitor = new SequenceMonitor(chain, world);
     let block: BlockEnv = { timestamp: GENESIS_TIME, number: GENESIS_BLOCK };
     let newCov = false;
+    let timedOut = false;
     try {
       for (let i = 0; i < seq.length; i++) {
         if (Date.now() > stopAt) break;
         block = advance(block, seq[i].dt);
         const { run, violations } = await monitor.step(seq[i], i, block, cfg);
+        if (run.outcome.timedOut) {
+          timedOut = true;
+          break;
+        }
         stats.transactions++;
         if (run.trace.cmpValues.size) gen.learn(run.trace.cmpValues);
         for (const [code, pcs] of run.trace.coverage) {
@@ -155,13 +155,10 @@ export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<
           }
         }
       }
-    } catch (e) {
-      if (e instanceof OutOfTimeError) {
-        await chain.revert().catch(() => {});
-        break outer;
-      }
-      throw e;
+    } finally {
+      if (timedOut) await chain.revert();
     }
+    if (timedOut) break outer;
     for (const a of monitor.authFailures) authSlots.add(`${a.address}:${a.slot}`);
     for (const c of monitor.candidates) {
       const k = `${c.address}:${c.slot}:${c.site.code}:${c.site.pc}`;

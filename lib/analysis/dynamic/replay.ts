@@ -43,6 +43,7 @@ async function replayIn(chain: Chain, world: World, specs: TxSpec[], expected: V
   for (let i = 0; i < specs.length; i++) {
     block = { timestamp: block.timestamp + BigInt(Math.max(1, specs[i].dt)), number: block.number + 1n };
     const { run, violations } = await monitor.step(specs[i], i, block, cfg);
+    if (run.outcome.timedOut) return { ...none, runs, error: 'the replay ran out of time' };
     runs.push(run);
     if (i === specs.length - 1) last = violations;
   }

@@ -48,7 +48,7 @@ export interface Site {
 
 export interface CallTrace {
   success: boolean;
-  /** Program counters executed, per code address. */
+  /** Program counters executed (and branch directions, as negative keys), per code address. */
   coverage: Map<string, Set<number>>;
   wraps: Array<Site & { address: string; slot: bigint }>;
   authChecks: Array<{ address: string; slot: bigint; equal: boolean }>;
@@ -239,6 +239,10 @@ export class StepTracer {
           this.t.cmpValues.add(st[n - 1]);
           this.t.cmpValues.add(st[n - 2]);
         }
+        break;
+      case 0x57:
+        // Branch direction counts as coverage too (negative keys: -(2*pc + taken) - 1).
+        if (f.cov) f.cov.add(-(2 * pc + (st[n - 2] !== 0n ? 1 : 0)) - 1);
         break;
       case 0x14: {
         if (f.known && this.t.cmpValues.size < 64) {

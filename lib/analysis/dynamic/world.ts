@@ -9,7 +9,7 @@ import { ATTACKER_BYTECODE, REFUSER_BYTECODE } from './actors.ts';
 import { encodeArgs, encodeCall, fromHex, keccak, toHex, type AbiParam, type AbiValue } from './abi.ts';
 import { SiteMapper, type FnInfo, type Program, type ProgramContract } from './program.ts';
 
-export const DEPLOY_GAS = 8_000_000n;
+export const DEPLOY_GAS = 6_000_000n;
 export const CALL_GAS = 3_000_000n;
 const FUND = 5n * ETHER;
 const FORCED = 10n * ETHER;
@@ -79,11 +79,20 @@ function linkBytecode(hex: string, libs: Record<string, string>, sourceKey: stri
   return missing ? null : out;
 }
 
-async function deploy(chain: Chain, from: string, initcode: Uint8Array, value: bigint, block: BlockEnv) {
-  return chain.call({ from, to: null, data: initcode, value, gasLimit: DEPLOY_GAS, block }, null);
+/** Deploys with a time cap of its own, so one constructor that loops cannot eat the whole budget. */
+async function deploy(chain: Chain, from: string, initcode: Uint8Array, value: bigint, block: BlockEnv, deadline = Number.POSITIVE_INFINITY) {
+  const saved = chain.hardStop;
+  const left = deadline - Date.now();
+  chain.hardStop = Math.min(saved, Number.isFinite(left) ? Date.now() + Math.max(1500, left * 0.4) : saved);
+  try {
+    return await chain.call({ from, to: null, data: initcode, value, gasLimit: DEPLOY_GAS, block }, null);
+  } finally {
+    chain.hardStop = saved;
+  }
 }
 
-function describeFailure(error: string | null, gasUsed: bigint): string {
+function describeFailure(error: string | null, gasUsed: bigint, timedOut = false): string {
+  if (timedOut) return `the constructor was still running when its time ran out (${gasUsed} gas used): it loops or does too much work to deploy`;
   if (!error) return 'unknown failure';
   if (/out of gas/i.test(error)) return `the constructor ran out of gas (${gasUsed} of ${DEPLOY_GAS} gas used): it loops or does too much work to deploy`;
   if (/revert/i.test(error)) return 'the constructor reverted with every argument set tried';
@@ -122,7 +131,7 @@ export async function buildWorld(chain: Chain, program: Program, opts: { deadlin
         left.push(lib);
         continue;
       }
-      const r = await deploy(chain, ACTORS.owner, fromHex(linked), 0n, block);
+      const r = await deploy(chain, ACTORS.owner, fromHex(linked), 0n, block, opts.deadline);
       if (r.ok && r.createdAddress) {
         world.libraries[lib.name] = r.createdAddress;
         mapper.register(r.createdAddress, lib, await chain.code(r.createdAddress));
@@ -148,20 +157,22 @@ export async function buildWorld(chain: Chain, program: Program, opts: { deadlin
     let deployed = false;
     let lastErr: string | null = null;
     let lastGas = 0n;
+    let lastTimedOut = false;
     for (let attempt = 0; attempt < (inputs.length ? 3 : 1) && !deployed; attempt++) {
       const args = inputs.map((p) => setupValue(p, attempt, [...earlier, ACTORS.user]));
       const value = payable ? FUND : 0n;
       const init = new Uint8Array([...fromHex(linked), ...encodeArgs(inputs, args)]);
-      const r = await deploy(chain, ACTORS.owner, init, value, block);
+      const r = await deploy(chain, ACTORS.owner, init, value, block, opts.deadline);
       lastErr = r.error;
       lastGas = r.gasUsed;
+      lastTimedOut = r.timedOut;
       if (r.ok && r.createdAddress) {
         deployed = true;
         world.targets.push({ name: c.name, address: r.createdAddress, contract: c, constructorArgs: args, constructorValue: value.toString() });
         mapper.register(r.createdAddress, c, await chain.code(r.createdAddress));
-      } else if (r.error && /out of gas/i.test(r.error)) break; // other arguments will not make it terminate
+      } else if (r.timedOut || (r.error && /out of gas/i.test(r.error))) break; // other arguments will not make it terminate
     }
-    if (!deployed) world.failed.push({ name: c.name, reason: describeFailure(lastErr, lastGas) });
+    if (!deployed) world.failed.push({ name: c.name, reason: describeFailure(lastErr, lastGas, lastTimedOut) });
   }
 
   // Deposits by the owner and by a user, so there is ether owed to others in the contract.
