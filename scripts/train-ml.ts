@@ -25,17 +25,20 @@ const contracts = loadContracts();
 const candidate = new Set(['reentrancy', 'unchecked_low_level_calls', 'bad_randomness', 'arithmetic', 'access_control', 'time_manipulation', 'denial_of_service', 'front_running', ...Object.values(SWC_CATEGORY)]);
 let compiled = 0;
 const all: LabelledSample[] = [];
-for (const [i, c] of contracts.entries()) {
+const code = contracts.map((c, i) => {
   const bc = useBytecode ? bytecodeOf(c.source) : null;
   if (bc) compiled++;
   all.push(...labelSamples(c, candidate, bc));
   if ((i + 1) % 25 === 0) process.stderr.write(`  ${i + 1}/${contracts.length} contracts (${compiled} compiled)\n`);
-}
+  return bc;
+});
 // Learn only categories with enough labelled functions to say anything.
 const counts = new Map<string, number>();
 for (const s of all) counts.set(s.label, (counts.get(s.label) ?? 0) + 1);
 const classes = ['none', ...[...counts.entries()].filter(([c, n]) => c !== 'none' && n >= 10).map(([c]) => c).sort()];
-const samples = all.filter((s) => classes.includes(s.label));
+// Relabel against the learned classes (a function holding a learned and an unlearned category is the learned one).
+const finalSet = new Set(classes);
+const samples = contracts.flatMap((c, i) => labelSamples(c, finalSet, code[i]));
 const split = splitByContract(samples.map((s) => s.key), seed);
 const testSet = new Set(split.test);
 const tr = samples.filter((s) => !testSet.has(s.key));

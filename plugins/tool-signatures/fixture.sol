@@ -33,6 +33,24 @@ contract BadVoucher {
     }
 }
 
+contract BadRelayer {
+    address public signer;
+    mapping(bytes32 => bool) public seen;
+
+    function _recover(bytes32 h, bytes memory sig) internal pure returns (address) {
+        (bytes32 r, bytes32 s, uint8 v) = abi.decode(sig, (bytes32, bytes32, uint8));
+        return ecrecover(h, v, r, s); // expect: ecrecover-malleability
+    }
+
+    function relay(address to, uint256 amount, bytes calldata sig) external {
+        bytes32 id = keccak256(abi.encodePacked(to, amount, sig));
+        require(!seen[id]);
+        seen[id] = true;
+        require(_recover(keccak256(abi.encodePacked(to, amount)), sig) == signer); // expect: signature-replay
+        payable(to).transfer(amount);
+    }
+}
+
 contract BadBridge {
     mapping(bytes32 => bool) public done;
 

@@ -68,10 +68,24 @@ interface SigSite {
   material: Node[];
   /** The local the recovered address is stored in, if any. */
   signer: string | null;
+  /** A helper that recovers whatever digest it is handed: judged at its call sites. */
+  helper: boolean;
 }
 
+const cache = new WeakMap<StaticFacts, SigSite[]>();
+
 function sigSites(facts: StaticFacts): SigSite[] {
+  const hit = cache.get(facts);
+  if (hit) return hit;
   const out: SigSite[] = [];
+  const helpers: Array<{ fn: FunctionFacts; index: number }> = [];
+  const site = (n: Node, fn: FunctionFacts, hashArg: Node, oz: boolean, helper: boolean) => {
+    const p = facts.parent(n);
+    let signer: string | null = null;
+    if (p?.type === 'VariableDeclarationStatement') signer = p.variables?.[0]?.name ?? null;
+    else if (p?.type === 'BinaryOperation' && p.operator === '=' && p.left?.type === 'Identifier') signer = p.left.name;
+    out.push({ call: n, fn, oz, material: digestMaterial(hashArg, fn, facts), signer, helper });
+  };
   for (const c of facts.contracts) {
     for (const fn of c.ownFunctions) {
       if (!fn.node.body) continue;
@@ -80,14 +94,35 @@ function sigSites(facts: StaticFacts): SigSite[] {
         const oz = !isEcrecover(n);
         const hashArg = oz && n.expression.memberName && n.arguments.length === 1 ? n.expression.expression : n.arguments?.[0];
         if (!hashArg) return;
-        const p = facts.parent(n);
-        let signer: string | null = null;
-        if (p?.type === 'VariableDeclarationStatement') signer = p.variables?.[0]?.name ?? null;
-        else if (p?.type === 'BinaryOperation' && p.operator === '=' && p.left?.type === 'Identifier') signer = p.left.name;
-        out.push({ call: n, fn, oz, material: digestMaterial(hashArg, fn, facts), signer });
+        // recover(bytes32 hash, ...) inside an internal helper or a library: the digest is the caller's.
+        const idx = hashArg.type === 'Identifier' ? (fn.node.parameters ?? []).findIndex((p: Node) => p?.name === hashArg.name) : -1;
+        const helper = idx >= 0 && (!fn.isPublic || c.kind === 'library');
+        if (helper) helpers.push({ fn, index: idx });
+        site(n, fn, hashArg, oz, helper);
       });
     }
   }
+  // Call sites of helpers become sites of their own, with the caller's digest.
+  for (const h of helpers) {
+    for (const c of facts.contracts) {
+      for (const fn of c.ownFunctions) {
+        if (!fn.node.body || fn === h.fn) continue;
+        walk(fn.node.body, (n) => {
+          if (n.type !== 'FunctionCall') return;
+          const e = n.expression;
+          let arg: Node | null = null;
+          if (e?.type === 'Identifier' && e.name === h.fn.name) arg = n.arguments?.[h.index] ?? null;
+          else if (e?.type === 'MemberAccess' && e.memberName === h.fn.name) {
+            // Library call `Lib.f(h, ...)` or bound `h.f(...)`.
+            const bound = !(e.expression?.type === 'Identifier' && facts.contractByName.get(e.expression.name)?.kind === 'library');
+            arg = bound ? (h.index === 0 ? e.expression : n.arguments?.[h.index - 1]) : n.arguments?.[h.index];
+          }
+          if (arg) site(n, fn, arg, true, false);
+        });
+      }
+    }
+  }
+  cache.set(facts, out);
   return out;
 }
 
@@ -140,6 +175,8 @@ export const signatureReplayRule: StaticDetector = {
       'SourceUnit:exit'() {
         for (const site of sigSites(facts)) {
           const { fn, material } = site;
+          // A helper is judged where it is called; a view only checks, it authorizes nothing.
+          if (site.helper || fn.isView) continue;
           const eip712 = material.some((m) => some(m, isEip712Helper));
           const chain = eip712 || material.some((m) => some(m, isChainId));
           const self = eip712 || material.some((m) => some(m, isThis));
@@ -193,10 +230,19 @@ export const ecrecoverMalleabilityRule: StaticDetector = {
           if (bounded) continue;
           // Malleability turns into a replay when "used" is keyed by the signature bytes.
           let keyedBySig = false;
-          walk(site.fn.node.body, (n) => {
-            if (keyedBySig) return false;
-            if (n.type === 'IndexAccess' && some(n.index, (m) => m.type === 'Identifier' && /^(sig|signature|_signature|_sig|r|s|v)$/.test(m.name) && site.fn.params.includes(m.name))) keyedBySig = true;
-          });
+          for (const g of contract?.functions ?? []) {
+            if (!g.node.body) continue;
+            // Signature bytes (a `bytes` parameter, or r/s) reaching a mapping key, directly or via a local.
+            const sigParams = new Set<string>((g.node.parameters ?? []).filter((p: Node) => p?.typeName?.name === 'bytes' || (p?.typeName?.name === 'bytes32' && /^_?[rs]$/.test(p.name))).map((p: Node) => p.name));
+            if (!sigParams.size) continue;
+            const tainted = new Set(sigParams);
+            walk(g.node.body, (n) => {
+              if (n.type === 'VariableDeclarationStatement' && n.initialValue && some(n.initialValue, (m) => m.type === 'Identifier' && tainted.has(m.name))) for (const v of n.variables ?? []) if (v?.name) tainted.add(v.name);
+            });
+            walk(g.node.body, (n) => {
+              if (n.type === 'IndexAccess' && some(n.index, (m) => m.type === 'Identifier' && tainted.has(m.name))) keyedBySig = true;
+            });
+          }
           context.report({ node: site.call, messageId: 'malleable', severity: keyedBySig ? 'MEDIUM' : 'LOW', data: { fn: site.fn.name, keyed: keyedBySig ? '; the function keys replay protection on the signature itself, so the second form passes it' : '' } });
         }
       },
@@ -301,8 +347,10 @@ function isHandler(fn: FunctionFacts): boolean {
   const params: Node[] = fn.node.parameters ?? [];
   const hasPayload = params.some((p) => p?.typeName?.name === 'bytes' || p?.typeName?.type === 'UserDefinedTypeName');
   if (!hasPayload) return false;
-  if (HANDLER_NAMES.test(fn.name)) return true;
-  return false;
+  if (!HANDLER_NAMES.test(fn.name)) return false;
+  // The name alone is generic (execute, handle): a handler also takes a source chain or sender id.
+  const bytesLike = params.filter((p) => p?.typeName?.name === 'bytes' || p?.typeName?.name === 'string').length;
+  return params.some((p) => /^(uint16|uint32|uint64|bytes32)$/.test(p?.typeName?.name ?? '')) || bytesLike > 1;
 }
 
 export const bridgeVerificationRule: StaticDetector = {

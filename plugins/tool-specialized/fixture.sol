@@ -95,6 +95,11 @@ contract Logic {
         counter += 1;
     }
 
+    function sweep() external {
+        require(msg.sender == owner);
+        payable(owner).transfer(address(this).balance);
+    }
+
     function join() external {
         members.push(msg.sender);
     }

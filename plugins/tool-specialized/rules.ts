@@ -166,7 +166,17 @@ export const unprotectedInitializerRule: StaticDetector = {
             if (fn.modifiers.some((m) => INITIALIZER_MODIFIERS.test(m.name))) continue;
             if (fn.senderGuard) continue;
             const writes = [...fn.transitiveWrites].filter((v) => c.stateVars.has(v));
-            if (!writes.length) continue;
+            // What an initializer sets matters elsewhere: access-control state, or a flag/value
+            // other functions branch on. A function that merely happens to be called init is not one.
+            const gates = new Set<string>(c.authVars);
+            for (const g of c.functions) {
+              if (g === fn || !g.node.body) continue;
+              walk(g.node.body, (n) => {
+                const cond = isRequireLike(n) ? n.arguments?.[0] : n.type === 'IfStatement' ? n.condition : null;
+                if (cond) walk(cond, (m) => (m.type === 'Identifier' && c.stateVars.has(m.name) ? (gates.add(m.name), undefined) : undefined));
+              });
+            }
+            if (!writes.some((w) => gates.has(w))) continue;
             // Run-once flag: a state variable the function (or its modifiers) both checks and writes.
             const checked = new Set<string>();
             for (const b of bodies(fn))
@@ -311,6 +321,14 @@ function emits(fn: FunctionFacts, events: Set<string>, depth = 0): boolean {
   return fn.internalCalls.some((ic) => ic.callees.some((g) => g !== fn && emits(g, events, depth + 1)));
 }
 
+function critical(c: ContractFacts, v: string): boolean {
+  if (c.authVars.has(v)) return true;
+  const t = c.stateVars.get(v)?.type ?? '';
+  if (/^address/.test(t) || (c.stateVars.get(v)?.typeNode?.type === 'UserDefinedTypeName' && !/\[/.test(t))) return true;
+  if (!/^u?int/.test(t)) return false;
+  return c.functions.some((f) => f.node.body && some(f.node.body, (n) => n.type === 'BinaryOperation' && (n.operator === '*' || n.operator === '/') && some(n, (m) => m.type === 'Identifier' && m.name === v && !f.locals.has(v))));
+}
+
 export const missingEventRule: StaticDetector = {
   meta: {
     id: 'missing-event',
@@ -343,6 +361,9 @@ export const missingEventRule: StaticDetector = {
               if (node.left?.type !== 'Identifier') continue;
               if (some(node.right, (m) => m.type === 'Identifier' && fn.params.includes(m.name))) set.add(w.variable);
             }
+            // Critical: access-control state, addresses (oracle, treasury, implementation) or
+            // rates used in multiplication/division (fees).
+            for (const v of [...set]) if (!critical(c, v)) set.delete(v);
             if (!set.size || emits(fn, events)) continue;
             context.report({ node: fn.node, loc: headerLoc(fn.node), messageId: 'setter', data: { fn: fn.name, vars: [...set].join('`, `') } });
           }

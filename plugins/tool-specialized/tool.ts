@@ -12,6 +12,10 @@ contract SelfTest {
     function initialize(address o) external {
         owner = o;
     }
+    function sweep() external {
+        require(msg.sender == owner);
+        payable(owner).transfer(address(this).balance);
+    }
 }
 `;
 
