@@ -1,0 +1,67 @@
+// The vigil-fuzz tool as the engine runs it: in a real kernel worker pool, under the request
+// deadline, steered by earlier layers' findings (input.prior), and through the analysis engine.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TinyWorkerPool } from '../../kernel/pool.ts';
+import { createFuzzTool } from '../../plugins/tool-fuzzer/fuzz-tool.ts';
+import { createAnalysisEngine } from '../../lib/analysis/engine.ts';
+import type { Finding } from '../../schemas/finding.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const source = fs.readFileSync(path.join(here, 'fixtures', 'reentrancy.sol'), 'utf8');
+const pool = new TinyWorkerPool({ maxThreads: 1 });
+after(() => pool.close());
+
+const manifest = JSON.parse(fs.readFileSync(path.join(here, '../../plugins/tool-fuzzer/plugin.json'), 'utf8'));
+
+test('manifest: tool vigil-fuzz, layer 2, full mode', () => {
+  assert.equal(manifest.kind, 'tool');
+  assert.deepEqual(manifest.tool, { name: 'vigil-fuzz', layer: 2, modes: ['full'] });
+  const tool = createFuzzTool({ pool: null });
+  assert.equal(tool.name, 'vigil-fuzz');
+  assert.equal(tool.layer, 2);
+  assert.deepEqual(tool.modes, ['full']);
+  assert.equal(tool.builtin, true);
+  assert.equal(tool.usesPrior, true);
+});
+
+test('runs in the worker pool, uses prior findings, answers before the deadline with a replayed proof', async () => {
+  const tool = createFuzzTool({ pool, budgetMs: 60_000 });
+  const prior = [{ location: { file: 'Bank.sol', line: 13, end_line: 13, contract: 'EtherBank', function: 'withdraw' } } as Finding];
+  const deadline = Date.now() + 60_000;
+  const r = await tool.run({ source, file: 'Bank.sol', sha256: '', prior }, { signal: new AbortController().signal, deadline, mode: 'full' });
+  assert.ok(Date.now() <= deadline);
+  assert.equal(r.status, 'success', r.error ?? '');
+  assert.deepEqual(r.meta?.prior_functions, ['withdraw']);
+  const f = r.findings.find((x) => x.category === 'reentrancy');
+  assert.ok(f);
+  assert.equal(f.location.file, 'Bank.sol');
+  assert.equal((f.evidence as any).replayed, true);
+});
+
+test('a short deadline is respected: the tool answers by then (timeout or what it proved)', async () => {
+  const tool = createFuzzTool({ pool, budgetMs: 60_000 });
+  const t0 = Date.now();
+  const deadline = t0 + 4000;
+  const r = await tool.run({ source, file: 'Bank.sol', sha256: '' }, { signal: new AbortController().signal, deadline, mode: 'full' });
+  assert.ok(Date.now() - deadline < 1000, `answered ${Date.now() - deadline} ms after the deadline`);
+  assert.ok(['success', 'timeout'].includes(r.status!), `${r.status}: ${r.error}`);
+});
+
+test('through the engine in full mode: results carry vigil-fuzz with its findings', async () => {
+  const tool = createFuzzTool({ pool, budgetMs: 30_000 });
+  const engine = createAnalysisEngine({ registry: { tools: () => [tool] }, pool });
+  try {
+    const r = await engine.analyze({ source, file: 'Bank.sol' }, { mode: 'full', timeoutMs: 90_000 });
+    const res = r.results.find((x) => x.tool === 'vigil-fuzz');
+    assert.ok(res);
+    assert.equal(res.status, 'success', res.error ?? '');
+    assert.ok(r.findings.some((f) => f.category === 'reentrancy' && f.tools.includes('vigil-fuzz') && f.layers.includes(2)));
+    assert.ok(r.layers.includes(2));
+  } finally {
+    engine.close();
+  }
+});
