@@ -68,7 +68,7 @@ export function evidenceOf(world: World, p: Proof): SequenceEvidence {
       ...(s.role === 'attacker_contract' ? { reenter: s.reenter } : {}),
       ...(s.expectRevert ? { expect_revert: true } : {}),
       ok: run.outcome.ok,
-    } as EvidenceStep;
+    };
   });
   return {
     kind: 'transaction_sequence',
@@ -104,7 +104,7 @@ export function proofToFinding(world: World, p: Proof): Finding {
   if (site) {
     ({ line, end_line: end, contract, function: fnName } = site);
   } else {
-    const name = lastFn.signature === '' ? lastFn.name : lastFn.name;
+    const name = lastFn.name;
     const fl = functionLine(program.outline, lastTarget.name, name);
     line = fl?.line ?? 1;
     end = fl?.line ?? 1;

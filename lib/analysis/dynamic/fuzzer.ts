@@ -10,7 +10,7 @@ import { Generator, Rng } from './gen.ts';
 import type { Program } from './program.ts';
 import { buildWorld, type World } from './world.ts';
 import type { Site } from './trace.ts';
-import { replaySpecs, type ReplayOutcome } from './replay.ts';
+import { keyOf, replaySpecs, type ReplayOutcome } from './replay.ts';
 
 export interface FuzzOptions {
   /** Epoch ms by which fuzzing and proof checking must be done. */
@@ -56,11 +56,7 @@ function copySpecs(specs: TxSpec[]): TxSpec[] {
   return specs.map((s) => ({ ...s, args: structuredClone(s.args) }));
 }
 
-export function siteKey(v: Violation): string {
-  if (v.property === 'invariant_broken') return `${v.property}:${v.details.invariant}`;
-  if (v.property === 'ether_drained') return `${v.property}:${v.site ? `${v.site.code}:${v.site.pc}` : ''}`;
-  return `${v.property}:${v.site ? `${v.site.code}:${v.site.pc}` : ''}`;
-}
+export const siteKey = keyOf;
 
 export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<FuzzResult> {
   const t0 = Date.now();
@@ -204,7 +200,6 @@ export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<
     let best = specs;
     let replay = await replaySpecs(program, best, v, { deadline: opts.deadline });
     if (!replay.broken) {
-      if (process.env.VIGIL_FUZZ_DEBUG) console.error('unconfirmed', JSON.stringify(specs), v.property, v.observed, replay.runs.map((r) => [r.outcome.ok, r.outcome.error]));
       stats.unconfirmed++;
       continue;
     }

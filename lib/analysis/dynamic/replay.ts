@@ -17,7 +17,8 @@ export interface ReplayOutcome {
   error?: string;
 }
 
-function keyOf(v: Violation): string {
+/** Identity of a violation: property plus the code site (or the invariant) that broke. */
+export function keyOf(v: Violation): string {
   if (v.property === 'invariant_broken') return `${v.property}:${v.details.invariant}`;
   return `${v.property}:${v.site ? `${v.site.code}:${v.site.pc}` : ''}`;
 }
@@ -92,6 +93,8 @@ export interface EvidenceStep {
   data: string;
   reenter?: number;
   expect_revert?: boolean;
+  /** Whether the transaction succeeded when the finding was replayed. */
+  ok?: boolean;
 }
 
 export interface SequenceEvidence {
