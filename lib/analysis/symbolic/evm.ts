@@ -420,7 +420,10 @@ export class Explorer {
           const bytes = memRead(o, l);
           if (bytes.every((x) => x.kind === 'const')) {
             const buf = Uint8Array.from(bytes.map((x) => Number(x.value! & 0xffn)));
-            push(T.c(BigInt('0x' + Buffer.from(keccak_256(buf)).toString('hex'))));
+            const hex = Buffer.from(buf).toString('hex');
+            const value = BigInt('0x' + Buffer.from(keccak_256(buf)).toString('hex'));
+            if (l > 0) this.solver.knownHash(l, BigInt('0x' + hex), value);
+            push(T.c(value));
           } else if (l % 32 === 0) {
             const words: Term[] = [];
             for (let k = 0; k < l; k += 32) words.push(T.op('join', ...bytes.slice(k, k + 32)));

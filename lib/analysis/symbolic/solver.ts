@@ -188,10 +188,21 @@ export class TermSolver {
     return this.z;
   }
 
+  /** keccak values the explorer computed from concrete input: the solver must agree with them,
+   *  or a symbolic key could "collide" with a concrete slot (owners[caller] aliasing owners[root]). */
+  private known = new Map<string, { len: number; input: bigint; value: bigint }>();
+
+  knownHash(len: number, input: bigint, value: bigint): void {
+    if (len === 0 || len > 256) return;
+    const key = `${len}:${input.toString(16)}`;
+    if (!this.known.has(key)) this.known.set(key, { len, input, value });
+  }
+
   private solver: any = null;
   /** Conditions asserted on the incremental solver, one scope each, in order. */
-  private asserted: Array<{ id: number; hashes: number[] }> = [];
+  private asserted: Array<{ id: number; hashes: number[]; known: string[] }> = [];
   private axiomed = new Set<number>();
+  private axiomedKnown = new Set<string>();
   /** Recent models: a query one of them satisfies needs no solver call (KLEE's counterexample cache). */
   private models: Array<{ model: any; memo: Map<number, boolean> }> = [];
   cacheHits = 0;
@@ -234,7 +245,10 @@ export class TermSolver {
     while (common < this.asserted.length && common < conds.length && this.asserted[common].id === conds[common].id) common++;
     if (this.asserted.length > common) {
       const dropped = this.asserted.splice(common);
-      for (const d of dropped) for (const h of d.hashes) this.axiomed.delete(h);
+      for (const d of dropped) {
+        for (const h of d.hashes) this.axiomed.delete(h);
+        for (const k of d.known) this.axiomedKnown.delete(k);
+      }
       s.pop(dropped.length);
     }
     for (let i = common; i < conds.length; i++) {
@@ -251,7 +265,21 @@ export class TermSolver {
         this.axiomed.add(id);
         added.push(id);
       }
-      this.asserted.push({ id: conds[i].id, hashes: added });
+      const addedKnown: string[] = [];
+      for (const [key, k] of this.known) {
+        if (this.axiomedKnown.has(key)) continue;
+        // Only hashes of a length the query uses matter.
+        if (!this.fns.has(`keccak_${k.len}`)) continue;
+        const f = this.fns.get(`keccak_${k.len}`);
+        const inv = this.fns.get(`keccak_${k.len}_inv`);
+        const input = Z.BitVec.val(k.input, k.len * 8);
+        const value = Z.BitVec.val(k.value, 256);
+        s.add(f.call(input).eq(value));
+        s.add(inv.call(value).eq(input));
+        this.axiomedKnown.add(key);
+        addedKnown.push(key);
+      }
+      this.asserted.push({ id: conds[i].id, hashes: added, known: addedKnown });
     }
     const t0 = Date.now();
     this.queries++;
