@@ -417,7 +417,7 @@ export const unboundedLoopRule: StaticDetector = {
               });
               if (!array) return;
               // A second, constant bound (`i < arr.length && i < MAX`) makes the loop bounded.
-              const bounded = some(cond, (m) => m.type === 'BinaryOperation' && (m.operator === '<' || m.operator === '<=') && (m.right?.type === 'NumberLiteral' || (m.right?.type === 'Identifier' && c.stateVars.get(m.right.name)?.constant)));
+              const bounded = some(cond, (m) => m.type === 'BinaryOperation' && (m.operator === '<' || m.operator === '<=') && (m.right?.type === 'NumberLiteral' || (m.right?.type === 'Identifier' && !!c.stateVars.get(m.right.name)?.constant)));
               if (bounded) return;
               const grower = growers.get(array);
               if (!grower) return;

@@ -7,7 +7,7 @@ import { init } from 'z3-solver';
 import { type Term } from './terms.ts';
 
 type Z3Api = Awaited<ReturnType<typeof init>>;
-type Ctx = ReturnType<Z3Api['Context']>;
+type Ctx = ReturnType<Z3Api['Context']> & any;
 
 let z3Promise: Promise<Z3Api> | null = null;
 let ctxSingleton: Ctx | null = null;
@@ -17,8 +17,8 @@ export async function loadZ3(): Promise<Ctx> {
   if (ctxSingleton) return ctxSingleton;
   z3Promise ??= init();
   const api = await z3Promise;
-  ctxSingleton ??= api.Context('vigil');
-  return ctxSingleton;
+  ctxSingleton ??= api.Context('vigil') as Ctx;
+  return ctxSingleton as Ctx;
 }
 
 export type SatResult = 'sat' | 'unsat' | 'unknown';
@@ -212,11 +212,11 @@ export class TermSolver {
       let v = m.memo.get(c.id);
       if (v === undefined) {
         try {
-          v = this.z.isTrue(m.model.eval(this.bool(c), true));
+          v = !!this.z.isTrue(m.model.eval(this.bool(c), true));
         } catch {
           v = false;
         }
-        m.memo.set(c.id, v);
+        m.memo.set(c.id, v as boolean);
       }
       if (!v) return false;
     }
