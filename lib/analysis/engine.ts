@@ -3,6 +3,7 @@
 // a restart of this code), runs them in parallel under one deadline, and answers when the
 // deadline passes with whatever finished; a tool that crashes, hangs or is missing is a status
 // in `results`, never a failed request.
+import { setMaxListeners } from 'node:events';
 import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import client, { type Registry as PromRegistry } from 'prom-client';
@@ -265,6 +266,8 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
       const results = new Map<string, ToolResult>();
       const finished = new Map<string, Promise<void>>();
       const deadlineCtl = new AbortController();
+      // Every tool listens on the one deadline signal (two listeners each): not a leak.
+      setMaxListeners(0, deadlineCtl.signal);
       const deadlineTimer = setTimeout(() => deadlineCtl.abort(), Math.max(0, deadline - Date.now()));
       const onAbort = () => deadlineCtl.abort();
       opts.signal?.addEventListener('abort', onAbort, { once: true });
