@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CATEGORIES, type Finding } from '../schemas/finding.ts';
-import { compileForFuzzing, fuzzProgram, proofToFinding, replaySequence, type SequenceEvidence } from '../lib/analysis/dynamic/index.ts';
+import { compileForFuzzing, fuzzProgram, proofsToFindings, replaySequence, type SequenceEvidence } from '../lib/analysis/dynamic/index.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -67,7 +67,7 @@ for (const [n, e] of entries.entries()) {
       sequences += r.stats.sequences;
       transactions += r.stats.transactions;
       st = r.skipped ? (r.world && r.world.failed.length && !r.world.targets.length ? 'error' : 'skipped') : 'success';
-      if (r.world && !r.skipped) findings = r.proofs.map((p) => proofToFinding(r.world!, p));
+      if (r.world && !r.skipped) findings = proofsToFindings(r.world, r.proofs);
       if (args.includes('--verbose') && r.skipped) console.log(`  ${e.path}: ${r.skipped}`);
     } catch (err) {
       st = 'error';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileTask } from '../../lib/analysis/compiler/index.ts';
-import { compileForFuzzing, fuzzProgram, fuzzTask, proofToFinding, replaySequence, type SequenceEvidence } from '../../lib/analysis/dynamic/index.ts';
+import { compileForFuzzing, fuzzProgram, fuzzTask, proofsToFindings, replaySequence, type SequenceEvidence } from '../../lib/analysis/dynamic/index.ts';
 import { ATTACKER_BYTECODE, REFUSER_BYTECODE } from '../../lib/analysis/dynamic/actors.ts';
 import { encodeCall, toHex } from '../../lib/analysis/dynamic/abi.ts';
 import type { Finding } from '../../schemas/finding.ts';
@@ -21,7 +21,7 @@ async function fuzz(name: string, opts: { ms?: number; maxSequences?: number } =
   assert.ok(program, error ?? 'compiles');
   const r = await fuzzProgram(program, { deadline: Date.now() + (opts.ms ?? 20_000), maxSequences: opts.maxSequences ?? 400 });
   assert.equal(r.skipped, null);
-  const findings = r.proofs.map((p) => proofToFinding(r.world!, p));
+  const findings = proofsToFindings(r.world!, r.proofs);
   return { program, r, findings };
 }
 

@@ -77,7 +77,7 @@ export class Chain {
   private onAfterMessage = (res: { execResult: { exceptionError?: { error?: string }; runState?: { programCounter: number; env: { codeAddress: object } } } }) => {
     const ex = res.execResult.exceptionError;
     const rs = res.execResult.runState;
-    if (ex && ex.error === 'invalid opcode' && rs && this.tracer) this.tracer.invalid(rs.env.codeAddress, rs.programCounter);
+    if (ex && ex.error === 'invalid opcode' && rs && this.tracer && rs.env.codeAddress) this.tracer.invalid(rs.env.codeAddress, rs.programCounter);
   };
 
   /**

@@ -131,3 +131,13 @@ export function proofToFinding(world: World, p: Proof): Finding {
     evidence,
   };
 }
+
+/** Findings of a run, one per id: several code sites (inlined copies) can map to the same line. */
+export function proofsToFindings(world: World, proofs: Proof[]): Finding[] {
+  const out = new Map<string, Finding>();
+  for (const p of proofs) {
+    const f = proofToFinding(world, p);
+    if (!out.has(f.id)) out.set(f.id, f);
+  }
+  return [...out.values()];
+}

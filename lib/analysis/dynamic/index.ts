@@ -6,14 +6,14 @@ import { compileTask, oneLine, type CompileResult } from '../compiler/index.ts';
 import type { Finding, ToolStatus } from '../../../schemas/finding.ts';
 import { buildProgram, type Program } from './program.ts';
 import { fuzzProgram, type FuzzResult } from './fuzzer.ts';
-import { proofToFinding } from './findings.ts';
+import { proofsToFindings } from './findings.ts';
 
 export const FUZZ_MODULE = fileURLToPath(import.meta.url);
 
 export { buildProgram, type Program } from './program.ts';
 export { fuzzProgram, type FuzzOptions, type FuzzResult, type Proof } from './fuzzer.ts';
 export { replaySequence, replaySpecs, type SequenceEvidence, type EvidenceStep } from './replay.ts';
-export { proofToFinding, evidenceOf, TOOL_NAME } from './findings.ts';
+export { proofToFinding, proofsToFindings, evidenceOf, TOOL_NAME } from './findings.ts';
 
 export interface FuzzTaskArgs {
   source: string;
@@ -63,6 +63,6 @@ export async function fuzzTask(args: FuzzTaskArgs): Promise<FuzzTaskResult> {
     const failedAll = Boolean(r.world && r.world.failed.length && !r.world.targets.length);
     return { status: failedAll ? 'error' : 'skipped', findings: [], error: failedAll ? `no contract could be deployed: ${r.skipped}` : r.skipped, meta };
   }
-  const findings = r.proofs.map((p) => proofToFinding(r.world!, p));
+  const findings = proofsToFindings(r.world!, r.proofs);
   return { status: 'success', findings, error: null, meta };
 }

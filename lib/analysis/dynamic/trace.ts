@@ -73,7 +73,7 @@ export interface RunStateLike {
   programCounter: number;
   stack: { _len: number; _store: bigint[] };
   memory: { read(offset: number, size: number): Uint8Array };
-  env: { address: object; codeAddress: object; caller: object; depth: number };
+  env: { address: object; codeAddress?: object; caller?: object; depth: number };
   [FRAME]?: Frame;
 }
 
@@ -141,8 +141,9 @@ export class StepTracer {
     if (f) return f;
     const env = rs.env;
     const address = hexOf(env.address);
-    const code = hexOf(env.codeAddress);
-    const caller = hexOf(env.caller);
+    // Init code run by CREATE has no code address of its own.
+    const code = env.codeAddress ? hexOf(env.codeAddress) : address;
+    const caller = env.caller ? hexOf(env.caller) : '0x0000000000000000000000000000000000000000';
     const known = this.cfg.knownCode.has(code);
     let cov: Set<number> | null = null;
     if (known) {
