@@ -141,7 +141,8 @@ export class Upstream {
     this.pingTimer = setInterval(() => {
       const c = this.client;
       if (!c || gen !== this.generation) return;
-      c.ping({ timeout: Math.min(10_000, every) }).catch((e) => {
+      // A busy server may be slow to answer; only a long silence counts as dead.
+      c.ping({ timeout: 10_000 }).catch((e) => {
         if (gen === this.generation) this.lost(`ping failed: ${firstLine(e)}`);
       });
     }, every);

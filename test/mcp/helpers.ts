@@ -64,7 +64,16 @@ export async function listen(o: { config?: Record<string, any>; disable?: string
     },
     async close() {
       await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+      // Kernel shutdown waits for connections that were opened but never sent a request (fetch
+      // clients of other kernels in this process leave such sockets when they abort); Fastify's
+      // forceCloseConnections: 'idle' does not count them as idle, so stop() would hang until
+      // Node's request timeout. Reported to the kernel owner; bounded here after a grace period.
+      const force = setTimeout(() => {
+        kernel.gateway.server.closeAllConnections();
+        kernel.api.server.closeAllConnections();
+      }, 2000);
       await kernel.stop();
+      clearTimeout(force);
       fs.rmSync(dataDir, { recursive: true, force: true });
       fs.rmSync(contracts, { recursive: true, force: true });
     },
