@@ -95,7 +95,7 @@ function describeFailure(error: string | null, gasUsed: bigint, timedOut = false
   if (timedOut) return `the constructor was still running when its time ran out (${gasUsed} gas used): it loops or does too much work to deploy`;
   if (!error) return 'unknown failure';
   if (/out of gas/i.test(error)) return `the constructor ran out of gas (${gasUsed} of ${DEPLOY_GAS} gas used): it loops or does too much work to deploy`;
-  if (/revert/i.test(error)) return 'the constructor reverted with every argument set tried';
+  if (/revert/i.test(error)) return 'the constructor reverted with every argument set and ether value tried';
   return `deployment failed: ${error}`;
 }
 
@@ -158,9 +158,13 @@ export async function buildWorld(chain: Chain, program: Program, opts: { deadlin
     let lastErr: string | null = null;
     let lastGas = 0n;
     let lastTimedOut = false;
-    for (let attempt = 0; attempt < (inputs.length ? 3 : 1) && !deployed; attempt++) {
+    // Argument sets x constructor values (payable constructors often insist on an exact amount).
+    const values = payable ? [FUND, ETHER, 0n] : [0n];
+    const tries: Array<[number, bigint]> = [];
+    for (let attempt = 0; attempt < (inputs.length ? 3 : 1); attempt++) for (const v of values) tries.push([attempt, v]);
+    for (const [attempt, value] of tries) {
+      if (deployed) break;
       const args = inputs.map((p) => setupValue(p, attempt, [...earlier, ACTORS.user]));
-      const value = payable ? FUND : 0n;
       const init = new Uint8Array([...fromHex(linked), ...encodeArgs(inputs, args)]);
       const r = await deploy(chain, ACTORS.owner, init, value, block, opts.deadline);
       lastErr = r.error;
