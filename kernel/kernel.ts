@@ -135,7 +135,20 @@ export class Kernel {
         }
         this.lifecycle.push(`stop:${name}`);
       };
-      await step('http', () => Promise.all([this.gateway?.close(), this.api?.close()]));
+      // Drain in-flight requests; a connection that never sends a request (or a stream that
+      // never ends) is not "idle" to Node, so after a grace period every socket is cut.
+      const grace = Number(process.env.VIGIL_SHUTDOWN_GRACE_MS) || 10_000;
+      await step('http', async () => {
+        const closing = Promise.all([this.gateway?.close(), this.api?.close()]);
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), grace)));
+        if ((await Promise.race([closing, late])) === 'late') {
+          this.log.warn({ grace_ms: grace }, 'connections still open after the grace period; closing them');
+          for (const app of [this.gateway, this.api]) app?.server.closeAllConnections?.();
+          await closing;
+        }
+        clearTimeout(timer);
+      });
       for (const h of [...this.registry.closeHooks].reverse()) await step(`plugin:${h.plugin}`, h.fn);
       await step('plugins', () => undefined);
       await step('wasm', () => this.wasm?.closeAll());
