@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, type AnalysisEngine, type AnalysisResult, type PluginContext } from '../../kernel/index.ts';
 import { compileSolidity, oneLine } from '../../lib/analysis/compiler/index.ts';
 import type { CompileCheck } from '../../lib/remediation/index.ts';
-import type { ContractSource } from './contract-input.ts';
+import type { ContractSource } from '../../lib/analysis/contract-input.ts';
 
 export interface ApiConfig extends Record<string, unknown> {
   max_contract_bytes: number;

@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, type AnalysisResult, type AuditType } from '../../../kernel/index.ts';
 import { AnalysisResponse, AnalyzeRequest, ErrorBody, FreeObject, LayerParams, ToolParams } from '../../../schemas/analysis-api.ts';
-import { readContract } from '../contract-input.ts';
+import { readContract } from '../../../lib/analysis/contract-input.ts';
 import { CONTENT_TYPES, engineOf, formatter, requestSignal, type Ctx } from '../shared.ts';
 
 const errors = { 400: ErrorBody, 403: ErrorBody, 413: ErrorBody, 503: ErrorBody };

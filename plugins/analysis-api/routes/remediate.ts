@@ -8,7 +8,7 @@ import { HttpError, type Finding } from '../../../kernel/index.ts';
 import { compileSolidity, oneLine } from '../../../lib/analysis/compiler/index.ts';
 import { compareFindings, decideVerdict, remediate } from '../../../lib/remediation/index.ts';
 import { ErrorBody, RemediateRequest, RemediateResponse, ValidateRequest, ValidateResponse } from '../../../schemas/analysis-api.ts';
-import { readContract } from '../contract-input.ts';
+import { readContract } from '../../../lib/analysis/contract-input.ts';
 import { compileCheck, engineOf, requestSignal, type Ctx } from '../shared.ts';
 
 const errors = { 400: ErrorBody, 403: ErrorBody, 413: ErrorBody, 503: ErrorBody };
