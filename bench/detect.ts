@@ -1,4 +1,7 @@
-// Detection benchmark: `npm run bench:detect [-- --json] [-- --mode quick]`.
+// Detection benchmark: `npm run bench:detect [-- --json] [-- --mode quick|full] [-- --engine] [-- --timeout S]`.
+// Quick mode runs the static layer in process; `--engine` runs quick mode through the real engine
+// (every quick tool, correlated); `--mode full` runs every available layer and replays proofs;
+// `--sample N` runs N contracts spread over the dataset (full mode takes seconds per contract).
 // SmartBugs curated: line-level recall per category (a label is found when a finding of the same
 // category covers one of its lines), category precision (share of findings whose category is
 // labelled in that contract) and time per contract. SWC registry: findings on the fixed/clean
@@ -58,12 +61,15 @@ export async function staticAnalyzer(): Promise<Analyze> {
 
 const aboveInfo = (f: Finding) => f.severity !== 'INFO';
 
-export async function runDetectBenchmark(opts: { analyze?: Analyze; analyzer?: string; root?: string } = {}): Promise<DetectReport> {
+export async function runDetectBenchmark(opts: { analyze?: Analyze; analyzer?: string; root?: string; sample?: number } = {}): Promise<DetectReport> {
   const root = opts.root ?? datasetsDir();
   const analyze = opts.analyze ?? (await staticAnalyzer());
   const sbDir = path.join(root, 'smartbugs-curated');
   if (!fs.existsSync(path.join(sbDir, 'vulnerabilities.json'))) throw new Error(`SmartBugs curated not found at ${sbDir} (set VIGIL_DATASETS)`);
-  const entries = JSON.parse(fs.readFileSync(path.join(sbDir, 'vulnerabilities.json'), 'utf8')) as Array<{ path: string; vulnerabilities: Array<{ lines: number[]; category: string }> }>;
+  const allEntries = JSON.parse(fs.readFileSync(path.join(sbDir, 'vulnerabilities.json'), 'utf8')) as Array<{ path: string; vulnerabilities: Array<{ lines: number[]; category: string }> }>;
+  // --sample N: N contracts spread evenly over the (category-ordered) list, for slow full-mode runs.
+  const n = opts.sample && opts.sample < allEntries.length ? opts.sample : allEntries.length;
+  const entries = n === allEntries.length ? allEntries : Array.from({ length: n }, (_, i) => allEntries[Math.floor((i * allEntries.length) / n)]!);
   const subset = new Set(
     fs
       .readFileSync(path.join(sbDir, 'ICSE2020_curated_69.txt'), 'utf8')
@@ -128,7 +134,7 @@ export async function runDetectBenchmark(opts: { analyze?: Analyze; analyzer?: s
   // SWC registry: clean variants are the yaml files that expect no issue.
   const swcRoot = path.join(root, 'swc-registry', 'test_cases');
   const swc: DetectReport['swc'] = { clean_variants: 0, with_findings: 0, with_findings_low_and_above: 0, findings: 0, findings_low_and_above: 0, examples: [] };
-  for (const y of walkFiles(swcRoot).filter((p) => p.endsWith('.yaml'))) {
+  for (const y of walkFiles(swcRoot).filter((p) => p.endsWith('.yaml')).filter((_, i, all) => n === allEntries.length || i % Math.ceil(all.length / Math.max(1, Math.round((n / allEntries.length) * all.length))) === 0)) {
     const doc = YAML.parse(fs.readFileSync(y, 'utf8')) ?? {};
     const issues = Array.isArray(doc.issues) ? doc.issues : [];
     if (issues.some((i: any) => (i?.count ?? 0) > 0)) continue;
@@ -199,19 +205,74 @@ export function printReport(r: DetectReport, verbose = false): void {
   }
 }
 
+/**
+ * Full mode: every available layer through the real engine (a booted kernel, the worker pool,
+ * the fuzzer, the symbolic engine...), plus a replay of every proof-carrying finding on a fresh
+ * EVM to check that each proof is a true positive.
+ */
+export async function engineAnalyzer(mode: 'quick' | 'full', timeoutS: number) {
+  const { Kernel } = await import('../kernel/kernel.ts');
+  const { resolveSettings } = await import('../kernel/config.ts');
+  const pino = (await import('pino')).default;
+  const os = await import('node:os');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-detect-'));
+  const kernel = new Kernel({ settings: resolveSettings({ dataDir, logLevel: 'silent' }), logger: pino({ level: 'silent' }) });
+  await kernel.boot();
+  const engine = kernel.services.get<import('../kernel/index.ts').AnalysisEngine>('analysis');
+  if (!engine) throw new Error('the analysis engine plugin did not load');
+  const proofs = { findings: 0, replayed: 0, broken: 0, failed: [] as string[] };
+  const dyn = await import('../lib/analysis/dynamic/index.ts');
+  const analyze: Analyze = async (source, file) => {
+    const r = await engine.analyze({ source, file }, { mode, timeoutMs: timeoutS * 1000 });
+    for (const f of r.findings) {
+      const ev = f.evidence as { kind?: string } | undefined;
+      if (ev?.kind !== 'transaction_sequence') continue;
+      proofs.findings++;
+      const { program, error } = dyn.compileForFuzzing({ source, file });
+      if (!program) {
+        proofs.failed.push(`${file}:${f.location.line} ${f.category}: ${error}`);
+        continue;
+      }
+      const rep = await dyn.replaySequence(program, ev as any, { deadline: Date.now() + 30_000 });
+      proofs.replayed++;
+      if (rep.broken) proofs.broken++;
+      else proofs.failed.push(`${file}:${f.location.line} ${f.category}: ${rep.error ?? 'property holds on replay'}`);
+    }
+    return r.findings;
+  };
+  return { analyze, proofs, close: () => kernel.stop() };
+}
+
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
   const args = process.argv.slice(2);
-  const mi = args.indexOf('--mode');
-  const mode = mi >= 0 ? args[mi + 1] : 'quick';
-  if (mode !== 'quick') {
-    console.error(`--mode ${mode}: only the static layer (quick) runs in process here; the full engine plugs in through runDetectBenchmark({ analyze })`);
+  const opt = (name: string) => (args.indexOf(name) >= 0 ? args[args.indexOf(name) + 1] : undefined);
+  const mode = opt('--mode') ?? 'quick';
+  const engineMode = args.includes('--engine') || mode === 'full';
+  if (mode !== 'quick' && mode !== 'full') {
+    console.error(`--mode must be quick or full, got ${mode}`);
     process.exit(2);
   }
-  runDetectBenchmark()
-    .then((r) => {
-      if (args.includes('--json')) console.log(JSON.stringify(r, null, 2));
-      else printReport(r, args.includes('--verbose'));
+  (async () => {
+    if (!engineMode) return { r: await runDetectBenchmark(), proofs: null };
+    const a = await engineAnalyzer(mode as 'quick' | 'full', Number(opt('--timeout') ?? 60));
+    try {
+      const sample = opt('--sample') ? Number(opt('--sample')) : undefined;
+      const r = await runDetectBenchmark({ analyze: a.analyze, analyzer: `vigil engine (${mode}: every available layer, correlated)${sample ? `, sample of ${sample} contracts` : ''}`, sample });
+      return { r, proofs: a.proofs };
+    } finally {
+      await a.close();
+    }
+  })()
+    .then(({ r, proofs }) => {
+      if (args.includes('--json')) console.log(JSON.stringify({ ...r, proofs }, null, 2));
+      else {
+        printReport(r, args.includes('--verbose'));
+        if (proofs) {
+          console.log(`\nproof-carrying findings: ${proofs.findings}; replayed ${proofs.replayed}; property broken again on replay: ${proofs.broken}`);
+          for (const f of proofs.failed) console.log(`  not confirmed: ${f}`);
+        }
+      }
     })
     .catch((e) => {
       console.error(e instanceof Error ? e.message : e);

@@ -1,6 +1,10 @@
 // solhint as a layer-1 tool. Only its security rules run, with a fixed configuration, because
 // style rules (naming, natspec, ordering) would bury the findings that matter; each rule is mapped
-// to a DASP category, a severity and an SWC id.
+// to a DASP category, a severity and an SWC id. solhint's rules are syntactic (any state write
+// after any call, any timestamp read, a missing visibility keyword), so they are rated INFO/LOW
+// with low confidence: vigil-static's data-flow rules decide severity, and correlation raises a
+// solhint hit only when another tool agrees. Visibility and fallback-size rules are hygiene
+// (category other), not access-control bugs.
 //
 // False positives avoided: compiler-version (it would flag every contract not on solhint's
 // preferred release) and the style/gas rule families are off; low-level calls are INFO, since a
@@ -21,19 +25,19 @@ interface RuleMap {
 }
 
 export const SOLHINT_RULES: Record<string, RuleMap> = {
-  reentrancy: { category: 'reentrancy', severity: 'MEDIUM', confidence: 0.5, swc: 'SWC-107', cwe: 'CWE-841', title: 'Possible reentrancy', recommendation: 'Update state before the external call (checks-effects-interactions) or use a reentrancy guard.' },
-  'avoid-call-value': { category: 'reentrancy', severity: 'LOW', confidence: 0.4, swc: 'SWC-107', cwe: 'CWE-841', title: 'Ether sent with .call.value()', recommendation: 'Prefer a pull-payment pattern; if call{value:} is needed, update state first and check the result.' },
+  reentrancy: { category: 'reentrancy', severity: 'LOW', confidence: 0.3, swc: 'SWC-107', cwe: 'CWE-841', title: 'Possible reentrancy', recommendation: 'Update state before the external call (checks-effects-interactions) or use a reentrancy guard.' },
+  'avoid-call-value': { category: 'reentrancy', severity: 'INFO', confidence: 0.3, swc: 'SWC-107', cwe: 'CWE-841', title: 'Ether sent with .call.value()', recommendation: 'Prefer a pull-payment pattern; if call{value:} is needed, update state first and check the result.' },
   'check-send-result': { category: 'unchecked_low_level_calls', severity: 'MEDIUM', confidence: 0.7, swc: 'SWC-104', cwe: 'CWE-252', title: 'Result of send() not checked', recommendation: 'Check the boolean returned by send() or use transfer()/call with require.' },
   'no-unchecked-calls': { category: 'unchecked_low_level_calls', severity: 'MEDIUM', confidence: 0.6, swc: 'SWC-104', cwe: 'CWE-252', title: 'Unchecked low-level call', recommendation: 'Check the success flag returned by the low-level call.' },
   'avoid-low-level-calls': { category: 'unchecked_low_level_calls', severity: 'INFO', confidence: 0.3, swc: 'SWC-104', cwe: 'CWE-252', title: 'Low-level call', recommendation: 'Low-level calls bypass type checks; make sure the return value is checked.' },
   'avoid-tx-origin': { category: 'access_control', severity: 'MEDIUM', confidence: 0.7, swc: 'SWC-115', cwe: 'CWE-477', title: 'Authorization through tx.origin', recommendation: 'Use msg.sender for authorization.' },
-  'func-visibility': { category: 'access_control', severity: 'LOW', confidence: 0.5, swc: 'SWC-100', cwe: 'CWE-710', title: 'Function visibility not set', recommendation: 'Declare the visibility of every function explicitly.' },
-  'state-visibility': { category: 'access_control', severity: 'INFO', confidence: 0.4, swc: 'SWC-108', cwe: 'CWE-710', title: 'State variable visibility not set', recommendation: 'Declare the visibility of every state variable explicitly.' },
-  'avoid-suicide': { category: 'access_control', severity: 'INFO', confidence: 0.4, swc: 'SWC-106', cwe: 'CWE-284', title: 'Use of deprecated suicide()', recommendation: 'Use selfdestruct only behind strict access control (or not at all).' },
+  'func-visibility': { category: 'other', severity: 'INFO', confidence: 0.5, swc: 'SWC-100', cwe: 'CWE-710', title: 'Function visibility not set', recommendation: 'Declare the visibility of every function explicitly.' },
+  'state-visibility': { category: 'other', severity: 'INFO', confidence: 0.4, swc: 'SWC-108', cwe: 'CWE-710', title: 'State variable visibility not set', recommendation: 'Declare the visibility of every state variable explicitly.' },
+  'avoid-suicide': { category: 'other', severity: 'INFO', confidence: 0.4, swc: 'SWC-106', cwe: 'CWE-284', title: 'Use of deprecated suicide()', recommendation: 'Use selfdestruct only behind strict access control (or not at all).' },
   'multiple-sends': { category: 'denial_of_service', severity: 'LOW', confidence: 0.5, swc: 'SWC-113', cwe: 'CWE-703', title: 'Multiple sends in one transaction', recommendation: 'Favour pull over push payments so one failing recipient cannot block the others.' },
-  'no-complex-fallback': { category: 'denial_of_service', severity: 'LOW', confidence: 0.4, swc: null, cwe: 'CWE-400', title: 'Complex fallback function', recommendation: 'Keep fallback functions within the 2300-gas stipend of transfer/send.' },
+  'no-complex-fallback': { category: 'other', severity: 'INFO', confidence: 0.4, swc: null, cwe: 'CWE-400', title: 'Complex fallback function', recommendation: 'Keep fallback functions within the 2300-gas stipend of transfer/send.' },
   'not-rely-on-block-hash': { category: 'bad_randomness', severity: 'LOW', confidence: 0.6, swc: 'SWC-120', cwe: 'CWE-330', title: 'Block hash used', recommendation: 'Do not use block hashes as a source of randomness; use a commit-reveal scheme or an oracle.' },
-  'not-rely-on-time': { category: 'time_manipulation', severity: 'LOW', confidence: 0.4, swc: 'SWC-116', cwe: 'CWE-829', title: 'Block timestamp used', recommendation: 'Do not rely on block.timestamp/now for critical decisions or randomness; miners can shift it.' },
+  'not-rely-on-time': { category: 'time_manipulation', severity: 'INFO', confidence: 0.3, swc: 'SWC-116', cwe: 'CWE-829', title: 'Block timestamp used', recommendation: 'Do not rely on block.timestamp/now for critical decisions or randomness; miners can shift it.' },
   'avoid-throw': { category: 'other', severity: 'INFO', confidence: 0.9, swc: 'SWC-111', cwe: 'CWE-477', title: 'Deprecated throw', recommendation: 'Use revert(), require() or assert().' },
   'avoid-sha3': { category: 'other', severity: 'INFO', confidence: 0.9, swc: 'SWC-111', cwe: 'CWE-477', title: 'Deprecated sha3()', recommendation: 'Use keccak256().' },
   'no-inline-assembly': { category: 'other', severity: 'INFO', confidence: 0.3, swc: null, cwe: 'CWE-710', title: 'Inline assembly', recommendation: 'Review inline assembly carefully; it bypasses the compiler\'s safety checks.' },
