@@ -72,6 +72,17 @@ export class SqliteStore implements Store {
     this.migrate();
   }
 
+  // Compiling a statement costs more than running it: keep each one after its first use.
+  private statements = new Map<string, Database.Statement>();
+  private stmt(sql: string): Database.Statement {
+    let st = this.statements.get(sql);
+    if (!st) {
+      st = this.db.prepare(sql);
+      this.statements.set(sql, st);
+    }
+    return st;
+  }
+
   static open(dataDir: string): SqliteStore {
     return new SqliteStore(path.join(dataDir, 'vigil.db'));
   }
@@ -88,7 +99,7 @@ export class SqliteStore implements Store {
 
   async ping() {
     try {
-      return this.db.prepare('SELECT 1 AS ok').get() !== undefined;
+      return this.stmt('SELECT 1 AS ok').get() !== undefined;
     } catch {
       return false;
     }
@@ -101,17 +112,17 @@ export class SqliteStore implements Store {
   // --- reports
   async putReport(r: { id?: string; kind: string; tenant?: string | null; data: Record<string, unknown> }): Promise<ReportRecord> {
     const rec: ReportRecord = { id: r.id ?? randomUUID(), kind: r.kind, tenant: r.tenant ?? null, created_at: now(), data: r.data };
-    this.db.prepare('INSERT INTO reports (id, kind, tenant, created_at, data) VALUES (?, ?, ?, ?, ?)').run(rec.id, rec.kind, rec.tenant, rec.created_at, j(rec.data));
+    this.stmt('INSERT INTO reports (id, kind, tenant, created_at, data) VALUES (?, ?, ?, ?, ?)').run(rec.id, rec.kind, rec.tenant, rec.created_at, j(rec.data));
     return rec;
   }
   async getReport(id: string) {
-    const row = this.db.prepare('SELECT * FROM reports WHERE id = ?').get(id) as any;
+    const row = this.stmt('SELECT * FROM reports WHERE id = ?').get(id) as any;
     return row ? { ...row, data: pj(row.data) } : null;
   }
   async listReports(q: { limit: number; offset: number; tenant?: string | null }) {
     const where = q.tenant === undefined ? '' : 'WHERE tenant IS ?';
     const args = q.tenant === undefined ? [] : [q.tenant];
-    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM reports ${where}`).get(...args) as any).n as number;
+    const total = (this.stmt(`SELECT COUNT(*) AS n FROM reports ${where}`).get(...args) as any).n as number;
     const rows = this.db
       .prepare(`SELECT id, kind, tenant, created_at, json_extract(data, '$.summary') AS summary FROM reports ${where} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`)
       .all(...args, q.limit, q.offset) as any[];
@@ -122,36 +133,36 @@ export class SqliteStore implements Store {
   async createSession(s: { id?: string; tenant: string | null; subject?: string | null; meta?: Record<string, unknown> }) {
     const t = now();
     const rec: SessionRecord = { id: s.id ?? randomUUID(), tenant: s.tenant, subject: s.subject ?? null, created_at: t, updated_at: t, meta: s.meta ?? {} };
-    this.db.prepare('INSERT INTO sessions (id, tenant, subject, created_at, updated_at, meta) VALUES (?, ?, ?, ?, ?, ?)').run(rec.id, rec.tenant, rec.subject, t, t, j(rec.meta));
+    this.stmt('INSERT INTO sessions (id, tenant, subject, created_at, updated_at, meta) VALUES (?, ?, ?, ?, ?, ?)').run(rec.id, rec.tenant, rec.subject, t, t, j(rec.meta));
     return rec;
   }
   async getSession(id: string, tenant: string | null) {
-    const row = this.db.prepare('SELECT * FROM sessions WHERE id = ? AND tenant IS ?').get(id, tenant) as any;
+    const row = this.stmt('SELECT * FROM sessions WHERE id = ? AND tenant IS ?').get(id, tenant) as any;
     return row ? { ...row, meta: pj(row.meta) } : null;
   }
   async listSessions(q: { tenant: string | null; limit: number; subject?: string }) {
     const rows = (q.subject
-      ? this.db.prepare('SELECT * FROM sessions WHERE tenant IS ? AND subject = ? ORDER BY updated_at DESC LIMIT ?').all(q.tenant, q.subject, q.limit)
-      : this.db.prepare('SELECT * FROM sessions WHERE tenant IS ? ORDER BY updated_at DESC LIMIT ?').all(q.tenant, q.limit)) as any[];
+      ? this.stmt('SELECT * FROM sessions WHERE tenant IS ? AND subject = ? ORDER BY updated_at DESC LIMIT ?').all(q.tenant, q.subject, q.limit)
+      : this.stmt('SELECT * FROM sessions WHERE tenant IS ? ORDER BY updated_at DESC LIMIT ?').all(q.tenant, q.limit)) as any[];
     return rows.map((r) => ({ ...r, meta: pj(r.meta) }));
   }
   async appendMessages(sessionId: string, msgs: Array<Omit<MessageRecord, 'seq' | 'session_id' | 'created_at'>>) {
     const t = now();
-    const ins = this.db.prepare('INSERT INTO messages (session_id, role, content, data, created_at) VALUES (?, ?, ?, ?, ?)');
+    const ins = this.stmt('INSERT INTO messages (session_id, role, content, data, created_at) VALUES (?, ?, ?, ?, ?)');
     this.db.transaction(() => {
       for (const m of msgs) ins.run(sessionId, m.role, m.content, m.data == null ? null : j(m.data), t);
-      this.db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?').run(t, sessionId);
+      this.stmt('UPDATE sessions SET updated_at = ? WHERE id = ?').run(t, sessionId);
     })();
   }
   async getMessages(sessionId: string) {
-    const rows = this.db.prepare('SELECT * FROM messages WHERE session_id = ? ORDER BY seq').all(sessionId) as any[];
+    const rows = this.stmt('SELECT * FROM messages WHERE session_id = ? ORDER BY seq').all(sessionId) as any[];
     return rows.map((r) => ({ ...r, data: pj(r.data) }));
   }
   async deleteSession(id: string, tenant: string | null) {
-    return this.db.prepare('DELETE FROM sessions WHERE id = ? AND tenant IS ?').run(id, tenant).changes > 0;
+    return this.stmt('DELETE FROM sessions WHERE id = ? AND tenant IS ?').run(id, tenant).changes > 0;
   }
   async purgeSessionsBefore(cutoffIso: string) {
-    return this.db.prepare('DELETE FROM sessions WHERE updated_at < ?').run(cutoffIso).changes;
+    return this.stmt('DELETE FROM sessions WHERE updated_at < ?').run(cutoffIso).changes;
   }
 
   // --- audit (append-only: there is no update or delete of events, only redaction of detail)
@@ -176,8 +187,8 @@ export class SqliteStore implements Store {
     return rows.map((r) => ({ ...r, detail: pj(r.detail) }));
   }
   async redactAudit(tenant: string | null, match: (e: AuditEvent) => Record<string, unknown> | null) {
-    const rows = this.db.prepare('SELECT * FROM audit_events WHERE tenant IS ?').all(tenant) as any[];
-    const upd = this.db.prepare('UPDATE audit_events SET detail = ? WHERE id = ?');
+    const rows = this.stmt('SELECT * FROM audit_events WHERE tenant IS ?').all(tenant) as any[];
+    const upd = this.stmt('UPDATE audit_events SET detail = ? WHERE id = ?');
     let n = 0;
     this.db.transaction(() => {
       for (const r of rows) {
@@ -203,16 +214,16 @@ export class SqliteStore implements Store {
     return row ? { ...row, permissions: pj(row.permissions) } : null;
   }
   async getTenant(name: string) {
-    return this.tenantRow(this.db.prepare('SELECT * FROM tenants WHERE name = ?').get(name));
+    return this.tenantRow(this.stmt('SELECT * FROM tenants WHERE name = ?').get(name));
   }
   async getTenantByKeyHash(hash: string) {
-    return this.tenantRow(this.db.prepare('SELECT * FROM tenants WHERE key_hash = ?').get(hash));
+    return this.tenantRow(this.stmt('SELECT * FROM tenants WHERE key_hash = ?').get(hash));
   }
   async listTenants() {
-    return (this.db.prepare('SELECT * FROM tenants ORDER BY name').all() as any[]).map((r) => this.tenantRow(r)!);
+    return (this.stmt('SELECT * FROM tenants ORDER BY name').all() as any[]).map((r) => this.tenantRow(r)!);
   }
   async removeTenant(name: string) {
-    return this.db.prepare('DELETE FROM tenants WHERE name = ?').run(name).changes > 0;
+    return this.stmt('DELETE FROM tenants WHERE name = ?').run(name).changes > 0;
   }
 
   // --- approvals
@@ -229,12 +240,12 @@ export class SqliteStore implements Store {
     return r ? { ...r, input: pj(r.input), data: pj(r.data) } : null;
   }
   async getApproval(id: string, tenant: string | null) {
-    return this.approvalRow(this.db.prepare('SELECT * FROM approvals WHERE id = ? AND tenant IS ?').get(id, tenant));
+    return this.approvalRow(this.stmt('SELECT * FROM approvals WHERE id = ? AND tenant IS ?').get(id, tenant));
   }
   async listApprovals(q: { tenant: string | null; status?: string }) {
     const rows = (q.status
-      ? this.db.prepare('SELECT * FROM approvals WHERE tenant IS ? AND status = ? ORDER BY created_at DESC').all(q.tenant, q.status)
-      : this.db.prepare('SELECT * FROM approvals WHERE tenant IS ? ORDER BY created_at DESC').all(q.tenant)) as any[];
+      ? this.stmt('SELECT * FROM approvals WHERE tenant IS ? AND status = ? ORDER BY created_at DESC').all(q.tenant, q.status)
+      : this.stmt('SELECT * FROM approvals WHERE tenant IS ? ORDER BY created_at DESC').all(q.tenant)) as any[];
     return rows.map((r) => this.approvalRow(r)!);
   }
 
@@ -245,14 +256,14 @@ export class SqliteStore implements Store {
       .run(collection, id, tenant ?? '', j(data), now());
   }
   async getRecord(collection: string, id: string, tenant: string | null = null) {
-    const row = this.db.prepare('SELECT data FROM records WHERE collection = ? AND id = ? AND tenant = ?').get(collection, id, tenant ?? '') as any;
+    const row = this.stmt('SELECT data FROM records WHERE collection = ? AND id = ? AND tenant = ?').get(collection, id, tenant ?? '') as any;
     return row ? pj<Record<string, unknown>>(row.data) : null;
   }
   async listRecords(collection: string, tenant: string | null = null) {
-    const rows = this.db.prepare('SELECT id, data, updated_at FROM records WHERE collection = ? AND tenant = ? ORDER BY updated_at DESC').all(collection, tenant ?? '') as any[];
+    const rows = this.stmt('SELECT id, data, updated_at FROM records WHERE collection = ? AND tenant = ? ORDER BY updated_at DESC').all(collection, tenant ?? '') as any[];
     return rows.map((r) => ({ id: r.id, data: pj<Record<string, unknown>>(r.data), updated_at: r.updated_at }));
   }
   async deleteRecord(collection: string, id: string, tenant: string | null = null) {
-    return this.db.prepare('DELETE FROM records WHERE collection = ? AND id = ? AND tenant = ?').run(collection, id, tenant ?? '').changes > 0;
+    return this.stmt('DELETE FROM records WHERE collection = ? AND id = ? AND tenant = ?').run(collection, id, tenant ?? '').changes > 0;
   }
 }
