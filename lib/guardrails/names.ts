@@ -1,8 +1,11 @@
 // Person-name detection for the PII layer. Running the full compromise NLP pipeline costs ~15 ms
 // per KB, far over the chain's 2 ms budget, so we use compromise's own name lexicon (about 3,000
-// first names and 900 surnames, loaded once) with context rules, and call the full tagger only
-// to settle ambiguous single words (Mark, Grant, Chase...) on one short sentence, at most twice
-// per message. False positives avoided: ALL-CAPS words ("ALICE protocol"), code identifiers
+// first names and 900 surnames, loaded once) with context rules, and call the tagger only to
+// settle ambiguous single words (Mark, Grant, Chase...). Each tagger call has a fixed cost of
+// about a millisecond whatever its length, so all such words of a message (at most two by
+// default) are settled in ONE call over their short windows (a few words of the sentence around
+// each, joined as separate paragraphs), and the tagger is told to stop after the steps that tag
+// people (no chunking). False positives avoided: ALL-CAPS words ("ALICE protocol"), code identifiers
 // (CamelCase, snake_case, `x.Alice`, `Alice(`, `contract Alice`), text inside code spans and
 // fences, organisations and places ("Alice Protocol", "Jordan Street"), and the stock
 // placeholder characters of protocol descriptions (Alice, Bob, Eve... alone), which name no one.
@@ -95,12 +98,69 @@ function sentenceStart(text: string, i: number): boolean {
   return j < 0 || /[.!?\n:;¿¡]/.test(text[j]!);
 }
 
-function sentenceAround(text: string, s: number, e: number): string {
+/** Up to CONTEXT_WORDS words of the candidate's sentence on each side. The tagger's person rules
+ * look at neighbouring words only, and its cost grows with every word it is given (about
+ * 0.35 ms fixed plus 0.04 ms a word), so the whole sentence would mostly buy latency. */
+const CONTEXT_WORDS = 6;
+const SENTENCE_END = /[.!?\n]/;
+function sentenceAround(text: string, s: number, e: number): { text: string; at: number } {
   let a = s;
-  while (a > 0 && s - a < 160 && !/[.!?\n]/.test(text[a - 1]!)) a--;
+  let words = 0;
+  while (a > 0 && s - a < 200 && !SENTENCE_END.test(text[a - 1]!)) {
+    if (/\s/.test(text[a - 1]!) && a < s && !/\s/.test(text[a]!) && ++words > CONTEXT_WORDS) break;
+    a--;
+  }
   let b = e;
-  while (b < text.length && b - e < 160 && !/[.!?\n]/.test(text[b]!)) b++;
-  return text.slice(a, Math.min(text.length, b + 1));
+  words = 0;
+  while (b < text.length && b - e < 200 && !SENTENCE_END.test(text[b]!)) {
+    if (/\s/.test(text[b]!) && b > e && !/\s/.test(text[b - 1]!) && ++words > CONTEXT_WORDS) break;
+    b++;
+  }
+  if (b < text.length && text[b] !== '\n' && SENTENCE_END.test(text[b]!)) b++;
+  return { text: text.slice(a, b), at: s - a };
+}
+
+// Hooks of compromise's pipeline that tagging people needs: everything up to the post-tagger.
+// "chunks" (noun/verb phrase grouping) and anything after it is not used by #Person.
+let personHooks: string[] | null = null;
+function hooksForPeople(): string[] {
+  if (personHooks) return personHooks;
+  const all = (nlp as any).world().hooks as string[];
+  const cut = all.indexOf('postTagger');
+  personHooks = cut >= 0 ? all.slice(0, cut + 1) : all;
+  return personHooks;
+}
+
+/**
+ * For each window, whether the tagger calls the word at offset `at` a person. One tagger call
+ * for all windows: they are joined with blank lines, which compromise treats as paragraph (and
+ * so sentence) breaks, and each term's text is mapped back through its exact pre/text/post.
+ */
+export function tagPersons(windows: Array<{ text: string; at: number }>): boolean[] {
+  const result = windows.map(() => false);
+  if (!windows.length) return result;
+  const SEP = '\n\n';
+  const starts: number[] = [];
+  let joined = '';
+  for (const w of windows) {
+    if (joined) joined += SEP;
+    starts.push(joined.length + w.at);
+    joined += w.text.replace(/\n/g, ' ');
+  }
+  const doc = (nlp as any).tokenize(joined);
+  doc.compute(hooksForPeople());
+  let pos = 0;
+  let k = 0;
+  for (const sentence of doc.docs as Array<Array<{ pre: string; text: string; post: string; tags: Set<string> }>>) {
+    for (const term of sentence) {
+      const from = pos + term.pre.length;
+      const to = from + term.text.length;
+      pos = to + term.post.length;
+      while (k < starts.length && starts[k]! < from) k++;
+      if (k < starts.length && starts[k]! >= from && starts[k]! < to && term.tags.has('Person')) result[k] = true;
+    }
+  }
+  return result;
 }
 
 export function findNames(text: string, opts: { taggerBudget?: number } = {}): NameSpan[] {
@@ -109,6 +169,8 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
   const inCode = (i: number) => code.some(([a, b]) => i >= a && i < b);
   let budget = opts.taggerBudget ?? 2;
   const out: NameSpan[] = [];
+  /** Ambiguous single names waiting for the one batched tagger call. */
+  const pending: Array<{ span: NameSpan; window: { text: string; at: number } }> = [];
   CANDIDATE.lastIndex = 0;
   let m: RegExpExecArray | null;
   let guard = 0;
@@ -159,11 +221,8 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
         // Ambiguous word or sentence-initial capital: let the tagger decide on this sentence.
         if (budget <= 0) continue;
         budget--;
-        const sent = sentenceAround(text, spanStart, spanEnd);
-        const people = nlp(sent).people().out('array') as string[];
-        if (!people.some((p) => p.toLowerCase().includes(first))) continue;
-        score = 0.7;
-        reason = 'tagger';
+        pending.push({ span: { start: spanStart, end: spanEnd, score: 0.7, reason: 'tagger' }, window: sentenceAround(text, spanStart, spanEnd) });
+        continue;
       } else {
         score = 0.75;
         reason = 'first_name';
@@ -174,5 +233,10 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
     }
     if (score > 0) out.push({ start: spanStart, end: spanEnd, score, reason });
   }
-  return out;
+  if (!pending.length) return out;
+  const persons = tagPersons(pending.map((p) => p.window));
+  pending.forEach((p, i) => {
+    if (persons[i]) out.push(p.span);
+  });
+  return out.sort((a, b) => a.start - b.start);
 }

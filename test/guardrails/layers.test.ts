@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import { createDefaultGuardrails } from '../../lib/guardrails/defaults.ts';
 import { createEncodedExfiltrationGuardrail } from '../../lib/guardrails/exfiltration.ts';
 import { createPromptInjectionGuardrail } from '../../lib/guardrails/injection.ts';
+import { tagPersons } from '../../lib/guardrails/names.ts';
 import { createPiiGuardrail } from '../../lib/guardrails/pii.ts';
 import { createShellInjectionGuardrail } from '../../lib/guardrails/shell.ts';
 import { createToxicityGuardrail } from '../../lib/guardrails/toxicity.ts';
@@ -50,6 +51,13 @@ describe('pii', () => {
     assert.deepEqual(spans(pii, 'Yesterday Maria García met Dr. Hernández in Madrid.'), ['Maria García', 'Hernández']);
     assert.deepEqual(spans(pii, "Je m'appelle Camille. Please contact Priya Sharma."), ['Camille', 'Priya Sharma']);
     assert.deepEqual(spans(pii, 'I sent the report to Alice Johnson yesterday.'), ['Alice Johnson']);
+  });
+  it('settles several ambiguous names in one tagger call, each in its own context', () => {
+    // Both words reach the tagger; it must judge each in its own window, not in the joined text.
+    const t = 'Yesterday I talked to Mark about the invoice. Later we will mark the items and then thank Grant for the help.';
+    assert.deepEqual(spans(pii, t), ['Mark', 'Grant']);
+    assert.deepEqual(tagPersons([{ text: 'we met Mark at noon', at: 7 }, { text: 'we will Mark the items', at: 8 }, { text: 'no one here', at: 0 }]), [true, false, false]);
+    assert.deepEqual(tagPersons([]), []);
   });
   it('does not flag code identifiers, acronyms, organisations or imperatives', () => {
     const code = 'contract Alice is Ownable { function Bob() external {} } // calls alice.withdraw() and Alice.transfer(x)';
