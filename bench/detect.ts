@@ -258,7 +258,7 @@ if (isMain) {
     const a = await engineAnalyzer(mode as 'quick' | 'full', Number(opt('--timeout') ?? 60));
     try {
       const sample = opt('--sample') ? Number(opt('--sample')) : undefined;
-      const r = await runDetectBenchmark({ analyze: a.analyze, analyzer: `vigil engine (${mode}: every available layer, correlated)${sample ? `, sample of ${sample} contracts` : ''}`, sample });
+      const r = await runDetectBenchmark({ analyze: a.analyze, analyzer: `vigil engine (${mode === "full" ? "full: every available layer" : "quick: the quick-mode tools"}, correlated)${sample ? `, sample of ${sample} contracts` : ''}`, sample });
       return { r, proofs: a.proofs };
     } finally {
       await a.close();

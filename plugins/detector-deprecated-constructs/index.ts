@@ -1,20 +1,19 @@
-// deprecated-constructs: throw, suicide, sha3, callcode, var, `constant` functions,
-// block.blockhash and msg.gas were deprecated and later removed; their presence means an old
-// compiler and often the semantics people no longer expect (throw burns all gas) (SWC-111).
-// Informational, and grouped: one finding per construct and contract at its first use, with
-// every line in the evidence, so an old contract yields a short list instead of noise.
+// deprecated-constructs: deprecated constructs whose behaviour differs from what replaced them
+// (SWC-111): `throw` consumes all remaining gas where revert() refunds it; `var` infers the
+// smallest type that holds its initialiser (`var i = 0` is a uint8, so a loop to 300 never ends
+// and arithmetic wraps at 255); `callcode` runs foreign code with msg.sender/msg.value rewritten,
+// unlike delegatecall. Informational, and grouped: one finding per construct and contract at its
+// first use, with every line in the evidence.
+// Avoids false positives: pure renames with identical semantics (sha3, suicide, `constant`
+// functions, block.blockhash, msg.gas) are not reported: they cannot make code behave
+// differently from what its author reads, and any current compiler rejects them by name anyway.
 import { definePlugin } from '../../kernel/index.ts';
 import type { StaticDetector } from '../../lib/analysis/static/index.ts';
 
 const REPLACEMENT: Record<string, string> = {
-  throw: 'revert()/require()',
-  suicide: 'selfdestruct',
-  sha3: 'keccak256',
-  callcode: 'delegatecall',
-  var: 'an explicit type',
-  constant: 'view/pure',
-  'block.blockhash': 'blockhash()',
-  'msg.gas': 'gasleft()',
+  throw: 'revert()/require(), which refund the unused gas',
+  callcode: 'delegatecall, which keeps msg.sender and msg.value',
+  var: 'an explicit type (`var` picks the smallest type that fits the initial value)',
 };
 
 export const deprecatedConstructsDetector: StaticDetector = {
@@ -26,7 +25,7 @@ export const deprecatedConstructsDetector: StaticDetector = {
     category: 'other',
     swc: 'SWC-111',
     cwe: 'CWE-477',
-    description: 'Deprecated constructs are removed from current compilers and some have surprising semantics.',
+    description: 'Deprecated constructs whose semantics differ from their replacements: throw burns all gas, var picks the smallest integer type, callcode rewrites msg.sender.',
     recommendation: 'Replace them with their current equivalents and compile with a maintained compiler.',
     exploit_scenario: 'Code relying on `throw` consumes all gas on failure; `callcode` keeps msg.sender semantics nobody expects any more.',
     messages: { use: '`{{name}}` is deprecated; use {{replacement}} ({{count}} use(s) in this contract).' },
@@ -43,20 +42,11 @@ export const deprecatedConstructsDetector: StaticDetector = {
     };
     return {
       ThrowStatement: (n) => hit('throw', n),
-      FunctionCall(n) {
-        const c = n.expression;
-        if (c?.type === 'Identifier' && (c.name === 'suicide' || c.name === 'sha3')) hit(c.name, n);
-      },
       MemberAccess(n) {
         if (n.memberName === 'callcode') hit('callcode', n);
-        if (n.memberName === 'blockhash' && n.expression?.type === 'Identifier' && n.expression.name === 'block') hit('block.blockhash', n);
-        if (n.memberName === 'gas' && n.expression?.type === 'Identifier' && n.expression.name === 'msg') hit('msg.gas', n);
       },
       VariableDeclarationStatement(n) {
         if (n.variables?.some((v: any) => v?.typeName?.type === 'ElementaryTypeName' && v.typeName.name === 'var')) hit('var', n);
-      },
-      FunctionDefinition(n) {
-        if (n.stateMutability === 'constant' || n.isDeclaredConst) hit('constant', n);
       },
       'SourceUnit:exit'() {
         for (const s of seen.values()) {

@@ -4,7 +4,9 @@
 // library code (SafeMath's own body), values the caller cannot choose, operations whose
 // operands are compared against each other in a require/assert/if of the same function
 // (`require(a >= b); a -= b;`, `assert(c >= a)`, `require(c / a == b)`), additions of msg.value
-// or block time (bounded in practice), msg.value times a constant, counters stepped by a literal.
+// or block time (bounded in practice), msg.value times a constant, counters stepped by a literal,
+// and parameters used only as keys (`bal[_id] += bal2[_id]`): choosing which slot is read does not
+// let the caller choose the magnitude.
 import { definePlugin } from '../../kernel/index.ts';
 import { blockValue, conditions, callerControlled, isConstantExpr, norm, rootName, some, statementLoc, unwrap, walk, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
@@ -20,6 +22,21 @@ function isEtherAmount(n: Node): boolean {
 function isTime(n: Node): boolean {
   const b = blockValue(unwrap(n));
   return b === 'timestamp' || b === 'number';
+}
+
+/** Whether a parameter of `fn` appears in `n` as a value, not only as a mapping/array key. */
+function paramAsValue(n: Node, params: string[]): boolean {
+  let hit = false;
+  walk(n, (x) => {
+    if (hit) return false;
+    if (x.type === 'IndexAccess') {
+      // The base can carry a caller value (`_amounts[i]`), the index only selects a slot.
+      if (paramAsValue(x.base, params)) hit = true;
+      return false;
+    }
+    if (x.type === 'Identifier' && params.includes(x.name)) hit = true;
+  });
+  return hit;
 }
 
 function mentions(haystack: string, needle: string): boolean {
@@ -82,7 +99,7 @@ export const integerOverflowDetector: StaticDetector = {
         // Only values the caller chooses can be driven to the wrap-around point: parameters of
         // an entry point, or msg.value when something is subtracted from it.
         if (!fn.isPublic) return;
-        const byParam = some(n, (x) => x.type === 'Identifier' && fn.params.includes(x.name));
+        const byParam = paramAsValue(n, fn.params);
         if (!byParam && !(op === '-' && callerControlled(n, fn))) return;
         // `x * c / d` scales by a fraction (fees, percentages).
         if (op === '*' && p0?.type === 'BinaryOperation' && p0.operator === '/' && p0.left === child && (isConstantExpr(n.left, constants) || isConstantExpr(n.right, constants))) return;

@@ -49,7 +49,7 @@ contract Bank {
 
     function viaSend() public {
         uint amount = balances[msg.sender];
-        msg.sender.transfer(amount); // expect: reentrancy
+        msg.sender.transfer(amount); // 2300-gas stipend: cannot re-enter, not reported
         balances[msg.sender] = 0;
     }
 }

@@ -2,7 +2,9 @@
 // state written after the call is updated (SWC-107, the DAO bug). Uses the shared facts: state
 // written after a call in the same function, in internal functions called after it, or in a
 // body run after a modifier that calls out. Rated by what the call forwards: value-carrying
-// low-level calls HIGH, other calls MEDIUM, send/transfer (2300 gas stipend) INFO.
+// low-level calls HIGH, other calls MEDIUM. send/transfer are not reported: they forward a
+// 2300-gas stipend, too little for the callee to write storage or make another call, so the
+// stale state cannot be re-entered through them (EIP-1884/2929 repricing only made it smaller).
 // Avoids false positives: checks-effects-interactions code (writes before the call), view
 // functions, constructors, staticcall/delegatecall, calls on `this`, functions behind a
 // reentrancy-lock modifier, `.call.value(x)` that is never invoked, and calls
@@ -26,7 +28,6 @@ export const reentrancyDetector: StaticDetector = {
     messages: {
       value: 'Call to `{{target}}` sends ether and forwards gas; `{{vars}}` written afterwards (line {{writeLine}}).',
       call: 'External call to `{{target}}` before `{{vars}}` is written (line {{writeLine}}).',
-      stipend: '{{kind}} to `{{target}}` before `{{vars}}` is written (line {{writeLine}}); the 2300 gas stipend makes re-entry unlikely but not impossible under gas repricing.',
       internal: 'Call of `{{callee}}` reaches an external call to `{{target}}`; `{{vars}}` written afterwards (line {{writeLine}}).',
       modifier: 'Modifier `{{callee}}` calls `{{target}}` before the body writes `{{vars}}`.',
     },
@@ -45,14 +46,13 @@ export const reentrancyDetector: StaticDetector = {
               const call = p.call;
               if (call.kind === 'delegatecall' || call.kind === 'staticcall' || call.notInvoked) continue;
               if (call.target?.type === 'Identifier' && call.target.name === 'this') continue;
-              const stipend = call.kind === 'send' || call.kind === 'transfer';
-              // Through an internal call, only calls that forward all gas are worth a report.
-              if (p.via === 'internal' && stipend) continue;
+              // send/transfer: the 2300-gas stipend cannot re-enter (see the header).
+              if (call.kind === 'send' || call.kind === 'transfer') continue;
               // A call into another contract is only a problem when the state it leaves stale
               // was consulted before the call (read-call-write), the pattern re-entry exploits.
               // Re-entering an owner-only function needs the owner's cooperation: only
               // value-carrying calls stay reported there, one level lower.
-              if (fn.senderGuard && (call.kind === 'external' || stipend)) continue;
+              if (fn.senderGuard && call.kind === 'external') continue;
               if (call.kind === 'external' && !p.writes.some((w) => readBefore(fn, w.variable, call.node.range?.[0] ?? 0))) continue;
               seen.add(p.at);
               const vars = [...new Set(p.writes.map((w) => w.variable))].join('`, `');
@@ -61,11 +61,7 @@ export const reentrancyDetector: StaticDetector = {
               let severity: 'HIGH' | 'MEDIUM' | 'LOW' | 'INFO' = 'MEDIUM';
               let confidence = 0.5;
               let messageId = 'call';
-              if (stipend) {
-                severity = 'INFO';
-                confidence = 0.2;
-                messageId = 'stipend';
-              } else if (call.kind === 'call' || call.kind === 'callcode') {
+              if (call.kind === 'call' || call.kind === 'callcode') {
                 severity = sendsValue ? 'HIGH' : 'MEDIUM';
                 confidence = sendsValue ? 0.85 : 0.6;
                 messageId = 'value';

@@ -4,9 +4,11 @@
 // random draw, returned to callers, or stored in a variable that such a condition later reads.
 // Avoids false positives: timestamps only emitted in events or recorded and never compared,
 // deadlines being computed (`now + 1 days`), and per-account locks (`now > lockTime[msg.sender]`)
-// where a few seconds of drift give an attacker nothing.
+// where a few seconds of drift give an attacker nothing, including the timestamp stored into the
+// caller's own record for such a lock; a min/max clamp (`t > now ? t : now`), which computes a
+// bound instead of choosing between behaviours.
 import { definePlugin } from '../../kernel/index.ts';
-import { blockValue, conditions, isMsgSender, entropyFacts, statementLoc, walk, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { blockValue, conditions, isMsgSender, entropyFacts, norm, statementLoc, walk, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 const COMPARE = /^(<|<=|>|>=|==|!=)$/;
 
@@ -30,7 +32,7 @@ export const timestampDependenceDetector: StaticDetector = {
     },
   },
   create(context) {
-    const { facts } = context;
+    const { facts, source } = context;
     const ef = entropyFacts(facts);
     const condNames = new Set<string>();
     for (const c of facts.contracts)
@@ -58,6 +60,13 @@ export const timestampDependenceDetector: StaticDetector = {
           // attacker nothing from a few seconds of drift.
           const other = p.left === child ? p.right : p.left;
           if (perAccount(other, n)) return null;
+          // `t > now ? t : now` (or the reverse): a clamp to a bound, not a decision.
+          const q = facts.parent(p);
+          if (q?.type === 'Conditional' && q.condition === p) {
+            const ops = new Set([norm(source, p.left), norm(source, p.right)]);
+            const arms = new Set([norm(source, q.trueExpression), norm(source, q.falseExpression)]);
+            if (ops.size === 2 && [...ops].every((o) => arms.has(o))) return null;
+          }
           return { id: 'condition' };
         }
         // Creating a deadline (`t = now + 1 days`) decides nothing by itself.
@@ -67,6 +76,8 @@ export const timestampDependenceDetector: StaticDetector = {
         if (p.type === 'Conditional' && p.condition === child) return { id: 'condition' };
         if (p.type === 'BinaryOperation' && p.operator === '=') {
           const name = p.left?.type === 'Identifier' ? p.left.name : p.left?.type === 'MemberAccess' ? p.left.memberName : null;
+          // The caller's own lock time (`acc.unlockTime = now`): drift only moves their own lock.
+          if (perAccount(p.left, n)) return null;
           return name && condNames.has(name) ? { id: 'stored', name } : null;
         }
         child = p;

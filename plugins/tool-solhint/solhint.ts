@@ -6,6 +6,15 @@
 // solhint hit only when another tool agrees. Visibility and fallback-size rules are hygiene
 // (category other), not access-control bugs.
 //
+// Quick mode runs only the rules whose hit is a vulnerability claim by itself (unchecked
+// send/call, tx.origin authorization, block-hash use, an immutable read before it is set).
+// Rules that flag a construct rather than a flaw run in full mode and as a single tool: a
+// low-level call, .call.value, a timestamp read, missing visibility keywords, deprecated names,
+// inline assembly, a large fallback, several sends in one function (push payments), and
+// solhint's reentrancy rule, which flags any state write after any call, send and transfer
+// included (vigil-static's data-flow rule answers that question in quick mode). A user asking
+// for the quick security verdict gets vulnerabilities; an audit gets both.
+//
 // False positives avoided: compiler-version (it would flag every contract not on solhint's
 // preferred release) and the style/gas rule families are off; low-level calls are INFO, since a
 // checked call is fine; constructors are not asked for a visibility keyword.
@@ -44,10 +53,22 @@ export const SOLHINT_RULES: Record<string, RuleMap> = {
   'no-immutable-before-declaration': { category: 'other', severity: 'LOW', confidence: 0.6, swc: null, cwe: 'CWE-457', title: 'Immutable read before its declaration', recommendation: 'Initialise immutables before other state that reads them.' },
 };
 
-/** The exact rule configuration solhint runs with. */
-export const SOLHINT_CONFIG: Record<string, unknown> = Object.fromEntries(
-  Object.keys(SOLHINT_RULES).map((id) => [id, id === 'func-visibility' ? ['warn', { ignoreConstructors: true }] : 'warn']),
-);
+/** Rules whose hit claims a vulnerability by itself: the only ones quick mode runs. */
+export const SOLHINT_QUICK_RULES: ReadonlySet<string> = new Set([
+  'check-send-result',
+  'no-unchecked-calls',
+  'avoid-tx-origin',
+  'not-rely-on-block-hash',
+  'no-immutable-before-declaration',
+]);
+
+const ruleConfig = (ids: string[]): Record<string, unknown> =>
+  Object.fromEntries(ids.map((id) => [id, id === 'func-visibility' ? ['warn', { ignoreConstructors: true }] : 'warn']));
+
+/** The exact rule configuration solhint runs with in full mode (and as a single tool). */
+export const SOLHINT_CONFIG: Record<string, unknown> = ruleConfig(Object.keys(SOLHINT_RULES));
+/** The rule configuration of quick mode: security claims only. */
+export const SOLHINT_QUICK_CONFIG: Record<string, unknown> = ruleConfig(Object.keys(SOLHINT_RULES).filter((id) => SOLHINT_QUICK_RULES.has(id)));
 
 export function solhintFindings(reports: SolhintReport[], input: Pick<AnalysisInput, 'source' | 'file'>): Finding[] {
   const outline = outlineSource(input.source);
@@ -98,7 +119,8 @@ export function createSolhintTool(opts: { pool: WorkerPool | null }): AnalysisTo
       }
     },
     async run(input: AnalysisInput, run: ToolRunOptions): Promise<ToolRunOutput> {
-      const args = { source: input.source, file: input.file, rules: SOLHINT_CONFIG };
+      const rules = run.mode === 'quick' ? SOLHINT_QUICK_CONFIG : SOLHINT_CONFIG;
+      const args = { source: input.source, file: input.file, rules };
       const res = opts.pool
         ? await opts.pool.run<ReturnType<typeof lintTask>>(LINT_MODULE, 'lintTask', args, { signal: run.signal, deadline: run.deadline })
         : lintTask(args);
@@ -106,7 +128,7 @@ export function createSolhintTool(opts: { pool: WorkerPool | null }): AnalysisTo
       if (parseErrors.length) {
         return { status: 'error', findings: [], error: `solhint could not parse the source: line ${parseErrors[0].line}: ${parseErrors[0].message.replace(/^Parse error:\s*/i, '')}` };
       }
-      return { status: 'success', findings: solhintFindings(res.reports, input), meta: { version: res.version, rules: Object.keys(SOLHINT_CONFIG) } };
+      return { status: 'success', findings: solhintFindings(res.reports, input), meta: { version: res.version, rules: Object.keys(rules) } };
     },
   };
   return tool;
