@@ -89,6 +89,152 @@ export function featurize(text: string, dims = DEFAULT_DIMS): SparseVector {
   return { idx, val };
 }
 
+/**
+ * Per-token features of a whole text, hashed once, so that many windows over the same text are
+ * scored without re-tokenising and re-hashing each of them (a 1 KB message has ~13 windows that
+ * together cover it about twice). windowScore() over a token-aligned range gives exactly the
+ * score predict(featurize(text.slice(from, to))) would.
+ */
+export interface TokenFeatures {
+  text: string;
+  dims: number;
+  /** Token i spans [start[i], end[i]) of text. */
+  start: Int32Array;
+  end: Int32Array;
+  /** Word unigram and character n-gram indices of token i: feats[featFrom[i] .. featFrom[i + 1]). */
+  featFrom: Int32Array;
+  feats: Int32Array;
+  /** Index of the bigram (previous token, token i) in the whole text. */
+  bigram: Int32Array;
+  words: string[];
+}
+
+export function tokenFeatures(text: string, dims = DEFAULT_DIMS, upTo = text.length): TokenFeatures {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const words: string[] = [];
+  TOKEN.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = TOKEN.exec(text)) && m.index < upTo) {
+    starts.push(m.index);
+    ends.push(m.index + m[0].length);
+    words.push(m[0].slice(0, MAX_WORD));
+  }
+  const featFrom = new Int32Array(words.length + 1);
+  const bigram = new Int32Array(words.length);
+  let cap = 64;
+  for (const w of words) cap += 1 + 3 * (w.length + 2);
+  const feats = new Int32Array(cap);
+  let n = 0;
+  let prev = '<s>';
+  for (let t = 0; t < words.length; t++) {
+    const w = words[t]!;
+    featFrom[t] = n;
+    feats[n++] = fnv1a(w, 1) % dims;
+    bigram[t] = fnv1a(prev + ' ' + w, 2) % dims;
+    prev = w;
+    const padded = ' ' + w + ' ';
+    for (let s = 0; s < padded.length - 2; s++) {
+      let h = (0x811c9dc5 ^ 3) >>> 0;
+      for (let e = s; e < Math.min(s + 5, padded.length); e++) {
+        h ^= padded.charCodeAt(e);
+        h = Math.imul(h, 0x01000193) >>> 0;
+        if (e - s >= 2) feats[n++] = h % dims;
+      }
+    }
+  }
+  featFrom[words.length] = n;
+  return { text, dims, start: Int32Array.from(starts), end: Int32Array.from(ends), featFrom, feats, bigram, words };
+}
+
+/** First token starting at or after `pos` (binary search). */
+function tokenAt(tf: TokenFeatures, pos: number): number {
+  let lo = 0;
+  let hi = tf.start.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (tf.start[mid]! < pos) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * predict(model, featurize(tf.text.slice(from, to))) from the precomputed token features, or
+ * null when a token straddles a window edge (the slice would tokenise differently there).
+ */
+/** 1 + log(count) for small counts, the sublinear term frequency without a log call per feature. */
+const LOG_TF = Float64Array.from({ length: 256 }, (_, c) => 1 + Math.log(c));
+/** Scratch values for windowScore (grown on demand, reused: no allocation per window). */
+let vals = new Float64Array(4096);
+
+export function windowScore(model: LoadedModel, tf: TokenFeatures, from: number, to: number): number | null {
+  if (tf.dims !== model.dims) return null;
+  const a = tokenAt(tf, from);
+  if (a > 0 && tf.end[a - 1]! > from) return null;
+  let b = tokenAt(tf, to);
+  // A window cut inside a word (the 600-character cap) sees only the word's head: those
+  // partial words are featurised here, the whole words before them come from the cache.
+  let tail: string[] | null = null;
+  if (b > a && tf.end[b - 1]! > to) {
+    b--;
+    tail = [];
+    const piece = tf.text.slice(tf.start[b]!, to);
+    TOKEN.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = TOKEN.exec(piece))) tail.push(m[0].slice(0, MAX_WORD));
+  }
+  if (b - a > MAX_WORDS) {
+    b = a + MAX_WORDS;
+    tail = null;
+  } else if (tail && b - a + tail.length > MAX_WORDS) tail.length = MAX_WORDS - (b - a);
+  if (scratch.length !== tf.dims) scratch = new Float32Array(tf.dims);
+  touched.length = 0;
+  const add = (i: number) => {
+    if (scratch[i] === 0) touched.push(i);
+    scratch[i]! += 1;
+  };
+  // Same feature order as featurize(), so the floating-point sum below is the same too.
+  for (let t = a; t < b; t++) {
+    const f0 = tf.featFrom[t]!;
+    add(tf.feats[f0]!);
+    add(t === a ? fnv1a('<s> ' + tf.words[t]!, 2) % tf.dims : tf.bigram[t]!);
+    for (let k = f0 + 1; k < tf.featFrom[t + 1]!; k++) add(tf.feats[k]!);
+  }
+  let last = b > a ? tf.words[b - 1]! : '<s>';
+  if (tail) {
+    for (const w of tail) {
+      add(fnv1a(w, 1) % tf.dims);
+      add(fnv1a(last + ' ' + w, 2) % tf.dims);
+      last = w;
+      const padded = ' ' + w + ' ';
+      for (let s = 0; s < padded.length - 2; s++) {
+        let h = (0x811c9dc5 ^ 3) >>> 0;
+        for (let e = s; e < Math.min(s + 5, padded.length); e++) {
+          h ^= padded.charCodeAt(e);
+          h = Math.imul(h, 0x01000193) >>> 0;
+          if (e - s >= 2) add(h % tf.dims);
+        }
+      }
+    }
+  }
+  if (b > a || (tail && tail.length)) add(fnv1a(last + ' </s>', 2) % tf.dims);
+  let norm = 0;
+  if (vals.length < touched.length) vals = new Float64Array(touched.length * 2);
+  for (let j = 0; j < touched.length; j++) {
+    const i = touched[j]!;
+    const c = scratch[i]!;
+    const v = c < LOG_TF.length ? LOG_TF[c]! : 1 + Math.log(c);
+    scratch[i] = 0;
+    vals[j] = Math.fround(v);
+    norm += v * v;
+  }
+  norm = Math.sqrt(norm) || 1;
+  let z = model.bias;
+  for (let j = 0; j < touched.length; j++) z += model.weights[touched[j]!]! * Math.fround(vals[j]! / norm);
+  return sigmoid(z);
+}
+
 export interface LoadedModel {
   dims: number;
   bias: number;

@@ -6,7 +6,7 @@
 // ("ignore the previous instructions", not "ignore the whitespace"), role-play alone ("act as a
 // tutor") is left to the classifier, and talking *about* prompt injection is not an injection.
 import type { GuardrailDirection, GuardrailFinding } from '../../kernel/index.ts';
-import { featurize, loadModel, predict, type HashedModel, type LoadedModel } from './classifier.ts';
+import { featurize, loadModel, predict, tokenFeatures, windowScore, type HashedModel, type LoadedModel } from './classifier.ts';
 import { findEncodedBlobs } from './encoding.ts';
 import { defineLayer, num } from './layer.ts';
 import { mapSpan, normalizeForMatching, squash, type NormalizedText } from './normalize.ts';
@@ -219,6 +219,16 @@ export function windows(text: string, size = 600): Array<[number, number]> {
 /** Below this many words the classifier's score is scaled down proportionally. */
 const SHORT_TEXT_WORDS = 5;
 
+const WORD = /[\p{L}\p{N}]+/gu;
+/** Letter/digit runs starting in text[from, to), counted up to `max` (no slice, no match array). */
+function countWords(text: string, from: number, to: number, max: number): number {
+  WORD.lastIndex = from;
+  let n = 0;
+  let m: RegExpExecArray | null;
+  while (n < max && (m = WORD.exec(text)) && m.index < to) n++;
+  return n;
+}
+
 export function scoreInjection(text: string, model: LoadedModel | null, opts: { decode?: boolean; obfuscationWeight?: number } = {}): InjectionScore {
   const n = normalizeForMatching(text);
   const hits = matchRules(n);
@@ -232,12 +242,17 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: { 
   let modelScore = 0;
   let window: [number, number] | undefined;
   if (model) {
-    for (const [s, e] of windows(n.text)) {
-      const slice = n.text.slice(s, e);
+    const ws = windows(n.text);
+    let upTo = 0;
+    for (const [, e] of ws) upTo = Math.max(upTo, e);
+    // Tokens and their hashed features once for the whole text; each window sums its own.
+    const tf = tokenFeatures(n.text, model.dims, upTo);
+    for (const [s, e] of ws) {
       // A one- or two-word message gives the model almost no evidence and its bias dominates
       // ("hello" would score like an attack); short attacks are what the rules are for.
-      const words = slice.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
-      const p = predict(model, featurize(slice, model.dims)) * Math.min(1, words / SHORT_TEXT_WORDS);
+      const words = countWords(n.text, s, e, SHORT_TEXT_WORDS);
+      const raw = windowScore(model, tf, s, e) ?? predict(model, featurize(n.text.slice(s, e), model.dims));
+      const p = raw * Math.min(1, words / SHORT_TEXT_WORDS);
       if (p > modelScore) {
         modelScore = p;
         window = [s, e];
