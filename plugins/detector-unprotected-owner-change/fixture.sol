@@ -32,3 +32,30 @@ contract Wallet {
         msg.sender.transfer(address(this).balance);
     }
 }
+
+contract Channels {
+    struct Channel {
+        address[2] parties;
+        uint[2] balances;
+    }
+    mapping(uint => Channel) chans;
+
+    function close(uint id, uint a, uint b) public {
+        require(chans[id].parties[0] == msg.sender || chans[id].parties[1] == msg.sender);
+        chans[id].balances[0] = a;
+    }
+
+    // Anyone may settle balances (a game rule here); only the parties member is owner state.
+    function settle(uint id) public {
+        chans[id].balances[0] = 0;
+        chans[id].balances[1] = 0;
+    }
+
+    function takeOver(uint id, address p) public { // expect: unprotected-owner-change
+        chans[id].parties[0] = p;
+    }
+
+    function reset(uint id) public { // expect: unprotected-owner-change
+        delete chans[id];
+    }
+}

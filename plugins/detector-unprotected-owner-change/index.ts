@@ -6,9 +6,11 @@
 // tx.origin, and tables indexed by msg.sender in modifiers or membership checks.
 // Avoids false positives: constructors, guarded functions (inline, modifier or helper checks),
 // payable functions (paying to take a role is a game rule), callers adding themselves to a
-// table, and contracts that never check the caller (no owner state to protect).
+// table, contracts that never check the caller (no owner state to protect), and writes to other
+// members of a struct whose checks compare one member (`chans[id].parties[0] == msg.sender` makes
+// `parties` owner state, not `chans[id].balance`).
 import { definePlugin } from '../../kernel/index.ts';
-import { headerLoc, isMsgSender, type FunctionFacts, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { headerLoc, isMsgSender, memberPath, type FunctionFacts, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 export const unprotectedOwnerChangeDetector: StaticDetector = {
   meta: {
@@ -34,7 +36,7 @@ export const unprotectedOwnerChangeDetector: StaticDetector = {
             if (fn.kind !== 'function' && fn.kind !== 'fallback' && fn.kind !== 'receive') continue;
             // Paying to take a role (king of the hill, registering as a player) is a game rule.
             if (!fn.isPublic || fn.senderGuard || fn.isView || fn.payable) continue;
-            const vars = [...authWrites(fn, c.authVars, 0)];
+            const vars = [...authWrites(fn, c.authVars, c.authMembers, 0)];
             if (!vars.length) continue;
             // Inherited functions are reported once, in the contract that declares them.
             if (fn.contract !== c.name && facts.contractByName.get(fn.contract)?.authVars.size) continue;
@@ -48,15 +50,19 @@ export const unprotectedOwnerChangeDetector: StaticDetector = {
 
 /** Access-control state written by `fn` or its internal callees. A caller adding itself to a
  *  table (`members[msg.sender] = true`) is self-registration, not taking someone's role. */
-function authWrites(fn: FunctionFacts, auth: Set<string>, depth: number): Set<string> {
+function authWrites(fn: FunctionFacts, auth: Set<string>, members: Map<string, Set<string> | null>, depth: number): Set<string> {
   const out = new Set<string>();
   for (const w of fn.writes) {
     if (!auth.has(w.variable)) continue;
     const lhs = w.node?.type === 'BinaryOperation' ? w.node.left : w.node?.subExpression;
     if (lhs?.type === 'IndexAccess' && isMsgSender(lhs.index)) continue;
+    // Only the compared members of a struct are owner state; a write of the whole struct counts.
+    const checked = members.get(w.variable);
+    const written = lhs ? memberPath(lhs) : [];
+    if (checked && written.length && !written.some((m) => checked.has(m))) continue;
     out.add(w.variable);
   }
-  if (depth < 4) for (const ic of fn.internalCalls) for (const g of ic.callees) if (g !== fn && !g.senderGuard) for (const v of authWrites(g, auth, depth + 1)) out.add(v);
+  if (depth < 4) for (const ic of fn.internalCalls) for (const g of ic.callees) if (g !== fn && !g.senderGuard) for (const v of authWrites(g, auth, members, depth + 1)) out.add(v);
   return out;
 }
 

@@ -133,6 +133,9 @@ export interface ContractFacts {
   modifiers: Map<string, FunctionFacts>;
   /** State variables compared with msg.sender/tx.origin in some access check (owner, admins). */
   authVars: Set<string>;
+  /** For each auth var, the struct members its checks compare (`chans[id].parties[0] == msg.sender`
+   *  → {parties}); null when the variable as a whole decides (`owner == msg.sender`). */
+  authMembers: Map<string, Set<string> | null>;
   hasConstructor: boolean;
 }
 
@@ -272,6 +275,7 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
       ownFunctions: [],
       modifiers: new Map(),
       authVars: new Set(),
+      authMembers: new Map(),
       hasConstructor: false,
     };
     contracts.push(cf);
@@ -797,6 +801,12 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
 
   function collectAuthVars(cf: ContractFacts) {
     const fns = [...cf.functions, ...cf.modifiers.values()];
+    const addAuth = (name: string, member: string | null) => {
+      cf.authVars.add(name);
+      if (member === null) cf.authMembers.set(name, null);
+      else if (!cf.authMembers.has(name)) cf.authMembers.set(name, new Set([member]));
+      else cf.authMembers.get(name)?.add(member);
+    };
     for (const f of fns) {
       if (!f.node.body) continue;
       walk(f.node.body, (n) => {
@@ -809,7 +819,7 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
           ]) {
             if (isMsgSender(a) || isTxOrigin(a)) {
               const name = rootName(b);
-              if (name && cf.stateVars.has(name) && !f.locals.has(name)) cf.authVars.add(name);
+              if (name && cf.stateVars.has(name) && !f.locals.has(name)) addAuth(name, memberPath(b).at(-1) ?? null);
             }
           }
         }
@@ -817,7 +827,7 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
           const cond = n.type === 'IfStatement' ? n.condition : n.arguments?.[0];
           walk(cond ?? {}, (x) => {
             if (x.type === 'FunctionCall' && x.expression?.type === 'Identifier' && (x.arguments ?? []).some((a: Node) => isMsgSender(a) || isTxOrigin(a))) {
-              for (const g of cf.functions) if (g.name === x.expression.name) for (const r of g.transitiveReads) if (!cf.stateVars.get(r)?.constant) cf.authVars.add(r);
+              for (const g of cf.functions) if (g.name === x.expression.name) for (const r of g.transitiveReads) if (!cf.stateVars.get(r)?.constant) addAuth(r, null);
             }
           });
         }
@@ -826,12 +836,12 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
           const sv = name ? cf.stateVars.get(name) : null;
           if (sv && sv.typeNode?.type === 'Mapping' && typeText(mappingValueType(sv.typeNode)) === 'bool') {
             const p = parent(n);
-            if (p && (isRequireLike(p) || p.type === 'IfStatement' || (p.type === 'UnaryOperation' && p.operator === '!'))) cf.authVars.add(name!);
+            if (p && (isRequireLike(p) || p.type === 'IfStatement' || (p.type === 'UnaryOperation' && p.operator === '!'))) addAuth(name!, memberPath(n.base).at(-1) ?? null);
           }
           const p = parent(n);
           if (name && sv && p?.type === 'BinaryOperation' && (p.operator === '==' || p.operator === '!=')) {
             const other = p.left === n ? p.right : p.left;
-            if (other?.type === 'NumberLiteral' && Number(other.number) === 0) cf.authVars.add(name);
+            if (other?.type === 'NumberLiteral' && Number(other.number) === 0) addAuth(name, memberPath(n.base).at(-1) ?? null);
           }
         }
       });
@@ -932,3 +942,18 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
 }
 
 export { isHashCall, isTypeConversion };
+
+/** Struct members on the path of an lvalue/expression, outermost first (`a[i].b.c[0]` → [c, b]). */
+export function memberPath(node: Node): string[] {
+  const out: string[] = [];
+  let n = node;
+  while (n) {
+    if (n.type === 'MemberAccess') {
+      out.push(n.memberName);
+      n = n.expression;
+    } else if (n.type === 'IndexAccess' || n.type === 'IndexRangeAccess') n = n.base;
+    else if (n.type === 'TupleExpression' && n.components?.length === 1) n = n.components[0];
+    else break;
+  }
+  return out;
+}
