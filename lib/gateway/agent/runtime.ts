@@ -118,6 +118,27 @@ interface TurnState {
   direct?: DirectCallOptions;
 }
 
+/** What identifies a turn; newTurn() fills in the per-turn accumulators. */
+type TurnInit = Pick<TurnState, 'tenant' | 'sessionId' | 'isNew' | 'choice' | 'caps' | 'permissionSet' | 'span' | 'ctx' | 'emit' | 'signal' | 'waitForApprovals'> &
+  Partial<Pick<TurnState, 'subject' | 'messages' | 'queue' | 'steps' | 'released' | 'direct'>>;
+
+function newTurn(init: TurnInit): TurnState {
+  return {
+    title: '',
+    subject: null,
+    messages: [],
+    fresh: [],
+    queue: [],
+    steps: 0,
+    usage: { prompt_tokens: 0, completion_tokens: 0 },
+    toolCalls: [],
+    guardrails: [],
+    response: '',
+    released: false,
+    ...init,
+  };
+}
+
 /** How a call made outside a chat turn (an MCP tools/call) differs from one the model makes. */
 interface DirectCallOptions {
   /** Where the call came from, recorded in the audit detail ("mcp"). */
@@ -228,31 +249,21 @@ export class AgentRuntimeImpl implements AgentRuntime {
     if (usage) await usage.assertAvailable(req.tenant.name).catch(fail);
 
     const { capabilities, name: permissionSet } = this.policy.forTenant(req.tenant);
-    const state: TurnState = {
+    // The title is set from the guardrail-checked text below: a title is listed on the dashboard.
+    const state = newTurn({
       tenant: req.tenant,
       sessionId,
       isNew,
-      // Set from the guardrail-checked text below: a title is listed on the dashboard.
-      title: '',
       subject: req.subject ?? null,
       choice,
       caps: capabilities,
       permissionSet,
-      messages: [],
-      fresh: [],
-      queue: [],
-      steps: 0,
-      usage: { prompt_tokens: 0, completion_tokens: 0 },
-      toolCalls: [],
-      guardrails: [],
-      response: '',
       span,
       ctx,
       emit,
       signal,
       waitForApprovals,
-      released: false,
-    };
+    });
     // Input guardrails: a block is a 403 before anything is stored; a redaction replaces the message.
     let message: string;
     try {
@@ -630,22 +641,13 @@ export class AgentRuntimeImpl implements AgentRuntime {
     const parent = context.active();
     const span = this.services.tracer.startSpan('agent.direct_call', { attributes: { 'vigil.tenant': req.tenant.name ?? 'local', 'vigil.origin': req.origin, 'vigil.skill': req.name } }, parent);
     const { capabilities, name: permissionSet } = this.policy.forTenant(req.tenant);
-    const s: TurnState = {
+    const s = newTurn({
       tenant: req.tenant,
       sessionId: req.sessionId ?? `${req.origin}-${randomUUID()}`,
       isNew: true,
-      title: '', subject: null,
       choice: { provider: 'none', model: 'none', label: 'none', backend: null, problem: 'no model takes part in a direct call', source: 'config' },
       caps: capabilities,
       permissionSet,
-      messages: [],
-      fresh: [],
-      queue: [],
-      steps: 0,
-      usage: { prompt_tokens: 0, completion_tokens: 0 },
-      toolCalls: [],
-      guardrails: [],
-      response: '',
       span,
       ctx: trace.setSpan(parent, span),
       emit: req.emit ?? noop,
@@ -653,7 +655,7 @@ export class AgentRuntimeImpl implements AgentRuntime {
       waitForApprovals: true,
       released: true,
       direct: { origin: req.origin, resolve: req.resolve, maxOutputChars: req.maxOutputChars ?? this.opts.maxToolOutputChars, timeoutMs: req.timeoutMs, resultDirection: req.resultDirection },
-    };
+    });
     const call: QueuedCall = { id: `call_${randomUUID().slice(0, 12)}`, name: req.name, arguments: JSON.stringify(req.input ?? {}) };
     try {
       await context.with(s.ctx, () => this.execCall(s, call));
@@ -732,29 +734,22 @@ export class AgentRuntimeImpl implements AgentRuntime {
     const backend = registry.llm(p.provider) ?? null;
     const choice: BackendChoice = { provider: p.provider, model: p.model, label: `${p.provider}/${p.model}`, backend, problem: backend ? null : `LLM provider "${p.provider}" is no longer registered`, source: 'config' };
     const { capabilities, name: permissionSet } = this.policy.forTenant(tenant);
-    const s: TurnState = {
+    const s = newTurn({
       tenant,
       sessionId: p.session_id,
       isNew: false,
-      title: '', subject: null,
       choice,
       caps: capabilities,
       permissionSet,
       messages: [{ role: 'system', content: this.opts.systemPrompt }, ...(await this.loadHistory(p.session_id, new Set([p.call.id, ...p.queue.map((q) => q.id)])))],
-      fresh: [],
       queue: [{ ...p.call, decided: approval }, ...p.queue],
       steps: p.steps,
-      usage: { prompt_tokens: 0, completion_tokens: 0 },
-      toolCalls: [],
-      guardrails: [],
-      response: '',
       span,
       ctx: trace.setSpan(parent, span),
       emit: noop,
       signal: new AbortController().signal,
       waitForApprovals: false,
-      released: false,
-    };
+    });
     this.open(p.session_id);
     try {
       await context.with(s.ctx, () => this.loop(s));
