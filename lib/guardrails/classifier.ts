@@ -38,6 +38,19 @@ const MAX_WORD = 24;
 /** Feature extraction stops after this many words (long texts are scored in windows instead). */
 const MAX_WORDS = 600;
 
+/** Character 3..5-grams inside the space-padded word, hashed incrementally (FNV-1a, seed 3). */
+function charNgrams(w: string, emit: (h: number) => void): void {
+  const padded = ' ' + w + ' ';
+  for (let s = 0; s < padded.length - 2; s++) {
+    let h = (0x811c9dc5 ^ 3) >>> 0;
+    for (let e = s; e < Math.min(s + 5, padded.length); e++) {
+      h ^= padded.charCodeAt(e);
+      h = Math.imul(h, 0x01000193) >>> 0;
+      if (e - s >= 2) emit(h);
+    }
+  }
+}
+
 /** Hashed, L2-normalised feature vector of already-normalised text. */
 // Scratch counts shared by all calls (featurize is synchronous), reset through the touched list.
 let scratch = new Float32Array(DEFAULT_DIMS);
@@ -60,16 +73,7 @@ export function featurize(text: string, dims = DEFAULT_DIMS): SparseVector {
     add(fnv1a(w, 1));
     add(fnv1a(prev + ' ' + w, 2));
     prev = w;
-    const padded = ' ' + w + ' ';
-    // Character n-grams 3..5 inside the padded word, hashed incrementally.
-    for (let s = 0; s < padded.length - 2; s++) {
-      let h = (0x811c9dc5 ^ 3) >>> 0;
-      for (let e = s; e < Math.min(s + 5, padded.length); e++) {
-        h ^= padded.charCodeAt(e);
-        h = Math.imul(h, 0x01000193) >>> 0;
-        if (e - s >= 2) add(h);
-      }
-    }
+    charNgrams(w, add);
   }
   if (words.length) add(fnv1a(prev + ' </s>', 2));
   // Sublinear term frequency, then unit length so short and long texts compare.
@@ -133,15 +137,7 @@ export function tokenFeatures(text: string, dims = DEFAULT_DIMS, upTo = text.len
     feats[n++] = fnv1a(w, 1) % dims;
     bigram[t] = fnv1a(prev + ' ' + w, 2) % dims;
     prev = w;
-    const padded = ' ' + w + ' ';
-    for (let s = 0; s < padded.length - 2; s++) {
-      let h = (0x811c9dc5 ^ 3) >>> 0;
-      for (let e = s; e < Math.min(s + 5, padded.length); e++) {
-        h ^= padded.charCodeAt(e);
-        h = Math.imul(h, 0x01000193) >>> 0;
-        if (e - s >= 2) feats[n++] = h % dims;
-      }
-    }
+    charNgrams(w, (h) => (feats[n++] = h % dims));
   }
   featFrom[words.length] = n;
   return { text, dims, start: Int32Array.from(starts), end: Int32Array.from(ends), featFrom, feats, bigram, words };
