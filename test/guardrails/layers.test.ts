@@ -59,6 +59,14 @@ describe('pii', () => {
     assert.deepEqual(tagPersons([{ text: 'we met Mark at noon', at: 7 }, { text: 'we will Mark the items', at: 8 }, { text: 'no one here', at: 0 }]), [true, false, false]);
     assert.deepEqual(tagPersons([]), []);
   });
+  it('finds sentence-initial first names and speaker labels, every one in the message', () => {
+    // Names that are only names to the lexicon are decided without the tagger, so no budget applies.
+    assert.deepEqual(spans(pii, 'Maria wrote it. Ahmed reviewed it. Olga merged it. Kevin shipped it.'), ['Maria', 'Ahmed', 'Olga', 'Kevin']);
+    assert.deepEqual(spans(pii, 'Ben: what is 1+1?\nJohn: two.'), ['Ben', 'John']);
+    assert.deepEqual(spans(pii, "John's car is red. The team needs a Casey. Then we met Casey."), ["John's", 'Casey']);
+    // A name that is also a verb still goes to the tagger in its context.
+    assert.deepEqual(spans(pii, 'Please ask Chase to review. We chase the payment, and you can Chase it later.'), ['Chase']);
+  });
   it('does not flag code identifiers, acronyms, organisations or imperatives', () => {
     const code = 'contract Alice is Ownable { function Bob() external {} } // calls alice.withdraw() and Alice.transfer(x)';
     assert.deepEqual(kinds(pii, code), []);
