@@ -9,7 +9,8 @@ contract Lottery {
         uint seed = block.number; // expect: bad-randomness
         uint r = uint(keccak256(seed, salt)) % players.length; // expect: bad-randomness
         bytes32 h = blockhash(block.number - 1); // expect: bad-randomness
-        return r;
+        bytes32 never = keccak256(blockhash(block.number - 2));
+        return uint(h) == 0 ? r : 0;
     }
 
     function coin() public view returns (bool) {

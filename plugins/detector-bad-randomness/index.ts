@@ -3,10 +3,66 @@
 // so a "random" draw built from them can be predicted or steered (SWC-120).
 // Reports each block value that reaches a random-draw operation (modulo, hashing, narrowing
 // cast, blockhash), directly or through variables, and each draw fed by such a variable.
-// Avoids false positives: block values only compared or stored (deadlines, bookkeeping) and
-// hashing that never sees a block value (commit-reveal schemes).
+// Avoids false positives: block values only compared or stored (deadlines, bookkeeping),
+// hashing that never sees a block value (commit-reveal schemes), draws whose value is never used
+// (kept only in locals nothing reads), and the commit-to-a-future-block scheme: blockhash of a
+// block number recorded from block.number when the player committed, read after that block and
+// within the 256-block window (outside it blockhash returns 0, which is the known attack).
 import { definePlugin } from '../../kernel/index.ts';
-import { blockValue, entropyFacts, statementLoc, walk, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { blockValue, conditions, entropyFacts, memberPath, rootName, some, statementLoc, unwrap, walk, within, type ContractFacts, type FunctionFacts, type Node, type StaticDetector, type StaticFacts } from '../../lib/analysis/static/index.ts';
+
+const isBlockNumber = (n: Node) => blockValue(unwrap(n)) === 'number';
+const isLiteral = (n: Node) => unwrap(n)?.type === 'NumberLiteral';
+
+/** `x` or `x + k` (k a literal): the recorded block number `x` of a blockhash argument. */
+function recordedBase(arg: Node): Node {
+  const a = unwrap(arg);
+  if (a?.type === 'BinaryOperation' && a.operator === '+') {
+    if (isLiteral(a.right)) return unwrap(a.left);
+    if (isLiteral(a.left)) return unwrap(a.right);
+  }
+  return a;
+}
+
+/** Whether every write of the storage slot family `base` (same root, same struct members) in the
+ *  contract stores block.number (+ k) or clears it, and at least one records block.number. */
+function recordsCommitBlock(base: Node, c: ContractFacts, fn: FunctionFacts): boolean {
+  const root = rootName(base);
+  if (!root || fn.locals.has(root) || !c.stateVars.has(root)) return false;
+  const members = memberPath(base).join('.');
+  const same = (lv: Node) => rootName(lv) === root && memberPath(lv).join('.') === members;
+  let records = false;
+  let other = false;
+  for (const f of c.functions) {
+    if (!f.node.body || f.locals.has(root)) continue;
+    walk(f.node.body, (x) => {
+      if (x.type === 'BinaryOperation' && /=$/.test(x.operator) && !/^(==|!=|<=|>=)$/.test(x.operator) && same(x.left)) {
+        const r = unwrap(x.right);
+        if (x.operator !== '=') other = true;
+        else if (isBlockNumber(r) || (r?.type === 'BinaryOperation' && r.operator === '+' && ((isBlockNumber(r.left) && isLiteral(r.right)) || (isBlockNumber(r.right) && isLiteral(r.left))))) records = true;
+        else if (!(r?.type === 'NumberLiteral' && Number(r.number) === 0)) other = true;
+      }
+      if (x.type === 'UnaryOperation' && (x.operator === '++' || x.operator === '--') && same(x.subExpression)) other = true;
+    });
+  }
+  return records && !other;
+}
+
+/** blockhash(recorded + k) read only after that block and inside the 256-block window. */
+function committedFutureBlock(n: Node, facts: StaticFacts): boolean {
+  const arg = n.arguments?.[0];
+  const { contract, fn } = facts.enclosing(n);
+  if (!arg || !contract || !fn?.node.body) return false;
+  const base = recordedBase(arg);
+  if (!recordsCommitBlock(base, contract, fn)) return false;
+  const root = rootName(base)!;
+  const conds = conditions(fn.node.body);
+  const mentionsBase = (c: Node) => some(c, (x) => rootName(x) === root && (x.type === 'Identifier' || x.type === 'MemberAccess' || x.type === 'IndexAccess'));
+  const has256 = (c: Node) => some(c, (x) => x.type === 'NumberLiteral' && Number(x.number) === 256);
+  const after = conds.some((c) => some(c, (x) => x.type === 'BinaryOperation' && /^[<>]=?$/.test(x.operator) && (some(x.left, isBlockNumber) || some(x.right, isBlockNumber)) && mentionsBase(x)));
+  const window = conds.some((c) => has256(c) && some(c, isBlockNumber) && mentionsBase(c));
+  return after && window;
+}
 
 export const badRandomnessDetector: StaticDetector = {
   meta: {
@@ -59,10 +115,27 @@ export const badRandomnessDetector: StaticDetector = {
       if (p?.type === 'StateVariableDeclaration') return p.variables?.[0]?.name ?? null;
       return null;
     };
+    // A value kept only in locals that nothing reads (or only other such locals) decides nothing.
+    const deadValue = (n: Node, depth = 0): boolean => {
+      let st = facts.parent(n);
+      while (st && !/Statement$|^Block$/.test(st.type)) st = facts.parent(st);
+      if (st?.type !== 'VariableDeclarationStatement') return false;
+      const fn = facts.enclosing(n).fn;
+      const names = (st.variables ?? []).filter(Boolean).map((v: Node) => v.name);
+      if (!fn?.node.body || !names.length || names.length !== (st.variables ?? []).length) return false;
+      let live = false;
+      walk(fn.node.body, (x) => {
+        if (live) return false;
+        if (x.type === 'Identifier' && names.includes(x.name) && !within(x, st) && (depth >= 4 || !deadValue(x, depth + 1))) live = true;
+      });
+      return !live;
+    };
     const check = (n: Node) => {
       const b = blockValue(n);
       if (!b || b === 'gaslimit') return;
+      if (deadValue(n)) return;
       if (b === 'blockhash') {
+        if (committedFutureBlock(n, facts)) return;
         context.report({ node: n, loc: statementLoc(n, facts), messageId: 'blockhash' });
         return;
       }
@@ -73,7 +146,7 @@ export const badRandomnessDetector: StaticDetector = {
       }
     };
     const sink = (n: Node) => {
-      if (!ef.isSink(n)) return;
+      if (!ef.isSink(n) || deadValue(n)) return;
       const enc = facts.enclosing(n);
       const vars = new Set<string>();
       let direct = false;

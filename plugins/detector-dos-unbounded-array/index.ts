@@ -3,7 +3,8 @@
 // longer fits in a block and the function is dead (SWC-128).
 // Reports: loops bounded by such an array's length, loops that grow a state array from a
 // public function, and wholesale resets (`arr = new T[](0)`, `delete arr`) of such an array.
-// Avoids false positives: arrays only the owner can grow, fixed-size arrays, memory arrays.
+// Avoids false positives: arrays only the owner can grow, fixed-size arrays, memory arrays,
+// resets in the constructor (the array is still empty then).
 import { definePlugin } from '../../kernel/index.ts';
 import { line, rootName, some, statementLoc, walk, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
@@ -88,7 +89,9 @@ export const dosUnboundedArrayDetector: StaticDetector = {
       },
     };
     const reset = (n: Node, name: string | null) => {
-      const { contract } = facts.enclosing(n);
+      const { contract, fn } = facts.enclosing(n);
+      // Before the constructor returns nobody else has pushed anything: the reset costs nothing.
+      if (fn?.kind === 'constructor') return;
       const a = stateArray(name, n);
       if (!a || !contract || !grownBy.get(contract.name)?.has(a)) return;
       // `if (arr.length > N) { arr = new T[](0); ... }`: the guarded reset block is the statement.

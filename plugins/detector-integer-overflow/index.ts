@@ -7,8 +7,11 @@
 // or block time (bounded in practice), msg.value times a constant, counters stepped by a literal,
 // and parameters used only as keys (`bal[_id] += bal2[_id]`): choosing which slot is read does not
 // let the caller choose the magnitude.
+// Rated LOW: a wrap whose result only goes back to the caller (the function writes no state,
+// calls out to nobody and is reached only from such functions) - real, but the caller only gets
+// the wrapped value of operands it chose itself; it matters when another contract relies on it.
 import { definePlugin } from '../../kernel/index.ts';
-import { blockValue, conditions, callerControlled, isConstantExpr, norm, rootName, some, statementLoc, unwrap, walk, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { blockValue, conditions, callerControlled, isConstantExpr, norm, rootName, some, statementLoc, unwrap, walk, type FunctionFacts, type Node, type StaticDetector, type StaticFacts } from '../../lib/analysis/static/index.ts';
 
 const ARITH = new Set(['+', '-', '*', '+=', '-=', '*=', '**']);
 
@@ -39,6 +42,27 @@ function paramAsValue(n: Node, params: string[]): boolean {
   return hit;
 }
 
+/** Functions whose result only goes back to whoever called them: no state written, no external
+ *  call (directly or through callees), and every internal caller is such a function too. */
+function resultOnlyFunctions(facts: StaticFacts): Set<FunctionFacts> {
+  const all = facts.contracts.flatMap((c) => c.ownFunctions);
+  const callers = new Map<FunctionFacts, FunctionFacts[]>();
+  for (const f of all) for (const ic of f.internalCalls) for (const g of ic.callees) callers.set(g, [...(callers.get(g) ?? []), f]);
+  const memo = new Map<FunctionFacts, boolean>();
+  const pure = (f: FunctionFacts, stack: Set<FunctionFacts>): boolean => {
+    const m = memo.get(f);
+    if (m !== undefined) return m;
+    if (stack.has(f)) return true; // recursion: decided by the other members of the cycle
+    stack.add(f);
+    const selfdestructs = !!f.node.body && some(f.node.body, (x) => x.type === 'FunctionCall' && x.expression?.type === 'Identifier' && (x.expression.name === 'selfdestruct' || x.expression.name === 'suicide'));
+    const ok = f.kind !== 'modifier' && f.kind !== 'constructor' && !f.transitiveWrites.size && !f.transitiveExternal.length && !selfdestructs && (callers.get(f) ?? []).every((g) => pure(g, stack));
+    stack.delete(f);
+    memo.set(f, ok);
+    return ok;
+  };
+  return new Set(all.filter((f) => pure(f, new Set())));
+}
+
 function mentions(haystack: string, needle: string): boolean {
   if (!needle) return false;
   const esc = needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -61,6 +85,7 @@ export const integerOverflowDetector: StaticDetector = {
   },
   create(context) {
     const { facts, source } = context;
+    let resultOnly: Set<FunctionFacts> | null = null;
     // Comparisons (left, right) evaluated in require/assert/if/loop conditions of a function.
     const cmpCache = new Map<Node, Array<[string, string]>>();
     const comparisons = (fn: Node): Array<[string, string]> => {
@@ -121,10 +146,12 @@ export const integerOverflowDetector: StaticDetector = {
         );
         if (guard) return;
 
+        resultOnly ??= resultOnlyFunctions(facts);
+        const harmless = resultOnly.has(fn);
         const kind = op === '-' ? 'underflow' : 'overflow';
-        const why = writesState ? `result stored in state variable \`${lhsRoot}\`` : 'operand chosen by the caller';
+        const why = writesState ? `result stored in state variable \`${lhsRoot}\`` : harmless ? 'operand chosen by the caller; the result only goes back to the caller' : 'operand chosen by the caller';
         const inUnchecked = facts.inUnchecked(n) && facts.version.checkedArithmetic;
-        context.report({ node: n, loc: statementLoc(n, facts), messageId: 'op', data: { expr: source.slice(n.range[0], n.range[1] + 1).slice(0, 80), kind, why: inUnchecked ? `${why}, inside unchecked` : why }, confidence: some(n, (x) => x.type === 'Identifier' && fn.params.includes(x.name)) ? 0.65 : 0.5 });
+        context.report({ node: n, loc: statementLoc(n, facts), messageId: 'op', data: { expr: source.slice(n.range[0], n.range[1] + 1).slice(0, 80), kind, why: inUnchecked ? `${why}, inside unchecked` : why }, ...(harmless ? { severity: 'LOW' as const } : {}), confidence: some(n, (x) => x.type === 'Identifier' && fn.params.includes(x.name)) ? 0.65 : 0.5 });
       },
     };
   },

@@ -53,7 +53,7 @@ export const reentrancyDetector: StaticDetector = {
               // Re-entering an owner-only function needs the owner's cooperation: only
               // value-carrying calls stay reported there, one level lower.
               if (fn.senderGuard && call.kind === 'external') continue;
-              if (call.kind === 'external' && !p.writes.some((w) => readBefore(fn, w.variable, call.node.range?.[0] ?? 0))) continue;
+              if (call.kind === 'external' && !p.writes.some((w) => (p.via === 'modifier' ? readBeforeModifierCall(fn, p.at, w.variable, call.node.range?.[0] ?? 0) : readBefore(fn, w.variable, call.node.range?.[0] ?? 0)))) continue;
               seen.add(p.at);
               const vars = [...new Set(p.writes.map((w) => w.variable))].join('`, `');
               const writeLine = Math.min(...p.writes.map((w) => w.line));
@@ -92,6 +92,18 @@ export const reentrancyDetector: StaticDetector = {
     };
   },
 };
+
+/** For a call made by a modifier: whether `variable` was read before it, i.e. by a modifier
+ *  listed earlier or earlier in the calling modifier. Modifiers listed later and the body run
+ *  after the call and see the fresh value (`airDrop() callsOut checksBalance`: a re-entrant
+ *  call's write is visible to the outer check). */
+function readBeforeModifierCall(fn: FunctionFacts, at: unknown, variable: string, pos: number): boolean {
+  const idx = fn.modifiers.findIndex((m) => m.node === at);
+  if (idx < 0) return true;
+  for (const m of fn.modifiers.slice(0, idx)) if (m.def && (m.def.transitiveReads.has(variable) || readBefore(m.def, variable, Infinity))) return true;
+  const def = fn.modifiers[idx].def;
+  return !!def && readBefore(def, variable, pos);
+}
 
 /** Whether `variable` (or a storage pointer to it) is read in `fn` before source offset `pos`. */
 function readBefore(fn: FunctionFacts, variable: string, pos: number): boolean {

@@ -8,9 +8,26 @@
 // payable functions (paying to take a role is a game rule), callers adding themselves to a
 // table, contracts that never check the caller (no owner state to protect), and writes to other
 // members of a struct whose checks compare one member (`chans[id].parties[0] == msg.sender` makes
-// `parties` owner state, not `chans[id].balance`).
+// `parties` owner state, not `chans[id].balance`), and the phase reset of a round: clearing the
+// role records (`delete players`, `= address(0)`) in a function that only runs in a state the
+// contract checks (`require(stage == Stage.Done)`) gives nobody a role. An unconditional reset is
+// still reported (anyone could strip the owner at will).
 import { definePlugin } from '../../kernel/index.ts';
-import { headerLoc, isMsgSender, memberPath, type FunctionFacts, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { conditions, headerLoc, isMsgSender, memberPath, some, unwrap, type ContractFacts, type FunctionFacts, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+
+/** `delete x`, `x = 0`, `x = address(0)`, `x = false`: a write that leaves no role holder. */
+function isClear(w: Node): boolean {
+  if (w?.type === 'UnaryOperation' && w.operator === 'delete') return true;
+  if (w?.type !== 'BinaryOperation' || w.operator !== '=') return false;
+  const r = unwrap(w.right);
+  return (r?.type === 'NumberLiteral' && Number(r.number) === 0) || (r?.type === 'BooleanLiteral' && r.value === false);
+}
+
+/** Some require/if of the function (or its modifiers) reads contract state: it runs only in a phase. */
+function phaseGated(fn: FunctionFacts, c: ContractFacts): boolean {
+  const bodies = [fn.node.body, ...fn.modifiers.map((m) => m.def?.node.body)].filter(Boolean);
+  return bodies.some((b) => conditions(b).some((cond) => some(cond, (x) => x.type === 'Identifier' && c.stateVars.has(x.name) && !fn.locals.has(x.name) && !c.stateVars.get(x.name)!.constant)));
+}
 
 export const unprotectedOwnerChangeDetector: StaticDetector = {
   meta: {
@@ -36,7 +53,7 @@ export const unprotectedOwnerChangeDetector: StaticDetector = {
             if (fn.kind !== 'function' && fn.kind !== 'fallback' && fn.kind !== 'receive') continue;
             // Paying to take a role (king of the hill, registering as a player) is a game rule.
             if (!fn.isPublic || fn.senderGuard || fn.isView || fn.payable) continue;
-            const vars = [...authWrites(fn, c.authVars, c.authMembers, 0)];
+            const vars = [...authWrites(fn, c.authVars, c.authMembers, 0, phaseGated(fn, c))];
             if (!vars.length) continue;
             // Inherited functions are reported once, in the contract that declares them.
             if (fn.contract !== c.name && facts.contractByName.get(fn.contract)?.authVars.size) continue;
@@ -50,10 +67,11 @@ export const unprotectedOwnerChangeDetector: StaticDetector = {
 
 /** Access-control state written by `fn` or its internal callees. A caller adding itself to a
  *  table (`members[msg.sender] = true`) is self-registration, not taking someone's role. */
-function authWrites(fn: FunctionFacts, auth: Set<string>, members: Map<string, Set<string> | null>, depth: number): Set<string> {
+function authWrites(fn: FunctionFacts, auth: Set<string>, members: Map<string, Set<string> | null>, depth: number, gated: boolean): Set<string> {
   const out = new Set<string>();
   for (const w of fn.writes) {
     if (!auth.has(w.variable)) continue;
+    if (gated && isClear(w.node)) continue;
     const lhs = w.node?.type === 'BinaryOperation' ? w.node.left : w.node?.subExpression;
     if (lhs?.type === 'IndexAccess' && isMsgSender(lhs.index)) continue;
     // Only the compared members of a struct are owner state; a write of the whole struct counts.
@@ -62,7 +80,7 @@ function authWrites(fn: FunctionFacts, auth: Set<string>, members: Map<string, S
     if (checked && written.length && !written.some((m) => checked.has(m))) continue;
     out.add(w.variable);
   }
-  if (depth < 4) for (const ic of fn.internalCalls) for (const g of ic.callees) if (g !== fn && !g.senderGuard) for (const v of authWrites(g, auth, members, depth + 1)) out.add(v);
+  if (depth < 4) for (const ic of fn.internalCalls) for (const g of ic.callees) if (g !== fn && !g.senderGuard) for (const v of authWrites(g, auth, members, depth + 1, gated)) out.add(v);
   return out;
 }
 

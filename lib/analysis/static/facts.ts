@@ -23,6 +23,7 @@ import {
   type Node,
 } from './ast.ts';
 import { solidityPragma } from './parse.ts';
+import { deadRanges } from './reachability.ts';
 
 export type CallKind = 'call' | 'delegatecall' | 'callcode' | 'staticcall' | 'send' | 'transfer' | 'external';
 
@@ -168,6 +169,8 @@ export interface StaticFacts {
   enclosing(node: Node): { contract: ContractFacts | null; fn: FunctionFacts | null };
   inLoop(node: Node): boolean;
   inUnchecked(node: Node): boolean;
+  /** Inside code no transaction can reach (an early exit that constant-valued state always takes). */
+  unreachable(node: Node): boolean;
   /** The declared type of a name as seen from a function (local first, then state). */
   typeOf(name: string, fn: FunctionFacts | null, contract: ContractFacts | null): string | null;
   /** Best-effort type of `a`, `a[i]`, `a.b`. */
@@ -919,6 +922,12 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
     return false;
   };
   const isFnBoundary = (n: Node) => n.type === 'FunctionDefinition' || n.type === 'ModifierDefinition' || n.type === 'ContractDefinition';
+  let dead: Array<[number, number]> | null = null;
+  const unreachable = (node: Node) => {
+    dead ??= contracts.flatMap((c) => deadRanges(ast, contracts, c));
+    const r = node?.range;
+    return !!r && dead.some(([s, e]) => r[0] >= s && r[1] <= e);
+  };
 
   return {
     source,
@@ -935,6 +944,7 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
     enclosing,
     inLoop: (n) => ancestorIs(n, (p) => p.type === 'ForStatement' || p.type === 'WhileStatement' || p.type === 'DoWhileStatement', isFnBoundary),
     inUnchecked: (n) => ancestorIs(n, (p) => p.type === 'UncheckedStatement' || (p.type === 'Block' && p.unchecked === true), isFnBoundary),
+    unreachable,
     typeOf: (name, fn, c) => typeOfName(name, fn, c),
     typeOfExpr: (e, fn, c) => (fn && c ? exprType(e, fn, c) : null),
     functionsByKey,

@@ -9,3 +9,4 @@ export * from './wasm-protocol.ts';
 export * from './load-detectors.ts';
 export * from './rule-helpers.ts';
 export * from './entropy.ts';
+export * from './reachability.ts';
