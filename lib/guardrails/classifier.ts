@@ -94,59 +94,162 @@ export function featurize(text: string, dims = DEFAULT_DIMS): SparseVector {
 }
 
 /**
- * Per-token features of a whole text, hashed once, so that many windows over the same text are
- * scored without re-tokenising and re-hashing each of them (a 1 KB message has ~13 windows that
- * together cover it about twice). windowScore() over a token-aligned range gives exactly the
- * score predict(featurize(text.slice(from, to))) would.
+ * Per-token features of a whole text, hashed once, so that the many windows the injection layer
+ * scores over one text (a 1 KB message has ~13, covering it about twice) need no re-tokenising,
+ * re-hashing or feature vector each. A window's sublinear, L2-normalised dot product is built
+ * from running counts instead: every feature occurrence links to the previous occurrence of the
+ * same feature, so the k-th occurrence of a feature inside the window adds w * (g(k) - g(k-1)) to
+ * the dot product and g(k)^2 - g(k-1)^2 to the squared norm (g(c) = 1 + ln c); the sums telescope
+ * to featurize()'s w * g(count) and g(count)^2. Per window that is one pass over a contiguous
+ * range of small arrays: no hash table, no 1 MB scratch vector, no allocation. The arrays are
+ * shared buffers, reused by the next tokenFeatures() call; windowScore() on an older
+ * TokenFeatures returns null (and the caller featurizes the slice instead).
  */
 export interface TokenFeatures {
   text: string;
   dims: number;
-  /** Token i spans [start[i], end[i]) of text. */
+  /** Number of tokens; token i spans [start[i], end[i]) of text. */
+  count: number;
   start: Int32Array;
   end: Int32Array;
-  /** Word unigram and character n-gram indices of token i: feats[featFrom[i] .. featFrom[i + 1]). */
+  /** Occurrences of token i: occ[featFrom[i] .. featFrom[i + 1]) = word unigram, bigram with the previous token, character n-grams. */
   featFrom: Int32Array;
-  feats: Int32Array;
-  /** Index of the bigram (previous token, token i) in the whole text. */
-  bigram: Int32Array;
-  words: string[];
+  occ: Int32Array;
+  /** Previous occurrence of the same feature index, or -1. */
+  prev: Int32Array;
+  /** Which fill of the shared buffers this is. */
+  generation: number;
+}
+
+// Allocation-free tokenising: skip to the next token, then match it (same tokens as TOKEN).
+const SKIP_STICKY = /[^\p{L}\p{N}]*/uy;
+const TOKEN_STICKY = /[\p{L}\p{N}]+(?:'[\p{L}]+)?/uy;
+const FNV_PRIME = 0x01000193;
+const fnvFeed = (h: number, s: string, from: number, to: number) => {
+  for (let i = from; i < to; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME) >>> 0;
+  return h;
+};
+/** fnv1a(a + ' ' + b, 2) over text ranges, without building the string. */
+function bigramHash(sa: string, a0: number, a1: number, sb: string, b0: number, b1: number): number {
+  let h = fnvFeed((0x811c9dc5 ^ 2) >>> 0, sa, a0, a1);
+  h = Math.imul(h ^ 32, FNV_PRIME) >>> 0;
+  return fnvFeed(h, sb, b0, b1);
+}
+/** charNgrams(text.slice(s, e)) written into out from n on; returns the new n. */
+function charNgramsAt(text: string, s: number, e: number, dims: number, out: Int32Array, n: number): number {
+  const len = e - s + 2; // the word padded with a space on each side
+  for (let a = 0; a < len - 2; a++) {
+    let h = (0x811c9dc5 ^ 3) >>> 0;
+    const lim = Math.min(a + 5, len);
+    for (let k = a; k < lim; k++) {
+      h = Math.imul(h ^ (k === 0 || k === len - 1 ? 32 : text.charCodeAt(s + k - 1)), FNV_PRIME) >>> 0;
+      if (k - a >= 2) out[n++] = h % dims;
+    }
+  }
+  return n;
+}
+
+let generation = 0;
+let bufStart = new Int32Array(256);
+let bufEnd = new Int32Array(256);
+let bufFrom = new Int32Array(257);
+let bufOcc = new Int32Array(8192);
+let bufPrev = new Int32Array(8192);
+/** Count of the occurrence's feature so far inside the window being scored. */
+let bufRun = new Int32Array(8192);
+/** model.weights[occ[k]], filled once per (text, model). */
+let bufW = new Float64Array(8192);
+let weightsFor: { generation: number; model: LoadedModel | null } = { generation: -1, model: null };
+// Open-addressing table feature index -> last occurrence in the text.
+let hashKeys = new Int32Array(16384);
+let hashVals = new Int32Array(16384);
+let hashMask = 0;
+
+function grow<T extends Int32Array | Float64Array>(a: T, need: number): T {
+  if (a.length >= need) return a;
+  const b = new (a.constructor as { new (n: number): T })(Math.max(need, a.length * 2));
+  b.set(a);
+  return b;
+}
+const slotOf = (f: number) => (Math.imul(f, 0x9e3779b1) >>> 0) & hashMask;
+function lastOccurrence(f: number): number {
+  for (let i = slotOf(f); ; i = (i + 1) & hashMask) {
+    const k = hashKeys[i]!;
+    if (k === -1) return -1;
+    if (k === f) return hashVals[i]!;
+  }
 }
 
 export function tokenFeatures(text: string, dims = DEFAULT_DIMS, upTo = text.length): TokenFeatures {
-  const starts: number[] = [];
-  const ends: number[] = [];
-  const words: string[] = [];
-  TOKEN.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = TOKEN.exec(text)) && m.index < upTo) {
-    starts.push(m.index);
-    ends.push(m.index + m[0].length);
-    words.push(m[0].slice(0, MAX_WORD));
-  }
-  const featFrom = new Int32Array(words.length + 1);
-  const bigram = new Int32Array(words.length);
-  let cap = 64;
-  for (const w of words) cap += 1 + 3 * (w.length + 2);
-  const feats = new Int32Array(cap);
+  generation++;
+  let count = 0;
   let n = 0;
-  let prev = '<s>';
-  for (let t = 0; t < words.length; t++) {
-    const w = words[t]!;
-    featFrom[t] = n;
-    feats[n++] = fnv1a(w, 1) % dims;
-    bigram[t] = fnv1a(prev + ' ' + w, 2) % dims;
-    prev = w;
-    charNgrams(w, (h) => (feats[n++] = h % dims));
+  let pos = 0;
+  while (pos < text.length) {
+    SKIP_STICKY.lastIndex = pos;
+    SKIP_STICKY.test(text);
+    const s = SKIP_STICKY.lastIndex;
+    if (s >= upTo || s >= text.length) break;
+    TOKEN_STICKY.lastIndex = s;
+    if (!TOKEN_STICKY.test(text)) break;
+    const e = TOKEN_STICKY.lastIndex;
+    pos = e;
+    const we = Math.min(e, s + MAX_WORD);
+    if (count + 2 > bufStart.length) {
+      bufStart = grow(bufStart, count + 2);
+      bufEnd = grow(bufEnd, count + 2);
+      bufFrom = grow(bufFrom, bufStart.length + 1);
+    }
+    const need = n + 2 + 3 * (we - s + 2);
+    if (need > bufOcc.length) bufOcc = grow(bufOcc, need);
+    bufStart[count] = s;
+    bufEnd[count] = e;
+    bufFrom[count] = n;
+    bufOcc[n++] = fnv1a(text, 1, s, we) % dims;
+    bufOcc[n++] = (count ? bigramHash(text, bufStart[count - 1]!, Math.min(bufEnd[count - 1]!, bufStart[count - 1]! + MAX_WORD), text, s, we) : bigramHash('<s>', 0, 3, text, s, we)) % dims;
+    n = charNgramsAt(text, s, we, dims, bufOcc, n);
+    count++;
   }
-  featFrom[words.length] = n;
-  return { text, dims, start: Int32Array.from(starts), end: Int32Array.from(ends), featFrom, feats, bigram, words };
+  bufFrom[count] = n;
+  // Previous occurrence of each feature, through a table about 4x the number of occurrences.
+  let size = 1024;
+  while (size < n * 4) size *= 2;
+  if (hashKeys.length < size) {
+    hashKeys = new Int32Array(size);
+    hashVals = new Int32Array(size);
+  }
+  hashMask = size - 1;
+  hashKeys.fill(-1, 0, size);
+  if (bufPrev.length < n) {
+    bufPrev = grow(bufPrev, n);
+    bufRun = new Int32Array(bufPrev.length);
+    bufW = new Float64Array(bufPrev.length);
+  }
+  for (let k = 0; k < n; k++) {
+    const f = bufOcc[k]!;
+    let i = slotOf(f);
+    for (;;) {
+      const key = hashKeys[i]!;
+      if (key === -1) {
+        hashKeys[i] = f;
+        bufPrev[k] = -1;
+        break;
+      }
+      if (key === f) {
+        bufPrev[k] = hashVals[i]!;
+        break;
+      }
+      i = (i + 1) & hashMask;
+    }
+    hashVals[i] = k;
+  }
+  return { text, dims, count, start: bufStart, end: bufEnd, featFrom: bufFrom, occ: bufOcc, prev: bufPrev, generation };
 }
 
 /** First token starting at or after `pos` (binary search). */
 function tokenAt(tf: TokenFeatures, pos: number): number {
   let lo = 0;
-  let hi = tf.start.length;
+  let hi = tf.count;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     if (tf.start[mid]! < pos) lo = mid + 1;
@@ -155,80 +258,107 @@ function tokenAt(tf: TokenFeatures, pos: number): number {
   return lo;
 }
 
-/**
- * predict(model, featurize(tf.text.slice(from, to))) from the precomputed token features, or
- * null when a token straddles a window edge (the slice would tokenise differently there).
- */
-/** 1 + log(count) for small counts, the sublinear term frequency without a log call per feature. */
-const LOG_TF = Float64Array.from({ length: 256 }, (_, c) => 1 + Math.log(c));
-/** Scratch values for windowScore (grown on demand, reused: no allocation per window). */
-let vals = new Float64Array(4096);
+// g(c) = 1 + ln c (sublinear term frequency), g(0) = 0: the per-occurrence steps of g and g^2.
+const STEPS = 4096;
+const G = (c: number) => (c === 0 ? 0 : 1 + Math.log(c));
+const STEP_G = Float64Array.from({ length: STEPS }, (_, c) => (c ? G(c) - G(c - 1) : 0));
+const STEP_G2 = Float64Array.from({ length: STEPS }, (_, c) => (c ? G(c) ** 2 - G(c - 1) ** 2 : 0));
+const stepG = (c: number) => (c < STEPS ? STEP_G[c]! : G(c) - G(c - 1));
+const stepG2 = (c: number) => (c < STEPS ? STEP_G2[c]! : G(c) ** 2 - G(c - 1) ** 2);
+/** Features a window has beyond the cached ones: its own <s>/</s> bigrams and a cut last word. */
+let extras = new Int32Array(512);
 
+/**
+ * predict(model, featurize(tf.text.slice(from, to))) from the token features (equal up to
+ * floating-point rounding, ~1e-7), or null when the window starts inside a token or tf is stale.
+ */
 export function windowScore(model: LoadedModel, tf: TokenFeatures, from: number, to: number): number | null {
-  if (tf.dims !== model.dims) return null;
+  if (tf.dims !== model.dims || tf.generation !== generation) return null;
   const a = tokenAt(tf, from);
   if (a > 0 && tf.end[a - 1]! > from) return null;
   let b = tokenAt(tf, to);
-  // A window cut inside a word (the 600-character cap) sees only the word's head: those
-  // partial words are featurised here, the whole words before them come from the cache.
-  let tail: string[] | null = null;
+  // A window cut inside a word (the 600-character cap) sees only the word's head: that partial
+  // word is hashed here, the whole words before it come from the cache.
+  let piece: string | null = null;
   if (b > a && tf.end[b - 1]! > to) {
     b--;
-    tail = [];
-    const piece = tf.text.slice(tf.start[b]!, to);
-    TOKEN.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = TOKEN.exec(piece))) tail.push(m[0].slice(0, MAX_WORD));
+    piece = tf.text.slice(tf.start[b]!, to);
   }
   if (b - a > MAX_WORDS) {
     b = a + MAX_WORDS;
-    tail = null;
-  } else if (tail && b - a + tail.length > MAX_WORDS) tail.length = MAX_WORDS - (b - a);
-  if (scratch.length !== tf.dims) scratch = new Float32Array(tf.dims);
-  touched.length = 0;
-  const add = (i: number) => {
-    if (scratch[i] === 0) touched.push(i);
-    scratch[i]! += 1;
-  };
-  // Same feature order as featurize(), so the floating-point sum below is the same too.
-  for (let t = a; t < b; t++) {
-    const f0 = tf.featFrom[t]!;
-    add(tf.feats[f0]!);
-    add(t === a ? fnv1a('<s> ' + tf.words[t]!, 2) % tf.dims : tf.bigram[t]!);
-    for (let k = f0 + 1; k < tf.featFrom[t + 1]!; k++) add(tf.feats[k]!);
+    piece = null;
   }
-  let last = b > a ? tf.words[b - 1]! : '<s>';
-  if (tail) {
-    for (const w of tail) {
-      add(fnv1a(w, 1) % tf.dims);
-      add(fnv1a(last + ' ' + w, 2) % tf.dims);
-      last = w;
-      const padded = ' ' + w + ' ';
-      for (let s = 0; s < padded.length - 2; s++) {
-        let h = (0x811c9dc5 ^ 3) >>> 0;
-        for (let e = s; e < Math.min(s + 5, padded.length); e++) {
-          h ^= padded.charCodeAt(e);
-          h = Math.imul(h, 0x01000193) >>> 0;
-          if (e - s >= 2) add(h % tf.dims);
-        }
-      }
+  const { occ, prev, text } = tf;
+  if (weightsFor.generation !== generation || weightsFor.model !== model) {
+    const total = tf.featFrom[tf.count]!;
+    for (let k = 0; k < total; k++) bufW[k] = model.weights[occ[k]!]!;
+    weightsFor = { generation, model };
+  }
+  const A = tf.featFrom[a]!;
+  const B = tf.featFrom[b]!;
+  // The first token's bigram is with the window start "<s>", not with the token before it.
+  const skip = b > a ? A + 1 : -1;
+  let dot = 0;
+  let sq = 0;
+  for (let k = A; k < B; k++) {
+    if (k === skip) {
+      // Not counted, but the count so far passes through it to later occurrences.
+      bufRun[k] = prev[k]! >= A ? bufRun[prev[k]!]! : 0;
+      continue;
+    }
+    const p = prev[k]!;
+    const j = p >= A ? bufRun[p]! + 1 : 1;
+    bufRun[k] = j;
+    dot += bufW[k]! * stepG(j);
+    sq += stepG2(j);
+  }
+  // Extra features in featurize() order: <s> bigram, the cut word's features, </s> bigram.
+  let nx = 0;
+  let lastS = -1;
+  let lastE = -1;
+  let lastText = text;
+  if (b > a) {
+    extras[nx++] = bigramHash('<s>', 0, 3, text, tf.start[a]!, Math.min(tf.end[a]!, tf.start[a]! + MAX_WORD)) % tf.dims;
+    lastS = tf.start[b - 1]!;
+    lastE = Math.min(tf.end[b - 1]!, lastS + MAX_WORD);
+  }
+  if (piece) {
+    let pos = 0;
+    let words = b - a;
+    while (pos < piece.length && words < MAX_WORDS) {
+      SKIP_STICKY.lastIndex = pos;
+      SKIP_STICKY.test(piece);
+      const s = SKIP_STICKY.lastIndex;
+      if (s >= piece.length) break;
+      TOKEN_STICKY.lastIndex = s;
+      if (!TOKEN_STICKY.test(piece)) break;
+      const e = TOKEN_STICKY.lastIndex;
+      pos = e;
+      const we = Math.min(e, s + MAX_WORD);
+      if (nx + 4 + 3 * (we - s + 2) > extras.length) extras = grow(extras, (nx + 4 + 3 * (we - s + 2)) * 2);
+      extras[nx++] = fnv1a(piece, 1, s, we) % tf.dims;
+      extras[nx++] = (lastS >= 0 ? bigramHash(lastText, lastS, lastE, piece, s, we) : bigramHash('<s>', 0, 3, piece, s, we)) % tf.dims;
+      nx = charNgramsAt(piece, s, we, tf.dims, extras, nx);
+      [lastText, lastS, lastE] = [piece, s, we];
+      words++;
     }
   }
-  if (b > a || (tail && tail.length)) add(fnv1a(last + ' </s>', 2) % tf.dims);
-  let norm = 0;
-  if (vals.length < touched.length) vals = new Float64Array(touched.length * 2);
-  for (let j = 0; j < touched.length; j++) {
-    const i = touched[j]!;
-    const c = scratch[i]!;
-    const v = c < LOG_TF.length ? LOG_TF[c]! : 1 + Math.log(c);
-    scratch[i] = 0;
-    vals[j] = Math.fround(v);
-    norm += v * v;
+  if (lastS >= 0) {
+    extras[nx++] = fnvFeed(fnvFeed((0x811c9dc5 ^ 2) >>> 0, lastText, lastS, lastE), ' </s>', 0, 5) % tf.dims;
   }
-  norm = Math.sqrt(norm) || 1;
-  let z = model.bias;
-  for (let j = 0; j < touched.length; j++) z += model.weights[touched[j]!]! * Math.fround(vals[j]! / norm);
-  return sigmoid(z);
+  for (let x = 0; x < nx; x++) {
+    const f = extras[x]!;
+    // How many times f already occurs in the window: cached occurrences, then earlier extras.
+    let c = 0;
+    let k = lastOccurrence(f);
+    while (k >= B) k = prev[k]!;
+    if (k >= A) c = bufRun[k]!;
+    for (let y = 0; y < x; y++) if (extras[y] === f) c++;
+    dot += model.weights[f]! * stepG(c + 1);
+    sq += stepG2(c + 1);
+  }
+  const norm = Math.sqrt(sq) || 1;
+  return sigmoid(model.bias + dot / norm);
 }
 
 export interface LoadedModel {

@@ -12,7 +12,7 @@ const text =
   'Supercalifragilisticexpialidociousandthensomemorelettersbeyondthecap end.';
 
 describe('classifier window scoring from cached token features', () => {
-  it('gives exactly the score of featurising each window on its own', () => {
+  it('gives the score of featurising each window on its own (to rounding)', () => {
     const tf = tokenFeatures(text, model.dims);
     const ranges: Array<[number, number]> = [...windows(text), ...windows(text, 40)];
     // Random ends, most of them inside a word: the partial last word must be featurised as the slice would.
@@ -27,9 +27,22 @@ describe('classifier window scoring from cached token features', () => {
       const fast = windowScore(model, tf, s, e);
       if (fast === null) continue;
       scored++;
-      assert.equal(fast, predict(model, featurize(text.slice(s, e), model.dims)), `window ${s}-${e}`);
+      const slow = predict(model, featurize(text.slice(s, e), model.dims));
+      assert.ok(Math.abs(fast - slow) < 1e-6, `window ${s}-${e}: ${fast} vs ${slow}`);
     }
     assert.ok(scored >= ranges.length - 5, `only ${scored} of ${ranges.length} windows scored from the cache`);
+  });
+  it('stays exact on long texts (buffers grown) and after another text was tokenised', () => {
+    const long = Array.from({ length: 40 }, (_, i) => `${text} word${i}`).join(' ');
+    const tf = tokenFeatures(long, model.dims);
+    for (const [s, e] of [...windows(long), [0, long.length] as [number, number], [long.length - 300, long.length] as [number, number]]) {
+      const fast = windowScore(model, tf, s, e);
+      if (fast === null) continue;
+      const slow = predict(model, featurize(long.slice(s, e), model.dims));
+      assert.ok(Math.abs(fast - slow) < 1e-6, `window ${s}-${e}: ${fast} vs ${slow}`);
+    }
+    tokenFeatures('something else', model.dims);
+    assert.equal(windowScore(model, tf, 0, 100), null, 'a stale TokenFeatures is declined, not misread');
   });
   it('declines a window that starts inside a word', () => {
     const tf = tokenFeatures(text, model.dims);
