@@ -8,7 +8,7 @@
 // slot), and, when the file imports others, the variable is private (a derived contract elsewhere
 // could write it otherwise). Only function-level statements and a modifier's statements before
 // `_` are judged; anything the evaluator does not understand leaves the code reachable.
-import { isRequireLike, rootName, some, unwrap, walk, type Node } from './ast.ts';
+import { isRequireLike, rootName, unwrap, walk, type Node } from './ast.ts';
 import type { ContractFacts, FunctionFacts } from './facts.ts';
 
 type Value = bigint | boolean;
@@ -16,12 +16,28 @@ type Env = Map<string, Value[]>;
 
 const MAX_COMBINATIONS = 64;
 
-/** Possible values of each constant-valued state variable of `c` (null: not constant-valued). */
+// One walk per file for what the whole file decides (assembly, imports), not one per contract.
+const fileFlags = new WeakMap<object, { assembly: boolean; imports: boolean }>();
+function flagsOf(ast: Node): { assembly: boolean; imports: boolean } {
+  let f = fileFlags.get(ast);
+  if (!f) {
+    const flags = { assembly: false, imports: false };
+    walk(ast, (n) => {
+      if (n.type === 'InlineAssemblyStatement') flags.assembly = true;
+      if (n.type === 'ImportDirective') flags.imports = true;
+    });
+    fileFlags.set(ast, (f = flags));
+  }
+  return f;
+}
+
+/** Possible values of each constant-valued state variable of `c` (others are absent). */
 export function constantStateValues(ast: Node, contracts: ContractFacts[], c: ContractFacts): Env {
   const out: Env = new Map();
-  if (some(ast, (n) => n.type === 'InlineAssemblyStatement')) return out;
+  const { assembly, imports: hasImports } = flagsOf(ast);
+  if (assembly) return out;
   if (c.functions.some((f) => f.externalCalls.some((e) => e.kind === 'delegatecall' || e.kind === 'callcode'))) return out;
-  const hasImports = some(ast, (n) => n.type === 'ImportDirective');
+  const cand = new Map<string, { decl: Node; isBool: boolean; values: Value[]; ok: boolean }>();
   for (const v of c.stateVars.values()) {
     if (v.constant) continue;
     if (hasImports && v.visibility !== 'private') continue;
@@ -30,40 +46,38 @@ export function constantStateValues(ast: Node, contracts: ContractFacts[], c: Co
     const isBool = t.name === 'bool';
     const init = literal(v.node.expression);
     if (v.node.expression && init === null) continue;
-    const values: Value[] = [init ?? (isBool ? false : 0n)];
-    let ok = true;
-    // Every function of the file that sees this declaration (its contract and derived ones).
-    for (const other of contracts) {
-      if (other.stateVars.get(v.name)?.node !== v.node) continue;
-      for (const f of other.ownFunctions) {
-        if (!ok) break;
-        ok = collectWrites(f, v.name, isBool, values);
-      }
-    }
-    if (ok) out.set(v.name, [...new Set(values)]);
+    cand.set(v.name, { decl: v.node, isBool, values: [init ?? (isBool ? false : 0n)], ok: true });
   }
+  if (!cand.size) return out;
+  // One walk per function of the file that sees these declarations (this contract, derived ones).
+  for (const other of contracts) {
+    const seen = [...cand.entries()].filter(([name, x]) => other.stateVars.get(name)?.node === x.decl);
+    if (!seen.length) continue;
+    for (const f of other.ownFunctions) if (f.node.body) collectWrites(f, new Map(seen.filter(([name]) => !f.locals.has(name))));
+  }
+  for (const [name, x] of cand) if (x.ok) out.set(name, [...new Set(x.values)]);
   return out;
 }
 
-function collectWrites(f: FunctionFacts, name: string, isBool: boolean, values: Value[]): boolean {
-  if (!f.node.body || f.locals.has(name)) return true;
-  let ok = true;
+function collectWrites(f: FunctionFacts, vars: Map<string, { isBool: boolean; values: Value[]; ok: boolean }>): void {
+  if (!vars.size) return;
   walk(f.node.body, (n) => {
-    if (!ok) return false;
     if (n.type === 'BinaryOperation' && /^([-+*/%|&^]|<<|>>)?=$/.test(n.operator)) {
       const targets = n.left?.type === 'TupleExpression' ? n.left.components ?? [] : [n.left];
-      if (targets.some((t: Node) => t && rootName(t) === name)) {
+      for (const t of targets) {
+        const x = t ? vars.get(rootName(t) ?? '') : undefined;
+        if (!x) continue;
         const v = n.operator === '=' && n.left?.type === 'Identifier' ? literal(n.right) : null;
-        if (v === null) ok = false;
-        else values.push(v);
+        if (v === null) x.ok = false;
+        else x.values.push(v);
       }
     }
-    if (n.type === 'UnaryOperation' && rootName(n.subExpression) === name) {
-      if (n.operator === 'delete') values.push(isBool ? false : 0n);
-      else if (n.operator === '++' || n.operator === '--') ok = false;
+    if (n.type === 'UnaryOperation') {
+      const x = vars.get(rootName(n.subExpression) ?? '');
+      if (x && n.operator === 'delete') x.values.push(x.isBool ? false : 0n);
+      else if (x && (n.operator === '++' || n.operator === '--')) x.ok = false;
     }
   });
-  return ok;
 }
 
 function literal(e: Node): Value | null {
