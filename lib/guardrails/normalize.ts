@@ -49,8 +49,8 @@ const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '
 export interface NormalizedText {
   /** Folded text used for matching. */
   text: string;
-  /** map[i] = offset in the original string of the code unit that produced text[i]; map[text.length] = original length. */
-  map: number[];
+  /** map[i] = offset in the original string of the character that produced text[i]; map[text.length] = original length. */
+  map: Int32Array;
   /** Counts of what was undone, so callers can weigh obfuscation itself as a signal. */
   stats: { invisible: number; confusable: number; leet: number; spaced: number; spacedLetters: number };
 }
@@ -78,30 +78,48 @@ export function normalizeForMatching(input: string): NormalizedText {
 }
 
 const foldCache = new Map<number, string>();
-const isAsciiLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
-const isAsciiDigit = (c: number) => c >= 48 && c <= 57;
-/** Letter test with an ASCII fast path. */
-function isLetterCh(ch: string): boolean {
-  const c = ch.charCodeAt(0);
-  if (c < 0x80) return isAsciiLetter(c);
-  return /\p{L}/u.test(ch);
+const LEET_CP = new Int32Array(128);
+for (const [k, v] of Object.entries(LEET)) LEET_CP[k.charCodeAt(0)] = v.charCodeAt(0);
+const CONFUSABLE_CP = new Map<number, number>(Object.entries(CONFUSABLES).map(([k, v]) => [k.codePointAt(0)!, v.charCodeAt(0)]));
+// Character classes of non-ASCII BMP code points, computed once each: 1 = known, 2 = letter, 4 = word character.
+const KNOWN = 1;
+const LETTER = 2;
+const WORDCH = 4;
+const classes = new Uint8Array(0x10000);
+function classOf(cp: number): number {
+  if (cp < 0x80) {
+    const letter = (cp >= 97 && cp <= 122) || (cp >= 65 && cp <= 90);
+    return (letter ? LETTER : 0) | (letter || (cp >= 48 && cp <= 57) || cp === 64 || cp === 36 ? WORDCH : 0);
+  }
+  if (cp < 0x10000 && classes[cp]) return classes[cp]!;
+  const ch = String.fromCodePoint(cp);
+  const c = KNOWN | (/\p{L}/u.test(ch) ? LETTER : 0) | (WORD_CHAR.test(ch) ? WORDCH : 0);
+  if (cp < 0x10000) classes[cp] = c;
+  return c;
 }
-function isWordCh(ch: string): boolean {
-  const c = ch.charCodeAt(0);
-  if (c < 0x80) return isAsciiLetter(c) || isAsciiDigit(c) || c === 64 || c === 36;
-  return WORD_CHAR.test(ch);
-}
+const isCyrGreek = (cp: number) => cp >= 0x370 && cp <= 0x52f;
+const isSepCp = (c: number) => c === 32 || c === 46 || c === 45 || c === 95 || c === 42 || c === 124 || c === 47;
+
+// Working buffers (normalisation is synchronous): one element per code point of the folded text.
+let cps = new Int32Array(4096);
+let srcs = new Int32Array(4096);
+let outCps = new Int32Array(4096);
+let outSrcs = new Int32Array(4096);
+let units = new Uint16Array(8192);
 
 function normalizeUncached(input: string): NormalizedText {
   const stats = { invisible: 0, confusable: 0, leet: 0, spaced: 0, spacedLetters: 0 };
   // Pass 1: drop invisibles, fold compatibility forms, keep provenance.
-  const chars: string[] = [];
-  const src: number[] = [];
+  let n = 0;
   for (let i = 0; i < input.length; ) {
     const cp = input.codePointAt(i)!;
+    if (n + 32 > cps.length) {
+      cps = grow32(cps, n + 32);
+      srcs = grow32(srcs, n + 32);
+    }
     if (cp < 0x80) {
-      chars.push(String.fromCharCode(cp >= 65 && cp <= 90 ? cp + 32 : cp));
-      src.push(i);
+      cps[n] = cp >= 65 && cp <= 90 ? cp + 32 : cp;
+      srcs[n++] = i;
       i++;
       continue;
     }
@@ -116,68 +134,73 @@ function normalizeUncached(input: string): NormalizedText {
       folded = foldChar(String.fromCodePoint(cp));
       if (foldCache.size < 20000) foldCache.set(cp, folded);
     }
-    for (const f of folded) {
-      chars.push(f);
-      src.push(i);
+    if (n + folded.length + 32 > cps.length) {
+      cps = grow32(cps, n + folded.length + 32);
+      srcs = grow32(srcs, n + folded.length + 32);
+    }
+    for (let j = 0; j < folded.length; ) {
+      const f = folded.codePointAt(j)!;
+      cps[n] = f;
+      srcs[n++] = i;
+      j += f > 0xffff ? 2 : 1;
     }
     i += len;
   }
   // Latin-dominant text decides whether an all-look-alike word is an attack or just Russian.
   let latinCount = 0;
   let otherCount = 0;
-  for (const c of chars) {
-    const code = c.charCodeAt(0);
+  for (let k = 0; k < n; k++) {
+    const code = cps[k]!;
     if (code >= 97 && code <= 122) latinCount++;
-    else if (code >= 0x370 && code <= 0x52f) otherCount++;
+    else if (isCyrGreek(code)) otherCount++;
   }
   const latinText = latinCount > otherCount * 3;
 
   // Pass 2: per word, script and leet folding.
   let w = 0;
-  while (w < chars.length) {
-    if (!isWordCh(chars[w]!)) {
+  while (w < n) {
+    if (!(classOf(cps[w]!) & WORDCH)) {
       w++;
       continue;
     }
     let e = w;
-    while (e < chars.length && isWordCh(chars[e]!)) e++;
+    while (e < n && classOf(cps[e]!) & WORDCH) e++;
     let hasLatin = false;
     let hasConf = false;
     let hasOther = false;
     let hasLetter = false;
     let hasLeet = false;
     for (let k = w; k < e; k++) {
-      const c = chars[k]!;
-      const code = c.charCodeAt(0);
+      const code = cps[k]!;
       if (code < 0x80) {
         if (code >= 97 && code <= 122) {
           hasLatin = true;
           hasLetter = true;
-        } else if (LEET[c] !== undefined) hasLeet = true;
+        } else if (LEET_CP[code]) hasLeet = true;
         continue;
       }
-      if (CONFUSABLES[c] !== undefined) hasConf = true;
-      else if (CYR_GREEK.test(c)) hasOther = true;
-      if (/\p{L}/u.test(c)) hasLetter = true;
+      if (CONFUSABLE_CP.has(code)) hasConf = true;
+      else if (isCyrGreek(code)) hasOther = true;
+      if (classOf(code) & LETTER) hasLetter = true;
     }
     if (hasConf && (hasLatin || (latinText && !hasOther))) {
       for (let k = w; k < e; k++) {
-        const m = CONFUSABLES[chars[k]!];
-        if (m) {
-          chars[k] = m;
+        const m = CONFUSABLE_CP.get(cps[k]!);
+        if (m !== undefined) {
+          cps[k] = m;
           stats.confusable++;
         }
       }
     }
     // Leet only inside words with letters, and not hex-looking tokens (0x..., hashes) or plain numbers.
-    if (hasLeet && hasLetter && e - w <= 24 && !(chars[w] === '0' && chars[w + 1] === 'x')) {
+    if (hasLeet && hasLetter && e - w <= 24 && !(cps[w] === 48 && w + 1 < n && cps[w + 1] === 120)) {
       let letters = 0;
-      for (let k = w; k < e; k++) if (/[a-z]/.test(chars[k]!)) letters++;
+      for (let k = w; k < e; k++) if (cps[k]! >= 97 && cps[k]! <= 122) letters++;
       if (letters >= 2 || e - w <= 6) {
         for (let k = w; k < e; k++) {
-          const m = LEET[chars[k]!];
-          if (m) {
-            chars[k] = m;
+          const c = cps[k]!;
+          if (c < 0x80 && LEET_CP[c]) {
+            cps[k] = LEET_CP[c]!;
             stats.leet++;
           }
         }
@@ -187,39 +210,63 @@ function normalizeUncached(input: string): NormalizedText {
   }
 
   // Pass 3: collapse runs of >= 4 single letters separated by one separator ("i g n o r e").
-  const outChars: string[] = [];
-  const outSrc: number[] = [];
-  const isLetter = (k: number) => k >= 0 && k < chars.length && isLetterCh(chars[k]!);
-  const isSep = (c: string | undefined) => c === ' ' || c === '.' || c === '-' || c === '_' || c === '*' || c === '|' || c === '/';
+  if (outCps.length < n + 1) {
+    outCps = new Int32Array(cps.length);
+    outSrcs = new Int32Array(cps.length);
+  }
+  let o = 0;
+  const isLetter = (k: number) => k >= 0 && k < n && (classOf(cps[k]!) & LETTER) !== 0;
+  const isSep = (k: number) => k < n && isSepCp(cps[k]!);
   let k = 0;
-  while (k < chars.length) {
-    if (isLetter(k) && !isLetter(k - 1) && !isLetter(k + 1) && isSep(chars[k + 1]) && isLetter(k + 2) && !isLetter(k + 3)) {
+  while (k < n) {
+    if (isLetter(k) && !isLetter(k - 1) && !isLetter(k + 1) && isSep(k + 1) && isLetter(k + 2) && !isLetter(k + 3)) {
       // Candidate run: letter sep letter sep letter ...
-      const run: number[] = [k];
       let p = k;
-      while (isSep(chars[p + 1]) && isLetter(p + 2) && !isLetter(p + 3)) {
+      let runLength = 1;
+      while (isSep(p + 1) && isLetter(p + 2) && !isLetter(p + 3)) {
         p += 2;
-        run.push(p);
+        runLength++;
         // A double space inside a spaced run usually marks a word break ("S a y  t h a t").
-        if (chars[p + 1] === ' ' && chars[p + 2] === ' ') break;
+        if (cps[p + 1] === 32 && cps[p + 2] === 32 && p + 2 < n) break;
       }
-      if (run.length >= 4) {
+      if (runLength >= 4) {
         stats.spaced++;
-        stats.spacedLetters += run.length;
-        for (const r of run) {
-          outChars.push(chars[r]!);
-          outSrc.push(src[r]!);
+        stats.spacedLetters += runLength;
+        for (let r = k; r <= p; r += 2) {
+          outCps[o] = cps[r]!;
+          outSrcs[o++] = srcs[r]!;
         }
         k = p + 1;
         continue;
       }
     }
-    outChars.push(chars[k]!);
-    outSrc.push(src[k]!);
+    outCps[o] = cps[k]!;
+    outSrcs[o++] = srcs[k]!;
     k++;
   }
-  outSrc.push(input.length);
-  return { text: outChars.join(''), map: outSrc, stats };
+  // Text and a provenance entry per UTF-16 code unit.
+  if (units.length < 2 * o) units = new Uint16Array(4 * o);
+  const map = new Int32Array(2 * o + 1);
+  let u = 0;
+  for (let j = 0; j < o; j++) {
+    const c = outCps[j]!;
+    if (c > 0xffff) {
+      units[u] = 0xd800 + ((c - 0x10000) >> 10);
+      map[u++] = outSrcs[j]!;
+      units[u] = 0xdc00 + ((c - 0x10000) & 0x3ff);
+    } else units[u] = c;
+    map[u++] = outSrcs[j]!;
+  }
+  map[u] = input.length;
+  let text = '';
+  for (let c = 0; c < u; c += 8192) text += String.fromCharCode.apply(null, units.subarray(c, Math.min(u, c + 8192)) as unknown as number[]);
+  return { text, map: map.subarray(0, u + 1), stats };
+}
+
+function grow32(a: Int32Array, need: number): Int32Array {
+  const b = new Int32Array(Math.max(need, a.length * 2));
+  b.set(a);
+  return b;
 }
 
 /** Maps a [start,end) span of normalized text back to the original string. */
