@@ -94,9 +94,11 @@ export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; 
     .command('build-all')
     .description('Build every WASM plugin under plugins/ and examples/')
     .action(async () => {
-      const { buildAll } = await import('./wasm/build.ts');
-      const r = await buildAll();
+      const { buildAll, defaultPluginRoots, findWasmPluginDirs, stopCompiler } = await import('./wasm/build.ts');
+      const r = await buildAll(await findWasmPluginDirs(defaultPluginRoots()));
+      await stopCompiler();
       io.stdout.write(JSON.stringify(r, null, 2) + '\n');
+      if (r.some((o) => !o.ok)) process.exitCode = 1;
     });
 
   program

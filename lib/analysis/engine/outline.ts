@@ -1,6 +1,7 @@
 // Structural outline of a source (contracts and their functions with line spans), so that every
 // tool can name the contract and function around a line without re-walking the AST.
 import parser from '@solidity-parser/parser';
+import { sourceMemo } from '../source-memo.ts';
 
 export interface OutlineFunction {
   name: string;
@@ -32,7 +33,25 @@ function fnName(node: any): string {
   return node.name;
 }
 
+// The engine, solhint's and the SMTChecker's locators all outline the same source: parse it once.
+const outlines = sourceMemo<Outline>({ max: 8 });
+
+/** Outline of a source, memoised per thread (treat the result as read-only). */
 export function outlineSource(source: string): Outline {
+  return outlines.get(source, () => freezeOutline(buildOutline(source)));
+}
+
+function freezeOutline(o: Outline): Outline {
+  for (const c of o.contracts) {
+    for (const f of c.functions) Object.freeze(f);
+    Object.freeze(c.functions);
+    Object.freeze(c);
+  }
+  Object.freeze(o.contracts);
+  return Object.freeze(o);
+}
+
+function buildOutline(source: string): Outline {
   try {
     const ast = parser.parse(source, { loc: true, tolerant: false }) as any;
     const contracts: OutlineContract[] = [];
