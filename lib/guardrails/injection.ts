@@ -209,11 +209,27 @@ export function windows(text: string, size = 600): Array<[number, number]> {
   for (let i = 0; i < sents.length && out.length < MAX_WINDOWS; i++) {
     const s = sents[i]![0];
     let e = sents[i]![1];
-    while (i + 1 < sents.length && text.slice(s, e).trim().split(/\s+/).length < 6 && sents[i + 1]![1] - s <= size) e = sents[++i]![1];
+    while (i + 1 < sents.length && spaceSeparated(text, s, e, 6) < 6 && sents[i + 1]![1] - s <= size) e = sents[++i]![1];
     if (e - s > size) e = s + size;
-    if (e - s < text.length && text.slice(s, e).trim().split(/\s+/).length >= 3) out.push([s, e]);
+    if (e - s < text.length && spaceSeparated(text, s, e, 3) >= 3) out.push([s, e]);
   }
   return out;
+}
+
+/** JavaScript's \s: white space and line terminators. */
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+/** text.slice(from, to).trim().split(/\s+/).length, counted up to `max`, without building strings. */
+function spaceSeparated(text: string, from: number, to: number, max: number): number {
+  let n = 0;
+  let inRun = false;
+  for (let i = from; i < to && n < max; i++) {
+    const space = isSpace(text.charCodeAt(i));
+    if (!space && !inRun) n++;
+    inRun = !space;
+  }
+  return Math.max(n, 1);
 }
 
 /** Below this many words the classifier's score is scaled down proportionally. */
