@@ -61,7 +61,10 @@ export async function staticAnalyzer(): Promise<Analyze> {
 
 const aboveInfo = (f: Finding) => f.severity !== 'INFO';
 
-export async function runDetectBenchmark(opts: { analyze?: Analyze; analyzer?: string; root?: string; sample?: number } = {}): Promise<DetectReport> {
+/** Per-contract hook (used by full mode to break findings down by tool and detector). */
+export type OnContract = (c: { path: string; labelled: Set<string>; labels: Array<{ lines: number[]; category: string }>; findings: Finding[]; ms: number }) => void;
+
+export async function runDetectBenchmark(opts: { analyze?: Analyze; analyzer?: string; root?: string; sample?: number; onContract?: OnContract } = {}): Promise<DetectReport> {
   const root = opts.root ?? datasetsDir();
   const analyze = opts.analyze ?? (await staticAnalyzer());
   const sbDir = path.join(root, 'smartbugs-curated');
@@ -98,6 +101,7 @@ export async function runDetectBenchmark(opts: { analyze?: Analyze; analyzer?: s
     const findings = await analyze(source, path.basename(e.path));
     times.push(performance.now() - t);
     const labelled = new Set(e.vulnerabilities.map((v) => v.category));
+    opts.onContract?.({ path: e.path, labelled, labels: e.vulnerabilities, findings, ms: times[times.length - 1]! });
     const inSubset = subset.has(path.normalize(e.path));
     if (inSubset) sub.contracts++;
     for (const v of e.vulnerabilities) {
@@ -221,9 +225,16 @@ export async function engineAnalyzer(mode: 'quick' | 'full', timeoutS: number) {
   const engine = kernel.services.get<import('../kernel/index.ts').AnalysisEngine>('analysis');
   if (!engine) throw new Error('the analysis engine plugin did not load');
   const proofs = { findings: 0, replayed: 0, broken: 0, failed: [] as string[] };
+  const toolRuns = new Map<string, { ms: number[]; status: Record<string, number> }>();
   const dyn = await import('../lib/analysis/dynamic/index.ts');
   const analyze: Analyze = async (source, file) => {
     const r = await engine.analyze({ source, file }, { mode, timeoutMs: timeoutS * 1000 });
+    for (const t of r.results) {
+      const e = toolRuns.get(t.tool) ?? { ms: [], status: {} };
+      e.ms.push(t.execution_time * 1000);
+      e.status[t.status] = (e.status[t.status] ?? 0) + 1;
+      toolRuns.set(t.tool, e);
+    }
     for (const f of r.findings) {
       const ev = f.evidence as { kind?: string } | undefined;
       if (ev?.kind !== 'transaction_sequence') continue;
@@ -240,7 +251,51 @@ export async function engineAnalyzer(mode: 'quick' | 'full', timeoutS: number) {
     }
     return r.findings;
   };
-  return { analyze, proofs, close: () => kernel.stop() };
+  return { analyze, proofs, toolRuns, close: () => kernel.stop() };
+}
+
+/**
+ * Full-mode breakdown: for each tool, the findings it took part in and those it reported alone
+ * (with how many fall in a labelled category), the labels only it found, and its run time; for
+ * each detector, the findings outside the contract's labelled categories. This is what says which
+ * layer costs precision and which costs time.
+ */
+export function breakdownCollector() {
+  const tools: Record<string, { findings: number; precise: number; alone: number; alone_precise: number; alone_above_info: number; labels_only_it_found: number }> = {};
+  const unlabelled: Record<string, number> = {};
+  const contracts: Array<{ path: string; ms: number; findings: number; precise: number }> = [];
+  const outside: Array<{ path: string; line: number; detector: string; tools: string[]; category: string; severity: string }> = [];
+  const onContract: OnContract = (c) => {
+    let precise = 0;
+    for (const f of c.findings) {
+      const ok = c.labelled.has(f.category);
+      if (ok) precise++;
+      for (const t of f.tools) {
+        const e = (tools[t] ??= { findings: 0, precise: 0, alone: 0, alone_precise: 0, alone_above_info: 0, labels_only_it_found: 0 });
+        e.findings++;
+        if (ok) e.precise++;
+        if (f.tools.length === 1) {
+          e.alone++;
+          if (ok) e.alone_precise++;
+          if (aboveInfo(f)) e.alone_above_info++;
+        }
+      }
+      if (!ok) {
+        const key = `${f.tools.join('+')} ${f.detector ?? f.title} [${f.category}, ${f.severity}]`;
+        unlabelled[key] = (unlabelled[key] ?? 0) + 1;
+        outside.push({ path: c.path, line: f.location.line, detector: f.detector ?? f.title, tools: f.tools, category: f.category, severity: f.severity });
+      }
+    }
+    for (const v of c.labels) {
+      const hitters = new Set(c.findings.filter((f) => f.category === v.category && v.lines.some((l) => f.location.line <= l && l <= f.location.end_line)).flatMap((f) => f.tools));
+      if (hitters.size === 1) {
+        const t = [...hitters][0]!;
+        (tools[t] ??= { findings: 0, precise: 0, alone: 0, alone_precise: 0, alone_above_info: 0, labels_only_it_found: 0 }).labels_only_it_found++;
+      }
+    }
+    contracts.push({ path: c.path, ms: Math.round(c.ms), findings: c.findings.length, precise });
+  };
+  return { onContract, report: () => ({ tools, unlabelled: Object.fromEntries(Object.entries(unlabelled).sort((a, b) => b[1] - a[1])), contracts, outside }) };
 }
 
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
@@ -254,23 +309,40 @@ if (isMain) {
     process.exit(2);
   }
   (async () => {
-    if (!engineMode) return { r: await runDetectBenchmark(), proofs: null };
+    if (!engineMode) return { r: await runDetectBenchmark(), proofs: null, breakdown: null };
     const a = await engineAnalyzer(mode as 'quick' | 'full', Number(opt('--timeout') ?? 60));
     try {
       const sample = opt('--sample') ? Number(opt('--sample')) : undefined;
-      const r = await runDetectBenchmark({ analyze: a.analyze, analyzer: `vigil engine (${mode === "full" ? "full: every available layer" : "quick: the quick-mode tools"}, correlated)${sample ? `, sample of ${sample} contracts` : ''}`, sample });
-      return { r, proofs: a.proofs };
+      const bd = mode === 'full' ? breakdownCollector() : null;
+      const r = await runDetectBenchmark({ analyze: a.analyze, analyzer: `vigil engine (${mode === "full" ? "full: every available layer" : "quick: the quick-mode tools"}, correlated)${sample ? `, sample of ${sample} contracts` : ''}`, sample, onContract: bd?.onContract });
+      const runs = Object.fromEntries([...a.toolRuns].map(([t, e]) => {
+        const xs = e.ms.slice().sort((x, y) => x - y);
+        return [t, { runs: xs.length, mean_ms: Math.round(mean(xs)), p95_ms: Math.round(xs[Math.floor(xs.length * 0.95)] ?? 0), status: e.status }];
+      }));
+      return { r, proofs: a.proofs, breakdown: bd ? { ...bd.report(), tool_runs: runs } : null };
     } finally {
       await a.close();
     }
   })()
-    .then(({ r, proofs }) => {
-      if (args.includes('--json')) console.log(JSON.stringify({ ...r, proofs }, null, 2));
+    .then(({ r, proofs, breakdown }) => {
+      if (args.includes('--json')) console.log(JSON.stringify({ ...r, proofs, ...(breakdown ? { breakdown } : {}) }, null, 2));
       else {
         printReport(r, args.includes('--verbose'));
         if (proofs) {
           console.log(`\nproof-carrying findings: ${proofs.findings}; replayed ${proofs.replayed}; property broken again on replay: ${proofs.broken}`);
           for (const f of proofs.failed) console.log(`  not confirmed: ${f}`);
+        }
+        if (breakdown) {
+          console.log('\ntool                  findings precise alone alone-precise alone>INFO only-it-found  mean s  p95 s  statuses');
+          for (const [t, e] of Object.entries(breakdown.tools)) {
+            const run = breakdown.tool_runs[t];
+            console.log(`${t.padEnd(20)} ${String(e.findings).padStart(9)} ${String(e.precise).padStart(7)} ${String(e.alone).padStart(5)} ${String(e.alone_precise).padStart(13)} ${String(e.alone_above_info).padStart(10)} ${String(e.labels_only_it_found).padStart(13)} ${run ? (run.mean_ms / 1000).toFixed(1).padStart(7) : '      -'} ${run ? (run.p95_ms / 1000).toFixed(1).padStart(6) : '     -'}  ${run ? JSON.stringify(run.status) : ''}`);
+          }
+          for (const [t, run] of Object.entries(breakdown.tool_runs)) if (!breakdown.tools[t]) console.log(`${t.padEnd(20)} ${'0'.padStart(9)} ${''.padStart(60)} ${(run.mean_ms / 1000).toFixed(1).padStart(7)} ${(run.p95_ms / 1000).toFixed(1).padStart(6)}  ${JSON.stringify(run.status)}`);
+          if (args.includes('--verbose')) {
+            console.log('\nfindings outside the labelled categories, by reporter and detector:');
+            for (const [k, n] of Object.entries(breakdown.unlabelled)) console.log(`  ${String(n).padStart(4)}  ${k}`);
+          }
         }
       }
     })

@@ -2,12 +2,35 @@
 // by a static rule, a fuzzer and the SMTChecker is one finding that names all three. Agreement
 // between independent tools raises confidence, proof (a counterexample or transaction sequence)
 // raises it further, and the severity comes from the most trusted reporter.
+//
+// Support-only findings are signals that back another layer's claim but are no claim by
+// themselves: an ML prediction (a function resembles vulnerable ones), an AI item that confirms
+// an earlier finding, a lint hit on a construct or on hygiene (a low-level call, a timestamp
+// read, a missing visibility keyword). They join
+// the claim they agree with (same category, near it or in the same function) and raise its
+// confidence; alone they are not reported in the verdict (the tool's own result still lists
+// them), so agreement never counts as extra findings and a hint never reads as a vulnerability.
 import type { Finding } from '../../schemas/finding.ts';
 import { findingId, sliceLines } from './ids.ts';
 
 export interface CorrelateOptions {
   /** Findings this many lines apart (or overlapping) can be the same issue. Default 3. */
   nearLines?: number;
+  /** Keep clusters made only of support-only findings (default false: they are no claim). */
+  keepUnsupported?: boolean;
+}
+
+/** Evidence kinds that support a claim without making one. */
+export const SUPPORT_ONLY_EVIDENCE: ReadonlySet<string> = new Set(['prediction', 'lint', 'llm_review']);
+
+/**
+ * True for a finding that only supports others: an ML prediction, a lint hit, or an
+ * AI item that is not its own (llm_only) claim. An LLM-only finding stays a claim, marked as such.
+ */
+export function supportOnly(f: Finding): boolean {
+  const e = f.evidence as { kind?: string } | undefined | null;
+  if (!e || typeof e !== 'object' || typeof e.kind !== 'string' || !SUPPORT_ONLY_EVIDENCE.has(e.kind)) return false;
+  return !(e.kind === 'llm_review' && f.llm_only);
 }
 
 /** Trust of a layer's verdicts: proofs and executions over patterns over predictions. */
@@ -46,18 +69,44 @@ function compatible(c: Cluster, f: Finding, slack: number): boolean {
   if (c.fn && fn && c.fn !== fn) return false;
   const ct = f.location.contract ?? null;
   if (c.contract && ct && c.contract !== ct) return false;
-  if (!near(c, f, slack)) return false;
+  // A support-only finding about a function (an ML prediction sits on its header) backs a claim
+  // anywhere in that function.
+  if (!near(c, f, slack) && !(supportOnly(f) && fn && c.fn === fn)) return false;
   // Two hits of one tool on different lines are two issues; on the same line, one.
   return !c.members.some((m) => m.tools.some((t) => f.tools.includes(t)) && m.location.line !== f.location.line);
+}
+
+/** Lines between a cluster and a finding (0 when they overlap). */
+function distance(c: Cluster, f: Finding): number {
+  return Math.max(0, c.line - f.location.end_line, f.location.line - c.end);
+}
+
+/** The compatible cluster a finding belongs to: the one holding what it confirms, else the nearest. */
+function bestCluster(clusters: Cluster[], f: Finding, slack: number): Cluster | undefined {
+  const confirms = (f.evidence as { confirms?: unknown } | undefined)?.confirms;
+  let best: Cluster | undefined;
+  let bestD = Infinity;
+  for (const c of clusters) {
+    if (!compatible(c, f, slack)) continue;
+    if (typeof confirms === 'string' && c.members.some((m) => m.id === confirms)) return c;
+    const d = distance(c, f);
+    if (d < bestD) {
+      best = c;
+      bestD = d;
+    }
+  }
+  return best;
 }
 
 /** Merges findings from all tools; the result is sorted by severity then location. */
 export function correlate(findings: Finding[], source?: string | null, opts: CorrelateOptions = {}): Finding[] {
   const slack = opts.nearLines ?? 3;
-  const sorted = [...findings].sort((a, b) => trustOf(b) - trustOf(a));
+  // Claims first (most trusted first), so a cluster's primary is always a claim.
+  const rankOf = (f: Finding) => (supportOnly(f) ? 0 : 1000) + trustOf(f);
+  const sorted = [...findings].sort((a, b) => rankOf(b) - rankOf(a));
   const clusters: Cluster[] = [];
   for (const f of sorted) {
-    const c = clusters.find((x) => compatible(x, f, slack));
+    const c = bestCluster(clusters, f, slack);
     if (c) {
       c.members.push(f);
       c.fn ??= f.location.function ?? null;
@@ -74,7 +123,7 @@ export function correlate(findings: Finding[], source?: string | null, opts: Cor
       });
     }
   }
-  const out = clusters.map((c) => merge(c, source ?? null));
+  const out = clusters.filter((c) => opts.keepUnsupported || !c.members.every(supportOnly)).map((c) => merge(c, source ?? null));
   const rank: Record<string, number> = { CRITICAL: 0, HIGH: 1, MEDIUM: 2, LOW: 3, INFO: 4 };
   return out.sort(
     (a, b) =>
@@ -92,9 +141,11 @@ function merge(c: Cluster, source: string | null): Finding {
   const layers = new Set<number>();
   const bestPerTool = new Map<string, number>();
   for (const m of c.members) {
+    // The offline demo review restates the finding it confirms: listed, but no independent vote.
+    const echo = (m.evidence as { kind?: string; provider?: string } | undefined)?.provider === 'demo';
     for (const t of m.tools) {
       if (!tools.includes(t)) tools.push(t);
-      bestPerTool.set(t, Math.max(bestPerTool.get(t) ?? 0, m.confidence));
+      if (!echo) bestPerTool.set(t, Math.max(bestPerTool.get(t) ?? 0, m.confidence));
     }
     for (const l of m.layers) layers.add(l);
   }

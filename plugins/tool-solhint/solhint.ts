@@ -12,8 +12,16 @@
 // low-level call, .call.value, a timestamp read, missing visibility keywords, deprecated names,
 // inline assembly, a large fallback, several sends in one function (push payments), and
 // solhint's reentrancy rule, which flags any state write after any call, send and transfer
-// included (vigil-static's data-flow rule answers that question in quick mode). A user asking
-// for the quick security verdict gets vulnerabilities; an audit gets both.
+// included (vigil-static's data-flow rule answers that question in quick mode).
+//
+// Those construct and hygiene hits carry `evidence.kind: 'lint'`: the tool's own result lists
+// every one (an auditor reading solhint's output sees them), but correlation treats them as
+// support, not claims. A lint hit joins the claim it agrees with (vigil-static's data-flow
+// reentrancy, timestamp or unchecked-call finding on that line) and raises its confidence;
+// alone it is not a finding of the audit. An auditor does not report "a low-level call exists"
+// or "visibility keyword missing" as a vulnerability: whether the call is unchecked, the
+// timestamp decides a payout or the default-public function is sensitive is what the data-flow
+// and access-control rules judge, and those are what the verdict lists.
 //
 // False positives avoided: compiler-version (it would flag every contract not on solhint's
 // preferred release) and the style/gas rule families are off; low-level calls are INFO, since a
@@ -92,6 +100,7 @@ export function solhintFindings(reports: SolhintReport[], input: Pick<AnalysisIn
       tools: ['solhint'],
       layers: [1],
       recommendation: rule.recommendation,
+      ...(SOLHINT_QUICK_RULES.has(r.ruleId) ? {} : { evidence: { kind: 'lint', rule: r.ruleId } }),
     });
   }
   return out;

@@ -333,7 +333,9 @@ export const missingEventRule: StaticDetector = {
   meta: {
     id: 'missing-event',
     title: 'Critical parameter changed without an event',
-    severity: 'LOW',
+    // Informational: a monitoring gap for users and off-chain watchers, not a flaw an attacker
+    // can use (audits list it as informational).
+    severity: 'INFO',
     confidence: 0.7,
     category: 'other',
     swc: null,

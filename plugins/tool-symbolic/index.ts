@@ -8,11 +8,13 @@
 // attacker (an owner check refutes the path); sinks undone by a later revert are checked at
 // the transaction's successful end; values returned by other contracts are not treated as
 // caller-chosen for overflow; checked (0.8) arithmetic reverts, so it is never reported.
-// Runs in the kernel worker pool (Z3's WASM init is paid once per worker) under the deadline.
+// Runs in the kernel worker pool (Z3's WASM init is paid once per worker) within its own
+// budget (budget_ms, default 4 s), not the request deadline: full mode shares two workers
+// between every layer.
 import { definePlugin } from '../../kernel/index.ts';
 import { createSymbolicTool } from './tool.ts';
 
-export default definePlugin<{ max_transactions?: number; loop_bound?: number; max_paths?: number; solver_timeout_ms?: number }>({
+export default definePlugin<{ max_transactions?: number; loop_bound?: number; max_paths?: number; solver_timeout_ms?: number; budget_ms?: number }>({
   setup(ctx) {
     ctx.registerTool(
       createSymbolicTool({
@@ -21,6 +23,7 @@ export default definePlugin<{ max_transactions?: number; loop_bound?: number; ma
         loopBound: ctx.config.loop_bound,
         maxPaths: ctx.config.max_paths,
         solverTimeoutMs: ctx.config.solver_timeout_ms,
+        budgetMs: ctx.config.budget_ms,
       }),
     );
   },

@@ -28,7 +28,19 @@ export interface SymbolicToolOptions {
   loopBound?: number;
   maxPaths?: number;
   solverTimeoutMs?: number;
+  /** Most time one run may take, compilation and Z3 start-up included (the request deadline still wins). */
+  budgetMs?: number;
 }
+
+/**
+ * Default run budget. Full mode runs every layer at once on a small worker pool, so symbolic
+ * execution gets a per-contract share instead of running to the request deadline: on SmartBugs
+ * the sinks it proves are found within the first seconds (deeper search mostly times out on
+ * loops), and a cut-short exploration reports what it proved and marks the rest unresolved.
+ */
+export const DEFAULT_SYMBOLIC_BUDGET_MS = 4000;
+/** Time a Z3 query may overrun the budget before the worker is killed (losing its warm Z3). */
+const KILL_GRACE_MS = 3000;
 
 export function createSymbolicTool(opts: SymbolicToolOptions): AnalysisTool {
   const limits = {
@@ -37,20 +49,27 @@ export function createSymbolicTool(opts: SymbolicToolOptions): AnalysisTool {
     ...(opts.maxPaths ? { maxPaths: opts.maxPaths } : {}),
   };
 
+  const budget = opts.budgetMs ?? DEFAULT_SYMBOLIC_BUDGET_MS;
+
   async function runTask(req: SymbolicRequest, run: ToolRunOptions): Promise<SymbolicResult> {
     if (!opts.pool) return symbolicTask(req);
-    return opts.pool.run<SymbolicResult>(SYMBOLIC_MODULE, 'symbolicTask', req, { signal: run.signal, deadline: run.deadline });
+    return opts.pool.run<SymbolicResult>(SYMBOLIC_MODULE, 'symbolicTask', req, { signal: run.signal, deadline: Math.min(run.deadline, req.deadline + KILL_GRACE_MS) });
   }
 
-  async function analyze(input: AnalysisInput, run: ToolRunOptions): Promise<ToolRunOutput> {
+  async function analyze(input: AnalysisInput, run: ToolRunOptions, budgetOverride?: number): Promise<ToolRunOutput> {
     if (input.compilation) {
       const c = await input.compilation;
       if (!c.ok) return { status: 'skipped', findings: [], error: `symbolic execution needs a compiling contract: ${c.errors[0] ?? 'compilation failed'}` };
     }
-    const r = await runTask(
-      { source: input.source, file: input.file, absPath: input.absPath ?? null, roots: input.roots, deadline: run.deadline, limits, solverTimeoutMs: opts.solverTimeoutMs },
-      run,
-    );
+    const deadline = Math.min(run.deadline, Date.now() + (budgetOverride ?? budget));
+    let r: SymbolicResult;
+    try {
+      r = await runTask({ source: input.source, file: input.file, absPath: input.absPath ?? null, roots: input.roots, deadline, limits, solverTimeoutMs: opts.solverTimeoutMs }, run);
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (code === 'task_timeout') return { status: 'timeout', findings: [], error: 'a solver query overran the symbolic budget and the task was stopped' };
+      throw e;
+    }
     const meta = { compiler: r.compiler, sinks: r.sinks, contracts: r.contracts, z3_init_ms: r.z3_init_ms, elapsed_ms: r.elapsed_ms };
     if (r.status === 'skipped') return { status: 'skipped', findings: [], error: r.reason, meta };
     return { status: r.status, findings: r.findings, error: r.status === 'success' ? null : r.reason, meta };
@@ -75,6 +94,7 @@ export function createSymbolicTool(opts: SymbolicToolOptions): AnalysisTool {
       const out = await analyze(
         { source: SELF_TEST_SOURCE, file: 'SelfTest.sol', sha256: '' },
         { signal: new AbortController().signal, deadline: Date.now() + 90_000, mode: 'full' },
+        60_000,
       );
       const hit = out.findings.filter((f) => f.detector === 'symbolic-selfdestruct');
       const kill = hit.find((f) => f.location.function === 'kill');
@@ -82,6 +102,6 @@ export function createSymbolicTool(opts: SymbolicToolOptions): AnalysisTool {
       if (!kill || tx?.function !== 'kill') throw new Error(`vigil-symbolic self-test: expected a proven selfdestruct in kill() with a kill() transaction, got ${hit.map((f) => f.location.function).join(', ') || 'none'} (${out.status}${out.error ? ': ' + out.error : ''})`);
       if (hit.some((f) => f.location.function === 'guarded')) throw new Error('vigil-symbolic self-test: the owner-guarded selfdestruct was reported as reachable');
     },
-    run: analyze,
+    run: (input, run) => analyze(input, run),
   };
 }

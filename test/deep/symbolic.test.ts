@@ -5,13 +5,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createSymbolicTool } from '../../plugins/tool-symbolic/tool.ts';
+import { createSymbolicTool, DEFAULT_SYMBOLIC_BUDGET_MS } from '../../plugins/tool-symbolic/tool.ts';
 import { CREATOR } from '../../lib/analysis/symbolic/evm.ts';
 import { TinyWorkerPool } from '../../kernel/pool.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixture = (n: string) => fs.readFileSync(path.join(here, 'fixtures', n), 'utf8');
-const tool = createSymbolicTool({ pool: null });
+// Generous budgets: these tests pin what is proved, not how fast (the budget test is below).
+const tool = createSymbolicTool({ pool: null, budgetMs: 120_000 });
 const run = (source: string, ms = 120_000) => tool.run({ source, file: 'C.sol', sha256: '' }, { signal: new AbortController().signal, deadline: Date.now() + ms, mode: 'full' });
 const creator = '0x' + CREATOR.toString(16).padStart(40, '0');
 
@@ -45,7 +46,7 @@ test('selfdestruct guarded by require(msg.sender == owner): refuted, no finding'
 
 test('assert, delegatecall to a chosen target and ether drain are proven; bookkept withdraw and owner-only kill are not', async () => {
   // One attacker transaction is enough for these properties (and keeps the suite fast).
-  const oneTx = createSymbolicTool({ pool: null, maxTransactions: 1 });
+  const oneTx = createSymbolicTool({ pool: null, maxTransactions: 1, budgetMs: 240_000 });
   const r = await oneTx.run({ source: fixture('symbolic-mixed.sol'), file: 'C.sol', sha256: '' }, { signal: new AbortController().signal, deadline: Date.now() + 240_000, mode: 'full' });
   const by = (d: string) => r.findings.filter((x) => x.detector === d).map((x) => `${x.location.function}@${x.location.line}`);
   assert.deepEqual(by('symbolic-assert'), ['check@32']);
@@ -100,4 +101,22 @@ contract Loops {
   } finally {
     await pool.close();
   }
+});
+
+test('the default budget, not the request deadline, bounds a run (full mode shares the pool)', async () => {
+  const src = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+contract Loops {
+    uint256[] items;
+    uint256 total;
+    function burn(uint256 n) external { for (uint256 i = 0; i < n; i++) items.push(i); }
+    function add(uint256 a, uint256 b) external { if (a > b) { total += a - b; } else { total += b - a; } }
+}
+`;
+  const bounded = createSymbolicTool({ pool: null });
+  const t0 = Date.now();
+  const r = await bounded.run({ source: src, file: 'C.sol', sha256: '' }, { signal: new AbortController().signal, deadline: Date.now() + 120_000, mode: 'full' });
+  const took = Date.now() - t0;
+  assert.ok(took < DEFAULT_SYMBOLIC_BUDGET_MS + 1500, `took ${took} ms with a ${DEFAULT_SYMBOLIC_BUDGET_MS} ms budget and a 120 s deadline`);
+  assert.ok(r.status === 'success' || r.status === 'timeout', r.error ?? '');
 });

@@ -64,6 +64,7 @@ export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<
   // Time kept back for shrinking, classifying and replaying what was found.
   const reserve = Math.min(4000, Math.max(300, total * 0.25));
   const stopAt = opts.deadline - reserve;
+  const plateauMs = Math.min(5000, Math.max(1000, total * 0.25));
   const chain = await Chain.create(program.fork);
   // A transaction still running when fuzzing time is up is starved of gas and its sequence dropped.
   chain.hardStop = stopAt + 100;
@@ -96,8 +97,9 @@ export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<
       stats.stopped = 'max_sequences';
       break;
     }
-    // Plateau: nothing new for a long while (and at least half the budget used) ends early.
-    if (seeds.length === 0 && now - lastNew > Math.max(5000, (now - t0) * 0.5)) {
+    // Plateau: no new coverage for a quarter of the budget (1-5 s) and for at least half the
+    // time spent so far ends early; what is left goes to the other layers sharing the pool.
+    if (seeds.length === 0 && now - lastNew > Math.max(plateauMs, (now - t0) * 0.5)) {
       stats.stopped = 'plateau';
       break;
     }

@@ -3,7 +3,7 @@
 // deadline, and turn proven sinks into findings whose evidence is the solver's concrete
 // transaction sequence, decoded with the ABI and mapped to source lines through the deployed
 // source map. `symbolicTask` is the kernel pool task (Z3 stays loaded per worker).
-import { compileTask, LineIndex, type CompileResult } from '../compiler/index.ts';
+import { compileTask, LineIndex, stripCommentsAndStrings, type CompileResult } from '../compiler/index.ts';
 import { outlineSource, locate, functionLine, type Outline } from '../engine/outline.ts';
 import { findingId, sliceLines } from '../ids.ts';
 import type { Finding, Severity, Category } from '../../../schemas/finding.ts';
@@ -172,6 +172,7 @@ export async function symbolicTask(req: SymbolicRequest): Promise<SymbolicResult
   const stopAt = req.deadline - Math.min(1500, Math.max(200, (req.deadline - Date.now()) * 0.1));
   const seen = new Set<string>();
   let anyTimeout = false;
+  const codeOnly = stripCommentsAndStrings(req.source);
 
   for (let i = 0; i < targets.length; i++) {
     const [name, c] = targets[i];
@@ -225,6 +226,20 @@ export async function symbolicTask(req: SymbolicRequest): Promise<SymbolicResult
       const key = `${p.kind}:${line}`;
       if (seen.has(key)) continue;
       seen.add(key);
+      // A wrap or a failing assert is a claim about exact values; on a path that read memory at
+      // a symbolic offset (modelled as a fresh value) the solver may have invented them, so it
+      // is no proof. Reachability sinks (selfdestruct, delegatecall, ether) keep the lower 0.7.
+      if (p.approx && (p.kind === 'overflow' || p.kind === 'assert')) {
+        base.sinks.push({ kind: p.kind, contract: name, line, status: 'unresolved', why: 'reached only on a path with approximated memory' });
+        continue;
+      }
+      // solc < 0.8 compiles assert, but also an out-of-range index (public array getters
+      // included) and a division by zero, to INVALID. Those are reverts by design, not broken
+      // invariants: only an INVALID on an assert statement is reported (Panic(0x01) is assert).
+      if (p.kind === 'assert' && !(loc && /\bassert\s*\(/.test(sliceLines(codeOnly, loc.line, loc.end)))) {
+        base.sinks.push({ kind: p.kind, contract: name, line, status: 'unresolved', why: 'the invalid opcode is a compiler check (index range, division by zero), not an assert' });
+        continue;
+      }
       base.sinks.push({ kind: p.kind, contract: name, line, status: 'proven' });
       const seq = ev.transactions.map((t) => `${t.function}(${Object.entries(t.args).map(([a, v]) => `${a}=${v}`).join(', ')}) from ${t.caller}${t.callvalue !== '0' ? ` with ${t.callvalue} wei` : ''}`).join(' -> ');
       const extra = p.kind === 'selfdestruct' && ev.detail.beneficiary ? `; the ether goes to ${ev.detail.beneficiary}` : p.kind === 'ether' && ev.detail.value ? `; ${ev.detail.value} wei sent to ${ev.detail.to}` : '';
