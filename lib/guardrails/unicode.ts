@@ -18,6 +18,8 @@ export const unicodeDefaults: UnicodeSettings = { homoglyphs: true };
 const PICTO = /\p{Extended_Pictographic}|\p{Emoji_Modifier}|[\u{1F1E6}-\u{1F1FF}]/u;
 const JOINING_SCRIPTS = /[\p{Script=Arabic}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}\p{Script=Syriac}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Thai}\p{Script=Lao}\p{Script=Tibetan}\p{Script=Mongolian}]/u;
 
+const LOOKALIKE_SCRIPT = /[\u0370-\u03ff\u0400-\u052f\u0250-\u02af]/;
+
 function cpAt(text: string, i: number): string {
   const cp = text.codePointAt(i);
   return cp === undefined ? '' : String.fromCodePoint(cp);
@@ -61,7 +63,9 @@ export function findUnicodeSmuggling(text: string, s: UnicodeSettings): Guardrai
     }
     i += len;
   }
-  if (s.homoglyphs) {
+  // Only words holding a Cyrillic/Greek/IPA letter can mix scripts: skip the word scan (and its
+  // allocations) for the many texts that have none.
+  if (s.homoglyphs && LOOKALIKE_SCRIPT.test(text)) {
     const WORD = /[\p{L}\p{M}]+/gu;
     let m: RegExpExecArray | null;
     let c = 0;
