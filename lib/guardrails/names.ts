@@ -104,16 +104,26 @@ function codeRanges(text: string): Array<[number, number]> {
   return out;
 }
 
+// Regular expressions used per candidate, compiled once (a literal in a loop is a new object each time).
+const ARTICLE_BEFORE = /(?:^|[^\p{L}])an?\s+$/iu;
+const NOTHING_AFTER = /^[\s"'”’)\]*,;:]*(?:[.!?\n]|$)/u;
+const SENTENCE_BREAK = /[.!?\n:;¿¡]/;
+const IDENTIFIER_AFTER = /^(?:\(|\.\p{L}|_|\{|<|\[|::|\s*=[^=])/u;
+const BLANKS = /[ \t]+/;
+const INITIAL = /^\p{Lu}\.$/u;
+const POSSESSIVE = /[’']s$/;
+const WORD_BEFORE = /(\p{L}+)\.?\s+$/u;
+
 /** "a X." / "an X" with nothing after it in the sentence. */
 function articleBeforeAtEnd(text: string, s: number, e: number): boolean {
-  if (!/(?:^|[^\p{L}])an?\s+$/iu.test(text.slice(Math.max(0, s - 4), s))) return false;
-  return /^[\s"'”’)\]*,;:]*(?:[.!?\n]|$)/u.test(text.slice(e, e + 8));
+  if (!ARTICLE_BEFORE.test(text.slice(Math.max(0, s - 4), s))) return false;
+  return NOTHING_AFTER.test(text.slice(e, e + 8));
 }
 
 function sentenceStart(text: string, i: number): boolean {
   let j = i - 1;
   while (j >= 0 && (text[j] === ' ' || text[j] === '\t' || text[j] === '"' || text[j] === '“' || text[j] === '(' || text[j] === '*')) j--;
-  return j < 0 || /[.!?\n:;¿¡]/.test(text[j]!);
+  return j < 0 || SENTENCE_BREAK.test(text[j]!);
 }
 
 /** Up to CONTEXT_WORDS words of the candidate's sentence on each side. The tagger's person rules
@@ -184,7 +194,7 @@ export function tagPersons(windows: Array<{ text: string; at: number }>): boolea
 export function findNames(text: string, opts: { taggerBudget?: number } = {}): NameSpan[] {
   const lex = loadLexicon();
   const code = codeRanges(text);
-  const inCode = (i: number) => code.some(([a, b]) => i >= a && i < b);
+  const inCode = (i: number) => code.length > 0 && code.some(([a, b]) => i >= a && i < b);
   let budget = opts.taggerBudget ?? 2;
   const out: NameSpan[] = [];
   /** Ambiguous single names waiting for the one batched tagger call. */
@@ -198,19 +208,17 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
     if (inCode(start)) continue;
     const after = text.slice(end, end + 2);
     // Identifiers: member access, calls, generics, assignments, snake/camel continuations.
-    if (/^(?:\(|\.\p{L}|_|\{|<|\[|::|\s*=[^=])/u.test(after)) continue;
+    if (IDENTIFIER_AFTER.test(after)) continue;
     const before = text.slice(Math.max(0, start - 40), start);
     if (CODE_KEYWORDS.test(before)) continue;
-    const words = m[0].split(/[ \t]+/).filter((w) => !/^\p{Lu}\.$/u.test(w));
-    const lower = words.map((w) => w.toLowerCase().replace(/[’']s$/, ''));
+    const words = m[0].split(BLANKS).filter((w) => !INITIAL.test(w));
+    const lower = words.map((w) => w.toLowerCase().replace(POSSESSIVE, ''));
     // "Alice Protocol", "Jordan Street", "Smith Foundation": organisations and places.
     if (lower.some((w) => NON_PERSON_HEADS.has(w))) continue;
     const personWords = lower;
     const intro = INTRO.test(before);
-    const honorific = (() => {
-      const hm = /(\p{L}+)\.?\s+$/u.exec(before);
-      return !!hm && lex.honorifics.has(hm[1]!.toLowerCase());
-    })();
+    const hm = WORD_BEFORE.exec(before);
+    const honorific = !!hm && lex.honorifics.has(hm[1]!.toLowerCase());
     // Score the run as a whole, trimming leading words that are clearly not names ("Yesterday John Smith").
     let i0 = 0;
     while (i0 < personWords.length - 1 && !lex.first.has(personWords[i0]!) && !lex.last.has(personWords[i0]!) && !intro && !honorific) i0++;
