@@ -101,8 +101,8 @@ const isCyrGreek = (cp: number) => cp >= 0x370 && cp <= 0x52f;
 const isSepCp = (c: number) => c === 32 || c === 46 || c === 45 || c === 95 || c === 42 || c === 124 || c === 47;
 
 // Working buffers (normalisation is synchronous): one element per code point of the folded text.
-let cps = new Int32Array(4096);
-let srcs = new Int32Array(4096);
+let cps: Int32Array = new Int32Array(4096);
+let srcs: Int32Array = new Int32Array(4096);
 let outCps = new Int32Array(4096);
 let outSrcs = new Int32Array(4096);
 let units = new Uint16Array(8192);
