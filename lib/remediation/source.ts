@@ -1,7 +1,7 @@
 // Source-level plumbing for the fix engine: parsing with positions, text edits on character
 // ranges, position mapping across edits, and the Solidity version facts a fix needs to emit
 // syntax the selected compiler accepts.
-import parser from '@solidity-parser/parser';
+import { parseSolidityText } from '../analysis/solidity-parser.ts';
 import semver from 'semver';
 import { chooseCompiler, extractPragma, stripCommentsAndStrings } from '../analysis/compiler/index.ts';
 
@@ -15,7 +15,7 @@ export interface Parsed {
 /** Strict parse (the fix engine never rewrites code it cannot fully read). */
 export function parseStrict(source: string): { ok: true; parsed: Parsed } | { ok: false; error: string } {
   try {
-    const ast = parser.parse(source, { loc: true, range: true, tolerant: true }) as unknown as Node & { errors?: Array<{ message: string; line?: number }> };
+    const ast = parseSolidityText(source, { loc: true, range: true, tolerant: true }) as unknown as Node & { errors?: Array<{ message: string; line?: number }> };
     if (ast.errors && ast.errors.length) {
       const e = ast.errors[0];
       return { ok: false, error: `line ${e.line ?? '?'}: ${e.message}` };

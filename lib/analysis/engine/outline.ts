@@ -1,6 +1,6 @@
 // Structural outline of a source (contracts and their functions with line spans), so that every
 // tool can name the contract and function around a line without re-walking the AST.
-import parser from '@solidity-parser/parser';
+import { parseSolidityText } from '../solidity-parser.ts';
 import { sourceMemo } from '../source-memo.ts';
 
 export interface OutlineFunction {
@@ -53,7 +53,7 @@ function freezeOutline(o: Outline): Outline {
 
 function buildOutline(source: string): Outline {
   try {
-    const ast = parser.parse(source, { loc: true, tolerant: false }) as any;
+    const ast = parseSolidityText(source, { loc: true, tolerant: false }) as any;
     const contracts: OutlineContract[] = [];
     for (const child of ast.children ?? []) {
       if (child.type !== 'ContractDefinition') continue;

@@ -2,7 +2,7 @@
 // broken inputs, and one typo should not hide every finding in the rest of the file. On a
 // failure we blank out (with spaces, keeping newlines so every line number stays exact) the
 // smallest top-level member or contract that contains the reported error, and parse again.
-import parser from '@solidity-parser/parser';
+import { parseSolidityText } from '../solidity-parser.ts';
 
 export interface ParseDiagnostic {
   kind: 'parse_error';
@@ -31,13 +31,13 @@ interface RawError {
 
 function tryParse(source: string): { ast: any; errors: RawError[] } | { ast: null; errors: RawError[] } {
   try {
-    const ast = parser.parse(source, OPTS) as any;
+    const ast = parseSolidityText(source, OPTS) as any;
     const errs: RawError[] = (ast.errors ?? []).map((e: any) => ({ message: String(e.message), line: e.line ?? null, column: e.column ?? null }));
     return { ast, errors: errs };
   } catch {
     // Tolerant mode crashed; a strict parse gives the real syntax error and its position.
     try {
-      parser.parse(source, { loc: true, range: true });
+      parseSolidityText(source, { loc: true, range: true });
       return { ast: null, errors: [{ message: 'parser failed on this input', line: null, column: null }] };
     } catch (e: any) {
       const list: RawError[] = Array.isArray(e?.errors) && e.errors.length
@@ -127,7 +127,7 @@ function locateBadMember(src: string): { start: number; end: number; depth: numb
     const member = src.slice(sp.start, sp.end);
     if (/^\s*}\s*$/.test(member)) continue;
     try {
-      parser.parse(`contract __Probe {\n${member}\n}`, {});
+      parseSolidityText(`contract __Probe {\n${member}\n}`, {});
     } catch {
       return sp;
     }
