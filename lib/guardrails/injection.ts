@@ -10,12 +10,13 @@ import { featurize, loadModel, predict, tokenFeatures, windowScore, type HashedM
 import { findEncodedBlobs } from './encoding.ts';
 import { defineLayer, num } from './layer.ts';
 import { mapSpan, normalizeForMatching, squash, type NormalizedText } from './normalize.ts';
+import { execWord, WORD_START, wordRegex, type WordRegex } from './word-start.ts';
 
 interface Rule {
   id: string;
   kind: string;
   weight: number;
-  re: RegExp;
+  re: WordRegex;
 }
 
 const alt = (xs: string[]) => `(?:${xs.join('|')})`;
@@ -77,8 +78,8 @@ const LANG_OVERRIDES: Array<[string, string[], string[]]> = [
 
 function buildRules(): Rule[] {
   const r: Rule[] = [];
-  const add = (id: string, kind: string, weight: number, src: string) => r.push({ id, kind, weight, re: new RegExp(src, 'gu') });
-  const b = '(?<![\\p{L}\\p{N}])';
+  const add = (id: string, kind: string, weight: number, src: string) => r.push({ id, kind, weight, re: wordRegex(src, 'gu') });
+  const b = WORD_START;
   const e = '(?![\\p{L}\\p{N}])';
   // English instruction overrides.
   add('override_qualified', 'instruction_override', 0.92, `${b}${EN_VERBS}${gap(2)}[\\s,]+(?:of )?(?:the |your |my |all |all of |any )?${EN_QUAL}${gap(2)}[\\s,]+${EN_NOUNS}${e}`);
@@ -156,12 +157,12 @@ export interface RuleHit {
 export function matchRules(n: NormalizedText): RuleHit[] {
   const hits: RuleHit[] = [];
   for (const rule of RULES) {
-    rule.re.lastIndex = 0;
+    rule.re.re.lastIndex = 0;
     let m: RegExpExecArray | null;
     let count = 0;
-    while ((m = rule.re.exec(n.text)) && count < 8) {
+    while ((m = execWord(rule.re, n.text)) && count < 8) {
       hits.push({ rule: rule.id, kind: rule.kind, weight: rule.weight, start: m.index, end: m.index + m[0].length });
-      if (m[0].length === 0) rule.re.lastIndex++;
+      if (m[0].length === 0) rule.re.re.lastIndex++;
       count++;
     }
   }

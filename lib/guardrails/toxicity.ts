@@ -11,6 +11,7 @@ import type { GuardrailFinding } from '../../kernel/index.ts';
 import { defineLayer, num } from './layer.ts';
 import { mapSpan, normalizeForMatching } from './normalize.ts';
 import { noisyOr } from './injection.ts';
+import { execWord, WORD_START, wordRegex, type WordRegex } from './word-start.ts';
 
 export interface ToxicitySettings extends Record<string, unknown> {
   threshold: number;
@@ -20,10 +21,10 @@ export const toxicityDefaults: ToxicitySettings = { threshold: 0.7 };
 interface Pattern {
   kind: string;
   weight: number;
-  re: RegExp;
+  re: WordRegex;
 }
 
-const b = '(?<![\\p{L}\\p{N}])';
+const b = WORD_START;
 const e = '(?![\\p{L}\\p{N}])';
 const alt = (xs: string[]) => `(?:${xs.join('|')})`;
 
@@ -65,24 +66,24 @@ const PROFANITY = alt([
 
 const PATTERNS: Pattern[] = [
   // Threats against a person.
-  { kind: 'threat', weight: 0.95, re: new RegExp(`${b}(?:i|we)(?:'ll| will| am going to| are going to| gonna|'m going to|'re going to| want to| wanna| shall)\\s+(?:\\p{L}+\\s+)?${THREAT_VERBS}\\s+(?:you|u|him|her|them|your|his|their|everyone|all)${e}`, 'gu') },
-  { kind: 'threat', weight: 0.9, re: new RegExp(`${b}(?:you(?:'re| are) (?:going to|gonna) die|you (?:will|'ll|should) die|i know where you live|watch your back|you(?:'re| are) dead|kill yourself|kys|go die)${e}`, 'gu') },
-  { kind: 'threat', weight: 0.9, re: new RegExp(`${b}(?:te (?:voy a|vamos a) (?:matar|romper)|je vais te (?:tuer|buter|crever)|ich (?:werde|will) dich (?:umbringen|toten|abstechen)|ti (?:ammazzo|uccido)|vou te matar|te mato|ich bring dich um)${e}`, 'gu') },
+  { kind: 'threat', weight: 0.95, re: wordRegex(`${b}(?:i|we)(?:'ll| will| am going to| are going to| gonna|'m going to|'re going to| want to| wanna| shall)\\s+(?:\\p{L}+\\s+)?${THREAT_VERBS}\\s+(?:you|u|him|her|them|your|his|their|everyone|all)${e}`, 'gu') },
+  { kind: 'threat', weight: 0.9, re: wordRegex(`${b}(?:you(?:'re| are) (?:going to|gonna) die|you (?:will|'ll|should) die|i know where you live|watch your back|you(?:'re| are) dead|kill yourself|kys|go die)${e}`, 'gu') },
+  { kind: 'threat', weight: 0.9, re: wordRegex(`${b}(?:te (?:voy a|vamos a) (?:matar|romper)|je vais te (?:tuer|buter|crever)|ich (?:werde|will) dich (?:umbringen|toten|abstechen)|ti (?:ammazzo|uccido)|vou te matar|te mato|ich bring dich um)${e}`, 'gu') },
   // Violence or extermination against groups.
-  { kind: 'hate_violence', weight: 0.95, re: new RegExp(`${b}${KILL_VERBS}\\s+(?:all\\s+(?:the\\s+)?|every\\s+|the\\s+)?${GROUPS}${e}`, 'gu') },
-  { kind: 'hate_violence', weight: 0.95, re: new RegExp(`${b}${GROUPS}\\s+(?:should|must|deserve to|need to|ought to)\\s+(?:all\\s+)?(?:die|be killed|be exterminated|be gassed|be shot|be hanged|burn|hang|be wiped out|be deported)${e}`, 'gu') },
-  { kind: 'hate_violence', weight: 0.9, re: new RegExp(`${b}(?:death to|gas the|exterminate the|tod den|muerte a los|mort aux|morte agli?)\\s+\\p{L}+`, 'gu') },
+  { kind: 'hate_violence', weight: 0.95, re: wordRegex(`${b}${KILL_VERBS}\\s+(?:all\\s+(?:the\\s+)?|every\\s+|the\\s+)?${GROUPS}${e}`, 'gu') },
+  { kind: 'hate_violence', weight: 0.95, re: wordRegex(`${b}${GROUPS}\\s+(?:should|must|deserve to|need to|ought to)\\s+(?:all\\s+)?(?:die|be killed|be exterminated|be gassed|be shot|be hanged|burn|hang|be wiped out|be deported)${e}`, 'gu') },
+  { kind: 'hate_violence', weight: 0.9, re: wordRegex(`${b}(?:death to|gas the|exterminate the|tod den|muerte a los|mort aux|morte agli?)\\s+\\p{L}+`, 'gu') },
   // Dehumanising statements about groups.
-  { kind: 'hate_dehumanising', weight: 0.9, re: new RegExp(`${b}(?:all\\s+)?${GROUPS}\\s+(?:are|is|were|sind|son|sont|sono|sao)\\s+(?:all\\s+|just\\s+|nothing but\\s+|like\\s+|alle\\s+|todos\\s+|tous\\s+|tutti\\s+)?${DEHUMANISING}${e}`, 'gu') },
-  { kind: 'hate', weight: 0.8, re: new RegExp(`${b}i\\s+(?:hate|despise|detest)\\s+(?:all\\s+)?${GROUPS}${e}|${b}(?:ich hasse|odio a los|je deteste les|odio gli|odeio os)\\s+(?:alle\\s+)?${GROUPS}${e}`, 'gu') },
-  { kind: 'slur', weight: 0.8, re: new RegExp(`${b}${SLURS}${e}`, 'gu') },
+  { kind: 'hate_dehumanising', weight: 0.9, re: wordRegex(`${b}(?:all\\s+)?${GROUPS}\\s+(?:are|is|were|sind|son|sont|sono|sao)\\s+(?:all\\s+|just\\s+|nothing but\\s+|like\\s+|alle\\s+|todos\\s+|tous\\s+|tutti\\s+)?${DEHUMANISING}${e}`, 'gu') },
+  { kind: 'hate', weight: 0.8, re: wordRegex(`${b}i\\s+(?:hate|despise|detest)\\s+(?:all\\s+)?${GROUPS}${e}|${b}(?:ich hasse|odio a los|je deteste les|odio gli|odeio os)\\s+(?:alle\\s+)?${GROUPS}${e}`, 'gu') },
+  { kind: 'slur', weight: 0.8, re: wordRegex(`${b}${SLURS}${e}`, 'gu') },
   // Insults aimed at the reader.
-  { kind: 'insult', weight: 0.8, re: new RegExp(`${b}(?:you(?:'re| are| r)?|u r|ur|du bist|eres|tu es|t'es|sei|voce e|you stupid|you fucking|you little|you absolute)\\s+(?:such\\s+)?(?:an?\\s+|a\\s+fucking\\s+|ein(?:e)?\\s+|un(?:a|e)?\\s+|um(?:a)?\\s+)?(?:\\p{L}+\\s+)?${INSULTS}${e}`, 'gu') },
-  { kind: 'insult', weight: 0.85, re: new RegExp(`${b}(?:fuck you|fuck off|screw you|go to hell|shut (?:the fuck )?up,? (?:you|bitch)|jebi mater|vete a la mierda|va te faire foutre|fick dich|vaffanculo|vai (?:se|te) foder)${e}`, 'gu') },
-  { kind: 'insult_word', weight: 0.35, re: new RegExp(`${b}${INSULTS}${e}`, 'gu') },
+  { kind: 'insult', weight: 0.8, re: wordRegex(`${b}(?:you(?:'re| are| r)?|u r|ur|du bist|eres|tu es|t'es|sei|voce e|you stupid|you fucking|you little|you absolute)\\s+(?:such\\s+)?(?:an?\\s+|a\\s+fucking\\s+|ein(?:e)?\\s+|un(?:a|e)?\\s+|um(?:a)?\\s+)?(?:\\p{L}+\\s+)?${INSULTS}${e}`, 'gu') },
+  { kind: 'insult', weight: 0.85, re: wordRegex(`${b}(?:fuck you|fuck off|screw you|go to hell|shut (?:the fuck )?up,? (?:you|bitch)|jebi mater|vete a la mierda|va te faire foutre|fick dich|vaffanculo|vai (?:se|te) foder)${e}`, 'gu') },
+  { kind: 'insult_word', weight: 0.35, re: wordRegex(`${b}${INSULTS}${e}`, 'gu') },
   // Self-harm instructions are harmful content too, but weighted so one mention does not block a person asking for help.
-  { kind: 'self_harm', weight: 0.6, re: new RegExp(`${b}(?:how (?:do i|to|can i) (?:kill myself|commit suicide|end my life|cut myself)|best way to (?:kill myself|commit suicide|die))${e}`, 'gu') },
-  { kind: 'profanity', weight: 0.3, re: new RegExp(`${b}${PROFANITY}${e}`, 'gu') },
+  { kind: 'self_harm', weight: 0.6, re: wordRegex(`${b}(?:how (?:do i|to|can i) (?:kill myself|commit suicide|end my life|cut myself)|best way to (?:kill myself|commit suicide|die))${e}`, 'gu') },
+  { kind: 'profanity', weight: 0.3, re: wordRegex(`${b}${PROFANITY}${e}`, 'gu') },
 ];
 
 export interface ToxicityResult {
@@ -95,10 +96,10 @@ export function scoreToxicity(text: string): ToxicityResult {
   const spans: ToxicityResult['spans'] = [];
   const best = new Map<string, number[]>();
   for (const p of PATTERNS) {
-    p.re.lastIndex = 0;
+    p.re.re.lastIndex = 0;
     let m: RegExpExecArray | null;
     let c = 0;
-    while ((m = p.re.exec(n.text)) && c++ < 50) {
+    while ((m = execWord(p.re, n.text)) && c++ < 50) {
       const [s, en] = mapSpan(n, m.index, m.index + m[0].length, text);
       spans.push({ kind: p.kind, start: s, end: en, weight: p.weight });
       const arr = best.get(p.kind) ?? [];
