@@ -112,7 +112,25 @@ const IDENTIFIER_AFTER = /^(?:\(|\.\p{L}|_|\{|<|\[|::|\s*=[^=])/u;
 const BLANKS = /[ \t]+/;
 const INITIAL = /^\p{Lu}\.$/u;
 const POSSESSIVE = /[’']s$/;
-const WORD_BEFORE = /(\p{L}+)\.?\s+$/u;
+const LETTER = /\p{L}/u;
+const SPACE = /\s/;
+
+/** The word that `before` ends with, followed by an optional "." and white space (what
+ * /(\p{L}+)\.?\s+$/u captures), found by scanning back instead of trying every start. */
+function wordBeforeSpace(before: string): string | null {
+  let j = before.length;
+  while (j > 0 && SPACE.test(before[j - 1]!)) j--;
+  if (j === before.length) return null;
+  if (j > 0 && before[j - 1] === '.') j--;
+  const end = j;
+  while (j > 0) {
+    const c = before.charCodeAt(j - 1);
+    const pair = c >= 0xdc00 && c <= 0xdfff && j >= 2 ? 2 : 1;
+    if (!LETTER.test(before.slice(j - pair, j))) break;
+    j -= pair;
+  }
+  return j < end ? before.slice(j, end) : null;
+}
 
 /** "a X." / "an X" with nothing after it in the sentence. */
 function articleBeforeAtEnd(text: string, s: number, e: number): boolean {
@@ -217,8 +235,8 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
     if (lower.some((w) => NON_PERSON_HEADS.has(w))) continue;
     const personWords = lower;
     const intro = INTRO.test(before);
-    const hm = WORD_BEFORE.exec(before);
-    const honorific = !!hm && lex.honorifics.has(hm[1]!.toLowerCase());
+    const prevWord = wordBeforeSpace(before);
+    const honorific = prevWord !== null && lex.honorifics.has(prevWord.toLowerCase());
     // Score the run as a whole, trimming leading words that are clearly not names ("Yesterday John Smith").
     let i0 = 0;
     while (i0 < personWords.length - 1 && !lex.first.has(personWords[i0]!) && !lex.last.has(personWords[i0]!) && !intro && !honorific) i0++;
