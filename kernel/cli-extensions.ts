@@ -145,7 +145,7 @@ export function registerCommands(program: Command, io: Io, setExit: (code: numbe
       run(async (c) => {
         if (!!c.tenant === !!c.local) throw new LimitError('give exactly one of --tenant NAME or --local');
         if (c.format !== 'jsonl' && c.format !== 'cef') throw new LimitError(`--format must be jsonl or cef, got "${c.format}"`);
-        const { limit: _l, after: _a, ...f } = parseAuditFilters({ from: c.from, to: c.to, type: c.type, outcome: c.outcome });
+        const { limit: _l, after: _a, before: _b, order: _o, ...f } = parseAuditFilters({ from: c.from, to: c.to, type: c.type, outcome: c.outcome });
         for await (const e of createAuditLog(c.store).stream(c.local ? null : c.tenant, f)) {
           io.stdout.write((c.format === 'cef' ? toCef(e, VERSION) : JSON.stringify(e)) + '\n');
         }

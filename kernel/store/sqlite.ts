@@ -181,8 +181,9 @@ export class SqliteStore implements Store {
     if (q.type) (where.push('type = ?'), args.push(q.type));
     if (q.outcome) (where.push('outcome = ?'), args.push(q.outcome));
     if (q.after !== undefined) (where.push('id > ?'), args.push(q.after));
+    if (q.before !== undefined) (where.push('id < ?'), args.push(q.before));
     const rows = this.db
-      .prepare(`SELECT * FROM audit_events WHERE ${where.join(' AND ')} ORDER BY id LIMIT ?`)
+      .prepare(`SELECT * FROM audit_events WHERE ${where.join(' AND ')} ORDER BY id ${q.order === 'desc' ? 'DESC' : 'ASC'} LIMIT ?`)
       .all(...args, Math.min(q.limit ?? 100, 10_000)) as any[];
     return rows.map((r) => ({ ...r, detail: pj(r.detail) }));
   }

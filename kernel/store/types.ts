@@ -48,6 +48,10 @@ export interface AuditQuery {
   outcome?: string;
   /** Return events with id greater than this (cursor paging, oldest first). */
   after?: number;
+  /** Return events with id less than this (cursor paging, newest first). */
+  before?: number;
+  /** 'asc' (default): oldest first; 'desc': newest first. */
+  order?: 'asc' | 'desc';
   limit?: number;
 }
 

@@ -76,18 +76,9 @@ export default definePlugin({
           const f = parseAuditFilters(req.query as Record<string, unknown>, { defaultLimit: 200, maxLimit: 1000 });
           const tenant = req.tenant?.name ?? null;
           const found: AuditEvent[] = [];
+          // Newest first across outcomes: each outcome's newest `limit` events, merged.
           for (const outcome of INCIDENT_OUTCOMES) {
-            // Newest first across outcomes: read each outcome's tail and merge.
-            let after: number | undefined;
-            const rows: AuditEvent[] = [];
-            for (;;) {
-              const page = await store.queryAudit({ tenant, from: f.from, to: f.to, outcome, after, limit: 5000 });
-              rows.push(...page);
-              if (rows.length > f.limit) rows.splice(0, rows.length - f.limit);
-              if (page.length < 5000) break;
-              after = page[page.length - 1]!.id;
-            }
-            found.push(...rows);
+            found.push(...(await store.queryAudit({ tenant, from: f.from, to: f.to, outcome, order: 'desc', limit: f.limit })));
           }
           found.sort((a, b) => (b.id ?? 0) - (a.id ?? 0));
           const items = found.slice(0, f.limit).map((e) => ({

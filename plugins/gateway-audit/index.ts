@@ -105,9 +105,14 @@ export default definePlugin<{ skip_paths: string[] }>({
         '/api/v1/audit/events',
         {
           schema: {
-            summary: "The calling tenant's audit events, oldest first, with cursor paging",
+            summary: "The calling tenant's audit events, oldest first (or newest first with order=desc), with cursor paging",
             tags: ['audit'],
-            querystring: Type.Object({ ...FilterQuery, cursor: Type.Optional(Type.String()), limit: Type.Optional(Type.String({ description: '1..1000, default 100' })) }),
+            querystring: Type.Object({
+              ...FilterQuery,
+              order: Type.Optional(Type.String({ description: 'asc (default, oldest first) or desc (newest first)' })),
+              cursor: Type.Optional(Type.String()),
+              limit: Type.Optional(Type.String({ description: '1..1000, default 100' })),
+            }),
             response: { 200: Type.Object({ events: Type.Array(EventSchema), next_cursor: Type.Union([Type.String(), Type.Null()]) }) },
           },
         },
@@ -147,7 +152,9 @@ export default definePlugin<{ skip_paths: string[] }>({
           const q = req.query as Record<string, unknown>;
           const format = String(q.format ?? 'jsonl');
           if (format !== 'jsonl' && format !== 'cef') throw new HttpError(400, 'invalid_request', `"format" must be jsonl or cef, got "${format}"`, { field: 'format' });
-          const { limit: _l, after: _a, ...f } = parseAuditFilters({ ...q, format: undefined });
+          const { limit: _l, after: _a, before: _b, order, ...f } = parseAuditFilters({ ...q, format: undefined });
+          // A SIEM ingests in time order; a newest-first export would read as a reversed clock.
+          if (order === 'desc') throw new HttpError(400, 'invalid_request', 'the export streams oldest first; "order=desc" is for GET /api/v1/audit/events', { field: 'order' });
           const tenant = req.tenant?.name ?? null;
           const v = gatewayVersion();
           async function* lines() {

@@ -62,6 +62,37 @@ test('filters by type, outcome and time; cursor paging visits every event once',
   assert.equal(past.json.events.length, 25);
 });
 
+test('order=desc pages newest first; cursors keep their direction', async () => {
+  const audit = b.kernel.services.get<AuditSink>('audit')!;
+  for (let i = 0; i < 12; i++) await audit.record({ tenant: 'acme', type: 'approval.decision', outcome: 'success', detail: { i } });
+  const seen: number[] = [];
+  let cursor: string | null = null;
+  let pages = 0;
+  do {
+    const url = `/api/v1/audit/events?type=approval.decision&limit=5${cursor ? `&cursor=${cursor}` : '&order=desc'}`;
+    const p = await b.req('GET', url, { key });
+    assert.equal(p.status, 200, p.body);
+    seen.push(...p.json.events.map((e: any) => e.detail.i));
+    cursor = p.json.next_cursor;
+    pages++;
+  } while (cursor);
+  assert.equal(pages, 3);
+  assert.deepEqual(seen, [...Array(12).keys()].reverse());
+  // The newest event is first page, first row: what a dashboard or an on-call engineer wants.
+  // (Filtered by type: each request adds its own http.request event after answering.)
+  const newest = await b.req('GET', '/api/v1/audit/events?type=approval.decision&order=desc&limit=1', { key });
+  const all = await b.req('GET', '/api/v1/audit/events?type=approval.decision&limit=1000', { key });
+  assert.equal(newest.json.events[0].id, all.json.events.at(-1).id);
+  // A newest-first cursor cannot continue an oldest-first listing (and vice versa).
+  const first = await b.req('GET', '/api/v1/audit/events?type=approval.decision&limit=5&order=desc', { key });
+  const mixed = await b.req('GET', `/api/v1/audit/events?type=approval.decision&limit=5&order=asc&cursor=${first.json.next_cursor}`, { key });
+  assert.equal(mixed.status, 400);
+  assert.match(mixed.json.error, /cursor/);
+  const bad = await b.req('GET', '/api/v1/audit/events?order=newest', { key });
+  assert.equal(bad.status, 400);
+  assert.match(bad.json.error, /order/);
+});
+
 test('malformed filters answer 400 naming the field', async () => {
   for (const [q, field] of [
     ['from=yesterday', 'from'],
@@ -79,6 +110,9 @@ test('malformed filters answer 400 naming the field', async () => {
     assert.match(r.json.error, new RegExp(field));
   }
   assert.equal((await b.req('GET', '/api/v1/audit/export?format=xml', { key })).status, 400);
+  const desc = await b.req('GET', '/api/v1/audit/export?order=desc', { key });
+  assert.equal(desc.status, 400, 'an export is in time order; asking for newest first is refused, not ignored');
+  assert.match(desc.json.error, /oldest first/);
 });
 
 /** Splits at the first 7 unescaped pipes (pipes inside the extension need no escaping). */

@@ -12,6 +12,9 @@ export interface AuditFilters {
   type?: string;
   outcome?: AuditEvent['outcome'];
   after?: number;
+  /** Newest-first paging: events with id below this. */
+  before?: number;
+  order: 'asc' | 'desc';
   limit: number;
 }
 
@@ -26,7 +29,7 @@ export interface AuditLog extends AuditSink {
   query(tenant: string | null, f: AuditFilters): Promise<AuditPage>;
   get(tenant: string | null, id: number): Promise<AuditEvent | null>;
   /** Every matching event, oldest first, read in pages so an export never loads the whole log. */
-  stream(tenant: string | null, f: Omit<AuditFilters, 'limit' | 'after'> & { after?: number }): AsyncGenerator<AuditEvent>;
+  stream(tenant: string | null, f: Omit<AuditFilters, 'limit' | 'after' | 'before' | 'order'> & { after?: number }): AsyncGenerator<AuditEvent>;
 }
 
 const ISO = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -42,15 +45,17 @@ export function parseIsoTime(v: string, field: string): string {
   return new Date(t).toISOString();
 }
 
-export function encodeCursor(id: number): string {
-  return Buffer.from(`a:${id}`, 'utf8').toString('base64url');
+// A cursor remembers the direction it was made for ('a' oldest first, 'd' newest first), so a
+// page can never silently continue in the other direction.
+export function encodeCursor(id: number, order: 'asc' | 'desc' = 'asc'): string {
+  return Buffer.from(`${order === 'desc' ? 'd' : 'a'}:${id}`, 'utf8').toString('base64url');
 }
 
-export function decodeCursor(c: string): number {
+export function decodeCursor(c: string): { id: number; order: 'asc' | 'desc' } {
   const raw = /^[A-Za-z0-9_-]{1,64}$/.test(c) ? Buffer.from(c, 'base64url').toString('utf8') : '';
-  const m = /^a:(\d{1,15})$/.exec(raw);
+  const m = /^([ad]):(\d{1,15})$/.exec(raw);
   if (!m) throw new HttpError(400, 'invalid_request', '"cursor" is not a cursor returned by this endpoint', { field: 'cursor' });
-  return Number(m[1]);
+  return { id: Number(m[2]), order: m[1] === 'd' ? 'desc' : 'asc' };
 }
 
 /** Validates query-string filters (all strings) into AuditFilters. */
@@ -62,7 +67,7 @@ export function parseAuditFilters(q: Record<string, unknown>, opts: { defaultLim
     return String(v);
   };
   const max = opts.maxLimit ?? 1000;
-  const f: AuditFilters = { limit: opts.defaultLimit ?? 100 };
+  const f: AuditFilters = { limit: opts.defaultLimit ?? 100, order: 'asc' };
   const from = str('from');
   const to = str('to');
   if (from) f.from = parseIsoTime(from, 'from');
@@ -86,8 +91,20 @@ export function parseAuditFilters(q: Record<string, unknown>, opts: { defaultLim
     if (!/^\d+$/.test(limit) || n < 1 || n > max) throw new HttpError(400, 'invalid_request', `"limit" must be an integer from 1 to ${max}, got "${limit}"`, { field: 'limit' });
     f.limit = n;
   }
+  const order = str('order');
+  if (order !== undefined && order !== 'asc' && order !== 'desc') {
+    throw new HttpError(400, 'invalid_request', `"order" must be asc (oldest first) or desc (newest first), got "${order}"`, { field: 'order' });
+  }
   const cursor = str('cursor');
-  if (cursor !== undefined) f.after = decodeCursor(cursor);
+  if (cursor !== undefined) {
+    const c = decodeCursor(cursor);
+    if (order !== undefined && order !== c.order) {
+      throw new HttpError(400, 'invalid_request', `"cursor" continues a ${c.order === 'desc' ? 'newest-first' : 'oldest-first'} listing but "order" is ${order}`, { field: 'cursor' });
+    }
+    f.order = c.order;
+    if (c.order === 'desc') f.before = c.id;
+    else f.after = c.id;
+  } else if (order) f.order = order;
   return f;
 }
 
@@ -120,10 +137,10 @@ export function createAuditLog(store: Store): AuditLog {
     },
     async query(tenant, f) {
       // One extra row tells whether another page exists without a COUNT over the log.
-      const rows = await store.queryAudit({ tenant, from: f.from, to: f.to, type: f.type, outcome: f.outcome, after: f.after, limit: f.limit + 1 });
+      const rows = await store.queryAudit({ tenant, from: f.from, to: f.to, type: f.type, outcome: f.outcome, after: f.after, before: f.before, order: f.order, limit: f.limit + 1 });
       const events = rows.slice(0, f.limit);
       const more = rows.length > f.limit;
-      return { events, next_cursor: more ? encodeCursor(events[events.length - 1]!.id!) : null };
+      return { events, next_cursor: more ? encodeCursor(events[events.length - 1]!.id!, f.order) : null };
     },
     async get(tenant, id) {
       if (!Number.isSafeInteger(id) || id < 1) return null;
