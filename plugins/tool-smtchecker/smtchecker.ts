@@ -231,7 +231,9 @@ function isAbort(e: unknown): boolean {
 
 export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
   const quickBudget = opts.quickBudgetMs ?? 6000;
-  const fullBudget = opts.fullBudgetMs ?? 120_000;
+  // Full mode runs every layer at once on a small worker pool: the model checker gets a
+  // per-contract share (15 s), not minutes; a longer CHC run is `full_budget_ms` or the tool alone.
+  const fullBudget = opts.fullBudgetMs ?? 15_000;
   const tool: AnalysisTool = {
     name: 'smtchecker',
     layer: 4,

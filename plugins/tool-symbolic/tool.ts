@@ -39,8 +39,6 @@ export interface SymbolicToolOptions {
  * loops), and a cut-short exploration reports what it proved and marks the rest unresolved.
  */
 export const DEFAULT_SYMBOLIC_BUDGET_MS = 4000;
-/** Time a Z3 query may overrun the budget before the worker is killed (losing its warm Z3). */
-const KILL_GRACE_MS = 3000;
 
 export function createSymbolicTool(opts: SymbolicToolOptions): AnalysisTool {
   const limits = {
@@ -53,7 +51,9 @@ export function createSymbolicTool(opts: SymbolicToolOptions): AnalysisTool {
 
   async function runTask(req: SymbolicRequest, run: ToolRunOptions): Promise<SymbolicResult> {
     if (!opts.pool) return symbolicTask(req);
-    return opts.pool.run<SymbolicResult>(SYMBOLIC_MODULE, 'symbolicTask', req, { signal: run.signal, deadline: Math.min(run.deadline, req.deadline + KILL_GRACE_MS) });
+    // The budget runs from when a worker picks the task up (waiting behind other layers' tasks
+    // does not eat it); the request deadline still bounds it, and the pool kills it there.
+    return opts.pool.run<SymbolicResult>(SYMBOLIC_MODULE, 'symbolicTask', req, { signal: run.signal, deadline: run.deadline });
   }
 
   async function analyze(input: AnalysisInput, run: ToolRunOptions, budgetOverride?: number): Promise<ToolRunOutput> {
@@ -61,13 +61,12 @@ export function createSymbolicTool(opts: SymbolicToolOptions): AnalysisTool {
       const c = await input.compilation;
       if (!c.ok) return { status: 'skipped', findings: [], error: `symbolic execution needs a compiling contract: ${c.errors[0] ?? 'compilation failed'}` };
     }
-    const deadline = Math.min(run.deadline, Date.now() + (budgetOverride ?? budget));
     let r: SymbolicResult;
     try {
-      r = await runTask({ source: input.source, file: input.file, absPath: input.absPath ?? null, roots: input.roots, deadline, limits, solverTimeoutMs: opts.solverTimeoutMs }, run);
+      r = await runTask({ source: input.source, file: input.file, absPath: input.absPath ?? null, roots: input.roots, deadline: run.deadline, budgetMs: budgetOverride ?? budget, limits, solverTimeoutMs: opts.solverTimeoutMs }, run);
     } catch (e) {
       const code = (e as { code?: string }).code;
-      if (code === 'task_timeout') return { status: 'timeout', findings: [], error: 'a solver query overran the symbolic budget and the task was stopped' };
+      if (code === 'task_timeout') return { status: 'timeout', findings: [], error: 'symbolic execution did not answer before the request deadline and was stopped' };
       throw e;
     }
     const meta = { compiler: r.compiler, sinks: r.sinks, contracts: r.contracts, z3_init_ms: r.z3_init_ms, elapsed_ms: r.elapsed_ms };

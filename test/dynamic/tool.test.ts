@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TinyWorkerPool } from '../../kernel/pool.ts';
-import { createFuzzTool } from '../../plugins/tool-fuzzer/fuzz-tool.ts';
+import { createFuzzTool, DEFAULT_FUZZ_BUDGET_MS } from '../../plugins/tool-fuzzer/fuzz-tool.ts';
+import { compileForFuzzing, fuzzProgram, fuzzTask } from '../../lib/analysis/dynamic/index.ts';
 import { createAnalysisEngine } from '../../lib/analysis/engine.ts';
 import type { Finding } from '../../schemas/finding.ts';
 
@@ -64,4 +65,37 @@ test('through the engine in full mode: results carry vigil-fuzz with its finding
   } finally {
     engine.close();
   }
+});
+
+test('full mode budget: the default is a per-contract share, and it runs from when a worker starts the task', async () => {
+  assert.equal(manifest.defaults.budget_ms, DEFAULT_FUZZ_BUDGET_MS);
+  assert.ok(DEFAULT_FUZZ_BUDGET_MS <= 5000);
+  // A far request deadline does not stretch the run: the budget ends it.
+  const t0 = Date.now();
+  const r = await fuzzTask({ source, file: 'Bank.sol', deadline: Date.now() + 120_000, budgetMs: 3000 });
+  assert.ok(Date.now() - t0 < 3000 + 1000, `took ${Date.now() - t0} ms on a 3 s budget`);
+  assert.equal(r.status, 'success', r.error ?? '');
+  // Queued behind another task in a one-worker pool, the task still gets its whole budget.
+  const busy = new TinyWorkerPool({ maxThreads: 1 });
+  try {
+    const safe = fs.readFileSync(path.join(here, 'fixtures', 'safe.sol'), 'utf8');
+    const blocker = busy.run(path.join(here, '../../lib/analysis/dynamic/index.ts'), 'fuzzTask', { source: safe, file: 'Safe.sol', deadline: Date.now() + 60_000, budgetMs: 2500 });
+    const tool = createFuzzTool({ pool: busy, budgetMs: 3000 });
+    const out = await tool.run({ source, file: 'Bank.sol', sha256: '' }, { signal: new AbortController().signal, deadline: Date.now() + 60_000, mode: 'full' });
+    await blocker;
+    assert.equal(out.status, 'success', out.error ?? '');
+    assert.ok(Number(out.meta?.sequences) > 0, 'it fuzzed after waiting for the worker');
+  } finally {
+    await busy.close();
+  }
+});
+
+test('coverage plateau: a contract with nothing left to cover stops well before its deadline', async () => {
+  const safe = fs.readFileSync(path.join(here, 'fixtures', 'safe.sol'), 'utf8');
+  const { program, error } = compileForFuzzing({ source: safe, file: 'Safe.sol' });
+  assert.ok(program, error ?? '');
+  const t0 = Date.now();
+  const r = await fuzzProgram(program, { deadline: Date.now() + 30_000 });
+  assert.equal(r.stats.stopped, 'plateau');
+  assert.ok(Date.now() - t0 < 25_000, `plateau after ${Date.now() - t0} ms of a 30 s budget`);
 });

@@ -22,6 +22,8 @@ export interface FuzzTaskArgs {
   roots?: string[];
   /** Epoch ms by which the task must return. */
   deadline: number;
+  /** Time the task may take from the moment a worker starts it (queueing not counted). */
+  budgetMs?: number;
   priorFunctions?: string[];
   seed?: number;
   maxSequences?: number;
@@ -44,6 +46,7 @@ export function compileForFuzzing(req: { source: string; file: string; absPath?:
 /** Pool task: compile, fuzz, prove. Never throws for bad input: the status says what happened. */
 export async function fuzzTask(args: FuzzTaskArgs): Promise<FuzzTaskResult> {
   const t0 = Date.now();
+  if (args?.budgetMs) args = { ...args, deadline: Math.min(args.deadline, t0 + args.budgetMs) };
   if (typeof args?.source !== 'string' || !args.source.trim()) return { status: 'error', findings: [], error: 'no source to fuzz', meta: {} };
   const { program, result, error } = compileForFuzzing(args);
   if (!program) return { status: 'skipped', findings: [], error, meta: { compiler: result.compiler } };

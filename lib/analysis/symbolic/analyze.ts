@@ -22,6 +22,8 @@ export interface SymbolicRequest {
   deadline: number;
   limits?: Partial<Omit<Limits, 'deadline'>>;
   solverTimeoutMs?: number;
+  /** Time the run may take from the moment a worker starts it (queueing in the pool not counted). */
+  budgetMs?: number;
 }
 
 export interface SinkReport {
@@ -154,6 +156,7 @@ function evidenceOf(p: ProvenSink, ex: Explorer, solver: TermSolver, abi: unknow
 
 export async function symbolicTask(req: SymbolicRequest): Promise<SymbolicResult> {
   const t0 = Date.now();
+  if (req.budgetMs) req = { ...req, deadline: Math.min(req.deadline, t0 + req.budgetMs) };
   const base: SymbolicResult = { status: 'success', reason: null, compiler: null, findings: [], sinks: [], contracts: [], z3_init_ms: 0, elapsed_ms: 0 };
   const done = (r: Partial<SymbolicResult>): SymbolicResult => ({ ...base, ...r, elapsed_ms: Date.now() - t0 });
   const compiled = compileTask({ source: req.source, file: req.file, absPath: req.absPath ?? null, roots: req.roots, outputs: 'full', ast: true });
