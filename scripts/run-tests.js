@@ -1,6 +1,7 @@
 // `npm test`: runs every test/**/*.test.ts with node:test through tsx (Node 20 has no --test globs).
 // Extra args are treated as path filters: `npm test -- wasm kernel`.
-import { spawn } from 'node:child_process';
+// VIGIL_SKIP_TYPECHECK=1 skips the type check of a whole run.
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -19,6 +20,17 @@ const files = walk(path.join(root, 'test'))
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
+}
+// A whole run type-checks first (strict TypeScript, ~25 s): tsx strips types without checking
+// them, so a type error would otherwise land silently. Filtered runs skip it for speed.
+if (filters.length === 0 && process.env.VIGIL_SKIP_TYPECHECK !== '1') {
+  const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  const r = spawnSync(process.execPath, [tsc, '--noEmit', '-p', path.join(root, 'tsconfig.json')], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error('type check failed (npm run typecheck): fix the errors above');
+    process.exit(1);
+  }
+  console.log('type check passed');
 }
 const concurrency = process.env.VIGIL_TEST_CONCURRENCY ?? '2';
 const child = spawn(
