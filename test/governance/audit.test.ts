@@ -14,6 +14,21 @@ before(async () => {
 });
 after(() => b.stop());
 
+/** Follows next_cursor from the first page; returns each event's detail.i in page order. */
+async function pageAll(query: string): Promise<{ seen: number[]; pages: number }> {
+  const seen: number[] = [];
+  let cursor: string | null = null;
+  let pages = 0;
+  do {
+    const p = await b.req('GET', `/api/v1/audit/events?${cursor ? query.replace(/&?order=\w+/, '') + `&cursor=${cursor}` : query}`, { key });
+    assert.equal(p.status, 200, p.body);
+    seen.push(...p.json.events.map((e: any) => e.detail.i));
+    cursor = p.json.next_cursor;
+    pages++;
+  } while (cursor);
+  return { seen, pages };
+}
+
 test('every gateway request is recorded with method, route, status, tenant, latency and request id', async () => {
   const r = await b.kernel.gateway.inject({ method: 'GET', url: '/api/v1/skills', headers: { authorization: `Bearer ${key}`, 'x-request-id': 'req-audit-1' } });
   assert.equal(r.statusCode, 200);
@@ -43,17 +58,7 @@ test('filters by type, outcome and time; cursor paging visits every event once',
   const failures = await b.req('GET', '/api/v1/audit/events?type=skill.call&outcome=failure', { key });
   assert.equal(failures.status, 200);
   assert.equal(failures.json.events.length, 5);
-  const seen: number[] = [];
-  let cursor: string | null = null;
-  let pages = 0;
-  do {
-    const url = `/api/v1/audit/events?type=skill.call&limit=10${cursor ? `&cursor=${cursor}` : ''}`;
-    const p = await b.req('GET', url, { key });
-    assert.equal(p.status, 200, p.body);
-    seen.push(...p.json.events.map((e: any) => e.detail.i));
-    cursor = p.json.next_cursor;
-    pages++;
-  } while (cursor);
+  const { seen, pages } = await pageAll('type=skill.call&limit=10');
   assert.equal(pages, 3);
   assert.deepEqual(seen, [...Array(25).keys()]);
   const future = await b.req('GET', '/api/v1/audit/events?from=2999-01-01T00:00:00Z', { key });
@@ -65,17 +70,7 @@ test('filters by type, outcome and time; cursor paging visits every event once',
 test('order=desc pages newest first; cursors keep their direction', async () => {
   const audit = b.kernel.services.get<AuditSink>('audit')!;
   for (let i = 0; i < 12; i++) await audit.record({ tenant: 'acme', type: 'approval.decision', outcome: 'success', detail: { i } });
-  const seen: number[] = [];
-  let cursor: string | null = null;
-  let pages = 0;
-  do {
-    const url = `/api/v1/audit/events?type=approval.decision&limit=5${cursor ? `&cursor=${cursor}` : '&order=desc'}`;
-    const p = await b.req('GET', url, { key });
-    assert.equal(p.status, 200, p.body);
-    seen.push(...p.json.events.map((e: any) => e.detail.i));
-    cursor = p.json.next_cursor;
-    pages++;
-  } while (cursor);
+  const { seen, pages } = await pageAll('type=approval.decision&limit=5&order=desc');
   assert.equal(pages, 3);
   assert.deepEqual(seen, [...Array(12).keys()].reverse());
   // The newest event is first page, first row: what a dashboard or an on-call engineer wants.
