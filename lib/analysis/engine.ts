@@ -25,7 +25,7 @@ import type {
 import { CATEGORIES, LAYER_NAMES, SEVERITIES, type Finding, type Severity, type ToolResult, type ToolStatus } from '../../schemas/finding.ts';
 import { compileSolidity, extractPragma, oneLine, type CompileResult } from './compiler/index.ts';
 import { correlate } from './correlate.ts';
-import { mainContract, outlineSource } from './engine/outline.ts';
+import { mainContract, OUTLINE_MODULE, outlineSource, primeOutline, textOutline, type Outline } from './engine/outline.ts';
 
 /** Largest source accepted (decisions.md: contract_code above 1 MiB is 413). */
 export const MAX_SOURCE_BYTES = 1024 * 1024;
@@ -231,11 +231,9 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
     return inSpan(deps.tracer, 'analysis.run', { 'analysis.audit_type': auditType, 'analysis.file': file }, async (span) => {
       const source = input.source;
       const sha256 = createHash('sha256').update(source, 'utf8').digest('hex');
-      const outline = outlineSource(source);
       const pragma = extractPragma(source).text;
       const lineCount = source.split('\n').length;
       const notes: string[] = [];
-      if (outline.parseError) notes.push(`the source does not parse (${outline.parseError}); tools that need a syntax tree could not analyse it`);
 
       // Compile once (in the pool) while tools run; tools that need the compiler's choice share it.
       const compileAbort = new AbortController();
@@ -250,6 +248,9 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
           ? { ok: false, compiler: null, errors: [r.error], contracts: [] }
           : { ok: r.ok, compiler: r.compiler, errors: r.errors.map(oneLine), contracts: Object.entries(r.contracts).filter(([, c]) => c.file === file).map(([n]) => n) },
       );
+
+      const outline = await outlineOffThread(source, deadline, opts.signal);
+      if (outline.parseError) notes.push(`the source does not parse (${outline.parseError}); tools that need a syntax tree could not analyse it`);
 
       const selected = select(auditType, all, opts);
       const toolInput: AnalysisInput = {
@@ -382,6 +383,19 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
       span?.setAttribute('analysis.tools', selected.length);
       return result;
     });
+  }
+
+  /** The outline, parsed in a worker: a 1 MiB source takes seconds to parse, and the main thread
+   *  serves both HTTP surfaces. Primed into this thread's memo so the tools' locators reuse it. */
+  async function outlineOffThread(source: string, deadline: number, signal?: AbortSignal): Promise<Outline> {
+    if (!deps.pool) return outlineSource(source);
+    try {
+      return primeOutline(source, await deps.pool.run<Outline>(OUTLINE_MODULE, 'outlineTask', { source }, { signal, deadline }));
+    } catch (e) {
+      // Out of time or cancelled: contract names from a text scan; the tools report their own fate.
+      deps.log?.info({ err: (e as Error).message }, 'outline task did not finish; using a text scan');
+      return textOutline(source);
+    }
   }
 
   function describeCompilation(c: CompileResult | { timedOut: true; error: string } | null, parseError: string | null) {

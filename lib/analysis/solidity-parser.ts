@@ -12,6 +12,7 @@
 // release without src/), parsing falls back to the bundled parser: slower, same result.
 import { createRequire } from 'node:module';
 import bundled from '@solidity-parser/parser';
+import { sourceMemo } from './source-memo.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -86,8 +87,23 @@ function sllParse(e: TwoStage, input: string, options: ParseOptions): any | null
   }
 }
 
-/** Drop-in for `@solidity-parser/parser`'s `parse` (same options, result and errors). */
+// Several tools in one thread ask for the same tree (the outline and the static layer use the same
+// options): successful parses are kept briefly. Trees are shared, so callers must not modify them.
+const trees = sourceMemo<object>({ max: 4 });
+const optionsKey = (o: ParseOptions) => `${o.loc ? 'l' : ''}${o.range ? 'r' : ''}${o.tolerant ? 't' : ''}${o.tokens ? 'k' : ''}${o.comments ? 'c' : ''}`;
+
+/** Drop-in for `@solidity-parser/parser`'s `parse` (same options, result and errors), memoised per
+ *  thread: treat the tree as read-only. */
 export function parseSolidityText(input: string, options: ParseOptions = {}): any {
+  return trees.get(`${optionsKey(options)}\u0000${input}`, () => parseUncached(input, options));
+}
+
+/** Same parse without the memo: for callers that annotate the tree (solhint adds parent links). */
+export function parseSolidityFresh(input: string, options: ParseOptions = {}): any {
+  return parseUncached(input, options);
+}
+
+function parseUncached(input: string, options: ParseOptions): any {
   // Token and comment lists are rare (nobody in vigil asks for them): the bundle builds them.
   if (!engine || options.tokens || options.comments) return bundled.parse(input, options);
   const fast = sllParse(engine, input, options);

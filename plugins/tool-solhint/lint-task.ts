@@ -2,7 +2,7 @@
 // token stream, so a 1 MiB file runs here (killable at the deadline), not on the event loop.
 import Module, { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { parseSolidityText } from '../../lib/analysis/solidity-parser.ts';
+import { parseSolidityFresh } from '../../lib/analysis/solidity-parser.ts';
 
 const require = createRequire(import.meta.url);
 export const LINT_MODULE = fileURLToPath(import.meta.url);
@@ -30,7 +30,8 @@ function loadSolhint() {
   const m = new Module(parserPath);
   m.filename = parserPath;
   m.loaded = true;
-  m.exports = { ...bundled, parse: parseSolidityText };
+  // Fresh trees: solhint writes parent links into every node, so it must not share the memo's.
+  m.exports = { ...bundled, parse: parseSolidityFresh };
   require.cache[parserPath] = m;
   return require('solhint/lib/index.js');
 }

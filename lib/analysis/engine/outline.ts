@@ -1,6 +1,7 @@
 // Structural outline of a source (contracts and their functions with line spans), so that every
 // tool can name the contract and function around a line without re-walking the AST.
 import { parseSolidityText } from '../solidity-parser.ts';
+import { fileURLToPath } from 'node:url';
 import { sourceMemo } from '../source-memo.ts';
 
 export interface OutlineFunction {
@@ -36,9 +37,23 @@ function fnName(node: any): string {
 // The engine, solhint's and the SMTChecker's locators all outline the same source: parse it once.
 const outlines = sourceMemo<Outline>({ max: 8 });
 
+/** Pool task entry: `pool.run(OUTLINE_MODULE, 'outlineTask', {source})`. */
+export const OUTLINE_MODULE = fileURLToPath(import.meta.url);
+
 /** Outline of a source, memoised per thread (treat the result as read-only). */
 export function outlineSource(source: string): Outline {
   return outlines.get(source, () => freezeOutline(buildOutline(source)));
+}
+
+/** Runs in a pool worker, so a 1 MiB source is parsed off the event loop both surfaces share. */
+export function outlineTask(args: { source: string }): Outline {
+  if (!args || typeof args.source !== 'string') throw new TypeError('outlineTask needs {source}');
+  return outlineSource(args.source);
+}
+
+/** Hands this thread an outline computed elsewhere (in a worker), so locators here reuse it. */
+export function primeOutline(source: string, outline: Outline): Outline {
+  return outlines.get(source, () => freezeOutline(outline));
 }
 
 function freezeOutline(o: Outline): Outline {
@@ -51,33 +66,51 @@ function freezeOutline(o: Outline): Outline {
   return Object.freeze(o);
 }
 
+function parseFailure(source: string, errors: Array<{ line?: number; column?: number; message?: string }> | null, fallback: string): Outline {
+  const first = errors && errors.length ? errors[0]! : null;
+  const msg = first ? `line ${first.line}:${first.column}: ${first.message}` : fallback;
+  return { contracts: scanContracts(source), parseError: msg, parseErrorLine: first?.line ?? null };
+}
+
 function buildOutline(source: string): Outline {
+  let ast: any;
   try {
-    const ast = parseSolidityText(source, { loc: true, tolerant: false }) as any;
-    const contracts: OutlineContract[] = [];
-    for (const child of ast.children ?? []) {
-      if (child.type !== 'ContractDefinition') continue;
-      const functions: OutlineFunction[] = [];
-      for (const sub of child.subNodes ?? []) {
-        if (sub.type === 'FunctionDefinition' || sub.type === 'ModifierDefinition') {
-          functions.push({ name: fnName(sub), line: sub.loc.start.line, end_line: sub.loc.end.line });
-        }
-      }
-      contracts.push({
-        name: child.name,
-        kind: child.kind,
-        abstract: child.kind === 'abstract' || Boolean(child.isAbstract),
-        line: child.loc.start.line,
-        end_line: child.loc.end.line,
-        functions,
-      });
+    // The static layer's options: in a worker, the tree it parses (or parsed) is reused.
+    ast = parseSolidityText(source, { loc: true, range: true, tolerant: true });
+  } catch {
+    // Tolerant mode crashed on this input; a strict parse names the real syntax error.
+    try {
+      parseSolidityText(source, { loc: true });
+      return parseFailure(source, null, 'the parser failed on this input');
+    } catch (e: any) {
+      return parseFailure(source, Array.isArray(e?.errors) ? e.errors : null, String(e?.message ?? e));
     }
-    return { contracts, parseError: null, parseErrorLine: null };
-  } catch (e: any) {
-    const first = Array.isArray(e?.errors) && e.errors.length ? e.errors[0] : null;
-    const msg = first ? `line ${first.line}:${first.column}: ${first.message}` : String(e?.message ?? e);
-    return { contracts: scanContracts(source), parseError: msg, parseErrorLine: first?.line ?? null };
   }
+  if (Array.isArray(ast.errors) && ast.errors.length) return parseFailure(source, ast.errors, 'syntax error');
+  const contracts: OutlineContract[] = [];
+  for (const child of ast.children ?? []) {
+    if (child.type !== 'ContractDefinition') continue;
+    const functions: OutlineFunction[] = [];
+    for (const sub of child.subNodes ?? []) {
+      if (sub.type === 'FunctionDefinition' || sub.type === 'ModifierDefinition') {
+        functions.push({ name: fnName(sub), line: sub.loc.start.line, end_line: sub.loc.end.line });
+      }
+    }
+    contracts.push({
+      name: child.name,
+      kind: child.kind,
+      abstract: child.kind === 'abstract' || Boolean(child.isAbstract),
+      line: child.loc.start.line,
+      end_line: child.loc.end.line,
+      functions,
+    });
+  }
+  return { contracts, parseError: null, parseErrorLine: null };
+}
+
+/** Contract names and spans from a text scan, without parsing (no function spans, no verdict on syntax). */
+export function textOutline(source: string): Outline {
+  return { contracts: scanContracts(source), parseError: null, parseErrorLine: null };
 }
 
 /** Text fallback for sources the parser rejects: names and start lines of contracts only. */
