@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { AnalysisEngine, AnalysisResult, Finding, KernelServices, Skill, SkillResult } from '../../kernel/index.ts';
 import { HttpError } from '../../kernel/index.ts';
 import { compileSolidity, oneLine } from '../analysis/compiler/index.ts';
-import { compareFindings, decideVerdict, remediate, type CompileCheck } from '../remediation/index.ts';
+import { compareFindings, decideVerdict, remediateOffThread } from '../remediation/index.ts';
 import { ContractInputError, readContractInput, type ContractText } from './contract-source.ts';
 
 export const DEFAULT_TIMEOUT_S = 300;
@@ -50,14 +50,6 @@ export function analysisOperations(services: KernelServices): Skill[] {
   const budget = (input: Record<string, unknown>) => ((input.timeout as number | undefined) ?? DEFAULT_TIMEOUT_S) * 1000;
   const run = (c: ContractText, opts: { mode: AnalysisResult['audit_type']; layer?: number; tool?: string; timeoutMs: number; signal: AbortSignal }) =>
     engine().analyze({ source: c.source, file: c.file, absPath: c.absPath }, opts);
-  const compileCheck = (c: ContractText, signal: AbortSignal, deadline: number) => async (source: string): Promise<CompileCheck> => {
-    const r = await compileSolidity(
-      { source, file: c.file, absPath: c.absPath, roots: roots(), outputs: 'check' },
-      { pool: services.pool, signal, deadline: Math.max(deadline, Date.now() + 1000) },
-    );
-    return { ok: r.ok, compiler: r.compiler, errors: r.errors.map(oneLine) };
-  };
-
   const op = (s: Omit<Skill, 'plugin' | 'runtime' | 'capabilities'> & { capabilities?: Skill['capabilities'] }): Skill => ({ capabilities: ['contract_analysis'], plugin: 'mcp-server', runtime: 'ts', ...s });
 
   return [
@@ -136,7 +128,7 @@ export function analysisOperations(services: KernelServices): Skill[] {
             if (unknown.length) throw new HttpError(400, 'unknown_finding', `finding id${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} not found in a quick analysis of this contract (found: ${findings.map((f) => f.id).join(', ') || 'none'})`);
             findings = findings.filter((f) => wanted.has(f.id));
           }
-          const out = await remediate(c.source, findings, { file: c.file, compile: compileCheck(c, sc.signal, deadline) });
+          const out = await remediateOffThread({ source: c.source, findings, file: c.file, compile: { absPath: c.absPath, roots: roots() } }, { pool: services.pool, signal: sc.signal, deadline });
           return { ok: true, output: { ...out, audit_id: r.audit_id, contract: { file: c.file, sha256: createHash('sha256').update(c.source).digest('hex') } } };
         } catch (e) {
           return fail(e, sc.signal);

@@ -213,6 +213,13 @@ function sortLike(fixes: FixRecord[], findings: Finding[]): FixRecord[] {
   return [...fixes].sort((a, b) => (idx.get(a.finding_id) ?? 0) - (idx.get(b.finding_id) ?? 0));
 }
 
+/** The answer when no fix could be attempted at all (the run was stopped): source unchanged, each
+ *  finding recorded as not applied with the reason. */
+export function unchangedResult(source: string, findings: Finding[], file: string, reason: string): RemediationResult {
+  const fixes: FixRecord[] = findings.map((f) => ({ finding_id: f.id, title: f.title, category: f.category, applied: false, strategy: null, description: null, reason_if_not: reason }));
+  return finish(source, source, fixes, file, null, null, findings.length);
+}
+
 function finish(source: string, patched: string, fixes: FixRecord[], file: string, original: CompileCheck | null, final: CompileCheck | null, n: number): RemediationResult {
   const appliedN = fixes.filter((x) => x.applied).length;
   const diff = patched === source ? '' : createPatch(file, source, patched, 'original', 'remediated');

@@ -4,7 +4,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, type AnalysisEngine, type AnalysisResult, type PluginContext } from '../../kernel/index.ts';
 import { compileSolidity, oneLine } from '../../lib/analysis/compiler/index.ts';
-import type { CompileCheck } from '../../lib/remediation/index.ts';
 import type { ContractSource } from '../../lib/analysis/contract-input.ts';
 
 export interface ApiConfig extends Record<string, unknown> {
@@ -41,16 +40,6 @@ export function requestSignal(req: FastifyRequest, reply: FastifyReply, timeoutS
       clearTimeout(timer);
       reply.raw.off('close', onClose);
     },
-  };
-}
-
-export function compileCheck(ctx: Ctx, c: ContractSource, signal: AbortSignal, deadline: number) {
-  return async (source: string): Promise<CompileCheck> => {
-    const r = await compileSolidity(
-      { source, file: c.file, absPath: c.absPath, roots: ctx.services.settings.contractRoots, outputs: 'check' },
-      { pool: ctx.services.pool, signal, deadline: Math.max(deadline, Date.now() + 1000) },
-    );
-    return { ok: r.ok, compiler: r.compiler, errors: r.errors.map(oneLine) };
   };
 }
 

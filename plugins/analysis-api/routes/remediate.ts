@@ -6,10 +6,10 @@ import type { FastifyInstance } from 'fastify';
 import { createHash } from 'node:crypto';
 import { HttpError, type Finding } from '../../../kernel/index.ts';
 import { compileSolidity, oneLine } from '../../../lib/analysis/compiler/index.ts';
-import { compareFindings, decideVerdict, remediate } from '../../../lib/remediation/index.ts';
+import { compareFindings, decideVerdict, remediateOffThread } from '../../../lib/remediation/index.ts';
 import { ErrorBody, RemediateRequest, RemediateResponse, ValidateRequest, ValidateResponse } from '../../../schemas/analysis-api.ts';
 import { readContract } from '../../../lib/analysis/contract-input.ts';
-import { compileCheck, engineOf, requestSignal, type Ctx } from '../shared.ts';
+import { engineOf, requestSignal, type Ctx } from '../shared.ts';
 
 const errors = { 400: ErrorBody, 403: ErrorBody, 413: ErrorBody, 503: ErrorBody };
 
@@ -60,7 +60,10 @@ export async function remediateRoutes(app: FastifyInstance, ctx: Ctx) {
           findings = findings.filter((f) => wanted.has(f.id));
         }
       }
-      const out = await remediate(contract.source, findings, { file: contract.file, compile: compileCheck(ctx, contract, cancel.signal, cancel.deadline) });
+      const out = await remediateOffThread(
+        { source: contract.source, findings, file: contract.file, compile: { absPath: contract.absPath, roots: ctx.services.settings.contractRoots } },
+        { pool: ctx.services.pool, signal: cancel.signal, deadline: cancel.deadline },
+      );
       return { ...out, audit_id: auditId, contract: { file: contract.file, sha256: createHash('sha256').update(contract.source).digest('hex') } };
     } finally {
       cancel.done();
