@@ -98,6 +98,22 @@ function bestCluster(clusters: Cluster[], f: Finding, slack: number): Cluster | 
   return best;
 }
 
+/** The lines a merged finding covers: every member's that makes a claim of its own (hints such as an
+ *  ML prediction on a function header do not widen it). A static rule on a mis-named constructor's
+ *  header and the fuzzer's proof on the owner write two lines below are one finding about both lines;
+ *  the proof's exact line stays in its evidence. */
+function span(members: Finding[], primary: Finding): Finding['location'] {
+  const claims = members.filter((m) => !supportOnly(m));
+  const from = claims.length ? claims : [primary];
+  const line = Math.min(...from.map((m) => m.location.line));
+  const end_line = Math.max(...from.map((m) => m.location.end_line));
+  const { column: _c, ...rest } = primary.location;
+  if (line === primary.location.line) return { ...primary.location, end_line };
+  // The column belongs to whichever member starts the span.
+  const column = from.find((m) => m.location.line === line)?.location.column;
+  return { ...rest, line, end_line, ...(column !== undefined ? { column } : {}) };
+}
+
 /** Merges findings from all tools; the result is sorted by severity then location. */
 export function correlate(findings: Finding[], source?: string | null, opts: CorrelateOptions = {}): Finding[] {
   const slack = opts.nearLines ?? 3;
@@ -163,7 +179,7 @@ function merge(c: Cluster, source: string | null): Finding {
     id: tools.length > 1 ? findingId({ detector: `correlated:${primary.category}`, contract, function: fn, code }) : primary.id,
     description: `${primary.description} Also reported by ${others.join('; ')}.`,
     confidence,
-    location: { ...primary.location, contract: contract ?? null, function: fn ?? null },
+    location: { ...span(c.members, primary), contract: contract ?? null, function: fn ?? null },
     tools,
     layers: [...layers].sort((a, b) => a - b),
     swc_id: primary.swc_id ?? c.members.find((m) => m.swc_id)?.swc_id ?? null,

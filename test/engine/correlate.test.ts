@@ -17,7 +17,10 @@ test('same category, near lines, same function: one finding listing both tools a
   assert.deepEqual(out[0].tools, ['fuzzer', 'static']);
   assert.deepEqual(out[0].layers, [1, 2]);
   assert.ok(out[0].confidence > 0.8, String(out[0].confidence));
-  assert.equal(out[0].location.line, 11, 'location from the proven (most trusted) report');
+  // The merged finding covers both reports' lines; the proof (and its exact line) is the evidence.
+  assert.equal(out[0].location.line, 10);
+  assert.equal(out[0].location.end_line, 11);
+  assert.equal((out[0].evidence as { kind: string }).kind, 'transaction_sequence');
   assert.match(out[0].description, /Also reported by static/);
 });
 
