@@ -2,8 +2,10 @@
 // recipient that reverts (or burns gas) blocks everyone: a send/transfer/call inside a loop, or
 // a required payment to an address that other users set (the current leader of an auction).
 // SWC-113. Avoids false positives: payments to msg.sender (the caller only blocks itself),
-// unchecked sends outside loops (reported as unchecked calls instead), functions only the owner
-// can call, and recipients fixed at deployment.
+// unchecked sends outside loops (reported as unchecked calls instead), unchecked sends inside
+// loops (a refusing recipient makes its own send return false and the loop goes on; the 2300-gas
+// stipend cannot burn the loop's gas), functions only the owner can call, and recipients fixed
+// at deployment.
 import { definePlugin } from '../../kernel/index.ts';
 import { isMsgSender, isRequireLike, rootName, statementLoc, unwrap, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
@@ -40,12 +42,14 @@ export const dosExternalCallDetector: StaticDetector = {
         const { contract, fn } = facts.enclosing(n);
         if (!fn || !contract || fn.kind === 'constructor') return;
         const target = unwrap(c.target);
-        if (c.inLoop && (c.kind !== 'call' || c.value)) {
+        const p = facts.parent(n);
+        // An unchecked send: a refusing recipient only gets `false`, the loop carries on.
+        const uncheckedSend = c.kind === 'send' && p?.type === 'ExpressionStatement';
+        if (c.inLoop && (c.kind !== 'call' || c.value) && !uncheckedSend) {
           context.report({ node: n, loc: statementLoc(n, facts), messageId: 'loop', data: { kind: c.kind, target: c.targetText } });
           return;
         }
         if (isMsgSender(target) || fn.senderGuard || !fn.isPublic) return;
-        const p = facts.parent(n);
         const mustSucceed = c.kind === 'transfer' || (p && isRequireLike(p)) || (p?.type === 'UnaryOperation' && p.operator === '!' && facts.parent(p)?.type === 'IfStatement');
         if (!mustSucceed) return;
         const r = rootName(target);

@@ -6,11 +6,17 @@
 // deadlines being computed (`now + 1 days`), and per-account locks (`now > lockTime[msg.sender]`)
 // where a few seconds of drift give an attacker nothing, including the timestamp stored into the
 // caller's own record for such a lock; a min/max clamp (`t > now ? t : now`), which computes a
-// bound instead of choosing between behaviours.
+// bound instead of choosing between behaviours; a timestamp passed into a struct field that no
+// condition reads (`Monarch(addr, name, 0, now)` whose `coronationTimestamp` is only recorded);
+// a draw that also mixes blockhash/number/difficulty/coinbase (one weakness at one place, reported
+// by bad-randomness: the whole draw is predictable, not just the miner's few seconds).
+// Fields a condition only tests against zero (`birthTime != 0`) are existence flags, not times.
+// One finding per stored variable: every store into the same variable feeds the same condition.
 import { definePlugin } from '../../kernel/index.ts';
-import { blockValue, conditions, isMsgSender, entropyFacts, norm, statementLoc, walk, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { blockValue, conditions, isMsgSender, entropyFacts, norm, statementLoc, unwrap, walk, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 const COMPARE = /^(<|<=|>|>=|==|!=)$/;
+const isZero = (n: Node) => unwrap(n)?.type === 'NumberLiteral' && Number(unwrap(n).number) === 0;
 
 export const timestampDependenceDetector: StaticDetector = {
   meta: {
@@ -39,6 +45,8 @@ export const timestampDependenceDetector: StaticDetector = {
       for (const f of [...c.ownFunctions])
         for (const cond of conditions(f.node.body))
           walk(cond, (x) => {
+            // `t != 0`, `t > 0`: an existence check; no timestamp a miner can pick is zero.
+            if (x.type === 'BinaryOperation' && COMPARE.test(x.operator) && (isZero(x.left) || isZero(x.right))) return false;
             if (x.type === 'Identifier') condNames.add(x.name);
             if (x.type === 'MemberAccess') condNames.add(x.memberName);
           });
@@ -50,6 +58,23 @@ export const timestampDependenceDetector: StaticDetector = {
         if (x.type === 'MemberAccess' && x.expression?.type === 'Identifier' && fn?.aliases.has(x.expression.name)) hit = true;
       });
       return hit;
+    };
+    const structMembers = new Map<string, string[]>();
+    walk(facts.ast, (x) => {
+      if (x.type === 'StructDefinition') structMembers.set(x.name, (x.members ?? []).map((m: Node) => m?.name ?? ''));
+    });
+    // The struct field a constructor argument lands in (`S(a, b)` positional or `S({f: b})`).
+    const structField = (call: Node, arg: Node): string | null => {
+      if (call.expression?.type !== 'Identifier') return null;
+      const members = structMembers.get(call.expression.name);
+      const i = (call.arguments ?? []).indexOf(arg);
+      if (!members || i < 0) return null;
+      return call.names?.length ? call.names[i] ?? null : members[i] ?? null;
+    };
+    const otherBlockValue = (e: Node, at: Node): boolean => {
+      const enc = facts.enclosing(at);
+      const carried = ef.carries(e, { contract: enc.contract?.name ?? null, fn: enc.fn?.name ?? null });
+      return [...carried].some((b) => b !== 'timestamp' && b !== 'gaslimit');
     };
     const classify = (n: Node): { id: string; name?: string } | null => {
       let p = facts.parent(n);
@@ -72,7 +97,10 @@ export const timestampDependenceDetector: StaticDetector = {
         // Creating a deadline (`t = now + 1 days`) decides nothing by itself.
         if (p.type === 'BinaryOperation' && p.operator === '+') return null;
         if (p.type === 'FunctionCall' && p.expression?.type === 'Identifier' && /^(require|assert)$/.test(p.expression.name)) return { id: 'condition' };
-        if (ef.isSink(p)) return { id: 'draw' };
+        if (ef.isSink(p)) return otherBlockValue(p, n) ? null : { id: 'draw' };
+        // Stored as a struct field: what matters is whether a condition reads that field.
+        const field = p.type === 'FunctionCall' ? structField(p, child) : null;
+        if (field !== null) return condNames.has(field) ? { id: 'stored', name: field } : null;
         if (p.type === 'Conditional' && p.condition === child) return { id: 'condition' };
         if (p.type === 'BinaryOperation' && p.operator === '=') {
           const name = p.left?.type === 'Identifier' ? p.left.name : p.left?.type === 'MemberAccess' ? p.left.memberName : null;
@@ -89,9 +117,15 @@ export const timestampDependenceDetector: StaticDetector = {
       if ((p.type === 'VariableDeclarationStatement' || p.type === 'StateVariableDeclaration') && p.variables?.[0]?.name && condNames.has(p.variables[0].name)) return { id: 'stored', name: p.variables[0].name };
       return null;
     };
+    const storedReported = new Set<string>();
     const check = (n: Node) => {
       if (blockValue(n) !== 'timestamp') return;
       const k = classify(n);
+      if (k?.id === 'stored') {
+        const key = `${facts.enclosing(n).contract?.name}.${k.name}`;
+        if (storedReported.has(key)) return;
+        storedReported.add(key);
+      }
       if (k) context.report({ node: n, loc: statementLoc(n, facts), messageId: k.id, data: { name: k.name ?? '' } });
     };
     return { Identifier: check, MemberAccess: check };

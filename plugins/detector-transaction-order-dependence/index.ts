@@ -4,7 +4,9 @@
 // price; (2) a payout of a global amount that another public function changes, so the payee
 // can be raced (the owner lowers the reward while a claim is pending).
 // Avoids false positives: per-account amounts (balances[msg.sender]), amounts only set at
-// deployment, and checks that do not involve a caller-supplied value.
+// deployment, checks that do not involve a caller-supplied value, and payouts from a function
+// only a privileged account can call (the owner collecting accrued fees): nobody can submit a
+// competing claim, and the payer chooses the moment itself, so no ordering costs anyone value.
 import { definePlugin } from '../../kernel/index.ts';
 import { conditions, isMsgSender, rootName, some, statementLoc, unwrap, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
@@ -49,7 +51,7 @@ export const transactionOrderDependenceDetector: StaticDetector = {
               }
             }
             // (2) global reward raced by its setter
-            for (const p of payouts) {
+            for (const p of fn.senderGuard ? [] : payouts) {
               const amt = unwrap(p.value);
               if (amt?.type !== 'Identifier' || fn.locals.has(amt.name) || !c.stateVars.has(amt.name)) continue;
               const setter = [...c.functions].find((g) => g !== fn && g.isPublic && g.kind === 'function' && g.writes.some((w) => w.variable === amt.name));
