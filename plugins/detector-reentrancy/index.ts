@@ -9,9 +9,12 @@
 // functions, constructors, staticcall/delegatecall, calls on `this`, functions behind a
 // reentrancy-lock modifier, `.call.value(x)` that is never invoked, and calls
 // into other contracts unless the state written afterwards was read before the call; behind an
-// owner check only value-carrying calls remain, one severity level lower.
+// owner check only value-carrying calls remain, one severity level lower. Also not reported:
+// writes after the call to write-only bookkeeping (`totalDonated += amount`, a counter no
+// function reads except to update itself or in a view nothing calls internally): a re-entrant
+// call that sees the stale value decides nothing with it.
 import { definePlugin } from '../../kernel/index.ts';
-import { hasReentrancyLock, namesFor, statementLoc, walk, type FunctionFacts, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { hasReentrancyLock, namesFor, some, statementLoc, walk, type ContractFacts, type FunctionFacts, type Node, type StaticDetector, type StaticFacts } from '../../lib/analysis/static/index.ts';
 
 export const reentrancyDetector: StaticDetector = {
   meta: {
@@ -54,6 +57,7 @@ export const reentrancyDetector: StaticDetector = {
               // value-carrying calls stay reported there, one level lower.
               if (fn.senderGuard && call.kind === 'external') continue;
               if (call.kind === 'external' && !p.writes.some((w) => (p.via === 'modifier' ? readBeforeModifierCall(fn, p.at, w.variable, call.node.range?.[0] ?? 0) : readBefore(fn, w.variable, call.node.range?.[0] ?? 0)))) continue;
+              if (p.writes.every((w) => writeOnly(c, w.variable, facts))) continue;
               seen.add(p.at);
               const vars = [...new Set(p.writes.map((w) => w.variable))].join('`, `');
               const writeLine = Math.min(...p.writes.map((w) => w.line));
@@ -92,6 +96,36 @@ export const reentrancyDetector: StaticDetector = {
     };
   },
 };
+
+/** Whether state variable `v` is only ever updated, never consulted: every mention in a function
+ *  that can change state (or a view other code calls) sits on the left of an assignment. */
+function writeOnly(c: ContractFacts, v: string, facts: StaticFacts): boolean {
+  for (const f of c.functions) {
+    if (!f.node.body || f.locals.has(v) || f.params.includes(v)) continue;
+    if (f.isView && !f.calledInternally) continue;
+    let read = false;
+    walk(f.node.body, (n) => {
+      if (read) return false;
+      if (n.type === 'Identifier' && (n.name === v || f.aliases.get(n.name) === v) && !assignedOnly(n, facts)) read = true;
+    });
+    if (read) return false;
+  }
+  for (const f of c.functions) for (const m of f.modifiers) if (m.def?.node.body && some(m.def.node.body, (n) => n.type === 'Identifier' && n.name === v)) return false;
+  return true;
+}
+
+/** The identifier is (the base of) an assignment target, and the assignment's value is not used. */
+function assignedOnly(id: Node, facts: StaticFacts): boolean {
+  let child = id;
+  let p = facts.parent(id);
+  while (p && ((p.type === 'IndexAccess' && p.base === child) || (p.type === 'MemberAccess' && p.expression === child))) {
+    child = p;
+    p = facts.parent(p);
+  }
+  if (!p) return false;
+  const isTarget = (p.type === 'BinaryOperation' && /^(=|\+=|-=|\*=|\/=|%=|\|=|&=|\^=|<<=|>>=)$/.test(p.operator) && p.left === child) || (p.type === 'UnaryOperation' && /^(\+\+|--|delete)$/.test(p.operator));
+  return isTarget && facts.parent(p)?.type === 'ExpressionStatement';
+}
 
 /** For a call made by a modifier: whether `variable` was read before it, i.e. by a modifier
  *  listed earlier or earlier in the calling modifier. Modifiers listed later and the body run

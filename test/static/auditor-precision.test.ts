@@ -7,6 +7,7 @@ import { analyzeSource } from '../../lib/analysis/static/index.ts';
 import type { StaticDetector } from '../../lib/analysis/static/index.ts';
 import { dosExternalCallDetector } from '../../plugins/detector-dos-external-call/index.ts';
 import { timestampDependenceDetector } from '../../plugins/detector-timestamp-dependence/index.ts';
+import { reentrancyDetector } from '../../plugins/detector-reentrancy/index.ts';
 import { transactionOrderDependenceDetector } from '../../plugins/detector-transaction-order-dependence/index.ts';
 
 async function run(src: string, d: StaticDetector) {
@@ -79,4 +80,21 @@ contract T {
     lineOf(src, 'function payout'),
     lineOf(src, 'function timeOnly'), // the timestamp alone decides the draw
   ]);
+});
+
+test('reentrancy: a stale decision variable is flagged, write-only bookkeeping after the call is not', async () => {
+  const src = `pragma solidity ^0.4.24;
+contract W {
+    address whale;
+    uint public totalDonated;
+    mapping(address => uint) credit;
+    uint spent;
+    constructor(address w) public { whale = w; }
+    function donate(uint amount) public { whale.call.value(amount)(); totalDonated += amount; }
+    function withdraw() public { msg.sender.call.value(credit[msg.sender])(); credit[msg.sender] = 0; }
+    function pay(uint amount) public { require(spent + amount < 10 ether); whale.call.value(amount)(); spent += amount; }
+}
+`;
+  const lines = (await run(src, reentrancyDetector)).map((f) => f.location.line);
+  assert.deepEqual(lines, [lineOf(src, 'function withdraw'), lineOf(src, 'function pay')]);
 });
