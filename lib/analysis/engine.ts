@@ -240,7 +240,9 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
       const onReqAbort = () => compileAbort.abort();
       opts.signal?.addEventListener('abort', onReqAbort, { once: true });
       const compiling: Promise<CompileResult | { timedOut: true; error: string }> = compileSolidity(
-        { source, file, absPath: input.absPath ?? null, roots: input.roots ?? deps.contractRoots, outputs: 'check' },
+        // Full mode asks for what the fuzzer and the symbolic engine compile (bytecode, source maps,
+        // AST): a worker that already compiled it answers them from its memo.
+        { source, file, absPath: input.absPath ?? null, roots: input.roots ?? deps.contractRoots, ...(auditType === 'quick' ? { outputs: 'check' as const } : { outputs: 'full' as const, ast: true }) },
         { pool: deps.pool ?? null, signal: compileAbort.signal, deadline },
       ).catch((e: Error & { code?: string }) => ({ timedOut: true as const, error: e.code === 'task_timeout' ? 'compilation did not finish within the time budget' : e.code === 'task_aborted' ? 'compilation was cancelled with the request' : `compiler crashed: ${e.message}` }));
       const sharedCompilation = compiling.then((r) =>
@@ -333,7 +335,9 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
       };
 
       // Layer-1 tools first in the dependency sense: tools that use prior findings wait for them.
-      const direct = selected.filter((t) => !t.usesPrior);
+      // Pool tasks run in arrival order: the fast pattern layers go first, so the tools waiting for
+      // their findings (the fuzzer) are not queued behind seconds of symbolic or ML work.
+      const direct = selected.filter((t) => !t.usesPrior).sort((a, b) => startOrder(a) - startOrder(b));
       for (const t of direct) finished.set(t.name, runTool(t));
       const layer1 = direct.filter((t) => t.layer === 1).map((t) => finished.get(t.name)!);
       const priorFindings = Promise.all(layer1).then(() => [...results.values()].filter((r) => r.layer === 1).flatMap((r) => r.findings));
@@ -383,6 +387,11 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
       span?.setAttribute('analysis.tools', selected.length);
       return result;
     });
+  }
+
+  /** Layer 1 and the rule layers (7, 8) first, then the formal and deep layers. Stable for ties. */
+  function startOrder(t: AnalysisTool): number {
+    return t.layer === 1 ? 0 : t.layer === 7 || t.layer === 8 ? 1 : 2;
   }
 
   /** The outline, parsed in a worker: a 1 MiB source takes seconds to parse, and the main thread

@@ -9,6 +9,9 @@ import { LRUCache } from 'lru-cache';
 
 export interface SourceMemo<T extends {}> {
   get(key: string, compute: () => T): T;
+  /** The kept value, if any (no compute). */
+  peek(key: string): T | undefined;
+  set(key: string, value: T): void;
   clear(): void;
 }
 
@@ -30,6 +33,8 @@ export function sourceMemo<T extends {}>(opts: { max?: number; maxChars?: number
       cache.set(key, v);
       return v;
     },
+    peek: (key) => cache.get(key),
+    set: (key, value) => void cache.set(key, value),
     clear: () => cache.clear(),
   };
 }

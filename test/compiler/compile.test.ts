@@ -113,6 +113,30 @@ test('imports: text submissions report them missing; files resolve them inside t
   }
 });
 
+test('a repeated compile is answered from the memo, as a copy, and never with a stale import', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-memo-'));
+  try {
+    const lib = path.join(dir, 'Lib.sol');
+    fs.writeFileSync(lib, '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\nlibrary L { function one() internal pure returns (uint) { return 1; } }\n');
+    const main = path.join(dir, 'A.sol');
+    const src = '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\nimport "./Lib.sol";\ncontract A { function f() external pure returns (uint) { return L.one(); } }\n';
+    fs.writeFileSync(main, src);
+    const req = { source: src, file: 'A.sol', absPath: main, roots: [dir], outputs: 'full' as const };
+    const first = compileTask(req);
+    assert.equal(first.ok, true, JSON.stringify(first.errors));
+    first.contracts.A!.bytecode = 'tampered';
+    const again = compileTask(req);
+    assert.notEqual(again.contracts.A!.bytecode, 'tampered', 'each caller gets its own copy');
+    assert.ok(compileTask({ ...req, outputs: 'check' }).contracts.A, 'a check request is answered by the full result');
+    // The imported file changes between two runs: the memo must not answer with the old build.
+    fs.writeFileSync(lib, '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\nlibrary L { function one() internal pure returns (uint) { return ; } }\n');
+    const edited = compileTask(req);
+    assert.equal(edited.ok, false, 'the edited import is compiled, not served from memory');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 const pool = new TinyWorkerPool({ maxThreads: 1 });
 after(() => pool.close());
 

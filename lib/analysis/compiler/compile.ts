@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import semver from 'semver';
 import type { WorkerPool } from '../../../kernel/index.ts';
 import { loadCompiler } from './solc-loader.ts';
+import { sourceMemo } from '../source-memo.ts';
 import { blankPragmas, chooseCompiler, installedCompilers, type InstalledCompiler } from './versions.ts';
 
 export const COMPILE_MODULE = fileURLToPath(import.meta.url);
@@ -327,7 +328,41 @@ function safeJson<T>(s: string, dflt: T): T {
 }
 
 /** Compiles in the current thread. Pool workers call this; so may tests and tools already in a worker. */
+// In full mode the engine's compile check, the fuzzer and the symbolic engine compile the same
+// source with the same settings, often on the same worker: keep recent results per thread. A hit
+// is only used if every import it read still has the same contents (a user may edit an imported
+// file between two runs), and is handed out as a copy, so no caller can change another's result.
+// SMTChecker runs (modelChecker / smtPragma) are never kept: their output depends on time limits.
+const compiled = sourceMemo<{ result: CompileResult; imports: Array<[string, string]> }>({ max: 4, maxChars: 4 * 1024 * 1024 });
+
+function memoKey(req: CompileRequest, outputs: 'full' | 'check'): string {
+  return JSON.stringify([req.file, req.absPath ?? null, rootsOf(req), req.compiler ?? null, outputs, Boolean(req.ast), req.maxAttempts ?? null, req.source]);
+}
+
+function importsUnchanged(req: CompileRequest, imports: Array<[string, string]>): boolean {
+  if (!imports.length) return true;
+  const resolve = makeImportResolver(req, [], new Map());
+  return imports.every(([p, contents]) => {
+    const r = resolve(p);
+    return 'contents' in r && r.contents === contents;
+  });
+}
+
 export function compileTask(req: CompileRequest): CompileResult {
+  if (req.modelChecker || req.smtPragma || typeof req.source !== 'string') return compileUncached(req, null);
+  const outputs = req.outputs === 'check' ? 'check' : 'full';
+  // A full result answers a check request too (it holds the ABI and everything else).
+  for (const o of outputs === 'check' ? (['check', 'full'] as const) : (['full'] as const)) {
+    const hit = compiled.peek(memoKey(req, o));
+    if (hit && importsUnchanged(req, hit.imports)) return structuredClone(hit.result);
+  }
+  const imports = new Map<string, string>();
+  const result = compileUncached(req, imports);
+  compiled.set(memoKey(req, outputs), { result, imports: [...imports] });
+  return structuredClone(result);
+}
+
+function compileUncached(req: CompileRequest, importsRead: Map<string, string> | null): CompileResult {
   const t0 = Date.now();
   const base: CompileResult = {
     ok: false,
@@ -402,6 +437,7 @@ export function compileTask(req: CompileRequest): CompileResult {
     return base;
   }
   const { a, errors, warnings, missing } = last;
+  if (importsRead) for (const [k, v] of last.loaded) importsRead.set(k, v);
   const used = a.compiler.version;
   if (base.attempts.length > 1) {
     const failed = base.attempts.filter((x) => !x.ok).map((x) => `${x.compiler} failed: ${x.first_error}`);
