@@ -69,7 +69,7 @@ export function createSymbolicTool(opts: SymbolicToolOptions): AnalysisTool {
       if (code === 'task_timeout') return { status: 'timeout', findings: [], error: 'symbolic execution did not answer before the request deadline and was stopped' };
       throw e;
     }
-    const meta = { compiler: r.compiler, sinks: r.sinks, contracts: r.contracts, z3_init_ms: r.z3_init_ms, elapsed_ms: r.elapsed_ms };
+    const meta = { compiler: r.compiler, sinks: r.sinks, contracts: r.contracts, replay: r.replay ?? null, z3_init_ms: r.z3_init_ms, elapsed_ms: r.elapsed_ms };
     if (r.status === 'skipped') return { status: 'skipped', findings: [], error: r.reason, meta };
     return { status: r.status, findings: r.findings, error: r.status === 'success' ? null : r.reason, meta };
   }
@@ -77,7 +77,7 @@ export function createSymbolicTool(opts: SymbolicToolOptions): AnalysisTool {
   return {
     name: SYMBOLIC_TOOL,
     layer: 3,
-    description: 'Symbolic execution of the deployed bytecode with Z3: proves or refutes attacker-reachable selfdestruct, delegatecall to a chosen address, ether withdrawal, assertion failures and stored integer overflows, with concrete transactions',
+    description: 'Symbolic execution of the deployed bytecode with Z3: finds attacker-reachable selfdestruct, delegatecall to a chosen address, ether withdrawal, assertion failures and stored integer overflows, and reports only counterexamples that break the property when replayed on the in-process EVM (replayable transaction sequences)',
     builtin: true,
     modes: ['full'],
     async availability() {
@@ -97,8 +97,9 @@ export function createSymbolicTool(opts: SymbolicToolOptions): AnalysisTool {
       );
       const hit = out.findings.filter((f) => f.detector === 'symbolic-selfdestruct');
       const kill = hit.find((f) => f.location.function === 'kill');
-      const tx = (kill?.evidence as { transactions?: Array<{ function: string }> } | undefined)?.transactions?.at(-1);
-      if (!kill || tx?.function !== 'kill') throw new Error(`vigil-symbolic self-test: expected a proven selfdestruct in kill() with a kill() transaction, got ${hit.map((f) => f.location.function).join(', ') || 'none'} (${out.status}${out.error ? ': ' + out.error : ''})`);
+      const ev = kill?.evidence as { kind?: string; sequence?: Array<{ function: string }> } | undefined;
+      const tx = ev?.kind === 'transaction_sequence' ? ev.sequence?.at(-1) : undefined;
+      if (!kill || tx?.function !== 'kill()') throw new Error(`vigil-symbolic self-test: expected a proven selfdestruct in kill() with a replayed kill() transaction, got ${hit.map((f) => f.location.function).join(', ') || 'none'} (${out.status}${out.error ? ': ' + out.error : ''})`);
       if (hit.some((f) => f.location.function === 'guarded')) throw new Error('vigil-symbolic self-test: the owner-guarded selfdestruct was reported as reachable');
     },
     run: (input, run) => analyze(input, run),

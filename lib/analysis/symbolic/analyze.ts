@@ -1,8 +1,11 @@
 // Layer 3 driver: compile (full outputs: bytecode, deployed source map, AST for the file id),
 // run the symbolic EVM per deployable contract of the submitted file under a share of the
-// deadline, and turn proven sinks into findings whose evidence is the solver's concrete
-// transaction sequence, decoded with the ABI and mapped to source lines through the deployed
-// source map. `symbolicTask` is the kernel pool task (Z3 stays loaded per worker).
+// deadline, and replay each proven sink's counterexample on the fuzzer's EVM (validate.ts):
+// only a sequence that breaks the property there becomes a finding, with the fuzzer's
+// replayable `transaction_sequence` evidence and confidence 1.0. A model the concrete EVM does
+// not confirm (an external call returning what the solver liked, a keccak preimage it invented)
+// is dropped and listed in `sinks` with why. `symbolicTask` is the kernel pool task (Z3 stays
+// loaded per worker).
 import { compileTask, LineIndex, stripCommentsAndStrings, type CompileResult } from '../compiler/index.ts';
 import { outlineSource, locate, functionLine, type Outline } from '../engine/outline.ts';
 import { findingId, sliceLines } from '../ids.ts';
@@ -10,6 +13,7 @@ import type { Finding, Severity, Category } from '../../../schemas/finding.ts';
 import { loadZ3, TermSolver } from './solver.ts';
 import { Explorer, disassemble, hexToBytes, type Limits, type ProvenSink, type SinkKind, type Code } from './evm.ts';
 import { constructorWords, decodeCalldata, type DecodedCall } from './abi.ts';
+import { prepareReplay, validateCandidate, confirmDelegatecall, type ConcreteTx, type ReplayBase } from './validate.ts';
 
 export const SYMBOLIC_TOOL = 'vigil-symbolic';
 
@@ -30,7 +34,9 @@ export interface SinkReport {
   kind: SinkKind;
   contract: string;
   line: number | null;
-  status: 'proven' | 'refuted' | 'unresolved';
+  /** proven = the counterexample broke the property on the EVM; not_replayed = the solver's
+   *  model did not hold there (dropped); refuted = no feasible path reaches it. */
+  status: 'proven' | 'refuted' | 'unresolved' | 'not_replayed';
   why?: string;
 }
 
@@ -42,6 +48,8 @@ export interface SymbolicResult {
   sinks: SinkReport[];
   contracts: Array<{ name: string; paths: number; steps: number; queries: number; cache_hits?: number; solver_ms: number; complete: boolean; notes: string[] }>;
   z3_init_ms: number;
+  /** Counterexamples replayed on the EVM, and how many broke the property there. */
+  replay?: { candidates: number; confirmed: number; dropped: number; ms: number };
   elapsed_ms: number;
 }
 
@@ -132,15 +140,20 @@ function evalBig(model: any, solver: TermSolver, e: any): bigint {
 
 const hexAddr = (v: bigint) => '0x' + v.toString(16).padStart(40, '0');
 
-function evidenceOf(p: ProvenSink, ex: Explorer, solver: TermSolver, abi: unknown[]): { transactions: Array<DecodedCall & { caller: string; callvalue: string }>; detail: Record<string, string> } {
+function evidenceOf(p: ProvenSink, ex: Explorer, solver: TermSolver, abi: unknown[]): { transactions: Array<DecodedCall & { caller: string; callvalue: string; timestamp: string }>; concrete: ConcreteTx[]; detail: Record<string, string> } {
+  const concrete: ConcreteTx[] = [];
   const transactions = p.txs.map((tx) => {
-    const size = Math.min(Number(evalBig(p.model, solver, solver.expr(tx.cds))), 4 + 32 * 12);
+    const size = Math.min(Number(evalBig(p.model, solver, solver.expr(tx.cds))), 4 + 32 * 40);
     const bytes = new Uint8Array(size);
     for (let i = 0; i < size; i++) bytes[i] = Number(evalBig(p.model, solver, solver.expr(ex.T.op('cdbyte', tx.cd, ex.T.c(i)))) & 0xffn);
+    const value = evalBig(p.model, solver, solver.expr(tx.callvalue));
+    const timestamp = evalBig(p.model, solver, solver.expr(tx.timestamp));
+    concrete.push({ calldata: bytes, value, timestamp });
     return {
       ...decodeCalldata(abi, bytes),
       caller: hexAddr(evalBig(p.model, solver, solver.expr(tx.caller))),
-      callvalue: evalBig(p.model, solver, solver.expr(tx.callvalue)).toString(),
+      callvalue: value.toString(),
+      timestamp: timestamp.toString(),
     };
   });
   const detail: Record<string, string> = {};
@@ -151,7 +164,7 @@ function evidenceOf(p: ProvenSink, ex: Explorer, solver: TermSolver, abi: unknow
       detail[k] = k === 'to' || k === 'beneficiary' ? hexAddr(n) : n.toString();
     }
   }
-  return { transactions, detail };
+  return { transactions, concrete, detail };
 }
 
 export async function symbolicTask(req: SymbolicRequest): Promise<SymbolicResult> {
@@ -171,22 +184,40 @@ export async function symbolicTask(req: SymbolicRequest): Promise<SymbolicResult
   const lines = new LineIndex(req.source);
   const fileId = mainFileId(compiled);
   const limits = { ...DEFAULT_LIMITS, ...(req.limits ?? {}) };
-  // Stop exploring a little before the deadline so the answer (and evidence) gets out in time.
-  const stopAt = req.deadline - Math.min(1500, Math.max(200, (req.deadline - Date.now()) * 0.1));
+  // The replay world: which contracts deploy, with which constructor inputs (the symbolic
+  // deploy uses the same, so its models are sequences the replay can run).
+  let replayBase: ReplayBase | null = null;
+  let replayError: string | null = null;
+  try {
+    replayBase = await prepareReplay(compiled, req.source, req.file, req.deadline);
+  } catch (e) {
+    replayError = `the replay world could not be built: ${(e as Error).message}`;
+  }
+  const replay = { candidates: 0, confirmed: 0, dropped: 0, ms: 0 };
+  // Stop exploring early enough to replay the candidates and get the answer out in time.
+  // (A solver query in flight when exploration stops may still run for its own timeout.)
+  const stopAt = req.deadline - Math.min(1500, Math.max(600, (req.deadline - Date.now()) * 0.25));
   const seen = new Set<string>();
   let anyTimeout = false;
   const codeOnly = stripCommentsAndStrings(req.source);
 
   for (let i = 0; i < targets.length; i++) {
     const [name, c] = targets[i];
+    // Only what the replay world deploys can be attacked there (libraries are called through it).
+    const ctor = replayBase?.deployed.get(name);
+    if (!ctor) {
+      const why = replayError ?? (replayBase?.failed.get(name) ? `the replay world could not deploy it: ${replayBase.failed.get(name)}` : 'not a contract the replay world deploys (a library or abstract contract)');
+      base.contracts.push({ name, paths: 0, steps: 0, queries: 0, solver_ms: 0, complete: false, notes: [`not explored: ${why}`] });
+      continue;
+    }
     const remaining = stopAt - Date.now();
     if (remaining < 100) {
       anyTimeout = true;
       base.contracts.push({ name, paths: 0, steps: 0, queries: 0, solver_ms: 0, complete: false, notes: ['not explored: time budget used up'] });
       continue;
     }
-    const share = Math.floor(remaining / (targets.length - i));
-    const solver = new TermSolver(z, Math.max(200, Math.min(req.solverTimeoutMs ?? 3000, share / 4)));
+    const share = Math.floor(remaining / targets.slice(i).filter(([n]) => replayBase?.deployed.has(n)).length);
+    const solver = new TermSolver(z, Math.max(200, Math.min(req.solverTimeoutMs ?? 3000, share / 6)));
     const srcmap = parseSourceMap(c.deployedSourceMap);
     let runtime: Code = disassemble(hexToBytes(c.deployedBytecode));
     const mappedLine = (pc: number): { line: number; end: number } | null => {
@@ -200,7 +231,7 @@ export async function symbolicTask(req: SymbolicRequest): Promise<SymbolicResult
       return { line, end };
     };
     const ex = new Explorer(solver, { ...limits, deadline: Date.now() + share }, (_code, pc) => mappedLine(pc) !== null);
-    const dep = await ex.deploy(disassemble(hexToBytes(c.bytecode)), constructorWords(c.abi));
+    const dep = await ex.deploy(disassemble(hexToBytes(c.bytecode)), constructorWords(c.abi), ctor);
     if (!dep) {
       base.contracts.push({ name, paths: ex.stats.paths, steps: ex.stats.steps, queries: ex.stats.queries, solver_ms: ex.stats.solver_ms, complete: false, notes: ['the constructor reverts on every explored path; nothing to attack'] });
       continue;
@@ -224,18 +255,12 @@ export async function symbolicTask(req: SymbolicRequest): Promise<SymbolicResult
         line = f?.line ?? outline.contracts.find((x) => x.name === name)?.line ?? 1;
         end = line;
       }
-      const where = locate(outline, line);
       const k = KINDS[p.kind];
       const key = `${p.kind}:${line}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      // A wrap or a failing assert is a claim about exact values; on a path that read memory at
-      // a symbolic offset (modelled as a fresh value) the solver may have invented them, so it
-      // is no proof. Reachability sinks (selfdestruct, delegatecall, ether) keep the lower 0.7.
-      if (p.approx && (p.kind === 'overflow' || p.kind === 'assert')) {
-        base.sinks.push({ kind: p.kind, contract: name, line, status: 'unresolved', why: 'reached only on a path with approximated memory' });
-        continue;
-      }
+      // A path that read memory at a symbolic offset (a fresh value) may rest on values the
+      // solver invented: the replay below settles it like any other model.
       // solc < 0.8 compiles assert, but also an out-of-range index (public array getters
       // included) and a division by zero, to INVALID. Those are reverts by design, not broken
       // invariants: only an INVALID on an assert statement is reported (Panic(0x01) is assert).
@@ -243,25 +268,66 @@ export async function symbolicTask(req: SymbolicRequest): Promise<SymbolicResult
         base.sinks.push({ kind: p.kind, contract: name, line, status: 'unresolved', why: 'the invalid opcode is a compiler check (index range, division by zero), not an assert' });
         continue;
       }
+      // The model holds in the symbolic EVM; it is a finding only if it holds on the real one.
+      replay.candidates++;
+      const tr = Date.now();
+      if (Date.now() > req.deadline - 150) {
+        replay.dropped++;
+        base.sinks.push({ kind: p.kind, contract: name, line, status: 'unresolved', why: 'no time left to replay the counterexample on the EVM' });
+        continue;
+      }
+      const chosen = typeof ev.detail.to === 'string' ? ev.detail.to : '';
+      const v = p.kind === 'delegatecall' ? await confirmDelegatecall(replayBase!, name, ev.concrete, chosen, req.deadline) : await validateCandidate(replayBase!, p.kind, name, ev.concrete, req.deadline);
+      replay.ms += Date.now() - tr;
+      if (!v.ok) {
+        replay.dropped++;
+        base.sinks.push({ kind: p.kind, contract: name, line, status: 'not_replayed', why: v.why });
+        continue;
+      }
+      replay.confirmed++;
+      // Where the EVM saw the property break (the fuzzer's site), else where the solver did.
+      const site = 'site' in v && v.site && v.site.function ? v.site : null;
+      if (site) {
+        line = site.line;
+        end = site.end_line - site.line > 3 ? site.line : site.end_line;
+      }
+      const at = locate(outline, line);
+      const key2 = `${p.kind}:${line}`;
+      if (site && key2 !== key && seen.has(key2)) continue;
+      seen.add(key2);
       base.sinks.push({ kind: p.kind, contract: name, line, status: 'proven' });
-      const seq = ev.transactions.map((t) => `${t.function}(${Object.entries(t.args).map(([a, v]) => `${a}=${v}`).join(', ')}) from ${t.caller}${t.callvalue !== '0' ? ` with ${t.callvalue} wei` : ''}`).join(' -> ');
+      const seq = ev.transactions.map((t) => `${t.function}(${Object.entries(t.args).map(([a, x]) => `${a}=${x}`).join(', ')})${t.callvalue !== '0' ? ` with ${t.callvalue} wei` : ''}`).join(' -> ');
       const extra = p.kind === 'selfdestruct' && ev.detail.beneficiary ? `; the ether goes to ${ev.detail.beneficiary}` : p.kind === 'ether' && ev.detail.value ? `; ${ev.detail.value} wei sent to ${ev.detail.to}` : '';
-      base.findings.push({
-        id: findingId({ detector: `symbolic-${p.kind}`, contract: where.contract ?? name, function: where.function, code: sliceLines(req.source, line, end!) }),
+      const common = {
+        id: findingId({ detector: `symbolic-${p.kind}`, contract: at.contract ?? name, function: at.function, code: sliceLines(req.source, line, end!) }),
         detector: `symbolic-${p.kind}`,
         title: k.title,
-        description: `${k.describe(extra)} Transactions: ${seq}.`,
         severity: k.severity,
-        confidence: p.approx ? 0.7 : 0.9,
         category: k.category,
         swc_id: k.swc,
         cwe_id: k.cwe,
-        location: { file: req.file, line, end_line: Math.max(line, end!), contract: where.contract ?? name, function: where.function },
+        location: { file: req.file, line, end_line: Math.max(line, end!), contract: at.contract ?? name, function: at.function },
         tools: [SYMBOLIC_TOOL],
         layers: [3],
         recommendation: k.recommendation,
-        evidence: { kind: 'counterexample', engine: 'vigil-symbolic (z3)', contract: name, transactions: ev.transactions, ...ev.detail, ...(p.approx ? { approximated: true } : {}) },
-      });
+      };
+      if ('evidence' in v) {
+        base.findings.push({
+          ...common,
+          description: `${k.describe(extra)} Transactions from the attacker: ${seq}. Replayed on the in-process EVM: ${v.evidence.observed}.`,
+          confidence: 1,
+          evidence: { ...v.evidence, found_by: 'vigil-symbolic (z3 counterexample)', counterexample: { contract: name, transactions: ev.transactions, ...ev.detail } } as Finding['evidence'],
+        });
+      } else {
+        // No property of the fuzzer's monitor covers a hijacked DELEGATECALL, so this is not a
+        // replayable proof; it was still confirmed by running the sequence on the EVM.
+        base.findings.push({
+          ...common,
+          description: `${k.describe(extra)} Transactions from the attacker: ${seq}. Running them on the in-process EVM executed DELEGATECALL to ${chosen}.`,
+          confidence: 0.9,
+          evidence: { kind: 'counterexample', engine: 'vigil-symbolic (z3)', contract: name, transactions: ev.transactions, ...ev.detail, confirmed_on_evm: true, sequence: v.steps },
+        });
+      }
     }
     // Dangerous instructions no feasible path reached: refuted when exploration was exhaustive.
     for (const pc of runtime.ops) {
@@ -280,6 +346,7 @@ export async function symbolicTask(req: SymbolicRequest): Promise<SymbolicResult
       });
     }
   }
+  base.replay = replay;
   return done({ status: anyTimeout && !base.findings.length ? 'timeout' : 'success', reason: anyTimeout ? 'the time budget ran out before every path was explored; findings so far are reported' : null });
 }
 

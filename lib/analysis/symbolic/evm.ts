@@ -1,6 +1,6 @@
 // A small symbolic EVM. It runs a contract's creation code (deployer = a fixed address, so the
 // storage an attacker faces is the storage a real deployment leaves behind), then up to `maxTx`
-// transactions from an unknown attacker (symbolic caller, value and calldata) over the runtime
+// transactions from the attacker (symbolic value, calldata and block time) over the runtime
 // code. Memory is a byte map at concrete offsets, storage an SMT array, calldata an SMT byte
 // array; JUMPI forks when both sides are satisfiable under the path constraints.
 //
@@ -13,14 +13,36 @@
 // Sinks that could still be reverted (calls, stores) are checked at the transaction's
 // successful end, so a later `require` that undoes them is taken into account.
 //
+// The world is the fuzzer's chain (lib/analysis/dynamic/chain.ts), so every model is a
+// transaction sequence that can be replayed there: the deployer is the fuzzer's owner, the
+// attacker its attacker EOA (one fixed address, not a symbolic one: a symbolic caller let the
+// solver "be" an address hard-coded in the contract, e.g. a honeypot's backdoor owner, and so
+// pass its owner check), constructor arguments and value are the ones the fuzzer deploys with,
+// the block values are the chain's (timestamp per transaction, moving forward).
+//
+// The contract's balance is tracked (start = what the replay world holds after its set-up, plus
+// callvalues, minus what succeeded CALLs sent): a CALL cannot send more than the balance, and
+// this.balance reads it (a fresh value per read let the solver pay out ether that is not there).
+//
 // Deliberately not modelled (false negatives, never false positives): reentrancy into the
 // contract during a call, gas, precompiles, memory at symbolic offsets (reads are fresh values),
 // sub-word arithmetic overflow (uint8 wrap inside a 256-bit ADD), more than `maxTx` transactions.
 import { keccak_256 } from '@noble/hashes/sha3';
 import { ADDR_MASK, MASK, TermTable, varsOf, type Term } from './terms.ts';
 import type { TermSolver } from './solver.ts';
+import { ACTORS, GENESIS_BLOCK, GENESIS_TIME } from '../dynamic/chain.ts';
 
-export const CREATOR = 0xaffeaffeaffeaffeaffeaffeaffeaffeaffeaffen;
+/** The deployer: the fuzzer's owner account. */
+export const CREATOR = BigInt(ACTORS.owner);
+/** The attacker: the fuzzer's attacker EOA (the replay sends from it). */
+export const ATTACKER = BigInt(ACTORS.attacker);
+/** Block values of the fuzzer's chain (lib/analysis/dynamic/chain.ts blockOf). */
+const COINBASE = 0xc0ffee00n;
+const PREVRANDAO = BigInt('0x' + '07'.repeat(32));
+const BLOCK_GAS_LIMIT = 30_000_000n;
+const CHAIN_ID = 1n;
+/** Most ether (wei) the attacker pays in over a sequence: its account holds 1000 ether. */
+const MAX_ATTACKER_VALUE = 100n * 10n ** 18n;
 export const THIS_ADDRESS = 0x0901d12ebe1b195e5aa8748e62bd7734ae19b51fn;
 /** An arbitrary address the attacker would like a call to go to. */
 export const ATTACKER_TARGET = 0xdeadbeefdeadbeefdeadbeefdeadbeefdeadbeefn;
@@ -47,6 +69,9 @@ export interface TxEnv {
   callvalue: Term;
   cd: Term;
   cds: Term;
+  /** Block timestamp (one per transaction: every TIMESTAMP read in it sees the same value). */
+  timestamp: Term;
+  number: Term;
 }
 
 interface Potential {
@@ -62,6 +87,8 @@ interface State {
   mem: Map<number, Term>;
   msize: number;
   storage: Term;
+  /** This contract's ether balance: CALLs with value can only pay out what it holds. */
+  balance: Term;
   cons: Term[];
   tx: TxEnv;
   history: TxEnv[];
@@ -181,12 +208,22 @@ export class Explorer {
     return r.result !== 'unsat';
   }
 
-  /** Runs the creation code; returns the first successful end state and the runtime code it returned. */
-  async deploy(creation: Code, ctorArgWords: number): Promise<{ state: State; runtime: Uint8Array | null } | null> {
+  /**
+   * Runs the creation code; returns the first successful end state and the runtime code it
+   * returned. `ctor` gives the encoded constructor arguments and value the replay world deploys
+   * with; without it the arguments are symbolic words (never the attacker's address).
+   */
+  async deploy(creation: Code, ctorArgWords: number, ctor?: { args: Uint8Array; value: bigint; balance?: bigint }): Promise<{ state: State; runtime: Uint8Array | null } | null> {
     const T = this.T;
-    const tx: TxEnv = { index: 0, caller: T.c(CREATOR), callvalue: T.c(0), cd: T.v('cd_ctor', 'cd'), cds: T.c(0) };
-    for (let i = 0; i < ctorArgWords; i++) this.ctorWords.push(T.v(`ctor_arg_${i}`));
-    const start = this.newState(tx, T.zeroStorage(), [], [], T.c(0));
+    const tx: TxEnv = { index: 0, caller: T.c(CREATOR), callvalue: T.c(ctor?.value ?? 0n), cd: T.v('cd_ctor', 'cd'), cds: T.c(0), timestamp: T.c(GENESIS_TIME), number: T.c(GENESIS_BLOCK) };
+    if (ctor) {
+      for (let k = 0; k < ctor.args.length; k += 32) {
+        let w = 0n;
+        for (let i = 0; i < 32; i++) w = (w << 8n) | BigInt(ctor.args[k + i] ?? 0);
+        this.ctorWords.push(T.c(w));
+      }
+    } else for (let i = 0; i < ctorArgWords; i++) this.ctorWords.push(T.v(`ctor_arg_${i}`));
+    const start = this.newState(tx, T.zeroStorage(), [], [], T.c(0), T.c(ctor?.value ?? 0n));
     let result: { state: State; runtime: Uint8Array | null } | null = null;
     await this.run(creation, 'creation', [start], async (s, ret) => {
       if (result) return;
@@ -204,6 +241,9 @@ export class Explorer {
         }
         if (concrete) runtime = bytes;
       }
+      // The replay world's set-up (deposits by the owner and a user, or a forced balance) leaves
+      // this much ether in the contract before the attacker's first transaction.
+      if (ctor?.balance !== undefined) s.balance = T.c(ctor.balance);
       result = { state: s, runtime };
     }, creation.bytes.length);
     return result;
@@ -216,19 +256,19 @@ export class Explorer {
     const seen = new Set<number>();
     const starting: State[] = [];
     for (const s0 of starts) {
-      const caller = T.v(`caller_${txIndex}`);
-      const tx: TxEnv = { index: txIndex, caller, callvalue: T.v(`callvalue_${txIndex}`), cd: T.v(`calldata_${txIndex}`, 'cd'), cds: T.v(`calldatasize_${txIndex}`) };
+      const caller = T.c(ATTACKER);
+      const tx: TxEnv = { index: txIndex, caller, callvalue: T.v(`callvalue_${txIndex}`), cd: T.v(`calldata_${txIndex}`, 'cd'), cds: T.v(`calldatasize_${txIndex}`), timestamp: T.v(`timestamp_${txIndex}`), number: T.c(GENESIS_BLOCK + BigInt(txIndex)) };
       const cons = [...s0.cons];
-      // The attacker is neither the deployer, the contract, nor an address given to the constructor.
-      cons.push(T.op('iszero', T.op('eq', caller, T.c(CREATOR))));
-      cons.push(T.op('iszero', T.op('eq', caller, T.c(THIS_ADDRESS))));
-      cons.push(T.op('lt', caller, T.c(1n << 160n)));
-      cons.push(T.op('gt', caller, T.c(0xffff)));
-      for (const w of this.ctorWords) cons.push(T.op('iszero', T.op('eq', caller, T.op('and', w, T.c(ADDR_MASK)))));
-      cons.push(T.op('lt', tx.callvalue, T.c(1n << 100n)));
+      // The attacker is not an address given to the constructor (symbolic arguments only).
+      for (const w of this.ctorWords) if (w.kind !== 'const') cons.push(T.op('iszero', T.op('eq', caller, T.op('and', w, T.c(ADDR_MASK)))));
       cons.push(T.op('lt', tx.cds, T.c(4 + 32 * 64)));
+      // Time moves forward by at least a second per transaction (as in the replay), within ~136 years.
+      cons.push(T.op('gt', tx.timestamp, s0.tx.timestamp));
+      cons.push(T.op('lt', tx.timestamp, T.c(GENESIS_TIME + (1n << 32n))));
       const sumValue = T.op('add', s0.sumValue, tx.callvalue);
-      starting.push(this.newState(tx, s0.storage, cons, [...s0.history, s0.tx].filter((t) => t.index > 0), sumValue));
+      cons.push(T.op('iszero', T.op('gt', sumValue, T.c(MAX_ATTACKER_VALUE))));
+      cons.push(T.op('lt', tx.callvalue, T.c(MAX_ATTACKER_VALUE + 1n)));
+      starting.push(this.newState(tx, s0.storage, cons, [...s0.history, s0.tx].filter((t) => t.index > 0), sumValue, T.op('add', s0.balance, tx.callvalue)));
     }
     await this.run(runtime, 'runtime', starting, async (s) => {
       if (s.storage.id === s.startStorage || s.havoc) return;
@@ -239,8 +279,8 @@ export class Explorer {
     return ends;
   }
 
-  private newState(tx: TxEnv, storage: Term, cons: Term[], history: TxEnv[], sumValue: Term): State {
-    return { pc: 0, stack: [], mem: new Map(), msize: 0, storage, cons, tx, history, sumValue, jumpiCount: new Map(), steps: 0, potentials: [], lastMapped: -1, approx: false, startStorage: storage.id, havoc: false };
+  private newState(tx: TxEnv, storage: Term, cons: Term[], history: TxEnv[], sumValue: Term, balance: Term): State {
+    return { pc: 0, stack: [], mem: new Map(), msize: 0, storage, balance, cons, tx, history, sumValue, jumpiCount: new Map(), steps: 0, potentials: [], lastMapped: -1, approx: false, startStorage: storage.id, havoc: false };
   }
 
   private fork(s: State): State {
@@ -432,7 +472,17 @@ export class Explorer {
           continue;
         }
         case 0x30: push(T.c(THIS_ADDRESS)); continue;
-        case 0x31: { pop(); const v = this.v('balance'); s.cons.push(T.op('lt', v, T.c(1n << 100n))); push(v); continue; }
+        case 0x31: { // BALANCE: this contract's is tracked, others' are unknown
+          const a = T.op('and', pop(), T.c(ADDR_MASK));
+          if (a.kind === 'const' && a.value === THIS_ADDRESS) {
+            push(s.balance);
+            continue;
+          }
+          const v = this.v('balance');
+          s.cons.push(T.op('lt', v, T.c(1n << 100n)));
+          push(v);
+          continue;
+        }
         case 0x32: push(which === 'creation' ? T.c(CREATOR) : s.tx.caller); continue; // ORIGIN: the attacker sends from an EOA
         case 0x33: push(s.tx.caller); continue;
         case 0x34: push(s.tx.callvalue); continue;
@@ -479,14 +529,15 @@ export class Explorer {
         case 0x3e: { const d = concrete(pop(), 'returndatacopy destination'); pop(); const l = concrete(pop(), 'returndatacopy length'); freshBytes(d, l, 'ret'); continue; }
         case 0x3f: pop(); push(this.v('extcodehash')); continue;
         case 0x40: pop(); push(this.v('blockhash')); continue;
-        case 0x41: push(T.op('and', this.v('coinbase'), T.c(ADDR_MASK))); continue;
-        case 0x42: case 0x43: case 0x44: case 0x45: case 0x46: case 0x48: case 0x4a: {
-          const v = this.v(['timestamp', 'number', 'prevrandao', 'gaslimit', 'chainid', '', 'basefee', '', 'blobbasefee'][op - 0x42]);
-          if (op !== 0x44) s.cons.push(T.op('lt', v, T.c(1n << 64n)));
-          push(v);
-          continue;
-        }
-        case 0x47: { const v = this.v('selfbalance'); s.cons.push(T.op('lt', v, T.c(1n << 100n))); push(v); continue; }
+        case 0x41: push(T.c(COINBASE)); continue;
+        case 0x42: push(s.tx.timestamp); continue;
+        case 0x43: push(s.tx.number); continue;
+        case 0x44: push(T.c(PREVRANDAO)); continue;
+        case 0x45: push(T.c(BLOCK_GAS_LIMIT)); continue;
+        case 0x46: push(T.c(CHAIN_ID)); continue;
+        case 0x48: push(T.c(0)); continue; // basefee
+        case 0x4a: push(T.c(1)); continue; // blob base fee
+        case 0x47: push(s.balance); continue;
         case 0x49: pop(); push(this.v('blobhash')); continue;
         case 0x50: pop(); continue;
         case 0x51: { // MLOAD
@@ -604,17 +655,25 @@ export class Explorer {
           pop(); pop();
           const oo = concrete(pop(), 'call output offset');
           const ol = concrete(pop(), 'call output length');
+          const ok = T.op('lt', this.v('callok'), T.c(2));
+          if (!(value.kind === 'const' && value.value === 0n)) {
+            // A call sending more than the balance fails; one that succeeds takes the value out.
+            s.cons.push(T.op('or', T.op('iszero', T.op('gt', value, s.balance)), T.op('iszero', ok)));
+            if (op === 0xf1) s.balance = T.op('sub', s.balance, T.op('mul', value, ok));
+          }
           if (which === 'runtime' && !(value.kind === 'const' && value.value === 0n)) {
             const toAddr = T.op('and', to, T.c(ADDR_MASK));
             s.potentials.push({
               kind: 'ether',
               pc,
-              conds: [T.op('gt', value, s.sumValue), T.op('or', T.op('eq', toAddr, s.tx.caller), T.op('eq', toAddr, T.c(ATTACKER_TARGET)))],
+              // A successful payment to the attacker (an address it passes in is its own) of
+              // more than it ever paid in.
+              conds: [T.op('gt', value, s.sumValue), T.op('eq', toAddr, s.tx.caller), ok],
               detail: { to: toAddr, value },
             });
           }
           freshBytes(oo, ol, 'ret');
-          push(T.op('lt', this.v('callok'), T.c(2)));
+          push(ok);
           continue;
         }
         case 0xf4: case 0xfa: { // DELEGATECALL, STATICCALL
