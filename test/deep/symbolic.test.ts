@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSymbolicTool, DEFAULT_SYMBOLIC_BUDGET_MS } from '../../plugins/tool-symbolic/tool.ts';
-import { CREATOR } from '../../lib/analysis/symbolic/evm.ts';
+import { CREATOR, ATTACKER } from '../../lib/analysis/symbolic/evm.ts';
 import { TinyWorkerPool } from '../../kernel/pool.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -15,8 +15,9 @@ const fixture = (n: string) => fs.readFileSync(path.join(here, 'fixtures', n), '
 const tool = createSymbolicTool({ pool: null, budgetMs: 120_000 });
 const run = (source: string, ms = 120_000) => tool.run({ source, file: 'C.sol', sha256: '' }, { signal: new AbortController().signal, deadline: Date.now() + ms, mode: 'full' });
 const creator = '0x' + CREATOR.toString(16).padStart(40, '0');
+const attacker = '0x' + ATTACKER.toString(16).padStart(40, '0');
 
-test('unprotected selfdestruct: proven with a concrete caller and calldata, on the right line', async () => {
+test('unprotected selfdestruct: proven with concrete calldata from the attacker, replayed, on the right line', async () => {
   const r = await run(fixture('selfdestruct-open.sol'));
   assert.equal(r.status, 'success', r.error ?? '');
   const f = r.findings.find((x) => x.detector === 'symbolic-selfdestruct');
@@ -26,14 +27,16 @@ test('unprotected selfdestruct: proven with a concrete caller and calldata, on t
   assert.equal(f.severity, 'CRITICAL');
   assert.deepEqual(f.layers, [3]);
   assert.deepEqual(f.tools, ['vigil-symbolic']);
+  assert.equal(f.confidence, 1);
   const ev = f.evidence as any;
-  assert.equal(ev.kind, 'counterexample');
-  const tx = ev.transactions.at(-1);
-  assert.equal(tx.function, 'close');
-  assert.equal(tx.signature, 'close(address)');
-  assert.match(tx.calldata, /^0xc74073a1/);
-  assert.match(tx.caller, /^0x[0-9a-f]{40}$/);
-  assert.notEqual(tx.caller, creator, 'the attacker is not the deployer');
+  assert.equal(ev.kind, 'transaction_sequence');
+  assert.equal(ev.property, 'selfdestruct');
+  const tx = ev.sequence.at(-1);
+  assert.equal(tx.function, 'close(address)');
+  assert.match(tx.data, /^0xc74073a1/);
+  assert.equal(tx.from, attacker);
+  assert.notEqual(tx.from, creator, 'the attacker is not the deployer');
+  assert.equal(ev.counterexample.transactions.at(-1).function, 'close', 'the decoded model travels with the proof');
 });
 
 test('selfdestruct guarded by require(msg.sender == owner): refuted, no finding', async () => {
@@ -51,9 +54,12 @@ test('assert, delegatecall to a chosen target and ether drain are proven; bookke
   const by = (d: string) => r.findings.filter((x) => x.detector === d).map((x) => `${x.location.function}@${x.location.line}`);
   assert.deepEqual(by('symbolic-assert'), ['check@32']);
   const a = r.findings.find((x) => x.detector === 'symbolic-assert')!;
-  assert.equal((a.evidence as any).transactions.at(-1).args.a, '7');
+  assert.deepEqual((a.evidence as any).sequence.at(-1).args, ['7']);
   assert.deepEqual(by('symbolic-delegatecall'), ['forward@27']);
-  assert.equal((r.findings.find((x) => x.detector === 'symbolic-delegatecall')!.evidence as any).to, '0xdeadbeefdeadbeefdeadbeefdeadbeefdeadbeef');
+  const d = r.findings.find((x) => x.detector === 'symbolic-delegatecall')!;
+  assert.equal((d.evidence as any).to, '0xdeadbeefdeadbeefdeadbeefdeadbeefdeadbeef');
+  assert.equal((d.evidence as any).confirmed_on_evm, true, 'ran on the EVM, though no replayable property covers it');
+  assert.ok(d.confidence < 1);
   assert.deepEqual(by('symbolic-ether'), ['drain@23'], 'withdraw() only returns what was deposited');
   assert.deepEqual(by('symbolic-selfdestruct'), [], 'kill() is owner-only');
 });
@@ -62,10 +68,10 @@ test('pre-0.8 overflow stored to storage needs two transactions; a checked addit
   const r = await run(fixture('overflow-04.sol'));
   const o = r.findings.filter((x) => x.detector === 'symbolic-overflow');
   assert.deepEqual(o.map((x) => `${x.location.function}@${x.location.line}`), ['add@8']);
-  const txs = (o[0].evidence as any).transactions;
+  const txs = (o[0].evidence as any).sequence;
   assert.equal(txs.length, 2);
-  assert.deepEqual(txs.map((t: any) => t.function), ['add', 'add']);
-  assert.ok(BigInt(txs[0].args.v) + BigInt(txs[1].args.v) >= 1n << 256n, 'the two amounts really wrap');
+  assert.deepEqual(txs.map((t: any) => t.function), ['add(uint256)', 'add(uint256)']);
+  assert.ok(BigInt(txs[0].args[0]) + BigInt(txs[1].args[0]) >= 1n << 256n, 'the two amounts really wrap');
 });
 
 test('bad input: a contract that does not compile is skipped with the reason', async () => {
