@@ -72,15 +72,16 @@ test('full mode budget: the default is a per-contract share, and it runs from wh
   assert.ok(DEFAULT_FUZZ_BUDGET_MS <= 5000);
   // A far request deadline does not stretch the run: the budget ends it.
   const t0 = Date.now();
-  const r = await fuzzTask({ source, file: 'Bank.sol', deadline: Date.now() + 120_000, budgetMs: 3000 });
-  assert.ok(Date.now() - t0 < 3000 + 1000, `took ${Date.now() - t0} ms on a 3 s budget`);
+  // (8 s, not the 5 s default: the budget includes compiling, which a loaded CI machine slows.)
+  const r = await fuzzTask({ source, file: 'Bank.sol', deadline: Date.now() + 120_000, budgetMs: 8000 });
+  assert.ok(Date.now() - t0 < 8000 + 2000, `took ${Date.now() - t0} ms on an 8 s budget`);
   assert.equal(r.status, 'success', r.error ?? '');
   // Queued behind another task in a one-worker pool, the task still gets its whole budget.
   const busy = new TinyWorkerPool({ maxThreads: 1 });
   try {
     const safe = fs.readFileSync(path.join(here, 'fixtures', 'safe.sol'), 'utf8');
     const blocker = busy.run(path.join(here, '../../lib/analysis/dynamic/index.ts'), 'fuzzTask', { source: safe, file: 'Safe.sol', deadline: Date.now() + 60_000, budgetMs: 2500 });
-    const tool = createFuzzTool({ pool: busy, budgetMs: 3000 });
+    const tool = createFuzzTool({ pool: busy, budgetMs: 8000 });
     const out = await tool.run({ source, file: 'Bank.sol', sha256: '' }, { signal: new AbortController().signal, deadline: Date.now() + 60_000, mode: 'full' });
     await blocker;
     assert.equal(out.status, 'success', out.error ?? '');

@@ -58,6 +58,9 @@ function copySpecs(specs: TxSpec[]): TxSpec[] {
 
 export const siteKey = keyOf;
 
+/** Sequences without new coverage before a plateau may end the run (with the time conditions). */
+const PLATEAU_SEQUENCES = 150;
+
 export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<FuzzResult> {
   const t0 = Date.now();
   const total = Math.max(0, opts.deadline - t0);
@@ -88,6 +91,7 @@ export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<
   const candidates: Array<{ specs: TxSpec[]; c: OwnerCandidate }> = [];
   const candidateKeys = new Set<string>();
   let lastNew = Date.now();
+  let sequencesAtLastNew = 0;
   await chain.checkpoint(); // the deployed state every sequence starts from
 
   outer: for (;;) {
@@ -97,9 +101,11 @@ export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<
       stats.stopped = 'max_sequences';
       break;
     }
-    // Plateau: no new coverage for a quarter of the budget (1-5 s) and for at least half the
-    // time spent so far ends early; what is left goes to the other layers sharing the pool.
-    if (seeds.length === 0 && now - lastNew > Math.max(plateauMs, (now - t0) * 0.5)) {
+    // Plateau: no new coverage for a quarter of the budget (1-5 s), for at least half the time
+    // spent so far, and over PLATEAU_SEQUENCES sequences ends early; what is left goes to the other
+    // layers sharing the pool. The sequence count keeps a busy machine (few sequences a second)
+    // from calling a plateau the search never reached.
+    if (seeds.length === 0 && now - lastNew > Math.max(plateauMs, (now - t0) * 0.5) && stats.sequences - sequencesAtLastNew >= PLATEAU_SEQUENCES) {
       stats.stopped = 'plateau';
       break;
     }
@@ -167,6 +173,7 @@ export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<
     await chain.revert();
     if (newCov) {
       lastNew = Date.now();
+      sequencesAtLastNew = stats.sequences;
       if (corpus.length < 256) corpus.push(seq);
       else corpus[rng.int(corpus.length)] = seq;
     }
