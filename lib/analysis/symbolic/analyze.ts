@@ -88,7 +88,7 @@ const KINDS: Record<SinkKind, { title: string; severity: Severity; category: Cat
     swc: 'SWC-106',
     cwe: 'CWE-284',
     recommendation: 'Guard the function with an owner check (require(msg.sender == owner) / onlyOwner) or remove selfdestruct.',
-    describe: (d) => `Symbolic execution found a transaction sequence from an arbitrary account (not the deployer) that executes SELFDESTRUCT${d}.`,
+    describe: (d) => `Symbolic execution found a transaction sequence from the attacker (an account that is not the deployer) that executes SELFDESTRUCT${d}.`,
   },
   delegatecall: {
     title: 'Delegatecall to an address the caller chooses',
@@ -106,7 +106,7 @@ const KINDS: Record<SinkKind, { title: string; severity: Severity; category: Cat
     swc: 'SWC-105',
     cwe: 'CWE-284',
     recommendation: 'Check that the caller is entitled to the amount (balance bookkeeping or an owner check) before sending ether.',
-    describe: (d) => `Symbolic execution found a transaction sequence in which an arbitrary account receives more ether than it ever sent to the contract${d}.`,
+    describe: (d) => `Symbolic execution found a transaction sequence in which the attacker (an account that is not the deployer) receives more ether than it ever sent to the contract${d}.`,
   },
   assert: {
     title: 'Assertion failure reachable',
@@ -255,10 +255,9 @@ export async function symbolicTask(req: SymbolicRequest): Promise<SymbolicResult
         line = f?.line ?? outline.contracts.find((x) => x.name === name)?.line ?? 1;
         end = line;
       }
-      const k = KINDS[p.kind];
       const key = `${p.kind}:${line}`;
+      // (Marked seen only once confirmed: another model for the same line may still replay.)
       if (seen.has(key)) continue;
-      seen.add(key);
       // A path that read memory at a symbolic offset (a fresh value) may rest on values the
       // solver invented: the replay below settles it like any other model.
       // solc < 0.8 compiles assert, but also an out-of-range index (public array getters
@@ -292,8 +291,17 @@ export async function symbolicTask(req: SymbolicRequest): Promise<SymbolicResult
         end = site.end_line - site.line > 3 ? site.line : site.end_line;
       }
       const at = locate(outline, line);
+      // As the fuzzer classifies its drains: a payout on a path that read block values is won by
+      // predicting or choosing them (the replay records which ones the target read).
+      let k = KINDS[p.kind];
+      if (p.kind === 'ether' && 'evidence' in v) {
+        const env = String(v.evidence.details?.env_reads ?? '');
+        if (/BLOCKHASH|NUMBER|PREVRANDAO|COINBASE/.test(env)) k = { ...k, title: 'Attacker wins ether by predicting on-chain randomness', category: 'bad_randomness', swc: 'SWC-120', cwe: 'CWE-330', recommendation: 'Do not derive outcomes from block values (blockhash, number, coinbase, prevrandao); use a commit-reveal scheme or a verifiable random function.' };
+        else if (/TIMESTAMP/.test(env)) k = { ...k, title: 'Attacker wins ether through a timestamp-dependent payout', category: 'time_manipulation', swc: 'SWC-116', cwe: 'CWE-829', recommendation: 'Do not decide payouts on block.timestamp, which the block producer chooses within a window.' };
+      }
       const key2 = `${p.kind}:${line}`;
       if (site && key2 !== key && seen.has(key2)) continue;
+      seen.add(key);
       seen.add(key2);
       base.sinks.push({ kind: p.kind, contract: name, line, status: 'proven' });
       const seq = ev.transactions.map((t) => `${t.function}(${Object.entries(t.args).map(([a, x]) => `${a}=${x}`).join(', ')})${t.callvalue !== '0' ? ` with ${t.callvalue} wei` : ''}`).join(' -> ');
