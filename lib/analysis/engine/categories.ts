@@ -24,6 +24,9 @@ const SWC_CATEGORY: Record<string, Category> = {
   '129': 'other',
   '130': 'other',
   '110': 'other', // assert violation
+  '103': 'other', // floating pragma
+  '109': 'other', // uninitialized storage pointer
+  '111': 'other', // deprecated functions
 };
 
 const SWC_CWE: Record<string, string> = {
@@ -65,6 +68,12 @@ export function categoryFromText(...texts: Array<string | null | undefined>): Ca
   const t = texts.filter(Boolean).join(' ');
   for (const [re, c] of KEYWORDS) if (re.test(t)) return c;
   return 'other';
+}
+
+/** The category an SWC id belongs to, or null for ids without one. */
+export function swcCategory(swc: unknown): Category | null {
+  const n = swcNumber(swc);
+  return n ? (SWC_CATEGORY[n] ?? null) : null;
 }
 
 export function categoryFor(swc: unknown, ...texts: Array<string | null | undefined>): Category {
