@@ -10,7 +10,7 @@ import { compileTask, LineIndex, stripCommentsAndStrings, type CompileResult } f
 import { outlineSource, locate, functionLine, type Outline } from '../engine/outline.ts';
 import { findingId, sliceLines } from '../ids.ts';
 import type { Finding, Severity, Category } from '../../../schemas/finding.ts';
-import { loadZ3, TermSolver } from './solver.ts';
+import { isZ3Fatal, loadZ3, resetZ3, TermSolver } from './solver.ts';
 import { Explorer, disassemble, hexToBytes, type Limits, type ProvenSink, type SinkKind, type Code } from './evm.ts';
 import { constructorWords, decodeCalldata, type DecodedCall } from './abi.ts';
 import { prepareReplay, validateCandidate, confirmDelegatecall, type ConcreteTx, type ReplayBase } from './validate.ts';
@@ -41,7 +41,7 @@ export interface SinkReport {
 }
 
 export interface SymbolicResult {
-  status: 'success' | 'skipped' | 'timeout';
+  status: 'success' | 'skipped' | 'timeout' | 'error';
   reason: string | null;
   compiler: string | null;
   findings: Finding[];
@@ -169,6 +169,20 @@ function evidenceOf(p: ProvenSink, ex: Explorer, solver: TermSolver, abi: unknow
 
 export async function symbolicTask(req: SymbolicRequest): Promise<SymbolicResult> {
   const t0 = Date.now();
+  try {
+    return await explore(req, t0);
+  } catch (e) {
+    if (!isZ3Fatal(e)) throw e;
+    await resetZ3();
+    return {
+      status: 'error',
+      reason: `the SMT solver (Z3, WASM build) crashed on this contract (${String((e as Error)?.message ?? e).split('\n')[0]}); it was restarted for the next run`,
+      compiler: null, findings: [], sinks: [], contracts: [], z3_init_ms: 0, elapsed_ms: Date.now() - t0,
+    };
+  }
+}
+
+async function explore(req: SymbolicRequest, t0: number): Promise<SymbolicResult> {
   if (req.budgetMs) req = { ...req, deadline: Math.min(req.deadline, t0 + req.budgetMs) };
   const base: SymbolicResult = { status: 'success', reason: null, compiler: null, findings: [], sinks: [], contracts: [], z3_init_ms: 0, elapsed_ms: 0 };
   const done = (r: Partial<SymbolicResult>): SymbolicResult => ({ ...base, ...r, elapsed_ms: Date.now() - t0 });

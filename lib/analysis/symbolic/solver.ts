@@ -21,6 +21,27 @@ export async function loadZ3(): Promise<Ctx> {
   return ctxSingleton as Ctx;
 }
 
+/** A failure inside Z3's WASM build (memory corruption, abort): that instance cannot be used again. */
+export function isZ3Fatal(e: unknown): boolean {
+  if (e instanceof WebAssembly.RuntimeError) return true;
+  return /memory access out of bounds|unreachable|Aborted\(|RuntimeError/i.test(String((e as Error)?.message ?? e));
+}
+
+/** Drops this thread's Z3 (and stops its helper threads) so the next loadZ3() starts a fresh one.
+ *  Without this, one crash (seen after some dozens of contracts in a long-lived pool worker) made
+ *  every later symbolic run in that worker fail the same way. */
+export async function resetZ3(): Promise<void> {
+  const pending = z3Promise;
+  z3Promise = null;
+  ctxSingleton = null;
+  try {
+    const api = (await pending) as unknown as { em?: { PThread?: { terminateAllThreads?: () => void } } } | null;
+    api?.em?.PThread?.terminateAllThreads?.();
+  } catch {
+    // The old instance is unusable anyway; the new one does not depend on it.
+  }
+}
+
 export type SatResult = 'sat' | 'unsat' | 'unknown';
 
 /** Translates terms (memoised per term id) and answers satisfiability queries. */
