@@ -77,5 +77,7 @@ export interface ReadinessCheck {
 
 /** services.get<ReadinessRegistry>('readiness') — provided by the gateway core; others add checks. */
 export interface ReadinessRegistry {
-  register(provider: () => Promise<ReadinessCheck[]> | ReadinessCheck[]): void;
+  /** `health: true`: the checks describe a live dependency (an external server) and are cheap, so
+   *  the gateway's /health runs them too and reports `attention` ones as degraded. */
+  register(provider: () => Promise<ReadinessCheck[]> | ReadinessCheck[], opts?: { health?: boolean }): void;
 }

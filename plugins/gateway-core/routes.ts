@@ -226,7 +226,11 @@ export function gatewayRoutes(sh: Shared): FastifyPluginAsync {
         const failed = sh.services.registry.plugins().filter((p) => p.status === 'error');
         const b = sh.agent.backend();
         const layers = sh.agent.guardrails.layers();
-        const status = !storeOk ? 'unhealthy' : failed.length || b.problem || !layers.length ? 'degraded' : 'healthy';
+        // Live dependencies other plugins report (external MCP servers): one that is configured
+        // but down ('attention') degrades health; one that is merely not configured does not.
+        const integrations = await sh.readiness.healthChecks();
+        const down = integrations.filter((c) => c.status === 'attention');
+        const status = !storeOk ? 'unhealthy' : failed.length || b.problem || !layers.length || down.length ? 'degraded' : 'healthy';
         reply.code(storeOk ? 200 : 503);
         return {
           status,
@@ -237,6 +241,11 @@ export function gatewayRoutes(sh: Shared): FastifyPluginAsync {
             plugins: { status: failed.length ? 'degraded' : 'ok', detail: `${failed.length} plugins in error`, errors: failed.map((f) => ({ id: f.id, error: f.error ?? 'unknown' })) },
             llm: { status: b.problem ? 'degraded' : 'ok', detail: b.problem ?? `using ${b.label}`, provider: b.provider, model: b.model },
             guardrails: { status: layers.length ? 'ok' : 'degraded', detail: layers.length ? `${layers.length} layers loaded` : sh.agent.guardrails.problem ?? 'no guardrail layer loaded', layers },
+            integrations: {
+              status: down.length ? 'degraded' : 'ok',
+              detail: down.length ? `${down.length} of ${integrations.length} down: ${down.map((c) => c.title).join(', ')}` : `${integrations.filter((c) => c.status === 'active').length} connected`,
+              items: integrations.map((c) => ({ id: c.id, status: c.status, detail: c.detail })),
+            },
           },
         };
       },

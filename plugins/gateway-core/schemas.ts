@@ -97,6 +97,10 @@ export const Health = Type.Object({
     plugins: Type.Intersect([HealthPart, Type.Object({ errors: Type.Array(Type.Object({ id: Type.String(), error: Type.String() })) })]),
     llm: Type.Intersect([HealthPart, Type.Object({ provider: Type.String(), model: Type.String() })]),
     guardrails: Type.Intersect([HealthPart, Type.Object({ layers: Type.Array(Type.String()) })]),
+    integrations: Type.Intersect([
+      HealthPart,
+      Type.Object({ items: Type.Array(Type.Object({ id: Type.String(), status: Type.String(), detail: Type.String() })) }),
+    ]),
   }),
 });
 

@@ -156,7 +156,7 @@ export default definePlugin<ClientConfig>({
             ...(ok ? {} : { next_action: `Check MCP server "${s.name}" (command/url in mcp.servers); vigil keeps retrying with backoff.` }),
           };
         });
-      });
+      }, { health: true });
     });
   },
 });

@@ -103,6 +103,9 @@ describe('MCP client: the reference filesystem server over stdio', () => {
     assert.equal(before.state, 'connected');
     assert.ok(before.skills.includes('mcp_fs_list_directory'));
     assert.equal((await b.readiness()).find((c) => c.id === 'mcp_server_fs').status, 'active');
+    const healthy = (await b.kernel.gateway.inject({ method: 'GET', url: '/health' })).json();
+    assert.equal(healthy.checks.integrations.status, 'ok', JSON.stringify(healthy.checks.integrations));
+    assert.match(healthy.checks.integrations.detail, /1 connected/);
     process.kill(before.pid, 'SIGKILL');
     const down = await until(b.servers, (s) => s[0].state !== 'connected' || s[0].pid !== before.pid);
     // Either caught while down, or already back on a new process.
@@ -127,6 +130,12 @@ describe('MCP client: servers that are down', () => {
       const chk = (await b.readiness()).find((c) => c.id === 'mcp_server_broken');
       assert.equal(chk.status, 'attention');
       assert.match(chk.detail, /could not connect/);
+      // /health (what a load balancer or on-call engineer polls) says the dependency is down.
+      const h = (await b.kernel.gateway.inject({ method: 'GET', url: '/health' })).json();
+      assert.equal(h.status, 'degraded');
+      assert.equal(h.checks.integrations.status, 'degraded');
+      assert.match(h.checks.integrations.detail, /MCP server broken/);
+      assert.equal(h.checks.integrations.items.find((i: any) => i.id === 'mcp_server_broken')?.status, 'attention');
       // The gateway itself is fine.
       const r = await b.chat('/skill crypto {"op":"sha256","data":"a"}');
       assert.equal(r.tool_calls[0].status, 'ok');

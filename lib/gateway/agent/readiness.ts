@@ -29,11 +29,23 @@ export class ReadinessRegistryImpl implements ReadinessRegistry {
     this.builtin.push(p);
   }
 
-  register(provider: CheckProvider): void {
+  private readonly health: CheckProvider[] = [];
+
+  register(provider: CheckProvider, opts: { health?: boolean } = {}): void {
     this.contributed.push(provider);
+    if (opts.health) this.health.push(provider);
+  }
+
+  /** The checks registered as live dependencies (run by /health on every call). */
+  async healthChecks(): Promise<ReadinessCheck[]> {
+    return this.collect([], this.health);
   }
 
   async checks(): Promise<ReadinessCheck[]> {
+    return this.collect(this.builtin, this.contributed);
+  }
+
+  private async collect(builtin: CheckProvider[], contributed: CheckProvider[]): Promise<ReadinessCheck[]> {
     const byId = new Map<string, ReadinessCheck>();
     const run = async (p: CheckProvider, origin: string) => {
       try {
@@ -43,8 +55,8 @@ export class ReadinessRegistryImpl implements ReadinessRegistry {
         byId.set(id, { id, category: 'runtime', title: `Readiness check (${origin})`, status: 'attention', detail: `the check failed: ${(e as Error).message}` });
       }
     };
-    for (const p of this.builtin) await run(p, 'gateway');
-    for (const p of this.contributed) await run(p, 'plugin');
+    for (const p of builtin) await run(p, 'gateway');
+    for (const p of contributed) await run(p, 'plugin');
     return [...byId.values()];
   }
 
