@@ -499,18 +499,23 @@ function auditQuery() {
 
 async function loadAudit(el) {
   const { q, hideHttp } = auditQuery();
-  // The endpoint pages oldest first; without a chosen start, read the last hour and show its end.
-  const ranged = q.has('from');
-  if (!ranged) q.set('from', new Date(Date.now() - 3600_000).toISOString());
+  // Newest first from the server: a busy gateway writes thousands of request events an hour, and
+  // what an operator opens this page for is what just happened.
+  const ranged = q.has('from') || q.has('to');
+  q.set('order', 'desc');
   q.set('limit', '1000');
   const events = [];
   let cursor = null;
   for (let page = 0; page < AUDIT_PAGES; page++) {
-    if (cursor) q.set('cursor', cursor);
+    if (cursor) {
+      q.set('cursor', cursor);
+      q.delete('order'); // a cursor carries its direction
+    }
     const body = await api(`/api/v1/audit/events?${q}`);
     events.push(...(body.events ?? []));
     cursor = body.next_cursor ?? null;
-    if (!cursor) break;
+    const matchingSoFar = hideHttp ? events.filter((e) => e.type !== 'http.request').length : events.length;
+    if (!cursor || matchingSoFar >= auditShown) break;
   }
   for (const e of events) seenTypes.add(e.type);
   setChildren(
@@ -518,19 +523,13 @@ async function loadAudit(el) {
     [...seenTypes].sort().map((t) => h('option', { value: t })),
   );
   const matching = hideHttp ? events.filter((e) => e.type !== 'http.request') : events;
-  const shown = matching.slice(-auditShown).reverse();
-  const scope = `${ranged ? 'in the chosen range' : 'in the last hour'}${hideHttp ? ', HTTP request events hidden' : ''}`;
-  if (shown.length === 0) return setChildren(el, h('p', { class: 'muted' }, `No audit events ${scope}.`));
+  const shown = matching.slice(0, auditShown);
+  const scope = `${ranged ? ' in the chosen range' : ''}${hideHttp ? ', HTTP request events hidden' : ''}`;
+  if (shown.length === 0) return setChildren(el, h('p', { class: 'muted' }, `No audit events${scope}.`));
+  const more = matching.length > shown.length || cursor !== null;
   setChildren(
     el,
-    h('p', { class: 'hint' }, `Newest ${shown.length} of ${matching.length} events ${scope}, newest first.`),
-    cursor
-      ? h(
-          'p',
-          { class: 'error', role: 'note' },
-          `More than ${events.length} events match; these are the oldest of them. Narrow the time range to see later ones.`,
-        )
-      : null,
+    h('p', { class: 'hint' }, `Newest ${shown.length} ${more ? '' : `of ${matching.length} `}events${scope}, newest first.`),
     table(
       'Audit events',
       ['Time', 'Type', 'Outcome', 'Tenant', 'Actor', 'Detail'],
@@ -543,7 +542,7 @@ async function loadAudit(el) {
         h('code', { class: 'detail' }, prettyJson(e.detail ?? {}, 240).replace(/\s*\n\s*/g, ' ')),
       ]),
     ),
-    matching.length > shown.length
+    more
       ? h(
           'button',
           {
@@ -554,7 +553,7 @@ async function loadAudit(el) {
               void load('audit', loadAudit);
             },
           },
-          `Show ${Math.min(AUDIT_PAGE_SIZE, matching.length - shown.length)} older events`,
+          `Show ${AUDIT_PAGE_SIZE} older events`,
         )
       : null,
   );
