@@ -174,7 +174,8 @@ export async function runDetectBenchmark(opts: { analyze?: Analyze; analyzer?: s
   };
 }
 
-function walkFiles(dir: string): string[] {
+/** Every file below dir (recursively), sorted; none when dir does not exist. */
+export function walkFiles(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
   const out: string[] = [];
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import type { Finding } from '../schemas/finding.ts';
-import { datasetsDir, staticAnalyzer } from './detect.ts';
+import { datasetsDir, staticAnalyzer, walkFiles } from './detect.ts';
 
 // The SWC ids the static layer can name, with the decisions.md category each belongs to.
 const SWC_CATEGORY: Record<string, string> = {
@@ -31,16 +31,6 @@ const SWC_CATEGORY: Record<string, string> = {
   'SWC-124': 'other',
 };
 
-function walk(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...walk(p));
-    else out.push(p);
-  }
-  return out.sort();
-}
-
 interface CleanHit { file: string; detector?: string; category: string; severity: string; line: number; code: string }
 interface VulnLabel { file: string; swc: string; lines: number[]; found: boolean; sameSwc: boolean }
 
@@ -51,7 +41,7 @@ export async function swcStatic(): Promise<{ clean: number; cleanWithFindings: n
   const labels: VulnLabel[] = [];
   let clean = 0;
   let cleanWithFindings = 0;
-  for (const y of walk(root).filter((p) => p.endsWith('.yaml'))) {
+  for (const y of walkFiles(root).filter((p) => p.endsWith('.yaml'))) {
     const sol = y.replace(/\.yaml$/, '.sol');
     if (!fs.existsSync(sol)) continue;
     const doc = YAML.parse(fs.readFileSync(y, 'utf8')) ?? {};

@@ -107,9 +107,9 @@ function span(members: Finding[], primary: Finding): Finding['location'] {
   const from = claims.length ? claims : [primary];
   const line = Math.min(...from.map((m) => m.location.line));
   const end_line = Math.max(...from.map((m) => m.location.end_line));
-  const { column: _c, ...rest } = primary.location;
   if (line === primary.location.line) return { ...primary.location, end_line };
   // The column belongs to whichever member starts the span.
+  const { column: _c, ...rest } = primary.location;
   const column = from.find((m) => m.location.line === line)?.location.column;
   return { ...rest, line, end_line, ...(column !== undefined ? { column } : {}) };
 }

@@ -95,15 +95,11 @@ const optionsKey = (o: ParseOptions) => `${o.loc ? 'l' : ''}${o.range ? 'r' : ''
 /** Drop-in for `@solidity-parser/parser`'s `parse` (same options, result and errors), memoised per
  *  thread: treat the tree as read-only. */
 export function parseSolidityText(input: string, options: ParseOptions = {}): any {
-  return trees.get(`${optionsKey(options)}\u0000${input}`, () => parseUncached(input, options));
+  return trees.get(`${optionsKey(options)}\u0000${input}`, () => parseSolidityFresh(input, options));
 }
 
 /** Same parse without the memo: for callers that annotate the tree (solhint adds parent links). */
 export function parseSolidityFresh(input: string, options: ParseOptions = {}): any {
-  return parseUncached(input, options);
-}
-
-function parseUncached(input: string, options: ParseOptions): any {
   // Token and comment lists are rare (nobody in vigil asks for them): the bundle builds them.
   if (!engine || options.tokens || options.comments) return bundled.parse(input, options);
   const fast = sllParse(engine, input, options);

@@ -1,10 +1,8 @@
 // What every route module of this plugin needs: the analysis engine (looked up per request, so
 // an engine that failed to load shows up as 503 and in /health instead of taking these routes
-// down with it), the compile check for remediation, output formatters, and request cancellation.
+// down with it), output formatters, and request cancellation.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, type AnalysisEngine, type AnalysisResult, type PluginContext } from '../../kernel/index.ts';
-import { compileSolidity, oneLine } from '../../lib/analysis/compiler/index.ts';
-import type { ContractSource } from '../../lib/analysis/contract-input.ts';
 
 export interface ApiConfig extends Record<string, unknown> {
   max_contract_bytes: number;

@@ -3,18 +3,12 @@
 // the same finding (must not be reported again), so a rule cannot pass by going silent.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeSource } from '../../lib/analysis/static/index.ts';
-import type { StaticDetector } from '../../lib/analysis/static/index.ts';
+import { lineOf, runDetector as run } from './helpers.ts';
 import { dosExternalCallDetector } from '../../plugins/detector-dos-external-call/index.ts';
 import { timestampDependenceDetector } from '../../plugins/detector-timestamp-dependence/index.ts';
 import { reentrancyDetector } from '../../plugins/detector-reentrancy/index.ts';
 import { transactionOrderDependenceDetector } from '../../plugins/detector-transaction-order-dependence/index.ts';
 
-async function run(src: string, d: StaticDetector) {
-  const { findings } = await analyzeSource(src, 'T.sol', [{ detector: d }], { raw: true });
-  return findings.filter((f) => f.detector === d.meta.id);
-}
-const lineOf = (src: string, needle: string) => src.split('\n').findIndex((l) => l.includes(needle)) + 1;
 
 test('transaction-order-dependence: a public claim of an owner-set reward is raced, an owner-only collection is not', async () => {
   const src = `pragma solidity ^0.4.24;

@@ -2,8 +2,8 @@
 // the fixed one (must not be, or only at a lower severity), so a rule cannot pass by going silent.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeSource, computeFacts, parseSolidity, deadRanges } from '../../lib/analysis/static/index.ts';
-import type { StaticDetector } from '../../lib/analysis/static/index.ts';
+import { computeFacts, parseSolidity, deadRanges } from '../../lib/analysis/static/index.ts';
+import { lineOf, runDetector as run } from './helpers.ts';
 import { badRandomnessDetector } from '../../plugins/detector-bad-randomness/index.ts';
 import { dosUnboundedArrayDetector } from '../../plugins/detector-dos-unbounded-array/index.ts';
 import { integerOverflowDetector } from '../../plugins/detector-integer-overflow/index.ts';
@@ -12,11 +12,6 @@ import { unprotectedDelegatecallDetector } from '../../plugins/detector-unprotec
 import { unprotectedOwnerChangeDetector } from '../../plugins/detector-unprotected-owner-change/index.ts';
 import { unprotectedSelfdestructDetector } from '../../plugins/detector-unprotected-selfdestruct/index.ts';
 
-async function run(src: string, d: StaticDetector) {
-  const { findings } = await analyzeSource(src, 'T.sol', [{ detector: d }], { raw: true });
-  return findings.filter((f) => f.detector === d.meta.id);
-}
-const lineOf = (src: string, needle: string) => src.split('\n').findIndex((l) => l.includes(needle)) + 1;
 
 test('dos-unbounded-array: resetting a growable array in the constructor is free, elsewhere it is flagged', async () => {
   const src = `pragma solidity ^0.4.25;

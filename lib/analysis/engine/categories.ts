@@ -70,12 +70,6 @@ export function categoryFromText(...texts: Array<string | null | undefined>): Ca
   return 'other';
 }
 
-/** The category an SWC id belongs to, or null for ids without one. */
-export function swcCategory(swc: unknown): Category | null {
-  const n = swcNumber(swc);
-  return n ? (SWC_CATEGORY[n] ?? null) : null;
-}
-
 export function categoryFor(swc: unknown, ...texts: Array<string | null | undefined>): Category {
   const n = swcNumber(swc);
   if (n && SWC_CATEGORY[n]) return SWC_CATEGORY[n];
