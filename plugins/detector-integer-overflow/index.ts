@@ -7,11 +7,13 @@
 // or block time (bounded in practice), msg.value times a constant, counters stepped by a literal,
 // and parameters used only as keys (`bal[_id] += bal2[_id]`): choosing which slot is read does not
 // let the caller choose the magnitude.
+// Not reported: arithmetic only the deployer (constructor) or a soundly guarded owner can reach;
+// the owner is trusted unless some unguarded entry point can take the role.
 // Rated LOW: a wrap whose result only goes back to the caller (the function writes no state,
 // calls out to nobody and is reached only from such functions) - real, but the caller only gets
 // the wrapped value of operands it chose itself; it matters when another contract relies on it.
 import { definePlugin } from '../../kernel/index.ts';
-import { blockValue, conditions, callerControlled, isConstantExpr, norm, rootName, some, statementLoc, unwrap, walk, type FunctionFacts, type Node, type StaticDetector, type StaticFacts } from '../../lib/analysis/static/index.ts';
+import { blockValue, conditions, callerControlled, isConstantExpr, norm, rootName, some, statementLoc, unwrap, walk, type ContractFacts, type FunctionFacts, type Node, type StaticDetector, type StaticFacts } from '../../lib/analysis/static/index.ts';
 
 const ARITH = new Set(['+', '-', '*', '+=', '-=', '*=', '**']);
 
@@ -61,6 +63,17 @@ function resultOnlyFunctions(facts: StaticFacts): Set<FunctionFacts> {
     return ok;
   };
   return new Set(all.filter((f) => pure(f, new Set())));
+}
+
+const soundCache = new WeakMap<ContractFacts, boolean>();
+/** No entry point other than the constructor writes the contract's access-control state unguarded. */
+function ownerSound(c: ContractFacts): boolean {
+  let ok = soundCache.get(c);
+  if (ok === undefined) {
+    ok = c.authVars.size > 0 && !c.functions.some((f) => f.isPublic && f.kind !== 'constructor' && !f.senderGuard && [...f.transitiveWrites].some((v) => c.authVars.has(v)));
+    soundCache.set(c, ok);
+  }
+  return ok;
 }
 
 function mentions(haystack: string, needle: string): boolean {
@@ -124,6 +137,9 @@ export const integerOverflowDetector: StaticDetector = {
         // Only values the caller chooses can be driven to the wrap-around point: parameters of
         // an entry point, or msg.value when something is subtracted from it.
         if (!fn.isPublic) return;
+        // The deployer and a soundly guarded owner are trusted: a wrap only they can choose is
+        // their own mistake, not an attack (while anyone can take the owner role, it is one).
+        if (fn.kind === 'constructor' || (fn.senderGuard && ownerSound(contract))) return;
         const byParam = paramAsValue(n, fn.params);
         if (!byParam && !(op === '-' && callerControlled(n, fn))) return;
         // `x * c / d` scales by a fraction (fees, percentages).

@@ -7,7 +7,8 @@
 // (category other), not access-control bugs.
 //
 // Quick mode runs only the rules whose hit is a vulnerability claim by itself (unchecked
-// send/call, tx.origin authorization, block-hash use, an immutable read before it is set).
+// send/call, block-hash use, an immutable read before it is set) and tx.origin, whose hit backs
+// vigil-static's tx.origin-authorization rule (most tx.origin reads are not authorization).
 // Rules that flag a construct rather than a flaw run in full mode and as a single tool: a
 // low-level call, .call.value, a timestamp read, missing visibility keywords, deprecated names,
 // inline assembly, a large fallback, several sends in one function (push payments), and
@@ -61,7 +62,7 @@ export const SOLHINT_RULES: Record<string, RuleMap> = {
   'no-immutable-before-declaration': { category: 'other', severity: 'LOW', confidence: 0.6, swc: null, cwe: 'CWE-457', title: 'Immutable read before its declaration', recommendation: 'Initialise immutables before other state that reads them.' },
 };
 
-/** Rules whose hit claims a vulnerability by itself: the only ones quick mode runs. */
+/** Rules quick mode runs: those whose hit claims a vulnerability by itself, plus tx.origin. */
 export const SOLHINT_QUICK_RULES: ReadonlySet<string> = new Set([
   'check-send-result',
   'no-unchecked-calls',
@@ -69,6 +70,16 @@ export const SOLHINT_QUICK_RULES: ReadonlySet<string> = new Set([
   'not-rely-on-block-hash',
   'no-immutable-before-declaration',
 ]);
+
+/**
+ * avoid-tx-origin flags every read of tx.origin, and most are not authorization: the
+ * `msg.sender == tx.origin` externally-owned-account check, crediting `balances[tx.origin]`.
+ * vigil-static's data-flow rule decides whether tx.origin guards access; this hit backs it.
+ */
+const SOLHINT_SUPPORT_IN_QUICK: ReadonlySet<string> = new Set(['avoid-tx-origin']);
+
+/** Rules whose hit is a claim of its own (the rest are lint: support for other tools' claims). */
+export const SOLHINT_CLAIM_RULES: ReadonlySet<string> = new Set([...SOLHINT_QUICK_RULES].filter((id) => !SOLHINT_SUPPORT_IN_QUICK.has(id)));
 
 const ruleConfig = (ids: string[]): Record<string, unknown> =>
   Object.fromEntries(ids.map((id) => [id, id === 'func-visibility' ? ['warn', { ignoreConstructors: true }] : 'warn']));
@@ -100,7 +111,7 @@ export function solhintFindings(reports: SolhintReport[], input: Pick<AnalysisIn
       tools: ['solhint'],
       layers: [1],
       recommendation: rule.recommendation,
-      ...(SOLHINT_QUICK_RULES.has(r.ruleId) ? {} : { evidence: { kind: 'lint', rule: r.ruleId } }),
+      ...(SOLHINT_CLAIM_RULES.has(r.ruleId) ? {} : { evidence: { kind: 'lint', rule: r.ruleId } }),
     });
   }
   return out;

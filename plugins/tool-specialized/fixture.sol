@@ -136,3 +136,18 @@ contract GoodLogic {
         emit OwnerChanged(o);
     }
 }
+
+contract Lifecycle {
+    bool public started;
+    uint256 public total;
+
+    // Flips a lifecycle flag to a fixed value: the caller chooses nothing and takes over nothing.
+    function init() public {
+        started = true;
+    }
+
+    function add(uint256 x) external {
+        require(started);
+        total += x;
+    }
+}

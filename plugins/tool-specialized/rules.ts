@@ -139,6 +139,20 @@ export const flashLoanSharePriceRule: StaticDetector = {
   },
 };
 
+/** Every state write of fn is a direct assignment of a literal (no caller-derived or computed value, none through calls). */
+function onlyFixedWrites(fn: FunctionFacts, writes: string[]): boolean {
+  const fixed = new Set<string>();
+  let other = false;
+  for (const b of bodies(fn))
+    walk(b, (n) => {
+      if (n.type !== 'BinaryOperation' || !/^[-+*/%|&^]?=$|^<<=$|^>>=$/.test(n.operator) || n.left?.type !== 'Identifier' || !writes.includes(n.left.name)) return;
+      const lit = n.operator === '=' && (n.right?.type === 'BooleanLiteral' || n.right?.type === 'NumberLiteral');
+      if (lit) fixed.add(n.left.name);
+      else other = true;
+    });
+  return !other && writes.every((w) => fixed.has(w));
+}
+
 const INITIALIZER_MODIFIERS = /^(initializer|reinitializer|onlyInitializing|initializerOnly|onlyProxy)$/;
 
 export const unprotectedInitializerRule: StaticDetector = {
@@ -185,6 +199,9 @@ export const unprotectedInitializerRule: StaticDetector = {
                 if (cond) walk(cond, (m) => (m.type === 'Identifier' && c.stateVars.has(m.name) ? (checked.add(m.name), undefined) : undefined));
               });
             if (writes.some((w) => checked.has(w))) continue;
+            // Advancing a lifecycle flag to a fixed value (`initialized = true`) lets the caller
+            // choose nothing and take over nothing: only state it can set is worth reporting.
+            if (!writes.some((w) => c.authVars.has(w)) && onlyFixedWrites(fn, writes)) continue;
             context.report({ node: fn.node, loc: headerLoc(fn.node), messageId: 'init', data: { fn: fn.name, vis: fn.visibility, vars: writes.slice(0, 4).join('`, `') } });
           }
         }

@@ -77,6 +77,22 @@ test('0.4.24 call.value before zeroing the balance: confirmed reentrancy whose s
   assert.equal((await replaySequence(program, tampered)).broken, false);
 });
 
+test('a balance that wraps only when the attacker re-enters is reported as reentrancy, not arithmetic', async () => {
+  const { program, findings } = await fuzz('reentrancy-underflow.sol');
+  const debit = findings.filter((x) => x.location.line === 15);
+  assert.ok(debit.length, `the debit after the call is proved; got ${findings.map((x) => `${x.category}:${x.location.line}`).join(', ')}`);
+  for (const f of debit) assert.equal(f.category, 'reentrancy', `${f.title} is caused by the re-entry`);
+  const wrap = debit.find((x) => (x.evidence as SequenceEvidence).property === 'arithmetic_wrap');
+  assert.ok(wrap, 'the wrap itself is the proof');
+  assert.match(wrap.description, /without the attacker contract re-entering/);
+  const e = evidence(wrap);
+  assert.ok(e.sequence.some((s) => s.role === 'attacker_contract' && s.reenter === 1));
+  assert.equal((await replaySequence(program, e)).broken, true, 'replays on a fresh EVM');
+  const noReentry: SequenceEvidence = { ...e, sequence: e.sequence.map((s) => ({ ...s, reenter: 0 })) };
+  assert.equal((await replaySequence(program, noReentry)).broken, false, 'no wrap without the re-entry');
+  assert.ok(!findings.some((x) => x.category === 'arithmetic'), 'no wrap that happens without re-entry');
+});
+
 test('a "constructor" with the wrong name: a stranger takes ownership, then drains the contract', async () => {
   const { program, findings } = await fuzz('owner-takeover.sol');
   const owner = findings.find((x) => (x.evidence as SequenceEvidence).property === 'owner_changed');

@@ -12,15 +12,15 @@ const engine = createAnalysisEngine({ registry: { tools: () => [createSolhintToo
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-cli-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const TXO = 'pragma solidity ^0.8.0;\ncontract A {\n  address owner;\n  function f() public view { require(tx.origin == owner); }\n}\n';
+const UNCHECKED_SEND = 'pragma solidity ^0.8.0;\ncontract A {\n  address payable owner;\n  function f() public { owner.send(1); }\n}\n';
 fs.mkdirSync(path.join(dir, 'contracts', 'sub'), { recursive: true });
 fs.mkdirSync(path.join(dir, 'node_modules', 'dep'), { recursive: true });
-fs.writeFileSync(path.join(dir, 'contracts', 'A.sol'), TXO);
+fs.writeFileSync(path.join(dir, 'contracts', 'A.sol'), UNCHECKED_SEND);
 fs.writeFileSync(path.join(dir, 'contracts', 'sub', 'B.sol'), 'pragma solidity ^0.8.0;\ncontract B { uint x; }\n');
-fs.writeFileSync(path.join(dir, 'node_modules', 'dep', 'C.sol'), TXO);
+fs.writeFileSync(path.join(dir, 'node_modules', 'dep', 'C.sol'), UNCHECKED_SEND);
 fs.writeFileSync(path.join(dir, 'Broken.sol'), 'contract {');
 fs.mkdirSync(path.join(dir, 'empty', 'node_modules', 'x'), { recursive: true });
-fs.writeFileSync(path.join(dir, 'empty', 'node_modules', 'x', 'D.sol'), TXO);
+fs.writeFileSync(path.join(dir, 'empty', 'node_modules', 'x', 'D.sol'), UNCHECKED_SEND);
 
 function io() {
   const out: string[] = [];
@@ -34,7 +34,7 @@ test('a file: prints the analysis body as JSON, exit 0', async () => {
   assert.equal(code, 0, c.err());
   const body = JSON.parse(c.out());
   assert.equal(body.audit_type, 'quick');
-  assert.ok(body.findings.some((f: any) => f.detector === 'solhint-avoid-tx-origin'));
+  assert.ok(body.findings.some((f: any) => f.detector === 'solhint-check-send-result'), JSON.stringify(body.findings.map((f: any) => f.detector)));
 });
 
 test('--fail-on: exit 1 when a finding is at or above the threshold, 0 otherwise', async () => {
@@ -50,7 +50,7 @@ test('a folder: one body, findings carry their relative file, node_modules skipp
   const body = JSON.parse(c.out());
   // paths are relative to the folder given (or to the working directory when inside it)
   assert.deepEqual(body.files.map((f: any) => f.file), ['A.sol', 'sub/B.sol']);
-  const f = body.findings.find((x: any) => x.detector === 'solhint-avoid-tx-origin');
+  const f = body.findings.find((x: any) => x.detector === 'solhint-check-send-result');
   assert.equal(f.location.file, 'A.sol');
   assert.ok(!f.location.file.startsWith('/'));
   assert.ok(!c.out().includes('node_modules'));

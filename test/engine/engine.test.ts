@@ -23,6 +23,7 @@ contract Vault {
         require(tx.origin == owner);
         balances[msg.sender] -= amount;
         assert(amount != 13);
+        payable(msg.sender).send(amount);
     }
 }
 `;

@@ -8,6 +8,8 @@ import { dosExternalCallDetector } from '../../plugins/detector-dos-external-cal
 import { timestampDependenceDetector } from '../../plugins/detector-timestamp-dependence/index.ts';
 import { reentrancyDetector } from '../../plugins/detector-reentrancy/index.ts';
 import { transactionOrderDependenceDetector } from '../../plugins/detector-transaction-order-dependence/index.ts';
+import { badRandomnessDetector } from '../../plugins/detector-bad-randomness/index.ts';
+import { integerOverflowDetector } from '../../plugins/detector-integer-overflow/index.ts';
 
 
 test('transaction-order-dependence: a public claim of an owner-set reward is raced, an owner-only collection is not', async () => {
@@ -91,4 +93,47 @@ contract W {
 `;
   const lines = (await run(src, reentrancyDetector)).map((f) => f.location.line);
   assert.deepEqual(lines, [lineOf(src, 'function withdraw'), lineOf(src, 'function pay')]);
+});
+
+test('bad-randomness: the index push() returns does not carry the pushed struct\'s timestamp; a draw from it does', async () => {
+  const src = `pragma solidity ^0.4.24;
+contract K {
+    struct Kitty { uint64 birthTime; uint256 genes; }
+    Kitty[] kitties;
+    function born(uint256 genes) public returns (uint256) {
+        Kitty memory k = Kitty({ birthTime: uint64(now), genes: genes });
+        uint256 id = kitties.push(k) - 1;
+        require(id == uint256(uint32(id)));
+        return id;
+    }
+    function lucky() public view returns (bool) {
+        uint256 seed = kitties[kitties.length - 1].birthTime + now;
+        return seed % 2 == 0;
+    }
+}
+`;
+  const lines = (await run(src, badRandomnessDetector)).map((f) => f.location.line);
+  assert.ok(!lines.includes(lineOf(src, 'require(id ==')), `the narrowing check of an index is no draw: ${lines}`);
+  assert.ok(lines.includes(lineOf(src, 'uint256 seed =')) || lines.includes(lineOf(src, 'seed % 2')), `the timestamp draw is still reported: ${lines}`);
+});
+
+test('integer-overflow: a wrap only the deployer or a soundly guarded owner can choose is not an attack; anyone\'s, or a takeable owner\'s, is', async () => {
+  const body = (extra: string) => `pragma solidity ^0.4.24;
+contract F {
+    address owner;
+    uint public fee;
+    uint public cap;
+    modifier onlyOwner() { require(msg.sender == owner); _; }
+    constructor(uint units) public { owner = msg.sender; cap = units * 1000; }
+    function setFee(uint gasUnits, uint price) public onlyOwner { fee = gasUnits * price; }
+    function raise(uint by) public { cap += by; }
+${extra}}
+`;
+  const safe = body('');
+  const lines = (await run(safe, integerOverflowDetector)).map((f) => f.location.line);
+  assert.deepEqual(lines, [lineOf(safe, 'function raise')], 'only the public, unguarded wrap');
+  // Anyone can make themselves owner: the owner-only wrap is reachable by an attacker again.
+  const takeable = body('    function takeOwnership() public { owner = msg.sender; }\n');
+  const lines2 = (await run(takeable, integerOverflowDetector)).map((f) => f.location.line);
+  assert.deepEqual(lines2, [lineOf(takeable, 'function setFee'), lineOf(takeable, 'function raise')]);
 });

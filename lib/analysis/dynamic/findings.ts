@@ -39,6 +39,9 @@ function kindOf(p: Proof): Kind {
     case 'assertion_failure':
       return { title: 'Assertion failure reachable (proved by a transaction sequence)', category: 'other', severity: 'MEDIUM', swc: 'SWC-110', cwe: 'CWE-617', recommendation: 'An assert must hold for every input and state; validate inputs with require, or fix the state invariant the assert expresses.' };
     case 'arithmetic_wrap':
+      if (p.how === 'reentrancy') {
+        return { title: 'Reentrancy makes a balance wrap around (proved by a transaction sequence)', category: 'reentrancy', severity: 'HIGH', swc: 'SWC-107', cwe: 'CWE-841', recommendation: 'Update balances before the external call (checks-effects-interactions), or guard the function with a reentrancy lock; with checked arithmetic the re-entrant call would revert instead of wrapping.' };
+      }
       return { title: 'Integer wrap-around written to storage (proved by a transaction sequence)', category: 'arithmetic', severity: 'HIGH', swc: 'SWC-101', cwe: 'CWE-190', recommendation: 'Check bounds before the operation (require) or use checked arithmetic (Solidity >= 0.8 or SafeMath).' };
     case 'denial_of_service':
       return { title: 'Denial of service: one participant can block the function for everyone (proved by a transaction sequence)', category: 'denial_of_service', severity: 'HIGH', swc: 'SWC-113', cwe: 'CWE-400', recommendation: 'Do not push payments inside state transitions: record what is owed and let each recipient withdraw it (pull payments).' };
@@ -118,7 +121,7 @@ export function proofToFinding(world: World, p: Proof): Finding {
     id: findingId({ detector: `${TOOL_NAME}:${p.property}${p.how ? ':' + p.how : ''}${invariant ? ':' + invariant : ''}`, contract, function: fnName, code: sliceLines(program.source, line, end) }),
     detector: `${TOOL_NAME}-${p.property.replace(/_/g, '-')}`,
     title: k.title,
-    description: `Dynamic testing found and replayed a sequence of ${evidence.sequence.length} transaction${evidence.sequence.length > 1 ? 's' : ''} that breaks this property: ${p.violation.observed}. Sequence: ${calls.join('; ')}.`,
+    description: `Dynamic testing found and replayed a sequence of ${evidence.sequence.length} transaction${evidence.sequence.length > 1 ? 's' : ''} that breaks this property: ${p.violation.observed}${p.how === 'reentrancy' ? ' (the same sequence without the attacker contract re-entering does not break it)' : ''}. Sequence: ${calls.join('; ')}.`,
     severity: k.severity,
     confidence: 1,
     category: k.category,

@@ -26,7 +26,7 @@ export interface Proof {
   property: Property;
   specs: TxSpec[];
   violation: Violation;
-  /** reentrancy | access_control | bad_randomness | time_manipulation, for ether_drained. */
+  /** Root cause: reentrancy | access_control | bad_randomness | time_manipulation for ether_drained; reentrancy for an arithmetic_wrap that only happens when the attacker re-enters. */
   how: string | null;
   replay: ReplayOutcome;
 }
@@ -222,13 +222,19 @@ export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<
       }
     }
     let how: string | null = null;
+    // Root cause: when the same sequence without re-entering no longer breaks the property, the
+    // re-entrant call is what broke it (a drain, or the classic balance underflow of a withdraw
+    // that updates the balance after paying).
+    const byReentry = async (): Promise<boolean> => {
+      if (!best.some((s) => s.role === 'attacker_contract' && s.reenter > 0) || Date.now() >= opts.deadline - 100) return false;
+      const noReentry = best.map((s) => ({ ...s, reenter: 0 }));
+      const r = await replaySpecs(program, noReentry, { ...v, index: best.length - 1 }, { deadline: opts.deadline });
+      if (r.error) return false;
+      return v.property === 'arithmetic_wrap' ? !(r.broken && r.key === key) : !r.broken;
+    };
+    if (v.property === 'arithmetic_wrap' && (await byReentry())) how = 'reentrancy';
     if (v.property === 'ether_drained') {
-      how = 'access_control';
-      if (best.some((s) => s.role === 'attacker_contract' && s.reenter > 0) && Date.now() < opts.deadline - 100) {
-        const noReentry = best.map((s) => ({ ...s, reenter: 0 }));
-        const r = await replaySpecs(program, noReentry, { ...v, index: best.length - 1 }, { deadline: opts.deadline });
-        if (!r.broken) how = 'reentrancy';
-      }
+      how = (await byReentry()) ? 'reentrancy' : 'access_control';
       if (how === 'access_control') {
         const env = String(replay.violation?.details.env_reads ?? '');
         if (/BLOCKHASH|NUMBER|PREVRANDAO|COINBASE/.test(env)) how = 'bad_randomness';

@@ -26,6 +26,8 @@ export function entropyFacts(facts: StaticFacts): EntropyFacts {
   const carriesIn = (expr: Node, contract: string | null, fn: string | null, locals: Set<string> | null): Set<BlockValue> => {
     const out = new Set<BlockValue>();
     walk(expr, (n) => {
+      // `arr.push(x)` evaluates to the array's new length (an index), not to the pushed value.
+      if (n.type === 'FunctionCall' && n.expression?.type === 'MemberAccess' && n.expression.memberName === 'push') return false;
       const b = blockValue(n);
       if (b) out.add(b);
       if (n.type === 'Identifier') {
