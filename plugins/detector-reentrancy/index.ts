@@ -7,14 +7,15 @@
 // stale state cannot be re-entered through them (EIP-1884/2929 repricing only made it smaller).
 // Avoids false positives: checks-effects-interactions code (writes before the call), view
 // functions, constructors, staticcall/delegatecall, calls on `this`, functions behind a
-// reentrancy-lock modifier, `.call.value(x)` that is never invoked, and calls
+// reentrancy-lock modifier or a hand-written one (a flag set before the call that every
+// re-enterable entry point checks), `.call.value(x)` that is never invoked, and calls
 // into other contracts unless the state written afterwards was read before the call; behind an
 // owner check only value-carrying calls remain, one severity level lower. Also not reported:
 // writes after the call to write-only bookkeeping (`totalDonated += amount`, a counter no
 // function reads except to update itself or in a view nothing calls internally): a re-entrant
 // call that sees the stale value decides nothing with it.
 import { definePlugin } from '../../kernel/index.ts';
-import { hasReentrancyLock, namesFor, some, statementLoc, walk, type ContractFacts, type FunctionFacts, type Node, type StaticDetector, type StaticFacts } from '../../lib/analysis/static/index.ts';
+import { conditions, hasReentrancyLock, namesFor, some, statementLoc, walk, type ContractFacts, type FunctionFacts, type Node, type StaticDetector, type StaticFacts } from '../../lib/analysis/static/index.ts';
 
 export const reentrancyDetector: StaticDetector = {
   meta: {
@@ -49,6 +50,7 @@ export const reentrancyDetector: StaticDetector = {
               const call = p.call;
               if (call.kind === 'delegatecall' || call.kind === 'staticcall' || call.notInvoked) continue;
               if (call.target?.type === 'Identifier' && call.target.name === 'this') continue;
+              if (heldLock(c, fn, call.node.range?.[0] ?? 0)) continue;
               // send/transfer: the 2300-gas stipend cannot re-enter (see the header).
               if (call.kind === 'send' || call.kind === 'transfer') continue;
               // A call into another contract is only a problem when the state it leaves stale
@@ -96,6 +98,34 @@ export const reentrancyDetector: StaticDetector = {
     };
   },
 };
+
+/**
+ * A hand-written mutex held across the call: the function sets a state flag (`busy = true`)
+ * before the call and every entry point a stranger can re-enter that changes state checks that
+ * flag first (`if (busy) throw;`), so a re-entrant call is turned away.
+ */
+function heldLock(c: ContractFacts, fn: FunctionFacts, callPos: number): boolean {
+  if (!fn.node.body) return false;
+  // The last write of each state variable before the call, and whether it set a literal "held" value.
+  const last = new Map<string, { pos: number; held: boolean }>();
+  walk(fn.node.body, (n) => {
+    if (n.type !== 'BinaryOperation' || n.operator !== '=' || n.left?.type !== 'Identifier') return;
+    const v = n.left.name;
+    if (!c.stateVars.has(v) || fn.locals.has(v)) return;
+    const pos = n.range?.[0] ?? Infinity;
+    if (pos >= callPos || (last.get(v)?.pos ?? -1) > pos) return;
+    const r = n.right;
+    const held = (r?.type === 'BooleanLiteral' && r.value === true) || (r?.type === 'NumberLiteral' && Number(r.number) !== 0);
+    last.set(v, { pos, held });
+  });
+  const checks = (g: FunctionFacts, v: string) => conditions(g.node.body).some((cond) => some(cond, (x) => x.type === 'Identifier' && x.name === v)) || g.modifiers.some((m) => !!m.def?.node.body && conditions(m.def.node.body).some((cond) => some(cond, (x) => x.type === 'Identifier' && x.name === v)));
+  for (const [v, w] of last) {
+    if (!w.held) continue;
+    const open = c.functions.filter((g) => g.isPublic && g.kind !== 'constructor' && !g.isView && !g.senderGuard && !!g.node.body && (g.transitiveWrites.size > 0 || g.transitiveExternal.length > 0));
+    if (open.every((g) => checks(g, v))) return true;
+  }
+  return false;
+}
 
 /** Whether state variable `v` is only ever updated, never consulted: every mention in a function
  *  that can change state (or a view other code calls) sits on the left of an assignment. */

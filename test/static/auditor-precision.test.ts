@@ -137,3 +137,30 @@ ${extra}}
   const lines2 = (await run(takeable, integerOverflowDetector)).map((f) => f.location.line);
   assert.deepEqual(lines2, [lineOf(takeable, 'function setFee'), lineOf(takeable, 'function raise')]);
 });
+
+test('reentrancy: a hand-written mutex every open entry point checks turns the re-entry away; one entry point that skips the check does not', async () => {
+  const body = (extra: string) => `pragma solidity ^0.4.24;
+contract M {
+    bool busy;
+    mapping(address => uint) fees;
+    function request() public payable {
+        if (busy) throw;
+        fees[msg.sender] += msg.value;
+    }
+    function cancel() public {
+        if (busy) throw;
+        uint fee = fees[msg.sender];
+        busy = true;
+        if (!msg.sender.call.value(fee)()) throw;
+        busy = false;
+        fees[msg.sender] = 0;
+    }
+${extra}}
+`;
+  const locked = body('');
+  assert.deepEqual((await run(locked, reentrancyDetector)).map((f) => f.location.line), []);
+  const leaky = body('    function topUp() public payable { fees[msg.sender] += msg.value; }\n');
+  assert.deepEqual((await run(leaky, reentrancyDetector)).map((f) => f.location.line), [lineOf(leaky, 'msg.sender.call.value(fee)')]);
+  const unlocked = locked.replace('busy = true;', '');
+  assert.deepEqual((await run(unlocked, reentrancyDetector)).map((f) => f.location.line), [lineOf(unlocked, 'msg.sender.call.value(fee)')]);
+});
