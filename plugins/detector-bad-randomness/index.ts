@@ -4,12 +4,13 @@
 // Reports each block value that reaches a random-draw operation (modulo, hashing, narrowing
 // cast, blockhash), directly or through variables, and each draw fed by such a variable.
 // Avoids false positives: block values only compared or stored (deadlines, bookkeeping),
-// hashing that never sees a block value (commit-reveal schemes), draws whose value is never used
+// hashing that never sees a block value (commit-reveal schemes), a hash of block values that only
+// names a record (a mapping key, an event argument: Parity's operation ids), draws whose value is never used
 // (kept only in locals nothing reads), and the commit-to-a-future-block scheme: blockhash of a
 // block number recorded from block.number when the player committed, read after that block and
 // within the 256-block window (outside it blockhash returns 0, which is the known attack).
 import { definePlugin } from '../../kernel/index.ts';
-import { blockValue, conditions, entropyFacts, memberPath, rootName, some, statementLoc, unwrap, walk, within, type ContractFacts, type FunctionFacts, type Node, type StaticDetector, type StaticFacts } from '../../lib/analysis/static/index.ts';
+import { blockValue, conditions, entropyFacts, isHashCall, memberPath, rootName, some, statementLoc, unwrap, walk, within, type ContractFacts, type FunctionFacts, type Node, type StaticDetector, type StaticFacts } from '../../lib/analysis/static/index.ts';
 
 const isBlockNumber = (n: Node) => blockValue(unwrap(n)) === 'number';
 const isLiteral = (n: Node) => unwrap(n)?.type === 'NumberLiteral';
@@ -62,6 +63,49 @@ function committedFutureBlock(n: Node, facts: StaticFacts): boolean {
   const after = conds.some((c) => some(c, (x) => x.type === 'BinaryOperation' && /^[<>]=?$/.test(x.operator) && (some(x.left, isBlockNumber) || some(x.right, isBlockNumber)) && mentionsBase(x)));
   const window = conds.some((c) => has256(c) && some(c, isBlockNumber) && mentionsBase(c));
   return after && window;
+}
+
+/**
+ * Whether name `x` in `fn` is only ever used as an identifier: a mapping/array key, an event
+ * argument, returned from a function no code calls internally, or passed to an internal function
+ * that only uses it that way. Such a hash names a record (Parity's `sha3(msg.data, block.number)`
+ * operation id); nothing is drawn from it.
+ */
+function identifierOnly(x: string, fn: FunctionFacts, facts: StaticFacts, events: Set<string>, depth = 0): boolean {
+  if (!fn.node.body || depth > 3) return false;
+  let ok = true;
+  walk(fn.node.body, (n) => {
+    if (!ok) return false;
+    if (n.type !== 'Identifier' || n.name !== x) return;
+    const p = facts.parent(n);
+    if (p?.type === 'BinaryOperation' && p.operator === '=' && p.left === n) return; // the write itself
+    if (p?.type === 'IndexAccess' && p.index === n) return;
+    if (p?.type === 'ReturnStatement' && !fn.calledInternally) return;
+    if (p?.type === 'FunctionCall' && p.expression?.type === 'Identifier') {
+      const i = (p.arguments ?? []).indexOf(n);
+      if (events.has(p.expression.name) || facts.parent(p)?.type === 'EmitStatement') return;
+      const callees = fn.internalCalls.find((ic) => ic.node === p)?.callees ?? [];
+      if (i >= 0 && callees.length && callees.every((g) => !!g.params[i] && identifierOnly(g.params[i], g, facts, events, depth + 1))) return;
+    }
+    ok = false;
+  });
+  return ok;
+}
+
+/** The hash call enclosing a block value within its statement, and the name it is stored in. */
+function storedHash(n: Node, facts: StaticFacts): { hash: Node; name: string | null; key: boolean } | null {
+  let hash: Node | null = null;
+  let p = facts.parent(n);
+  while (p && !/Statement$|^Block$/.test(p.type)) {
+    if (!hash && isHashCall(p)) hash = p;
+    p = facts.parent(p);
+  }
+  if (!hash) return null;
+  const up = facts.parent(hash);
+  if (up?.type === 'IndexAccess' && up.index === hash) return { hash, name: null, key: true };
+  if (up?.type === 'BinaryOperation' && up.operator === '=' && up.right === hash && up.left?.type === 'Identifier') return { hash, name: up.left.name, key: false };
+  if (up?.type === 'VariableDeclarationStatement' && up.initialValue === hash && up.variables?.length === 1) return { hash, name: up.variables[0]?.name ?? null, key: false };
+  return null;
 }
 
 export const badRandomnessDetector: StaticDetector = {
@@ -130,10 +174,21 @@ export const badRandomnessDetector: StaticDetector = {
       });
       return !live;
     };
+    const events = new Set<string>();
+    walk(facts.ast, (n) => (n.type === 'EventDefinition' ? (events.add(n.name), undefined) : undefined));
+    // A hash of block data used only as a record's name is an identifier, not a draw.
+    const namesARecord = (n: Node): boolean => {
+      const h = storedHash(n, facts);
+      if (!h) return false;
+      if (h.key) return true;
+      const enc = facts.enclosing(n);
+      return !!h.name && !!enc.fn && !enc.contract?.stateVars.has(h.name) && identifierOnly(h.name, enc.fn, facts, events);
+    };
     const check = (n: Node) => {
       const b = blockValue(n);
       if (!b || b === 'gaslimit') return;
       if (deadValue(n)) return;
+      if (b !== 'blockhash' && namesARecord(n)) return;
       if (b === 'blockhash') {
         if (committedFutureBlock(n, facts)) return;
         context.report({ node: n, loc: statementLoc(n, facts), messageId: 'blockhash' });
@@ -147,6 +202,7 @@ export const badRandomnessDetector: StaticDetector = {
     };
     const sink = (n: Node) => {
       if (!ef.isSink(n) || deadValue(n)) return;
+      if (isHashCall(n) && n.arguments?.[0] && namesARecord(n.arguments[0])) return;
       const enc = facts.enclosing(n);
       const vars = new Set<string>();
       let direct = false;

@@ -13,7 +13,7 @@
 // calls out to nobody and is reached only from such functions) - real, but the caller only gets
 // the wrapped value of operands it chose itself; it matters when another contract relies on it.
 import { definePlugin } from '../../kernel/index.ts';
-import { blockValue, conditions, callerControlled, isConstantExpr, norm, rootName, some, statementLoc, unwrap, walk, type ContractFacts, type FunctionFacts, type Node, type StaticDetector, type StaticFacts } from '../../lib/analysis/static/index.ts';
+import { blockValue, conditions, callerControlled, isConstantExpr, norm, ownerSound, rootName, some, statementLoc, unwrap, walk, type FunctionFacts, type Node, type StaticDetector, type StaticFacts } from '../../lib/analysis/static/index.ts';
 
 const ARITH = new Set(['+', '-', '*', '+=', '-=', '*=', '**']);
 
@@ -63,17 +63,6 @@ function resultOnlyFunctions(facts: StaticFacts): Set<FunctionFacts> {
     return ok;
   };
   return new Set(all.filter((f) => pure(f, new Set())));
-}
-
-const soundCache = new WeakMap<ContractFacts, boolean>();
-/** No entry point other than the constructor writes the contract's access-control state unguarded. */
-function ownerSound(c: ContractFacts): boolean {
-  let ok = soundCache.get(c);
-  if (ok === undefined) {
-    ok = c.authVars.size > 0 && !c.functions.some((f) => f.isPublic && f.kind !== 'constructor' && !f.senderGuard && [...f.transitiveWrites].some((v) => c.authVars.has(v)));
-    soundCache.set(c, ok);
-  }
-  return ok;
 }
 
 function mentions(haystack: string, needle: string): boolean {

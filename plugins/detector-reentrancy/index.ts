@@ -10,12 +10,13 @@
 // reentrancy-lock modifier or a hand-written one (a flag set before the call that every
 // re-enterable entry point checks), `.call.value(x)` that is never invoked, and calls
 // into other contracts unless the state written afterwards was read before the call; behind an
-// owner check only value-carrying calls remain, one severity level lower. Also not reported:
+// owner check only value-carrying calls remain, one severity level lower; calls into a contract
+// only the owner configures that pass it no caller-chosen address. Also not reported:
 // writes after the call to write-only bookkeeping (`totalDonated += amount`, a counter no
 // function reads except to update itself or in a view nothing calls internally): a re-entrant
 // call that sees the stale value decides nothing with it.
 import { definePlugin } from '../../kernel/index.ts';
-import { conditions, hasReentrancyLock, namesFor, some, statementLoc, walk, type ContractFacts, type FunctionFacts, type Node, type StaticDetector, type StaticFacts } from '../../lib/analysis/static/index.ts';
+import { conditions, hasReentrancyLock, namesFor, ownerSetOnly, some, statementLoc, walk, type ContractFacts, type FunctionFacts, type Node, type StaticDetector, type StaticFacts } from '../../lib/analysis/static/index.ts';
 
 export const reentrancyDetector: StaticDetector = {
   meta: {
@@ -51,6 +52,7 @@ export const reentrancyDetector: StaticDetector = {
               if (call.kind === 'delegatecall' || call.kind === 'staticcall' || call.notInvoked) continue;
               if (call.target?.type === 'Identifier' && call.target.name === 'this') continue;
               if (heldLock(c, fn, call.node.range?.[0] ?? 0)) continue;
+              if (call.kind === 'external' && trustedCallee(c, fn, call.target, call.node)) continue;
               // send/transfer: the 2300-gas stipend cannot re-enter (see the header).
               if (call.kind === 'send' || call.kind === 'transfer') continue;
               // A call into another contract is only a problem when the state it leaves stale
@@ -98,6 +100,22 @@ export const reentrancyDetector: StaticDetector = {
     };
   },
 };
+
+/**
+ * A call into an owner-configured contract (a state address only the constructor or a sound
+ * owner check sets) that hands it no address the caller chose: the callee is code the owner
+ * vetted, and it is given no attacker contract to call back through (a token transfer to
+ * msg.sender would be, so that stays reported).
+ */
+function trustedCallee(c: ContractFacts, fn: FunctionFacts, target: Node, callNode: Node): boolean {
+  const root = target?.type === 'Identifier' ? target.name : null;
+  if (!root || fn.locals.has(root) || fn.params.includes(root) || !ownerSetOnly(c, root)) return false;
+  const addressParams = new Set<string>((fn.node.parameters ?? []).filter((p: Node) => /^address/.test(p?.typeName?.name ?? p?.typeName?.namePath ?? '')).map((p: Node) => p.name));
+  const callerAddress = (x: Node) =>
+    (x.type === 'MemberAccess' && x.expression?.type === 'Identifier' && ((x.expression.name === 'msg' && x.memberName === 'sender') || (x.expression.name === 'tx' && x.memberName === 'origin'))) ||
+    (x.type === 'Identifier' && addressParams.has(x.name));
+  return !(callNode.arguments ?? []).some((a: Node) => some(a, callerAddress));
+}
 
 /**
  * A hand-written mutex held across the call: the function sets a state flag (`busy = true`)

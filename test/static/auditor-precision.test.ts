@@ -164,3 +164,59 @@ ${extra}}
   const unlocked = locked.replace('busy = true;', '');
   assert.deepEqual((await run(unlocked, reentrancyDetector)).map((f) => f.location.line), [lineOf(unlocked, 'msg.sender.call.value(fee)')]);
 });
+
+test('bad-randomness: a hash of block values that only names a record (operation id) is no draw; the same hash deciding a winner is', async () => {
+  const src = `pragma solidity ^0.4.24;
+contract W {
+    struct Tx { address to; uint value; }
+    mapping(bytes32 => Tx) txs;
+    event Pending(bytes32 id, address to);
+    function execute(address to, uint value) external returns (bytes32 o_hash) {
+        o_hash = sha3(msg.data, block.number);
+        if (txs[o_hash].to == 0) { txs[o_hash].to = to; txs[o_hash].value = value; }
+        if (!confirm(o_hash)) Pending(o_hash, to);
+    }
+    function confirm(bytes32 h) internal returns (bool) {
+        return txs[h].value > 0;
+    }
+    function play() external payable {
+        bytes32 h = sha3(msg.sender, block.number);
+        if (uint(h) % 2 == 0) msg.sender.transfer(msg.value * 2);
+    }
+}
+`;
+  const lines = (await run(src, badRandomnessDetector)).map((f) => f.location.line);
+  assert.ok(!lines.includes(lineOf(src, 'o_hash = sha3')), `an operation id is not randomness: ${lines}`);
+  assert.ok(lines.includes(lineOf(src, 'bytes32 h = sha3')), `a draw from the same kind of hash is: ${lines}`);
+});
+
+test('reentrancy: a call into an owner-configured contract that is handed no caller address is trusted; a token paying msg.sender, or a takeable owner, is not', async () => {
+  const body = (extra: string) => `pragma solidity ^0.4.24;
+interface Genes { function mix(uint a) external returns (uint); }
+interface Token { function transfer(address to, uint v) external returns (bool); }
+contract Z {
+    address owner;
+    Genes genes;
+    Token token;
+    mapping(uint => uint) dna;
+    mapping(address => uint) owed;
+    constructor() public { owner = msg.sender; }
+    function setGenes(Genes g) external { require(msg.sender == owner); genes = g; }
+    function setToken(Token t) external { require(msg.sender == owner); token = t; }
+    function breed(uint id) external {
+        uint d = dna[id];
+        uint child = genes.mix(d);
+        dna[id] = child;
+    }
+    function claim() external {
+        uint v = owed[msg.sender];
+        token.transfer(msg.sender, v);
+        owed[msg.sender] = 0;
+    }
+${extra}}
+`;
+  const safe = body('');
+  assert.deepEqual((await run(safe, reentrancyDetector)).map((f) => f.location.line), [lineOf(safe, 'token.transfer(msg.sender')]);
+  const takeable = body('    function own() external { owner = msg.sender; }\n');
+  assert.deepEqual((await run(takeable, reentrancyDetector)).map((f) => f.location.line), [lineOf(takeable, 'genes.mix(d)'), lineOf(takeable, 'token.transfer(msg.sender')]);
+});

@@ -2,7 +2,7 @@
 // which conditions guard a function, and whether a value comes from the caller.
 import type { Detector } from '../../../kernel/contracts/detector.ts';
 import { isNode, isRequireLike, line, endLine, some, walk, text, type Node } from './ast.ts';
-import type { FunctionFacts, StaticFacts } from './facts.ts';
+import type { ContractFacts, FunctionFacts, StaticFacts } from './facts.ts';
 
 export type StaticDetector = Detector<StaticFacts>;
 
@@ -81,4 +81,32 @@ export function hasReentrancyLock(fn: FunctionFacts): boolean {
     const conds = conditions(d.node.body);
     return d.writes.some((w) => conds.some((c) => some(c, (x) => x.type === 'Identifier' && x.name === w.variable)));
   });
+}
+
+const soundCache = new WeakMap<ContractFacts, boolean>();
+/**
+ * The contract's owner check means something: it has access-control state and no entry point
+ * other than the constructor writes that state without a sender check (a mis-named constructor or
+ * an open `setOwner` would let anyone take the role).
+ */
+export function ownerSound(c: ContractFacts): boolean {
+  let ok = soundCache.get(c);
+  if (ok === undefined) {
+    ok = c.authVars.size > 0 && !c.functions.some((f) => f.isPublic && f.kind !== 'constructor' && !f.senderGuard && [...f.transitiveWrites].some((v) => c.authVars.has(v)));
+    soundCache.set(c, ok);
+  }
+  return ok;
+}
+
+/**
+ * State variable `v` holds a trusted address: it is constant, or only the constructor and
+ * functions behind a sound owner check write it (an owner-configured registry, oracle or
+ * library contract).
+ */
+export function ownerSetOnly(c: ContractFacts, v: string): boolean {
+  const d = c.stateVars.get(v);
+  if (!d) return false;
+  if (d.constant) return true;
+  const writers = c.functions.filter((f) => f.transitiveWrites.has(v));
+  return writers.every((f) => f.kind === 'constructor' || f.senderGuard) && (writers.every((f) => f.kind === 'constructor') || ownerSound(c));
 }
