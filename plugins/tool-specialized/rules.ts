@@ -285,7 +285,9 @@ export const storageCollisionRule: StaticDetector = {
     title: 'Proxy and implementation storage slots collide',
     severity: 'HIGH',
     confidence: 0.6,
-    category: 'other',
+    // SWC-124, a write to a storage location its owner did not mean: filed like vigil-static's
+    // arbitrary-storage-write, since what gets overwritten is who controls the proxy.
+    category: 'access_control',
     swc: 'SWC-124',
     cwe: 'CWE-1321',
     description: 'A contract that delegatecalls keeps its own state in slots the implementation uses for something else: the implementation\'s writes overwrite the proxy\'s variables (and the reverse).',
