@@ -22,10 +22,10 @@ contract SelfTest {
 `;
 
 export function createMlTool(opts: { pool: WorkerPool | null }): AnalysisTool {
-  async function analyze(input: Pick<AnalysisInput, 'source' | 'file' | 'compilation'>, run: ToolRunOptions): Promise<ToolRunOutput> {
+  async function analyze(input: Pick<AnalysisInput, 'source' | 'file' | 'compilation' | 'absPath' | 'roots'>, run: ToolRunOptions): Promise<ToolRunOutput> {
     // Opcode features need a compiling source; without one the AST features still work.
     const compiles = input.compilation ? (await input.compilation).ok : true;
-    const args = { source: input.source, file: input.file, compile: compiles };
+    const args = { source: input.source, file: input.file, absPath: input.absPath ?? null, roots: input.roots, compile: compiles };
     const r = opts.pool ? await opts.pool.run<MlResult>(WORKER, 'mlTask', args, { signal: run.signal, deadline: run.deadline }) : await mlTask(args);
     return { status: 'success', findings: r.findings, error: null, meta: { predictions: r.predictions, opcode_features: r.bytecode } };
   }

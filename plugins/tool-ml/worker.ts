@@ -41,10 +41,10 @@ export interface MlResult {
   bytecode: boolean;
 }
 
-export async function mlTask(args: { source: string; file: string; compile?: boolean; modelPath?: string }): Promise<MlResult> {
+export async function mlTask(args: { source: string; file: string; absPath?: string | null; roots?: string[]; compile?: boolean; modelPath?: string }): Promise<MlResult> {
   const model = loadModel(args.modelPath);
   const wantsCode = (model.trained.metrics as { bytecode_features?: boolean } | null)?.bytecode_features !== false;
-  const bc = wantsCode && args.compile !== false ? bytecodeOf(args.source, args.file) : null;
+  const bc = wantsCode && args.compile !== false ? bytecodeOf(args.source, args.file, { absPath: args.absPath, roots: args.roots }) : null;
   const samples = extractFunctionSamples(args.source, args.file, bc);
   const findings: Finding[] = [];
   const predictions: MlResult['predictions'] = [];

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { compileSolidity, compileTask } from '../../lib/analysis/compiler/index.ts';
+import { compileMemoStats, compileSolidity, compileTask } from '../../lib/analysis/compiler/index.ts';
 import { TinyWorkerPool } from '../../kernel/pool.ts';
 
 const OLD = `pragma solidity ^0.4.19;
@@ -128,6 +128,10 @@ test('a repeated compile is answered from the memo, as a copy, and never with a 
     const again = compileTask(req);
     assert.notEqual(again.contracts.A!.bytecode, 'tampered', 'each caller gets its own copy');
     assert.ok(compileTask({ ...req, outputs: 'check' }).contracts.A, 'a check request is answered by the full result');
+    // The ML tool allows 2 compiler attempts, the other layers the default: one compile serves both.
+    const before = compileMemoStats();
+    assert.ok(compileTask({ ...req, maxAttempts: 2 }).contracts.A);
+    assert.deepEqual(compileMemoStats(), { hits: before.hits + 1, misses: before.misses }, 'a build made in 1 attempt answers a 2-attempt request');
     // The imported file changes between two runs: the memo must not answer with the old build.
     fs.writeFileSync(lib, '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\nlibrary L { function one() internal pure returns (uint) { return ; } }\n');
     const edited = compileTask(req);

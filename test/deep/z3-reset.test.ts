@@ -3,7 +3,8 @@
 // same pool worker failed the same way. A fatal error now restarts Z3 for the next run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isZ3Fatal, loadZ3, resetZ3 } from '../../lib/analysis/symbolic/solver.ts';
+import { isZ3Fatal, loadZ3, resetZ3, TermSolver } from '../../lib/analysis/symbolic/solver.ts';
+import { TermTable } from '../../lib/analysis/symbolic/terms.ts';
 
 test('a fatal WASM error is recognised; an ordinary error is not', () => {
   assert.equal(isZ3Fatal(new WebAssembly.RuntimeError('memory access out of bounds')), true);
@@ -23,4 +24,24 @@ test('after a reset the next run gets a fresh, working Z3', async () => {
   assert.equal(await s.check(), 'sat');
   assert.equal(s.model().eval(x).toString(), '#x' + 'f'.repeat(64), 'x = 2^256 - 1');
   await resetZ3();
+});
+
+test('a query Z3 cannot finish comes back "unknown" near its time limit, not when it is done', async () => {
+  const z = await loadZ3();
+  const t = new TermTable();
+  // Factoring a 240-bit semiprime with bit-vector multiplication: far beyond any time limit.
+  const p = (1n << 127n) - 1n;
+  const q = (1n << 113n) - 1n + 18n; // any large cofactor; the product is what matters
+  const x = t.v('x');
+  const y = t.v('y');
+  const conds = [t.op('eq', t.op('mul', x, y), t.c(p * q)), t.op('gt', x, t.c(1)), t.op('gt', y, t.c(1)), t.op('lt', x, t.c(1n << 128n)), t.op('lt', y, t.c(1n << 128n))];
+  const solver = new TermSolver(z, 300);
+  const t0 = Date.now();
+  const r = await solver.check(conds);
+  const took = Date.now() - t0;
+  assert.equal(r.result, 'unknown');
+  assert.ok(took < 10_000, `answered after ${took} ms (limit 300 ms)`);
+  // The context is still usable afterwards.
+  const ok = await new TermSolver(z, 1000).check([t.op('eq', t.op('add', t.v('a'), t.c(1)), t.c(0))]);
+  assert.equal(ok.result, 'sat');
 });

@@ -333,10 +333,24 @@ function safeJson<T>(s: string, dflt: T): T {
 // is only used if every import it read still has the same contents (a user may edit an imported
 // file between two runs), and is handed out as a copy, so no caller can change another's result.
 // SMTChecker runs (modelChecker / smtPragma) are never kept: their output depends on time limits.
-const compiled = sourceMemo<{ result: CompileResult; imports: Array<[string, string]> }>({ max: 4, maxChars: 4 * 1024 * 1024 });
+const compiled = sourceMemo<{ result: CompileResult; imports: Array<[string, string]>; maxAttempts: number | null }>({ max: 4, maxChars: 4 * 1024 * 1024 });
+
+const memoStats = { hits: 0, misses: 0 };
+/** This thread's compile memo counters (cacheable requests only). */
+export function compileMemoStats(): { hits: number; misses: number } {
+  return { ...memoStats };
+}
 
 function memoKey(req: CompileRequest, outputs: 'full' | 'check'): string {
-  return JSON.stringify([req.file, req.absPath ?? null, rootsOf(req), req.compiler ?? null, outputs, Boolean(req.ast), req.maxAttempts ?? null, req.source]);
+  return JSON.stringify([req.file, req.absPath ?? null, rootsOf(req), req.compiler ?? null, outputs, Boolean(req.ast), req.source]);
+}
+
+/** A kept result answers a request allowing a different number of compiler attempts when it
+ *  compiled within that many (candidates are tried in the same order; only the cut-off differs),
+ *  or when it was made with the same cut-off. The ML tool asks for 2, the other layers for the default. */
+function attemptsFit(req: CompileRequest, hit: { result: CompileResult; maxAttempts: number | null }): boolean {
+  if (hit.maxAttempts === (req.maxAttempts ?? null)) return true;
+  return hit.result.ok && hit.result.attempts.length <= (req.maxAttempts ?? Infinity);
 }
 
 function importsUnchanged(req: CompileRequest, imports: Array<[string, string]>): boolean {
@@ -354,11 +368,15 @@ export function compileTask(req: CompileRequest): CompileResult {
   // A full result answers a check request too (it holds the ABI and everything else).
   for (const o of outputs === 'check' ? (['check', 'full'] as const) : (['full'] as const)) {
     const hit = compiled.peek(memoKey(req, o));
-    if (hit && importsUnchanged(req, hit.imports)) return structuredClone(hit.result);
+    if (hit && attemptsFit(req, hit) && importsUnchanged(req, hit.imports)) {
+      memoStats.hits++;
+      return structuredClone(hit.result);
+    }
   }
+  memoStats.misses++;
   const imports = new Map<string, string>();
   const result = compileUncached(req, imports);
-  compiled.set(memoKey(req, outputs), { result, imports: [...imports] });
+  compiled.set(memoKey(req, outputs), { result, imports: [...imports], maxAttempts: req.maxAttempts ?? null });
   return structuredClone(result);
 }
 

@@ -1,5 +1,5 @@
 // Offline multi-version Solidity compilation (solc-js, selected by pragma).
-export { compileSolidity, compileTask, oneLine, LineIndex, COMPILE_MODULE, sourceKeyFor } from './compile.ts';
+export { compileSolidity, compileTask, compileMemoStats, oneLine, LineIndex, COMPILE_MODULE, sourceKeyFor } from './compile.ts';
 export type { CompileRequest, CompileResult, CompilerDiagnostic, CompiledContract } from './compile.ts';
 export { chooseCompiler, extractPragma, installedCompilers, blankPragmas, stripCommentsAndStrings } from './versions.ts';
 export type { CompilerChoice, InstalledCompiler, PragmaInfo } from './versions.ts';

@@ -89,9 +89,11 @@ export function loadContracts(dir = DATASETS_DIR): LabelledContract[] {
 }
 
 /** Compiled deployed code + source maps of a source, for the opcode features (null when it does not compile). */
-export function bytecodeOf(source: string, file = 'Contract.sol'): BytecodeInfo | null {
+export function bytecodeOf(source: string, file = 'Contract.sol', where: { absPath?: string | null; roots?: string[] } = {}): BytecodeInfo | null {
   try {
-    const r = compileTask({ source, file, outputs: 'full', ast: true, maxAttempts: 2 });
+    // Same request shape as the other layers (imports resolved the same way), so one compile per
+    // worker serves them all.
+    const r = compileTask({ source, file, absPath: where.absPath ?? null, roots: where.roots, outputs: 'full', ast: true, maxAttempts: 2 });
     if (!r.ok) return null;
     const id = Number(String((r.ast as { src?: string } | undefined)?.src ?? '0:0:0').split(':')[2]);
     const contracts: BytecodeInfo['contracts'] = {};

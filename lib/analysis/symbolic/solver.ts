@@ -305,14 +305,33 @@ export class TermSolver {
     const t0 = Date.now();
     this.queries++;
     let result: SatResult;
+    // Z3's own `timeout` parameter is not always honoured by the WASM build (a query stuck in
+    // conflict resolution ran 30 s past a 3 s limit): interrupt the context from here as well;
+    // the interrupted check answers `unknown`, like a timed-out one.
+    let interrupted = false;
+    const watchdog = setTimeout(() => {
+      interrupted = true;
+      try {
+        Z.interrupt();
+      } catch {
+        /* the check finished meanwhile */
+      }
+    }, this.timeoutMs + 250);
     try {
       result = (await s.check()) as SatResult;
     } finally {
+      clearTimeout(watchdog);
       this.solverMs += Date.now() - t0;
     }
+    // An answer that raced the interrupt is not trusted (its model may already be gone).
+    if (interrupted) result = 'unknown';
     let model: any = null;
     if (result === 'sat') {
-      model = s.model();
+      try {
+        model = s.model();
+      } catch {
+        return { result: 'unknown', model: null };
+      }
       this.models.unshift({ model, memo: new Map() });
       if (this.models.length > 6) this.models.pop();
     }
