@@ -109,6 +109,12 @@ test('a "constructor" with the wrong name: a stranger takes ownership, then drai
   assert.equal((await replaySequence(program, evidence(drain))).broken, true);
 });
 
+test('first-come registration is not a takeover: filling an empty seat displaces nobody', async () => {
+  const { findings, r } = await fuzz('seats.sol', { ms: 15_000, maxSequences: 400 });
+  assert.ok(r.stats.transactions > 100, `fuzzed (${r.stats.transactions} transactions)`);
+  assert.deepEqual(findings.map((f) => `${(f.evidence as SequenceEvidence).property}:${f.location.line}`), []);
+});
+
 test('an echidna_ invariant broken by a call sequence (0.8)', async () => {
   const { program, findings } = await fuzz('echidna.sol');
   const f = findings.find((x) => (x.evidence as SequenceEvidence).property === 'invariant_broken');

@@ -109,6 +109,8 @@ export interface OwnerCandidate {
   slot: bigint;
   caller: string;
   site: Site;
+  /** Account whose address an earlier transaction of the sequence wrote to this slot (null: none did). */
+  prev: string | null;
 }
 
 const fmtEther = (wei: bigint) => {
@@ -126,6 +128,8 @@ const fmtEther = (wei: bigint) => {
  */
 export class SequenceMonitor {
   private ownerActed = false;
+  /** Last account whose address a transaction of this sequence wrote into each slot. */
+  private lastWriter = new Map<string, string>();
   private attackerNet = 0n;
   readonly candidates: OwnerCandidate[] = [];
   readonly authFailures: Array<{ address: string; slot: bigint }> = [];
@@ -176,11 +180,12 @@ export class SequenceMonitor {
       for (const a of trace.authChecks) if (!a.equal) this.authFailures.push({ address: a.address, slot: a.slot });
     }
     if (outcome.ok && stranger) {
-      for (const w of trace.callerWrites) this.candidates.push({ index, address: w.address, slot: w.slot, caller: w.caller, site: { code: w.code, pc: w.pc } });
+      for (const w of trace.callerWrites) this.candidates.push({ index, address: w.address, slot: w.slot, caller: w.caller, site: { code: w.code, pc: w.pc }, prev: this.lastWriter.get(`${w.address}:${w.slot}`) ?? null });
       for (const s of trace.selfdestructs) {
         v.push({ property: 'selfdestruct', index, site: { code: s.code, pc: s.pc }, observed: `${ROLE_NAMES[spec.role]} (not the owner) made ${this.world.mapper.contractAt(s.code)?.name ?? 'the contract'} at ${s.address} execute SELFDESTRUCT, sending its ether to ${s.beneficiary}`, details: { address: s.address } });
       }
     }
+    if (outcome.ok) for (const w of trace.callerWrites) this.lastWriter.set(`${w.address}:${w.slot}`, w.caller);
     if (outcome.ok && this.world.program.uncheckedArithmetic) {
       const seen = new Set<string>();
       for (const w of trace.wraps) {

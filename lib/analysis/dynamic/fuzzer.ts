@@ -165,7 +165,9 @@ export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<
     if (timedOut) break outer;
     for (const a of monitor.authFailures) authSlots.add(`${a.address}:${a.slot}`);
     for (const c of monitor.candidates) {
-      const k = `${c.address}:${c.slot}:${c.site.code}:${c.site.pc}`;
+      // Writing one's own address again takes nothing from anybody.
+      if (c.prev === c.caller) continue;
+      const k = `${c.address}:${c.slot}:${c.site.code}:${c.site.pc}:${c.prev ? 'displaces' : 'first'}`;
       if (candidateKeys.has(k)) continue;
       candidateKeys.add(k);
       candidates.push({ specs: copySpecs(seq.slice(0, c.index + 1)), c });
@@ -181,20 +183,28 @@ export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<
   stats.coverage = covered;
   stats.corpus = corpus.length;
 
-  // Writes of a stranger's address into a slot that guards access (a failed msg.sender == slot
-  // check was seen) are owner takeovers.
+  // Writes of a stranger's address over another account's address in a slot that guards access
+  // (a failed msg.sender == slot check was seen) are owner takeovers. Filling an empty slot is
+  // not: first-come registration (a game's player seats) looks the same until someone is
+  // displaced. The replay checks the value the slot held (the deployer's address counts); a
+  // sequence where another account wrote the slot first is preferred, since it proves it.
+  const rank = (c: OwnerCandidate, specs: TxSpec[]) => (c.prev ? 0 : 1000) + specs.length;
+  const ranks = new Map<string, number>();
   for (const { specs, c } of candidates) {
     if (!authSlots.has(`${c.address}:${c.slot}`)) continue;
     const v: Violation = {
       property: 'owner_changed',
       index: c.index,
       site: c.site,
-      observed: `storage slot 0x${c.slot.toString(16)} of ${c.address}, which the contract compares with msg.sender to restrict access, was overwritten with the caller ${c.caller} (not the owner)`,
+      observed: `storage slot 0x${c.slot.toString(16)} of ${c.address}, which the contract compares with msg.sender to restrict access, was overwritten with the caller ${c.caller} (not the owner), replacing the address another account had put there`,
       details: { address: c.address, slot: '0x' + c.slot.toString(16), caller: c.caller },
     };
     const k = siteKey(v);
-    const prev = found.get(k);
-    if (!prev || prev.specs.length > specs.length) found.set(k, { specs, v });
+    const r = rank(c, specs);
+    if (!found.has(k) || (ranks.get(k) ?? Infinity) > r) {
+      found.set(k, { specs, v });
+      ranks.set(k, r);
+    }
   }
 
   // Proofs: shrink, classify, replay on a fresh EVM.

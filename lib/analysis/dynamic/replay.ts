@@ -37,11 +37,14 @@ async function replayIn(chain: Chain, world: World, specs: TxSpec[], expected: V
   const cfg = tracerConfig(world);
   const monitor = new SequenceMonitor(chain, world);
   const d = expected.details;
-  const base = expected.property === 'owner_changed' ? await chain.storage(String(d.address), BigInt(String(d.slot))) : 0n;
+  // owner_changed: what the slot held just before the last transaction (another account's address
+  // must be replaced; filling an empty slot is first-come registration, not a takeover).
+  let held = 0n;
   let block: BlockEnv = { timestamp: GENESIS_TIME, number: GENESIS_BLOCK };
   const runs: TxRun[] = [];
   let last: Violation[] = [];
   for (let i = 0; i < specs.length; i++) {
+    if (i === specs.length - 1 && expected.property === 'owner_changed') held = await chain.storage(String(d.address), BigInt(String(d.slot)));
     block = { timestamp: block.timestamp + BigInt(Math.max(1, specs[i].dt)), number: block.number + 1n };
     const { run, violations } = await monitor.step(specs[i], i, block, cfg);
     if (run.outcome.timedOut) return { ...none, runs, error: 'the replay ran out of time' };
@@ -56,7 +59,8 @@ async function replayIn(chain: Chain, world: World, specs: TxSpec[], expected: V
     const wrote = final.outcome.ok && final.trace.callerWrites.some((w) => w.address === d.address && w.slot === slot);
     const now = await chain.storage(String(d.address), slot);
     const ownerActed = specs.some((s) => s.role === 'owner');
-    const broken = wrote && !ownerActed && now === BigInt(caller) && base !== BigInt(caller);
+    const previous = held & ((1n << 160n) - 1n);
+    const broken = wrote && !ownerActed && now === BigInt(caller) && previous !== 0n && previous !== BigInt(caller);
     const site = final.trace.callerWrites.find((w) => w.address === d.address && w.slot === slot);
     const v: Violation | null = broken ? { ...expected, index: specs.length - 1, site: site ? { code: site.code, pc: site.pc } : expected.site } : null;
     return { ...none, broken, key: v ? keyOf(v) : null, violation: v, runs };
