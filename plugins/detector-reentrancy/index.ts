@@ -16,7 +16,7 @@
 // function reads except to update itself or in a view nothing calls internally): a re-entrant
 // call that sees the stale value decides nothing with it.
 import { definePlugin } from '../../kernel/index.ts';
-import { conditions, hasReentrancyLock, namesFor, ownerSetOnly, some, statementLoc, walk, type ContractFacts, type FunctionFacts, type Node, type StaticDetector, type StaticFacts } from '../../lib/analysis/static/index.ts';
+import { conditions, hasReentrancyLock, isMsgSender, isTxOrigin, namesFor, ownerSetOnly, some, statementLoc, walk, type ContractFacts, type FunctionFacts, type Node, type StaticDetector, type StaticFacts } from '../../lib/analysis/static/index.ts';
 
 export const reentrancyDetector: StaticDetector = {
   meta: {
@@ -110,10 +110,8 @@ export const reentrancyDetector: StaticDetector = {
 function trustedCallee(c: ContractFacts, fn: FunctionFacts, target: Node, callNode: Node): boolean {
   const root = target?.type === 'Identifier' ? target.name : null;
   if (!root || fn.locals.has(root) || fn.params.includes(root) || !ownerSetOnly(c, root)) return false;
-  const addressParams = new Set<string>((fn.node.parameters ?? []).filter((p: Node) => /^address/.test(p?.typeName?.name ?? p?.typeName?.namePath ?? '')).map((p: Node) => p.name));
-  const callerAddress = (x: Node) =>
-    (x.type === 'MemberAccess' && x.expression?.type === 'Identifier' && ((x.expression.name === 'msg' && x.memberName === 'sender') || (x.expression.name === 'tx' && x.memberName === 'origin'))) ||
-    (x.type === 'Identifier' && addressParams.has(x.name));
+  const addressParams = new Set<string>((fn.node.parameters ?? []).filter((p: Node) => /^address/.test(p?.typeName?.name ?? '')).map((p: Node) => p.name));
+  const callerAddress = (x: Node) => isMsgSender(x) || isTxOrigin(x) || (x.type === 'Identifier' && addressParams.has(x.name));
   return !(callNode.arguments ?? []).some((a: Node) => some(a, callerAddress));
 }
 
@@ -136,13 +134,12 @@ function heldLock(c: ContractFacts, fn: FunctionFacts, callPos: number): boolean
     const held = (r?.type === 'BooleanLiteral' && r.value === true) || (r?.type === 'NumberLiteral' && Number(r.number) !== 0);
     last.set(v, { pos, held });
   });
-  const checks = (g: FunctionFacts, v: string) => conditions(g.node.body).some((cond) => some(cond, (x) => x.type === 'Identifier' && x.name === v)) || g.modifiers.some((m) => !!m.def?.node.body && conditions(m.def.node.body).some((cond) => some(cond, (x) => x.type === 'Identifier' && x.name === v)));
-  for (const [v, w] of last) {
-    if (!w.held) continue;
-    const open = c.functions.filter((g) => g.isPublic && g.kind !== 'constructor' && !g.isView && !g.senderGuard && !!g.node.body && (g.transitiveWrites.size > 0 || g.transitiveExternal.length > 0));
-    if (open.every((g) => checks(g, v))) return true;
-  }
-  return false;
+  const held = [...last].filter(([, w]) => w.held).map(([v]) => v);
+  if (!held.length) return false;
+  const checkedIn = (body: Node | undefined, v: string) => !!body && conditions(body).some((cond) => some(cond, (x) => x.type === 'Identifier' && x.name === v));
+  const checks = (g: FunctionFacts, v: string) => checkedIn(g.node.body, v) || g.modifiers.some((m) => checkedIn(m.def?.node.body, v));
+  const open = c.functions.filter((g) => g.isPublic && g.kind !== 'constructor' && !g.isView && !g.senderGuard && !!g.node.body && (g.transitiveWrites.size > 0 || g.transitiveExternal.length > 0));
+  return held.some((v) => open.every((g) => checks(g, v)));
 }
 
 /** Whether state variable `v` is only ever updated, never consulted: every mention in a function

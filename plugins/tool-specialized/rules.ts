@@ -139,18 +139,11 @@ export const flashLoanSharePriceRule: StaticDetector = {
   },
 };
 
-/** Every state write of fn is a direct assignment of a literal (no caller-derived or computed value, none through calls). */
+/** Every state write of fn is its own direct assignment of a literal (no caller-derived or computed value, none through calls). */
 function onlyFixedWrites(fn: FunctionFacts, writes: string[]): boolean {
-  const fixed = new Set<string>();
-  let other = false;
-  for (const b of bodies(fn))
-    walk(b, (n) => {
-      if (n.type !== 'BinaryOperation' || !/^[-+*/%|&^]?=$|^<<=$|^>>=$/.test(n.operator) || n.left?.type !== 'Identifier' || !writes.includes(n.left.name)) return;
-      const lit = n.operator === '=' && (n.right?.type === 'BooleanLiteral' || n.right?.type === 'NumberLiteral');
-      if (lit) fixed.add(n.left.name);
-      else other = true;
-    });
-  return !other && writes.every((w) => fixed.has(w));
+  const direct = fn.writes.filter((w) => writes.includes(w.variable));
+  const literal = (n: Node) => n?.type === 'BinaryOperation' && n.operator === '=' && (n.right?.type === 'BooleanLiteral' || n.right?.type === 'NumberLiteral');
+  return writes.every((v) => direct.some((w) => w.variable === v)) && direct.every((w) => literal(w.node));
 }
 
 const INITIALIZER_MODIFIERS = /^(initializer|reinitializer|onlyInitializing|initializerOnly|onlyProxy)$/;

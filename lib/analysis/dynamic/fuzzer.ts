@@ -188,10 +188,10 @@ export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<
   // not: first-come registration (a game's player seats) looks the same until someone is
   // displaced. The replay checks the value the slot held (the deployer's address counts); a
   // sequence where another account wrote the slot first is preferred, since it proves it.
-  const rank = (c: OwnerCandidate, specs: TxSpec[]) => (c.prev ? 0 : 1000) + specs.length;
-  const ranks = new Map<string, number>();
-  for (const { specs, c } of candidates) {
-    if (!authSlots.has(`${c.address}:${c.slot}`)) continue;
+  const preferred = candidates
+    .filter(({ c }) => authSlots.has(`${c.address}:${c.slot}`))
+    .sort((a, b) => Number(!a.c.prev) - Number(!b.c.prev) || a.specs.length - b.specs.length);
+  for (const { specs, c } of preferred) {
     const v: Violation = {
       property: 'owner_changed',
       index: c.index,
@@ -200,11 +200,7 @@ export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<
       details: { address: c.address, slot: '0x' + c.slot.toString(16), caller: c.caller },
     };
     const k = siteKey(v);
-    const r = rank(c, specs);
-    if (!found.has(k) || (ranks.get(k) ?? Infinity) > r) {
-      found.set(k, { specs, v });
-      ranks.set(k, r);
-    }
+    if (!found.has(k)) found.set(k, { specs, v });
   }
 
   // Proofs: shrink, classify, replay on a fresh EVM.
