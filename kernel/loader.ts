@@ -282,6 +282,8 @@ async function loadTsPlugin(dir: string, m: PluginManifest, config: Record<strin
 async function loadWasmPlugin(dir: string, m: PluginManifest, config: Record<string, unknown>, opts: LoadOptions, registered: string[]) {
   const wasmPath = path.join(dir, m.entry);
   if (!fs.existsSync(wasmPath)) throw new Error(`${m.entry} not found — build it with: vigil plugin build ${dir}`);
+  // An unpinned module could be swapped on disk unnoticed: the hash in the manifest is required.
+  if (!m.wasm?.sha256) throw new Error(`wasm.sha256 is missing from plugin.json; a WASM module loads only with its hash pinned — write it with: vigil plugin build ${dir}`);
   const stringConfig = Object.fromEntries(Object.entries(config).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
   const inst = await opts.services.wasm.load({
     id: m.id,

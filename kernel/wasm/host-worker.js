@@ -50,8 +50,13 @@ const logger = {
   trace: (m) => postLog('debug', m),
 };
 
-function hostMatches(hostname, allowed) {
-  return allowed.some((pattern) => {
+function hostMatches(rawHost, allowed) {
+  const hostname = rawHost.replace(/^\[|\]$/g, '');
+  // An IP literal against IP/CIDR entries is decided by the main thread (net-policy.ts), which
+  // is the authority anyway and also checks every address a name resolves to.
+  if (/^[0-9.]+$|:/.test(hostname) && allowed.some((p) => p.includes('/'))) return true;
+  return allowed.some((raw) => {
+    const pattern = raw.replace(/^\[|\]$/g, '');
     if (pattern === '*') return true;
     if (pattern.startsWith('*.')) return hostname.endsWith(pattern.slice(1)) && hostname.length > pattern.length - 1;
     return hostname === pattern;

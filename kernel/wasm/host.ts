@@ -6,12 +6,16 @@
 //   - survive any guest: a trap, timeout or memory overrun discards the worker, and the next
 //     call rebuilds it from the already compiled module (counted in `restarts`);
 //   - grant nothing by default: no WASI, no file system, HTTP only with the "network"
-//     permission and a matching allowed host (redirects are not followed).
+//     permission and a matching allowed host (redirects are not followed), and only to public
+//     addresses unless an address or range is listed (net-policy.ts).
 // Calls to one instance are queued: an Extism instance is not re-entrant.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import https from 'node:https';
 import { Worker } from 'node:worker_threads';
 import { capModuleMemory, ModuleLimitError, PAGE_BYTES, unsupportedImports } from './module-limits.ts';
+import { AddressRefused, hostNameAllowed, parseHostRules, resolveChecked, type HostRules } from './net-policy.ts';
 import { WasmPluginError, type WasmCallOptions, type WasmHost, type WasmInstance, type WasmLoadOptions } from './types.ts';
 
 export * from './types.ts';
@@ -364,27 +368,56 @@ class ExtismWasmInstance implements WasmInstance {
     try {
       const url = new URL(m.request.url);
       // Re-checked here: the worker's copy of the rules is not the authority.
-      if (!this.setup.network || !hostAllowed(url.hostname, this.setup.allowedHosts)) {
+      if (!this.setup.network || (url.protocol !== 'http:' && url.protocol !== 'https:') || !hostNameAllowed(url.hostname, this.rules)) {
         return reply(HTTP_STATE.denied, 0, text(`HTTP request to ${url.hostname} refused by the host`));
+      }
+      let addrs: Array<{ address: string; family: number }>;
+      try {
+        addrs = await resolveChecked(url.hostname, this.rules);
+      } catch (e) {
+        if (e instanceof AddressRefused) return reply(HTTP_STATE.denied, 0, text(e.message));
+        throw e;
       }
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(m.request.headers ?? {})) headers[k] = String(v);
-      const res = await fetch(url, {
-        method: m.request.method,
-        headers,
-        body: m.body ? new Uint8Array(m.body) : undefined,
-        // A redirect could lead to a host outside the allow-list.
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.limits.timeoutMs),
-      });
-      const body = new Uint8Array(await res.arrayBuffer());
-      if (body.length > data.length) {
-        return reply(HTTP_STATE.failed, 0, text(`response of ${body.length} bytes exceeds the ${data.length}-byte limit`));
-      }
-      reply(HTTP_STATE.done, res.status, body);
+      const r = await this.request(url, m.request.method, headers, m.body, addrs, data.length);
+      if ('tooLarge' in r) return reply(HTTP_STATE.failed, 0, text(`response exceeds the ${data.length}-byte limit`));
+      reply(HTTP_STATE.done, r.status, r.body);
     } catch (e) {
       reply(HTTP_STATE.failed, 0, text((e as Error).message));
     }
+  }
+
+  private get rules(): HostRules {
+    return (this._rules ??= parseHostRules(this.setup.allowedHosts));
+  }
+  private _rules?: HostRules;
+
+  /** One HTTP exchange that connects only to the checked addresses. Redirects are not followed
+   *  (a redirect could lead anywhere); the body is cut off past `max` bytes. */
+  private request(url: URL, method: string, headers: Record<string, string>, body: Uint8Array | null, addrs: Array<{ address: string; family: number }>, max: number): Promise<{ status: number; body: Uint8Array } | { tooLarge: true }> {
+    return new Promise((resolve, reject) => {
+      const lookup = (_h: string, opts: { all?: boolean }, cb: (...a: any[]) => void) => {
+        if (opts?.all) cb(null, addrs);
+        else cb(null, addrs[0]!.address, addrs[0]!.family);
+      };
+      const mod = url.protocol === 'https:' ? https : http;
+      const req = mod.request(url, { method, headers, lookup: lookup as any, signal: AbortSignal.timeout(this.limits.timeoutMs) }, (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > max) {
+            res.destroy();
+            resolve({ tooLarge: true });
+          } else chunks.push(c);
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: new Uint8Array(Buffer.concat(chunks)) }));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(body ? Buffer.from(body) : undefined);
+    });
   }
 
   functionExists(fn: string): Promise<boolean> {
@@ -518,9 +551,4 @@ class ExtismWasmInstance implements WasmInstance {
     }
     this.setup.onClose(this);
   }
-}
-
-function hostAllowed(hostname: string, allowed: string[]): boolean {
-  const h = hostname.toLowerCase();
-  return allowed.some((p) => p === '*' || p === h || (p.startsWith('*.') && h.endsWith(p.slice(1)) && h.length > p.length - 1));
 }

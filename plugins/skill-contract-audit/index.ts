@@ -5,7 +5,7 @@
 // analysis service is not loaded the call fails with that reason instead of guessing.
 import fs from 'node:fs/promises';
 import { definePlugin, type AnalysisEngine, type AnalysisResult, type SkillResult } from '../../kernel/index.ts';
-import { PathError, realRoot, resolveExisting } from '../../lib/gateway/agent/workspace-path.ts';
+import { PathError, protectedPaths, realRoot, resolveExisting } from '../../lib/gateway/agent/workspace-path.ts';
 
 interface AuditConfig extends Record<string, unknown> {
   timeout_s: number;
@@ -38,6 +38,8 @@ export function summarise(r: AnalysisResult, max: number) {
 export default definePlugin<AuditConfig>({
   setup(ctx) {
     const cfg = ctx.config;
+    // The server's data dir and config are not audit input, even inside the workspace.
+    const protect = protectedPaths(ctx.services.settings);
     ctx.registerSkill({
       name: 'contract_audit',
       description: 'Audit Solidity source (code) or a .sol file in the workspace (path) for vulnerabilities; returns a summary and the most severe findings with lines and recommendations.',
@@ -61,7 +63,7 @@ export default definePlugin<AuditConfig>({
         if (typeof input.path === 'string') {
           try {
             const root = await realRoot(sc.workspace);
-            const t = await resolveExisting(root, input.path);
+            const t = await resolveExisting(root, input.path, { protect });
             const st = await fs.stat(t.abs);
             if (!st.isFile()) return { ok: false, output: null, error: `not_a_file: "${t.rel}" is not a file` };
             if (st.size > MAX_SOURCE) return { ok: false, output: null, error: `"${t.rel}" is larger than 1 MiB` };

@@ -1,12 +1,15 @@
 // Workspace file skills: `files` lists and reads (capability file_read) and `write_file` writes
 // (file_write), both confined to the workspace root (settings.workspace / VIGIL_WORKSPACE) —
-// `..`, absolute paths and symlinks that lead out are refused (see confine.ts). Reads are size
-// capped and binary files are described rather than dumped into the model's context.
+// `..`, absolute paths and symlinks that lead out are refused (lib/gateway/agent/workspace-path.ts).
+// Writes never enter a `.git` folder: a tenant who could write .git/config or .git/hooks could
+// make the next git command run a program. The server's data dir and config file are off limits
+// even when they lie inside the workspace. Reads are size capped and binary files are described
+// rather than dumped into the model's context.
 import fs from 'node:fs/promises';
 import { constants as C } from 'node:fs';
 import path from 'node:path';
 import { definePlugin, type SkillResult } from '../../kernel/index.ts';
-import { PathError, realRoot, resolveExisting, resolveForWrite } from '../../lib/gateway/agent/workspace-path.ts';
+import { PathError, inside, protectedPaths, realRoot, resolveExisting, resolveForWrite } from '../../lib/gateway/agent/workspace-path.ts';
 
 interface FilesConfig extends Record<string, unknown> {
   max_read_bytes: number;
@@ -19,7 +22,7 @@ const fail = (e: unknown): SkillResult =>
 
 type Entry = { path: string; type: 'file' | 'dir' | 'symlink' | 'other'; size: number | null };
 
-async function list(root: string, rel: string, depth: number, max: number): Promise<{ entries: Entry[]; truncated: boolean }> {
+async function list(root: string, rel: string, depth: number, max: number, protect: string[]): Promise<{ entries: Entry[]; truncated: boolean }> {
   const out: Entry[] = [];
   const walk = async (dirAbs: string, level: number): Promise<boolean> => {
     const ents = (await fs.readdir(dirAbs, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
@@ -30,7 +33,7 @@ async function list(root: string, rel: string, depth: number, max: number): Prom
       const size = type === 'file' ? (await fs.stat(abs).catch(() => null))?.size ?? null : null;
       out.push({ path: path.relative(root, abs), type, size });
       // Symlinked folders are listed, never entered: they may point anywhere.
-      if (type === 'dir' && level < depth && e.name !== '.git' && e.name !== 'node_modules') {
+      if (type === 'dir' && level < depth && e.name !== '.git' && e.name !== 'node_modules' && !protect.some((q) => inside(q, abs))) {
         if (!(await walk(abs, level + 1))) return false;
       }
     }
@@ -43,6 +46,7 @@ async function list(root: string, rel: string, depth: number, max: number): Prom
 export default definePlugin<FilesConfig>({
   setup(ctx) {
     const cfg = ctx.config;
+    const protect = protectedPaths(ctx.services.settings);
     ctx.registerSkill({
       name: 'files',
       description: 'List folders and read text files inside the workspace. op "list" (path, depth 1-5) or "read" (path, max_bytes).',
@@ -61,11 +65,11 @@ export default definePlugin<FilesConfig>({
       async call(input, sc): Promise<SkillResult> {
         try {
           const root = await realRoot(sc.workspace);
-          const target = await resolveExisting(root, String(input.path ?? '.'));
+          const target = await resolveExisting(root, String(input.path ?? '.'), { protect });
           const st = await fs.stat(target.abs);
           if (input.op === 'list') {
             if (!st.isDirectory()) return { ok: false, output: null, error: `not_a_directory: "${target.rel}" is a file; use op "read"` };
-            const r = await list(root, target.rel, Number(input.depth ?? 1), cfg.max_entries);
+            const r = await list(root, target.rel, Number(input.depth ?? 1), cfg.max_entries, protect);
             return { ok: true, output: { path: target.rel, ...r } };
           }
           if (!st.isFile()) return { ok: false, output: null, error: `not_a_file: "${target.rel}" is not a regular file` };
@@ -102,12 +106,12 @@ export default definePlugin<FilesConfig>({
       async call(input, sc): Promise<SkillResult> {
         try {
           const root = await realRoot(sc.workspace);
-          const target = await resolveForWrite(root, String(input.path));
+          const target = await resolveForWrite(root, String(input.path), { protect });
           const content = String(input.content);
           if (Buffer.byteLength(content) > cfg.max_write_bytes) return { ok: false, output: null, error: `content is larger than ${cfg.max_write_bytes} bytes` };
           await fs.mkdir(path.dirname(target.abs), { recursive: true });
           // Re-check after mkdir: a folder created above cannot have become a link, but the parent chain is now final.
-          await resolveForWrite(root, String(input.path));
+          await resolveForWrite(root, String(input.path), { protect });
           const flags = C.O_WRONLY | C.O_CREAT | C.O_NOFOLLOW | (input.overwrite ? C.O_TRUNC : C.O_EXCL);
           let fh;
           try {
