@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import pino from 'pino';
 import { Kernel } from './kernel.ts';
-import { ConfigError, resolveSettings, parseRateLimit, parsePositiveInt, parseHostPort } from './config.ts';
+import { ConfigError, resolveSettings, parseRateLimit, parsePositiveInt, parseHostPort, parseAllowedHosts } from './config.ts';
 import { VERSION } from './version.ts';
 
 const wrap = <T>(fn: (v: string) => T) => (v: string) => {
@@ -33,8 +33,12 @@ export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; 
     .option('--token-quota-per-day <n>', 'default LLM token quota per tenant per day', wrap((v) => String(parsePositiveInt(v, '--token-quota-per-day'))))
     .option('--config <file>', 'config file (JSON or YAML): tenants, guardrail modes, permission sets, approval policy, MCP servers')
     .option('--data-dir <dir>', 'where the embedded SQLite store lives (default ./data, or VIGIL_DATA_DIR)')
+    .option('--allowed-hosts <names>', 'comma-separated Host names served besides loopback names and the bind addresses (".example.com" allows subdomains); others get 421', wrap((v) => (parseAllowedHosts(v), v)))
+    .option('--api-open', 'keep the analysis API keyless even when tenants exist (flagged in the readiness report)')
     .action(async (o) => {
       const settings = resolveSettings({
+        allowedHosts: o.allowedHosts,
+        apiOpen: o.apiOpen === true ? true : undefined,
         config: o.config,
         bind: o.bind,
         apiBind: o.apiBind,

@@ -24,6 +24,15 @@ export interface Settings {
   rateLimitPerKey: RateLimit | null;
   maxConcurrentSessions: number | null;
   tokenQuotaPerDay: number | null;
+  /** Host names (besides loopback names and the bind addresses) a request's Host may carry;
+   *  anything else is 421 (DNS rebinding). A leading "." allows every subdomain. */
+  allowedHosts: string[];
+  /** `--api-open`: the analysis API stays keyless even with tenants configured. */
+  apiOpen: boolean;
+  /** A request body must arrive within this many milliseconds (408 otherwise). */
+  bodyTimeoutMs: number;
+  /** Requests without a valid key, per client address, once tenants exist (429 beyond). */
+  anonymousRateLimit: RateLimit;
   /** Raw config file content (guardrail modes, permission sets, approval policy, MCP servers, plugin config...). */
   file: Record<string, any>;
   configPath: string | null;
@@ -65,6 +74,30 @@ export function parsePositiveInt(value: string | number, flag: string): number {
   return n;
 }
 
+/** "a.example, .corp.example" or a list -> lower-case host names without ports. */
+export function parseAllowedHosts(value: unknown, flag = '--allowed-hosts'): string[] {
+  if (value == null || value === '') return [];
+  const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : null;
+  if (!list || list.some((h) => typeof h !== 'string')) throw new ConfigError(`${flag} must be a comma-separated list of host names, got ${JSON.stringify(value)}`);
+  const out: string[] = [];
+  for (const raw of list as string[]) {
+    const h = raw.trim().toLowerCase().replace(/^\[|\]$/g, '');
+    if (!h) continue;
+    if (!/^\.?[a-z0-9_:.-]{1,253}$/.test(h)) throw new ConfigError(`${flag}: "${raw.trim()}" is not a host name (give names such as vigil.example.com or .example.com, without scheme or port)`);
+    out.push(h);
+  }
+  return [...new Set(out)];
+}
+
+function parseBool(v: unknown, flag: string): boolean {
+  if (typeof v === 'boolean') return v;
+  if (v == null || v === '') return false;
+  const s = String(v).trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(s)) return true;
+  if (['0', 'false', 'no', 'off'].includes(s)) return false;
+  throw new ConfigError(`${flag} must be true or false, got "${v}"`);
+}
+
 export function loadConfigFile(p: string | null): { file: Record<string, any>; configPath: string | null } {
   const candidates = p ? [p] : ['vigil.config.json', 'vigil.config.yaml', 'vigil.config.yml'];
   for (const c of candidates) {
@@ -97,6 +130,8 @@ export interface SettingsInput {
   maxConcurrentSessions?: string | number;
   tokenQuotaPerDay?: string | number;
   logLevel?: string;
+  allowedHosts?: string | string[];
+  apiOpen?: boolean;
   env?: NodeJS.ProcessEnv;
   /** Extra config merged over the file (tests). */
   overrides?: Record<string, any>;
@@ -129,6 +164,10 @@ export function resolveSettings(input: SettingsInput = {}): Settings {
     rateLimitPerKey: rl ? parseRateLimit(String(rl)) : null,
     maxConcurrentSessions: mcs != null ? parsePositiveInt(mcs as string, '--max-concurrent-sessions') : null,
     tokenQuotaPerDay: tq != null ? parsePositiveInt(tq as string, '--token-quota-per-day') : null,
+    allowedHosts: parseAllowedHosts(pick(input.allowedHosts as string | undefined, env.VIGIL_ALLOWED_HOSTS, file.allowed_hosts)),
+    apiOpen: parseBool(input.apiOpen ?? env.VIGIL_API_OPEN ?? file.api_open, '--api-open'),
+    bodyTimeoutMs: parsePositiveInt(env.VIGIL_BODY_TIMEOUT_MS ?? file.body_timeout_ms ?? 30_000, 'body_timeout_ms'),
+    anonymousRateLimit: parseRateLimit(String(env.VIGIL_ANONYMOUS_RATE_LIMIT ?? file.anonymous_rate_limit ?? '120/min'), 'anonymous_rate_limit'),
     file,
     configPath,
   };

@@ -18,9 +18,11 @@ export const ERROR_CODES = {
   report_not_found: 404,
   approval_not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  misdirected_request: 421,
   rate_limited: 429,
   quota_exceeded: 429,
   session_limit: 429,
@@ -51,6 +53,32 @@ export function sendError(reply: FastifyReply, status: number, code: ErrorCode, 
   return reply.code(status).type('application/json; charset=utf-8').send(errorBody(code, message, details));
 }
 
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+/** The first validation problem as a sentence a person can act on: an enum or a union of
+ *  literals names its allowed values ("must be one of json, sarif"), not "must match a schema
+ *  in anyOf". */
+export function describeValidation(errors: AjvError[]): { field: string; message: string; allowed?: unknown[] } {
+  const first = errors[0];
+  if (!first) return { field: '', message: 'does not match the schema' };
+  const path = first.instancePath;
+  const field = path ? path.replace(/^\//, '').replace(/\//g, '.') : String(first.params?.missingProperty ?? first.params?.additionalProperty ?? '');
+  const same = errors.filter((e) => e.instancePath === path);
+  let allowed: unknown[] | undefined;
+  if (first.keyword === 'enum') allowed = first.params?.allowedValues as unknown[];
+  else if (same.some((e) => e.keyword === 'anyOf') && same.filter((e) => e.keyword !== 'anyOf').every((e) => e.keyword === 'const')) {
+    allowed = same.filter((e) => e.keyword === 'const').map((e) => e.params?.allowedValue);
+  }
+  if (allowed?.length) return { field, message: `must be one of ${allowed.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(', ')}`, allowed };
+  if (first.keyword === 'additionalProperties') return { field, message: `unknown field "${String(first.params?.additionalProperty)}"` };
+  return { field, message: first.message ?? 'does not match the schema' };
+}
+
 /** Maps Fastify's own errors (validation, body parsing, size) onto our codes without leaking internals. */
 export function installErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError & { headers?: Record<string, string> }, req: FastifyRequest, reply: FastifyReply) => {
@@ -59,15 +87,18 @@ export function installErrorHandling(app: FastifyInstance) {
       return sendError(reply, err.statusCode, err.code, err.message, err.details);
     }
     if (err.validation) {
-      const first = err.validation[0];
       const where = err.validationContext ?? 'body';
-      const field = first?.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : (first?.params as any)?.missingProperty ?? '';
-      const msg = `invalid ${where}${field ? ` field "${field}"` : ''}: ${first?.message ?? 'does not match the schema'}`;
-      return sendError(reply, 400, 'invalid_request', msg, { errors: err.validation.slice(0, 5).map((v) => ({ path: v.instancePath, message: v.message })) });
+      const { field, message, allowed } = describeValidation(err.validation as unknown as AjvError[]);
+      const msg = `invalid ${where}${field ? ` field "${field}"` : ''}: ${message}`;
+      return sendError(reply, 400, 'invalid_request', msg, {
+        ...(field ? { field } : {}),
+        ...(allowed ? { allowed } : {}),
+        errors: err.validation.slice(0, 5).map((v) => ({ path: v.instancePath, message: v.message })),
+      });
     }
     switch (err.code) {
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return sendError(reply, 415, 'unsupported_media_type', `unsupported content type "${req.headers['content-type'] ?? ''}": send application/json`);
+        return sendError(reply, 415, 'unsupported_media_type', req.headers['content-type'] ? `unsupported content type "${req.headers['content-type']}": this endpoint expects "Content-Type: application/json"` : 'the request has a body but no Content-Type: send "Content-Type: application/json"', { expected: 'application/json' });
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         return sendError(reply, 413, 'payload_too_large', 'request body is larger than the limit');
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':

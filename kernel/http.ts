@@ -1,6 +1,7 @@
 // Builds one Fastify app per surface: request ids, the error contract, request spans,
 // latency metrics, OpenAPI generation, then the route plugins registered for that surface.
 import { randomUUID } from 'node:crypto';
+import { PassThrough } from 'node:stream';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import swagger from '@fastify/swagger';
@@ -9,7 +10,9 @@ import type { Logger } from 'pino';
 import type { Registry as PromRegistry, Histogram } from 'prom-client';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { installErrorHandling } from './errors.ts';
+import { HttpError, installErrorHandling, sendError } from './errors.ts';
+import { hostPolicy, jsonDepthExceeds, MAX_JSON_DEPTH, protects } from './protect.ts';
+import sjson from 'secure-json-parse';
 import type { Surface } from './plugin-api.ts';
 import type { Registry } from './registry.ts';
 
@@ -30,6 +33,11 @@ export interface SurfaceOptions {
   bodyLimit: number;
   title: string;
   description: string;
+  /** Host names this surface is bound to (loopback and --allowed-hosts are added). */
+  bindHosts?: string[];
+  allowedHosts?: string[];
+  /** A request body must arrive within this time (408). */
+  bodyTimeoutMs?: number;
 }
 
 export async function buildSurface(o: SurfaceOptions): Promise<FastifyInstance> {
@@ -42,11 +50,67 @@ export async function buildSurface(o: SurfaceOptions): Promise<FastifyInstance> 
     },
     // Per-request log lines only on demand; errors are always logged by the error handler.
     logController: new LogController({ disableRequestLogging: process.env.VIGIL_LOG_REQUESTS !== '1' }),
-    routerOptions: { ignoreTrailingSlash: false },
+    // "/api/v1/health" and "/api/v1/health/" are the same resource: answer both rather than a
+    // bare 404 for the variant a newcomer types.
+    routerOptions: { ignoreTrailingSlash: true },
     forceCloseConnections: 'idle',
+    // Backstop behind the per-request body timer below (Node checks it only every 30 s).
+    requestTimeout: (o.bodyTimeoutMs ?? 30_000) + 10_000,
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as FastifyInstance;
 
   installErrorHandling(app);
+
+  // --- edge protections, before every plugin hook -----------------------------------------
+  // DNS rebinding: a page on evil.example whose name later resolves to 127.0.0.1 reaches us with
+  // "Host: evil.example". Only names we answer to are served.
+  const hosts = hostPolicy(o.bindHosts ?? ['127.0.0.1'], o.allowedHosts ?? []);
+  app.addHook('onRequest', async (req, reply) => {
+    if (hosts.allowed(req.headers.host)) return;
+    return sendError(reply, 421, 'misdirected_request', `this server does not answer to Host "${req.headers.host}"; it serves ${hosts.describe()}. Start it with --allowed-hosts NAME to serve another name`);
+  });
+  // Fail closed: a security plugin that did not load must not leave its routes open.
+  app.addHook('onRequest', async (req, reply) => {
+    const failed = o.registry.failedProtectors((p) => protects(p, o.surface, req.url));
+    if (!failed.length) return;
+    const why = failed.map((id) => `${id} (${o.registry.statuses.get(id)?.error ?? 'failed'})`).join('; ');
+    return sendError(reply, 503, 'unavailable', `unavailable: the security plugin ${failed.join(', ')} failed to load, so the routes it protects are closed until it is fixed: ${why}`, { plugins: failed });
+  });
+  // Slow bodies: the whole body must arrive within bodyTimeoutMs, else 408 and the connection
+  // is closed (a client trickling a large body no longer holds a socket for minutes).
+  const bodyMs = o.bodyTimeoutMs ?? 30_000;
+  app.addHook('preParsing', async (req, reply, payload) => {
+    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+    if (!hasBody) return payload;
+    const out = new PassThrough();
+    const timer = setTimeout(() => {
+      payload.unpipe(out);
+      reply.header('connection', 'close');
+      out.destroy(new HttpError(408, 'request_timeout', `the request body did not arrive within ${Math.round(bodyMs / 100) / 10} s`));
+    }, bodyMs);
+    timer.unref();
+    const stop = () => clearTimeout(timer);
+    payload.once('end', stop);
+    payload.once('close', stop);
+    payload.once('error', (e) => (stop(), out.destroy(e)));
+    out.once('close', stop);
+    return payload.pipe(out);
+  });
+  // JSON bodies: depth is checked on the text before JSON.parse, so a 5,000-deep body costs a
+  // linear scan and a 400, never a deep recursion or a stored row no listing can read back.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(Object.assign(new Error('empty'), { code: 'FST_ERR_CTP_EMPTY_JSON_BODY', statusCode: 400 }), undefined);
+    if (jsonDepthExceeds(text)) return done(new HttpError(400, 'invalid_request', `the JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`, { max_depth: MAX_JSON_DEPTH }), undefined);
+    let v: unknown;
+    try {
+      // Refuses "__proto__" / "constructor.prototype" keys, like Fastify's default parser.
+      v = sjson.parse(text, { protoAction: 'error', constructorAction: 'error' });
+    } catch {
+      return done(Object.assign(new Error('bad json'), { code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400 }), undefined);
+    }
+    done(null, v);
+  });
   // Query strings and path params arrive as text and need coercion ("?limit=10" is a number);
   // JSON bodies do not: {"message": 42} is an error, not the string "42".
   const ajvOpts = { removeAdditional: false, useDefaults: true, allErrors: false, strict: false } as const;

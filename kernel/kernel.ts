@@ -96,7 +96,8 @@ export class Kernel {
         this.log.error({ plugin: h.plugin, err: e }, 'plugin start hook failed');
       }
     }
-    const common = { logger: this.log, tracer: this.telemetry.tracer, metrics: this.metrics, registry, version: VERSION };
+    const st = this.settings;
+    const common = { logger: this.log, tracer: this.telemetry.tracer, metrics: this.metrics, registry, version: VERSION, bindHosts: [st.bind.host, st.apiBind.host], allowedHosts: st.allowedHosts, bodyTimeoutMs: st.bodyTimeoutMs };
     this.api = await buildSurface({
       ...common,
       surface: 'api',

@@ -12,6 +12,7 @@ import type { KernelServices, PluginContext, PluginModule, PluginStatus, Surface
 import type { Registry } from './registry.ts';
 import type { AnalysisTool, Skill, Capability } from './contracts/index.ts';
 import { findingId } from '../lib/analysis/ids.ts';
+import { parseProtects, type Protection } from './protect.ts';
 import type { Finding } from '../schemas/finding.ts';
 
 export interface Discovered {
@@ -19,6 +20,8 @@ export interface Discovered {
   folder: string;
   manifest: PluginManifest | null;
   error: string | null;
+  /** The manifest's `protects` (read even from an invalid manifest: fail closed). */
+  protects: Protection[];
 }
 
 /** Lists plugin folders in the given roots (a root that does not exist is skipped). */
@@ -40,15 +43,16 @@ export function discoverPlugins(roots: string[]): Discovered[] {
       try {
         raw = JSON.parse(fs.readFileSync(mf, 'utf8'));
       } catch (e) {
-        out.push({ dir, folder: ent.name, manifest: null, error: `plugin.json is not valid JSON: ${(e as Error).message}` });
+        out.push({ dir, folder: ent.name, manifest: null, error: `plugin.json is not valid JSON: ${(e as Error).message}`, protects: [] });
         continue;
       }
+      const protects = parseProtects((raw as { protects?: unknown } | null)?.protects);
       const v = validateManifest(raw, ent.name);
       if (!v.ok) {
-        out.push({ dir, folder: ent.name, manifest: null, error: 'invalid manifest: ' + v.problems.map((p) => `${p.path} ${p.message}`).join('; ') });
+        out.push({ dir, folder: ent.name, manifest: null, error: 'invalid manifest: ' + v.problems.map((p) => `${p.path} ${p.message}`).join('; '), protects });
         continue;
       }
-      out.push({ dir, folder: ent.name, manifest: v.manifest, error: null });
+      out.push({ dir, folder: ent.name, manifest: v.manifest, error: null, protects });
     }
   }
   return out;
@@ -132,6 +136,9 @@ export interface LoadOptions {
 export async function loadPlugins(opts: LoadOptions): Promise<PluginStatus[]> {
   const { registry, log } = opts;
   const found = discoverPlugins(opts.roots);
+  // Recorded before anything loads: a security plugin that fails at any step (manifest, config,
+  // dependency, setup, start hook, surface hook) leaves its routes answering 503, not open.
+  for (const d of found) if (d.protects.length) registry.protections.set(d.manifest?.id ?? d.folder, d.protects);
   const setStatus = (s: PluginStatus) => {
     registry.statuses.set(s.id, s);
     if (s.status === 'error') log.error({ plugin: s.id, reason: s.error }, `plugin ${s.id} failed to load: ${s.error}`);

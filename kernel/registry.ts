@@ -4,6 +4,7 @@ import type { PluginManifest } from './manifest.ts';
 import type { PluginStatus, RegistryView, Surface } from './plugin-api.ts';
 import type { AnalysisTool, ComplianceModule, Detector, Guardrail, LlmBackend, Skill } from './contracts/index.ts';
 import type { WasmInstance } from './wasm/types.ts';
+import type { Protection } from './protect.ts';
 
 export interface DetectorPluginDescriptor {
   id: string;
@@ -29,6 +30,18 @@ export class Registry implements RegistryView {
   readonly wasmInstances = new Map<string, WasmInstance>();
   readonly startHooks: Array<{ plugin: string; fn: () => unknown }> = [];
   readonly closeHooks: Array<{ plugin: string; fn: () => unknown }> = [];
+  /** Surfaces each security plugin guards (manifest `protects`), kept even when the plugin
+   *  failed to load: that is when the kernel answers 503 on them. */
+  readonly protections = new Map<string, Protection[]>();
+
+  /** Failed security plugins whose protections cover this request, by plugin id. */
+  failedProtectors(match: (p: Protection) => boolean): string[] {
+    const out: string[] = [];
+    for (const [id, list] of this.protections) {
+      if (this.statuses.get(id)?.status === 'error' && list.some(match)) out.push(id);
+    }
+    return out;
+  }
 
   detectors() {
     return [...this.detectorList];

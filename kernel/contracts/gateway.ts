@@ -12,6 +12,9 @@ export interface TenantContext {
   name: string | null;
   /** Capabilities this tenant's agent may use; null = the configured default permission set. */
   permissions: Capability[] | null;
+  /** Which of the tenant's keys made the request ("<tenant>/<label>"); null/absent for local
+   *  callers. The key that caused an approval request may never decide it. */
+  key?: string | null;
 }
 
 declare module 'fastify' {
@@ -49,6 +52,8 @@ export interface SkillCallRequest {
   capabilities: Capability[];
   input: Record<string, unknown>;
   toolCallId: string;
+  /** The key whose request led to this call (TenantContext.key). */
+  key?: string | null;
 }
 
 /** services.get<ApprovalGate>('approvals') — human approval policy. */

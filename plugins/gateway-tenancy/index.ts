@@ -9,7 +9,7 @@
 // than silently opening the gateway. Open paths match whole path segments, so /healthz or
 // /dashboard-admin are not opened by accident.
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   definePlugin,
   HttpError,
@@ -26,11 +26,14 @@ import { parseRate } from '../../lib/gateway/governance/limits.ts';
 import { parseConfigTenants, TenantDirectory } from '../../lib/gateway/governance/tenants.ts';
 import { createUsageMeter } from '../../lib/gateway/governance/usage-meter.ts';
 import { createSessionCap } from '../../lib/gateway/governance/session-cap.ts';
-import { securityChecks } from '../../lib/gateway/governance/readiness.ts';
+import { securityChecks, edgeChecks } from '../../lib/gateway/governance/readiness.ts';
+import { createAnonymousLimiter } from '../../lib/gateway/governance/anon-limiter.ts';
+import { BUILTIN_PERMISSION_SETS, resolvePermissionPolicy } from '../../lib/gateway/agent/permissions.ts';
+import { pathOf, underPath } from '../../kernel/protect.ts';
 
 const LOCAL: TenantContext = Object.freeze({ name: null, permissions: null });
 
-export default definePlugin<{ open_paths: string[]; redis_url: string | null }>({
+export default definePlugin<{ open_paths: string[]; api_open_paths: string[]; redis_url: string | null }>({
   async setup(ctx) {
     const { store, settings } = ctx.services;
     const audit: AuditSink = { record: async (e) => void (await ctx.services.get<AuditSink>('audit')?.record(e)) };
@@ -68,8 +71,9 @@ export default definePlugin<{ open_paths: string[]; redis_url: string | null }>(
     const usage = createUsageMeter(store, async (t) => (await recordOf(t))?.token_quota_per_day ?? settings.tokenQuotaPerDay);
     const cap = createSessionCap(async (t) => (await recordOf(t))?.max_concurrent_sessions ?? settings.maxConcurrentSessions);
 
-    const tenancy: Tenancy & { directory: TenantDirectory; activeSessions(t?: string | null): number } = {
+    const tenancy: Tenancy & { directory: TenantDirectory; activeSessions(t?: string | null): number; apiMode(): Promise<'keyed' | 'open' | 'local'> } = {
       directory: dir,
+      apiMode: () => apiMode(),
       enabled: () => dir.enabled(),
       of: (req) => req.tenant ?? LOCAL,
       sessionOpened: (t, id) => cap.opened(t, id),
@@ -83,50 +87,85 @@ export default definePlugin<{ open_paths: string[]; redis_url: string | null }>(
     const redisUrl = ctx.config.redis_url ?? settings.file.rate_limit?.redis_url ?? process.env.VIGIL_RATE_LIMIT_REDIS_URL ?? null;
     let redis: import('ioredis').Redis | null = null;
 
-    ctx.registerSurfaceHooks('gateway', async (app) => {
-      app.decorateRequest('tenant', undefined);
-      app.addHook('onRequest', async (req) => {
-        const path = req.url.split('?')[0]!;
-        const open = isOpen(path);
-        if (configError && !open) throw new HttpError(503, 'unavailable', 'the gateway\'s tenant configuration is invalid; see the server log');
-        const key = extractApiKey(req.headers);
-        if (key) {
-          const t = await dir.byKey(key);
-          if (t) {
-            req.tenant = { name: t.name, permissions: t.permissions as TenantContext['permissions'] };
-            records.set(req, t);
-            return;
+    const limiter = createAnonymousLimiter(settings.anonymousRateLimit);
+    const apiOpenPaths = [...new Set(ctx.config.api_open_paths)];
+    const isApiOpen = (path: string) => apiOpenPaths.some((p) => (p === '/' ? pathOf(path) === '/' : underPath(path, p)));
+    // A key without its own list uses the agent's default permission set, exactly as chat does.
+    let defaultCaps: string[];
+    try {
+      defaultCaps = resolvePermissionPolicy(settings.file).defaultSet;
+    } catch {
+      defaultCaps = BUILTIN_PERMISSION_SETS.default!;
+    }
+    const apiMode = async (): Promise<'keyed' | 'open' | 'local'> => (settings.apiOpen ? 'open' : (await dir.enabled()) ? 'keyed' : 'local');
+
+    // One authentication for both surfaces: the same keys, the same request property
+    // (req.tenant = {name, permissions, key}), the same per-address limit on keyless requests.
+    const authenticate = async (req: FastifyRequest, surface: 'gateway' | 'api') => {
+      const path = req.url.split('?')[0]!;
+      const open = surface === 'gateway' ? isOpen(path) : isApiOpen(path);
+      if (configError && !open) throw new HttpError(503, 'unavailable', 'the tenant configuration is invalid, so every protected route is closed; see the server log');
+      const key = extractApiKey(req.headers);
+      if (key) {
+        const t = await dir.resolveKey(key);
+        if (t) {
+          req.tenant = { name: t.name, permissions: t.permissions as TenantContext['permissions'], key: t.key_id };
+          records.set(req, t);
+          if (surface === 'api' && !open && !(t.permissions ?? defaultCaps).includes('contract_analysis')) {
+            throw new HttpError(403, 'forbidden', `the key ${t.key_id} lacks the permission contract_analysis, which the analysis API requires`, { permission: 'contract_analysis' });
           }
-        }
-        if (open || !(await dir.enabled())) {
-          req.tenant = LOCAL;
           return;
         }
-        throw new HttpError(
-          401,
-          'unauthorized',
-          key ? 'the API key is not valid' : 'an API key is required: send "Authorization: Bearer <key>" or "X-API-Key: <key>"',
-          undefined,
-          { 'www-authenticate': 'Bearer realm="vigil"' },
-        );
-      });
+      }
+      if (!(await dir.enabled())) {
+        req.tenant = LOCAL;
+        return;
+      }
+      // --api-open: keyless analysis is the deliberate mode; a wrong key is still an error.
+      const deliberatelyOpen = surface === 'api' && settings.apiOpen && !key;
+      if (!deliberatelyOpen) {
+        const wait = limiter.hit(req.ip);
+        if (wait) {
+          throw new HttpError(
+            429,
+            'rate_limited',
+            `too many requests without a valid API key from ${req.ip} (limit ${limiter.limit.text} per address); retry in ${wait} s`,
+            { limit: limiter.limit.text, scope: 'client_address', retry_after_seconds: wait },
+            { 'retry-after': String(wait) },
+          );
+        }
+      }
+      if (open || deliberatelyOpen) {
+        req.tenant = LOCAL;
+        return;
+      }
+      throw new HttpError(
+        401,
+        'unauthorized',
+        key ? 'the API key is not valid' : 'an API key is required: send "Authorization: Bearer <key>" or "X-API-Key: <key>"',
+        undefined,
+        { 'www-authenticate': 'Bearer realm="vigil"' },
+      );
+    };
 
-      if (redisUrl) {
+    const mountLimits = async (app: FastifyInstance, surface: 'gateway' | 'api') => {
+      if (redisUrl && !redis) {
         const { Redis } = await import('ioredis');
         redis = new Redis(redisUrl, { connectTimeout: 2000, maxRetriesPerRequest: 1, lazyConnect: false });
         redis.on('error', (err) => ctx.log.warn({ err: err.message }, 'rate-limit Redis error'));
       }
+      const openOf = (req: FastifyRequest) => (surface === 'gateway' ? isOpen(req.url.split('?')[0]!) : isApiOpen(req.url.split('?')[0]!));
       await app.register(rateLimit, {
         global: true,
         hook: 'onRequest',
         // Runs after the auth hook (root hooks come before route hooks), so the key is the tenant.
         keyGenerator: (req) => (req.tenant?.name != null ? `tenant:${req.tenant.name}` : `ip:${req.ip}`),
-        allowList: (req) => isOpen(req.url.split('?')[0]!) || limitFor(req) == null,
+        allowList: (req) => openOf(req) || limitFor(req) == null,
         max: (req) => limitFor(req)!.max,
         timeWindow: (req) => limitFor(req)!.windowMs,
         // A Redis outage lets requests through rather than taking the gateway down.
         skipOnError: true,
-        ...(redis ? { redis, nameSpace: 'vigil-rl:' } : {}),
+        ...(redis ? { redis, nameSpace: surface === 'gateway' ? 'vigil-rl:' : 'vigil-rl-api:' } : {}),
         errorResponseBuilder: (req, c) => {
           const secs = Math.max(1, Math.ceil(c.ttl / 1000));
           return new HttpError(
@@ -138,6 +177,20 @@ export default definePlugin<{ open_paths: string[]; redis_url: string | null }>(
           );
         },
       });
+    };
+
+    ctx.registerSurfaceHooks('gateway', async (app) => {
+      app.decorateRequest('tenant', undefined);
+      app.addHook('onRequest', async (req) => authenticate(req, 'gateway'));
+      await mountLimits(app, 'gateway');
+    });
+
+    // The analysis API takes the same keys once a tenant exists (permission contract_analysis);
+    // health, the root and the OpenAPI document stay open. `--api-open` keeps it keyless.
+    ctx.registerSurfaceHooks('api', async (app) => {
+      app.decorateRequest('tenant', undefined);
+      app.addHook('onRequest', async (req) => authenticate(req, 'api'));
+      await mountLimits(app, 'api');
     });
 
     ctx.registerRoutes('gateway', async (app) => {
@@ -188,8 +241,10 @@ export default definePlugin<{ open_paths: string[]; redis_url: string | null }>(
       ctx.services.get<ReadinessRegistry>('readiness')?.register(() =>
         securityChecks({ services: ctx.services, directory: dir, configError, openPaths, redis: redisUrl != null }),
       );
+      ctx.services.get<ReadinessRegistry>('readiness')?.register(async () => edgeChecks({ services: ctx.services, apiMode: await apiMode(), apiOpenPaths, anonymousLimit: limiter.limit.text }));
     });
     ctx.onClose(async () => {
+      limiter.close();
       if (redis) await (redis as import('ioredis').Redis).quit().catch(() => undefined);
     });
   },

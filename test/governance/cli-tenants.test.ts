@@ -33,7 +33,7 @@ test('tenants add/list/rotate-key/remove: keys shown once, stored hashed, old ke
   assert.match(dup.err, /already exists/);
   const bad = await cli(['tenants', 'add', 'beta', '--permissions', 'root', '--data-dir', dataDir]);
   assert.equal(bad.code, 2);
-  assert.match(bad.err, /unknown capability "root"/);
+  assert.match(bad.err, /unknown permission "root"; must be one of .*approvals_decide/);
   const badRate = await cli(['tenants', 'add', 'beta', '--rate-limit', 'lots', '--data-dir', dataDir]);
   assert.equal(badRate.code, 2);
 

@@ -31,10 +31,15 @@ export const CAPABILITY_NAMES = [
   'file_read', 'file_write', 'shell_exec', 'git_read', 'web_fetch', 'network', 'crypto', 'contract_analysis', 'llm_call',
 ] as const satisfies readonly Capability[];
 
+/** Permission to decide approvals requested by another key of the same tenant. Not a skill
+ *  capability: it grants no skill, and it is never implied by a tenant without a list. */
+export const APPROVALS_DECIDE = 'approvals_decide';
+export const PERMISSION_NAMES = [...CAPABILITY_NAMES, APPROVALS_DECIDE] as const;
+
 export function parsePermissions(value: string | string[], what = 'permissions'): Capability[] {
   const list = (Array.isArray(value) ? value : String(value).split(',')).map((s) => String(s).trim()).filter(Boolean);
-  const bad = list.filter((c) => !(CAPABILITY_NAMES as readonly string[]).includes(c));
-  if (bad.length) throw new LimitError(`${what}: unknown capability ${bad.map((b) => `"${b}"`).join(', ')}; use ${CAPABILITY_NAMES.join(', ')}`);
+  const bad = list.filter((c) => !(PERMISSION_NAMES as readonly string[]).includes(c));
+  if (bad.length) throw new LimitError(`${what}: unknown permission ${bad.map((b) => `"${b}"`).join(', ')}; must be one of ${PERMISSION_NAMES.join(', ')}`);
   return [...new Set(list)] as Capability[];
 }
 

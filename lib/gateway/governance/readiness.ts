@@ -5,6 +5,7 @@
 import type { KernelServices, ReadinessCheck } from '../../../kernel/index.ts';
 import type { TenantDirectory } from './tenants.ts';
 import type { ApprovalPolicy } from './approval-gate.ts';
+import { hostPolicy } from '../../../kernel/protect.ts';
 
 export async function securityChecks(o: {
   services: KernelServices;
@@ -98,4 +99,33 @@ export function approvalsCheck(policy: ApprovalPolicy | null, error: string | nu
     status: 'active',
     detail: `skills [${policy.skills.join(', ')}], capabilities [${policy.capabilities.join(', ')}] need approval; expire after ${policy.ttlSeconds} s; ${pending} pending now`,
   };
+}
+
+/** The edge of both surfaces: Host allowlist (DNS rebinding), the analysis API's auth mode, the
+ *  limit on keyless requests, and the body limits. */
+export function edgeChecks(o: { services: KernelServices; apiMode: 'keyed' | 'open' | 'local'; apiOpenPaths: string[]; anonymousLimit: string }): ReadinessCheck[] {
+  const s = o.services.settings;
+  const hosts = hostPolicy([s.bind.host, s.apiBind.host], s.allowedHosts);
+  const out: ReadinessCheck[] = [];
+  out.push(
+    s.allowedHosts.includes('*')
+      ? { id: 'host_allowlist', category: 'security', title: 'Host allowlist (DNS rebinding)', status: 'attention', detail: `every Host is served: ${hosts.describe()}`, next_action: 'list the names clients use with --allowed-hosts instead of "*"' }
+      : { id: 'host_allowlist', category: 'security', title: 'Host allowlist (DNS rebinding)', status: 'active', detail: `both surfaces serve ${hosts.describe()}; any other Host gets 421 misdirected_request` },
+  );
+  const open = o.apiOpenPaths.join(', ');
+  out.push(
+    o.apiMode === 'keyed'
+      ? { id: 'analysis_api_auth', category: 'security', title: 'Analysis API authentication', status: 'active', detail: `keyed: the analysis API (${s.apiBind.host}:${s.apiBind.port}) needs a tenant key with permission contract_analysis; open: ${open}` }
+      : o.apiMode === 'open'
+        ? { id: 'analysis_api_auth', category: 'security', title: 'Analysis API authentication', status: 'attention', detail: `open by --api-open: anyone who reaches ${s.apiBind.host}:${s.apiBind.port} can run analyses without a key (keyed callers are still scoped to their tenant)`, next_action: 'drop --api-open (and api_open in the config) so the analysis API requires tenant keys' }
+        : { id: 'analysis_api_auth', category: 'security', title: 'Analysis API authentication', status: 'available', detail: 'local single-tenant: no tenant exists, so the analysis API needs no key', next_action: 'create a tenant with `vigil tenants add NAME --permissions contract_analysis` to require keys on both surfaces' },
+  );
+  out.push({
+    id: 'request_edge',
+    category: 'security',
+    title: 'Request limits before authentication',
+    status: 'active',
+    detail: `keyless or bad-key requests limited to ${o.anonymousLimit} per client address once tenants exist (429 with Retry-After); bodies must arrive within ${Math.round(s.bodyTimeoutMs / 1000)} s (408); JSON deeper than 64 levels is refused (400); auth failures are audited as one row per address and minute`,
+  });
+  return out;
 }

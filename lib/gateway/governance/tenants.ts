@@ -7,6 +7,29 @@ import { generateApiKey, hashApiKey, keyDisplayPrefix } from './keys.ts';
 import { LimitError, parsePermissions, parseRate, positiveInt } from './limits.ts';
 
 export const TENANT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+export const KEY_LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/** Store collection of a tenant's additional keys (record id = key hash, no tenant column, so a
+ *  presented key is found with one indexed lookup). */
+export const KEYS_COLLECTION = 'tenant_keys';
+/** Label of the key created with the tenant (and replaced by rotate-key). */
+export const PRIMARY_KEY = 'primary';
+
+/** A tenant as resolved from one presented key: the tenant's limits with the key's permissions. */
+export type KeyedTenant = TenantRecord & {
+  source: 'store' | 'config';
+  /** "<tenant>/<label>": who made a request, for approvals and the audit trail. */
+  key_id: string;
+  key_label: string;
+};
+
+export interface PublicKey {
+  tenant: string;
+  label: string;
+  key_prefix: string;
+  permissions: string[] | null;
+  created_at: string;
+  source: 'store' | 'config';
+}
 
 export interface PublicTenant {
   name: string;
@@ -90,13 +113,47 @@ export function parseConfigTenants(raw: unknown, env: NodeJS.ProcessEnv = proces
       { rateLimit: t.rate_limit, tokenQuotaPerDay: t.token_quota_per_day, maxConcurrentSessions: t.max_concurrent_sessions, permissions: t.permissions },
       where,
     );
-    return { name, key_hash: hash, key_prefix: prefix, created_at: new Date(0).toISOString(), ...limits };
+    const keys = parseConfigKeys(t.keys, name, where, env);
+    return { name, key_hash: hash, key_prefix: prefix, created_at: new Date(0).toISOString(), ...limits, ...(keys.length ? { keys } : {}) };
+  });
+}
+
+interface ConfigKey {
+  label: string;
+  key_hash: string;
+  key_prefix: string;
+  permissions: string[] | null;
+}
+
+/** `keys:` of a config tenant: more keys of the same tenant (e.g. an approver's), each with a
+ *  label and its own permissions. */
+function parseConfigKeys(raw: unknown, tenant: string, where: string, env: NodeJS.ProcessEnv): ConfigKey[] {
+  if (raw == null) return [];
+  if (!Array.isArray(raw)) throw new LimitError(`${where}keys must be a list of {label, api_key_sha256 | api_key_env, permissions}`);
+  const seen = new Set<string>([PRIMARY_KEY]);
+  return raw.map((k, j) => {
+    const at = `${where}keys[${j}]: `;
+    if (!k || typeof k !== 'object') throw new LimitError(`${at}must be an object`);
+    const label = String(k.label ?? '');
+    if (!KEY_LABEL.test(label)) throw new LimitError(`${at}label must be 1-64 letters, digits, ".", "_" or "-", got "${label}"`);
+    if (seen.has(label)) throw new LimitError(`${at}label "${label}" is used twice for tenant "${tenant}" ("${PRIMARY_KEY}" is the tenant's own key)`);
+    seen.add(label);
+    let hash: string;
+    let prefix: string;
+    if (typeof k.api_key_sha256 === 'string' && /^[a-f0-9]{64}$/i.test(k.api_key_sha256)) {
+      hash = k.api_key_sha256.toLowerCase();
+      prefix = 'sha256:' + hash.slice(0, 8);
+    } else if (typeof k.api_key_env === 'string' && (env[k.api_key_env] ?? '').length >= 16) {
+      hash = hashApiKey(env[k.api_key_env]!);
+      prefix = keyDisplayPrefix(env[k.api_key_env]!);
+    } else throw new LimitError(`${at}give api_key_sha256 (64 hex digits) or api_key_env (an environment variable holding a key of at least 16 characters)`);
+    return { label, key_hash: hash, key_prefix: prefix, permissions: k.permissions != null ? parsePermissions(k.permissions, `${at}permissions`) : null };
   });
 }
 
 export class TenantDirectory {
   private readonly configByName = new Map<string, TenantRecord>();
-  private readonly configByHash = new Map<string, TenantRecord>();
+  private readonly configByHash = new Map<string, { t: TenantRecord; key: ConfigKey | null }>();
 
   constructor(
     private readonly store: Store,
@@ -105,8 +162,72 @@ export class TenantDirectory {
   ) {
     for (const t of configTenants) {
       this.configByName.set(t.name, t);
-      this.configByHash.set(t.key_hash, t);
+      this.configByHash.set(t.key_hash, { t, key: null });
+      for (const k of ((t as { keys?: ConfigKey[] }).keys ?? [])) this.configByHash.set(k.key_hash, { t, key: k });
     }
+  }
+
+  /** The tenant and key a presented API key belongs to (null when it is no valid key). */
+  async resolveKey(key: string): Promise<KeyedTenant | null> {
+    const h = hashApiKey(key);
+    const c = this.configByHash.get(h);
+    if (c) {
+      const { keys: _k, ...t } = c.t as TenantRecord & { keys?: unknown };
+      return c.key
+        ? { ...t, permissions: c.key.permissions, key_prefix: c.key.key_prefix, source: 'config', key_id: `${t.name}/${c.key.label}`, key_label: c.key.label }
+        : { ...t, source: 'config', key_id: `${t.name}/${PRIMARY_KEY}`, key_label: PRIMARY_KEY };
+    }
+    const s = await this.store.getTenantByKeyHash(h);
+    // A store tenant shadowed by a config tenant of the same name is not valid: config wins.
+    if (s) return this.configByName.has(s.name) ? null : { ...s, source: 'store', key_id: `${s.name}/${PRIMARY_KEY}`, key_label: PRIMARY_KEY };
+    const extra = await this.store.getRecord(KEYS_COLLECTION, h, null);
+    if (!extra) return null;
+    const owner = await this.store.getTenant(String(extra.tenant));
+    // A removed tenant's keys die with it, even if the key record is left behind.
+    if (!owner || this.configByName.has(owner.name)) return null;
+    const label = String(extra.label);
+    return { ...owner, permissions: (extra.permissions as string[] | null) ?? null, key_prefix: String(extra.key_prefix), source: 'store', key_id: `${owner.name}/${label}`, key_label: label };
+  }
+
+  /** Issues another key for a store tenant (an approver's, a CI job's), printed once. */
+  async addKey(name: string, input: { label: string; permissions?: string | string[] | null }, actor = 'cli'): Promise<{ tenant: string; label: string; key_prefix: string; permissions: string[] | null; api_key: string }> {
+    if (this.configByName.has(name)) throw new LimitError(`tenant "${name}" is declared in the config file; add keys there (tenants[].keys)`);
+    if (!(await this.store.getTenant(name))) throw new LimitError(`no tenant named "${name}"`);
+    if (!KEY_LABEL.test(input.label) || input.label === PRIMARY_KEY) throw new LimitError(`key label must be 1-64 letters, digits, ".", "_" or "-" and not "${PRIMARY_KEY}", got "${input.label}"`);
+    if ((await this.keys(name)).some((k) => k.label === input.label)) throw new LimitError(`tenant "${name}" already has a key labelled "${input.label}" (remove it first)`);
+    const permissions = input.permissions != null ? parsePermissions(input.permissions, 'permissions') : null;
+    const key = generateApiKey();
+    const rec = { tenant: name, label: input.label, key_prefix: keyDisplayPrefix(key), permissions, created_at: new Date().toISOString() };
+    await this.store.putRecord(KEYS_COLLECTION, hashApiKey(key), rec, null);
+    await this.audit?.record({ tenant: name, type: 'tenant.key_added', outcome: 'success', actor, severity: 6, detail: { label: rec.label, key_prefix: rec.key_prefix, permissions } });
+    return { tenant: name, label: rec.label, key_prefix: rec.key_prefix, permissions, api_key: key };
+  }
+
+  /** Every key of a tenant (prefixes only, never keys). */
+  async keys(name: string): Promise<PublicKey[]> {
+    const c = this.configByName.get(name);
+    if (c) {
+      return [
+        { tenant: name, label: PRIMARY_KEY, key_prefix: c.key_prefix, permissions: c.permissions, created_at: c.created_at, source: 'config' as const },
+        ...((c as { keys?: ConfigKey[] }).keys ?? []).map((k) => ({ tenant: name, label: k.label, key_prefix: k.key_prefix, permissions: k.permissions, created_at: c.created_at, source: 'config' as const })),
+      ];
+    }
+    const t = await this.store.getTenant(name);
+    if (!t) return [];
+    const extra = (await this.store.listRecords(KEYS_COLLECTION, null)).filter((r) => r.data.tenant === name);
+    return [
+      { tenant: name, label: PRIMARY_KEY, key_prefix: t.key_prefix, permissions: t.permissions, created_at: t.created_at, source: 'store' as const },
+      ...extra.map((r) => ({ tenant: name, label: String(r.data.label), key_prefix: String(r.data.key_prefix), permissions: (r.data.permissions as string[] | null) ?? null, created_at: String(r.data.created_at), source: 'store' as const })),
+    ].sort((a, b) => (a.label === PRIMARY_KEY ? -1 : b.label === PRIMARY_KEY ? 1 : a.label.localeCompare(b.label)));
+  }
+
+  async removeKey(name: string, label: string, actor = 'cli'): Promise<boolean> {
+    if (this.configByName.has(name)) throw new LimitError(`tenant "${name}" is declared in the config file; remove the key there`);
+    if (label === PRIMARY_KEY) throw new LimitError(`the "${PRIMARY_KEY}" key is replaced with rotate-key, or removed with the tenant`);
+    const rows = (await this.store.listRecords(KEYS_COLLECTION, null)).filter((r) => r.data.tenant === name && r.data.label === label);
+    for (const r of rows) await this.store.deleteRecord(KEYS_COLLECTION, r.id, null);
+    if (rows.length) await this.audit?.record({ tenant: name, type: 'tenant.key_removed', outcome: 'success', actor, severity: 6, detail: { label, key_prefix: rows[0]!.data.key_prefix } });
+    return rows.length > 0;
   }
 
   /** True when any tenant exists (then every protected route needs a key). */
@@ -114,13 +235,8 @@ export class TenantDirectory {
     return this.configByName.size > 0 || (await this.store.listTenants()).length > 0;
   }
 
-  async byKey(key: string): Promise<(TenantRecord & { source: 'store' | 'config' }) | null> {
-    const h = hashApiKey(key);
-    const c = this.configByHash.get(h);
-    if (c) return { ...c, source: 'config' };
-    const s = await this.store.getTenantByKeyHash(h);
-    // A store tenant shadowed by a config tenant of the same name is not valid: config wins.
-    return s && !this.configByName.has(s.name) ? { ...s, source: 'store' } : null;
+  async byKey(key: string): Promise<KeyedTenant | null> {
+    return this.resolveKey(key);
   }
 
   async get(name: string): Promise<(TenantRecord & { source: 'store' | 'config' }) | null> {
@@ -164,6 +280,7 @@ export class TenantDirectory {
     if (this.configByName.has(name)) throw new LimitError(`tenant "${name}" is declared in the config file; remove it there`);
     const cur = await this.store.getTenant(name);
     const ok = await this.store.removeTenant(name);
+    for (const r of (await this.store.listRecords(KEYS_COLLECTION, null)).filter((x) => x.data.tenant === name)) await this.store.deleteRecord(KEYS_COLLECTION, r.id, null);
     if (ok) await this.audit?.record({ tenant: name, type: 'tenant.removed', outcome: 'success', actor, severity: 6, detail: { key_prefix: cur?.key_prefix ?? null } });
     return ok;
   }
