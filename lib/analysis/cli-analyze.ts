@@ -1,9 +1,13 @@
-// `vigil analyze PATH`: the same body the REST analyze endpoints return, for a file or a whole
-// folder (every .sol file below it, node_modules skipped). Exit codes: 0 = ran, 1 = a finding
-// at or above --fail-on, 2 = bad input (missing path, no .sol files, bad option, unparsable
-// or oversized source).
+// `vigil analyze PATH`: the same body the REST analyze endpoints return, for a file, a folder or
+// a project. The project (root, remappings, imports) is found as Foundry/Hardhat find it, and
+// compiled once per compiler release group; every selected file is then analysed from that build.
+// Exit codes (decisions.md): 0 = every file and tool completed, no finding at/above --fail-on;
+// 1 = findings at/above --fail-on; 2 = bad input (no such path, no Solidity, invalid options, a
+// file that is not Solidity); 3 = incomplete (a file did not compile or fell back to parse-only,
+// a tool timed out or failed) unless --allow-partial. stderr always names what was incomplete.
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { AnalysisEngine, AnalysisResult, AuditType, KernelServices } from '../../kernel/index.ts';
 import { SEVERITIES, type Finding, type Severity, type ToolResult, type ToolStatus } from '../../schemas/finding.ts';
@@ -11,6 +15,12 @@ import { MAX_SOURCE_BYTES } from './engine.ts';
 import { toMarkdown } from './format/markdown.ts';
 import { toSarif } from './format/sarif.ts';
 import { toHtml } from './format/html.ts';
+import { compileGroup, groupByCompiler, scanProject, type ProjectPlan } from './compiler/build.ts';
+import { acquireCompilerFor } from './compiler/acquire.ts';
+import { findProjectRoot, loadProject, ProjectConfigError, type Project } from './compiler/project.ts';
+import type { CompileResult } from './compiler/compile.ts';
+import { formatHuman, type Incomplete } from './cli-human.ts';
+import picomatch from 'picomatch';
 
 export interface AnalyzeCommandOptions {
   mode?: string;
@@ -18,13 +28,21 @@ export interface AnalyzeCommandOptions {
   tool?: string;
   format?: string;
   failOn?: string;
-  /** Seconds for the whole run (all files). */
+  /** Seconds for the whole run (all files); without it every file gets its own budget. */
   timeout?: string | number;
+  /** Turn exit 3 (incomplete) into 0/1; stderr still names what was incomplete. */
+  allowPartial?: boolean;
+  /** Globs (relative to the project root or to PATH) of files not to report on. */
+  exclude?: string[] | string;
+  /** Globs of the only files to report on (default: every file not excluded by default). */
+  include?: string[] | string;
+  /** Progress on stderr: default on a terminal, or every 10 s for runs longer than that. */
+  progress?: boolean;
 }
 
 export interface Io {
-  stdout: { write(s: string): unknown };
-  stderr: { write(s: string): unknown };
+  stdout: { write(s: string): unknown; isTTY?: boolean };
+  stderr: { write(s: string): unknown; isTTY?: boolean };
 }
 
 class BadInput extends Error {}
@@ -57,7 +75,7 @@ function resolveEngine(x: AnalysisEngine | KernelServices): AnalysisEngine | nul
   return typeof s?.get === 'function' ? (s.get<AnalysisEngine>('analysis') ?? null) : null;
 }
 
-function parseOptions(o: AnalyzeCommandOptions) {
+function parseOptions(o: AnalyzeCommandOptions, tty: boolean) {
   const mode = String(o.mode ?? 'quick');
   if (mode !== 'quick' && mode !== 'full') throw new BadInput(`--mode must be quick or full, got "${mode}"`);
   let layer: number | undefined;
@@ -67,18 +85,21 @@ function parseOptions(o: AnalyzeCommandOptions) {
   }
   const tool = o.tool ? String(o.tool) : undefined;
   if (tool && layer !== undefined) throw new BadInput('use either --layer or --tool, not both');
-  const format = String(o.format ?? 'json').toLowerCase();
-  if (!['json', 'sarif', 'markdown', 'html'].includes(format)) throw new BadInput(`--format must be json, sarif or markdown, got "${o.format}"`);
+  const format = String(o.format ?? (tty ? 'text' : 'json')).toLowerCase();
+  if (!['text', 'json', 'sarif', 'markdown', 'html'].includes(format)) throw new BadInput(`--format must be one of text, json, sarif, markdown, got "${o.format}"`);
   let failOn: Severity | undefined;
   if (o.failOn !== undefined && o.failOn !== null && o.failOn !== '') {
     const s = String(o.failOn).toUpperCase();
     if (!(SEVERITIES as readonly string[]).includes(s)) throw new BadInput(`--fail-on must be one of ${SEVERITIES.join(', ')}, got "${o.failOn}"`);
     failOn = s as Severity;
   }
-  const timeout = o.timeout === undefined || o.timeout === '' ? 300 : Number(o.timeout);
-  if (!Number.isFinite(timeout) || timeout <= 0 || timeout > 3600) throw new BadInput(`--timeout must be a number of seconds from 1 to 3600, got "${o.timeout}"`);
+  const timeout = o.timeout === undefined || o.timeout === '' || o.timeout === null ? null : Number(o.timeout);
+  if (timeout !== null && (!Number.isFinite(timeout) || timeout <= 0 || timeout > 86400)) throw new BadInput(`--timeout must be a number of seconds from 1 to 86400, got "${o.timeout}"`);
   const auditType: AuditType = tool ? 'tool' : layer !== undefined ? 'layer' : (mode as AuditType);
-  return { auditType, layer, tool, format, failOn, timeoutMs: timeout * 1000 };
+  const globs = (v: string[] | string | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]).map(String).filter((g) => g.trim() !== '');
+  // Each file's own budget: the quick layers finish in seconds, full mode fuzzes and solves.
+  const perFileMs = (auditType === 'quick' ? 120 : 600) * 1000;
+  return { auditType, layer, tool, format, failOn, totalMs: timeout === null ? null : timeout * 1000, perFileMs, allowPartial: Boolean(o.allowPartial), exclude: globs(o.exclude), include: globs(o.include) };
 }
 
 const RANK: Record<Severity, number> = { CRITICAL: 4, HIGH: 3, MEDIUM: 2, LOW: 1, INFO: 0 };
@@ -149,6 +170,59 @@ function combine(dir: string, bodies: Array<{ file: string; body: AnalysisResult
   };
 }
 
+/** Reported by default except these (decisions.md); they still compile when a reported file imports them. */
+export const DEFAULT_EXCLUDES = ['test/**', 'tests/**', 'script/**', '**/test/**', '**/tests/**', '**/script/**', 'node_modules/**', 'lib/**', '**/*.t.sol', '**/*.s.sol'];
+
+/** Which of the files found under a folder are reported on. */
+export function selectFiles(files: string[], bases: string[], opts: { include: string[]; exclude: string[] }): { selected: string[]; excluded: number } {
+  const rels = (f: string) => bases.map((b) => path.relative(b, f).split(path.sep).join('/')).filter((r) => !r.startsWith('..'));
+  const m = (globs: string[]): ((s: string) => boolean) => {
+    if (!globs.length) return () => false;
+    const isMatch = picomatch(globs, { dot: true });
+    return (s) => isMatch(s);
+  };
+  const inc = m(opts.include);
+  const exc = m(opts.exclude);
+  const dflt = m(DEFAULT_EXCLUDES);
+  const selected = files.filter((f) => {
+    const r = rels(f);
+    if (r.some(exc)) return false;
+    if (opts.include.length) return r.some(inc);
+    return !r.some(dflt);
+  });
+  return { selected, excluded: files.length - selected.length };
+}
+
+interface FileRun {
+  file: string;
+  abs: string;
+  body: AnalysisResult | null;
+  error: string | null;
+  /** The file is not Solidity (invalid_solidity): its messages. */
+  invalid?: Array<{ message: string; file: string; line: number | null; column: number | null }>;
+}
+
+/** What did not complete, per file and tool (stderr and the body's `incomplete`). */
+function incompleteOf(runs: FileRun[]): Incomplete[] {
+  const out: Incomplete[] = [];
+  for (const r of runs) {
+    if (r.invalid) {
+      out.push({ file: r.file, what: 'parse', detail: r.invalid.map((e) => `${e.line ? `line ${e.line}${e.column ? `:${e.column}` : ''}: ` : ''}${e.message}`).join('; ') });
+      continue;
+    }
+    if (!r.body) {
+      out.push({ file: r.file, what: 'file', detail: r.error ?? 'not analysed' });
+      continue;
+    }
+    const c = r.body.compilation;
+    if (c && !c.ok) out.push({ file: r.file, what: 'compile', detail: c.note ?? c.errors[0] ?? 'compilation failed' });
+    for (const t of r.body.results) {
+      if (t.status === 'timeout' || t.status === 'error') out.push({ file: r.file, what: t.tool, detail: `${t.status}${t.error ? `: ${t.error}` : ''}` });
+    }
+  }
+  return out;
+}
+
 export async function runAnalyzeCommand(target: AnalysisEngine | KernelServices, pathArg: string, opts: AnalyzeCommandOptions, io: Io): Promise<number> {
   const fail = (msg: string) => {
     io.stderr.write(`vigil analyze: ${msg}\n`);
@@ -156,13 +230,14 @@ export async function runAnalyzeCommand(target: AnalysisEngine | KernelServices,
   };
   let o: ReturnType<typeof parseOptions>;
   try {
-    o = parseOptions(opts ?? {});
+    o = parseOptions(opts ?? {}, Boolean(io.stdout.isTTY));
   } catch (e) {
     return fail((e as Error).message);
   }
   const engine = resolveEngine(target);
   if (!engine) return fail('the analysis engine is not loaded (plugin "analysis-engine" missing or failed; see `vigil plugins`)');
-  if (!pathArg || typeof pathArg !== 'string') return fail('give a .sol file or a folder to analyse');
+  const pool = (target as KernelServices)?.pool ?? null;
+  if (!pathArg || typeof pathArg !== 'string') return fail('give a .sol file, a folder or a project root to analyse');
   const abs = path.resolve(pathArg);
   let st: fs.Stats;
   try {
@@ -171,55 +246,151 @@ export async function runAnalyzeCommand(target: AnalysisEngine | KernelServices,
     return fail(`path not found: ${pathArg}`);
   }
   const isDir = st.isDirectory();
-  const files = isDir ? findSolidityFiles(abs) : [abs];
-  if (isDir && files.length === 0) return fail(`no .sol files under ${pathArg} (node_modules is skipped)`);
   if (!isDir && !abs.endsWith('.sol')) return fail(`${pathArg} is not a Solidity file (.sol)`);
 
+  // The project: nearest framework config or package.json above PATH. With one, imports may come
+  // from anywhere a framework would look (node_modules up the tree); without, only from PATH.
+  const found = findProjectRoot(abs);
+  const roots = found.marker ? [path.parse(found.root).root] : [isDir ? abs : path.dirname(abs)];
+  let project: Project;
+  try {
+    project = loadProject(abs, roots);
+  } catch (e) {
+    if (e instanceof ProjectConfigError) return fail(e.message);
+    throw e;
+  }
+  const all = isDir ? findSolidityFiles(abs) : [abs];
+  if (isDir && all.length === 0) return fail(`no .sol files under ${pathArg} (node_modules is skipped)`);
+  const { selected, excluded } = isDir ? selectFiles(all, [project.root, abs], o) : { selected: all, excluded: 0 };
+  if (selected.length === 0) {
+    return fail(`no .sol files to analyse under ${pathArg}: all ${all.length} are excluded (${o.include.length ? `--include ${o.include.join(' ')} matched none` : `default exclusions ${DEFAULT_EXCLUDES.join(', ')}`}${o.exclude.length ? `, --exclude ${o.exclude.join(' ')}` : ''})`);
+  }
+
   const t0 = Date.now();
-  const deadline = t0 + o.timeoutMs;
-  // The path the user named is trusted for imports, in addition to the configured roots.
-  const root = isDir ? abs : path.dirname(abs);
-  const bodies: Array<{ file: string; body: AnalysisResult | null; error: string | null }> = [];
-  let badInput = false;
-  for (let i = 0; i < files.length; i++) {
-    const f = files[i];
+  const deadline = o.totalMs === null ? Infinity : t0 + o.totalMs;
+  const tty = Boolean(io.stderr.isTTY);
+  const showProgress = opts.progress ?? true;
+  let lastLine = t0;
+  const progress = (msg: string, force = false) => {
+    if (!showProgress) return;
+    const now = Date.now();
+    if (tty) io.stderr.write(`\r\x1b[K${msg}`);
+    else if (force || now - lastLine >= 10_000) {
+      io.stderr.write(`vigil analyze: ${msg}\n`);
+      lastLine = now;
+    }
+  };
+  const secs = () => `${Math.round((Date.now() - t0) / 100) / 10} s`;
+
+  // Oversized files are refused before anything compiles them.
+  const runs: FileRun[] = [];
+  const todo: Array<{ abs: string; file: string }> = [];
+  for (const f of selected) {
     const name = displayName(f, isDir ? abs : null);
     const size = fs.statSync(f).size;
     if (size > MAX_SOURCE_BYTES) {
       const msg = `${name}: file is ${size} bytes; the limit is ${MAX_SOURCE_BYTES} bytes (1 MiB)`;
       if (!isDir) return fail(msg);
-      io.stderr.write(`vigil analyze: skipped ${msg}\n`);
-      bodies.push({ file: name, body: null, error: msg });
+      runs.push({ file: name, abs: f, body: null, error: msg });
       continue;
     }
-    const source = fs.readFileSync(f, 'utf8');
-    // Unused time of earlier files rolls over to later ones.
-    const share = Math.max(1000, Math.floor((deadline - Date.now()) / (files.length - i)));
+    todo.push({ abs: f, file: name });
+  }
+
+  // Plan and build: the releases the project needs (installed from npm when missing), then one
+  // solc run per release group, in the worker pool.
+  const builds = new Map<string, CompileResult>();
+  let plan: ProjectPlan | null = null;
+  try {
+    progress(`reading ${todo.length} file${todo.length === 1 ? '' : 's'} and their imports`, todo.length > 50);
+    const scanned = scanProject(project, todo);
+    const wanted = new Map<string, string[]>();
+    for (const f of scanned) if (!f.missing.length) wanted.set(f.ranges.join(' '), f.ranges);
+    for (const ranges of wanted.values()) {
+      const a = await acquireCompilerFor(ranges);
+      if (a.installed) io.stderr.write(`vigil analyze: installed solc ${a.installed} from the npm registry into the solc cache\n`);
+      if (a.note) io.stderr.write(`vigil analyze: ${a.note}\n`);
+    }
+    plan = groupByCompiler(project.root, scanned, project.configSolc);
+    if (plan.groups.length) progress(`compiling ${todo.length} file${todo.length === 1 ? '' : 's'} in ${plan.groups.length} build${plan.groups.length > 1 ? 's' : ''} (${plan.groups.map((g) => `solc ${g.version}: ${g.entries.length}`).join(', ')})`, todo.length > 50);
+    const buildDeadline = Number.isFinite(deadline) ? deadline : Date.now() + Math.max(120_000, o.perFileMs);
+    const built = await Promise.all(
+      plan.groups.map((g) =>
+        compileGroup({ start: project.root, roots, group: g, outputs: 'check' }, { pool, deadline: buildDeadline }).catch((e: Error) => {
+          io.stderr.write(`vigil analyze: the solc ${g.version} build of ${g.entries.length} files did not finish (${e.message}); compiling them one by one\n`);
+          return null;
+        }),
+      ),
+    );
+    for (const b of built) if (b) for (const [file, r] of Object.entries(b.results)) if (r) builds.set(file, r);
+  } catch (e) {
+    if (e instanceof ProjectConfigError) return fail(e.message);
+    throw e;
+  }
+
+  // Analyse every file from the build, a few at a time (each runs its tools in the pool).
+  const concurrency = Math.max(1, Math.min(4, pool ? os.availableParallelism() : 1, todo.length));
+  let next = 0;
+  let done = 0;
+  const one = async (item: { abs: string; file: string }) => {
+    const source = fs.readFileSync(item.abs, 'utf8');
+    const left = deadline - Date.now();
+    const remainingFiles = todo.length - done;
+    // With --timeout the files share what is left (a few run at a time); without, each has its own budget.
+    const budget = Number.isFinite(left) ? Math.max(1000, Math.min(o.perFileMs, Math.floor((left * concurrency) / Math.max(1, remainingFiles)), left)) : o.perFileMs;
+    const precompiled = builds.get(item.file);
     try {
       const body = await engine.analyze(
-        { source, file: name, absPath: f, roots: [root] },
-        { mode: o.auditType, layer: o.layer, tool: o.tool, timeoutMs: share },
+        { source, file: item.file, absPath: item.abs, roots, ...(precompiled ? { precompiled } : {}) } as Parameters<AnalysisEngine['analyze']>[0],
+        { mode: o.auditType, layer: o.layer, tool: o.tool, timeoutMs: budget },
       );
-      bodies.push({ file: name, body, error: null });
-      if (body.notes?.some((n) => n.startsWith('the source does not parse')) && body.compilation && !body.compilation.ok) {
-        // A single file nothing can read is bad input; in a folder it is one file's note.
-        if (!isDir) badInput = true;
-        io.stderr.write(`vigil analyze: ${name}: ${body.notes.find((n) => n.startsWith('the source does not parse'))}\n`);
-      }
+      runs.push({ file: item.file, abs: item.abs, body, error: null });
     } catch (e) {
-      const err = e as Error & { statusCode?: number };
-      if (!isDir || (err.statusCode && err.statusCode !== 400 && err.statusCode !== 413)) return fail(`${name}: ${err.message}`);
-      io.stderr.write(`vigil analyze: skipped ${name}: ${err.message}\n`);
-      bodies.push({ file: name, body: null, error: err.message });
+      const err = e as Error & { statusCode?: number; code?: string; details?: { errors?: FileRun['invalid'] } };
+      if (err.code === 'invalid_solidity') runs.push({ file: item.file, abs: item.abs, body: null, error: err.message, invalid: err.details?.errors ?? [{ message: err.message, file: item.file, line: null, column: null }] });
+      else if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500 && err.statusCode !== 408) {
+        if (!isDir) throw new BadInput(`${item.file}: ${err.message}`);
+        runs.push({ file: item.file, abs: item.abs, body: null, error: err.message });
+      } else runs.push({ file: item.file, abs: item.abs, body: null, error: `analysis failed: ${err.message}` });
     }
+    done++;
+    progress(`[${done}/${todo.length}] ${secs()}  ${item.file}`);
+  };
+  try {
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < todo.length) await one(todo[next++]);
+      }),
+    );
+  } catch (e) {
+    if (tty && showProgress) io.stderr.write('\r\x1b[K');
+    if (e instanceof BadInput) return fail(e.message);
+    throw e;
   }
-  if (!bodies.some((b) => b.body)) return fail('no file could be analysed');
+  if (tty && showProgress) io.stderr.write('\r\x1b[K');
+  else if (todo.length > 1 && Date.now() - t0 > 10_000) progress(`${todo.length} files analysed in ${secs()}`, true);
 
-  const result = isDir ? combine(pathArg, bodies, o.auditType, t0) : bodies[0].body!;
+  // Input order, not completion order.
+  const order = new Map(selected.map((f, i) => [f, i]));
+  runs.sort((a, b) => order.get(a.abs)! - order.get(b.abs)!);
+  const analysed = runs.filter((r) => r.body);
+  if (!analysed.length) {
+    const invalid = runs.filter((r) => r.invalid);
+    for (const r of invalid) for (const e of r.invalid!) io.stderr.write(`vigil analyze: ${e.file}${e.line ? `:${e.line}${e.column ? `:${e.column}` : ''}` : ''}: ${e.message}\n`);
+    for (const r of runs.filter((x) => !x.invalid)) io.stderr.write(`vigil analyze: ${r.file}: ${r.error}\n`);
+    return fail(invalid.length ? `${invalid.length === 1 && !isDir ? pathArg : `every file under ${pathArg}`} is not valid Solidity` : 'no file could be analysed');
+  }
+
+  const incomplete = incompleteOf(runs);
+  const result = isDir ? combine(pathArg, runs, o.auditType, t0) : analysed[0].body!;
+  result.incomplete = incomplete;
+  if (isDir) {
+    result.project = { root: project.root, config: project.marker, remappings: project.remappings.length, files_found: all.length, files_excluded: excluded, builds: plan?.groups.map((g) => ({ compiler: g.version, files: g.entries.length, pinned_release_missing: g.blank })) ?? [] };
+  }
   let text: string;
   switch (o.format) {
     case 'sarif':
-      text = JSON.stringify(toSarif(result, isDir ? {} : { uri: bodies[0].file }), null, 2) + '\n';
+      text = JSON.stringify(toSarif(result, isDir ? {} : { uri: runs[0].file }), null, 2) + '\n';
       break;
     case 'markdown':
       text = toMarkdown(result);
@@ -227,11 +398,19 @@ export async function runAnalyzeCommand(target: AnalysisEngine | KernelServices,
     case 'html':
       text = toHtml(result);
       break;
+    case 'text':
+      text = formatHuman(result, { color: Boolean(io.stdout.isTTY) && !process.env.NO_COLOR, files: runs.length });
+      break;
     default:
       text = JSON.stringify(result, null, 2) + '\n';
   }
   io.stdout.write(text);
-  if (badInput) return 2;
-  if (o.failOn && result.findings.some((f) => RANK[f.severity] >= RANK[o.failOn!])) return 1;
-  return 0;
+  // stderr names every incomplete file and tool, whatever the format.
+  if (incomplete.length) {
+    io.stderr.write(`vigil analyze: incomplete: ${incomplete.length} item${incomplete.length > 1 ? 's' : ''} did not complete${o.allowPartial ? ' (--allow-partial)' : ''}:\n`);
+    for (const i of incomplete) io.stderr.write(`  ${i.file}: ${i.what === 'compile' ? 'compilation' : i.what === 'parse' ? 'not valid Solidity' : i.what === 'file' ? 'not analysed' : `tool ${i.what}`}: ${i.detail}\n`);
+  }
+  const failed = o.failOn ? result.findings.some((f) => RANK[f.severity] >= RANK[o.failOn!]) : false;
+  if (incomplete.length && !o.allowPartial) return 3;
+  return failed ? 1 : 0;
 }

@@ -24,6 +24,9 @@ import type {
 } from '../../kernel/index.ts';
 import { CATEGORIES, LAYER_NAMES, SEVERITIES, type Finding, type Severity, type ToolResult, type ToolStatus } from '../../schemas/finding.ts';
 import { compileSolidity, extractPragma, oneLine, type CompileResult } from './compiler/index.ts';
+import { acquireCompilerFor } from './compiler/acquire.ts';
+import { collectClosure, loadProject } from './compiler/project.ts';
+import { pragmaRanges } from './compiler/versions.ts';
 import { correlate } from './correlate.ts';
 import { mainContract, OUTLINE_MODULE, outlineSource, primeOutline, textOutline, type Outline } from './engine/outline.ts';
 
@@ -103,6 +106,28 @@ async function inSpan<T>(tracer: Tracer | null | undefined, name: string, attrs:
       span.end();
     }
   });
+}
+
+/** Pragma ranges of a source and, when it comes from disk, of everything it imports. */
+function buildRanges(input: AnalyzeSource, roots: string[] | undefined): string[] {
+  if (!input.absPath) return pragmaRanges([input.source]);
+  try {
+    const project = loadProject(input.absPath, input.roots ?? roots ?? []);
+    const c = collectClosure(project, input.absPath, { entrySource: input.source });
+    return pragmaRanges([...c.units.values()].map((u) => u.content));
+  } catch {
+    return pragmaRanges([input.source]);
+  }
+}
+
+/** 400 invalid_solidity with the compiler's (else the parser's) messages and positions. */
+function invalidSolidity(file: string, outline: Outline, c: CompileResult | null): HttpError {
+  const fromSolc = (c?.errors ?? []).filter((e) => e.line !== null && (e.file === file || e.file === null));
+  const errors = fromSolc.length
+    ? fromSolc.slice(0, 20).map((e) => ({ message: `${e.type}: ${e.message.split('\n')[0]}`, file: e.file ?? file, line: e.line, column: e.column !== null ? e.column + 1 : null }))
+    : [{ message: `ParserError: ${outline.parseError}`, file, line: outline.parseErrorLine, column: null }];
+  const first = errors[0];
+  return new HttpError(400, 'invalid_solidity', `${file} is not valid Solidity: ${first.message}${first.line ? ` (line ${first.line}${first.column ? `, column ${first.column}` : ''})` : ''}`, { errors });
 }
 
 /** Makes a tool's finding safe to return: required fields present, lines inside the file. */
@@ -236,10 +261,17 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
       const notes: string[] = [];
 
       // Compile once (in the pool) while tools run; tools that need the compiler's choice share it.
+      // A project build (the CLI's) hands its answer for this file in: no second compile.
       const compileAbort = new AbortController();
       const onReqAbort = () => compileAbort.abort();
       opts.signal?.addEventListener('abort', onReqAbort, { once: true });
-      const compiling: Promise<CompileResult | { timedOut: true; error: string }> = compileSolidity(
+      const precompiled = (input as AnalyzeSource & { precompiled?: CompileResult }).precompiled ?? null;
+      if (!precompiled) {
+        // The release this build needs (its pragmas and its imports') is installed first if missing.
+        const acquired = await acquireCompilerFor(buildRanges(input, deps.contractRoots));
+        if (acquired.note) notes.push(acquired.note);
+      }
+      const compiling: Promise<CompileResult | { timedOut: true; error: string }> = precompiled ? Promise.resolve(precompiled) : compileSolidity(
         // Full mode asks for what the fuzzer and the symbolic engine compile (bytecode, source maps,
         // AST): a worker that already compiled it answers them from its memo.
         { source, file, absPath: input.absPath ?? null, roots: input.roots ?? deps.contractRoots, ...(auditType === 'quick' ? { outputs: 'check' as const } : { outputs: 'full' as const, ast: true }) },
@@ -252,7 +284,18 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
       );
 
       const outline = await outlineOffThread(source, deadline, opts.signal);
-      if (outline.parseError) notes.push(`the source does not parse (${outline.parseError}); tools that need a syntax tree could not analyse it`);
+      if (outline.parseError) {
+        // Neither the parser nor the compiler can read it: not Solidity (or broken), a 400 with
+        // the compiler's own messages. A source only the parser rejects (newer syntax than it
+        // knows) but solc compiles is analysed: solc is the reference.
+        const c = await Promise.race([compiling, new Promise<null>((r) => setTimeout(() => r(null), Math.max(0, deadline - Date.now())).unref())]);
+        if (c === null || 'timedOut' in c || !c.ok) {
+          compileAbort.abort();
+          opts.signal?.removeEventListener('abort', onReqAbort);
+          throw invalidSolidity(file, outline, c && !('timedOut' in c) ? c : null);
+        }
+        notes.push(`the source does not parse (${outline.parseError}); tools that need a syntax tree could not analyse it`);
+      }
 
       const selected = select(auditType, all, opts);
       const toolInput: AnalysisInput = {

@@ -2,14 +2,15 @@
 // `compileTask` is what runs inside a kernel pool worker (compilers stay loaded per worker);
 // `compileSolidity` sends it there under the caller's deadline, so a compiler stuck on a
 // pathological input is killed with its worker instead of blocking the event loop.
-import fs from 'node:fs';
 import path from 'node:path';
+import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import semver from 'semver';
 import type { WorkerPool } from '../../../kernel/index.ts';
 import { loadCompiler } from './solc-loader.ts';
 import { sourceMemo } from '../source-memo.ts';
-import { blankPragmas, chooseCompiler, installedCompilers, type InstalledCompiler } from './versions.ts';
+import { blankPragmas, chooseCompiler, installedCompilers, pragmaRanges, pragmaText, refreshInstalledCompilers, type InstalledCompiler } from './versions.ts';
+import { collectClosure, loadProject, remappingStrings, unitNameOf, type MissingImport, type Project } from './project.ts';
 
 export const COMPILE_MODULE = fileURLToPath(import.meta.url);
 
@@ -109,88 +110,44 @@ export class LineIndex {
   }
 }
 
-function isInside(p: string, roots: string[]): boolean {
-  return roots.some((r) => {
-    const rel = path.relative(r, p);
-    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-  });
-}
-
-function rootsOf(req: CompileRequest): string[] {
+function rootsOf(req: Pick<CompileRequest, 'absPath' | 'roots'>): string[] {
   const dir = req.absPath ? path.dirname(req.absPath) : null;
   return (req.roots && req.roots.length ? req.roots : dir ? [dir] : []).map((r) => path.resolve(r));
 }
 
+/** What one compile of a request reads: the project, and the file with everything it imports. */
+interface Prepared {
+  project: Project | null;
+  mainKey: string;
+  /** Source unit name -> contents (the submitted text for the main unit). */
+  sources: Map<string, string>;
+  missing: MissingImport[];
+}
+
 /**
- * The folder solc's virtual file system is rooted at: the outermost allowed root holding the
- * file. solc normalizes "../lib/X.sol" against the importing file's key and drops ".." that
- * climbs above the key's root, so keys must carry the file's path below that folder.
+ * A request with a path is compiled as part of its project (root, remappings, node_modules,
+ * lib/): every import is resolved up front, so the compile gets all sources in one input and a
+ * missing import is known with the file that asks for it. Submitted text has no imports to read.
  */
-function importBase(req: CompileRequest): string | null {
-  if (!req.absPath) return null;
-  const holding = rootsOf(req).filter((r) => isInside(req.absPath!, [r])).sort((a, b) => a.length - b.length);
-  return holding[0] ?? path.dirname(req.absPath);
+function prepare(req: CompileRequest): Prepared {
+  if (!req.absPath) {
+    const mainKey = path.basename(req.file || 'Contract.sol') || 'Contract.sol';
+    return { project: null, mainKey, sources: new Map([[mainKey, req.source]]), missing: [] };
+  }
+  const project = loadProject(req.absPath, rootsOf(req));
+  const closure = collectClosure(project, req.absPath, { entrySource: req.source });
+  const sources = new Map<string, string>();
+  for (const [k, u] of closure.units) sources.set(k, u.content);
+  return { project, mainKey: closure.entry, sources, missing: closure.missing };
 }
 
-/** Key of the submitted file in solc's standard-JSON input (and in its output). */
+/** Key of the submitted file in solc's standard-JSON input (and in its output): its path in the project. */
 export function sourceKeyFor(req: Pick<CompileRequest, 'absPath' | 'file' | 'roots'>): string {
-  const base = importBase(req as CompileRequest);
-  if (base && req.absPath) return path.relative(base, req.absPath).split(path.sep).join('/');
+  if (req.absPath) {
+    const project = loadProject(req.absPath, rootsOf(req));
+    return unitNameOf(project, req.absPath) ?? path.basename(req.absPath);
+  }
   return path.basename(req.file || 'Contract.sol') || 'Contract.sol';
-}
-
-/** Import resolver over the allowed roots; records what it could not find. */
-function makeImportResolver(req: CompileRequest, missing: string[], loaded: Map<string, string>) {
-  const baseDir = importBase(req);
-  const roots = rootsOf(req);
-  const realRoots = roots.map((r) => {
-    try {
-      return fs.realpathSync(r);
-    } catch {
-      return r;
-    }
-  });
-  return (importPath: string): { contents: string } | { error: string } => {
-    const fail = (why: string) => {
-      if (!missing.includes(importPath)) missing.push(importPath);
-      return { error: why };
-    };
-    if (!baseDir) {
-      return fail(`import "${importPath}" cannot be resolved: the contract was submitted as text, so imports have nowhere to come from (submit it by path, or flatten it)`);
-    }
-    const candidates: string[] = [path.resolve(baseDir, importPath)];
-    if (!importPath.startsWith('.')) {
-      // Package-style imports (@openzeppelin/...): node_modules and lib/ folders from the
-      // file's folder up to the root.
-      let dir = path.dirname(req.absPath!);
-      for (;;) {
-        candidates.push(path.join(dir, 'node_modules', importPath), path.join(dir, 'lib', importPath));
-        const up = path.dirname(dir);
-        if (up === dir || !isInside(up, roots)) break;
-        dir = up;
-      }
-    }
-    for (const c of candidates) {
-      let real: string;
-      try {
-        real = fs.realpathSync(c);
-      } catch {
-        continue;
-      }
-      if (!isInside(real, realRoots)) return fail(`import "${importPath}" resolves to ${c}, which is outside the allowed contract roots`);
-      try {
-        const st = fs.statSync(real);
-        if (!st.isFile()) continue;
-        if (st.size > 4 * 1024 * 1024) return fail(`import "${importPath}" is larger than 4 MiB`);
-        const contents = fs.readFileSync(real, 'utf8');
-        loaded.set(importPath, contents);
-        return { contents };
-      } catch (e) {
-        return fail(`import "${importPath}" could not be read: ${(e as Error).message}`);
-      }
-    }
-    return fail(`import "${importPath}" not found under ${baseDir} or in node_modules/lib folders inside the allowed roots`);
-  };
 }
 
 function outputSelection(req: CompileRequest) {
@@ -213,21 +170,35 @@ interface Attempt {
   mainKey: string;
 }
 
-function runOnce(req: CompileRequest, c: InstalledCompiler, blank: boolean, missing: string[], loaded: Map<string, string>): Attempt {
+function runOnce(req: CompileRequest, prep: Prepared, c: InstalledCompiler, blank: boolean, missing: string[]): Attempt {
   const solc = loadCompiler(c.version);
-  const mainKey = sourceKeyFor(req);
-  let content = blank ? blankPragmas(req.source) : req.source;
+  const mainKey = prep.mainKey;
   let prefixBytes = 0;
   const usePragma = req.smtPragma && semver.lt(c.version, '0.8.0');
-  if (usePragma) {
-    // Same line, no newline: every line number of the submitted source stays the same.
-    content = SMT_PRAGMA + content;
-    prefixBytes = Buffer.byteLength(SMT_PRAGMA);
+  const sources: Record<string, { content: string }> = {};
+  for (const [unit, text] of prep.sources) {
+    let content = blank ? blankPragmas(text) : text;
+    if (unit === mainKey && usePragma) {
+      // Same line, no newline: every line number of the submitted source stays the same.
+      content = SMT_PRAGMA + content;
+      prefixBytes = Buffer.byteLength(SMT_PRAGMA);
+    }
+    sources[unit] = { content };
   }
   const settings: Record<string, unknown> = { outputSelection: outputSelection(req) };
   if (req.modelChecker && semver.gte(c.version, '0.7.0')) settings.modelChecker = req.modelChecker;
-  const input = JSON.stringify({ language: 'Solidity', sources: { [mainKey]: { content } }, settings });
-  const raw = solc.compileStandard(input, makeImportResolver(req, missing, loaded));
+  if (prep.project && prep.project.remappings.length) settings.remappings = remappingStrings(prep.project);
+  const input = JSON.stringify({ language: 'Solidity', sources, settings });
+  // Every import was resolved before; solc asks only for what is not there.
+  const onImport = (p: string) => {
+    if (!missing.includes(p)) missing.push(p);
+    return {
+      error: prep.project
+        ? `import "${p}" not found in the project (${prep.project.root}), its remappings, node_modules or lib folders`
+        : `import "${p}" cannot be resolved: the contract was submitted as text, so imports have nowhere to come from (submit it by path, or flatten it)`,
+    };
+  };
+  const raw = solc.compileStandard(input, onImport);
   let out: any;
   try {
     out = JSON.parse(raw);
@@ -333,7 +304,7 @@ function safeJson<T>(s: string, dflt: T): T {
 // is only used if every import it read still has the same contents (a user may edit an imported
 // file between two runs), and is handed out as a copy, so no caller can change another's result.
 // SMTChecker runs (modelChecker / smtPragma) are never kept: their output depends on time limits.
-const compiled = sourceMemo<{ result: CompileResult; imports: Array<[string, string]>; maxAttempts: number | null }>({ max: 4, maxChars: 4 * 1024 * 1024 });
+const compiled = sourceMemo<{ result: CompileResult; maxAttempts: number | null }>({ max: 4, maxChars: 4 * 1024 * 1024 });
 
 const memoStats = { hits: 0, misses: 0 };
 /** This thread's compile memo counters (cacheable requests only). */
@@ -341,8 +312,12 @@ export function compileMemoStats(): { hits: number; misses: number } {
   return { ...memoStats };
 }
 
-function memoKey(req: CompileRequest, outputs: 'full' | 'check'): string {
-  return JSON.stringify([req.file, req.absPath ?? null, rootsOf(req), req.compiler ?? null, outputs, Boolean(req.ast), req.source]);
+/** The key covers every source of the build, so an edited import is never answered from memory. */
+function memoKey(req: CompileRequest, prep: Prepared, outputs: 'full' | 'check'): string {
+  const h = createHash('sha256');
+  for (const [k, v] of prep.sources) h.update(`${k}\u0000${v}\u0000`);
+  h.update(JSON.stringify(prep.project ? remappingStrings(prep.project) : []));
+  return JSON.stringify([req.file, req.absPath ?? null, rootsOf(req), req.compiler ?? null, outputs, Boolean(req.ast), h.digest('hex'), prep.missing.length]);
 }
 
 /** A kept result answers a request allowing a different number of compiler attempts when it
@@ -353,34 +328,38 @@ function attemptsFit(req: CompileRequest, hit: { result: CompileResult; maxAttem
   return hit.result.ok && hit.result.attempts.length <= (req.maxAttempts ?? Infinity);
 }
 
-function importsUnchanged(req: CompileRequest, imports: Array<[string, string]>): boolean {
-  if (!imports.length) return true;
-  const resolve = makeImportResolver(req, [], new Map());
-  return imports.every(([p, contents]) => {
-    const r = resolve(p);
-    return 'contents' in r && r.contents === contents;
-  });
-}
-
 export function compileTask(req: CompileRequest): CompileResult {
-  if (req.modelChecker || req.smtPragma || typeof req.source !== 'string') return compileUncached(req, null);
+  if (typeof req.source !== 'string') return compileUncached(req, null);
+  let prep: Prepared;
+  try {
+    prep = prepare(req);
+  } catch (e) {
+    return compileUncached(req, null, (e as Error).message);
+  }
+  if (req.modelChecker || req.smtPragma) return compileUncached(req, prep);
   const outputs = req.outputs === 'check' ? 'check' : 'full';
   // A full result answers a check request too (it holds the ABI and everything else).
   for (const o of outputs === 'check' ? (['check', 'full'] as const) : (['full'] as const)) {
-    const hit = compiled.peek(memoKey(req, o));
-    if (hit && attemptsFit(req, hit) && importsUnchanged(req, hit.imports)) {
+    const hit = compiled.peek(memoKey(req, prep, o));
+    if (hit && attemptsFit(req, hit)) {
       memoStats.hits++;
       return structuredClone(hit.result);
     }
   }
   memoStats.misses++;
-  const imports = new Map<string, string>();
-  const result = compileUncached(req, imports);
-  compiled.set(memoKey(req, outputs), { result, imports: [...imports], maxAttempts: req.maxAttempts ?? null });
+  const result = compileUncached(req, prep);
+  compiled.set(memoKey(req, prep, outputs), { result, maxAttempts: req.maxAttempts ?? null });
   return structuredClone(result);
 }
 
-function compileUncached(req: CompileRequest, importsRead: Map<string, string> | null): CompileResult {
+/** Line of the first import statement naming `imp` in a source (for a missing-import diagnostic). */
+function importLine(text: string | undefined, imp: string): number | null {
+  if (!text) return null;
+  const i = text.indexOf(`"${imp}"`) >= 0 ? text.indexOf(`"${imp}"`) : text.indexOf(`'${imp}'`);
+  return i < 0 ? null : text.slice(0, i).split('\n').length;
+}
+
+function compileUncached(req: CompileRequest, prep: Prepared | null, prepError?: string): CompileResult {
   const t0 = Date.now();
   const base: CompileResult = {
     ok: false,
@@ -393,12 +372,44 @@ function compileUncached(req: CompileRequest, importsRead: Map<string, string> |
     warnings: [],
     missingImports: [],
     contracts: {},
-    sourceKey: sourceKeyFor(req),
+    sourceKey: prep?.mainKey ?? path.basename(req.file || 'Contract.sol'),
     durationMs: 0,
   };
   if (typeof req.source !== 'string' || req.source.trim() === '') {
     base.reason = 'source is empty';
     base.errors.push(diag('source is empty: there is nothing to compile'));
+    base.durationMs = Date.now() - t0;
+    return base;
+  }
+  if (!prep) {
+    base.reason = prepError ?? 'the project could not be read';
+    base.errors.push(diag(base.reason));
+    base.durationMs = Date.now() - t0;
+    return base;
+  }
+  // Releases installed on demand by another thread show up here without a restart.
+  refreshInstalledCompilers();
+  // Every file of the build must accept the compiler: the pragmas of the file and of its imports.
+  const buildPragmas = pragmaText(pragmaRanges(prep.sources.values()));
+  if (prep.missing.length) {
+    // Nothing to gain from running solc: say which file asks for what.
+    base.reason = `missing import${prep.missing.length > 1 ? 's' : ''}`;
+    base.pragma = chooseCompiler(req.source).pragma;
+    base.missingImports = [...new Set(prep.missing.map((m) => m.import))];
+    for (const m of prep.missing) {
+      const isMain = m.file === prep.mainKey;
+      base.errors.push({
+        severity: 'error',
+        type: 'ImportError',
+        code: null,
+        message: `import "${m.import}" ${m.reason}`,
+        formatted: `${m.file}: import "${m.import}" ${m.reason}`,
+        file: isMain ? req.file : m.file,
+        line: importLine(prep.sources.get(m.file), m.import),
+        column: null,
+        end_line: null,
+      });
+    }
     base.durationMs = Date.now() - t0;
     return base;
   }
@@ -409,16 +420,20 @@ function compileUncached(req: CompileRequest, importsRead: Map<string, string> |
     const choice = chooseCompiler(req.source);
     base.pragma = choice.pragma;
     if (!c) {
-      base.reason = `solc ${req.compiler} is not installed; installed: ${installedCompilers().map((x) => x.version).join(', ')}`;
+      base.reason = `solc ${req.compiler} is not installed (run \`vigil solc install ${req.compiler}\`); installed: ${installedCompilers().map((x) => x.version).join(', ')}`;
       base.errors.push(diag(base.reason));
       base.durationMs = Date.now() - t0;
       return base;
     }
     candidates = [c];
     base.reason = `solc ${c.version} requested explicitly`;
+    // The release the engine chose for a pin it could not honour (same minor series): the pragmas
+    // are blanked for this compile too, as they were for the engine's.
+    const forced = chooseCompiler(buildPragmas, [c]);
+    blank = forced.ok && forced.blankPragma;
   } else {
-    const choice = chooseCompiler(req.source);
-    base.pragma = choice.pragma;
+    const choice = chooseCompiler(buildPragmas);
+    base.pragma = chooseCompiler(req.source).pragma;
     base.reason = choice.reason;
     if (!choice.ok) {
       base.errors.push(diag(choice.reason));
@@ -430,20 +445,20 @@ function compileUncached(req: CompileRequest, importsRead: Map<string, string> |
   }
   // The attempt reported when every candidate fails is the one with the fewest errors: the
   // compiler that came closest is the one whose messages are about the code, not its dialect.
-  let last: { a: Attempt; errors: CompilerDiagnostic[]; warnings: CompilerDiagnostic[]; missing: string[]; loaded: Map<string, string> } | null = null;
+  let last: { a: Attempt; errors: CompilerDiagnostic[]; warnings: CompilerDiagnostic[]; missing: string[] } | null = null;
+  const loaded = prep.sources;
   for (const c of candidates) {
     const missing: string[] = [];
-    const loaded = new Map<string, string>();
     let a: Attempt;
     try {
-      a = runOnce(req, c, blank, missing, loaded);
+      a = runOnce(req, prep, c, blank, missing);
     } catch (e) {
       base.attempts.push({ compiler: c.version, ok: false, first_error: `solc ${c.version} crashed: ${(e as Error).message}` });
       continue;
     }
     const { errors, warnings } = diagnostics(a, req, loaded, blank);
     base.attempts.push({ compiler: c.version, ok: errors.length === 0, first_error: errors[0] ? oneLine(errors[0]) : null });
-    if (!last || errors.length < last.errors.length) last = { a, errors, warnings, missing, loaded };
+    if (!last || errors.length < last.errors.length) last = { a, errors, warnings, missing };
     if (errors.length === 0) break;
     // A missing import fails the same way under every compiler: do not try others.
     if (missing.length) break;
@@ -455,7 +470,6 @@ function compileUncached(req: CompileRequest, importsRead: Map<string, string> |
     return base;
   }
   const { a, errors, warnings, missing } = last;
-  if (importsRead) for (const [k, v] of last.loaded) importsRead.set(k, v);
   const used = a.compiler.version;
   if (base.attempts.length > 1) {
     const failed = base.attempts.filter((x) => !x.ok).map((x) => `${x.compiler} failed: ${x.first_error}`);

@@ -4,13 +4,16 @@
 // was compiled with a different patch release than the one it pins needs to know.
 import { createRequire } from 'node:module';
 import semver from 'semver';
+import { cachedCompilers } from './solc-cache.ts';
 
 const require = createRequire(import.meta.url);
 
 export interface InstalledCompiler {
   version: string;
-  /** npm package (alias) name to require. */
+  /** npm package (alias) name to require (bundled releases). */
   pkg: string;
+  /** soljson.js of a release installed on demand into the solc cache. */
+  soljson?: string;
 }
 
 /** Every compiler alias package.json declares, oldest first. */
@@ -27,10 +30,11 @@ const CANDIDATES: InstalledCompiler[] = [
 
 let installedCache: InstalledCompiler[] | null = null;
 
-/** Compilers actually present in node_modules (a trimmed install may lack some). */
+/** Compilers bundled in node_modules (a trimmed install may lack some), plus releases installed
+ *  on demand into the solc cache, oldest first. */
 export function installedCompilers(): InstalledCompiler[] {
   if (installedCache) return installedCache;
-  installedCache = CANDIDATES.filter((c) => {
+  const bundled = CANDIDATES.filter((c) => {
     try {
       const pj = require(`${c.pkg}/package.json`) as { version?: string };
       return pj.version === c.version;
@@ -38,7 +42,23 @@ export function installedCompilers(): InstalledCompiler[] {
       return false;
     }
   });
+  const have = new Set(bundled.map((c) => c.version));
+  const cached = cachedCompilers()
+    .filter((c) => !have.has(c.version))
+    .map((c) => ({ version: c.version, pkg: 'solc', soljson: c.soljson }));
+  installedCache = [...bundled, ...cached].sort((a, b) => semver.compare(a.version, b.version));
   return installedCache;
+}
+
+/** Forget the list above (after an install, or when another process may have added one). */
+export function refreshInstalledCompilers(): InstalledCompiler[] {
+  installedCache = null;
+  return installedCompilers();
+}
+
+/** Releases that ship with the package (work offline after npm install). */
+export function bundledCompilers(): InstalledCompiler[] {
+  return installedCompilers().filter((c) => !c.soljson);
 }
 
 /** Source with comments and string literals blanked (same length, newlines kept). */
@@ -154,7 +174,8 @@ export function chooseCompiler(source: string, installed: InstalledCompiler[] = 
       ok: true,
     };
   }
-  const ranges = pragma.statements.map((s) => normalizeRange(s.range));
+  // The same range written in several files of a build counts once.
+  const ranges = [...new Set(pragma.statements.map((s) => normalizeRange(s.range)))];
   for (const r of ranges) {
     if (!semver.validRange(r)) {
       return { candidates: [], reason: `pragma solidity ${pragma.text}: "${r}" is not a valid version range`, blankPragma: false, pragma: pragma.text, ok: false };
@@ -162,7 +183,7 @@ export function chooseCompiler(source: string, installed: InstalledCompiler[] = 
   }
   const satisfying = desc.filter((c) => ranges.every((r) => semver.satisfies(c.version, r)));
   if (satisfying.length) {
-    const exact = ranges.length === 1 && semver.valid(ranges[0].replace(/^=/, '')) !== null;
+    const exact = exactPin(ranges) === first0(satisfying);
     const first = satisfying[0];
     const reason = exact
       ? `pragma ${pragma.text} pins ${first.version}, which is installed`
@@ -171,7 +192,7 @@ export function chooseCompiler(source: string, installed: InstalledCompiler[] = 
     return { candidates: oneMinorEach(satisfying), reason, blankPragma: false, pragma: pragma.text, ok: true };
   }
   // An exact pin of a release we do not ship: the same minor series is source-compatible.
-  const pin = ranges.length === 1 ? semver.valid(ranges[0].replace(/^=/, '')) : null;
+  const pin = exactPin(ranges);
   if (pin) {
     const sameMinor = installed.filter((c) => semver.major(c.version) === semver.major(pin) && semver.minor(c.version) === semver.minor(pin));
     if (sameMinor.length) {
@@ -192,6 +213,27 @@ export function chooseCompiler(source: string, installed: InstalledCompiler[] = 
     pragma: pragma.text,
     ok: false,
   };
+}
+
+const first0 = (cs: InstalledCompiler[]) => cs[0]?.version ?? null;
+
+/** The one release the ranges pin exactly ("=0.5.16" or "0.5.16"), when the other ranges allow it. */
+export function exactPin(ranges: string[]): string | null {
+  const pins = [...new Set(ranges.map((r) => semver.valid(r.replace(/^=/, ''))).filter((v): v is string => v !== null))];
+  if (pins.length !== 1) return null;
+  return ranges.every((r) => semver.satisfies(pins[0], r)) ? pins[0] : null;
+}
+
+/** Normalized ranges of a set of sources (a build: a file and everything it imports). */
+export function pragmaRanges(sources: Iterable<string>): string[] {
+  const out = new Set<string>();
+  for (const s of sources) for (const st of extractPragma(s).statements) out.add(normalizeRange(st.range));
+  return [...out];
+}
+
+/** One text holding every distinct pragma of a build, for chooseCompiler. */
+export function pragmaText(ranges: string[]): string {
+  return ranges.map((r) => `pragma solidity ${r};`).join('\n');
 }
 
 /** Newest release of each minor series, in the given (descending) order. */
