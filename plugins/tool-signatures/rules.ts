@@ -447,12 +447,17 @@ export const bridgeVerificationRule: StaticDetector = {
               severity = 'HIGH';
             }
             const bytesParams = params.filter((q) => q.typeName?.name === 'bytes');
-            const sourceParams = params.filter((p) => CHAIN_TYPES.test(p.typeName?.name ?? '') || p.typeName?.name === 'address' || (p.typeName?.name === 'bytes' && bytesParams.length > 1 && p !== bytesParams.at(-1)));
+            // Parameters that say what to call (target, value, calldata of an executor such as a
+            // timelock's execute) describe the action, not where a message came from.
+            const describesCall = (name: string) =>
+              argumentFlow(fn, name).sites.some((st) => st.fn.externalCalls.some((c) => [c.target, c.value].some((x) => x && some(x, (m) => m.type === 'Identifier' && m.name === st.name))));
+            const sourceParams = params.filter((p) => (CHAIN_TYPES.test(p.typeName?.name ?? '') || p.typeName?.name === 'address' || (p.typeName?.name === 'bytes' && bytesParams.length > 1 && p !== bytesParams.at(-1))) && !describesCall(p.name));
             if (sourceParams.length && !sourceParams.some((p) => usedInCondition(fn, p.name))) {
               gaps.push(`it never checks the source chain or remote sender (${sourceParams.map((p) => p.name).join(', ')}), so any contract on any chain can send it messages`);
             }
             const idParam = params.find((p) => p.typeName?.name === 'bytes32' && /id|hash|guid|nonce/i.test(p.name));
-            if (idParam && !fn.writes.some((w) => some(w.node, (n) => n.type === 'IndexAccess' && some(n.index, (m) => m.type === 'Identifier' && m.name === idParam.name)))) {
+            // An id handed to a hook a derived contract implements may be recorded there.
+            if (idParam && !argumentFlow(fn, idParam.name).unresolved && !fn.writes.some((w) => some(w.node, (n) => n.type === 'IndexAccess' && some(n.index, (m) => m.type === 'Identifier' && m.name === idParam.name)))) {
               gaps.push(`it receives message id \`${idParam.name}\` but never records it as processed, so a relayed message can be delivered again`);
             }
             if (gaps.length) context.report({ node: fn.node, loc: { line: line(fn.node) }, messageId: 'gaps', severity, data: { fn: fn.name, gaps: gaps.join('; ') } });

@@ -113,8 +113,13 @@ export interface FunctionFacts {
   transitiveUnresolved: boolean;
   /** State variables updated arithmetically here (`+=`, `-=`, `++`, `x = x + y`): balances, counters. */
   arithmeticWrites: Set<string>;
-  /** Checks msg.sender / tx.origin itself, in a modifier or in a helper it calls. */
+  /** Checks msg.sender / tx.origin itself, in a modifier or in a helper it calls, or may do so
+   *  in code the file does not contain (`opaqueGuard`). */
   senderGuard: boolean;
+  /** A modifier defined in an imported base, or a modifier or check that hands the caller (or
+   *  nothing) to imported code (`_checkRole(role, _msgSender())`, `_checkOwner()`): the guard is
+   *  out of sight, so rules do not claim that anyone can call the function. */
+  opaqueGuard: boolean;
   /** Called from another function or modifier of the file. */
   calledInternally: boolean;
   transitiveWrites: Set<string>;
@@ -365,7 +370,11 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
   for (const f of all) transitive(f, new Set());
   const arithmeticVars = new Set(all.flatMap((f) => [...f.arithmeticWrites]));
   for (const cf of contracts) for (const f of cf.ownFunctions) senderLocals(f, cf);
-  for (const cf of contracts) for (const f of cf.ownFunctions) f.senderGuard = hasGuard(f, cf, 0);
+  for (const cf of contracts)
+    for (const f of cf.ownFunctions) {
+      f.opaqueGuard = opaqueGuard(f, cf);
+      f.senderGuard = f.opaqueGuard || hasGuard(f, cf, 0);
+    }
   for (const cf of contracts) collectAuthVars(cf);
   for (const f of all) f.reentrancy = reentrancyPaths(f);
 
@@ -406,6 +415,7 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
       unresolvedCalls: [],
       transitiveUnresolved: false,
       senderGuard: false,
+      opaqueGuard: false,
       calledInternally: false,
       transitiveWrites: new Set(),
       transitiveReads: new Set(),
@@ -775,6 +785,20 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
       const fromSender = isMsgSender(init) || isTxOrigin(init) || (init.type === 'IndexAccess' && (isMsgSender(init.index) || isTxOrigin(init.index)) && isMembershipTable(init.base, f, cf));
       if (fromSender) for (const v of n.variables ?? []) if (v?.name) f.senderLocals.add(v.name);
     });
+  }
+
+  function opaqueGuard(f: FunctionFacts, cf: ContractFacts): boolean {
+    if (!cf.unresolvedBase) return false;
+    const sender = (a: Node) => isMsgSender(a) || isTxOrigin(a);
+    for (const m of f.modifiers) {
+      if (!m.def) {
+        // An unresolved name that is not a base constructor call of this file.
+        if (!contractByName.has(m.name) && f.kind !== 'constructor') return true;
+        continue;
+      }
+      if (m.def.unresolvedCalls.some((c) => !(c.node.arguments ?? []).length || (c.node.arguments ?? []).some(sender))) return true;
+    }
+    return f.unresolvedCalls.some((c) => (c.node.arguments ?? []).some(sender));
   }
 
   function hasGuard(f: FunctionFacts, cf: ContractFacts, depth: number): boolean {

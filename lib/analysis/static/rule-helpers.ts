@@ -115,7 +115,8 @@ export function ownerSetOnly(c: ContractFacts, v: string): boolean {
  * Inter-procedural flow of one value by argument passing: the function and local name it starts
  * as, then every in-file internal callee (transitively, up to `depth`) whose parameter receives it
  * unchanged (`_check(deadline)` → `_check`'s `validBefore`). Also says whether the value reaches a
- * call into code the file does not define (an imported base's `_useNonce(owner)`): what happens
+ * call into code the file does not define (an imported base's `_useNonce(owner)`, or a virtual
+ * hook without a body that a derived contract implements): what happens
  * to it there is unknown, so rules do not claim it is never checked or consumed.
  */
 export function argumentFlow(fn: FunctionFacts, name: string, depth = 4): { sites: Array<{ fn: FunctionFacts; name: string }>; unresolved: boolean } {
@@ -127,6 +128,8 @@ export function argumentFlow(fn: FunctionFacts, name: string, depth = 4): { site
     if (seen.has(key)) return;
     seen.add(key);
     sites.push({ fn: f, name: n });
+    // A hook without a body (abstract / interface): a derived contract elsewhere implements it.
+    if (!f.node.body) unresolved = true;
     if (f.unresolvedCalls.some((c) => (c.node.arguments ?? []).some((a: Node) => unwrapArg(a)?.type === 'Identifier' && unwrapArg(a).name === n))) unresolved = true;
     if (d >= depth) return;
     for (const ic of f.internalCalls) {
