@@ -26,3 +26,39 @@ contract Lottery {
         return keccak256(secret);
     }
 }
+
+interface ITimelock {
+    function queued(bytes32 id) external view returns (bool);
+}
+
+// Block values that select nothing: an oracle's packed timestamp, a timelock's eta hashed into
+// an operation id handed to another contract, a blockhash accessor of a caller-chosen block.
+contract NotDraws {
+    uint32 last;
+    uint price;
+    ITimelock timelock;
+
+    function update(uint reserve) public {
+        uint32 ts = uint32(block.timestamp % 2**32);
+        uint32 elapsed = ts - last;
+        if (elapsed > 0) price += reserve * elapsed;
+        last = ts;
+    }
+
+    function queue(address target, uint delay) public view returns (bool) {
+        uint48 eta = uint48(block.timestamp + delay);
+        return timelock.queued(keccak256(abi.encode(target, eta)));
+    }
+
+    function hashOf(uint blockNumber) public view returns (bytes32) {
+        return block.number - blockNumber < 257 ? blockhash(blockNumber) : bytes32(0);
+    }
+
+    function flip() public view returns (bool) {
+        return uint8(block.timestamp) % 2 == 0; // expect: bad-randomness
+    }
+
+    function pick(uint n) public view returns (uint) {
+        return uint(blockhash(block.number - 1)) % n; // expect: bad-randomness
+    }
+}

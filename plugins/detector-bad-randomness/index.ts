@@ -108,6 +108,54 @@ function storedHash(n: Node, facts: StaticFacts): { hash: Node; name: string | n
   return null;
 }
 
+const TWO_32 = 2n ** 32n;
+/** Value of a constant like `2**32`, `4294967296`, `0x100000000` (null when not a literal). */
+function constValue(n: Node): bigint | null {
+  const u = unwrap(n);
+  if (u?.type === 'NumberLiteral' && !u.subdenomination) {
+    try {
+      return BigInt(String(u.number).replace(/_/g, ''));
+    } catch {
+      return null;
+    }
+  }
+  if (u?.type === 'BinaryOperation' && u.operator === '**') {
+    const a = constValue(u.left);
+    const b = constValue(u.right);
+    return a !== null && b !== null && b < 512n ? a ** b : null;
+  }
+  return null;
+}
+const CAST_BITS = /^u?int(\d+)$/;
+/** Only block.timestamp / block.number (no hash, no other block value) inside `n`. */
+const onlyClock = (n: Node) => {
+  let clock = false;
+  let other = false;
+  walk(n, (x) => {
+    const b = blockValue(x);
+    if (b === 'timestamp' || b === 'number') clock = true;
+    else if (b || isHashCall(x)) other = true;
+  });
+  return clock && !other;
+};
+
+/**
+ * Truncation that keeps a timestamp or block number intact (`block.timestamp % 2**32`,
+ * `uint32(block.timestamp)`, `uint48(...)`): both stay far below 2**32 for another eighty years,
+ * so nothing is discarded and nothing is drawn; this is storage packing (oracles, checkpoints).
+ */
+function identityTruncation(n: Node): boolean {
+  if (n?.type === 'BinaryOperation' && n.operator === '%') {
+    const m = constValue(n.right);
+    return m !== null && m >= TWO_32 && onlyClock(n.left);
+  }
+  if (n?.type === 'FunctionCall' && (n.arguments ?? []).length === 1) {
+    const bits = CAST_BITS.exec(n.expression?.name ?? n.expression?.typeName?.name ?? '');
+    return !!bits && Number(bits[1]) >= 32 && onlyClock(n.arguments[0]);
+  }
+  return false;
+}
+
 export const badRandomnessDetector: StaticDetector = {
   meta: {
     id: 'bad-randomness',
@@ -129,10 +177,30 @@ export const badRandomnessDetector: StaticDetector = {
   create(context) {
     const { facts, source } = context;
     const ef = entropyFacts(facts);
+    const events = new Set<string>();
+    walk(facts.ast, (n) => (n.type === 'EventDefinition' ? (events.add(n.name), undefined) : undefined));
+    /** A hash whose value only names something: a mapping key, an event argument, an argument
+     *  of a call into another contract (`timelock.queuedTransactions(keccak256(...))`), or a
+     *  local used only that way. Nothing is drawn from it. */
+    const hashIsIdentifier = (h: Node): boolean => {
+      const up = facts.parent(h);
+      if (up?.type === 'IndexAccess' && up.index === h) return true;
+      if (up?.type === 'FunctionCall' && (up.arguments ?? []).includes(h)) {
+        if (facts.externalCallByNode.get(up)?.kind === 'external') return true;
+        if (up.expression?.type === 'Identifier' && events.has(up.expression.name)) return true;
+      }
+      const enc = facts.enclosing(h);
+      let name: string | null = null;
+      if (up?.type === 'VariableDeclarationStatement' && up.initialValue === h && up.variables?.length === 1) name = up.variables[0]?.name ?? null;
+      else if (up?.type === 'BinaryOperation' && up.operator === '=' && up.right === h && up.left?.type === 'Identifier') name = up.left.name;
+      return !!name && !!enc.fn && !enc.contract?.stateVars.has(name) && identifierOnly(name, enc.fn, facts, events);
+    };
+    /** An operation that draws from a value: modulo, a narrowing cast or a hash whose value is used. */
+    const isDraw = (n: Node): boolean => ef.isSink(n) && !identityTruncation(n) && !(isHashCall(n) && hashIsIdentifier(n));
     // Names used inside any draw, per contract: a block value stored in one of them is entropy.
     const drawNames = new Map<string, Set<string>>();
     walk(facts.ast, (n) => {
-      if (!ef.isSink(n)) return;
+      if (!isDraw(n)) return;
       const c = facts.enclosing(n).contract?.name ?? '';
       const set = drawNames.get(c) ?? new Set<string>();
       walk(n, (x) => {
@@ -143,7 +211,7 @@ export const badRandomnessDetector: StaticDetector = {
     const inSink = (n: Node): boolean => {
       let p = facts.parent(n);
       while (p && !/Statement$|^Block$|^StateVariableDeclaration$/.test(p.type)) {
-        if (ef.isSink(p) || blockValue(p) === 'blockhash') return true;
+        if (isDraw(p) || blockValue(p) === 'blockhash') return true;
         p = facts.parent(p);
       }
       return false;
@@ -174,8 +242,6 @@ export const badRandomnessDetector: StaticDetector = {
       });
       return !live;
     };
-    const events = new Set<string>();
-    walk(facts.ast, (n) => (n.type === 'EventDefinition' ? (events.add(n.name), undefined) : undefined));
     // A hash of block data used only as a record's name is an identifier, not a draw.
     const namesARecord = (n: Node): boolean => {
       const h = storedHash(n, facts);
@@ -184,6 +250,16 @@ export const badRandomnessDetector: StaticDetector = {
       const enc = facts.enclosing(n);
       return !!h.name && !!enc.fn && !enc.contract?.stateVars.has(h.name) && identifierOnly(h.name, enc.fn, facts, events);
     };
+    /** `return blockhash(blockNumber)` of a caller-chosen block, as is (an accessor, like a
+     *  view over chain data): the draw, if any, happens where the caller uses the result. */
+    const accessorOnly = (n: Node): boolean => {
+      const { fn } = facts.enclosing(n);
+      const arg = n.arguments?.[0];
+      if (!fn || !arg || !(unwrap(arg).type === 'Identifier' && fn.params.includes(unwrap(arg).name))) return false;
+      let p = facts.parent(n);
+      while (p && (p.type === 'Conditional' || p.type === 'TupleExpression')) p = facts.parent(p);
+      return p?.type === 'ReturnStatement';
+    };
     const check = (n: Node) => {
       const b = blockValue(n);
       if (!b || b === 'gaslimit') return;
@@ -191,6 +267,7 @@ export const badRandomnessDetector: StaticDetector = {
       if (b !== 'blockhash' && namesARecord(n)) return;
       if (b === 'blockhash') {
         if (committedFutureBlock(n, facts)) return;
+        if (accessorOnly(n)) return;
         context.report({ node: n, loc: statementLoc(n, facts), messageId: 'blockhash' });
         return;
       }
@@ -201,7 +278,7 @@ export const badRandomnessDetector: StaticDetector = {
       }
     };
     const sink = (n: Node) => {
-      if (!ef.isSink(n) || deadValue(n)) return;
+      if (!isDraw(n) || deadValue(n)) return;
       if (isHashCall(n) && n.arguments?.[0] && namesARecord(n.arguments[0])) return;
       const enc = facts.enclosing(n);
       const vars = new Set<string>();

@@ -7,6 +7,8 @@
 // or block time (bounded in practice), msg.value times a constant, counters stepped by a literal,
 // and parameters used only as keys (`bal[_id] += bal2[_id]`): choosing which slot is read does not
 // let the caller choose the magnitude.
+// Not reported either: a credit of an amount the same function first debited from another entry
+// of the same table in checked arithmetic (a transfer: the sum of the entries is conserved).
 // Not reported: arithmetic only the deployer (constructor) or a soundly guarded owner can reach;
 // the owner is trusted unless some unguarded entry point can take the role.
 // Rated LOW: a wrap whose result only goes back to the caller (the function writes no state,
@@ -150,6 +152,10 @@ export const integerOverflowDetector: StaticDetector = {
             (!!target && (across(l, r, target, a) || across(l, r, target, b) || across(r, l, target, a) || across(r, l, target, b))),
         );
         if (guard) return;
+        // A transfer between entries of one table: the same amount was first debited from
+        // another entry in checked arithmetic, so the sum of the entries is unchanged and the
+        // credit cannot exceed it (solmate's `unchecked { balanceOf[to] += amount; }`).
+        if (compound && op === '+' && lhsRoot && writesState && fn.writes.some((w) => w.node !== n && w.pos < (n.range?.[0] ?? 0) && w.node?.type === 'BinaryOperation' && w.node.operator === '-=' && rootName(w.node.left) === lhsRoot && norm(source, w.node.right) === b && facts.version.checkedArithmetic && !facts.inUnchecked(w.node))) return;
 
         resultOnly ??= resultOnlyFunctions(facts);
         const harmless = resultOnly.has(fn);

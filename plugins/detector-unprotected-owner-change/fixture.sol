@@ -59,3 +59,23 @@ contract Channels {
         delete chans[id];
     }
 }
+
+// Operators a holder appoints for themself: the row written is the caller's own.
+contract Operators {
+    mapping(address => mapping(address => bool)) public isOperator;
+    mapping(address => uint) public balanceOf;
+
+    function setOperator(address operator, bool approved) public {
+        isOperator[msg.sender][operator] = approved;
+    }
+
+    function setOperatorFor(address owner, address operator) public { // expect: unprotected-owner-change
+        isOperator[owner][operator] = true;
+    }
+
+    function transferFrom(address from, address to, uint amount) public {
+        if (msg.sender != from && !isOperator[from][msg.sender]) revert();
+        balanceOf[from] -= amount;
+        balanceOf[to] += amount;
+    }
+}

@@ -65,6 +65,15 @@ export const unprotectedOwnerChangeDetector: StaticDetector = {
   },
 };
 
+function keyedByCaller(lhs: Node): boolean {
+  let n = lhs;
+  while (n && (n.type === 'IndexAccess' || n.type === 'MemberAccess')) {
+    if (n.type === 'IndexAccess' && isMsgSender(n.index)) return true;
+    n = n.type === 'IndexAccess' ? n.base : n.expression;
+  }
+  return false;
+}
+
 /** Access-control state written by `fn` or its internal callees. A caller adding itself to a
  *  table (`members[msg.sender] = true`) is self-registration, not taking someone's role. */
 function authWrites(fn: FunctionFacts, auth: Set<string>, members: Map<string, Set<string> | null>, depth: number, gated: boolean): Set<string> {
@@ -73,7 +82,9 @@ function authWrites(fn: FunctionFacts, auth: Set<string>, members: Map<string, S
     if (!auth.has(w.variable)) continue;
     if (gated && isClear(w.node)) continue;
     const lhs = w.node?.type === 'BinaryOperation' ? w.node.left : w.node?.subExpression;
-    if (lhs?.type === 'IndexAccess' && isMsgSender(lhs.index)) continue;
+    // The caller's own row at any level (`isOperator[msg.sender][op] = ok`): it grants or
+    // changes only the caller's permissions, as an ERC20 approve does.
+    if (keyedByCaller(lhs)) continue;
     // Only the compared members of a struct are owner state; a write of the whole struct counts.
     const checked = members.get(w.variable);
     const written = lhs ? memberPath(lhs) : [];

@@ -1,6 +1,6 @@
 // Layer 8 rules (cross-chain and signatures), ESLint-shaped detectors run by this plugin's own
 // tool over the shared static facts (they are not registered as layer-1 detectors).
-import { isRequireLike, line, some, walk, type FunctionFacts, type Node, type StaticDetector, type StaticFacts } from '../../lib/analysis/static/index.ts';
+import { argumentFlow, conditions, isRequireLike, line, reachableFunctions, some, walk, type FunctionFacts, type Node, type StaticDetector, type StaticFacts } from '../../lib/analysis/static/index.ts';
 
 /** secp256k1n / 2: the upper bound EIP-2 puts on `s`. */
 const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e73_57a4501d_dfe92f46_681b20a0n;
@@ -13,6 +13,25 @@ const isThis = (n: Node) => n?.type === 'Identifier' && n.name === 'this';
 /** OpenZeppelin EIP712 helpers fold chain id and this contract into the digest. */
 const isEip712Helper = (n: Node) => n?.type === 'FunctionCall' && ((n.expression?.type === 'Identifier' && /^_(hashTypedDataV4|domainSeparatorV4)$/.test(n.expression.name)) || (n.expression?.type === 'MemberAccess' && n.expression.memberName === 'toTypedDataHash'));
 const isBlockTime = (n: Node) => (n?.type === 'MemberAccess' && n.memberName === 'timestamp' && n.expression?.name === 'block') || (n?.type === 'Identifier' && n.name === 'now');
+
+const isBlockNumber = (n: Node) => n?.type === 'MemberAccess' && n.memberName === 'number' && n.expression?.name === 'block';
+/** A call that reads the clock through a helper or library (`Time.timestamp()`, `clock()`). */
+const isClockCall = (n: Node) => n?.type === 'FunctionCall' && /^(_?(block)?timestamp|_?blockNumber|clock|_?now|_?currentTime|_?getBlockTimestamp)$/i.test(n.expression?.memberName ?? n.expression?.name ?? '');
+
+/** Whether `body` compares `name` (ordering comparison) with the current time or block. */
+function comparesWithTime(body: Node, name: string, fn: FunctionFacts): boolean {
+  const clockLocals = new Set<string>();
+  walk(body, (n) => {
+    if (n.type === 'VariableDeclarationStatement' && n.initialValue && some(n.initialValue, (m) => isBlockTime(m) || isBlockNumber(m) || isClockCall(m))) for (const v of n.variables ?? []) if (v?.name) clockLocals.add(v.name);
+  });
+  const isClock = (m: Node) => isBlockTime(m) || isBlockNumber(m) || isClockCall(m) || (m.type === 'Identifier' && clockLocals.has(m.name) && fn.locals.has(m.name));
+  let hit = false;
+  walk(body, (n) => {
+    if (hit) return false;
+    if (n.type === 'BinaryOperation' && ['<', '<=', '>', '>='].includes(n.operator) && some(n, isClock) && some(n, (m) => m.type === 'Identifier' && m.name === name)) hit = true;
+  });
+  return hit;
+}
 
 function numberValue(n: Node): bigint | null {
   if (n?.type !== 'NumberLiteral') return null;
@@ -29,33 +48,38 @@ function digestMaterial(arg: Node, fn: FunctionFacts, facts: StaticFacts): Node[
   const out: Node[] = [];
   const seen = new Set<string>();
   const { contract } = facts.enclosing(fn.node);
-  const queue: Node[] = [arg];
+  // Each expression is read in the scope of the function it comes from: a domain separator
+  // assigned in the constructor from a constructor local (`chainId := chainid()`) is followed there.
+  const queue: Array<{ e: Node; in: FunctionFacts }> = [{ e: arg, in: fn }];
   while (queue.length && out.length < 64) {
-    const e = queue.shift()!;
+    const { e, in: scope } = queue.shift()!;
     out.push(e);
     walk(e, (n) => {
-      if (n.type !== 'Identifier' || seen.has(n.name)) return;
-      seen.add(n.name);
-      // Locals: declaration initializers and later assignments in this function.
-      if (fn.node.body)
-        walk(fn.node.body, (m) => {
-          if (m.type === 'VariableDeclarationStatement' && m.initialValue && (m.variables ?? []).some((v: Node) => v?.name === n.name)) queue.push(m.initialValue);
-          if (m.type === 'BinaryOperation' && m.operator === '=' && m.left?.type === 'Identifier' && m.left.name === n.name) queue.push(m.right);
+      if (n.type !== 'Identifier') return;
+      const key = `${scope.key}@${scope.node.range?.[0]}:${n.name}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      // Locals: declaration initializers and later assignments (also in inline assembly).
+      if (scope.locals.has(n.name) && scope.node.body)
+        walk(scope.node.body, (m) => {
+          if (m.type === 'VariableDeclarationStatement' && m.initialValue && (m.variables ?? []).some((v: Node) => v?.name === n.name)) queue.push({ e: m.initialValue, in: scope });
+          if (m.type === 'BinaryOperation' && m.operator === '=' && m.left?.type === 'Identifier' && m.left.name === n.name) queue.push({ e: m.right, in: scope });
+          if (m.type === 'AssemblyAssignment' && (m.names ?? []).some((x: Node) => x?.name === n.name) && m.expression) queue.push({ e: m.expression, in: scope });
         });
       // State variables: initializer and assignments anywhere in the contract (constructor).
       const sv = contract?.stateVars.get(n.name);
-      if (sv && !fn.locals.has(n.name)) {
-        if (sv.node.expression) queue.push(sv.node.expression);
+      if (sv && !scope.locals.has(n.name)) {
+        if (sv.node.expression) queue.push({ e: sv.node.expression, in: scope });
         for (const g of contract!.functions) {
           if (!g.node.body) continue;
           walk(g.node.body, (m) => {
-            if (m.type === 'BinaryOperation' && m.operator === '=' && m.left?.type === 'Identifier' && m.left.name === n.name) queue.push(m.right);
+            if (m.type === 'BinaryOperation' && m.operator === '=' && m.left?.type === 'Identifier' && m.left.name === n.name) queue.push({ e: m.right, in: g });
           });
         }
       }
       // Internal helpers that build the digest (getDigest(...), domainSeparator()).
       const callee = contract?.functions.find((g) => g.name === n.name && g.kind === 'function');
-      if (callee?.node.body) walk(callee.node.body, (m) => (m.type === 'ReturnStatement' && m.expression ? (queue.push(m.expression), false) : undefined));
+      if (callee?.node.body) walk(callee.node.body, (m) => (m.type === 'ReturnStatement' && m.expression ? (queue.push({ e: m.expression, in: callee }), false) : undefined));
     });
   }
   return out;
@@ -151,6 +175,37 @@ function marksProcessed(fn: FunctionFacts): boolean {
   return fn.writes.some((w) => checked.has(w.variable) && (w.node?.left?.type === 'IndexAccess' || w.node?.subExpression?.type === 'IndexAccess'));
 }
 
+/** Names whose value is part of the signed material or is the recovered signer. */
+function signedNames(site: SigSite): Set<string> {
+  const out = new Set<string>();
+  for (const p of site.fn.node.parameters ?? []) if (p?.name && site.material.some((m) => some(m, (n) => n.type === 'Identifier' && n.name === p.name))) out.add(p.name);
+  if (site.signer) out.add(site.signer);
+  return out;
+}
+
+function consumedOutOfSight(site: SigSite, fn: FunctionFacts): boolean {
+  const params = new Set<string>(fn.params);
+  // An imported helper in the digest that is handed a caller's parameter (`_useNonce(owner)`);
+  // digest builders that take the hash (`_hashTypedDataV4(structHash)`) consume nothing.
+  const unresolvedNodes = new Set(reachableFunctions(fn).flatMap((g) => g.unresolvedCalls.filter((c) => (c.node.arguments ?? []).some((a: Node) => a?.type === 'Identifier' && (params.has(a.name) || a.name === site.signer))).map((c) => c.node)));
+  if (site.material.some((m) => some(m, (n) => unresolvedNodes.has(n)))) return true;
+  for (const name of signedNames(site)) if (argumentFlow(fn, name).unresolved) return true;
+  return false;
+}
+
+/** A signed value or the signer reaches an in-file helper that checks it against state it also
+ *  updates (`_useCheckedNonce(signer, nonce)`: `require(nonce == _useNonce(owner))`). */
+function consumedByHelper(site: SigSite, fn: FunctionFacts): boolean {
+  for (const name of signedNames(site)) {
+    for (const s of argumentFlow(fn, name).sites) {
+      if (s.fn === fn || !s.fn.node.body) continue;
+      const updatesWhatItReads = [...s.fn.transitiveWrites].some((v) => s.fn.transitiveReads.has(v));
+      if (updatesWhatItReads && conditions(s.fn.node.body).some((c) => some(c, (x) => x.type === 'Identifier' && x.name === s.name))) return true;
+    }
+  }
+  return false;
+}
+
 export const signatureReplayRule: StaticDetector = {
   meta: {
     id: 'signature-replay',
@@ -182,7 +237,12 @@ export const signatureReplayRule: StaticDetector = {
           const self = eip712 || material.some((m) => some(m, isThis));
           const nonces = nonceReads(site, facts);
           const written = nonces.filter((v) => fn.transitiveWrites.has(v));
-          const marked = marksProcessed(fn) || fn.internalCalls.some((ic) => ic.callees.some(marksProcessed));
+          // Consumption may happen in any in-file helper the function reaches (`_consumeNonce`).
+          const marked = reachableFunctions(fn).some(marksProcessed) || consumedByHelper(site, fn);
+          // A digest built from an imported helper's result (`_useNonce(owner)`), or a signed value
+          // or the signer handed to one (`_useCheckedNonce(signer, nonce)`), may be consumed in code
+          // this file does not contain: the rule cannot tell, so it claims nothing about replay.
+          if (!written.length && !marked && consumedOutOfSight(site, fn)) continue;
           const missing = [!chain && 'the chain id', !self && 'the contract address'].filter(Boolean) as string[];
           if (!written.length && !marked) {
             if (nonces.length) context.report({ node: site.call, messageId: 'nonceNotIncremented', data: { fn: fn.name, nonce: nonces[0] } });
@@ -237,7 +297,8 @@ export const ecrecoverMalleabilityRule: StaticDetector = {
             if (!sigParams.size) continue;
             const tainted = new Set(sigParams);
             walk(g.node.body, (n) => {
-              if (n.type === 'VariableDeclarationStatement' && n.initialValue && some(n.initialValue, (m) => m.type === 'Identifier' && tainted.has(m.name))) for (const v of n.variables ?? []) if (v?.name) tainted.add(v.name);
+              // The recovered signer is not the signature: its identity is the same for both forms.
+              if (n.type === 'VariableDeclarationStatement' && n.initialValue && !isEcrecover(n.initialValue) && !isOzRecover(n.initialValue) && some(n.initialValue, (m) => m.type === 'Identifier' && tainted.has(m.name))) for (const v of n.variables ?? []) if (v?.name) tainted.add(v.name);
             });
             walk(g.node.body, (n) => {
               if (n.type === 'IndexAccess' && some(n.index, (m) => m.type === 'Identifier' && tainted.has(m.name))) keyedBySig = true;
@@ -322,13 +383,16 @@ export const permitDeadlineRule: StaticDetector = {
           for (const p of params) {
             const signed = site.material.some((m) => some(m, (n) => n.type === 'Identifier' && n.name === p.name));
             if (!signed) continue;
+            // Checked here or in any in-file helper the value is handed to (`_checkValidity(after,
+            // before)`); handed to imported code, it may be checked there (unknown: no claim).
+            const flow = argumentFlow(fn, p.name);
+            if (flow.unresolved) continue;
             let checked = false;
-            const scan = (body: Node) =>
-              walk(body, (n) => {
-                if (n.type === 'BinaryOperation' && ['<', '<=', '>', '>='].includes(n.operator) && some(n, isBlockTime) && some(n, (m) => m.type === 'Identifier' && m.name === p.name)) checked = true;
-              });
-            if (fn.node.body) scan(fn.node.body);
-            for (const m of fn.modifiers) if (m.def?.node.body && (m.node.arguments ?? []).some((a: Node) => some(a, (x) => x.type === 'Identifier' && x.name === p.name))) scan(m.def.node.body);
+            for (const s of flow.sites) {
+              for (const body of [s.fn.node.body, ...s.fn.modifiers.filter((m) => (m.node.arguments ?? []).some((a: Node) => some(a, (x) => x.type === 'Identifier' && x.name === s.name))).map((m) => m.def?.node.body)]) {
+                if (body && comparesWithTime(body, s.name, s.fn)) checked = true;
+              }
+            }
             if (!checked) context.report({ node: p, messageId: 'deadline', data: { fn: fn.name, param: p.name } });
           }
         }
@@ -383,12 +447,17 @@ export const bridgeVerificationRule: StaticDetector = {
               severity = 'HIGH';
             }
             const bytesParams = params.filter((q) => q.typeName?.name === 'bytes');
-            const sourceParams = params.filter((p) => CHAIN_TYPES.test(p.typeName?.name ?? '') || p.typeName?.name === 'address' || (p.typeName?.name === 'bytes' && bytesParams.length > 1 && p !== bytesParams.at(-1)));
+            // Parameters that say what to call (target, value, calldata of an executor such as a
+            // timelock's execute) describe the action, not where a message came from.
+            const describesCall = (name: string) =>
+              argumentFlow(fn, name).sites.some((st) => st.fn.externalCalls.some((c) => [c.target, c.value].some((x) => x && some(x, (m) => m.type === 'Identifier' && m.name === st.name))));
+            const sourceParams = params.filter((p) => (CHAIN_TYPES.test(p.typeName?.name ?? '') || p.typeName?.name === 'address' || (p.typeName?.name === 'bytes' && bytesParams.length > 1 && p !== bytesParams.at(-1))) && !describesCall(p.name));
             if (sourceParams.length && !sourceParams.some((p) => usedInCondition(fn, p.name))) {
               gaps.push(`it never checks the source chain or remote sender (${sourceParams.map((p) => p.name).join(', ')}), so any contract on any chain can send it messages`);
             }
             const idParam = params.find((p) => p.typeName?.name === 'bytes32' && /id|hash|guid|nonce/i.test(p.name));
-            if (idParam && !fn.writes.some((w) => some(w.node, (n) => n.type === 'IndexAccess' && some(n.index, (m) => m.type === 'Identifier' && m.name === idParam.name)))) {
+            // An id handed to a hook a derived contract implements may be recorded there.
+            if (idParam && !argumentFlow(fn, idParam.name).unresolved && !fn.writes.some((w) => some(w.node, (n) => n.type === 'IndexAccess' && some(n.index, (m) => m.type === 'Identifier' && m.name === idParam.name)))) {
               gaps.push(`it receives message id \`${idParam.name}\` but never records it as processed, so a relayed message can be delivered again`);
             }
             if (gaps.length) context.report({ node: fn.node, loc: { line: line(fn.node) }, messageId: 'gaps', severity, data: { fn: fn.name, gaps: gaps.join('; ') } });

@@ -79,8 +79,12 @@ export function isTypeConversion(callee: Node): boolean {
   return false;
 }
 
+/** `msg.sender`, or `_msgSender()`: the meta-transaction-aware caller (OpenZeppelin Context,
+ *  ERC-2771), which is msg.sender unless a trusted forwarder relays the call. */
 export function isMsgSender(node: Node): boolean {
-  return isMember(unwrap(node), 'msg', 'sender');
+  const u = unwrap(node);
+  if (u?.type === 'FunctionCall' && u.expression?.type === 'Identifier' && u.expression.name === '_msgSender' && !(u.arguments ?? []).length) return true;
+  return isMember(u, 'msg', 'sender');
 }
 export function isTxOrigin(node: Node): boolean {
   return isMember(unwrap(node), 'tx', 'origin');

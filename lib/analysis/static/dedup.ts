@@ -38,3 +38,58 @@ export function dedupeFindings(findings: Finding[]): Finding[] {
   }
   return out.sort((a, b) => a.location.line - b.location.line || a.category.localeCompare(b.category));
 }
+
+/** Notes that describe the project's configuration rather than one file's code: one per run. */
+const PROJECT_NOTES = new Set(['floating-pragma']);
+
+/**
+ * Groups informational notes over a run that covers several files: a project-wide note
+ * (floating-pragma) is kept once, naming every file it applies to, and INFO notes of one detector
+ * are capped per file (`perFileCap`, the rest folded into the last kept note). Nothing is dropped
+ * silently: the folded locations are listed in the kept note's evidence.
+ */
+export function groupProjectNotes(findings: Finding[], opts: { perFileCap?: number } = {}): Finding[] {
+  const cap = opts.perFileCap ?? 3;
+  const out: Finding[] = [];
+  const project = new Map<string, { at: number; files: Set<string> }>();
+  const perFile = new Map<string, { at: number; kept: number; folded: number[] }>();
+  for (const f of findings) {
+    if (f.severity !== 'INFO' || !f.detector) {
+      out.push(f);
+      continue;
+    }
+    if (PROJECT_NOTES.has(f.detector)) {
+      const g = project.get(f.detector);
+      if (g) g.files.add(f.location.file);
+      else {
+        project.set(f.detector, { at: out.length, files: new Set([f.location.file]) });
+        out.push(f);
+      }
+      continue;
+    }
+    const key = `${f.detector}\u0000${f.location.file}`;
+    const g = perFile.get(key);
+    if (!g || g.kept < cap) {
+      if (g) {
+        g.kept++;
+        g.at = out.length;
+      } else perFile.set(key, { at: out.length, kept: 1, folded: [] });
+      out.push(f);
+    } else g.folded.push(f.location.line);
+  }
+  const withEvidence = (f: Finding, extra: Record<string, unknown>): Finding => {
+    const ev = f.evidence && typeof f.evidence === 'object' && !Array.isArray(f.evidence) ? (f.evidence as Record<string, unknown>) : f.evidence === undefined ? {} : { detail: f.evidence };
+    return { ...f, evidence: { ...ev, ...extra } };
+  };
+  for (const g of project.values()) {
+    if (g.files.size < 2) continue;
+    const f = out[g.at];
+    out[g.at] = withEvidence({ ...f, description: `${f.description} The same applies to ${g.files.size - 1} more file(s) of this run.` }, { files: [...g.files].sort() });
+  }
+  for (const g of perFile.values()) {
+    if (!g.folded.length) continue;
+    const f = out[g.at];
+    out[g.at] = withEvidence({ ...f, description: `${f.description} ${g.folded.length} more similar note(s) in this file were folded into this one.` }, { folded_lines: g.folded });
+  }
+  return out;
+}

@@ -106,10 +106,20 @@ export interface FunctionFacts {
   writes: StateWrite[];
   externalCalls: ExternalCall[];
   internalCalls: InternalCall[];
+  /** Calls to functions of a base contract defined in another file (imports are not followed):
+   *  code the static layer cannot see, so what they read, write or check is unknown. */
+  unresolvedCalls: Array<{ node: Node; name: string; pos: number }>;
+  /** This function or an internal callee (transitively) calls unresolved code. */
+  transitiveUnresolved: boolean;
   /** State variables updated arithmetically here (`+=`, `-=`, `++`, `x = x + y`): balances, counters. */
   arithmeticWrites: Set<string>;
-  /** Checks msg.sender / tx.origin itself, in a modifier or in a helper it calls. */
+  /** Checks msg.sender / tx.origin itself, in a modifier or in a helper it calls, or may do so
+   *  in code the file does not contain (`opaqueGuard`). */
   senderGuard: boolean;
+  /** A modifier defined in an imported base, or a modifier or check that hands the caller (or
+   *  nothing) to imported code (`_checkRole(role, _msgSender())`, `_checkOwner()`): the guard is
+   *  out of sight, so rules do not claim that anyone can call the function. */
+  opaqueGuard: boolean;
   /** Called from another function or modifier of the file. */
   calledInternally: boolean;
   transitiveWrites: Set<string>;
@@ -138,6 +148,8 @@ export interface ContractFacts {
    *  → {parties}); null when the variable as a whole decides (`owner == msg.sender`). */
   authMembers: Map<string, Set<string> | null>;
   hasConstructor: boolean;
+  /** Some contract in the linearization inherits from a contract not defined in this file. */
+  unresolvedBase: boolean;
 }
 
 export interface VersionFacts {
@@ -178,6 +190,7 @@ export interface StaticFacts {
   functionsByKey: Map<string, FunctionFacts>;
 }
 
+const BUILTINS = new Set(['require', 'assert', 'revert', 'keccak256', 'sha3', 'sha256', 'ripemd160', 'ecrecover', 'addmod', 'mulmod', 'blockhash', 'blobhash', 'gasleft', 'selfdestruct', 'suicide', 'type', 'payable', 'address', 'this', 'super']);
 const LOW_LEVEL = new Set(['call', 'delegatecall', 'callcode', 'staticcall', 'send', 'transfer']);
 
 function versionFacts(ast: Node, source: string): VersionFacts {
@@ -251,6 +264,11 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
     }
     if (n.type === 'EnumDefinition') enums.add(n.name);
   });
+  // Names declared in the file outside contracts' functions: events, errors, free functions.
+  const fileDeclared = new Set<string>();
+  walk(ast, (n) => {
+    if ((n.type === 'EventDefinition' || n.type === 'CustomErrorDefinition' || (n.type === 'FunctionDefinition' && n.name)) && n.name) fileDeclared.add(n.name);
+  });
   const basesOf = new Map<string, string[]>();
   for (const c of contractNodes) basesOf.set(c.name, (c.baseContracts ?? []).map((b: Node) => b.baseName?.namePath).filter(Boolean));
   const nodeByName = new Map<string, Node>(contractNodes.map((c) => [c.name, c]));
@@ -280,6 +298,7 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
       authVars: new Set(),
       authMembers: new Map(),
       hasConstructor: false,
+      unresolvedBase: lin.some((n) => (basesOf.get(n) ?? []).some((b) => !basesOf.has(b))),
     };
     contracts.push(cf);
     contractByName.set(c.name, cf);
@@ -351,7 +370,11 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
   for (const f of all) transitive(f, new Set());
   const arithmeticVars = new Set(all.flatMap((f) => [...f.arithmeticWrites]));
   for (const cf of contracts) for (const f of cf.ownFunctions) senderLocals(f, cf);
-  for (const cf of contracts) for (const f of cf.ownFunctions) f.senderGuard = hasGuard(f, cf, 0);
+  for (const cf of contracts)
+    for (const f of cf.ownFunctions) {
+      f.opaqueGuard = opaqueGuard(f, cf);
+      f.senderGuard = f.opaqueGuard || hasGuard(f, cf, 0);
+    }
   for (const cf of contracts) collectAuthVars(cf);
   for (const f of all) f.reentrancy = reentrancyPaths(f);
 
@@ -389,7 +412,10 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
       writes: [],
       externalCalls: [],
       internalCalls: [],
+      unresolvedCalls: [],
+      transitiveUnresolved: false,
       senderGuard: false,
+      opaqueGuard: false,
       calledInternally: false,
       transitiveWrites: new Set(),
       transitiveReads: new Set(),
@@ -407,6 +433,12 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
       callableCache.set(cf, s);
     }
     return s;
+  }
+
+  /** A called name the file does not define: not a builtin, type, local, state variable,
+   *  function, event, error or free function of this file (so it lives in an imported base). */
+  function isUnknownCallee(name: string, f: FunctionFacts, cf: ContractFacts): boolean {
+    return !BUILTINS.has(name) && !f.locals.has(name) && !cf.stateVars.has(name) && !callableNames(cf).has(name) && !contractByName.has(name) && !structs.has(name) && !enums.has(name) && !fileDeclared.has(name);
   }
 
   function isStateName(name: string | null, f: FunctionFacts, cf: ContractFacts): name is string {
@@ -504,6 +536,8 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
           else if (callee?.type === 'MemberAccess' && callee.expression?.type === 'Identifier' && (callee.expression.name === 'super' || contractByName.has(callee.expression.name)) && cf.linearization.includes(callee.expression.name === 'super' ? cf.linearization[1] ?? '' : callee.expression.name)) name = callee.memberName;
           if (name && !f.locals.has(name) && !cf.stateVars.has(name) && callableNames(cf).has(name)) {
             f.internalCalls.push({ node: n, name, callees: [], pos });
+          } else if (cf.unresolvedBase && callee?.type === 'Identifier' && isUnknownCallee(callee.name, f, cf) && p?.type !== 'EmitStatement' && p?.type !== 'RevertStatement' && !(isRequireLike(p) && p.arguments?.[0] !== n)) {
+            f.unresolvedCalls.push({ node: n, name: callee.name, pos });
           }
           break;
         }
@@ -724,12 +758,14 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
     for (const w of f.writes) f.transitiveWrites.add(w.variable);
     for (const r of f.reads) f.transitiveReads.add(r);
     f.transitiveExternal.push(...f.externalCalls);
+    if (f.unresolvedCalls.length) f.transitiveUnresolved = true;
     const subs = [...f.internalCalls.flatMap((c) => c.callees), ...f.modifiers.map((m) => m.def).filter((d): d is FunctionFacts => !!d)];
     for (const g of subs) {
       transitive(g, stack);
       for (const w of g.transitiveWrites) f.transitiveWrites.add(w);
       for (const r of g.transitiveReads) f.transitiveReads.add(r);
       for (const e of g.transitiveExternal) if (!f.transitiveExternal.includes(e)) f.transitiveExternal.push(e);
+      if (g.transitiveUnresolved) f.transitiveUnresolved = true;
     }
     stack.delete(f);
     (f as any)._done = true;
@@ -749,6 +785,20 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
       const fromSender = isMsgSender(init) || isTxOrigin(init) || (init.type === 'IndexAccess' && (isMsgSender(init.index) || isTxOrigin(init.index)) && isMembershipTable(init.base, f, cf));
       if (fromSender) for (const v of n.variables ?? []) if (v?.name) f.senderLocals.add(v.name);
     });
+  }
+
+  function opaqueGuard(f: FunctionFacts, cf: ContractFacts): boolean {
+    if (!cf.unresolvedBase) return false;
+    const sender = (a: Node) => isMsgSender(a) || isTxOrigin(a);
+    for (const m of f.modifiers) {
+      if (!m.def) {
+        // An unresolved name that is not a base constructor call of this file.
+        if (!contractByName.has(m.name) && f.kind !== 'constructor') return true;
+        continue;
+      }
+      if (m.def.unresolvedCalls.some((c) => !(c.node.arguments ?? []).length || (c.node.arguments ?? []).some(sender))) return true;
+    }
+    return f.unresolvedCalls.some((c) => (c.node.arguments ?? []).some(sender));
   }
 
   function hasGuard(f: FunctionFacts, cf: ContractFacts, depth: number): boolean {

@@ -110,3 +110,63 @@ export function ownerSetOnly(c: ContractFacts, v: string): boolean {
   const writers = c.functions.filter((f) => f.transitiveWrites.has(v));
   return writers.every((f) => f.kind === 'constructor' || f.senderGuard) && (writers.every((f) => f.kind === 'constructor') || ownerSound(c));
 }
+
+/**
+ * Inter-procedural flow of one value by argument passing: the function and local name it starts
+ * as, then every in-file internal callee (transitively, up to `depth`) whose parameter receives it
+ * unchanged (`_check(deadline)` → `_check`'s `validBefore`). Also says whether the value reaches a
+ * call into code the file does not define (an imported base's `_useNonce(owner)`, or a virtual
+ * hook without a body that a derived contract implements): what happens
+ * to it there is unknown, so rules do not claim it is never checked or consumed.
+ */
+export function argumentFlow(fn: FunctionFacts, name: string, depth = 4): { sites: Array<{ fn: FunctionFacts; name: string }>; unresolved: boolean } {
+  const sites: Array<{ fn: FunctionFacts; name: string }> = [];
+  let unresolved = false;
+  const seen = new Set<string>();
+  const visit = (f: FunctionFacts, n: string, d: number) => {
+    const key = `${f.key}@${f.node.range?.[0]}:${n}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    sites.push({ fn: f, name: n });
+    // A hook without a body (abstract / interface): a derived contract elsewhere implements it.
+    if (!f.node.body) unresolved = true;
+    if (f.unresolvedCalls.some((c) => (c.node.arguments ?? []).some((a: Node) => unwrapArg(a)?.type === 'Identifier' && unwrapArg(a).name === n))) unresolved = true;
+    if (d >= depth) return;
+    for (const ic of f.internalCalls) {
+      const args: Node[] = ic.node.arguments ?? [];
+      args.forEach((a, i) => {
+        const u = unwrapArg(a);
+        if (u?.type !== 'Identifier' || u.name !== n) return;
+        for (const g of ic.callees) {
+          const pname = g.node.parameters?.[i]?.name;
+          if (pname) visit(g, pname, d + 1);
+          else if (g.transitiveUnresolved) unresolved = true;
+        }
+      });
+    }
+  };
+  visit(fn, name, 0);
+  return { sites, unresolved };
+}
+
+function unwrapArg(a: Node): Node {
+  let n = a;
+  while (n?.type === 'TupleExpression' && n.components?.length === 1) n = n.components[0];
+  return n;
+}
+
+/** Every function reachable from `fn` through in-file internal calls and modifiers, `fn` first. */
+export function reachableFunctions(fn: FunctionFacts, depth = 6): FunctionFacts[] {
+  const out: FunctionFacts[] = [];
+  const seen = new Set<FunctionFacts>();
+  const visit = (f: FunctionFacts, d: number) => {
+    if (seen.has(f)) return;
+    seen.add(f);
+    out.push(f);
+    if (d >= depth) return;
+    for (const ic of f.internalCalls) for (const g of ic.callees) visit(g, d + 1);
+    for (const m of f.modifiers) if (m.def) visit(m.def, d + 1);
+  };
+  visit(fn, 0);
+  return out;
+}
