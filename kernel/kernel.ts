@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Registry as PromRegistry } from 'prom-client';
 import { createMetrics } from './metrics.ts';
 import { startTelemetry, type Telemetry } from './telemetry.ts';
-import { SqliteStore } from './store/sqlite.ts';
+import { databaseUrlOf, openStore } from './store/open.ts';
 import type { Store } from './store/types.ts';
 import { TinyWorkerPool, type WorkerPool } from './pool.ts';
 import type { WasmHost } from './wasm/types.ts';
@@ -64,7 +64,7 @@ export class Kernel {
   async boot(): Promise<void> {
     this.telemetry = startTelemetry({ version: VERSION });
     this.lifecycle.push('start:telemetry');
-    this.store = this.opts.store ?? SqliteStore.open(this.settings.dataDir);
+    this.store = this.opts.store ?? (await openStore({ dataDir: this.settings.dataDir, databaseUrl: databaseUrlOf(this.settings) }));
     this.lifecycle.push('start:store');
     this.metrics = createMetrics();
     this.lifecycle.push('start:metrics');
