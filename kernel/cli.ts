@@ -123,6 +123,7 @@ export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; 
   try {
     const extra = await import('./cli-extensions.ts').catch(() => null);
     extra?.registerCommands?.(program, io, (c: number) => (exitCode = c));
+    (await import('./store/cli.ts')).registerStoreCommands(program, io, (c: number) => (exitCode = c));
     await program.parseAsync(argv);
   } catch (e) {
     if (e instanceof CommanderError) {
