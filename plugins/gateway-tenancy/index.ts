@@ -27,6 +27,7 @@ import { parseConfigTenants, TenantDirectory } from '../../lib/gateway/governanc
 import { createUsageMeter } from '../../lib/gateway/governance/usage-meter.ts';
 import { createSessionCap } from '../../lib/gateway/governance/session-cap.ts';
 import { securityChecks } from '../../lib/gateway/governance/readiness.ts';
+import { openRedis, redisPrefixOf, redisUrlOf, newReplicaId } from '../../kernel/redis.ts';
 
 const LOCAL: TenantContext = Object.freeze({ name: null, permissions: null });
 
@@ -64,9 +65,16 @@ export default definePlugin<{ open_paths: string[]; redis_url: string | null }>(
     };
     const limitFor = (req: FastifyRequest): RateLimit | null => rateOf(records.get(req)?.rate_limit ?? null) ?? settings.rateLimitPerKey;
 
+    // Several replicas share rate limits, quotas and session caps through Redis (VIGIL_REDIS_URL).
+    const redisUrl = ctx.config.redis_url ?? settings.file.rate_limit?.redis_url ?? process.env.VIGIL_RATE_LIMIT_REDIS_URL ?? redisUrlOf(settings);
+    const prefix = redisPrefixOf(settings);
+    const redis = redisUrl ? openRedis(redisUrl) : null;
+    redis?.on('error', (err) => ctx.log.warn({ err: err.message }, 'gateway-tenancy Redis error'));
+    const shared = redis ? { redis, prefix } : undefined;
+
     const recordOf = async (t: string | null) => (t == null ? null : dir.get(t));
-    const usage = createUsageMeter(store, async (t) => (await recordOf(t))?.token_quota_per_day ?? settings.tokenQuotaPerDay);
-    const cap = createSessionCap(async (t) => (await recordOf(t))?.max_concurrent_sessions ?? settings.maxConcurrentSessions);
+    const usage = createUsageMeter(store, async (t) => (await recordOf(t))?.token_quota_per_day ?? settings.tokenQuotaPerDay, undefined, shared);
+    const cap = createSessionCap(async (t) => (await recordOf(t))?.max_concurrent_sessions ?? settings.maxConcurrentSessions, shared && { ...shared, replicaId: newReplicaId() });
 
     const tenancy: Tenancy & { directory: TenantDirectory; activeSessions(t?: string | null): number } = {
       directory: dir,
@@ -80,8 +88,6 @@ export default definePlugin<{ open_paths: string[]; redis_url: string | null }>(
     ctx.provide('usage', usage);
     ctx.provide('tenant-directory', dir);
 
-    const redisUrl = ctx.config.redis_url ?? settings.file.rate_limit?.redis_url ?? process.env.VIGIL_RATE_LIMIT_REDIS_URL ?? null;
-    let redis: import('ioredis').Redis | null = null;
 
     ctx.registerSurfaceHooks('gateway', async (app) => {
       app.decorateRequest('tenant', undefined);
@@ -111,11 +117,6 @@ export default definePlugin<{ open_paths: string[]; redis_url: string | null }>(
         );
       });
 
-      if (redisUrl) {
-        const { Redis } = await import('ioredis');
-        redis = new Redis(redisUrl, { connectTimeout: 2000, maxRetriesPerRequest: 1, lazyConnect: false });
-        redis.on('error', (err) => ctx.log.warn({ err: err.message }, 'rate-limit Redis error'));
-      }
       await app.register(rateLimit, {
         global: true,
         hook: 'onRequest',
@@ -126,7 +127,7 @@ export default definePlugin<{ open_paths: string[]; redis_url: string | null }>(
         timeWindow: (req) => limitFor(req)!.windowMs,
         // A Redis outage lets requests through rather than taking the gateway down.
         skipOnError: true,
-        ...(redis ? { redis, nameSpace: 'vigil-rl:' } : {}),
+        ...(redis ? { redis, nameSpace: `${prefix}rl:` } : {}),
         errorResponseBuilder: (req, c) => {
           const secs = Math.max(1, Math.ceil(c.ttl / 1000));
           return new HttpError(
@@ -178,7 +179,7 @@ export default definePlugin<{ open_paths: string[]; redis_url: string | null }>(
               max_concurrent_sessions: rec?.max_concurrent_sessions ?? settings.maxConcurrentSessions,
             },
             usage: await usage.today(t.name),
-            active_sessions: cap.active(t.name),
+            active_sessions: await cap.activeShared(t.name),
           };
         },
       );
@@ -190,7 +191,8 @@ export default definePlugin<{ open_paths: string[]; redis_url: string | null }>(
       );
     });
     ctx.onClose(async () => {
-      if (redis) await (redis as import('ioredis').Redis).quit().catch(() => undefined);
+      await cap.stop();
+      if (redis) await redis.quit().catch(() => undefined);
     });
   },
 });
