@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import pino from 'pino';
 import { Kernel } from './kernel.ts';
-import { ConfigError, resolveSettings, parseRateLimit, parsePositiveInt, parseHostPort } from './config.ts';
+import { ConfigError, resolveSettings, parseRateLimit, parsePositiveInt, parseHostPort, parseRole } from './config.ts';
 import { VERSION } from './version.ts';
 
 const wrap = <T>(fn: (v: string) => T) => (v: string) => {
@@ -33,6 +33,7 @@ export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; 
     .option('--token-quota-per-day <n>', 'default LLM token quota per tenant per day', wrap((v) => String(parsePositiveInt(v, '--token-quota-per-day'))))
     .option('--config <file>', 'config file (JSON or YAML): tenants, guardrail modes, permission sets, approval policy, MCP servers')
     .option('--data-dir <dir>', 'where the embedded SQLite store lives (default ./data, or VIGIL_DATA_DIR)')
+    .option('--role <role>', 'all (default), gateway, api or worker: which part of vigil this process serves (docs/deploy.md)', wrap((v) => parseRole(v)))
     .action(async (o) => {
       const settings = resolveSettings({
         config: o.config,
@@ -42,11 +43,12 @@ export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; 
         maxConcurrentSessions: o.maxConcurrentSessions,
         tokenQuotaPerDay: o.tokenQuotaPerDay,
         dataDir: o.dataDir,
+        role: o.role,
       });
       const kernel = new Kernel({ settings });
       const addrs = await kernel.listen();
       const failed = kernel.registry.plugins().filter((p) => p.status === 'error');
-      kernel.log.info({ gateway: addrs.gateway, api: addrs.api, plugins: kernel.registry.plugins().length, failed: failed.map((f) => f.id) }, `vigil ${VERSION} listening: gateway ${addrs.gateway}, api ${addrs.api}`);
+      kernel.log.info({ role: settings.role, gateway: addrs.gateway, api: addrs.api, plugins: kernel.registry.plugins().length, failed: failed.map((f) => f.id) }, `vigil ${VERSION} (${settings.role}) listening: gateway ${addrs.gateway || '-'}, api ${addrs.api || '-'}`);
       await new Promise<void>((resolve) => {
         const onSignal = (sig: string) => {
           kernel.log.info({ signal: sig }, 'shutting down: draining in-flight requests');

@@ -24,9 +24,20 @@ export interface Settings {
   rateLimitPerKey: RateLimit | null;
   maxConcurrentSessions: number | null;
   tokenQuotaPerDay: number | null;
+  /** What this process serves: both surfaces and analysis jobs (all), or one part of them. */
+  role: Role;
   /** Raw config file content (guardrail modes, permission sets, approval policy, MCP servers, plugin config...). */
   file: Record<string, any>;
   configPath: string | null;
+}
+
+export const ROLES = ['all', 'gateway', 'api', 'worker'] as const;
+export type Role = (typeof ROLES)[number];
+
+export function parseRole(value: string, flag = '--role'): Role {
+  const v = String(value).trim().toLowerCase();
+  if (!(ROLES as readonly string[]).includes(v)) throw new ConfigError(`${flag} must be one of ${ROLES.join(', ')}, got "${value}"`);
+  return v as Role;
 }
 
 export class ConfigError extends Error {
@@ -97,6 +108,7 @@ export interface SettingsInput {
   maxConcurrentSessions?: string | number;
   tokenQuotaPerDay?: string | number;
   logLevel?: string;
+  role?: string;
   env?: NodeJS.ProcessEnv;
   /** Extra config merged over the file (tests). */
   overrides?: Record<string, any>;
@@ -129,6 +141,7 @@ export function resolveSettings(input: SettingsInput = {}): Settings {
     rateLimitPerKey: rl ? parseRateLimit(String(rl)) : null,
     maxConcurrentSessions: mcs != null ? parsePositiveInt(mcs as string, '--max-concurrent-sessions') : null,
     tokenQuotaPerDay: tq != null ? parsePositiveInt(tq as string, '--token-quota-per-day') : null,
+    role: parseRole(String(pick(input.role, env.VIGIL_ROLE, file.role) ?? 'all')),
     file,
     configPath,
   };

@@ -116,10 +116,13 @@ export class Kernel {
     this.started = true;
   }
 
+  /** Listens on the surfaces of this process's role (a worker serves the API surface only for
+   *  /health and /metrics, so orchestrators can probe it). A surface not served is ''. */
   async listen(): Promise<{ api: string; gateway: string }> {
     if (!this.started) await this.boot();
-    const gw = await this.gateway.listen({ host: this.settings.bind.host, port: this.settings.bind.port });
-    const api = await this.api.listen({ host: this.settings.apiBind.host, port: this.settings.apiBind.port });
+    const role = this.settings.role ?? 'all';
+    const gw = role === 'all' || role === 'gateway' ? await this.gateway.listen({ host: this.settings.bind.host, port: this.settings.bind.port }) : '';
+    const api = role === 'gateway' ? '' : await this.api.listen({ host: this.settings.apiBind.host, port: this.settings.apiBind.port });
     this.lifecycle.push('start:listen');
     return { api, gateway: gw };
   }
