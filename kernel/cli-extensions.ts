@@ -3,7 +3,8 @@
 // running on the same data directory (SQLite WAL; the gateway re-reads keys on every request).
 import type { Command } from 'commander';
 import { resolveSettings } from './config.ts';
-import { SqliteStore } from './store/sqlite.ts';
+import { databaseUrlOf, openStore } from './store/open.ts';
+import type { Store } from './store/types.ts';
 import { VERSION } from './version.ts';
 import { HttpError } from './errors.ts';
 import { TenantDirectory, parseConfigTenants } from '../lib/gateway/governance/tenants.ts';
@@ -16,18 +17,19 @@ type Io = { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream };
 class NotFound extends Error {}
 
 export function registerCommands(program: Command, io: Io, setExit: (code: number) => void): void {
-  const open = (o: { dataDir?: string; config?: string }) => {
+  const open = async (o: { dataDir?: string; config?: string }) => {
     const settings = resolveSettings({ dataDir: o.dataDir, config: o.config ?? null, logLevel: 'silent' });
-    const store = SqliteStore.open(settings.dataDir);
+    // The shared PostgreSQL store when VIGIL_DATABASE_URL is set, like `vigil serve`.
+    const store = await openStore({ dataDir: settings.dataDir, databaseUrl: databaseUrlOf(settings) });
     return { settings, store };
   };
   // Runs a command body; bad input exits 2, an unknown tenant 1, and the store is always closed.
   const run = (fn: (o: any, ...args: any[]) => Promise<unknown>) => async (...args: any[]) => {
     const cmd = args[args.length - 1] as Command;
     const o = { ...cmd.optsWithGlobals() };
-    let store: SqliteStore | null = null;
+    let store: Store | null = null;
     try {
-      const opened = open(o);
+      const opened = await open(o);
       store = opened.store;
       const out = await fn({ ...o, ...opened }, ...args.slice(0, -2));
       if (out !== undefined) io.stdout.write(JSON.stringify(out, null, 2) + '\n');
@@ -43,7 +45,7 @@ export function registerCommands(program: Command, io: Io, setExit: (code: numbe
       await store?.close();
     }
   };
-  const directory = (c: { settings: ReturnType<typeof resolveSettings>; store: SqliteStore }) =>
+  const directory = (c: { settings: ReturnType<typeof resolveSettings>; store: Store }) =>
     new TenantDirectory(c.store, parseConfigTenants(c.settings.file.tenants), createAuditLog(c.store));
 
   const tenants = program

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import pino from 'pino';
 import { Kernel } from './kernel.ts';
-import { ConfigError, resolveSettings, parseRateLimit, parsePositiveInt, parseHostPort, parseAllowedHosts } from './config.ts';
+import { ConfigError, resolveSettings, parseRateLimit, parsePositiveInt, parseHostPort, parseAllowedHosts, parseRole } from './config.ts';
 import { VERSION } from './version.ts';
 
 const wrap = <T>(fn: (v: string) => T) => (v: string) => {
@@ -35,6 +35,7 @@ export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; 
     .option('--data-dir <dir>', 'where the embedded SQLite store lives (default ./data, or VIGIL_DATA_DIR)')
     .option('--allowed-hosts <names>', 'comma-separated Host names served besides loopback names and the bind addresses (".example.com" allows subdomains); others get 421', wrap((v) => (parseAllowedHosts(v), v)))
     .option('--api-open', 'keep the analysis API keyless even when tenants exist (flagged in the readiness report)')
+    .option('--role <role>', 'all (default), gateway, api or worker: which part of vigil this process serves (docs/deploy.md)', wrap((v) => parseRole(v)))
     .action(async (o) => {
       const settings = resolveSettings({
         allowedHosts: o.allowedHosts,
@@ -46,11 +47,12 @@ export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; 
         maxConcurrentSessions: o.maxConcurrentSessions,
         tokenQuotaPerDay: o.tokenQuotaPerDay,
         dataDir: o.dataDir,
+        role: o.role,
       });
       const kernel = new Kernel({ settings });
       const addrs = await kernel.listen();
       const failed = kernel.registry.plugins().filter((p) => p.status === 'error');
-      kernel.log.info({ gateway: addrs.gateway, api: addrs.api, plugins: kernel.registry.plugins().length, failed: failed.map((f) => f.id) }, `vigil ${VERSION} listening: gateway ${addrs.gateway}, api ${addrs.api}`);
+      kernel.log.info({ role: settings.role, gateway: addrs.gateway, api: addrs.api, plugins: kernel.registry.plugins().length, failed: failed.map((f) => f.id) }, `vigil ${VERSION} (${settings.role}) listening: gateway ${addrs.gateway || '-'}, api ${addrs.api || '-'}`);
       await new Promise<void>((resolve) => {
         const onSignal = (sig: string) => {
           kernel.log.info({ signal: sig }, 'shutting down: draining in-flight requests');
@@ -127,6 +129,7 @@ export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; 
   try {
     const extra = await import('./cli-extensions.ts').catch(() => null);
     extra?.registerCommands?.(program, io, (c: number) => (exitCode = c));
+    (await import('./store/cli.ts')).registerStoreCommands(program, io, (c: number) => (exitCode = c));
     await program.parseAsync(argv);
   } catch (e) {
     if (e instanceof CommanderError) {

@@ -33,9 +33,20 @@ export interface Settings {
   bodyTimeoutMs: number;
   /** Requests without a valid key, per client address, once tenants exist (429 beyond). */
   anonymousRateLimit: RateLimit;
+  /** What this process serves: both surfaces and analysis jobs (all), or one part of them. */
+  role: Role;
   /** Raw config file content (guardrail modes, permission sets, approval policy, MCP servers, plugin config...). */
   file: Record<string, any>;
   configPath: string | null;
+}
+
+export const ROLES = ['all', 'gateway', 'api', 'worker'] as const;
+export type Role = (typeof ROLES)[number];
+
+export function parseRole(value: string, flag = '--role'): Role {
+  const v = String(value).trim().toLowerCase();
+  if (!(ROLES as readonly string[]).includes(v)) throw new ConfigError(`${flag} must be one of ${ROLES.join(', ')}, got "${value}"`);
+  return v as Role;
 }
 
 export class ConfigError extends Error {
@@ -132,6 +143,7 @@ export interface SettingsInput {
   logLevel?: string;
   allowedHosts?: string | string[];
   apiOpen?: boolean;
+  role?: string;
   env?: NodeJS.ProcessEnv;
   /** Extra config merged over the file (tests). */
   overrides?: Record<string, any>;
@@ -168,6 +180,7 @@ export function resolveSettings(input: SettingsInput = {}): Settings {
     apiOpen: parseBool(input.apiOpen ?? env.VIGIL_API_OPEN ?? file.api_open, '--api-open'),
     bodyTimeoutMs: parsePositiveInt(env.VIGIL_BODY_TIMEOUT_MS ?? file.body_timeout_ms ?? 30_000, 'body_timeout_ms'),
     anonymousRateLimit: parseRateLimit(String(env.VIGIL_ANONYMOUS_RATE_LIMIT ?? file.anonymous_rate_limit ?? '120/min'), 'anonymous_rate_limit'),
+    role: parseRole(String(pick(input.role, env.VIGIL_ROLE, file.role) ?? 'all')),
     file,
     configPath,
   };

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Registry as PromRegistry } from 'prom-client';
 import { createMetrics } from './metrics.ts';
 import { startTelemetry, type Telemetry } from './telemetry.ts';
-import { SqliteStore } from './store/sqlite.ts';
+import { databaseUrlOf, openStore } from './store/open.ts';
 import type { Store } from './store/types.ts';
 import { TinyWorkerPool, type WorkerPool } from './pool.ts';
 import type { WasmHost } from './wasm/types.ts';
@@ -64,7 +64,7 @@ export class Kernel {
   async boot(): Promise<void> {
     this.telemetry = startTelemetry({ version: VERSION });
     this.lifecycle.push('start:telemetry');
-    this.store = this.opts.store ?? SqliteStore.open(this.settings.dataDir);
+    this.store = this.opts.store ?? (await openStore({ dataDir: this.settings.dataDir, databaseUrl: databaseUrlOf(this.settings) }));
     this.lifecycle.push('start:store');
     this.metrics = createMetrics();
     this.lifecycle.push('start:metrics');
@@ -117,10 +117,13 @@ export class Kernel {
     this.started = true;
   }
 
+  /** Listens on the surfaces of this process's role (a worker serves the API surface only for
+   *  /health and /metrics, so orchestrators can probe it). A surface not served is ''. */
   async listen(): Promise<{ api: string; gateway: string }> {
     if (!this.started) await this.boot();
-    const gw = await this.gateway.listen({ host: this.settings.bind.host, port: this.settings.bind.port });
-    const api = await this.api.listen({ host: this.settings.apiBind.host, port: this.settings.apiBind.port });
+    const role = this.settings.role ?? 'all';
+    const gw = role === 'all' || role === 'gateway' ? await this.gateway.listen({ host: this.settings.bind.host, port: this.settings.bind.port }) : '';
+    const api = role === 'gateway' ? '' : await this.api.listen({ host: this.settings.apiBind.host, port: this.settings.apiBind.port });
     this.lifecycle.push('start:listen');
     return { api, gateway: gw };
   }

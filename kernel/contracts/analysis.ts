@@ -21,6 +21,8 @@ export interface AnalyzeOptions {
   /** Whole-request budget in milliseconds. */
   timeoutMs: number;
   signal?: AbortSignal;
+  /** Called as each tool finishes (analysis jobs report it as progress). */
+  onProgress?: (p: { tool: string; status: string; done: number; total: number }) => void;
 }
 
 export interface ContractInfo {

@@ -52,6 +52,14 @@ const MIGRATIONS: string[] = [
     PRIMARY KEY (collection, tenant, id)
   );
   `,
+  // 2: the audit log is append-only in the file itself, as in PostgreSQL: no DELETE, and an
+  // UPDATE may only rewrite detail (GDPR redaction).
+  `
+  CREATE TRIGGER audit_events_no_delete BEFORE DELETE ON audit_events
+    BEGIN SELECT RAISE(ABORT, 'audit_events is append-only: DELETE refused'); END;
+  CREATE TRIGGER audit_events_detail_only BEFORE UPDATE OF id, ts, tenant, type, outcome, actor, session_id, severity ON audit_events
+    BEGIN SELECT RAISE(ABORT, 'audit_events is append-only: only detail may be redacted'); END;
+  `,
 ];
 
 const now = () => new Date().toISOString();

@@ -325,6 +325,11 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
           results.set(t.name, { tool: t.name, layer: t.layer, status, findings, execution_time: round3(Date.now() - started), error });
           metrics?.toolRuns.inc({ tool: t.name, status });
           metrics?.toolDuration.observe({ tool: t.name }, (Date.now() - started) / 1000);
+          try {
+            opts.onProgress?.({ tool: t.name, status, done: results.size, total: selected.length });
+          } catch {
+            /* a progress listener's failure is not the tool's */
+          }
         };
         await inSpan(deps.tracer, 'analysis.tool', { 'analysis.tool': t.name, 'analysis.layer': t.layer }, async (tspan) => {
           const av = await availabilityOf(t);

@@ -17,6 +17,8 @@ import {
 import { createApprovalService, parseApprovalPolicy, type ApprovalPolicy, type ApprovalService } from '../../lib/gateway/governance/approval-gate.ts';
 import { approvalsCheck } from '../../lib/gateway/governance/readiness.ts';
 import type { TenantDirectory } from '../../lib/gateway/governance/tenants.ts';
+import { openRedis, redisPrefixOf, redisUrlOf, newReplicaId } from '../../kernel/redis.ts';
+import { createRedisApprovalBus } from './redis-bus.ts';
 
 const ApprovalSchema = Type.Object({
   id: Type.String(),
@@ -44,7 +46,15 @@ export default definePlugin<{ sweep_interval_ms: number; poll_interval_ms: numbe
       ctx.log.error({ reason: policyError }, 'approval policy is invalid; skill calls fail until it is fixed');
     }
 
+    // Several replicas (VIGIL_REDIS_URL): decisions travel between them.
+    const redisUrl = redisUrlOf(settings);
+    const redis = redisUrl ? openRedis(redisUrl) : null;
+    redis?.on('error', (err) => ctx.log.warn({ err: err.message }, 'gateway-approvals Redis error'));
+    const bus = redis
+      ? createRedisApprovalBus({ redis, prefix: redisPrefixOf(settings), replicaId: newReplicaId(), onError: (err, what) => ctx.log.error({ err }, `approvals: ${what} failed`) })
+      : undefined;
     const svc: ApprovalService = createApprovalService({
+      bus,
       store,
       policy: policy ?? { skills: [], capabilities: [], ttlSeconds: 900 },
       audit: () => ctx.services.get<AuditSink>('audit'),
@@ -133,9 +143,11 @@ export default definePlugin<{ sweep_interval_ms: number; poll_interval_ms: numbe
       sweeper.unref();
       ctx.services.get<ReadinessRegistry>('readiness')?.register(() => [approvalsCheck(policy, policyError, svc.armed())]);
     });
-    ctx.onClose(() => {
+    ctx.onClose(async () => {
       if (sweeper) clearInterval(sweeper);
       svc.close();
+      await bus?.close();
+      await redis?.quit().catch(() => undefined);
     });
   },
 });

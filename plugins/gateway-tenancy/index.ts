@@ -30,6 +30,7 @@ import { securityChecks, edgeChecks } from '../../lib/gateway/governance/readine
 import { createAnonymousLimiter } from '../../lib/gateway/governance/anon-limiter.ts';
 import { BUILTIN_PERMISSION_SETS, resolvePermissionPolicy } from '../../lib/gateway/agent/permissions.ts';
 import { pathOf, underPath } from '../../kernel/protect.ts';
+import { openRedis, redisPrefixOf, redisUrlOf, newReplicaId } from '../../kernel/redis.ts';
 
 const LOCAL: TenantContext = Object.freeze({ name: null, permissions: null });
 
@@ -67,9 +68,16 @@ export default definePlugin<{ open_paths: string[]; api_open_paths: string[]; re
     };
     const limitFor = (req: FastifyRequest): RateLimit | null => rateOf(records.get(req)?.rate_limit ?? null) ?? settings.rateLimitPerKey;
 
+    // Several replicas share rate limits, quotas and session caps through Redis (VIGIL_REDIS_URL).
+    const redisUrl = ctx.config.redis_url ?? settings.file.rate_limit?.redis_url ?? process.env.VIGIL_RATE_LIMIT_REDIS_URL ?? redisUrlOf(settings);
+    const prefix = redisPrefixOf(settings);
+    const redis = redisUrl ? openRedis(redisUrl) : null;
+    redis?.on('error', (err) => ctx.log.warn({ err: err.message }, 'gateway-tenancy Redis error'));
+    const shared = redis ? { redis, prefix } : undefined;
+
     const recordOf = async (t: string | null) => (t == null ? null : dir.get(t));
-    const usage = createUsageMeter(store, async (t) => (await recordOf(t))?.token_quota_per_day ?? settings.tokenQuotaPerDay);
-    const cap = createSessionCap(async (t) => (await recordOf(t))?.max_concurrent_sessions ?? settings.maxConcurrentSessions);
+    const usage = createUsageMeter(store, async (t) => (await recordOf(t))?.token_quota_per_day ?? settings.tokenQuotaPerDay, undefined, shared);
+    const cap = createSessionCap(async (t) => (await recordOf(t))?.max_concurrent_sessions ?? settings.maxConcurrentSessions, shared && { ...shared, replicaId: newReplicaId() });
 
     const tenancy: Tenancy & { directory: TenantDirectory; activeSessions(t?: string | null): number; apiMode(): Promise<'keyed' | 'open' | 'local'> } = {
       directory: dir,
@@ -84,8 +92,6 @@ export default definePlugin<{ open_paths: string[]; api_open_paths: string[]; re
     ctx.provide('usage', usage);
     ctx.provide('tenant-directory', dir);
 
-    const redisUrl = ctx.config.redis_url ?? settings.file.rate_limit?.redis_url ?? process.env.VIGIL_RATE_LIMIT_REDIS_URL ?? null;
-    let redis: import('ioredis').Redis | null = null;
 
     const limiter = createAnonymousLimiter(settings.anonymousRateLimit);
     const apiOpenPaths = [...new Set(ctx.config.api_open_paths)];
@@ -149,11 +155,6 @@ export default definePlugin<{ open_paths: string[]; api_open_paths: string[]; re
     };
 
     const mountLimits = async (app: FastifyInstance, surface: 'gateway' | 'api') => {
-      if (redisUrl && !redis) {
-        const { Redis } = await import('ioredis');
-        redis = new Redis(redisUrl, { connectTimeout: 2000, maxRetriesPerRequest: 1, lazyConnect: false });
-        redis.on('error', (err) => ctx.log.warn({ err: err.message }, 'rate-limit Redis error'));
-      }
       const openOf = (req: FastifyRequest) => (surface === 'gateway' ? isOpen(req.url.split('?')[0]!) : isApiOpen(req.url.split('?')[0]!));
       await app.register(rateLimit, {
         global: true,
@@ -165,7 +166,7 @@ export default definePlugin<{ open_paths: string[]; api_open_paths: string[]; re
         timeWindow: (req) => limitFor(req)!.windowMs,
         // A Redis outage lets requests through rather than taking the gateway down.
         skipOnError: true,
-        ...(redis ? { redis, nameSpace: surface === 'gateway' ? 'vigil-rl:' : 'vigil-rl-api:' } : {}),
+        ...(redis ? { redis, nameSpace: surface === 'gateway' ? `${prefix}rl:` : `${prefix}rl-api:` } : {}),
         errorResponseBuilder: (req, c) => {
           const secs = Math.max(1, Math.ceil(c.ttl / 1000));
           return new HttpError(
@@ -231,7 +232,7 @@ export default definePlugin<{ open_paths: string[]; api_open_paths: string[]; re
               max_concurrent_sessions: rec?.max_concurrent_sessions ?? settings.maxConcurrentSessions,
             },
             usage: await usage.today(t.name),
-            active_sessions: cap.active(t.name),
+            active_sessions: await cap.activeShared(t.name),
           };
         },
       );
@@ -245,7 +246,8 @@ export default definePlugin<{ open_paths: string[]; api_open_paths: string[]; re
     });
     ctx.onClose(async () => {
       limiter.close();
-      if (redis) await (redis as import('ioredis').Redis).quit().catch(() => undefined);
+      await cap.stop();
+      if (redis) await redis.quit().catch(() => undefined);
     });
   },
 });

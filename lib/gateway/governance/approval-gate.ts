@@ -61,6 +61,20 @@ export interface ApprovalService extends ApprovalGate {
   close(): void;
 }
 
+/** Carries decisions between gateway replicas (Redis pub/sub); absent with one process. */
+export interface ApprovalBus {
+  /** Announces a decision to the other replicas. */
+  publish(rec: ApprovalRecord): Promise<void>;
+  /** Registers the handler for decisions made on other replicas. */
+  onDecision(fn: (rec: ApprovalRecord) => void): void;
+  /** Marks that a turn on this replica waits on the approval; the returned function unmarks. */
+  hold(id: string): () => void;
+  /** Whether a turn on another replica waits on the approval (it resumes the turn itself). */
+  heldElsewhere(id: string): Promise<boolean>;
+  /** A mark left by a replica that died lapses after this long. */
+  readonly holdTtlMs: number;
+}
+
 export interface ApprovalDeps {
   store: Store;
   policy: ApprovalPolicy;
@@ -70,6 +84,7 @@ export interface ApprovalDeps {
   /** While waiting, re-read the store this often, to see decisions made by another instance. */
   pollMs?: number;
   now?: () => number;
+  bus?: ApprovalBus;
 }
 
 const DECIDED = new Set(['approved', 'denied', 'expired']);
@@ -121,10 +136,22 @@ export function createApprovalService(d: ApprovalDeps): ApprovalService {
       report(e, 'audit of approval decision');
     }
     events.emit(rec.id, done);
+    if (d.bus) void d.bus.publish(done).catch((e) => report(e, 'publish of approval decision'));
     // The decision has been stored; resuming the paused turn happens in the background so the
     // person deciding is not kept waiting for a whole skill call and model answer.
     const agent = d.agent();
-    if (agent) void Promise.resolve().then(() => agent.resumeAfterApproval(done)).catch((e) => report(e, 'agent resume after approval'));
+    const resume = () => void Promise.resolve().then(() => agent!.resumeAfterApproval(done)).catch((e) => report(e, 'agent resume after approval'));
+    if (agent && !d.bus) resume();
+    else if (agent && d.bus) {
+      // A stream on another replica waits on this approval and resumes the turn there; this
+      // replica only steps in (resumeAfterApproval claims the paused turn atomically) if that
+      // replica went away without doing it.
+      const bus = d.bus;
+      void bus.heldElsewhere(rec.id).then(
+        (elsewhere) => (elsewhere ? setTimeout(resume, bus.holdTtlMs + pollMs).unref() : resume()),
+        () => resume(),
+      );
+    }
     return done;
   };
 
@@ -141,6 +168,9 @@ export function createApprovalService(d: ApprovalDeps): ApprovalService {
     t.unref();
     timers.set(a.id, t);
   };
+
+  // Decisions made on another replica end this replica's waits at once (the poll is a fallback).
+  d.bus?.onDecision((r) => events.emit(r.id, r));
 
   const svc: ApprovalService = {
     policy: d.policy,
@@ -190,7 +220,9 @@ export function createApprovalService(d: ApprovalDeps): ApprovalService {
       }
       return new Promise<ApprovalRecord>((resolve, reject) => {
         let poll: NodeJS.Timeout | undefined;
+        const release = d.bus?.hold(id);
         const cleanup = () => {
+          release?.();
           events.off(id, done);
           clearInterval(poll);
           signal?.removeEventListener('abort', onAbort);

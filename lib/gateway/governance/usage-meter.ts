@@ -1,6 +1,9 @@
 // Daily LLM token quota per tenant. Usage is a store record per tenant and UTC day, so it
 // survives a restart; updates are serialised per tenant inside the process so two concurrent
-// turns cannot both read the same total and lose one of their increments.
+// turns cannot both read the same total and lose one of their increments. With several
+// replicas (a Redis connection given) the count is an atomic Redis increment, shared by all of
+// them, and the store record mirrors it (seeding Redis again if its keys were lost).
+import type { Redis } from 'ioredis';
 import { HttpError, type Store, type UsageMeter } from '../../../kernel/index.ts';
 import { msUntilUtcMidnight, utcDay } from './limits.ts';
 
@@ -18,7 +21,28 @@ export interface GovernedUsageMeter extends UsageMeter {
   today(tenant: string | null): Promise<UsageReport>;
 }
 
-export function createUsageMeter(store: Store, quotaOf: (tenant: string | null) => Promise<number | null>, now: () => Date = () => new Date()): GovernedUsageMeter {
+export interface SharedUsageState {
+  redis: Redis;
+  prefix: string;
+}
+
+// Seeds the day's counter from the stored mirror if Redis lost it, then adds atomically.
+const CONSUME_LUA = `
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  redis.call('HSET', KEYS[1], 'tokens', ARGV[2], 'requests', ARGV[3])
+end
+local t = redis.call('HINCRBY', KEYS[1], 'tokens', ARGV[1])
+local r = redis.call('HINCRBY', KEYS[1], 'requests', 1)
+redis.call('PEXPIRE', KEYS[1], 172800000)
+return {t, r}
+`;
+
+export function createUsageMeter(
+  store: Store,
+  quotaOf: (tenant: string | null) => Promise<number | null>,
+  now: () => Date = () => new Date(),
+  shared?: SharedUsageState,
+): GovernedUsageMeter {
   const chains = new Map<string, Promise<unknown>>();
   const serial = <T>(tenant: string | null, fn: () => Promise<T>): Promise<T> => {
     const k = tenant ?? '';
@@ -28,7 +52,19 @@ export function createUsageMeter(store: Store, quotaOf: (tenant: string | null) 
     void tail.then(() => chains.get(k) === tail && chains.delete(k));
     return next;
   };
-  const used = async (tenant: string | null, day: string) => Number((await store.getRecord(USAGE_COLLECTION, day, tenant))?.tokens ?? 0);
+  const stored = async (tenant: string | null, day: string) => Number((await store.getRecord(USAGE_COLLECTION, day, tenant))?.tokens ?? 0);
+  const redisKey = (tenant: string | null, day: string) => `${shared!.prefix}usage:${day}:${tenant == null ? '-' : `t:${tenant}`}`;
+  const used = async (tenant: string | null, day: string) => {
+    if (!shared) return stored(tenant, day);
+    let v: string | null;
+    try {
+      v = await shared.redis.hget(redisKey(tenant, day), 'tokens');
+    } catch (e) {
+      // Fail closed: a quota that cannot be read is not granted.
+      throw new HttpError(503, 'unavailable', 'the shared token counter (Redis) is unreachable; try again shortly', { reason: (e as Error).message });
+    }
+    return v == null ? stored(tenant, day) : Number(v);
+  };
 
   const today = async (tenant: string | null): Promise<UsageReport> => {
     const n = now();
@@ -61,6 +97,18 @@ export function createUsageMeter(store: Store, quotaOf: (tenant: string | null) 
     async consume(tenant, tokens) {
       const n = Math.round(Number(tokens));
       if (!Number.isFinite(n) || n <= 0) return;
+      if (shared) {
+        const day = utcDay(now());
+        const prev = await store.getRecord(USAGE_COLLECTION, day, tenant);
+        const [tokens, requests] = (await shared.redis.eval(CONSUME_LUA, 1, redisKey(tenant, day), String(n), String(Number(prev?.tokens ?? 0)), String(Number(prev?.requests ?? 0)))) as [number, number];
+        // Mirror in the store (serialised per tenant here, so this process never writes an older
+        // total after a newer one); the Redis hash stays the source of truth.
+        await serial(tenant, async () => {
+          const cur = await store.getRecord(USAGE_COLLECTION, day, tenant);
+          if (Number(cur?.tokens ?? 0) < Number(tokens)) await store.putRecord(USAGE_COLLECTION, day, { tokens: Number(tokens), requests: Number(requests) }, tenant);
+        });
+        return;
+      }
       await serial(tenant, async () => {
         const day = utcDay(now());
         const prev = await store.getRecord(USAGE_COLLECTION, day, tenant);
