@@ -93,6 +93,7 @@ async function crossValidate() {
     for (const d of test) {
       const s = scoreInjection(d.text, model);
       const blocked = s.score >= th;
+      if (args.includes('--verbose') && blocked !== (d.label === 1)) console.error(`${d.label ? 'MISSED' : 'FALSE+'} ${d.src} ${s.score.toFixed(2)} r${s.ruleScore.toFixed(2)} m${s.modelScore.toFixed(2)} ${s.hits.map((h) => h.rule).join(',')} | ${d.text.slice(0, 140).replace(/\s+/g, ' ')}`);
       tally(`${d.src}: prompt_injection layer (rules + classifier)`, d.label, blocked);
       tally(`${d.src}: rules only`, d.label, s.ruleScore >= th);
       tally(`${d.src}: classifier only`, d.label, s.modelScore >= th);

@@ -13,6 +13,12 @@ import { mulberry32 } from '../../lib/guardrails/classifier.ts';
 const here = path.dirname(fileURLToPath(import.meta.url));
 type Ex = { text: string; label: 0 | 1 };
 
+/** Everyday agent requests: imperative verbs that also appear in attacks, on technical objects. */
+const AGENT_VERBS = ['Update', 'Print', 'Disable', 'Bypass', 'Remove', 'Override', 'Ignore', 'Skip', 'Delete', 'Reset', 'Show', 'Reveal', 'Drop', 'Replace', 'Clear', 'Forget', 'Rewrite', 'Dump', 'List', 'Turn off'];
+const AGENT_OBJECTS_TRAIN = ['the cache', 'the lint warnings', 'the README instructions for Windows users', 'the configuration the server loaded', 'all console.log lines', 'the old migration', 'the failing snapshot', 'the default timeout', 'the build folder', 'the environment variables of the test job', 'the unused imports', 'the deprecated flag', 'the staging database', 'the CSS of the header', 'the feature flag for dark mode', 'the setup instructions in CONTRIBUTING.md', 'the retry limit in the HTTP client', 'the log level to debug', 'the TODO comments in lib', 'the rules in .eslintrc'];
+const AGENT_OBJECTS_EVAL = ['the Docker layer cache', 'the type errors in the parser', 'the install steps in docs/ci.md', 'the rate limiter in dev', 'the stale branches', 'the generated API client', 'the cron schedule of the backup job', 'the git hooks', 'the test fixtures in tmp', 'the prettier rules'];
+const AGENT_SUFFIXES = ['', ' for now', ' please', ' and run the tests again', ' in the dev config', ' before the release', ' so the build passes', ', then summarise what changed'];
+
 interface Pools {
   roles: Array<[string, string]>; // role, task sentence
   openers: string[]; // "{role}" placeholder
@@ -184,6 +190,7 @@ function build(p: Pools, seed: number, nPersona: number): Ex[] {
     push(`${opener} ${task} ${pick(p.styles)} ${pick(p.firsts)}`, 0);
   }
   for (const a of p.agent) push(a, 0);
+  for (let i = 0; i < Math.round(nPersona / 2); i++) push(`${pick(AGENT_VERBS)} ${pick(p === TRAIN ? AGENT_OBJECTS_TRAIN : AGENT_OBJECTS_EVAL)}${pick(AGENT_SUFFIXES)}.`, 0);
   for (const t of p.langPersonas) push(t, 0);
   for (let i = 0; i < Math.round(nPersona / 2); i++) {
     const [role, task] = pick(p.roles);
