@@ -10,11 +10,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runGuardrails, type ChainLayer } from '../lib/guardrails/chain.ts';
-import { mulberry32, type LoadedModel } from '../lib/guardrails/classifier.ts';
+import { loadModel, mulberry32, type LoadedModel } from '../lib/guardrails/classifier.ts';
 import { createDefaultGuardrails, loadInjectionModelFile } from '../lib/guardrails/defaults.ts';
 import { createEncodedExfiltrationGuardrail } from '../lib/guardrails/exfiltration.ts';
 import { createPromptInjectionGuardrail, promptInjectionDefaults, scoreInjection } from '../lib/guardrails/injection.ts';
-import { deepsetPath, readExtraData, readLabelled, trainInjectionModel, type LabelledText } from '../lib/guardrails/injection-training.ts';
+import { applyRelabel, deepsetPath, readEvalData, readExtraData, readLabelled, trainInjectionModel, type LabelledText } from '../lib/guardrails/injection-training.ts';
 import { createPiiGuardrail } from '../lib/guardrails/pii.ts';
 import { createShellInjectionGuardrail } from '../lib/guardrails/shell.ts';
 import { createToxicityGuardrail } from '../lib/guardrails/toxicity.ts';
@@ -50,14 +50,21 @@ function chainWith(model: LoadedModel | null): ChainLayer[] {
 const pct = (n: number, d: number) => (d ? ((100 * n) / d).toFixed(1) + '%' : 'n/a');
 
 async function crossValidate() {
-  let data: LabelledText[];
+  let original: LabelledText[];
   try {
-    data = readLabelled(deepsetPath(root));
+    original = readLabelled(deepsetPath(root));
   } catch (e) {
     console.error(`cannot read the training data: ${(e as Error).message}`);
     process.exit(2);
   }
+  const relabelled = applyRelabel(root, original);
+  // Folds over deepset (policy labels) plus the generated persona/agent set; the hand-written
+  // examples are always in the training part, never tested on.
   const extra = readExtraData(root);
+  const generated = generatedSet();
+  const genTexts = new Set(generated.map((d) => d.text));
+  const handWritten = extra.filter((d) => !genTexts.has(d.text));
+  const data = [...relabelled.data.map((d, i) => ({ ...d, src: 'deepset', orig: original[i]!.label })), ...generated.map((d) => ({ ...d, src: 'own', orig: d.label }))];
   const rnd = mulberry32(seed);
   const order = data.map((_, i) => i);
   for (let i = order.length - 1; i > 0; i--) {
@@ -65,32 +72,73 @@ async function crossValidate() {
     [order[i], order[j]] = [order[j]!, order[i]!];
   }
   const th = promptInjectionDefaults.threshold;
-  const c = { layer: [0, 0], rules: [0, 0], model: [0, 0], chain: [0, 0] }; // [injections caught, benign blocked]
-  let pos = 0;
-  let neg = 0;
+  type Row = { pos: number; neg: number; tp: number; fp: number };
+  const rows = new Map<string, Row>();
+  const tally = (key: string, label: number, hit: boolean) => {
+    const r = rows.get(key) ?? { pos: 0, neg: 0, tp: 0, fp: 0 };
+    if (label === 1) {
+      r.pos++;
+      if (hit) r.tp++;
+    } else {
+      r.neg++;
+      if (hit) r.fp++;
+    }
+    rows.set(key, r);
+  };
   for (let f = 0; f < folds; f++) {
     const test = order.filter((_, i) => i % folds === f).map((i) => data[i]!);
     const train = order.filter((_, i) => i % folds !== f).map((i) => data[i]!);
-    const model = trainInjectionModel([...train, ...extra]);
+    const model = trainInjectionModel([...train, ...handWritten]);
     const chain = chainWith(model);
     for (const d of test) {
       const s = scoreInjection(d.text, model);
-      const slot = d.label === 1 ? 0 : 1;
-      if (d.label === 1) pos++;
-      else neg++;
-      if (s.score >= th) c.layer[slot]!++;
-      if (s.ruleScore >= th) c.rules[slot]!++;
-      if (s.modelScore >= th) c.model[slot]!++;
-      if ((await runGuardrails(chain, d.text, 'input')).action === 'block') c.chain[slot]!++;
+      const blocked = s.score >= th;
+      if (args.includes('--verbose') && blocked !== (d.label === 1)) console.error(`${d.label ? 'MISSED' : 'FALSE+'} ${d.src} ${s.score.toFixed(2)} r${s.ruleScore.toFixed(2)} m${s.modelScore.toFixed(2)} ${s.hits.map((h) => h.rule).join(',')} | ${d.text.slice(0, 140).replace(/\s+/g, ' ')}`);
+      tally(`${d.src}: prompt_injection layer (rules + classifier)`, d.label, blocked);
+      tally(`${d.src}: rules only`, d.label, s.ruleScore >= th);
+      tally(`${d.src}: classifier only`, d.label, s.modelScore >= th);
+      if (d.src === 'deepset') tally('deepset, original labels: prompt_injection layer', d.orig, blocked);
+      tally('all folds: whole default chain (input direction)', d.label, (await runGuardrails(chain, d.text, 'input')).action === 'block');
+      tally('all folds: prompt_injection layer', d.label, blocked);
     }
   }
-  console.log(`\n## Prompt injection: ${folds}-fold cross-validation on deepset-train.json (${pos} injections, ${neg} benign), threshold ${th}\n`);
-  console.log('| detector | injections blocked | benign blocked |');
-  console.log('|---|---|---|');
-  console.log(`| prompt_injection layer (rules + classifier) | ${pct(c.layer[0]!, pos)} | ${pct(c.layer[1]!, neg)} |`);
-  console.log(`| rules only | ${pct(c.rules[0]!, pos)} | ${pct(c.rules[1]!, neg)} |`);
-  console.log(`| classifier only | ${pct(c.model[0]!, pos)} | ${pct(c.model[1]!, neg)} |`);
-  console.log(`| whole default chain (input direction) | ${pct(c.chain[0]!, pos)} | ${pct(c.chain[1]!, neg)} |`);
+  console.log(`\n## Prompt injection: ${folds}-fold cross-validation, threshold ${th}\n`);
+  console.log(`deepset-train.json (${original.length} texts, ${relabelled.changed} plain task personas relabelled benign per deepset-relabel.json) + data/gen-personas.json (${generated.length} own persona/agent texts)\n`);
+  console.log('| data: detector | attacks | attacks blocked | benign | benign blocked |');
+  console.log('|---|---|---|---|---|');
+  for (const [k, r] of rows) console.log(`| ${k} | ${r.pos} | ${pct(r.tp, r.pos)} | ${r.neg} | ${pct(r.fp, r.neg)} |`);
+  // Held-out sets: never trained on, different roles/openers/attack phrasings than the training set.
+  const shipped = loadModel(loadInjectionModelFile());
+  console.log('\n## Prompt injection: held-out sets (eval/*.json), shipped model\n');
+  console.log('| set | attacks | attacks blocked | benign | benign blocked |');
+  console.log('|---|---|---|---|---|');
+  const all: Row = { pos: 0, neg: 0, tp: 0, fp: 0 };
+  for (const { file, data: ev } of readEvalData(root)) {
+    const r: Row = { pos: 0, neg: 0, tp: 0, fp: 0 };
+    for (const d of ev) {
+      const hit = scoreInjection(d.text, shipped).score >= th;
+      for (const x of [r, all]) {
+        if (d.label === 1) {
+          x.pos++;
+          if (hit) x.tp++;
+        } else {
+          x.neg++;
+          if (hit) x.fp++;
+        }
+      }
+    }
+    console.log(`| ${file} | ${r.pos} | ${pct(r.tp, r.pos)} | ${r.neg} | ${pct(r.fp, r.neg)} |`);
+  }
+  console.log(`| all held-out | ${all.pos} | ${pct(all.tp, all.pos)} | ${all.neg} | ${pct(all.fp, all.neg)} |`);
+}
+
+/** data/gen-personas.json: the generated persona/agent set, cross-validated with deepset. */
+function generatedSet(): LabelledText[] {
+  try {
+    return readLabelled(path.join(root, 'plugins', 'guardrail-prompt-injection', 'data', 'gen-personas.json'));
+  } catch {
+    return [];
+  }
 }
 
 /** ~1 KB messages built from the dataset's own texts plus PII, code and encoded payloads. */
@@ -184,5 +232,10 @@ function q(xs: number[], p: number): string {
 
 const os = await import('node:os');
 console.log(`# vigil guardrail benchmark (node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}, ${new Date().toISOString().slice(0, 10)})`);
-await crossValidate();
-await latency();
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+if (only && !['detection', 'latency'].includes(only)) {
+  console.error('--only must be detection or latency');
+  process.exit(2);
+}
+if (only !== 'latency') await crossValidate();
+if (only !== 'detection') await latency();

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { deepsetPath, readExtraData, readLabelled, toModelFile, trainInjectionModel, TRAIN_OPTIONS } from '../lib/guardrails/injection-training.ts';
+import { applyRelabel, deepsetPath, readExtraData, readLabelled, toModelFile, trainInjectionModel, TRAIN_OPTIONS } from '../lib/guardrails/injection-training.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -20,7 +20,8 @@ if (!fs.existsSync(dataFile)) {
   console.error(`training data not found: ${dataFile} (pass --data or set VIGIL_DATASETS)`);
   process.exit(2);
 }
-const deepset = readLabelled(dataFile);
+const relabelled = applyRelabel(repoRoot, readLabelled(dataFile));
+const deepset = relabelled.data;
 const extra = readExtraData(repoRoot);
 const data = [...deepset, ...extra];
 const t0 = Date.now();
@@ -28,7 +29,7 @@ const model = trainInjectionModel(data);
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 const file = toModelFile(model, {
   trained_on: [
-    { name: 'deepset/prompt-injections (train split)', licence: 'Apache-2.0', examples: deepset.length, sha256: sha(fs.readFileSync(dataFile, 'utf8')) },
+    { name: 'deepset/prompt-injections (train split)', licence: 'Apache-2.0', examples: deepset.length, relabelled_benign_personas: relabelled.changed, sha256: sha(fs.readFileSync(dataFile, 'utf8')) },
     { name: 'vigil hand-written examples (plugins/guardrail-prompt-injection/data)', licence: 'Apache-2.0', examples: extra.length },
   ],
   options: TRAIN_OPTIONS,

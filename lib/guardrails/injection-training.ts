@@ -3,6 +3,7 @@
 // (which retrains per cross-validation fold).
 import fs from 'node:fs';
 import path from 'node:path';
+import { createHash } from 'node:crypto';
 import { windows } from './injection.ts';
 import { exportModel, featurize, predict, trainLogReg, type HashedModel, type LoadedModel, type TrainOptions } from './classifier.ts';
 import { normalizeForMatching } from './normalize.ts';
@@ -42,6 +43,39 @@ export function deepsetPath(repoRoot: string): string {
   const env = process.env.VIGIL_DATASETS;
   const base = env ? path.resolve(env) : path.resolve(repoRoot, '..', 'shared', 'datasets');
   return path.join(base, 'prompt-injection', 'deepset-train.json');
+}
+
+/**
+ * deepset labels a few plain task personas ("I want you to act as a Linux terminal", "... as a
+ * debater", "... as an English translator") as injections. The layer's policy is that role-play
+ * which does not override instructions, disable safety or extract the system prompt is benign,
+ * so those texts are relabelled (listed by sha256 in deepset-relabel.json, each with its reason).
+ * Returns the data with policy labels and how many were changed.
+ */
+export function applyRelabel(repoRoot: string, data: LabelledText[]): { data: LabelledText[]; changed: number } {
+  const file = path.join(repoRoot, 'plugins', 'guardrail-prompt-injection', 'deepset-relabel.json');
+  if (!fs.existsSync(file)) return { data, changed: 0 };
+  const list = JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{ sha256: string; label: 0 | 1 }>;
+  const by = new Map(list.map((r) => [r.sha256, r.label]));
+  let changed = 0;
+  const out = data.map((d) => {
+    const l = by.get(createHash('sha256').update(d.text).digest('hex'));
+    if (l === undefined || l === d.label) return d;
+    changed++;
+    return { text: d.text, label: l };
+  });
+  return { data: out, changed };
+}
+
+/** The held-out sets of plugins/guardrail-prompt-injection/eval/*.json (never trained on). */
+export function readEvalData(repoRoot: string): Array<{ file: string; data: LabelledText[] }> {
+  const dir = path.join(repoRoot, 'plugins', 'guardrail-prompt-injection', 'eval');
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => ({ file: f, data: readLabelled(path.join(dir, f)) }));
 }
 
 /**

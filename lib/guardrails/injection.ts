@@ -7,9 +7,10 @@
 // tutor") is left to the classifier, and talking *about* prompt injection is not an injection.
 import type { GuardrailDirection, GuardrailFinding } from '../../kernel/index.ts';
 import { featurize, loadModel, predict, tokenFeatures, windowScore, type HashedModel, type LoadedModel } from './classifier.ts';
+import { caesarShift, findShiftedPassage } from './caesar.ts';
 import { findEncodedBlobs } from './encoding.ts';
 import { defineLayer, num } from './layer.ts';
-import { mapSpan, normalizeForMatching, squash, type NormalizedText } from './normalize.ts';
+import { COMBINING_MARKS, mapSpan, normalizeForMatching, squash, type NormalizedText } from './normalize.ts';
 import { execWord, WORD_START, wordRegex, type WordRegex } from './word-start.ts';
 
 interface Rule {
@@ -17,6 +18,8 @@ interface Rule {
   kind: string;
   weight: number;
   re: WordRegex;
+  /** World-language overrides run only when some verb of theirs occurs (one prefilter scan). */
+  world?: boolean;
 }
 
 const alt = (xs: string[]) => `(?:${xs.join('|')})`;
@@ -31,7 +34,7 @@ const EN_VERBS = alt([
 const EN_NOUNS = alt([
   'instructions?', 'prompts?', 'prompt texts?', 'rules', 'directions', 'directives?', 'guidelines', 'orders', 'commands',
   'assignments?', 'tasks', 'context', 'constraints', 'programming', 'guardrails', 'restrictions', 'polic(?:y|ies)',
-  'training', 'system (?:message|prompt)', 'conversation', 'information', 'documents', 'articles', 'input', 'messages?',
+  'training', 'system (?:message|prompt)', 'conversation', 'information', 'documents', 'articles', 'input', 'messages',
   'thoughts', 'text', 'settings',
 ]);
 const EN_QUAL = alt([
@@ -76,6 +79,72 @@ const LANG_OVERRIDES: Array<[string, string[], string[]]> = [
     []],
 ];
 
+// Instruction overrides in the world's most spoken languages and in low-resource ones, written in
+// normalised form (lower case, accents and Arabic marks stripped). Each entry: verbs ("ignore",
+// "forget", "disregard"), objects ("instructions", "rules", "commands"), and whether the script
+// separates words with spaces. Verb and object may come in either order (SOV languages put the
+// object first) with up to four words between them.
+const WORLD_OVERRIDES: Array<[string, string[], string[], boolean]> = [
+  ['hi', ['अनदेखा', 'नज\u093c?रअंदाज\u093c?', 'भूल जा', 'भूल जाओ', 'भूल जाइए', 'उपेक्षा'], ['निर्देश', 'आदेश', 'नियम'], true],
+  ['hi_latn', ['ignore kar', 'bhool ja', 'bhul ja', 'nazarandaz', 'najarandaj'], ['nirdesh', 'instructions', 'aadesh', 'niyam', 'rules'], true],
+  ['bn', ['উপেক্ষা', 'ভুলে যা', 'অগ্রাহ্য'], ['নির্দেশ', 'আদেশ', 'নিয়ম', 'নিযম'], true],
+  ['ur', ['نظر انداز', 'بھول جا', 'فراموش'], ['ہدایات', 'ہدایت', 'احکامات', 'قواعد'], true],
+  ['ar', ['تجاهل', 'انس', 'انسى', 'لا تتبع', 'تخط', 'اهمل'], ['التعليمات', 'تعليمات', 'الاوامر', 'اوامر', 'التوجيهات', 'القواعد'], true],
+  ['fa', ['نادیده بگیر', 'فراموش کن', 'اعتنا نکن'], ['دستورالعمل', 'دستورات', 'دستورها', 'قوانین', 'دستور'], true],
+  ['id', ['abaikan', 'lupakan', 'hiraukan', 'acuhkan', 'jangan ikuti', 'jangan hiraukan'], ['instruksi', 'perintah', 'arahan', 'petunjuk', 'aturan'], true],
+  ['jv', ['lalekna', 'aja nggatekake', 'ora usah nggatekake', 'lalekake'], ['instruksi', 'printah', 'prentah', 'aturan', 'pituduh'], true],
+  ['pcm', ['forget', 'ignore', 'comot', 'no mind'], ['all di instruction', 'all de instruction', 'everytin wey', 'di tins wey', 'all wetin dem tell'], true],
+  ['mr', ['दुर्लक्ष', 'विसर'], ['सूचना', 'आदेश', 'नियम'], true],
+  ['ne', ['बेवास्ता', 'बिर्स'], ['निर्देशन', 'आदेश', 'नियम'], true],
+  ['te', ['విస్మరించ', 'మర్చిపో', 'పట్టించుకోవద్దు'], ['సూచన', 'ఆదేశ', 'నియమ'], true],
+  ['ta', ['புறக்கணி', 'மறந்து'], ['வழிமுறை', 'அறிவுறுத்தல்', 'கட்டளை', 'விதி'], true],
+  ['kn', ['ನಿರ್ಲಕ್ಷಿಸ', 'ಮರೆತು'], ['ಸೂಚನೆ', 'ಆದೇಶ', 'ನಿಯಮ'], true],
+  ['ml', ['അവഗണിക്ക', 'മറക്കുക', 'മറന്നേക്ക'], ['നിർദ്ദേശ', 'നിർദേശ', 'കല്പന', 'നിയമ'], true],
+  ['gu', ['અવગણ', 'ભૂલી જા'], ['સૂચના', 'આદેશ', 'નિયમ'], true],
+  ['pa', ['ਨਜ\u0a3c?ਰਅੰਦਾਜ\u0a3c?', 'ਭੁੱਲ ਜਾ', 'ਅਣਡਿੱਠ'], ['ਹਦਾਇਤ', 'ਨਿਰਦੇਸ਼', 'ਨਿਰਦੇਸ\u0a3c'], true],
+  ['si', ['නොසලකා හරින්න', 'අමතක කරන්න'], ['උපදෙස්', 'නියෝග', 'නීති'], true],
+  ['vi', ['bo qua', 'phot lo', 'quen', 'lo đi', 'khong tuan theo', 'đung lam theo'], ['huong dan', 'chi dan', 'chi thi', 'lenh', 'quy tac', 'yeu cau'], true],
+  ['tl', ['huwag pansinin', 'wag pansinin', 'kalimutan', 'balewalain', 'huwag sundin'], ['tagubilin', 'instruksyon', 'utos', 'panuto', 'patakaran'], true],
+  ['sw', ['puuza', 'puuzia', 'sahau', 'usifuate', 'acha kufuata', 'achana na', 'usijali'], ['maagizo', 'maelekezo', 'maelezo', 'amri', 'sheria', 'kanuni'], true],
+  ['ha', ['yi watsi da', 'manta da', 'kada ka bi', 'ka manta'], ['umarni', 'dokoki', "ka'idoji", 'kaidoji'], true],
+  ['yo', ['foju fo', 'gbagbe', 'ma tele', 'pa ti'], ['ilana', 'ase', 'ofin', 'itonisona'], true],
+  ['ig', ['leghara', 'chefuo', 'echefula', 'agbasoro'], ['ntuziaka', 'iwu', 'ntuzi'], true],
+  ['zu', ['ziba', 'ungazinaki', 'khohlwa', 'ungayinaki', 'ungalandeli'], ['imiyalelo', 'imiyalo', 'imithetho'], true],
+  ['xh', ['ungayihoyi', 'ungazihoyi', 'libala', 'lityala'], ['imiyalelo', 'imithetho'], true],
+  ['so', ['iska indho tir', 'iska ilow', 'ilow', 'ha raacin'], ['tilmaam', 'amarrada', 'amarro', 'xeerarka'], true],
+  ['am', ['ችላ በል', 'ችላ በሉ', 'ችላ', 'እርሳ', 'እርሱ'], ['መመሪያ', 'ትዕዛዝ', 'ህጎች', 'ሕጎች'], true],
+  ['cy', ['anwybydda', 'anwybyddwch', 'anwybyddu', 'anghofia', 'anghofiwch', 'diystyra', 'diystyrwch'], ['cyfarwyddyd', 'cyfarwyddiadau', 'gorchmynion', 'gorchymyn', 'rheolau'], true],
+  ['ga', ['dean neamhaird', 'deanaigi neamhaird', 'dearmad', 'na lean'], ['treoracha', 'treoir', 'orduithe', 'rialacha'], true],
+  ['gd', ['leig seachad', 'di-chuimhnich', 'na lean'], ['stiuireadh', 'stiuiridhean', 'riaghailtean', 'orduighean'], true],
+  ['eu', ['ahaztu', 'alde batera utzi', 'baztertu', 'ez ikusi', 'ez jarraitu'], ['argibide', 'jarraibide', 'agindu', 'arau'], true],
+  ['ca', ['ignora', 'ignoreu', 'oblida', 'oblideu', 'no segueixis'], ['instruccions', 'ordres', 'regles', 'indicacions'], true],
+  ['gl', ['ignora', 'esquece', 'esquecede'], ['instrucions', 'ordes', 'regras'], true],
+  ['uk', ['ігноруи(?:те)?', 'проігноруи(?:те)?', 'забудь(?:те)?', 'не зважаи(?:те)? на'], ['інструкці', 'вказівк', 'правила', 'команд'], true],
+  ['be', ['ігнаруи', 'забудзь'], ['інструкцы', 'указанн', 'правілы'], true],
+  ['cs', ['ignoruj(?:te)?', 'zapomen(?:te)?', 'nedbej'], ['pokyny', 'instrukce', 'prikazy', 'pravidla'], true],
+  ['sk', ['ignoruj(?:te)?', 'zabudni(?:te)?'], ['pokyny', 'instrukcie', 'prikazy', 'pravidla'], true],
+  ['ro', ['ignora', 'ignorati', 'uita', 'uitati'], ['instructiuni', 'comenzi', 'regulile', 'regulil'], true],
+  ['hu', ['hagyd figyelmen kivul', 'felejtsd el', 'ne vedd figyelembe', 'hagyja figyelmen kivul'], ['utasitas', 'szabaly', 'parancs'], true],
+  ['el', ['αγνοησε', 'αγνοηστε', 'ξεχασε', 'ξεχαστε'], ['οδηγιες', 'εντολες', 'κανονες'], true],
+  ['sv', ['ignorera', 'glom', 'bortse fran', 'strunta i'], ['instruktioner', 'anvisningar', 'regler'], true],
+  ['no_da', ['ignorer', 'glem', 'se bort fra', 'se bort fr'], ['instruksjon', 'instruktion', 'regler', 'anvisning'], true],
+  ['fi', ['ohita', 'unohda', 'sivuuta', 'jata huomiotta'], ['ohjeet', 'ohjeita', 'kaskyt', 'saannot'], true],
+  ['et', ['ignoreeri', 'unusta'], ['juhised', 'juhiseid', 'reegleid'], true],
+  ['lt_lv', ['ignoruok', 'pamirsk', 'ignore', 'aizmirsti'], ['instrukcijas', 'nurodymus', 'noradijumus', 'taisykles'], true],
+  ['he', ['התעלם', 'התעלמי', 'תתעלם', 'שכח', 'תשכח'], ['הוראות', 'ההוראות', 'הנחיות', 'ההנחיות', 'הכללים'], true],
+  ['af', ['ignoreer', 'vergeet'], ['instruksies', 'opdragte', 'reels'], true],
+  ['is', ['hunsaðu', 'gleymdu', 'hunsa'], ['leiðbeiningar', 'fyrirmæli', 'reglur'], true],
+  ['mi', ['warewarehia', 'kaua e aro', 'whakarerea'], ['tohutohu', 'ture'], true],
+  ['sq', ['injoro', 'harro'], ['udhezimet', 'urdhrat', 'rregullat'], true],
+  ['ms', ['abaikan', 'lupakan', 'jangan ikut'], ['arahan', 'peraturan', 'perintah'], true],
+  ['zh', ['忽略', '无视', '無視', '忽视', '忽視', '忘记', '忘記', '忘掉', '不要理会', '不要理會', '唔好理', '跳过', '跳過'], ['指令', '指示', '说明', '說明', '规则', '規則', '提示', '要求', '命令'], false],
+  ['th', ['เพิกเฉย', 'ลืม', 'ไม่ต้องสนใจ', 'ละเลย', 'ไม่ต้องทำตาม'], ['คำสั่ง', 'คำแนะนำ', 'กฎ'], false],
+  ['km', ['មិនអើពើ', 'បំភ្លេច', 'កុំខ្វល់'], ['ការណែនាំ', 'បញ្ជា', 'ច្បាប់'], false],
+  ['my', ['လျစ်လျူရှု', 'မေ့'], ['ညွှန်ကြားချက်', 'အမိန့်'], false],
+];
+
+const foldPattern = (p: string) => p.normalize('NFKD').replace(COMBINING_MARKS, '').toLowerCase();
+
 function buildRules(): Rule[] {
   const r: Rule[] = [];
   const add = (id: string, kind: string, weight: number, src: string) => r.push({ id, kind, weight, re: wordRegex(src, 'gu') });
@@ -86,21 +155,27 @@ function buildRules(): Rule[] {
   add('override_above', 'instruction_override', 0.85, `${b}(?:ignore|disregard|forget)(?: about)?(?: all)?(?: of)? (?:the |what(?:'s| is| was) )?(?:above|previous|preceding|prior|before)${e}`);
   add('override_everything', 'instruction_override', 0.8, `${b}(?:ignore|disregard|forget|drop|abandon)(?: about)? (?:everything|all (?:of )?(?:that|this|the above)|anything)(?: (?:before|above|previously|so far|you (?:know|were told|have been told)|we (?:discussed|talked about)|(?:i|we) (?:said|told you)|said|prior|earlier|up to now))?${e}`);
   add('new_task', 'instruction_override', 0.72, `${b}(?:(?:your|the) new (?:task|instructions?|assignment|role|mission|objective)|(?:here is |now )?your new job|new (?:instructions|tasks|rules) (?:follow|are|:)|(?:start|begin) (?:over|again|from (?:the front|scratch))(?: with a new task)?)${e}`);
-  add('from_now_on', 'instruction_override', 0.55, `${b}(?:from now on|henceforth|from this (?:point|moment) on)[,\\s]+(?:you|act|respond|answer|reply|behave|pretend|always|only|ignore)${e}`);
-  add('instead_output', 'output_hijack', 0.45, `${b}(?:instead|rather)[,\\s]+(?:just |only )?(?:output|print|say|write|respond with|reply with|answer with)${e}`);
-  add('only_say', 'output_hijack', 0.4, `${b}(?:just|only|simply) (?:say|output|print|reply with|respond with|answer with)${e}`);
+  add('from_now_on', 'instruction_override', 0.2, `${b}(?:from now on|henceforth|from this (?:point|moment) on)[,\\s]+(?:you|act|respond|answer|reply|behave|pretend|always|only|ignore)${e}`);
+  add('instead_output', 'output_hijack', 0.4, `${b}(?:instead|rather)[,\\s]+(?:just |only )?(?:output|print|say|write|respond with|reply with|answer with)${e}`);
+  add('only_say', 'output_hijack', 0.1, `${b}(?:just|only|simply) (?:say|output|print|reply with|respond with|answer with)${e}`);
   add('ignore_sources', 'instruction_override', 0.65, `${b}(?:disregard(?:ing)?|ignor(?:e|ing)|without (?:using|looking at)|do not (?:use|look (?:in|at))|don'?t (?:use|look (?:in|at))|not (?:according to|based on|by))(?: all| any)? (?:the )?(?:provided |given |attached |retrieved )?(?:articles|documents|context|sources|search results)${e}`);
   add('despite_told', 'instruction_override', 0.75, `${b}(?:despite|regardless of|contrary to|notwithstanding|no matter) (?:what|anything|everything) (?:you(?:'ve| have)? been|you were|you are|you're) (?:told|instructed|programmed|trained)${e}`);
   add('change_instructions', 'instruction_override', 0.8, `${b}(?:change|update|replace|rewrite) your (?:instructions|rules|programming|system prompt|guidelines)${e}|${b}your (?:instructions|rules) are now${e}|${b}additional instruction${e}`);
   // Jailbreak personas and safety bypass.
-  add('persona_dan', 'jailbreak', 0.88, `${b}(?:do anything now|dan mode|developer mode(?: enabled| output)?|jailbreak(?:ed)? mode|god mode|unrestricted mode|evil confidant|anti-?gpt|betterdan|stan mode|dude mode|aim mode)${e}`);
+  add('persona_dan', 'jailbreak', 0.88, `${b}(?:do anything now|dan mode|developer mode (?:enabled|output|activated|on)|jailbreak(?:ed)? mode|god mode|unrestricted mode|evil confidant|anti-?gpt|betterdan|stan mode|dude mode|aim mode)${e}`);
   add('persona_unfiltered', 'jailbreak', 0.85, `${b}(?:you are|you're|act as|pretend to be|become|roleplay as|play the role of) (?:now |going to be |an? |the )*(?:unfiltered|uncensored|unrestricted|unbound|jailbroken|amoral|immoral|unethical|rogue|evil|malicious|lawless)${e}`);
   add('persona_dan_name', 'jailbreak', 0.75, `${b}(?:you are|you're|act as|pretend to be) (?:now )?(?:dan|stan|dude|aim|mongo tom|kevin)${e}`);
-  add('no_limits', 'jailbreak', 0.8, `${b}(?:without|free (?:of|from)|not bound by|no longer bound by|don'?t have|do not have|have no|with no|broken free of) (?:any |all |the |your )?(?:typical |usual |ethical |moral |content |safety )?(?:restrictions|filters|limits|limitations|rules|guidelines|ethics|morals|censorship|boundaries|confines|policies)${e}`);
+  // Strong only when it describes the assistant ("you are an AI with no restrictions"); "a table
+  // with no rules" or "a language without limits" is ordinary prose.
+  add('no_limits', 'jailbreak', 0.8, `${b}(?:you|u|yourself|ai|assistant|chatbot|model|bot|gpt|chatgpt|answer|respond|reply|act|operate|behave|mode|persona)(?:[\\s,]+[\\p{L}'’-]+){0,5}?[\\s,]+(?:without|free (?:of|from)|not bound by|no longer bound by|don'?t have|do not have|have no|with no|broken free of) (?:any |all |the |your )?(?:typical |usual |ethical |moral |content |safety |openai |anthropic |company |corporate )?(?:restrictions|filters|limits|limitations|rules|guidelines|ethics|morals|censorship|boundaries|confines|policies)${e}`);
+  add('no_limits_bare', 'jailbreak', 0.3, `${b}(?:without|free (?:of|from)|not bound by|no longer bound by|don'?t have|do not have|have no|with no|broken free of) (?:any |all |the |your )?(?:typical |usual |ethical |moral |content |safety |openai |anthropic |company |corporate )?(?:restrictions|filters|limits|limitations|rules|guidelines|ethics|morals|censorship|boundaries|confines|policies)${e}`);
   add('never_refuse', 'jailbreak', 0.6, `${b}(?:never|must not|cannot|can't|will not|won't|do not|don't) (?:ever )?(?:refuse|decline|say (?:no|that you can'?t))${e}`);
-  add('stay_in_character', 'jailbreak', 0.55, `${b}(?:stay|remain|keep) in (?:character|role|your roles?)${e}|${b}(?:never|do not|don't|without) (?:break|breaking|falling out of) (?:character|the role|your role)${e}`);
+  add('forgets_told', 'instruction_override', 0.8, `${b}(?:forgets?|forgetting|ignores?|ignoring|disregards?|disregarding|drops?|erases?) (?:everything|all(?: of)?(?: that)?|anything|whatever) (?:it|you|he|she|they|i|we)(?: (?:was|were|have|has|had|got|'ve))?(?: been)? (?:told|taught|instructed|given|programmed|trained|said)${e}`);
+  add('rules_gone', 'instruction_override', 0.75, `${b}(?:your|the|all|all your|any) (?:old |previous |prior |original |usual |current )?(?:guidelines|rules|instructions|restrictions|programming|polic(?:y|ies)|filters|limits|safeguards) (?:are|is|have been|has been|were) (?:now )?(?:deleted|removed|gone|void|disabled|lifted|suspended|cancelled|canceled|revoked|turned off|no longer (?:valid|active|in effect|apply))${e}`);
+  add('obey_me', 'instruction_override', 0.6, `${b}(?:follow|obey|listen to|follows|obeys|listens to) only (?:me|my (?:instructions|commands|orders|rules)|what i (?:say|tell you))${e}|${b}(?:you )?(?:only )?(?:obey|answer to) (?:only )?me(?: now| from now on)${e}`);
+  add('stay_in_character', 'jailbreak', 0.1, `${b}(?:stay|remain|keep) in (?:character|role|your roles?)${e}|${b}(?:never|do not|don't|without) (?:break|breaking|falling out of) (?:character|the role|your role)${e}`);
   add('safety_bypass', 'safety_bypass', 0.85, `${b}(?:ignore|bypass|disable|turn off|override|circumvent|deactivate|remove|get around|evade)${gap(2)}[\\s,]+(?:your |the |all |any )?(?:safety|content|ethical|moral|openai|anthropic)? ?(?:filters?|guardrails|safeguards|censorship|moderation|alignment|ethics|safety (?:guidelines|rules|measures|policies)|content polic(?:y|ies))${e}`);
-  add('pretend', 'jailbreak', 0.35, `${b}(?:pretend (?:to be|you are|you're|that you)|imagine you are|you are now|now you are|i want you to act as|act as an?|roleplay as)${e}`);
+  add('pretend', 'persona', 0.05, `${b}(?:pretend (?:to be|you are|you're|that you)|imagine you are|you are now|now you are|i want you to act as|act as an?|roleplay as)${e}`);
   // System-prompt extraction.
   add('extract_prompt', 'prompt_extraction', 0.82, `${b}(?:show|print|reveal|repeat|output|display|dump|leak|tell me|give me|share|list|write out|spell out|what (?:is|are|was|were)|read (?:back|out))${gap(3)}[\\s,]+(?:your|the (?:system|initial|hidden|original|secret|full|developer|first)|all your)(?: \\p{L}+)? (?:prompt|prompts|instructions|prompt texts?|system prompt|directives|configuration|guidelines|rules)${e}`);
   add('extract_above', 'prompt_extraction', 0.7, `${b}(?:what (?:was|is) (?:written|said|stated)|(?:repeat|print|output|show)(?: me)? (?:the |all )?(?:text|words|everything|lines?|sentences?))(?: \\p{L}+)? (?:above|before(?: this)?|at the (?:beginning|start|top)(?: of (?:this|the) (?:prompt|conversation))?)${e}`);
@@ -123,7 +198,7 @@ function buildRules(): Rule[] {
   add('from_now_on_ml', 'instruction_override', 0.55, `${b}(?:a partir de ahora|de ahora en adelante|a partir de maintenant|desormais|ab jetzt|von nun an|ab sofort|d'ora in poi|da ora in poi|a partir de agora|daqui em diante|vanaf nu)[,\\s]+(?:eres|seras|actua|responde|tu es|tu vas|vous etes|agis|reponds|bist du|du bist|antwortest|agierst|sei|agisci|rispondi|voce e|voce sera|aja|responda|ben je|je bent)${e}`);
   add('extract_prompt_ml', 'prompt_extraction', 0.8, `${b}(?:muestra(?:me)?|revela(?:me)?|dime|imprime|repite|montre(?:-moi)?|affiche|revele|repete|donne-moi|zeige?(?: mir)?|gib mir|verrate|wiederhole|mostra(?:mi)?|rivela(?:mi)?|dimmi|ripeti|mostre|revele|repita|me diga)\\s+(?:tu|tus|el|las|ton|tes|votre|vos|le|les|deinen|deine|den|die|ihre|il tuo|le tue|il|seu|suas|o|as|alle deine)\\s+(?:\\p{L}+\\s+)?(?:prompt|prompts|instrucciones|instructions|consignes|anweisungen|prompt-texte?|systemprompt|istruzioni|instrucoes)${e}`);
   add('persona_unfiltered_ml', 'jailbreak', 0.8, `${b}(?:du bist|sei|ahora eres|eres|tu es|sois|sei|voce e|seja)(?: jetzt| nun| ahora| maintenant| ora| agora)? (?:eine? |una? |uma? )?(?:bose|unzensierte|uneingeschrankte|malvad[oa]|malvagi[oa]|malefique|malefica|malign[oa]|perversa|sin restricciones|sans restrictions|senza restrizioni|sem restricoes|sin filtros|sans filtres?|senza filtri|sem filtros)${e}|${b}(?:ki|ia|ai) (?:ohne|sin|sans|senza|sem) (?:einschrankungen|filter|restricciones|filtros|restrictions|filtres|restrizioni|filtri|restricoes)${e}`);
-  add('persona_ml', 'jailbreak', 0.35, `${b}(?:stell dir vor,? du bist|jetzt bist du|nun bist du|du bist jetzt|ahora eres|finge que eres|imagina que eres|maintenant tu es|imagine que tu es|fais comme si tu etais|ora sei|fingi di essere|agora voce e|finja que voce e)${e}`);
+  add('persona_ml', 'persona', 0.05, `${b}(?:stell dir vor,? du bist|jetzt bist du|nun bist du|du bist jetzt|ahora eres|finge que eres|imagina que eres|maintenant tu es|imagine que tu es|fais comme si tu etais|ora sei|fingi di essere|agora voce e|finja que voce e)${e}`);
   // CJK and other scripts (no word boundaries there).
   add('override_zh', 'instruction_override', 0.88, `(?:忽略|无视|忽视|忘记|忘掉|不要理会|跳过|無視|忽略掉)(?:之前|以上|上面|前面|所有|全部|先前|此前|以前)?(?:的)?(?:所有|全部)?(?:的)?(?:指令|指示|说明|說明|规则|規則|提示|要求|命令)`);
   add('extract_zh', 'prompt_extraction', 0.75, `(?:显示|顯示|输出|輸出|告诉我|告訴我|重复|重複|打印)(?:你的)?(?:系统|系統)?(?:提示词|提示詞|提示|指令)`);
@@ -131,10 +206,22 @@ function buildRules(): Rule[] {
   add('override_ko', 'instruction_override', 0.88, `(?:이전|위의|모든|앞의)\\s*(?:지시|명령|지침|규칙)(?:을|를|사항을|들을)?\\s*(?:무시|잊어)`);
   add('override_ar', 'instruction_override', 0.88, `(?:تجاهل|انس|انسى)\\s+(?:جميع\\s+|كل\\s+)?(?:التعليمات|الأوامر|الاوامر|التوجيهات)`);
   add('override_hi', 'instruction_override', 0.88, `(?:पिछले|सभी|पिछली|ऊपर\\s+के)\\s+(?:निर्देशों|निर्देश|आदेशों)\\s+(?:को\\s+)?(?:अनदेखा|भूल|नजरअंदाज)`);
+  const wgap = `(?:[\\s,]+[\\p{L}\\p{M}\\p{N}'’-]+){0,4}?[\\s,]+`;
+  for (const [lang, verbs, nouns, spaced] of WORLD_OVERRIDES) {
+    // Written like the text they are matched against: NFKD without accents, lower case (Thai
+    // SARA AM, Devanagari nukta and Arabic hamza forms change under NFKD).
+    const v = foldPattern(alt(verbs));
+    const o = foldPattern(alt(nouns));
+    const before = r.length;
+    if (spaced) add(`override_${lang}`, 'instruction_override', 0.86, `${b}${v}[\\p{L}\\p{M}]*${wgap}${o}|${b}${o}[\\p{L}\\p{M}]*${wgap}${v}`);
+    else add(`override_${lang}`, 'instruction_override', 0.86, `${v}.{0,10}?${o}|${o}.{0,10}?${v}`);
+    for (let k = before; k < r.length; k++) r[k]!.world = true;
+  }
   return r;
 }
 
 const RULES = buildRules();
+const WORLD_VERBS = new RegExp(alt(WORLD_OVERRIDES.flatMap(([, verbs]) => verbs)), 'u');
 
 // Phrases checked on letters-only text when letters were spaced out ("i-g-n-o-r-e a-l-l ...").
 const SQUASHED = [
@@ -156,7 +243,9 @@ export interface RuleHit {
 
 export function matchRules(n: NormalizedText): RuleHit[] {
   const hits: RuleHit[] = [];
+  const world = WORLD_VERBS.test(n.text);
   for (const rule of RULES) {
+    if (rule.world && !world) continue;
     rule.re.re.lastIndex = 0;
     let m: RegExpExecArray | null;
     let count = 0;
@@ -191,6 +280,8 @@ export interface InjectionScore {
   hits: RuleHit[];
   /** Best-scoring window in normalized text when the classifier localised it. */
   window?: [number, number];
+  /** The normalised text that rule spans and the window refer to. */
+  normalized: NormalizedText;
 }
 
 /**
@@ -233,6 +324,30 @@ function spaceSeparated(text: string, from: number, to: number, max: number): nu
   return Math.max(n, 1);
 }
 
+/**
+ * A role-play request ("act as a travel guide", "you are a Linux terminal", "pretend to be my
+ * interviewer"). The policy: role-play is benign unless it also overrides instructions, disables
+ * safety or extracts the system prompt, which is what the rules look for. The classifier, whose
+ * training data holds many personas used for goal hijacking, only half-counts in such a text.
+ */
+const PERSONA = /(?:^|[.!?:\n]\s*)(?:(?:ok(?:ay)?|now|please|hi|hello|hey|so)[,!.]?\s+)?(?:(?:i want you to|i would like you to|i'd like you to|i need you to|can you|could you|would you|will you|please|let'?s play a game:?(?:\s+where)?|for this (?:chat|conversation|session),?|from now on,?)\s+)?(?:act (?:as|like)|be (?:my|a|an|the)|behave (?:as|like)|pretend (?:to be|you are|you're)|role-?play as|play (?:the role of|the part of|a|an)|take on the (?:role|persona) of|assume the (?:role|persona) of|imagine (?:you are|you're)|respond as|answer as|reply as|you are|you're|you will be|you'll be|ich mochte,? dass (?:du|sie) als|agiere als|sei (?:ein|eine|mein|meine)|stell dir vor,? du bist|du bist (?:ein|eine|mein)|actua como|haz de|finge que eres|imagina que eres|eres (?:un|una|mi)|agis comme|agissez comme|sois (?:un|une|mon|ma)|fais comme si|comportati come|fingi di essere|sei (?:un|una|il mio)|aja como|finja que|seja (?:um|uma|meu))(?![\p{L}])/u;
+const PERSONA_MODEL_WEIGHT = 0.5;
+
+/** Share of letters that are ASCII Latin (the first 600 characters are enough to tell). */
+function latinShare(text: string): number {
+  let latin = 0;
+  let letters = 0;
+  const to = Math.min(text.length, 600);
+  for (let i = 0; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 97 && c <= 122) {
+      latin++;
+      letters++;
+    } else if (c > 127 && c !== 0x2019 && !(c >= 0x2000 && c <= 0x206f) && !(c >= 0x3000 && c <= 0x303f)) letters++;
+  }
+  return letters ? latin / letters : 1;
+}
+
 /** Below this many words the classifier's score is scaled down proportionally. */
 const SHORT_TEXT_WORDS = 5;
 
@@ -246,9 +361,70 @@ function countWords(text: string, from: number, to: number, max: number): number
   return n;
 }
 
-export function scoreInjection(text: string, model: LoadedModel | null, opts: { decode?: boolean; obfuscationWeight?: number } = {}): InjectionScore {
-  const n = normalizeForMatching(text);
-  const hits = matchRules(n);
+/**
+ * Rule kinds that, inside data the agent reads (a tool result), address the model itself: an
+ * override, an extraction request, an instruction aimed at the assistant, a safety bypass, fake
+ * chat tokens, a jailbreak persona switched on. Role-play words, "only say", "from now on" and
+ * the classifier alone are not enough there: a README documents commands, a report quotes
+ * findings, and neither is an instruction to the model.
+ */
+const DATA_KINDS = new Set(['instruction_override', 'prompt_extraction', 'indirect_injection', 'safety_bypass', 'obfuscated_override']);
+const DATA_RULES = new Set(['chat_tokens', 'persona_dan', 'persona_unfiltered', 'persona_unfiltered_ml', 'no_limits', 'never_refuse']);
+const WEAK_IN_DATA = new Set(['from_now_on', 'new_task', 'ignore_sources']);
+
+/**
+ * JSON escapes (\n, \", \t, \uXXXX, also double-escaped as in JSON inside JSON) turned into the
+ * character they stand for, padded with spaces so every offset stays where it was: a tool result
+ * is usually a JSON document, and the sentence and quote structure of the text inside it should
+ * count, not its escaping.
+ */
+const JSON_ESCAPE = /\\+(?:[nrt"]|u[0-9a-fA-F]{4})/g;
+export function unescapeInPlace(text: string): string {
+  if (text.indexOf('\\') < 0) return text;
+  return text.replace(JSON_ESCAPE, (m) => {
+    if (m[m.length - 5] === 'u') {
+      const code = parseInt(m.slice(-4), 16);
+      // Six characters stand for one UTF-16 unit: the rest becomes padding.
+      return ' '.repeat(m.length - 1) + (code < 32 ? ' ' : String.fromCharCode(code));
+    }
+    const last = m[m.length - 1];
+    return ' '.repeat(m.length - 1) + (last === 'n' || last === 'r' ? '\n' : last === 't' ? ' ' : '"');
+  });
+}
+
+// Quoted or code-formatted mentions in documents: `...`, "...", “...”, «...», fenced blocks. An
+// opening quote right after ":", "[", "{" or "," is JSON structure, not a quotation.
+const MENTION = /```[\s\S]*?(?:```|$)|`[^`\n]{1,300}`|(?<=[\p{L}\p{N}\s(*-])"[^"\n]{1,300}"|“[^”\n]{1,300}”|«[^»\n]{1,300}»|„[^“”\n]{1,300}[“”]/gu;
+function mentionRanges(text: string): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  if (text.indexOf('`') < 0 && text.indexOf('"') < 0 && text.indexOf('“') < 0 && text.indexOf('«') < 0 && text.indexOf('„') < 0) return out;
+  MENTION.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = MENTION.exec(text)) && out.length < 2000) {
+    // A quote that spans a whole line (a quoted paragraph in a document) is still read as text.
+    out.push([m.index, m.index + m[0].length]);
+  }
+  return out;
+}
+
+export interface ScoreOptions {
+  decode?: boolean;
+  obfuscationWeight?: number;
+  /** Score as data the agent reads (tool results), not as the user's own request. */
+  data?: boolean;
+}
+
+export function scoreInjection(text: string, model: LoadedModel | null, opts: ScoreOptions = {}): InjectionScore {
+  const src = opts.data ? unescapeInPlace(text) : text;
+  const n = normalizeForMatching(src);
+  let hits = matchRules(n);
+  if (opts.data && hits.length) {
+    const quoted = mentionRanges(n.text);
+    hits = hits
+      .filter((h) => DATA_KINDS.has(h.kind) || DATA_RULES.has(h.rule))
+      .filter((h) => !quoted.some(([a, z]) => h.start >= a && h.end <= z))
+      .map((h) => (WEAK_IN_DATA.has(h.rule) ? { ...h, weight: h.weight * 0.5 } : h));
+  }
   let ruleScore = 0;
   const byKind = new Map<string, number>();
   for (const h of hits) byKind.set(h.kind, Math.max(byKind.get(h.kind) ?? 0, h.weight));
@@ -258,7 +434,9 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: { 
   if (hits.length && obf > 0) ruleScore = noisyOr([ruleScore, opts.obfuscationWeight ?? 0.3]);
   let modelScore = 0;
   let window: [number, number] | undefined;
-  if (model) {
+  // In data the classifier only corroborates a rule hit: it was trained on what users type, and
+  // documentation prose is far from that.
+  if (model && (!opts.data || hits.length)) {
     const ws = windows(n.text);
     let upTo = 0;
     for (const [, e] of ws) upTo = Math.max(upTo, e);
@@ -276,19 +454,34 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: { 
       }
     }
   }
-  let score = noisyOr([ruleScore, modelScore]);
+  let modelWeight = opts.data ? 0.5 : PERSONA.test(n.text.length > 400 ? n.text.slice(0, 400) : n.text) ? PERSONA_MODEL_WEIGHT : 1;
+  // The classifier has seen English and German: on texts mostly in other scripts it knows little
+  // and the rules (which cover 60+ languages) carry the decision.
+  if (modelScore > 0 && latinShare(n.text) < 0.5) modelWeight *= 0.5;
+  let score = noisyOr([ruleScore, modelWeight * modelScore]);
   if (opts.decode !== false) {
-    for (const blob of findEncodedBlobs(text)) {
+    for (const blob of findEncodedBlobs(src)) {
       if (blob.printable < 0.85 || blob.decoded.length < 8) continue;
-      const inner = scoreInjection(blob.decoded, model, { decode: false });
+      const inner = scoreInjection(blob.decoded, model, { decode: false, data: opts.data });
       if (inner.score > 0.3) {
         const boosted = noisyOr([inner.score, 0.2]);
         hits.push({ rule: `encoded_${blob.encoding}`, kind: 'encoded_injection', weight: boosted, start: -blob.start - 1, end: -blob.end - 1 });
         score = Math.max(score, boosted);
       }
     }
+    // ROT13 and other Caesar shifts: decoded and scored like a base64 payload.
+    const shifted = findShiftedPassage(n.text);
+    if (shifted) {
+      const inner = scoreInjection(caesarShift(n.text, shifted.shift), model, { decode: false, data: opts.data });
+      if (inner.ruleScore > 0.3 || inner.score > 0.5) {
+        const boosted = noisyOr([inner.score, 0.2]);
+        const [s0, e0] = mapSpan(n, shifted.start, shifted.end, src);
+        hits.push({ rule: shifted.shift === 13 ? 'encoded_rot13' : `encoded_caesar_${shifted.shift}`, kind: 'encoded_injection', weight: boosted, start: -s0 - 1, end: -e0 - 1 });
+        score = Math.max(score, boosted);
+      }
+    }
   }
-  return { score, ruleScore, modelScore, hits, window: window ? [window[0], window[1]] : undefined };
+  return { score, ruleScore, modelScore, hits, window: window ? [window[0], window[1]] : undefined, normalized: n };
 }
 
 export interface PromptInjectionSettings extends Record<string, unknown> {
@@ -317,10 +510,12 @@ export function createPromptInjectionGuardrail(model: HashedModel | LoadedModel 
       },
       build(s) {
         const m = s.use_classifier ? loaded : null;
-        return (text: string, _direction: GuardrailDirection): GuardrailFinding[] => {
-          const r = scoreInjection(text, m, { decode: s.decode_payloads });
+        return (text: string, direction: GuardrailDirection): GuardrailFinding[] => {
+          // Tool results are data the agent reads: judged by what addresses the model, not by
+          // whether they look like a user's request.
+          const r = scoreInjection(text, m, { decode: s.decode_payloads, data: direction === 'tool_result' || direction === 'output' });
           if (r.score < s.threshold) return [];
-          const n = r.hits.length || r.window ? normalizeForMatching(text) : null;
+          const n = r.normalized;
           const score = Math.round(r.score * 1000) / 1000;
           const findings: GuardrailFinding[] = [];
           const seen = new Set<string>();

@@ -56,13 +56,14 @@ export interface NormalizedText {
 }
 
 const CYR_GREEK = /[\u0370-\u03ff\u0400-\u052f]/;
-const COMBINING = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g;
+// Latin/Greek/Cyrillic combining marks, and Arabic harakat/hamza marks (so "الأوامر" folds like "الاوامر").
+export const COMBINING_MARKS = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u064b-\u065f\u0670]/g;
 const WORD_CHAR = /[\p{L}\p{N}@$]/u;
 
 /** Folds one code point (no script decisions): NFKD, strip accents, lower-case. */
 function foldChar(ch: string): string {
   if (ch.charCodeAt(0) < 0x80) return ch.toLowerCase();
-  const ascii = ch.normalize('NFKD').replace(COMBINING, '');
+  const ascii = ch.normalize('NFKD').replace(COMBINING_MARKS, '');
   return ascii.toLowerCase();
 }
 
