@@ -12,6 +12,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { Kernel } from '../../kernel/kernel.ts';
 import { ROOT, tmpDir } from '../gateway/helpers.ts';
+import { prepareSandbox } from '../../plugins/skill-shell/sandbox.ts';
 
 const ALICE = 'alice-key-0123456789abcdef0123';
 const BOB = 'bob-key-0123456789abcdef01234567';
@@ -247,3 +248,18 @@ describe('shell skill fallback (no bubblewrap)', () => {
   });
 });
 
+
+describe('sandbox probe', () => {
+  test('a bwrap that cannot start: auto falls back, bwrap-required runs nothing, and both say why', () => {
+    // `false` stands in for a bwrap that fails (no user namespaces, a seccomp-restricted container).
+    const auto = prepareSandbox('auto', '/bin/false');
+    assert.equal(auto.mode, 'fallback');
+    assert.match(auto.problem!, /^bwrap cannot start a sandbox here: exit 1$/);
+    const required = prepareSandbox('bwrap', '/bin/false');
+    assert.equal(required.mode, null);
+    const missing = prepareSandbox('auto', null);
+    assert.equal(missing.mode, 'fallback');
+    assert.equal(missing.problem, 'bwrap (bubblewrap) is not installed');
+    for (const s of [auto, required, missing]) fs.rmSync(s.etc, { recursive: true, force: true });
+  });
+});
