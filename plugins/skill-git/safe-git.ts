@@ -179,8 +179,15 @@ export async function runGit(args: string[], o: { workspace: string; empty: stri
   } catch {
     return { error: `not_a_repository: the workspace ${o.workspace} does not exist` };
   }
-  // Only the workspace's own repository: no discovery upwards, no bare repository in the tree.
-  if (!fs.existsSync(path.join(ws, '.git'))) return { error: 'not_a_repository: the workspace is not a git repository (it has no .git of its own)' };
+  // Only the workspace's own repository: no discovery upwards, no bare repository in the tree,
+  // and no `.git` file or link that points at some other repository on the host (whoever can
+  // write the workspace could otherwise make git read any repository the server can).
+  const dotGit = path.join(ws, '.git');
+  const st = fs.lstatSync(dotGit, { throwIfNoEntry: false });
+  if (!st) return { error: 'not_a_repository: the workspace is not a git repository (it has no .git of its own)' };
+  if (!st.isDirectory()) {
+    return { error: 'unsupported_repository: the workspace .git is a file or link pointing elsewhere (a linked worktree or submodule); the git skill reads only a repository whose .git folder lies in the workspace' };
+  }
   try {
     const c = await inspectConfig(ws, o.empty, o.cfg, o.signal);
     if ('error' in c) return c;

@@ -112,3 +112,27 @@ describe('item 1: a nested workspace never reaches the parent repository', () =>
     }
   });
 });
+
+describe('item 1: a .git file or link cannot point the git skill at another repository', () => {
+  test('a gitfile (gitdir: elsewhere) and a .git symlink are refused; the other repository is not read', async () => {
+    const other = tmpDir('vigil-sec-other-');
+    fs.writeFileSync(path.join(other, 'readme.txt'), 'another repository secret\n');
+    gitIn(other, 'init', '-q');
+    gitIn(other, 'add', 'readme.txt');
+    gitIn(other, 'commit', '-q', '-m', 'other');
+    for (const plant of [(ws: string) => fs.writeFileSync(path.join(ws, '.git'), `gitdir: ${path.join(other, '.git')}\n`), (ws: string) => fs.symlinkSync(path.join(other, '.git'), path.join(ws, '.git'))]) {
+      const ws = tmpDir('vigil-sec-gitfile-');
+      plant(ws);
+      // The control: plain git follows it.
+      assert.match(gitIn(ws, 'show', 'HEAD:readme.txt'), /another repository secret/);
+      const g = await bootAs(ws);
+      try {
+        const calls = await say(g, skill('git', { op: 'show', ref: 'HEAD:readme.txt' }));
+        assert.match(calls[0]!.error!, /^unsupported_repository: the workspace \.git is a file or link pointing elsewhere/);
+        assert.ok(!JSON.stringify(calls).includes('another repository secret'));
+      } finally {
+        await g.close();
+      }
+    }
+  });
+});
