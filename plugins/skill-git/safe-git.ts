@@ -172,6 +172,42 @@ export async function inspectConfig(workspace: string, empty: string, cfg: GitCo
   return { overrides, ignored: [...ignored].sort(), refused };
 }
 
+/** A .git folder can still borrow another repository through `commondir` (linked worktrees) or
+ *  `objects/info/alternates` (clones made with --shared/--reference). Returns the file that
+ *  leads out of the workspace, or null. */
+function linksOutside(ws: string, dotGit: string): string | null {
+  const read = (p: string) => {
+    try {
+      return fs.readFileSync(p, 'utf8');
+    } catch {
+      return null;
+    }
+  };
+  const out = (p: string) => {
+    let real: string;
+    try {
+      real = fs.realpathSync(p);
+    } catch {
+      real = path.resolve(p);
+    }
+    const rel = path.relative(ws, real);
+    return rel.startsWith('..') || path.isAbsolute(rel);
+  };
+  let common = dotGit;
+  const commondir = read(path.join(dotGit, 'commondir'));
+  if (commondir !== null) {
+    common = path.resolve(dotGit, commondir.trim());
+    if (out(common)) return '.git/commondir';
+  }
+  const objects = path.join(common, 'objects');
+  const alternates = read(path.join(objects, 'info', 'alternates'));
+  for (const line of alternates?.split('\n') ?? []) {
+    const l = line.trim();
+    if (l && !l.startsWith('#') && out(path.resolve(objects, l))) return 'objects/info/alternates';
+  }
+  return null;
+}
+
 export async function runGit(args: string[], o: { workspace: string; empty: string; cfg: GitConfig; signal: AbortSignal }): Promise<(Run & { ignored: string[] }) | { error: string }> {
   let ws: string;
   try {
@@ -188,6 +224,8 @@ export async function runGit(args: string[], o: { workspace: string; empty: stri
   if (!st.isDirectory()) {
     return { error: 'unsupported_repository: the workspace .git is a file or link pointing elsewhere (a linked worktree or submodule); the git skill reads only a repository whose .git folder lies in the workspace' };
   }
+  const outside = linksOutside(ws, dotGit);
+  if (outside) return { error: `unsupported_repository: the repository's ${outside} points outside the workspace; the git skill reads only objects and refs that lie in the workspace` };
   try {
     const c = await inspectConfig(ws, o.empty, o.cfg, o.signal);
     if ('error' in c) return c;

@@ -114,13 +114,30 @@ describe('item 1: a nested workspace never reaches the parent repository', () =>
 });
 
 describe('item 1: a .git file or link cannot point the git skill at another repository', () => {
-  test('a gitfile (gitdir: elsewhere) and a .git symlink are refused; the other repository is not read', async () => {
+  test('a gitfile, a .git symlink, commondir and alternates pointing at another repository are refused; it is not read', async () => {
     const other = tmpDir('vigil-sec-other-');
     fs.writeFileSync(path.join(other, 'readme.txt'), 'another repository secret\n');
     gitIn(other, 'init', '-q');
     gitIn(other, 'add', 'readme.txt');
     gitIn(other, 'commit', '-q', '-m', 'other');
-    for (const plant of [(ws: string) => fs.writeFileSync(path.join(ws, '.git'), `gitdir: ${path.join(other, '.git')}\n`), (ws: string) => fs.symlinkSync(path.join(other, '.git'), path.join(ws, '.git'))]) {
+    const ownRepoBorrowing = (ws: string, file: string, text: string) => {
+      gitIn(ws, 'init', '-q');
+      fs.mkdirSync(path.dirname(path.join(ws, '.git', file)), { recursive: true });
+      fs.writeFileSync(path.join(ws, '.git', file), text);
+    };
+    const plants: Array<[(ws: string) => void, RegExp]> = [
+      [(ws) => fs.writeFileSync(path.join(ws, '.git'), `gitdir: ${path.join(other, '.git')}\n`), /^unsupported_repository: the workspace \.git is a file or link pointing elsewhere/],
+      [(ws) => fs.symlinkSync(path.join(other, '.git'), path.join(ws, '.git')), /^unsupported_repository: the workspace \.git is a file or link pointing elsewhere/],
+      [(ws) => ownRepoBorrowing(ws, 'commondir', path.join(other, '.git') + '\n'), /^unsupported_repository: the repository's \.git\/commondir points outside the workspace/],
+      [
+        (ws) => {
+          ownRepoBorrowing(ws, 'objects/info/alternates', path.join(other, '.git/objects') + '\n');
+          fs.copyFileSync(path.join(other, '.git/refs/heads', fs.readdirSync(path.join(other, '.git/refs/heads'))[0]!), path.join(ws, '.git/HEAD'));
+        },
+        /^unsupported_repository: the repository's objects\/info\/alternates points outside the workspace/,
+      ],
+    ];
+    for (const [plant, refusal] of plants) {
       const ws = tmpDir('vigil-sec-gitfile-');
       plant(ws);
       // The control: plain git follows it.
@@ -128,7 +145,7 @@ describe('item 1: a .git file or link cannot point the git skill at another repo
       const g = await bootAs(ws);
       try {
         const calls = await say(g, skill('git', { op: 'show', ref: 'HEAD:readme.txt' }));
-        assert.match(calls[0]!.error!, /^unsupported_repository: the workspace \.git is a file or link pointing elsewhere/);
+        assert.match(calls[0]!.error!, refusal);
         assert.ok(!JSON.stringify(calls).includes('another repository secret'));
       } finally {
         await g.close();
