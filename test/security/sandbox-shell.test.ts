@@ -263,3 +263,17 @@ describe('sandbox probe', () => {
     for (const s of [auto, required, missing]) fs.rmSync(s.etc, { recursive: true, force: true });
   });
 });
+
+describe('arguments', () => {
+  test('a NUL byte in an argument is refused with a clear reason under both sandboxes', async () => {
+    for (const sandbox of ['auto', 'fallback'] as const) {
+      const b = await boot({ sandbox });
+      try {
+        const calls = await b.say(BOB, shell('echo', ['a\u0000b']));
+        assert.equal(calls[0].error, 'invalid_argument: arguments must not contain NUL bytes');
+      } finally {
+        await b.close();
+      }
+    }
+  });
+});
