@@ -172,6 +172,24 @@ export async function inspectConfig(workspace: string, empty: string, cfg: GitCo
   return { overrides, ignored: [...ignored].sort(), refused };
 }
 
+/** A `.git` file is accepted only for a linked worktree that its repository made for this very
+ *  workspace: `gitdir: X` with X outside the workspace (nothing a tenant can write) whose own
+ *  `gitdir` file points back at this `.git`. A file planted to reach another repository fails
+ *  one of the two. */
+function isLinkedWorktree(ws: string, dotGit: string): boolean {
+  try {
+    const m = /^gitdir: (.+)$/m.exec(fs.readFileSync(dotGit, 'utf8'));
+    if (!m) return false;
+    const target = fs.realpathSync(path.resolve(ws, m[1]!.trim()));
+    const rel = path.relative(ws, target);
+    if (!(rel.startsWith('..') || path.isAbsolute(rel))) return false;
+    const back = fs.readFileSync(path.join(target, 'gitdir'), 'utf8').trim();
+    return fs.realpathSync(path.resolve(target, back)) === fs.realpathSync(dotGit);
+  } catch {
+    return false;
+  }
+}
+
 /** A .git folder can still borrow another repository through `commondir` (linked worktrees) or
  *  `objects/info/alternates` (clones made with --shared/--reference). Returns the file that
  *  leads out of the workspace, or null. */
@@ -221,10 +239,10 @@ export async function runGit(args: string[], o: { workspace: string; empty: stri
   const dotGit = path.join(ws, '.git');
   const st = fs.lstatSync(dotGit, { throwIfNoEntry: false });
   if (!st) return { error: 'not_a_repository: the workspace is not a git repository (it has no .git of its own)' };
-  if (!st.isDirectory()) {
-    return { error: 'unsupported_repository: the workspace .git is a file or link pointing elsewhere (a linked worktree or submodule); the git skill reads only a repository whose .git folder lies in the workspace' };
+  if (!(st.isDirectory() || (st.isFile() && isLinkedWorktree(ws, dotGit)))) {
+    return { error: 'unsupported_repository: the workspace .git is a file or link pointing elsewhere (not a linked worktree of the repository it names); the git skill reads only a repository whose .git folder lies in the workspace, or a worktree made by `git worktree add`' };
   }
-  const outside = linksOutside(ws, dotGit);
+  const outside = st.isDirectory() ? linksOutside(ws, dotGit) : null;
   if (outside) return { error: `unsupported_repository: the repository's ${outside} points outside the workspace; the git skill reads only objects and refs that lie in the workspace` };
   try {
     const c = await inspectConfig(ws, o.empty, o.cfg, o.signal);

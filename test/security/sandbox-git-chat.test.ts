@@ -153,3 +153,24 @@ describe('item 1: a .git file or link cannot point the git skill at another repo
     }
   });
 });
+
+describe('item 1: a linked worktree made by git worktree add still works', () => {
+  test('status and log on a worktree workspace; its repository is the one it names', async () => {
+    const main = tmpDir('vigil-sec-main-');
+    fs.writeFileSync(path.join(main, 'readme.txt'), 'main repository\n');
+    gitIn(main, 'init', '-q');
+    gitIn(main, 'add', 'readme.txt');
+    gitIn(main, 'commit', '-q', '-m', 'main commit');
+    const wt = path.join(tmpDir('vigil-sec-wt-'), 'feature');
+    gitIn(main, 'worktree', 'add', '-q', '-b', 'feature', wt);
+    const g = await bootAs(wt);
+    try {
+      const calls = await say(g, [skill('git', { op: 'log' }), skill('git', { op: 'status' })].join('\n'));
+      assert.equal(calls[0]!.status, 'ok', calls[0]!.error ?? '');
+      assert.equal(calls[0]!.output.commits[0].subject, 'main commit');
+      assert.equal(calls[1]!.output.branch, 'feature');
+    } finally {
+      await g.close();
+    }
+  });
+});
