@@ -64,6 +64,13 @@ function staticOverrides(empty: string): Array<[string, string]> {
     ['core.alternateRefsCommand', ''],
     ['protocol.allow', 'never'],
     ['safe.bareRepository', 'explicit'],
+    // Files outside the repository that config could make git read into its answers (author
+    // names from a mailmap) or use as an oracle (ignore and attribute rules, diff order).
+    ['log.mailmap', 'false'],
+    ['mailmap.file', '/dev/null'],
+    ['core.excludesFile', '/dev/null'],
+    ['core.attributesFile', '/dev/null'],
+    ['diff.orderFile', '/dev/null'],
   ];
 }
 

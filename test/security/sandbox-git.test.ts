@@ -126,6 +126,19 @@ describe('git skill: repository config that runs programs is neutralised', () =>
     });
   }
 
+  test('config cannot make git read a file outside the workspace into its answer (mailmap)', async () => {
+    const { ws } = repo();
+    const secret = path.join(tmpDir('vigil-git-secret-'), 'names');
+    fs.writeFileSync(secret, 'Outside Secret Name <t@x>\n');
+    addConfig(ws, `[mailmap]\n\tfile = ${secret}\n[log]\n\tmailmap = true\n`);
+    for (const input of OPS) {
+      const r = await call(ws, input);
+      assert.ok(r.ok, r.error ?? '');
+      assert.ok(!JSON.stringify(r.output).includes('Outside Secret Name'), input.op);
+    }
+    assert.match(plain(ws, ['show', '--stat']).stdout, /Outside Secret Name/, 'control: plain git shows the mapped name');
+  });
+
   test('include.path and includeIf are refused with the reason; nothing runs', async () => {
     for (const inc of ['[include]\n\tpath = extra.cfg\n', '[includeIf "gitdir:/"]\n\tpath = extra.cfg\n']) {
       const { ws, marker } = repo();
