@@ -64,6 +64,13 @@ function staticOverrides(empty: string): Array<[string, string]> {
     ['core.alternateRefsCommand', ''],
     ['protocol.allow', 'never'],
     ['safe.bareRepository', 'explicit'],
+    // Files outside the repository that config could make git read into its answers (author
+    // names from a mailmap) or use as an oracle (ignore and attribute rules, diff order).
+    ['log.mailmap', 'false'],
+    ['mailmap.file', '/dev/null'],
+    ['core.excludesFile', '/dev/null'],
+    ['core.attributesFile', '/dev/null'],
+    ['diff.orderFile', '/dev/null'],
   ];
 }
 
@@ -172,6 +179,60 @@ export async function inspectConfig(workspace: string, empty: string, cfg: GitCo
   return { overrides, ignored: [...ignored].sort(), refused };
 }
 
+/** A `.git` file is accepted only for a linked worktree that its repository made for this very
+ *  workspace: `gitdir: X` with X outside the workspace (nothing a tenant can write) whose own
+ *  `gitdir` file points back at this `.git`. A file planted to reach another repository fails
+ *  one of the two. */
+function isLinkedWorktree(ws: string, dotGit: string): boolean {
+  try {
+    const m = /^gitdir: (.+)$/m.exec(fs.readFileSync(dotGit, 'utf8'));
+    if (!m) return false;
+    const target = fs.realpathSync(path.resolve(ws, m[1]!.trim()));
+    const rel = path.relative(ws, target);
+    if (!(rel.startsWith('..') || path.isAbsolute(rel))) return false;
+    const back = fs.readFileSync(path.join(target, 'gitdir'), 'utf8').trim();
+    return fs.realpathSync(path.resolve(target, back)) === fs.realpathSync(dotGit);
+  } catch {
+    return false;
+  }
+}
+
+/** A .git folder can still borrow another repository through `commondir` (linked worktrees) or
+ *  `objects/info/alternates` (clones made with --shared/--reference). Returns the file that
+ *  leads out of the workspace, or null. */
+function linksOutside(ws: string, dotGit: string): string | null {
+  const read = (p: string) => {
+    try {
+      return fs.readFileSync(p, 'utf8');
+    } catch {
+      return null;
+    }
+  };
+  const out = (p: string) => {
+    let real: string;
+    try {
+      real = fs.realpathSync(p);
+    } catch {
+      real = path.resolve(p);
+    }
+    const rel = path.relative(ws, real);
+    return rel.startsWith('..') || path.isAbsolute(rel);
+  };
+  let common = dotGit;
+  const commondir = read(path.join(dotGit, 'commondir'));
+  if (commondir !== null) {
+    common = path.resolve(dotGit, commondir.trim());
+    if (out(common)) return '.git/commondir';
+  }
+  const objects = path.join(common, 'objects');
+  const alternates = read(path.join(objects, 'info', 'alternates'));
+  for (const line of alternates?.split('\n') ?? []) {
+    const l = line.trim();
+    if (l && !l.startsWith('#') && out(path.resolve(objects, l))) return 'objects/info/alternates';
+  }
+  return null;
+}
+
 export async function runGit(args: string[], o: { workspace: string; empty: string; cfg: GitConfig; signal: AbortSignal }): Promise<(Run & { ignored: string[] }) | { error: string }> {
   let ws: string;
   try {
@@ -179,8 +240,17 @@ export async function runGit(args: string[], o: { workspace: string; empty: stri
   } catch {
     return { error: `not_a_repository: the workspace ${o.workspace} does not exist` };
   }
-  // Only the workspace's own repository: no discovery upwards, no bare repository in the tree.
-  if (!fs.existsSync(path.join(ws, '.git'))) return { error: 'not_a_repository: the workspace is not a git repository (it has no .git of its own)' };
+  // Only the workspace's own repository: no discovery upwards, no bare repository in the tree,
+  // and no `.git` file or link that points at some other repository on the host (whoever can
+  // write the workspace could otherwise make git read any repository the server can).
+  const dotGit = path.join(ws, '.git');
+  const st = fs.lstatSync(dotGit, { throwIfNoEntry: false });
+  if (!st) return { error: 'not_a_repository: the workspace is not a git repository (it has no .git of its own)' };
+  if (!(st.isDirectory() || (st.isFile() && isLinkedWorktree(ws, dotGit)))) {
+    return { error: 'unsupported_repository: the workspace .git is a file or link pointing elsewhere (not a linked worktree of the repository it names); the git skill reads only a repository whose .git folder lies in the workspace, or a worktree made by `git worktree add`' };
+  }
+  const outside = st.isDirectory() ? linksOutside(ws, dotGit) : null;
+  if (outside) return { error: `unsupported_repository: the repository's ${outside} points outside the workspace; the git skill reads only objects and refs that lie in the workspace` };
   try {
     const c = await inspectConfig(ws, o.empty, o.cfg, o.signal);
     if ('error' in c) return c;

@@ -118,6 +118,7 @@ export default definePlugin<ShellConfig>({
         if (!/^[A-Za-z0-9._+-]+$/.test(program)) return { ok: false, output: null, error: `program_not_allowed: give a bare program name, not a path ("${program}")` };
         if (!cfg.allow.includes(program)) return { ok: false, output: null, error: `program_not_allowed: "${program}" is not in the allow-list (${cfg.allow.join(', ') || 'empty'})` };
         const args = (input.args as string[]) ?? [];
+        if (args.some((a) => a.includes('\0'))) return { ok: false, output: null, error: 'invalid_argument: arguments must not contain NUL bytes' };
         let ws: string;
         try {
           ws = fs.realpathSync(sc.workspace);

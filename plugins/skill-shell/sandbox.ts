@@ -101,8 +101,9 @@ function findOnPath(name: string): string | null {
 }
 
 /** Prepares the sandbox and, unless the fallback was asked for, checks once that bwrap really
- *  starts a program with these options here (it needs user namespaces or root). */
-export function prepareSandbox(wanted: SandboxState['wanted']): SandboxState {
+ *  starts a program with these options here (it needs user namespaces or root). `bwrapPath`
+ *  defaults to bwrap on the sandbox PATH (tests pass another binary to see a failing probe). */
+export function prepareSandbox(wanted: SandboxState['wanted'], bwrapPath: string | null = findOnPath('bwrap')): SandboxState {
   const etc = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-sandbox-'));
   const empty = path.join(etc, 'empty');
   fs.mkdirSync(empty, { mode: 0o555 });
@@ -116,7 +117,7 @@ export function prepareSandbox(wanted: SandboxState['wanted']): SandboxState {
     s.problem = 'the fallback was chosen in the config (plugins.skill-shell.sandbox: fallback)';
     return s;
   }
-  const bwrap = findOnPath('bwrap');
+  const bwrap = bwrapPath;
   if (!bwrap) s.problem = 'bwrap (bubblewrap) is not installed';
   else {
     const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-sandbox-probe-'));

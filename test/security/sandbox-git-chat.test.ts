@@ -112,3 +112,65 @@ describe('item 1: a nested workspace never reaches the parent repository', () =>
     }
   });
 });
+
+describe('item 1: a .git file or link cannot point the git skill at another repository', () => {
+  test('a gitfile, a .git symlink, commondir and alternates pointing at another repository are refused; it is not read', async () => {
+    const other = tmpDir('vigil-sec-other-');
+    fs.writeFileSync(path.join(other, 'readme.txt'), 'another repository secret\n');
+    gitIn(other, 'init', '-q');
+    gitIn(other, 'add', 'readme.txt');
+    gitIn(other, 'commit', '-q', '-m', 'other');
+    const ownRepoBorrowing = (ws: string, file: string, text: string) => {
+      gitIn(ws, 'init', '-q');
+      fs.mkdirSync(path.dirname(path.join(ws, '.git', file)), { recursive: true });
+      fs.writeFileSync(path.join(ws, '.git', file), text);
+    };
+    const plants: Array<[(ws: string) => void, RegExp]> = [
+      [(ws) => fs.writeFileSync(path.join(ws, '.git'), `gitdir: ${path.join(other, '.git')}\n`), /^unsupported_repository: the workspace \.git is a file or link pointing elsewhere/],
+      [(ws) => fs.symlinkSync(path.join(other, '.git'), path.join(ws, '.git')), /^unsupported_repository: the workspace \.git is a file or link pointing elsewhere/],
+      [(ws) => ownRepoBorrowing(ws, 'commondir', path.join(other, '.git') + '\n'), /^unsupported_repository: the repository's \.git\/commondir points outside the workspace/],
+      [
+        (ws) => {
+          ownRepoBorrowing(ws, 'objects/info/alternates', path.join(other, '.git/objects') + '\n');
+          fs.copyFileSync(path.join(other, '.git/refs/heads', fs.readdirSync(path.join(other, '.git/refs/heads'))[0]!), path.join(ws, '.git/HEAD'));
+        },
+        /^unsupported_repository: the repository's objects\/info\/alternates points outside the workspace/,
+      ],
+    ];
+    for (const [plant, refusal] of plants) {
+      const ws = tmpDir('vigil-sec-gitfile-');
+      plant(ws);
+      // The control: plain git follows it.
+      assert.match(gitIn(ws, 'show', 'HEAD:readme.txt'), /another repository secret/);
+      const g = await bootAs(ws);
+      try {
+        const calls = await say(g, skill('git', { op: 'show', ref: 'HEAD:readme.txt' }));
+        assert.match(calls[0]!.error!, refusal);
+        assert.ok(!JSON.stringify(calls).includes('another repository secret'));
+      } finally {
+        await g.close();
+      }
+    }
+  });
+});
+
+describe('item 1: a linked worktree made by git worktree add still works', () => {
+  test('status and log on a worktree workspace; its repository is the one it names', async () => {
+    const main = tmpDir('vigil-sec-main-');
+    fs.writeFileSync(path.join(main, 'readme.txt'), 'main repository\n');
+    gitIn(main, 'init', '-q');
+    gitIn(main, 'add', 'readme.txt');
+    gitIn(main, 'commit', '-q', '-m', 'main commit');
+    const wt = path.join(tmpDir('vigil-sec-wt-'), 'feature');
+    gitIn(main, 'worktree', 'add', '-q', '-b', 'feature', wt);
+    const g = await bootAs(wt);
+    try {
+      const calls = await say(g, [skill('git', { op: 'log' }), skill('git', { op: 'status' })].join('\n'));
+      assert.equal(calls[0]!.status, 'ok', calls[0]!.error ?? '');
+      assert.equal(calls[0]!.output.commits[0].subject, 'main commit');
+      assert.equal(calls[1]!.output.branch, 'feature');
+    } finally {
+      await g.close();
+    }
+  });
+});

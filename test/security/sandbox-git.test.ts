@@ -42,6 +42,12 @@ const touchWorktree = (ws: string) => {
   const t = new Date(Date.now() + 5000);
   fs.utimesSync(path.join(ws, 'readme.txt'), t, t);
 };
+// Only the stat changes: status must re-read the file, finds it unchanged and rewrites the index
+// with the new stat — which is when git runs the post-index-change hook.
+const touchStat = (ws: string) => {
+  const t = new Date(Date.now() + 5000);
+  fs.utimesSync(path.join(ws, 'readme.txt'), t, t);
+};
 const attrs = (ws: string, line: string) => {
   fs.writeFileSync(path.join(ws, '.gitattributes'), line + '\n');
 };
@@ -78,14 +84,14 @@ const ROWS: Row[] = [
   { keys: ['diff.<driver>.command'], setup: (ws, m) => (attrs(ws, '*.txt diff=pwn'), addConfig(ws, `[diff "pwn"]\n\tcommand = ${T(m)}\n`), touchWorktree(ws)), control: [['diff']] },
   { keys: ['diff.external'], setup: (ws, m) => (addConfig(ws, `[diff]\n\texternal = ${T(m)}\n`), touchWorktree(ws)), control: [['diff']] },
   { keys: ['core.fsmonitor'], setup: (ws, m) => (addConfig(ws, `[core]\n\tfsmonitor = ${T(m)}\n`), touchWorktree(ws)), control: [['status'], ['diff']] },
-  { keys: ['hooks in .git/hooks'], setup: (ws, m) => (fs.writeFileSync(path.join(ws, '.git/hooks/post-index-change'), `#!/bin/sh\n${T(m)}\n`, { mode: 0o755 }), touchWorktree(ws)), control: [['status']] },
+  { keys: ['hooks in .git/hooks'], setup: (ws, m) => (fs.writeFileSync(path.join(ws, '.git/hooks/post-index-change'), `#!/bin/sh\n${T(m)}\n`, { mode: 0o755 }), touchStat(ws)), control: [['status']] },
   {
     keys: ['core.hooksPath'],
     setup: (ws, m) => {
       fs.mkdirSync(path.join(ws, 'hk'));
       fs.writeFileSync(path.join(ws, 'hk/post-index-change'), `#!/bin/sh\n${T(m)}\n`, { mode: 0o755 });
       addConfig(ws, `[core]\n\thooksPath = ${path.join(ws, 'hk')}\n`);
-      touchWorktree(ws);
+      touchStat(ws);
     },
     control: [['status']],
   },
@@ -119,6 +125,19 @@ describe('git skill: repository config that runs programs is neutralised', () =>
       fs.rmSync(ws, { recursive: true, force: true });
     });
   }
+
+  test('config cannot make git read a file outside the workspace into its answer (mailmap)', async () => {
+    const { ws } = repo();
+    const secret = path.join(tmpDir('vigil-git-secret-'), 'names');
+    fs.writeFileSync(secret, 'Outside Secret Name <t@x>\n');
+    addConfig(ws, `[mailmap]\n\tfile = ${secret}\n[log]\n\tmailmap = true\n`);
+    for (const input of OPS) {
+      const r = await call(ws, input);
+      assert.ok(r.ok, r.error ?? '');
+      assert.ok(!JSON.stringify(r.output).includes('Outside Secret Name'), input.op);
+    }
+    assert.match(plain(ws, ['show', '--stat']).stdout, /Outside Secret Name/, 'control: plain git shows the mapped name');
+  });
 
   test('include.path and includeIf are refused with the reason; nothing runs', async () => {
     for (const inc of ['[include]\n\tpath = extra.cfg\n', '[includeIf "gitdir:/"]\n\tpath = extra.cfg\n']) {

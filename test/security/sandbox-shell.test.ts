@@ -12,6 +12,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { Kernel } from '../../kernel/kernel.ts';
 import { ROOT, tmpDir } from '../gateway/helpers.ts';
+import { prepareSandbox } from '../../plugins/skill-shell/sandbox.ts';
 
 const ALICE = 'alice-key-0123456789abcdef0123';
 const BOB = 'bob-key-0123456789abcdef01234567';
@@ -101,13 +102,11 @@ const noSecret = (calls: any[]) => {
   assert.ok(ownEnviron.length > 20 && !text.includes(JSON.stringify(ownEnviron.slice(0, 20)).slice(1, -1)), "the server's environment came back");
 };
 
+// The same probe the skill runs at start-up: where it fails, the skill itself falls back.
 const bwrapWorks = (() => {
-  try {
-    execFileSync('bwrap', ['--ro-bind', '/usr', '/usr', '--symlink', 'usr/bin', '/bin', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64', '--unshare-all', '--', 'true'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
+  const s = prepareSandbox('auto');
+  fs.rmSync(s.etc, { recursive: true, force: true });
+  return s.mode === 'bwrap';
 })();
 
 describe('shell skill under bubblewrap', { skip: !bwrapWorks && 'bwrap cannot start here (the fallback tests still run)' }, () => {
@@ -247,3 +246,32 @@ describe('shell skill fallback (no bubblewrap)', () => {
   });
 });
 
+
+describe('sandbox probe', () => {
+  test('a bwrap that cannot start: auto falls back, bwrap-required runs nothing, and both say why', () => {
+    // `false` stands in for a bwrap that fails (no user namespaces, a seccomp-restricted container).
+    const auto = prepareSandbox('auto', '/bin/false');
+    assert.equal(auto.mode, 'fallback');
+    assert.match(auto.problem!, /^bwrap cannot start a sandbox here: exit 1$/);
+    const required = prepareSandbox('bwrap', '/bin/false');
+    assert.equal(required.mode, null);
+    const missing = prepareSandbox('auto', null);
+    assert.equal(missing.mode, 'fallback');
+    assert.equal(missing.problem, 'bwrap (bubblewrap) is not installed');
+    for (const s of [auto, required, missing]) fs.rmSync(s.etc, { recursive: true, force: true });
+  });
+});
+
+describe('arguments', () => {
+  test('a NUL byte in an argument is refused with a clear reason under both sandboxes', async () => {
+    for (const sandbox of ['auto', 'fallback'] as const) {
+      const b = await boot({ sandbox });
+      try {
+        const calls = await b.say(BOB, shell('echo', ['a\u0000b']));
+        assert.equal(calls[0].error, 'invalid_argument: arguments must not contain NUL bytes');
+      } finally {
+        await b.close();
+      }
+    }
+  });
+});

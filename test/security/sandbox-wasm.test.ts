@@ -1,10 +1,11 @@
 // Issue #14 item 10: a WASM plugin loads only with its module hash pinned in plugin.json, and a
 // guest's HTTP requests reach only public addresses unless an address or range is listed —
 // a listed name (or `*`) that resolves to loopback is refused. Uses a fixture plugin
-// (wasm/fixtures/wasm-http-get) built by `vigil plugin build` inside the test and loaded by the real
-// loader, one copy per allowed_hosts setting.
+// (wasm/fixtures/wasm-http-get) compiled inside the test and loaded by the real loader, one copy
+// per allowed_hosts setting.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +15,8 @@ import { main } from '../../kernel/cli.ts';
 import type { Kernel } from '../../kernel/kernel.ts';
 import { addressRefusal, parseHostRules, resolveChecked } from '../../kernel/wasm/net-policy.ts';
 import { bootKernel, tempDir } from '../helpers.ts';
+import { buildFixture } from '../wasm/helpers.ts';
+import { REPO_ROOT } from '../../kernel/wasm/build.ts';
 
 const FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'wasm', 'fixtures', 'wasm-http-get');
 const root = tempDir('vigil-sec-wasm-');
@@ -42,11 +45,15 @@ before(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   port = (server.address() as AddressInfo).port;
-  // Built once through the CLI (which writes wasm.sha256), then copied per variant.
+  // Compiled once (cached by source hash, see test/wasm/helpers.ts), pinned the way `vigil plugin
+  // build` pins it (test/kernel/wasm-dropin.test.ts covers the CLI), then copied per variant.
   const built = path.join(root, 'wasm-http-get');
   fs.cpSync(FIXTURE, built, { recursive: true });
-  const err = sink();
-  assert.equal(await main(['node', 'vigil', 'plugin', 'build', built], { stdout: sink().stream, stderr: err.stream }), 0, err.text());
+  const wasm = await buildFixture('wasm/fixtures/wasm-http-get/assembly/index.ts');
+  fs.copyFileSync(wasm, path.join(built, 'plugin.wasm'));
+  const pinned = JSON.parse(fs.readFileSync(path.join(built, 'plugin.json'), 'utf8'));
+  pinned.wasm.sha256 = createHash('sha256').update(fs.readFileSync(wasm)).digest('hex');
+  fs.writeFileSync(path.join(built, 'plugin.json'), JSON.stringify(pinned, null, 2));
   for (const [id, v] of Object.entries(VARIANTS)) {
     const dir = path.join(root, id);
     fs.cpSync(built, dir, { recursive: true });
@@ -78,9 +85,14 @@ describe('wasm.sha256 is required', () => {
   });
 
   test('`vigil plugins` shows the reason and exits 1', async () => {
-    const saved = { dirs: process.env.VIGIL_PLUGIN_DIRS, data: process.env.VIGIL_DATA_DIR };
+    const saved = { dirs: process.env.VIGIL_PLUGIN_DIRS, data: process.env.VIGIL_DATA_DIR, config: process.env.VIGIL_CONFIG };
+    const data = tempDir('vigil-sec-wasm-data-');
+    // Only the fixture plugins: the bundled ones are disabled so the command boots quickly.
+    const off = Object.fromEntries(fs.readdirSync(path.join(REPO_ROOT, 'plugins')).map((id) => [id, { enabled: false }]));
+    fs.writeFileSync(path.join(data, 'vigil.config.json'), JSON.stringify({ plugins: off }));
     process.env.VIGIL_PLUGIN_DIRS = root;
-    process.env.VIGIL_DATA_DIR = tempDir('vigil-sec-wasm-data-');
+    process.env.VIGIL_DATA_DIR = data;
+    process.env.VIGIL_CONFIG = path.join(data, 'vigil.config.json');
     try {
       const out = sink();
       const code = await main(['node', 'vigil', 'plugins'], { stdout: out.stream, stderr: sink().stream });
@@ -92,6 +104,8 @@ describe('wasm.sha256 is required', () => {
       else process.env.VIGIL_PLUGIN_DIRS = saved.dirs;
       if (saved.data === undefined) delete process.env.VIGIL_DATA_DIR;
       else process.env.VIGIL_DATA_DIR = saved.data;
+      if (saved.config === undefined) delete process.env.VIGIL_CONFIG;
+      else process.env.VIGIL_CONFIG = saved.config;
     }
   });
 });
