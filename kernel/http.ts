@@ -82,6 +82,8 @@ export async function buildSurface(o: SurfaceOptions): Promise<FastifyInstance> 
     const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
     if (!hasBody) return payload;
     const out = new PassThrough();
+    // The parser may have given up on the stream already (413); a late timeout is then moot.
+    out.on('error', () => undefined);
     const timer = setTimeout(() => {
       payload.unpipe(out);
       reply.header('connection', 'close');
