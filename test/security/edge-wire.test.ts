@@ -116,3 +116,10 @@ test('validation names the allowed values; a wrong content type names the one ex
   assert.match(tj.error, /expects "Content-Type: application\/json"/);
   assert.equal(tj.details.expected, 'application/json');
 });
+
+test('vigil serve --allowed-hosts refuses what is not a host name (exit 2, a sentence)', async () => {
+  const { cli } = await import('./edge-helpers.ts');
+  const r = await cli(['serve', '--allowed-hosts', 'https://vigil.example.com/']);
+  assert.equal(r.code, 2);
+  assert.match(r.err, /is not a host name/);
+});
