@@ -97,6 +97,14 @@ export async function buildSurface(o: SurfaceOptions): Promise<FastifyInstance> 
     out.once('close', stop);
     return payload.pipe(out);
   });
+  // An error answered before the body was read (401, 421, 503…): close the connection rather
+  // than let Node drain a body the client may trickle in for minutes.
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (reply.statusCode >= 400 && !req.raw.complete && (Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined)) {
+      reply.header('connection', 'close');
+    }
+    return payload;
+  });
   // JSON bodies: depth is checked on the text before JSON.parse, so a 5,000-deep body costs a
   // linear scan and a 400, never a deep recursion or a stored row no listing can read back.
   app.removeContentTypeParser('application/json');

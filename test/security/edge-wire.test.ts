@@ -123,3 +123,15 @@ test('vigil serve --allowed-hosts refuses what is not a host name (exit 2, a sen
   assert.equal(r.code, 2);
   assert.match(r.err, /is not a host name/);
 });
+
+test('an error answered before the body arrived closes the connection instead of draining it', async () => {
+  const u = new URL(s.gateway);
+  const sock = net.connect(Number(u.port), u.hostname);
+  await new Promise((r) => sock.once('connect', r));
+  sock.write(`POST /api/v1/agent/chat HTTP/1.1\r\nHost: rebind.evil.example\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"message":"`);
+  let got = '';
+  sock.on('data', (c) => (got += c));
+  await new Promise((r) => sock.once('close', r));
+  assert.match(got, /^HTTP\/1\.1 421/);
+  assert.match(got, /connection: close/i);
+});
