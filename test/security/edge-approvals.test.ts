@@ -114,3 +114,23 @@ test('readiness reports the separation of duties', async () => {
   assert.match(c, /approval_separation/);
   assert.match(c, /can never decide it; 2 approver key\(s\)/);
 });
+
+test('an approval the CLI finds expired is expired for the paused turn too (exit 1, the model is told)', async () => {
+  const short = { ...config, approvals: { skills: ['crypto'], ttl_seconds: 1 } };
+  let srv = await serve({ config: short });
+  const key = await addTenant(srv.kernel, 'erin', ['crypto']);
+  try {
+    const t = await pendingTurn(srv.gateway, key);
+    await srv.stop();
+    await new Promise((r) => setTimeout(r, 1200));
+    const late = await cli(['approvals', 'approve', t.id, '--data-dir', srv.dataDir]);
+    assert.equal(late.code, 1);
+    assert.match(late.err, /expired/);
+    srv = await serve({ dataDir: srv.dataDir, config: short });
+    const tool = await toolResult(srv.gateway, key, t.session);
+    assert.match(tool.content, /expired/);
+    assert.doesNotMatch(tool.content, RESULT);
+  } finally {
+    await srv.stop();
+  }
+});

@@ -351,11 +351,18 @@ export async function decideAsOperator(o: {
   }
   if (tenant === undefined) throw new HttpError(404, 'approval_not_found', `no approval ${o.id}`);
   const svc = createApprovalService({ store: o.store, policy: { skills: [], capabilities: [], ttlSeconds: 900 }, audit: () => o.audit, agent: () => undefined });
+  const announce = (decided_at: string | null) => o.store.putRecord(DECIDED_OUTBOX, o.id, { tenant, decided_at }, null);
   try {
     const by: Decider = { kind: 'operator', name: o.operator };
     const done = await svc.decide(o.id, tenant, o.decision, o.reason, deciderName(by), by);
-    await o.store.putRecord(DECIDED_OUTBOX, done.id, { tenant, decided_at: done.decided_at }, null);
+    await announce(done.decided_at);
     return done;
+  } catch (e) {
+    // Found overdue and expired just now: the paused turn still has to hear about it (a
+    // running server resumes it with the expiry; resuming twice is harmless, it is claimed once).
+    const now = await o.store.getApproval(o.id, tenant);
+    if (now?.status === 'expired') await announce(now.decided_at);
+    throw e;
   } finally {
     svc.close();
   }
