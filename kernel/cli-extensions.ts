@@ -11,6 +11,8 @@ import { TenantDirectory, parseConfigTenants } from '../lib/gateway/governance/t
 import { LimitError } from '../lib/gateway/governance/limits.ts';
 import { createAuditLog, parseAuditFilters } from '../lib/gateway/governance/audit-log.ts';
 import { toCef } from '../lib/gateway/governance/cef.ts';
+import { decideAsOperator } from '../lib/gateway/governance/approval-gate.ts';
+import os from 'node:os';
 
 type Io = { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream };
 
@@ -34,7 +36,10 @@ export function registerCommands(program: Command, io: Io, setExit: (code: numbe
       const out = await fn({ ...o, ...opened }, ...args.slice(0, -2));
       if (out !== undefined) io.stdout.write(JSON.stringify(out, null, 2) + '\n');
     } catch (e) {
-      if (e instanceof LimitError || e instanceof HttpError) {
+      if (e instanceof HttpError && (e.statusCode === 404 || e.statusCode === 409)) {
+        io.stderr.write(`vigil: ${e.message}\n`);
+        setExit(1);
+      } else if (e instanceof LimitError || e instanceof HttpError) {
         io.stderr.write(`vigil: ${e.message}\n`);
         setExit(2);
       } else if (e instanceof NotFound) {
@@ -72,6 +77,38 @@ export function registerCommands(program: Command, io: Io, setExit: (code: numbe
     .command('list')
     .description('List tenants (key prefixes only, never keys)')
     .action(run(async (c) => ({ tenants: await directory(c).list() })));
+
+  tenants
+    .command('add-key')
+    .description('Issue another key for a tenant (e.g. an approver with --permissions approvals_decide) and print it once')
+    .argument('<name>', 'tenant name')
+    .requiredOption('--label <label>', 'name of the key, unique in the tenant (shown in the audit log as <tenant>/<label>)')
+    .option('--permissions <list>', 'comma-separated permissions of this key (capabilities, approvals_decide); default: the agent\'s default set')
+    .action(run(async (c, name: string) => directory(c).addKey(name, { label: c.label, permissions: c.permissions })));
+
+  tenants
+    .command('keys')
+    .description("List a tenant's keys (labels, prefixes and permissions; never keys)")
+    .argument('<name>')
+    .action(
+      run(async (c, name: string) => {
+        const dir = directory(c);
+        if (!(await dir.get(name))) throw new NotFound(`no tenant named "${name}"`);
+        return { keys: await dir.keys(name) };
+      }),
+    );
+
+  tenants
+    .command('remove-key')
+    .description('Remove one additional key of a tenant; it stops working at once')
+    .argument('<name>')
+    .argument('<label>')
+    .action(
+      run(async (c, name: string, label: string) => {
+        if (!(await directory(c).removeKey(name, label))) throw new NotFound(`tenant "${name}" has no key labelled "${label}"`);
+        return { removed: `${name}/${label}` };
+      }),
+    );
 
   tenants
     .command('rotate-key')
@@ -128,6 +165,52 @@ export function registerCommands(program: Command, io: Io, setExit: (code: numbe
         await kernel.stop();
       }
     });
+
+  // `vigil approvals`: the operator decides, on the store, whether or not a server runs. A running
+  // server notices within its sweep interval and resumes the paused turn.
+  const approvals = program
+    .command('approvals')
+    .description('List and decide pending approvals as the operator (the key that caused a request can never decide it; the audit log names the decider)')
+    .option('--data-dir <dir>', 'data directory of the store (default ./data, or VIGIL_DATA_DIR)')
+    .option('--config <file>', 'config file (tenants declared there are included)');
+  const allTenants = async (c: { settings: ReturnType<typeof resolveSettings>; store: SqliteStore }) => [null, ...(await directory(c).list()).map((t) => t.name)];
+  approvals
+    .command('list')
+    .description('Approvals of every tenant (newest first), pending ones by default')
+    .option('--tenant <name>', 'only this tenant ("local" for single-tenant mode)')
+    .option('--status <status>', 'pending (default), approved, denied, expired or all', 'pending')
+    .action(
+      run(async (c) => {
+        const statuses = ['pending', 'approved', 'denied', 'expired', 'all'];
+        if (!statuses.includes(c.status)) throw new LimitError(`--status must be one of ${statuses.join(', ')}, got "${c.status}"`);
+        const tenants = c.tenant ? [c.tenant === 'local' ? null : c.tenant] : await allTenants(c);
+        const out = [];
+        for (const t of tenants) out.push(...(await c.store.listApprovals({ tenant: t, status: c.status === 'all' ? undefined : c.status })));
+        out.sort((a, b) => b.created_at.localeCompare(a.created_at));
+        return { approvals: out };
+      }),
+    );
+  for (const [verb, decision] of [['approve', 'approve'], ['deny', 'deny']] as const) {
+    approvals
+      .command(verb)
+      .description(`${verb === 'approve' ? 'Approve' : 'Deny'} a pending approval as the operator; a running server resumes the paused turn`)
+      .argument('<id>', 'approval id (from `vigil approvals list`)')
+      .option('--reason <text>', 'why, for the audit trail and the agent')
+      .option('--by <name>', 'operator name for the audit trail (default: the OS user)')
+      .action(
+        run(async (c, id: string) => {
+          const operator = String(c.by ?? (() => {
+            try {
+              return os.userInfo().username;
+            } catch {
+              return 'cli';
+            }
+          })());
+          const done = await decideAsOperator({ store: c.store, audit: createAuditLog(c.store), tenants: await allTenants(c), id, decision, reason: c.reason ?? null, operator });
+          return done;
+        }),
+      );
+  }
 
   program
     .command('audit')

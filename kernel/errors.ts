@@ -88,6 +88,12 @@ export function installErrorHandling(app: FastifyInstance) {
     }
     if (err.validation) {
       const where = err.validationContext ?? 'body';
+      // A JSON endpoint sent text/plain (which Fastify parses as a string) fails the schema;
+      // the real mistake is the content type, so say that.
+      const ctype = String(req.headers['content-type'] ?? '');
+      if (where === 'body' && typeof req.body === 'string' && !/json/i.test(ctype)) {
+        return sendError(reply, 415, 'unsupported_media_type', `unsupported content type "${ctype}": this endpoint expects "Content-Type: application/json"`, { expected: 'application/json' });
+      }
       const { field, message, allowed } = describeValidation(err.validation as unknown as AjvError[]);
       const msg = `invalid ${where}${field ? ` field "${field}"` : ''}: ${message}`;
       return sendError(reply, 400, 'invalid_request', msg, {

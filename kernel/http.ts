@@ -82,6 +82,8 @@ export async function buildSurface(o: SurfaceOptions): Promise<FastifyInstance> 
     const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
     if (!hasBody) return payload;
     const out = new PassThrough();
+    // The parser may have given up on the stream already (413); a late timeout is then moot.
+    out.on('error', () => undefined);
     const timer = setTimeout(() => {
       payload.unpipe(out);
       reply.header('connection', 'close');
@@ -94,6 +96,14 @@ export async function buildSurface(o: SurfaceOptions): Promise<FastifyInstance> 
     payload.once('error', (e) => (stop(), out.destroy(e)));
     out.once('close', stop);
     return payload.pipe(out);
+  });
+  // An error answered before the body was read (401, 421, 503…): close the connection rather
+  // than let Node drain a body the client may trickle in for minutes.
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (reply.statusCode >= 400 && !req.raw.complete && (Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined)) {
+      reply.header('connection', 'close');
+    }
+    return payload;
   });
   // JSON bodies: depth is checked on the text before JSON.parse, so a 5,000-deep body costs a
   // linear scan and a 400, never a deep recursion or a stored row no listing can read back.

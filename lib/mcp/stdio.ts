@@ -17,7 +17,7 @@ export class StdioSetupError extends Error {
 }
 
 interface TenantLookup {
-  byKey(key: string): Promise<{ name: string; permissions: unknown } | null>;
+  byKey(key: string): Promise<{ name: string; permissions: unknown; key_id?: string } | null>;
 }
 
 /** The tenant `vigil mcp` runs as: local, or the owner of the given API key. */
@@ -27,7 +27,7 @@ export async function stdioTenant(services: KernelServices, apiKey: string | und
   if (!dir) throw new StdioSetupError('an API key was given but tenancy is not loaded (plugin gateway-tenancy)', 2);
   const t = await dir.byKey(apiKey);
   if (!t) throw new StdioSetupError('the API key is not valid (VIGIL_API_KEY / --api-key)', 2);
-  return { name: t.name, permissions: (t.permissions as TenantContext['permissions']) ?? null };
+  return { name: t.name, permissions: (t.permissions as TenantContext['permissions']) ?? null, key: t.key_id ?? null };
 }
 
 /** Serves MCP on the given streams until the client closes them. */

@@ -4,7 +4,9 @@
 // gated call is stored as a pending approval; a tenant lists and decides only its own approvals
 // (another tenant's id answers 404, a second decision 409). Fail-closed: an invalid policy makes
 // every skill call fail with 503 instead of letting gated skills run unchecked. Calls that match
-// neither a listed skill nor a listed capability are never held up.
+// neither a listed skill nor a listed capability are never held up. Separation of duties: the
+// key whose request caused an approval never decides it; another key of the tenant with the
+// permission approvals_decide does, or the operator with `vigil approvals approve|deny`.
 import {
   definePlugin,
   HttpError,
@@ -14,8 +16,8 @@ import {
   type AuditSink,
   type ReadinessRegistry,
 } from '../../kernel/index.ts';
-import { createApprovalService, parseApprovalPolicy, type ApprovalPolicy, type ApprovalService } from '../../lib/gateway/governance/approval-gate.ts';
-import { approvalsCheck } from '../../lib/gateway/governance/readiness.ts';
+import { createApprovalService, deciderName, parseApprovalPolicy, type ApprovalPolicy, type ApprovalService, type Decider } from '../../lib/gateway/governance/approval-gate.ts';
+import { approvalsCheck, separationCheck } from '../../lib/gateway/governance/readiness.ts';
 import type { TenantDirectory } from '../../lib/gateway/governance/tenants.ts';
 import { openRedis, redisPrefixOf, redisUrlOf, newReplicaId } from '../../kernel/redis.ts';
 import { createRedisApprovalBus } from './redis-bus.ts';
@@ -80,6 +82,8 @@ export default definePlugin<{ sweep_interval_ms: number; poll_interval_ms: numbe
     const sweep = async () => {
       try {
         await svc.sweep(await tenantsToSweep());
+        // Decisions the operator made with `vigil approvals` (another process): resume their turns.
+        await svc.applyExternalDecisions();
       } catch (err) {
         ctx.log.error({ err }, 'approval sweep failed');
       }
@@ -113,6 +117,7 @@ export default definePlugin<{ sweep_interval_ms: number; poll_interval_ms: numbe
         {
           schema: {
             summary: 'Approve or deny a pending approval; the paused agent turn resumes',
+            description: 'Needs a key of the same tenant with the permission approvals_decide that is not the key whose request caused the approval (403 otherwise). The operator decides any approval with `vigil approvals approve|deny ID`.',
             tags: ['approvals'],
             params: Type.Object({ id: Type.String({ maxLength: 128 }) }),
             body: Type.Object(
@@ -130,8 +135,11 @@ export default definePlugin<{ sweep_interval_ms: number; poll_interval_ms: numbe
           const { id } = req.params as { id: string };
           const b = req.body as { decision: 'approve' | 'deny'; reason?: string; decided_by?: string };
           const tenant = req.tenant?.name ?? null;
-          const actor = b.decided_by ? `${tenant ?? 'local'}:${b.decided_by}` : (tenant ?? 'local');
-          return svc.decide(id, tenant, b.decision, b.reason ?? null, actor);
+          const by: Decider = { kind: 'key', tenant, key: req.tenant?.key ?? null, permissions: req.tenant?.permissions ?? null };
+          // The authenticated key is the decider; decided_by is a note next to it, never instead.
+          const who = deciderName(by);
+          const actor = b.decided_by ? `${who} (${b.decided_by})` : who;
+          return svc.decide(id, tenant, b.decision, b.reason ?? null, actor, by);
         },
       );
     });
@@ -141,7 +149,7 @@ export default definePlugin<{ sweep_interval_ms: number; poll_interval_ms: numbe
       await sweep();
       sweeper = setInterval(() => void sweep(), ctx.config.sweep_interval_ms);
       sweeper.unref();
-      ctx.services.get<ReadinessRegistry>('readiness')?.register(() => [approvalsCheck(policy, policyError, svc.armed())]);
+      ctx.services.get<ReadinessRegistry>('readiness')?.register(async () => [approvalsCheck(policy, policyError, svc.armed()), await separationCheck(ctx.services, policy)]);
     });
     ctx.onClose(async () => {
       if (sweeper) clearInterval(sweeper);

@@ -4,7 +4,8 @@
 // latency, request id, client address), next to the events other plugins record through the
 // `audit` service (agent turns, skill calls, guardrail hits, approvals, key changes). Events are
 // per tenant: a tenant reads and exports only its own. Liveness probes (/health, /metrics) are
-// skipped by default so a scraper every few seconds does not bury the real events. Query
+// skipped by default so a scraper every few seconds does not bury the real events; failed
+// authentication is aggregated per client address and minute (`auth.failure`). Query
 // filters are validated (a malformed time is a 400, not an empty page); exports stream page by
 // page so a large log never sits in memory.
 import { Readable } from 'node:stream';
@@ -62,16 +63,68 @@ export default definePlugin<{ skip_paths: string[] }>({
       return core?.version ?? version;
     };
 
-    ctx.registerSurfaceHooks('gateway', (app) => {
+    // Authentication failures (401, and 429 from the keyless-request limit) are counted per client
+    // address and minute and written as one `auth.failure` row when the minute is over: a flood of
+    // bad keys is one line per address per minute in the trail, not thousands.
+    interface Bucket { ip: string; minute: string; surface: string; count: number; statuses: Record<string, number>; paths: Record<string, number> }
+    const buckets = new Map<string, Bucket>();
+    const flushFailures = async (all = false) => {
+      const current = new Date().toISOString().slice(0, 16);
+      for (const [k, b] of buckets) {
+        if (!all && b.minute >= current) continue;
+        buckets.delete(k);
+        try {
+          await sink.record({
+            tenant: null,
+            type: 'auth.failure',
+            outcome: 'denied',
+            actor: null,
+            severity: b.count >= 100 ? 7 : 5,
+            detail: { ip: b.ip, minute: b.minute, surface: b.surface, count: b.count, statuses: b.statuses, paths: b.paths },
+          });
+        } catch (err) {
+          ctx.log.error({ err }, 'aggregated auth-failure audit event could not be written');
+        }
+      }
+    };
+    const countFailure = (surface: string, req: FastifyRequest, status: number) => {
+      const minute = new Date().toISOString().slice(0, 16);
+      const k = `${surface}|${req.ip}|${minute}`;
+      let b = buckets.get(k);
+      if (!b) buckets.set(k, (b = { ip: req.ip, minute, surface, count: 0, statuses: {}, paths: {} }));
+      b.count++;
+      b.statuses[status] = (b.statuses[status] ?? 0) + 1;
+      const route = req.routeOptions?.url ?? 'unmatched';
+      // A bounded set of routes per bucket: a scanner walking random paths must not grow a row.
+      if (b.paths[route] !== undefined || Object.keys(b.paths).length < 20) b.paths[route] = (b.paths[route] ?? 0) + 1;
+    };
+    const isAuthFailure = (req: FastifyRequest, status: number, code: string | undefined) =>
+      status === 401 || (status === 429 && code === 'rate_limited' && req.tenant?.name == null);
+    const flusher = setInterval(() => void flushFailures(), 10_000);
+    flusher.unref();
+    (sink as typeof sink & { flushAuthFailures: typeof flushFailures }).flushAuthFailures = flushFailures;
+
+    const captureCode = (app: import('fastify').FastifyInstance) =>
       app.addHook('onError', async (req, _reply, err) => {
         const code = (err as { code?: unknown }).code;
         if (typeof code === 'string') errors.set(req, code);
       });
+    // The analysis API's requests are not audited one by one, but its auth failures are.
+    ctx.registerSurfaceHooks('api', (app) => {
+      captureCode(app);
+      app.addHook('onResponse', async (req, reply) => {
+        if (isAuthFailure(req, reply.statusCode, errors.get(req))) countFailure('api', req, reply.statusCode);
+      });
+    });
+
+    ctx.registerSurfaceHooks('gateway', (app) => {
+      captureCode(app);
       app.addHook('onResponse', async (req, reply) => {
         const path = req.url.split('?')[0]!;
         if (skip(path)) return;
         const status = reply.statusCode;
         const code = errors.get(req);
+        if (isAuthFailure(req, status, code)) return countFailure('gateway', req, status);
         const outcome = code === 'guardrail_blocked' ? 'blocked' : (code && DENIED.has(code)) || status === 401 || status === 403 || status === 429 ? 'denied' : status >= 400 ? 'failure' : 'success';
         const latency = req.startedAt ? Number(process.hrtime.bigint() - req.startedAt) / 1e6 : null;
         try {
@@ -171,6 +224,10 @@ export default definePlugin<{ skip_paths: string[] }>({
 
     ctx.onStart(() => {
       ctx.services.get<ReadinessRegistry>('readiness')?.register(() => observabilityChecks(ctx.services, true));
+    });
+    ctx.onClose(async () => {
+      clearInterval(flusher);
+      await flushFailures(true);
     });
   },
 });

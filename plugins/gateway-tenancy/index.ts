@@ -113,7 +113,10 @@ export default definePlugin<{ open_paths: string[]; api_open_paths: string[]; re
       if (configError && !open) throw new HttpError(503, 'unavailable', 'the tenant configuration is invalid, so every protected route is closed; see the server log');
       const key = extractApiKey(req.headers);
       if (key) {
-        const t = await dir.resolveKey(key);
+        const t = await dir.resolveKey(key).catch((e) => {
+          req.log.error({ err: e }, 'key lookup failed');
+          throw new HttpError(503, 'unavailable', 'API keys cannot be checked: the store does not answer; see /api/v1/health/');
+        });
         if (t) {
           req.tenant = { name: t.name, permissions: t.permissions as TenantContext['permissions'], key: t.key_id };
           records.set(req, t);
@@ -123,7 +126,19 @@ export default definePlugin<{ open_paths: string[]; api_open_paths: string[]; re
           return;
         }
       }
-      if (!(await dir.enabled())) {
+      let enabled: boolean;
+      try {
+        enabled = await dir.enabled();
+      } catch (e) {
+        // A store that does not answer must not take health (which reports it) down with it;
+        // protected routes are closed (503) rather than open.
+        if (!open) {
+          req.log.error({ err: e }, 'tenant lookup failed');
+          throw new HttpError(503, 'unavailable', 'API keys cannot be checked: the store does not answer; see /api/v1/health/');
+        }
+        enabled = false;
+      }
+      if (!enabled) {
         req.tenant = LOCAL;
         return;
       }

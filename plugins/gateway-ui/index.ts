@@ -1,5 +1,6 @@
 // gateway-ui: the operator dashboard (GET /dashboard) and the chat playground (GET /playground)
-// of the agent gateway, plus GET /api/v1/plugins (plugin statuses for the dashboard).
+// of the agent gateway, an index at GET /, plus GET /api/v1/plugins (plugin statuses for the
+// dashboard).
 //
 // Why it looks like this: the pages are plain HTML, CSS and browser ES modules kept in public/
 // and served from memory with a strict Content-Security-Policy (same origin only, no inline
@@ -151,6 +152,36 @@ export default definePlugin<UiConfig>({
           async (req, reply) => send(req, reply, page, 'no-cache'),
         );
       }
+
+      // GET /: where a newcomer lands. A small page naming what is here (HTML for a browser,
+      // JSON for curl or a script asking for it); open like the pages it links to.
+      const links = [
+        { href: '/dashboard', title: 'Dashboard', text: 'tenants, sessions, approvals, audit, guardrails, metrics and the readiness report' },
+        { href: '/playground', title: 'Playground', text: 'chat with the agent: streaming, skills, approvals' },
+        { href: '/openapi.json', title: 'API documentation', text: 'the OpenAPI 3 document of every gateway endpoint' },
+        { href: '/health', title: 'Health', text: 'liveness and dependencies' },
+      ];
+      const css = assets.get('ui.css');
+      const index = Buffer.from(
+        `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+          `<title>vigil agent gateway</title>${css ? `<link rel="stylesheet" href="/dashboard/assets/ui.css?v=${css.etag.slice(1, 11)}">` : ''}</head>` +
+          `<body><main class="index"><h1>vigil agent gateway</h1><ul>` +
+          links.map((l) => `<li><a href="${l.href}">${l.title}</a> — ${l.text}</li>`).join('') +
+          `</ul><p>The contract-analysis API listens on its own port (default 8000); its documentation is at /openapi.json there.</p></main></body></html>\n`,
+        'utf8',
+      );
+      const indexAsset: Asset = { body: index, type: CONTENT_TYPES['.html']!, etag: etagOf(index) };
+      app.get(
+        '/',
+        { schema: { summary: 'Index: links to the dashboard, the playground and the API documentation', tags: ['ui'] } },
+        async (req, reply) => {
+          const accept = String(req.headers.accept ?? '');
+          if (accept.includes('application/json') && !accept.includes('text/html')) {
+            return { service: 'vigil agent gateway', links: links.map((l) => ({ href: l.href, title: l.title, description: l.text })) };
+          }
+          return send(req, reply, indexAsset, 'no-cache');
+        },
+      );
 
       const assetRoute = (url: string) =>
         app.get(

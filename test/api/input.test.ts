@@ -90,8 +90,10 @@ test('a contract inside the roots is read by relative or absolute path', async (
 test('non-JSON bodies are 400, never a crash', async () => {
   expectError(await post('/api/v1/analyze/quick/', '{"contract_code": '), 400, 'invalid_json');
   expectError(await post('/api/v1/analyze/quick/', '[1,2]'), 400, 'invalid_request');
+  // Issue 15: a wrong content type says which one is expected.
   const r = await b.kernel.api.inject({ method: 'POST', url: '/api/v1/analyze/quick/', payload: 'contract A {}', headers: { 'content-type': 'text/plain' } });
-  expectError(r, 400, 'invalid_request');
+  expectError(r, 415, 'unsupported_media_type');
+  assert.match(r.json().error, /expects "Content-Type: application\/json"/);
   const xml = await b.kernel.api.inject({ method: 'POST', url: '/api/v1/analyze/quick/', payload: '<a/>', headers: { 'content-type': 'application/xml' } });
   expectError(xml, 415, 'unsupported_media_type');
 });

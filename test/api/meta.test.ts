@@ -93,13 +93,15 @@ test('GET /api/v1/layers/ lists the nine layers by name', async () => {
   assert.ok(layers[0].tools.length > 0);
 });
 
-test('unknown routes and missing trailing slashes are 404 JSON, never HTML', async () => {
-  for (const url of ['/nope', '/api/v1/health', '/api/v1/tools']) {
+test('unknown routes are 404 JSON, never HTML; a missing trailing slash still answers', async () => {
+  for (const url of ['/nope', '/api/v1/nothing']) {
     const r = await b.kernel.api.inject({ method: 'GET', url });
     assert.equal(r.statusCode, 404);
     assert.match(String(r.headers['content-type']), /application\/json/);
     assert.equal(r.json().code, 'not_found');
   }
+  // Issue 15: "/api/v1/health" without the slash was a bare 404 for a newcomer.
+  for (const url of ['/api/v1/health', '/api/v1/tools']) assert.equal((await b.kernel.api.inject({ method: 'GET', url })).statusCode, 200, url);
 });
 
 test('the OpenAPI document describes every endpoint of the spec', async () => {

@@ -10,6 +10,9 @@ import { bootGateway, parseSse } from './helpers.ts';
 
 const KEY_A = 'tenant-a-key-0123456789abcdef';
 const KEY_B = 'tenant-b-key-0123456789abcdef';
+// alpha's approver: another key of the same tenant with approvals_decide (the requesting key
+// never decides its own approval).
+const KEY_A_APPROVER = 'tenant-a-approver-0123456789abcdef';
 const sha = (k: string) => createHash('sha256').update(k).digest('hex');
 
 let g: Awaited<ReturnType<typeof bootGateway>>;
@@ -21,7 +24,7 @@ before(async () => {
     extra: ['gateway-tenancy', 'gateway-approvals', 'gateway-audit', 'guardrail-prompt-injection'],
     config: {
       tenants: [
-        { name: 'alpha', api_key_sha256: sha(KEY_A), permissions: ['file_read', 'file_write', 'crypto'] },
+        { name: 'alpha', api_key_sha256: sha(KEY_A), permissions: ['file_read', 'file_write', 'crypto'], keys: [{ label: 'approver', api_key_sha256: sha(KEY_A_APPROVER), permissions: ['approvals_decide'] }] },
         { name: 'beta', api_key_sha256: sha(KEY_B) },
       ],
       approvals: { skills: ['write_file'], ttl_seconds: 60 },
@@ -83,7 +86,8 @@ describe('approvals', () => {
     assert.equal(b.pending_approval.skill, 'write_file');
     assert.equal(b.tool_calls[0].status, 'pending');
     assert.ok(!fs.existsSync(path.join(g.workspace, 'notes/a.txt')), 'nothing written before the decision');
-    const d = await post(`/api/v1/approvals/${b.pending_approval.approval_id}`, { decision: 'approve' });
+    assert.equal((await post(`/api/v1/approvals/${b.pending_approval.approval_id}`, { decision: 'approve' })).statusCode, 403, 'not by the requesting key');
+    const d = await post(`/api/v1/approvals/${b.pending_approval.approval_id}`, { decision: 'approve' }, KEY_A_APPROVER);
     assert.equal(d.statusCode, 200, d.body);
     const deadline = Date.now() + 5000;
     let msgs: any[] = [];
@@ -106,7 +110,7 @@ describe('approvals', () => {
       id = (await get('/api/v1/approvals?status=pending')).json().approvals.find((a: any) => a.skill === 'write_file')?.id;
     }
     assert.ok(id, 'an approval is pending');
-    await post(`/api/v1/approvals/${id}`, { decision: 'deny', reason: 'not today' });
+    await post(`/api/v1/approvals/${id}`, { decision: 'deny', reason: 'not today' }, KEY_A_APPROVER);
     const evs = parseSse((await pending).body);
     const names = evs.map((e) => e.event);
     assert.deepEqual(names.slice(0, 4), ['session', 'tool_call', 'approval_required', 'tool_result']);

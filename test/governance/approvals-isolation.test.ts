@@ -8,10 +8,13 @@ import { boot, type Booted } from './helpers.ts';
 const HASH = '/skill crypto {"op":"keccak256","data":"hello"}';
 let b: Booted;
 let acme: string;
+let acmeApprover: string;
 let beta: string;
 before(async () => {
   b = await boot({ overrides: { approvals: { skills: ['crypto'], ttl_seconds: 4 }, plugins: { 'gateway-approvals': { sweep_interval_ms: 200, poll_interval_ms: 100 } } } });
   acme = await b.addTenant('acme');
+  // Separation of duties: acme's agent key asks, acme's approver key decides.
+  acmeApprover = await b.addKey('acme', 'approver', ['approvals_decide']);
   beta = await b.addTenant('beta');
 });
 after(() => b.stop());
@@ -40,11 +43,13 @@ test('approve: the decision is stored, audited, and the paused turn runs the ski
   const id = t.pending_approval.approval_id;
   const list = await b.req('GET', '/api/v1/approvals?status=pending', { key: acme });
   assert.ok(list.json.approvals.some((a: any) => a.id === id));
-  const d = await b.req('POST', `/api/v1/approvals/${id}`, { key: acme, body: { decision: 'approve', reason: 'looks fine', decided_by: 'alice' } });
+  const self = await b.req('POST', `/api/v1/approvals/${id}`, { key: acme, body: { decision: 'approve' } });
+  assert.equal(self.status, 403, 'the requesting key never decides its own approval');
+  const d = await b.req('POST', `/api/v1/approvals/${id}`, { key: acmeApprover, body: { decision: 'approve', reason: 'looks fine', decided_by: 'alice' } });
   assert.equal(d.status, 200, d.body);
   assert.equal(d.json.status, 'approved');
-  assert.equal(d.json.data.decided_by, 'acme:alice');
-  const again = await b.req('POST', `/api/v1/approvals/${id}`, { key: acme, body: { decision: 'deny' } });
+  assert.equal(d.json.data.decided_by, 'acme/approver (alice)');
+  const again = await b.req('POST', `/api/v1/approvals/${id}`, { key: acmeApprover, body: { decision: 'deny' } });
   assert.equal(again.status, 409);
   assert.equal(again.json.code, 'conflict');
   const session = await until(async () => {
@@ -60,7 +65,7 @@ test('approve: the decision is stored, audited, and the paused turn runs the ski
 test('deny: the skill never runs and the model is told', async () => {
   const t = await gatedTurn(acme);
   const id = t.pending_approval.approval_id;
-  const d = await b.req('POST', `/api/v1/approvals/${id}`, { key: acme, body: { decision: 'deny', reason: 'not now' } });
+  const d = await b.req('POST', `/api/v1/approvals/${id}`, { key: acmeApprover, body: { decision: 'deny', reason: 'not now' } });
   assert.equal(d.json.status, 'denied');
   const s = await until(async () => {
     const r = await b.req('GET', `/api/v1/sessions/${t.session_id}`, { key: acme });
@@ -77,7 +82,7 @@ test('expiry: an undecided approval expires, a late decision is 409, waitFor res
   const gate = b.kernel.services.get<ApprovalGate>('approvals')!;
   const waited = await gate.waitFor(id, 'acme');
   assert.equal(waited.status, 'expired');
-  const late = await b.req('POST', `/api/v1/approvals/${id}`, { key: acme, body: { decision: 'approve' } });
+  const late = await b.req('POST', `/api/v1/approvals/${id}`, { key: acmeApprover, body: { decision: 'approve' } });
   assert.equal(late.status, 409);
   const one = await b.req('GET', `/api/v1/approvals/${id}`, { key: acme });
   assert.equal(one.json.status, 'expired');
@@ -90,7 +95,7 @@ test('calls outside the policy are not held, bad decisions are 400', async () =>
   const v = await gate.check({ tenant: 'acme', sessionId: 's', skill: 'files', capabilities: ['file_read'], input: {}, toolCallId: 'c' });
   assert.equal(v.decision, 'allow');
   const t = await gatedTurn(acme);
-  const bad = await b.req('POST', `/api/v1/approvals/${t.pending_approval.approval_id}`, { key: acme, body: { decision: 'maybe' } });
+  const bad = await b.req('POST', `/api/v1/approvals/${t.pending_approval.approval_id}`, { key: acmeApprover, body: { decision: 'maybe' } });
   assert.equal(bad.status, 400);
   assert.equal(bad.json.code, 'invalid_request');
 });

@@ -17,6 +17,8 @@ export interface Booted {
   dataDir: string;
   req(method: string, url: string, opts?: { key?: string; header?: 'bearer' | 'x-api-key'; body?: unknown }): Promise<{ status: number; json: any; headers: Record<string, any>; body: string }>;
   addTenant(name: string, o?: { rateLimit?: string; tokenQuotaPerDay?: number; maxConcurrentSessions?: number; permissions?: string[] }): Promise<string>;
+  /** Another key of an existing tenant (e.g. an approver with permissions ['approvals_decide']). */
+  addKey(tenant: string, label: string, permissions?: string[]): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -52,6 +54,10 @@ export async function boot(input: Omit<SettingsInput, 'dataDir'> & { dataDir?: s
       const dir = new TenantDirectory(kernel.store, [], createAuditLog(kernel.store));
       const r = await dir.create({ name, rateLimit: o.rateLimit, tokenQuotaPerDay: o.tokenQuotaPerDay, maxConcurrentSessions: o.maxConcurrentSessions, permissions: o.permissions });
       return r.api_key;
+    },
+    async addKey(tenant, label, permissions) {
+      const dir = new TenantDirectory(kernel.store, [], createAuditLog(kernel.store));
+      return (await dir.addKey(tenant, { label, permissions })).api_key;
     },
     stop: () => kernel.stop(),
   };

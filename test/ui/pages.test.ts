@@ -21,6 +21,8 @@ const opts = missing ? { skip: missing } : {};
 // One gateway for every test, in multi-tenant mode so each page must send the tenant's key
 // (kept in sessionStorage, as a user would enter it once per tab).
 const KEY = 'vgl_' + 'k'.repeat(40);
+// acme's approver: the key that asks for a gated call never decides it (separation of duties).
+const APPROVER = 'vgl_' + 'a'.repeat(40);
 let gw: Gateway;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
@@ -28,7 +30,13 @@ const contexts: BrowserContext[] = [];
 before(async () => {
   if (missing) return;
   gw = await startGateway({
-    tenants: [{ name: 'acme', api_key_sha256: createHash('sha256').update(KEY).digest('hex') }],
+    tenants: [
+      {
+        name: 'acme',
+        api_key_sha256: createHash('sha256').update(KEY).digest('hex'),
+        keys: [{ label: 'approver', api_key_sha256: createHash('sha256').update(APPROVER).digest('hex'), permissions: ['approvals_decide'] }],
+      },
+    ],
     // crypto calls need a person's approval, noticed quickly; the demo model streams word by
     // word, slowly enough that the page is seen rendering a partial answer.
     approvals: { skills: ['crypto'] },
@@ -49,10 +57,10 @@ async function newPage(viewport = { width: 1280, height: 900 }, key: string | nu
   return ctx.newPage();
 }
 
-async function api<T = any>(path: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; body: T }> {
+async function api<T = any>(path: string, init: { method?: string; body?: unknown; key?: string } = {}): Promise<{ status: number; body: T }> {
   const res = await fetch(gw.base + path, {
     method: init.method ?? 'GET',
-    headers: { ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}), authorization: `Bearer ${KEY}` },
+    headers: { ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}), authorization: `Bearer ${init.key ?? KEY}` },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
   return { status: res.status, body: (await res.json()) as T };
@@ -102,9 +110,15 @@ test(
     const card = turn.locator('.approval');
     await card.waitFor();
     assert.match(await card.innerText(), /Approval needed/);
+    // The chatting key cannot approve its own call: the card says who can.
+    w.expectStatus(403);
     await card.getByRole('button', { name: 'Approve' }).click();
+    await card.getByRole('status').filter({ hasText: /cannot decide it/ }).waitFor();
+    // The approver decides elsewhere; the waiting stream continues on this page.
+    const pendingId = await card.getAttribute('data-approval');
+    assert.equal((await api(`/api/v1/approvals/${pendingId}`, { method: 'POST', body: { decision: 'approve' }, key: APPROVER })).status, 200);
     await page.locator('.msg-assistant[aria-busy="false"]').first().waitFor({ timeout: 15_000 });
-    assert.match(await card.getByRole('status').innerText(), /Approved/);
+    assert.match(await card.innerText(), /decided outside this page/);
 
     const hash = keccakHex('hello');
     assert.ok((await turn.locator('.msg-text').allInnerTexts()).join(' ').includes(hash), 'the streamed answer carries the skill result');
@@ -150,7 +164,8 @@ test('dashboard: readiness, live metrics, skills, plugins and sessions render; a
   assert.equal(blocked.status, 403);
   const readiness = await api('/api/v1/enterprise/readiness');
 
-  const page = await newPage();
+  // The dashboard is opened by acme's approver, who decides what acme's agent key asked for.
+  const page = await newPage(undefined, APPROVER);
   const w = watchPage(page, gw.base);
   await page.goto(`${gw.base}/dashboard?refresh=1`);
 
@@ -209,7 +224,7 @@ test('an approval the playground is waiting on can be decided on the dashboard; 
   await card.waitFor();
   const id = String(await card.getAttribute('data-approval'));
 
-  const dash = await newPage();
+  const dash = await newPage(undefined, APPROVER);
   const w2 = watchPage(dash, gw.base);
   await dash.goto(`${gw.base}/dashboard`);
   await dash.locator(`[data-approval="${id}"]`).getByRole('button', { name: /^Deny/ }).click();

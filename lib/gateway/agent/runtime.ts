@@ -76,6 +76,8 @@ interface PausedTurn {
   approval_id: string;
   tenant: string | null;
   permissions: Capability[] | null;
+  /** The key whose request paused (TenantContext.key): it may not decide the next approval either. */
+  key?: string | null;
   session_id: string;
   provider: string;
   model: string;
@@ -554,7 +556,7 @@ export class AgentRuntimeImpl implements AgentRuntime {
       }
       const gate = this.services.get<ApprovalGate>('approvals');
       if (gate) {
-        const verdict = await gate.check({ tenant: s.tenant.name, sessionId: s.sessionId, skill: skill.name, capabilities: skill.capabilities, input, toolCallId: call.id });
+        const verdict = await gate.check({ tenant: s.tenant.name, key: s.tenant.key ?? null, sessionId: s.sessionId, skill: skill.name, capabilities: skill.capabilities, input, toolCallId: call.id });
         if (verdict.decision === 'pending') {
           const a = verdict.approval;
           const info: PendingApprovalInfo = { approval_id: a.id, tool_call_id: call.id, skill: skill.name, input, expires_at: a.expires_at };
@@ -572,6 +574,7 @@ export class AgentRuntimeImpl implements AgentRuntime {
             approval_id: a.id,
             tenant: s.tenant.name,
             permissions: s.tenant.permissions,
+            key: s.tenant.key ?? null,
             session_id: s.sessionId,
             provider: s.choice.provider,
             model: s.choice.model,
@@ -722,7 +725,7 @@ export class AgentRuntimeImpl implements AgentRuntime {
   }
 
   private async resume(p: PausedTurn, approval: ApprovalRecord): Promise<void> {
-    const tenant: TenantContext = { name: p.tenant, permissions: p.permissions };
+    const tenant: TenantContext = { name: p.tenant, permissions: p.permissions, key: p.key ?? null };
     if (this.active.has(p.session_id)) {
       // The session is busy with another turn; record the decision as a note the next turn will see.
       await this.services.store.appendMessages(p.session_id, [{ role: 'tool', content: JSON.stringify({ ok: false, status: 'denied', error: 'the approval arrived while another turn was running; ask again' }), data: { tool_call_id: p.call.id, name: p.call.name, status: 'denied' } }]);

@@ -14,7 +14,36 @@ import {
   type SkillCallRequest,
   type Store,
 } from '../../../kernel/index.ts';
-import { CAPABILITY_NAMES, LimitError } from './limits.ts';
+import { APPROVALS_DECIDE, CAPABILITY_NAMES, LimitError } from './limits.ts';
+
+/** Who decides. A key decides only approvals of its own tenant that another key caused, and only
+ *  with the permission approvals_decide; the operator (the `vigil approvals` CLI, or in-process
+ *  callers such as tests) decides any. In single-tenant local mode there are no keys to separate:
+ *  the local caller is the operator. */
+export type Decider =
+  | { kind: 'operator'; name: string }
+  | { kind: 'key'; tenant: string | null; key: string | null; permissions: readonly string[] | null };
+
+/** Store collection the CLI writes when it decides, so a running server resumes the paused turn. */
+export const DECIDED_OUTBOX = 'approval_decisions';
+
+export function deciderName(by: Decider): string {
+  if (by.kind === 'operator') return `operator:${by.name}`;
+  return by.key ?? by.tenant ?? 'local';
+}
+
+/** Throws 403 unless `by` may decide `rec` (the separation of duties of decisions.md). */
+export function authorizeDecision(rec: ApprovalRecord, by: Decider): void {
+  if (by.kind === 'operator') return;
+  if (by.tenant == null && by.key == null) return;
+  const requester = typeof rec.data?.requested_by === 'string' ? rec.data.requested_by : null;
+  if (by.key != null && requester === by.key) {
+    throw new HttpError(403, 'forbidden', `the key ${by.key} caused this approval request and cannot decide it; a key of tenant "${rec.tenant}" with the permission ${APPROVALS_DECIDE}, or the operator (\`vigil approvals approve ${rec.id}\`), decides`, { reason: 'self_approval', requested_by: requester });
+  }
+  if (!(by.permissions ?? []).includes(APPROVALS_DECIDE)) {
+    throw new HttpError(403, 'forbidden', `the key ${by.key ?? by.tenant} lacks the permission ${APPROVALS_DECIDE}; approvals are decided by an approver key of the tenant or by the operator (\`vigil approvals approve ${rec.id}\`)`, { reason: 'missing_permission', permission: APPROVALS_DECIDE });
+  }
+}
 
 export interface ApprovalPolicy {
   skills: string[];
@@ -52,7 +81,11 @@ export interface ApprovalService extends ApprovalGate {
   readonly policy: ApprovalPolicy;
   get(id: string, tenant: string | null): Promise<ApprovalRecord | null>;
   list(tenant: string | null, status?: string): Promise<ApprovalRecord[]>;
-  decide(id: string, tenant: string | null, decision: 'approve' | 'deny', reason: string | null, actor: string | null): Promise<ApprovalRecord>;
+  /** `by` omitted = a trusted in-process caller (the operator). */
+  decide(id: string, tenant: string | null, decision: 'approve' | 'deny', reason: string | null, actor: string | null, by?: Decider): Promise<ApprovalRecord>;
+  /** Applies decisions another process (the `vigil approvals` CLI) stored: wakes waiters and
+   *  resumes paused turns. Returns how many were applied. */
+  applyExternalDecisions(): Promise<number>;
   /** Marks every overdue pending approval of these tenants expired; returns how many. */
   sweep(tenants: Array<string | null>): Promise<number>;
   stats(tenant: string | null): Promise<ApprovalStats>;
@@ -130,7 +163,7 @@ export function createApprovalService(d: ApprovalDeps): ApprovalService {
         actor,
         session_id: rec.session_id,
         severity: how === 'approved' ? 5 : 4,
-        detail: { approval_id: rec.id, skill: rec.skill, decision: how, reason },
+        detail: { approval_id: rec.id, skill: rec.skill, decision: how, reason, decided_by: actor, requested_by: rec.data?.requested_by ?? null },
       });
     } catch (e) {
       report(e, 'audit of approval decision');
@@ -191,7 +224,7 @@ export function createApprovalService(d: ApprovalDeps): ApprovalService {
         created_at: new Date(created).toISOString(),
         expires_at: new Date(created + d.policy.ttlSeconds * 1000).toISOString(),
         decided_at: null,
-        data: { tool_call_id: call.toolCallId, capabilities: call.capabilities, matched: { skill: bySkill, capabilities: byCap } },
+        data: { tool_call_id: call.toolCallId, capabilities: call.capabilities, matched: { skill: bySkill, capabilities: byCap }, requested_by: call.key ?? null },
       };
       await d.store.putApproval(rec);
       arm(rec);
@@ -202,7 +235,8 @@ export function createApprovalService(d: ApprovalDeps): ApprovalService {
           outcome: 'info',
           session_id: call.sessionId,
           severity: 4,
-          detail: { approval_id: rec.id, skill: call.skill, capabilities: call.capabilities, expires_at: rec.expires_at },
+          actor: call.key ?? call.tenant ?? null,
+          detail: { approval_id: rec.id, skill: call.skill, capabilities: call.capabilities, expires_at: rec.expires_at, requested_by: call.key ?? null },
         });
       } catch (e) {
         report(e, 'audit of approval request');
@@ -258,9 +292,10 @@ export function createApprovalService(d: ApprovalDeps): ApprovalService {
       return d.store.listApprovals({ tenant, status });
     },
 
-    async decide(id, tenant, decision, reason, actor) {
+    async decide(id, tenant, decision, reason, actor, by) {
       const cur = await d.store.getApproval(id, tenant);
       if (!cur) throw new HttpError(404, 'approval_not_found', `no approval ${id}`);
+      if (by) authorizeDecision(cur, by);
       if (inflight.has(id)) throw new HttpError(409, 'conflict', `approval ${id} is being decided by another request`);
       if (isOverdue(cur)) {
         await expire(id, tenant);
@@ -294,6 +329,24 @@ export function createApprovalService(d: ApprovalDeps): ApprovalService {
       return { pending: count('pending'), approved: count('approved'), denied: count('denied'), expired: count('expired'), median_decision_seconds: median };
     },
 
+    async applyExternalDecisions() {
+      let n = 0;
+      for (const row of await d.store.listRecords(DECIDED_OUTBOX, null)) {
+        const tenant = (row.data.tenant as string | null) ?? null;
+        const rec = await d.store.getApproval(row.id, tenant);
+        // Delete first: of several instances reading the outbox, one applies each decision.
+        if (!(await d.store.deleteRecord(DECIDED_OUTBOX, row.id, null))) continue;
+        if (!rec || !DECIDED.has(rec.status)) continue;
+        n++;
+        const t = timers.get(rec.id);
+        if (t) (clearTimeout(t), timers.delete(rec.id));
+        events.emit(rec.id, rec);
+        const agent = d.agent();
+        if (agent) void Promise.resolve().then(() => agent.resumeAfterApproval(rec)).catch((e) => report(e, 'agent resume after a CLI decision'));
+      }
+      return n;
+    },
+
     armed: () => timers.size,
 
     close() {
@@ -304,4 +357,45 @@ export function createApprovalService(d: ApprovalDeps): ApprovalService {
     },
   };
   return svc;
+}
+
+/**
+ * The operator's decision from the command line (`vigil approvals approve|deny`), against the
+ * store directly, so it works whether the server runs or not. The decision is stored and
+ * audited here; an outbox row tells a running server (which checks it on every sweep, and whose
+ * waiting turns poll the approval) to resume the paused turn.
+ */
+export async function decideAsOperator(o: {
+  store: Store;
+  audit: AuditSink;
+  tenants: Array<string | null>;
+  id: string;
+  decision: 'approve' | 'deny';
+  reason: string | null;
+  operator: string;
+}): Promise<ApprovalRecord> {
+  let tenant: string | null | undefined;
+  for (const t of o.tenants) {
+    if (await o.store.getApproval(o.id, t)) {
+      tenant = t;
+      break;
+    }
+  }
+  if (tenant === undefined) throw new HttpError(404, 'approval_not_found', `no approval ${o.id}`);
+  const svc = createApprovalService({ store: o.store, policy: { skills: [], capabilities: [], ttlSeconds: 900 }, audit: () => o.audit, agent: () => undefined });
+  const announce = (decided_at: string | null) => o.store.putRecord(DECIDED_OUTBOX, o.id, { tenant, decided_at }, null);
+  try {
+    const by: Decider = { kind: 'operator', name: o.operator };
+    const done = await svc.decide(o.id, tenant, o.decision, o.reason, deciderName(by), by);
+    await announce(done.decided_at);
+    return done;
+  } catch (e) {
+    // Found overdue and expired just now: the paused turn still has to hear about it (a
+    // running server resumes it with the expiry; resuming twice is harmless, it is claimed once).
+    const now = await o.store.getApproval(o.id, tenant);
+    if (now?.status === 'expired') await announce(now.decided_at);
+    throw e;
+  } finally {
+    svc.close();
+  }
 }

@@ -129,3 +129,20 @@ export function edgeChecks(o: { services: KernelServices; apiMode: 'keyed' | 'op
   });
   return out;
 }
+
+/** Separation of duties on approvals: who can decide, and whether anyone but the operator can. */
+export async function separationCheck(services: KernelServices, policy: ApprovalPolicy | null): Promise<ReadinessCheck> {
+  const title = 'Approval separation of duties';
+  const dir = services.get<TenantDirectory>('tenant-directory');
+  const tenants = dir ? await dir.list().catch(() => []) : [];
+  if (!tenants.length) {
+    return { id: 'approval_separation', category: 'governance', title, status: 'available', detail: 'single-tenant local mode: there are no keys to separate, so the local caller decides approvals', next_action: 'create tenants (`vigil tenants add`) and approver keys (`vigil tenants add-key NAME --label approver --permissions approvals_decide`)' };
+  }
+  let approvers = 0;
+  for (const t of tenants) approvers += (await dir!.keys(t.name)).filter((k) => (k.permissions ?? []).includes('approvals_decide')).length;
+  const gated = !!policy && (policy.skills.length > 0 || policy.capabilities.length > 0);
+  const detail = `the key that caused an approval request can never decide it; ${approvers} approver key(s) (permission approvals_decide) across ${tenants.length} tenant(s); the operator decides with \`vigil approvals list|approve|deny\`; the audit log names the decider`;
+  return gated && approvers === 0
+    ? { id: 'approval_separation', category: 'governance', title, status: 'attention', detail: `${detail}; only the operator can decide today`, next_action: 'issue approver keys: `vigil tenants add-key NAME --label approver --permissions approvals_decide`' }
+    : { id: 'approval_separation', category: 'governance', title, status: 'active', detail };
+}

@@ -1,0 +1,86 @@
+// A whole kernel (every discovered plugin) listening on ephemeral ports over a temp data dir,
+// for the edge security tests: what an attacker on the network would see.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { Kernel } from '../../kernel/kernel.ts';
+import { TenantDirectory } from '../../lib/gateway/governance/tenants.ts';
+import { createAuditLog } from '../../lib/gateway/governance/audit-log.ts';
+import { main } from '../../kernel/cli.ts';
+
+export interface Server {
+  kernel: Kernel;
+  dataDir: string;
+  gateway: string;
+  api: string;
+  stop(): Promise<void>;
+}
+
+export function tempDir(prefix = 'vigil-edge-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export async function serve(o: { dataDir?: string; config?: Record<string, unknown>; env?: Record<string, string>; listen?: boolean } = {}): Promise<Server> {
+  const dataDir = o.dataDir ?? tempDir();
+  const kernel = new Kernel({
+    settingsInput: {
+      env: o.env ?? {},
+      dataDir,
+      config: null,
+      bind: '127.0.0.1:0',
+      apiBind: '127.0.0.1:0',
+      overrides: { guardrails: { prompt_injection: { mode: 'log' } }, ...(o.config ?? {}) },
+    },
+    logger: pino({ level: 'silent' }),
+    poolThreads: 1,
+  });
+  await kernel.boot();
+  const addrs = o.listen === false ? { gateway: '', api: '' } : await kernel.listen();
+  return { kernel, dataDir, gateway: addrs.gateway, api: addrs.api, stop: () => kernel.stop() };
+}
+
+export async function addTenant(k: Kernel, name: string, permissions?: string[]): Promise<string> {
+  return (await new TenantDirectory(k.store, [], createAuditLog(k.store)).create({ name, permissions })).api_key;
+}
+
+export async function addKey(k: Kernel, tenant: string, label: string, permissions?: string[]): Promise<string> {
+  return (await new TenantDirectory(k.store, [], createAuditLog(k.store)).addKey(tenant, { label, permissions })).api_key;
+}
+
+/** Runs `vigil ...` in-process, as the operator would in a shell. */
+export async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io = {
+    stdout: { write: (s: string) => ((out += s), true) } as unknown as NodeJS.WritableStream,
+    stderr: { write: (s: string) => ((err += s), true) } as unknown as NodeJS.WritableStream,
+  };
+  const code = await main(['node', 'vigil', ...args], io);
+  return { code, out, err };
+}
+
+export async function until<T>(fn: () => Promise<T | null | undefined | false>, ms = 10_000, what = 'condition'): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`${what} not reached within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export async function http(base: string, method: string, url: string, o: { key?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = { ...(o.headers ?? {}) };
+  if (o.key) headers.authorization = `Bearer ${o.key}`;
+  if (o.body !== undefined) headers['content-type'] ??= 'application/json';
+  const res = await fetch(base + url, { method, headers, body: o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body) });
+  const text = await res.text();
+  let json: any = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, json, text, headers: res.headers };
+}
