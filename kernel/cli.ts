@@ -33,6 +33,7 @@ export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; 
     .option('--token-quota-per-day <n>', 'default LLM token quota per tenant per day', wrap((v) => String(parsePositiveInt(v, '--token-quota-per-day'))))
     .option('--config <file>', 'config file (JSON or YAML): tenants, guardrail modes, permission sets, approval policy, MCP servers')
     .option('--data-dir <dir>', 'where the embedded SQLite store lives (default ./data, or VIGIL_DATA_DIR)')
+    .option('--max-analysis-timeout <seconds>', 'largest timeout an analysis request may ask for; larger ones are lowered (default 300)', wrap((v) => String(parsePositiveInt(v, '--max-analysis-timeout'))))
     .action(async (o) => {
       const settings = resolveSettings({
         config: o.config,
@@ -41,6 +42,7 @@ export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; 
         rateLimitPerKey: o.rateLimitPerKey,
         maxConcurrentSessions: o.maxConcurrentSessions,
         tokenQuotaPerDay: o.tokenQuotaPerDay,
+        maxAnalysisTimeout: o.maxAnalysisTimeout,
         dataDir: o.dataDir,
       });
       const kernel = new Kernel({ settings });

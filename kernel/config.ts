@@ -24,6 +24,8 @@ export interface Settings {
   rateLimitPerKey: RateLimit | null;
   maxConcurrentSessions: number | null;
   tokenQuotaPerDay: number | null;
+  /** Largest timeout (s) an outside analysis request may ask for; larger ones are lowered to it. */
+  maxAnalysisTimeoutS?: number;
   /** Raw config file content (guardrail modes, permission sets, approval policy, MCP servers, plugin config...). */
   file: Record<string, any>;
   configPath: string | null;
@@ -96,6 +98,7 @@ export interface SettingsInput {
   rateLimitPerKey?: string;
   maxConcurrentSessions?: string | number;
   tokenQuotaPerDay?: string | number;
+  maxAnalysisTimeout?: string | number;
   logLevel?: string;
   env?: NodeJS.ProcessEnv;
   /** Extra config merged over the file (tests). */
@@ -114,6 +117,7 @@ export function resolveSettings(input: SettingsInput = {}): Settings {
   const rl = pick(input.rateLimitPerKey, env.VIGIL_RATE_LIMIT_PER_KEY, file.rate_limit_per_key);
   const mcs = pick(input.maxConcurrentSessions, env.VIGIL_MAX_CONCURRENT_SESSIONS, file.max_concurrent_sessions);
   const tq = pick(input.tokenQuotaPerDay, env.VIGIL_TOKEN_QUOTA_PER_DAY, file.token_quota_per_day);
+  const mat = pick(input.maxAnalysisTimeout, env.VIGIL_MAX_ANALYSIS_TIMEOUT, file.max_analysis_timeout);
   const delim = path.delimiter;
   const list = (v: string | undefined) => (v ? v.split(delim).map((s) => s.trim()).filter(Boolean) : []);
   const dataDir = path.resolve(String(pick(input.dataDir, env.VIGIL_DATA_DIR, file.data_dir) ?? './data'));
@@ -129,6 +133,7 @@ export function resolveSettings(input: SettingsInput = {}): Settings {
     rateLimitPerKey: rl ? parseRateLimit(String(rl)) : null,
     maxConcurrentSessions: mcs != null ? parsePositiveInt(mcs as string, '--max-concurrent-sessions') : null,
     tokenQuotaPerDay: tq != null ? parsePositiveInt(tq as string, '--token-quota-per-day') : null,
+    maxAnalysisTimeoutS: mat != null ? parsePositiveInt(mat as string, '--max-analysis-timeout') : 300,
     file,
     configPath,
   };

@@ -178,6 +178,8 @@ function makeImportResolver(req: CompileRequest, missing: string[], loaded: Map<
         continue;
       }
       if (!isInside(real, realRoots)) return fail(`import "${importPath}" resolves to ${c}, which is outside the allowed contract roots`);
+      // Only Solidity is read: compiler errors quote what they parse, so importing `.env` would echo it.
+      if (!/\.sol$/i.test(real)) return fail(`import "${importPath}" is not a .sol file; only Solidity files are imported`);
       try {
         const st = fs.statSync(real);
         if (!st.isFile()) continue;
