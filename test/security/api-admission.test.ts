@@ -35,7 +35,7 @@ async function post(base: string, url: string, body: unknown, key?: string) {
 let s: Listening;
 const keys: Record<string, string> = {};
 before(async () => {
-  s = await listen({ config: { analysis_admission: { max_running: 1, max_queued: 1, per_client: 1 }, max_analysis_timeout: 20, plugins: NO_SELF_TEST } });
+  s = await listen({ config: { analysis_admission: { max_running: 1, max_queued: 1, per_client: 1 }, max_analysis_timeout: 120, plugins: NO_SELF_TEST } });
 });
 after(() => s.close());
 
@@ -52,10 +52,10 @@ describe('the reproduction (keyless, no tenants)', () => {
       assert.equal(r.json.details.line, 4);
     }
     await sleep(4000);
-    const trivial = await post(api, '/api/v1/analyze/quick/', { contract_code: TRIVIAL, timeout: 20 });
+    const trivial = await post(api, '/api/v1/analyze/quick/', { contract_code: TRIVIAL, timeout: 60 });
     assert.equal(trivial.status, 200, trivial.text);
     assert.equal(trivial.json.timeout_clamped, undefined);
-    assert.ok(trivial.json.results.every((t: any) => t.status !== 'timeout'), 'no tool timed out');
+    assert.ok(trivial.json.results.every((t: any) => t.status !== "timeout"), `a tool timed out: ${JSON.stringify(trivial.json.results.map((t: any) => [t.tool, t.status]))}`);
     const chat = await post(s.gateway, '/api/v1/agent/chat', { message: `/skill contract_audit ${JSON.stringify({ code: TRIVIAL })}` });
     assert.equal(chat.status, 200, chat.text);
     assert.equal(chat.json.tool_calls[0].name, 'contract_audit');
@@ -94,9 +94,9 @@ describe('admission gate and maximum timeout (tenants; one running, one waiting,
   test('a timeout above the server maximum is lowered and the answer says so', async () => {
     const r = await post(apiOf(s), '/api/v1/analyze/quick/', { contract_code: TRIVIAL, timeout: 600 }, keys.alice);
     assert.equal(r.status, 200, r.text);
-    assert.deepEqual(r.json.timeout_clamped, { requested: 600, applied: 20 });
-    assert.ok(r.json.notes.some((n: string) => /requested timeout of 600 s was lowered to the server's maximum of 20 s/.test(n)), r.json.notes);
-    assert.equal(r.headers.get('x-vigil-timeout-clamped'), 'requested=600; applied=20');
+    assert.deepEqual(r.json.timeout_clamped, { requested: 600, applied: 120 });
+    assert.ok(r.json.notes.some((n: string) => /requested timeout of 600 s was lowered to the server's maximum of 120 s/.test(n)), r.json.notes);
+    assert.equal(r.headers.get('x-vigil-timeout-clamped'), 'requested=600; applied=120');
   });
 
   test('per-client cap and queue bound answer 429 with Retry-After; the gateway\'s contract_audit still runs', async () => {
@@ -106,7 +106,7 @@ describe('admission gate and maximum timeout (tenants; one running, one waiting,
       while (!cond()) await sleep(5);
     };
     // alice's slow full audit holds the only running slot.
-    const first = post(api, '/api/v1/analyze/full/', { contract_code: VULNERABLE, timeout: 3 }, keys.alice);
+    const first = post(api, '/api/v1/analyze/full/', { contract_code: VULNERABLE, timeout: 10 }, keys.alice);
     await until(() => gate.stats().running === 1);
 
     const again = await post(api, '/api/v1/analyze/quick/', { contract_code: TRIVIAL }, keys.alice);
