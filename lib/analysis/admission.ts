@@ -61,7 +61,7 @@ export class AnalysisAdmission {
   acquire(client: string, opts: { signal?: AbortSignal; waitMs?: number } = {}): Promise<() => void> {
     const mine = this.held.get(client) ?? 0;
     if (mine >= this.limits.per_client) {
-      return Promise.reject(this.busy(`this client already has ${mine} analyses running or waiting, the most one client may have`, 'per_client_limit', Math.floor(mine / Math.max(1, this.limits.max_running))));
+      return Promise.reject(this.busy(`this client already has ${mine} ${mine === 1 ? 'analysis' : 'analyses'} running or waiting, the most one client may have`, 'per_client_limit', Math.floor(mine / Math.max(1, this.limits.max_running))));
     }
     if (this.running < this.limits.max_running && this.queue.length === 0) return Promise.resolve(this.grant(client));
     if (this.queue.length >= this.limits.max_queued) {
