@@ -62,6 +62,15 @@ describe('the reproduction (keyless, no tenants)', () => {
     assert.equal(chat.json.tool_calls[0].status, 'ok', JSON.stringify(chat.json.tool_calls[0]));
   });
 
+  test('readiness names the admission limits and the timeout maximum', async () => {
+    const r = await fetch(s.gateway + '/api/v1/enterprise/readiness');
+    assert.equal(r.status, 200);
+    const item = (await r.json()).checks?.find?.((c: any) => c.id === 'analysis_admission') ?? null;
+    assert.ok(item, 'analysis_admission is in the readiness report');
+    assert.equal(item.status, 'active');
+    assert.match(item.detail, /at most 1 running, 1 waiting, 1 per client .*timeouts held to 120 s/);
+  });
+
   test('the same shapes are refused on every route, over MCP and in contract_audit, with the position', async () => {
     const api = apiOf(s);
     const chain = `contract C {\n  function f(uint a) public pure returns (uint) {\n    return a${'+a'.repeat(2000)};\n  }\n}\n`;
