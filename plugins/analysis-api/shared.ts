@@ -103,11 +103,15 @@ export async function reportScope(req: FastifyRequest, ctx: Ctx): Promise<{ owne
   const name = (await callerTenant(req, ctx))?.name ?? null;
   if (name !== null) return { owner: name, scope: name };
   const tenancy = ctx.services.get<Tenancy>('tenancy');
-  let tenantsExist = false;
+  let tenantsExist = true; // when it cannot be told: fail closed, show only unowned reports
   try {
-    tenantsExist = tenancy ? await tenancy.enabled() : false;
+    // Without the tenancy plugin (not installed, or failed to load) the store and the config
+    // file still say whether tenants exist.
+    tenantsExist = tenancy
+      ? await tenancy.enabled()
+      : (await ctx.services.store.listTenants()).length > 0 || Boolean(ctx.services.settings.file.tenants && Object.keys(ctx.services.settings.file.tenants).length);
   } catch {
-    tenantsExist = true; // cannot tell: fail closed, show only unowned reports
+    /* stays true */
   }
   return { owner: null, scope: tenantsExist ? null : undefined };
 }

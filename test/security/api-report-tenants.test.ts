@@ -91,3 +91,22 @@ test('rows without an owner (written before owners existed) are local: no tenant
   assert.equal((await s.kernel.store.getReport(legacy.id, null))?.id, legacy.id);
   assert.equal(await s.kernel.store.getReport(legacy.id, 'alice'), null);
 });
+
+test('without the tenancy plugin, tenants in the store still keep keyless callers away from owned reports', async () => {
+  const t = await listen({ disable: ['gateway-tenancy'] });
+  try {
+    const base = `http://127.0.0.1:${(t.kernel.api.server.address() as AddressInfo).port}`;
+    await t.addTenant('alice', ['contract_analysis']);
+    const owned = await t.kernel.store.putReport({ kind: 'submitted', tenant: 'alice', data: { secret: 'alice-only' } });
+    const mine = await t.kernel.store.putReport({ kind: 'submitted', data: { open: true } });
+    const one = await fetch(`${base}/api/v1/reports/${owned.id}/`);
+    assert.ok([401, 404].includes(one.status));
+    const list = await fetch(`${base}/api/v1/reports/?limit=100`);
+    if (list.status === 200) {
+      const got = ((await list.json()) as any).reports.map((r: any) => r.report_id);
+      assert.ok(!got.includes(owned.id) && got.includes(mine.id), JSON.stringify(got));
+    }
+  } finally {
+    await t.close();
+  }
+});
