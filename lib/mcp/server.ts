@@ -64,8 +64,10 @@ export class ToolCatalogue {
    * so MCP callers share the API's limits and cannot reach the gateway's reserved capacity.
    */
   runsAnalysis(name: string, tenant: TenantContext): boolean {
-    if (this.byName.has(name)) return true;
-    return this.agent.skillsFor(tenant).some((x) => x.skill.name === name && x.skill.capabilities.includes('contract_analysis'));
+    // Only calls the caller may make: a denied one is answered "denied" by the call path, not
+    // "busy" by the gate.
+    const e = this.entries(tenant).find((x) => x.skill.name === name);
+    return Boolean(e?.allowed && (e.kind === 'analysis' || e.skill.capabilities.includes('contract_analysis')));
   }
 
   entries(tenant: TenantContext): CatalogueEntry[] {
