@@ -133,6 +133,9 @@ test('bad rows written straight into the store never break a listing (also after
   const deepRow = await b.kernel.store.putReport({ kind: 'analysis', data: { findings: [], summary: JSON.parse('['.repeat(3000) + ']'.repeat(3000)) } });
   const db = new Database(path.join(b.dataDir, 'vigil.db'));
   db.prepare('INSERT INTO reports (id, kind, tenant, created_at, data) VALUES (?, ?, NULL, ?, ?)').run('not-json', 'analysis', new Date().toISOString(), '{"findings": [tru');
+  // Columns of the wrong type: SQLite keeps whatever it is given.
+  db.prepare('INSERT INTO reports (id, kind, tenant, created_at, data) VALUES (?, ?, NULL, ?, ?)').run('odd-columns', Buffer.from('analysis'), 20261125, '[1, 2]');
+  db.prepare('INSERT INTO reports (id, kind, tenant, created_at, data) VALUES (NULL, ?, NULL, ?, ?)').run('analysis', '9999-12-31T00:00:00.000Z', '{"summary": {"HIGH": 1}}');
   db.close();
 
   const check = async () => {
@@ -145,6 +148,8 @@ test('bad rows written straight into the store never break a listing (also after
     assert.equal(rows[hostileRow.id].summary, null);
     assert.equal(rows[deepRow.id].damaged, true);
     assert.equal(rows['not-json'].damaged, true);
+    assert.equal(rows['odd-columns'].kind, 'analysis');
+    assert.equal((await inject('GET', '/api/v1/reports/odd-columns/')).statusCode, 422, 'a body that is not an object is damaged');
     const broken = await inject('GET', '/api/v1/reports/not-json/');
     assert.equal(broken.statusCode, 422);
     assert.equal(broken.json().code, 'report_damaged');

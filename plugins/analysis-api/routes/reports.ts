@@ -35,7 +35,9 @@ export async function reportRoutes(app: FastifyInstance, ctx: Ctx) {
       reports: page.items.map((r) => {
         const s = listingSummary(r.summary);
         const damaged = Boolean(r.damaged) || (s.damaged && r.kind === 'analysis');
-        return { report_id: r.id, kind: r.kind, created_at: r.created_at, summary: s.summary, ...(damaged ? { damaged: true } : {}) };
+        // Columns are coerced too: SQLite lets a hand-written row put any type in any column.
+        const text = (v: unknown) => (typeof v === 'string' ? v : v == null ? '' : Buffer.isBuffer(v) ? v.toString('utf8') : String(v));
+        return { report_id: text(r.id), kind: text(r.kind), created_at: text(r.created_at), summary: s.summary, ...(damaged ? { damaged: true } : {}) };
       }),
       total: page.total,
       limit,
