@@ -173,7 +173,7 @@ export function registerCommands(program: Command, io: Io, setExit: (code: numbe
     .description('List and decide pending approvals as the operator (the key that caused a request can never decide it; the audit log names the decider)')
     .option('--data-dir <dir>', 'data directory of the store (default ./data, or VIGIL_DATA_DIR)')
     .option('--config <file>', 'config file (tenants declared there are included)');
-  const allTenants = async (c: { settings: ReturnType<typeof resolveSettings>; store: SqliteStore }) => [null, ...(await directory(c).list()).map((t) => t.name)];
+  const allTenants = async (c: { settings: ReturnType<typeof resolveSettings>; store: Store }) => [null, ...(await directory(c).list()).map((t) => t.name)];
   approvals
     .command('list')
     .description('Approvals of every tenant (newest first), pending ones by default')

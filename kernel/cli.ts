@@ -36,6 +36,7 @@ export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; 
     .option('--allowed-hosts <names>', 'comma-separated Host names served besides loopback names and the bind addresses (".example.com" allows subdomains); others get 421', wrap((v) => (parseAllowedHosts(v), v)))
     .option('--api-open', 'keep the analysis API keyless even when tenants exist (flagged in the readiness report)')
     .option('--role <role>', 'all (default), gateway, api or worker: which part of vigil this process serves (docs/deploy.md)', wrap((v) => parseRole(v)))
+    .option('--max-analysis-timeout <seconds>', 'largest timeout an analysis request may ask for; larger ones are lowered (default 300)', wrap((v) => String(parsePositiveInt(v, '--max-analysis-timeout'))))
     .action(async (o) => {
       const settings = resolveSettings({
         allowedHosts: o.allowedHosts,
@@ -46,6 +47,7 @@ export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; 
         rateLimitPerKey: o.rateLimitPerKey,
         maxConcurrentSessions: o.maxConcurrentSessions,
         tokenQuotaPerDay: o.tokenQuotaPerDay,
+        maxAnalysisTimeout: o.maxAnalysisTimeout,
         dataDir: o.dataDir,
         role: o.role,
       });

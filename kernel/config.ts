@@ -35,6 +35,8 @@ export interface Settings {
   anonymousRateLimit: RateLimit;
   /** What this process serves: both surfaces and analysis jobs (all), or one part of them. */
   role: Role;
+  /** Largest timeout (s) an outside analysis request may ask for; larger ones are lowered to it. */
+  maxAnalysisTimeoutS?: number;
   /** Raw config file content (guardrail modes, permission sets, approval policy, MCP servers, plugin config...). */
   file: Record<string, any>;
   configPath: string | null;
@@ -140,6 +142,7 @@ export interface SettingsInput {
   rateLimitPerKey?: string;
   maxConcurrentSessions?: string | number;
   tokenQuotaPerDay?: string | number;
+  maxAnalysisTimeout?: string | number;
   logLevel?: string;
   allowedHosts?: string | string[];
   apiOpen?: boolean;
@@ -161,6 +164,7 @@ export function resolveSettings(input: SettingsInput = {}): Settings {
   const rl = pick(input.rateLimitPerKey, env.VIGIL_RATE_LIMIT_PER_KEY, file.rate_limit_per_key);
   const mcs = pick(input.maxConcurrentSessions, env.VIGIL_MAX_CONCURRENT_SESSIONS, file.max_concurrent_sessions);
   const tq = pick(input.tokenQuotaPerDay, env.VIGIL_TOKEN_QUOTA_PER_DAY, file.token_quota_per_day);
+  const mat = pick(input.maxAnalysisTimeout, env.VIGIL_MAX_ANALYSIS_TIMEOUT, file.max_analysis_timeout);
   const delim = path.delimiter;
   const list = (v: string | undefined) => (v ? v.split(delim).map((s) => s.trim()).filter(Boolean) : []);
   const dataDir = path.resolve(String(pick(input.dataDir, env.VIGIL_DATA_DIR, file.data_dir) ?? './data'));
@@ -181,6 +185,7 @@ export function resolveSettings(input: SettingsInput = {}): Settings {
     bodyTimeoutMs: parsePositiveInt(env.VIGIL_BODY_TIMEOUT_MS ?? file.body_timeout_ms ?? 30_000, 'body_timeout_ms'),
     anonymousRateLimit: parseRateLimit(String(env.VIGIL_ANONYMOUS_RATE_LIMIT ?? file.anonymous_rate_limit ?? '120/min'), 'anonymous_rate_limit'),
     role: parseRole(String(pick(input.role, env.VIGIL_ROLE, file.role) ?? 'all')),
+    maxAnalysisTimeoutS: mat != null ? parsePositiveInt(mat as string, '--max-analysis-timeout') : 300,
     file,
     configPath,
   };

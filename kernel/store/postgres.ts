@@ -221,9 +221,15 @@ export class PostgresStore implements Store {
     await this.q('INSERT INTO reports (id, kind, tenant, created_at, data) VALUES ($1, $2, $3, $4, $5)', [rec.id, rec.kind, rec.tenant, rec.created_at, j(rec.data)]);
     return rec;
   }
-  async getReport(id: string) {
-    const row = (await this.q('SELECT id, kind, tenant, created_at, data FROM reports WHERE id = $1', [id])).rows[0];
-    return row ?? null;
+  async getReport(id: string, tenant?: string | null) {
+    // Another owner's report answers null, exactly like a missing one (see Store.getReport).
+    const args: unknown[] = [id];
+    const owner = tenant === undefined ? '' : ` AND ${tenantIs('tenant', tenant, args)}`;
+    const row = (await this.q(`SELECT id, kind, tenant, created_at, data FROM reports WHERE id = $1${owner}`, args)).rows[0];
+    if (!row) return null;
+    const data = row.data;
+    if (data === null || typeof data !== 'object' || Array.isArray(data)) return { ...row, data: {}, damaged: 'the stored body is not a JSON object' };
+    return row;
   }
   async listReports(q: { limit: number; offset: number; tenant?: string | null }) {
     const args: unknown[] = [];

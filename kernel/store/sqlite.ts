@@ -60,6 +60,11 @@ const MIGRATIONS: string[] = [
   CREATE TRIGGER audit_events_detail_only BEFORE UPDATE OF id, ts, tenant, type, outcome, actor, session_id, severity ON audit_events
     BEGIN SELECT RAISE(ABORT, 'audit_events is append-only: only detail may be redacted'); END;
   `,
+  // 3: reports are read per owner (tenant; NULL = local/single-tenant, which every row written
+  // before owners were recorded is) — lookups and listings filter on it.
+  `
+  CREATE INDEX reports_tenant_created ON reports(tenant, created_at DESC);
+  `,
 ];
 
 const now = () => new Date().toISOString();
@@ -123,18 +128,38 @@ export class SqliteStore implements Store {
     this.stmt('INSERT INTO reports (id, kind, tenant, created_at, data) VALUES (?, ?, ?, ?, ?)').run(rec.id, rec.kind, rec.tenant, rec.created_at, j(rec.data));
     return rec;
   }
-  async getReport(id: string) {
-    const row = this.stmt('SELECT * FROM reports WHERE id = ?').get(id) as any;
-    return row ? { ...row, data: pj(row.data) } : null;
+  async getReport(id: string, tenant?: string | null) {
+    const row = (tenant === undefined ? this.stmt('SELECT * FROM reports WHERE id = ?').get(id) : this.stmt('SELECT * FROM reports WHERE id = ? AND tenant IS ?').get(id, tenant)) as any;
+    if (!row) return null;
+    try {
+      const data = JSON.parse(row.data);
+      if (data === null || typeof data !== 'object' || Array.isArray(data)) return { ...row, data: {}, damaged: 'the stored body is not a JSON object' };
+      return { ...row, data };
+    } catch (e) {
+      return { ...row, data: {}, damaged: `the stored body is not readable JSON (${(e as Error).message})` };
+    }
   }
   async listReports(q: { limit: number; offset: number; tenant?: string | null }) {
     const where = q.tenant === undefined ? '' : 'WHERE tenant IS ?';
     const args = q.tenant === undefined ? [] : [q.tenant];
     const total = (this.stmt(`SELECT COUNT(*) AS n FROM reports ${where}`).get(...args) as any).n as number;
-    const rows = this.db
-      .prepare(`SELECT id, kind, tenant, created_at, json_extract(data, '$.summary') AS summary FROM reports ${where} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`)
-      .all(...args, q.limit, q.offset) as any[];
-    return { items: rows.map((r) => ({ ...r, summary: r.summary ? pj(r.summary) : null })), total } as Page<any>;
+    // json_extract fails the whole query on one row SQLite cannot parse (e.g. nested deeper than
+    // its limit), so it only runs on rows json_valid accepts; the others are listed as damaged.
+    const rows = this.stmt(
+      `SELECT id, kind, tenant, created_at, json_valid(data) AS ok, CASE WHEN json_valid(data) THEN json_extract(data, '$.summary') END AS summary FROM reports ${where} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
+    ).all(...args, q.limit, q.offset) as any[];
+    const items = rows.map(({ ok, summary, ...r }) => {
+      let s: unknown = summary ?? null;
+      if (typeof summary === 'string') {
+        try {
+          s = JSON.parse(summary);
+        } catch {
+          /* a plain string summary stays as it is */
+        }
+      }
+      return ok ? { ...r, summary: s } : { ...r, summary: null, damaged: 'the stored body is not readable JSON' };
+    });
+    return { items, total } as Page<any>;
   }
 
   // --- sessions

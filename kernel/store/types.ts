@@ -8,6 +8,8 @@ export interface ReportRecord {
   tenant: string | null;
   created_at: string;
   data: Record<string, unknown>;
+  /** Set when the stored body cannot be read back (not JSON): why; `data` is then {}. */
+  damaged?: string;
 }
 
 export interface SessionRecord {
@@ -91,8 +93,17 @@ export interface Store {
   close(): Promise<void>;
 
   putReport(r: { id?: string; kind: string; tenant?: string | null; data: Record<string, unknown> }): Promise<ReportRecord>;
-  getReport(id: string): Promise<ReportRecord | null>;
-  listReports(q: { limit: number; offset: number; tenant?: string | null }): Promise<Page<Omit<ReportRecord, 'data'> & { summary: Record<string, unknown> | null }>>;
+  /**
+   * `tenant` undefined: any owner; a name or null: only a report of that owner (null = local,
+   * no tenant). Another owner's report answers null, exactly like a missing one.
+   */
+  getReport(id: string, tenant?: string | null): Promise<ReportRecord | null>;
+  /**
+   * Newest first. `summary` is the body's `summary` as stored (untrusted; null when absent or
+   * unreadable); `damaged` is set on rows whose body is not readable JSON. Never throws because
+   * of a row's content.
+   */
+  listReports(q: { limit: number; offset: number; tenant?: string | null }): Promise<Page<Omit<ReportRecord, 'data'> & { summary: unknown }>>;
 
   createSession(s: { id?: string; tenant: string | null; subject?: string | null; meta?: Record<string, unknown> }): Promise<SessionRecord>;
   /** Returns null when the session does not exist or belongs to another tenant. */

@@ -12,6 +12,7 @@ import { HttpError } from '../../kernel/index.ts';
 import { compileSolidity, oneLine } from '../analysis/compiler/index.ts';
 import { compareFindings, decideVerdict, remediateOffThread } from '../remediation/index.ts';
 import { ContractInputError, readContractInput, type ContractText } from './contract-source.ts';
+import { applyTimeout, maxAnalysisTimeout } from '../analysis/admission.ts';
 
 export const DEFAULT_TIMEOUT_S = 300;
 
@@ -21,11 +22,22 @@ const pathProp = (what: string) => ({ type: 'string', minLength: 1, maxLength: 4
 const contractProps = { contract_code: codeProp('The contract'), contract_path: pathProp('The contract') };
 const oneContract = [{ required: ['contract_code'] }, { required: ['contract_path'] }];
 
-/** Seconds of the operation's budget, as the call's time limit (plus a margin for the answer). */
-export function operationTimeoutMs(input: unknown): number {
+/**
+ * Seconds of the operation's budget, as the call's time limit (plus a margin for the answer),
+ * held to the server's maximum (`serve --max-analysis-timeout`).
+ */
+export function operationTimeoutMs(input: unknown, maxS = 3600): number {
   const t = (input as { timeout?: unknown } | null)?.timeout;
   const s = typeof t === 'number' && Number.isInteger(t) && t >= 1 && t <= 3600 ? t : DEFAULT_TIMEOUT_S;
-  return s * 1000 + 15_000;
+  return Math.min(s, maxS) * 1000 + 15_000;
+}
+
+/** Adds the sentence saying the timeout was lowered (no-op when it was not). */
+function noted(out: Record<string, unknown>, input: Record<string, unknown>, maxS: number): Record<string, unknown> {
+  const t = applyTimeout(input.timeout, maxS);
+  if (!t.clamped) return out;
+  const notes = Array.isArray(out.notes) ? (out.notes as unknown[]) : [];
+  return { ...out, notes: [...notes, t.note!], timeout_clamped: { requested: t.requested, applied: t.applied } };
 }
 
 function fail(e: unknown, signal: AbortSignal): SkillResult {
@@ -47,7 +59,9 @@ export function analysisOperations(services: KernelServices): Skill[] {
   const roots = () => services.settings.contractRoots;
   const contract = (input: Record<string, unknown>, prefix = 'contract') =>
     readContractInput({ code: input[`${prefix}_code`], path: input[`${prefix}_path`] }, { code: `${prefix}_code`, path: `${prefix}_path` }, roots());
-  const budget = (input: Record<string, unknown>) => ((input.timeout as number | undefined) ?? DEFAULT_TIMEOUT_S) * 1000;
+  const maxS = () => maxAnalysisTimeout(services);
+  const budget = (input: Record<string, unknown>) => applyTimeout(input.timeout, maxS()).applied * 1000;
+  const ok = (output: Record<string, unknown>, input: Record<string, unknown>): SkillResult => ({ ok: true, output: noted(output, input, maxS()) });
   const run = (c: ContractText, opts: { mode: AnalysisResult['audit_type']; layer?: number; tool?: string; timeoutMs: number; signal: AbortSignal }) =>
     engine().analyze({ source: c.source, file: c.file, absPath: c.absPath }, opts);
   const op = (s: Omit<Skill, 'plugin' | 'runtime' | 'capabilities'> & { capabilities?: Skill['capabilities'] }): Skill => ({ capabilities: ['contract_analysis'], plugin: 'mcp-server', runtime: 'ts', ...s });
@@ -65,13 +79,14 @@ export function analysisOperations(services: KernelServices): Skill[] {
           const r = await run(c, { mode, timeoutMs: budget(input), signal: sc.signal });
           if (mode === 'full') {
             try {
-              await services.store.putReport({ id: r.audit_id, kind: 'analysis', data: r as unknown as Record<string, unknown> });
+              // Owned by the caller's tenant: only that tenant reads it back on :8000.
+              await services.store.putReport({ id: r.audit_id, kind: 'analysis', tenant: sc.tenant ?? null, data: noted(r, input, maxS()) });
               r.report_url = `/api/v1/reports/${r.audit_id}/`;
             } catch {
               r.report_url = null;
             }
           }
-          return { ok: true, output: r };
+          return ok(r, input);
         } catch (e) {
           return fail(e, sc.signal);
         }
@@ -87,7 +102,7 @@ export function analysisOperations(services: KernelServices): Skill[] {
           const layer = input.layer as number;
           const layers = await engine().layers();
           if (!layers.some((l) => l.layer === layer)) throw new HttpError(400, 'unknown_layer', `layer ${layer} does not exist; layers are ${layers.map((l) => l.layer).join(', ')}`);
-          return { ok: true, output: await run(c, { mode: 'layer', layer, timeoutMs: budget(input), signal: sc.signal }) };
+          return ok(await run(c, { mode: 'layer', layer, timeoutMs: budget(input), signal: sc.signal }), input);
         } catch (e) {
           return fail(e, sc.signal);
         }
@@ -105,7 +120,7 @@ export function analysisOperations(services: KernelServices): Skill[] {
           if (!(await eng.getTool(tool))) throw new HttpError(400, 'unknown_tool', `no tool named "${tool}" (available: ${(await eng.listTools()).map((t) => t.name).join(', ')})`);
           const r = await run(c, { mode: 'tool', tool, timeoutMs: budget(input), signal: sc.signal });
           const entry = r.results.find((x) => x.tool === tool) ?? { tool, layer: 0, status: 'error' as const, findings: [], execution_time: 0, error: 'the engine returned no result for this tool' };
-          return { ok: true, output: { ...entry, findings: r.findings, audit_id: r.audit_id, audit_type: r.audit_type, contract: r.contract, summary: r.summary, total_findings: r.total_findings, timestamp: r.timestamp, version: r.version } };
+          return ok({ ...entry, findings: r.findings, audit_id: r.audit_id, audit_type: r.audit_type, contract: r.contract, summary: r.summary, total_findings: r.total_findings, timestamp: r.timestamp, version: r.version }, input);
         } catch (e) {
           return fail(e, sc.signal);
         }
@@ -129,7 +144,7 @@ export function analysisOperations(services: KernelServices): Skill[] {
             findings = findings.filter((f) => wanted.has(f.id));
           }
           const out = await remediateOffThread({ source: c.source, findings, file: c.file, compile: { absPath: c.absPath, roots: roots() } }, { pool: services.pool, signal: sc.signal, deadline });
-          return { ok: true, output: { ...out, audit_id: r.audit_id, contract: { file: c.file, sha256: createHash('sha256').update(c.source).digest('hex') } } };
+          return ok({ ...out, audit_id: r.audit_id, contract: { file: c.file, sha256: createHash('sha256').update(c.source).digest('hex') } }, input);
         } catch (e) {
           return fail(e, sc.signal);
         }
@@ -166,9 +181,8 @@ export function analysisOperations(services: KernelServices): Skill[] {
             verdict === 'broken'
               ? `The patch does not compile with solc ${cPatch!.compiler ?? '(none selected)'}: ${compileErrors[0] ?? cPatch!.reason}.`
               : `${cmp.fixed.length} finding${cmp.fixed.length === 1 ? '' : 's'} fixed, ${cmp.remaining.length} remaining, ${cmp.introduced.length} introduced; severity score ${cmp.score_before} -> ${cmp.score_after} (${verdict}).`;
-          return {
-            ok: true,
-            output: {
+          return ok(
+            {
               compiles: cPatch!.ok,
               compiler: cPatch!.compiler,
               compile_errors: compileErrors,
@@ -181,7 +195,8 @@ export function analysisOperations(services: KernelServices): Skill[] {
               verdict,
               summary,
             },
-          };
+            input,
+          );
         } catch (e) {
           return fail(e, sc.signal);
         }

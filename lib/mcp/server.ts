@@ -11,6 +11,8 @@ import type { Capability, KernelServices, Skill, TenantContext } from '../../ker
 import type { AgentRuntimeImpl } from '../gateway/agent/runtime.ts';
 import type { ToolCallRecord, TurnEvent } from '../gateway/agent/types.ts';
 import { analysisOperations, operationTimeoutMs } from './analysis-ops.ts';
+import { admissionFor, clientKey, maxAnalysisTimeout } from '../analysis/admission.ts';
+import { HttpError } from '../../kernel/index.ts';
 
 // The guardrail chain blocks text above its max_chars (256 KiB by default), so larger results are
 // truncated to this first, as chat truncates to agent.max_tool_output_chars.
@@ -25,6 +27,8 @@ export interface McpServerOptions {
   origin: string;
   /** Largest result (JSON characters) returned whole; bigger ones are truncated like chat's. */
   maxResultChars?: number;
+  /** The caller's address (HTTP), for the per-client analysis cap of keyless callers. */
+  client?: string | null;
 }
 
 const WRITES: Capability[] = ['file_write', 'shell_exec'];
@@ -52,6 +56,18 @@ export class ToolCatalogue {
 
   operation(name: string): Skill | undefined {
     return this.byName.get(name);
+  }
+
+  /**
+   * True when calling `name` runs a contract analysis: the analysis operations, and any skill with
+   * the contract_analysis capability (contract_audit). Those pass the analysis admission gate,
+   * so MCP callers share the API's limits and cannot reach the gateway's reserved capacity.
+   */
+  runsAnalysis(name: string, tenant: TenantContext): boolean {
+    // Only calls the caller may make: a denied one is answered "denied" by the call path, not
+    // "busy" by the gate.
+    const e = this.entries(tenant).find((x) => x.skill.name === name);
+    return Boolean(e?.allowed && (e.kind === 'analysis' || e.skill.capabilities.includes('contract_analysis')));
   }
 
   entries(tenant: TenantContext): CatalogueEntry[] {
@@ -132,6 +148,17 @@ export function createMcpServer(o: McpServerOptions, tenant: TenantContext, cata
         .sendNotification({ method: 'notifications/progress', params: { progressToken, progress: 0, message: `waiting for a human to approve ${e.data.skill} (approval ${e.data.approval_id}, expires ${e.data.expires_at})` } })
         .catch(() => undefined);
     };
+    let release: (() => void) | null = null;
+    if (catalogue.runsAnalysis(name, tenant)) {
+      try {
+        release = await admissionFor(o.services).acquire(clientKey(tenant, o.client ?? o.origin), { signal: extra.signal, waitMs: operationTimeoutMs(args, maxAnalysisTimeout(o.services)) / 2 });
+      } catch (e) {
+        if (e instanceof HttpError) {
+          return { isError: true, content: [{ type: 'text', text: `${e.code}: ${e.message}` }], structuredContent: { status: e.code, error: e.message, ...(e.details ?? {}) } };
+        }
+        throw e;
+      }
+    }
     const { record } = await o.agent.callSkillDirect({
       tenant,
       name,
@@ -140,14 +167,14 @@ export function createMcpServer(o: McpServerOptions, tenant: TenantContext, cata
       origin: o.origin,
       resolve: (n) => catalogue.operation(n),
       maxOutputChars: o.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
-      timeoutMs: op ? operationTimeoutMs(args) : undefined,
+      timeoutMs: op ? operationTimeoutMs(args, maxAnalysisTimeout(o.services)) : undefined,
       // The result goes back to the MCP client, not into vigil's model, so it is checked like an
       // answer ('output': PII, secrets, exfiltration, toxicity) rather than for indirect prompt
       // injection aimed at our own model — which also misreads vulnerability write-ups ("the
       // callee can re-enter and act on the stale state") as instructions.
       resultDirection: 'output',
       emit,
-    });
+    }).finally(() => release?.());
     if (record.status === 'unknown_skill') throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}"`);
     if (record.status !== 'ok') o.log.debug({ tool: name, status: record.status, error: record.error }, 'MCP tool call refused or failed');
     return toCallToolResult(record);

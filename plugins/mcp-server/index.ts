@@ -51,7 +51,7 @@ export default definePlugin<McpServerConfig>({
         async (req, reply) => {
           const agent = agentOf();
           const tenant = req.tenant ?? ctx.services.get<Tenancy>('tenancy')?.of(req) ?? LOCAL;
-          const server = createMcpServer({ services: ctx.services, agent, log: ctx.log, version: VERSION, origin: 'mcp-http', maxResultChars: ctx.config.max_result_chars }, tenant, catalogue!);
+          const server = createMcpServer({ services: ctx.services, agent, log: ctx.log, version: VERSION, origin: 'mcp-http', maxResultChars: ctx.config.max_result_chars, client: req.ip }, tenant, catalogue!);
           const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
           // The transport writes the response itself (JSON or an SSE stream).
           reply.hijack();

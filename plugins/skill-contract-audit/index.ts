@@ -6,6 +6,7 @@
 import fs from 'node:fs/promises';
 import { definePlugin, type AnalysisEngine, type AnalysisResult, type SkillResult } from '../../kernel/index.ts';
 import { PathError, protectedPaths, realRoot, resolveExisting } from '../../lib/gateway/agent/workspace-path.ts';
+import { checkSourceShape } from '../../lib/analysis/contract-input.ts';
 
 interface AuditConfig extends Record<string, unknown> {
   timeout_s: number;
@@ -63,7 +64,10 @@ export default definePlugin<AuditConfig>({
         if (typeof input.path === 'string') {
           try {
             const root = await realRoot(sc.workspace);
+            // Only Solidity is read (the link target too): this skill is also an MCP tool.
+            if (!/\.sol$/i.test(input.path)) return { ok: false, output: null, error: `not_solidity: "${input.path}" is not a .sol file; only Solidity files are read` };
             const t = await resolveExisting(root, input.path, { protect });
+            if (!/\.sol$/i.test(t.abs)) return { ok: false, output: null, error: `not_solidity: "${input.path}" links to a file that is not a .sol file` };
             const st = await fs.stat(t.abs);
             if (!st.isFile()) return { ok: false, output: null, error: `not_a_file: "${t.rel}" is not a file` };
             if (st.size > MAX_SOURCE) return { ok: false, output: null, error: `"${t.rel}" is larger than 1 MiB` };
@@ -74,6 +78,11 @@ export default definePlugin<AuditConfig>({
             return { ok: false, output: null, error: e instanceof PathError ? `${e.code}: ${e.message}` : (e as Error).message };
           }
         } else source = String(input.code);
+        try {
+          checkSourceShape(source, typeof input.path === 'string' ? 'path' : 'code');
+        } catch (e) {
+          return { ok: false, output: null, error: `${(e as { code?: string }).code ?? 'invalid_request'}: ${(e as Error).message}` };
+        }
         try {
           const r = await engine.analyze({ source, file, absPath }, { mode: (input.mode as 'quick' | 'full') ?? 'quick', timeoutMs: cfg.timeout_s * 1000, signal: sc.signal });
           return { ok: true, output: summarise(r, cfg.max_findings) };

@@ -299,6 +299,8 @@ export function locateUnit(p: Project, unit: string): { abs: string } | { error:
       continue;
     }
     if (!isInside(real, realRoots)) return { error: `resolves to ${c}, which is outside the allowed contract roots` };
+    // Only Solidity is read: compiler errors quote what they parse, so importing `.env` would echo it.
+    if (!/\.sol$/i.test(real)) return { error: `resolves to ${c}, which is not a .sol file; only Solidity files are imported` };
     try {
       if (!fs.statSync(real).isFile()) continue;
     } catch {

@@ -1,13 +1,15 @@
 // POST /api/v1/analyze/{quick,full}/, /layer/{layer_num}/, /tool/{tool_name}/. The request's
-// timeout (seconds) is the engine's budget; the client going away aborts the work. Full audits
-// are stored as reports under their audit_id so GET /api/v1/reports/{audit_id}/ finds them.
+// timeout (seconds, held to --max-analysis-timeout) is the budget for waiting for an analysis
+// slot (admission control) and the engine's work; the client going away aborts both. Full
+// audits are stored as reports, owned by the caller's tenant, under their audit_id so
+// GET /api/v1/reports/{audit_id}/ finds them.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, type AnalysisResult, type AuditType } from '../../../kernel/index.ts';
 import { AnalysisResponse, AnalyzeRequest, ErrorBody, FreeObject, LayerParams, ToolParams } from '../../../schemas/analysis-api.ts';
 import { readContract } from '../../../lib/analysis/contract-input.ts';
-import { CONTENT_TYPES, engineOf, formatter, requestSignal, type Ctx } from '../shared.ts';
+import { admit, CONTENT_TYPES, engineOf, formatter, noteTimeout, reportScope, requestSignal, timeoutOf, type Ctx } from '../shared.ts';
 
-const errors = { 400: ErrorBody, 403: ErrorBody, 413: ErrorBody, 503: ErrorBody };
+const errors = { 400: ErrorBody, 403: ErrorBody, 413: ErrorBody, 429: ErrorBody, 503: ErrorBody };
 
 export async function analyzeRoutes(app: FastifyInstance, ctx: Ctx) {
   const run = async (req: FastifyRequest, reply: FastifyReply, mode: AuditType, extra: { layer?: number; tool?: string }) => {
@@ -27,20 +29,27 @@ export async function analyzeRoutes(app: FastifyInstance, ctx: Ctx) {
     if (extra.tool !== undefined && !(await engine.getTool(extra.tool))) {
       throw new HttpError(400, 'unknown_tool', `no tool named "${extra.tool}"`, { available_tools: (await engine.listTools()).map((t) => t.name) });
     }
-    const timeout = body.timeout ?? 300;
-    const cancel = requestSignal(req, reply, timeout);
+    const t = timeoutOf(body.timeout, ctx, reply);
+    const cancel = requestSignal(req, reply, t.applied);
     let result: AnalysisResult;
     try {
-      result = await engine.analyze(
-        { source: contract.source, file: contract.file, absPath: contract.absPath },
-        { mode, layer: extra.layer, tool: extra.tool, timeoutMs: timeout * 1000, signal: cancel.signal },
-      );
+      const slot = await admit(req, ctx, cancel.signal, cancel.deadline);
+      try {
+        result = await engine.analyze(
+          { source: contract.source, file: contract.file, absPath: contract.absPath },
+          { mode, layer: extra.layer, tool: extra.tool, timeoutMs: slot.budgetMs, signal: cancel.signal },
+        );
+      } finally {
+        slot.release();
+      }
     } finally {
       cancel.done();
     }
+    result = noteTimeout(result, t);
     if (mode === 'full' && ctx.config.store_full_reports) {
       try {
-        await ctx.services.store.putReport({ id: result.audit_id, kind: 'analysis', data: result as unknown as Record<string, unknown> });
+        const { owner } = await reportScope(req, ctx);
+        await ctx.services.store.putReport({ id: result.audit_id, kind: 'analysis', tenant: owner, data: result as unknown as Record<string, unknown> });
         result.report_url = `/api/v1/reports/${result.audit_id}/`;
       } catch (e) {
         req.log.error({ err: e, audit_id: result.audit_id }, 'could not store the full analysis report');
@@ -50,7 +59,7 @@ export async function analyzeRoutes(app: FastifyInstance, ctx: Ctx) {
     let out: Record<string, unknown> = result;
     if (mode === 'tool') {
       const entry = result.results.find((r) => r.tool === extra.tool) ?? { tool: extra.tool!, layer: 0, status: 'error' as const, findings: [], execution_time: 0, error: 'the engine returned no result for this tool' };
-      out = { ...entry, findings: result.findings, audit_id: result.audit_id, audit_type: result.audit_type, contract: result.contract, summary: result.summary, total_findings: result.total_findings, timestamp: result.timestamp, version: result.version };
+      out = noteTimeout({ ...entry, findings: result.findings, audit_id: result.audit_id, audit_type: result.audit_type, contract: result.contract, summary: result.summary, total_findings: result.total_findings, timestamp: result.timestamp, version: result.version }, t);
     }
     if (body.format === 'sarif') {
       const toSarif = await formatter('sarif');

@@ -9,9 +9,9 @@ import { compileSolidity, oneLine } from '../../../lib/analysis/compiler/index.t
 import { compareFindings, decideVerdict, remediateOffThread } from '../../../lib/remediation/index.ts';
 import { ErrorBody, RemediateRequest, RemediateResponse, ValidateRequest, ValidateResponse } from '../../../schemas/analysis-api.ts';
 import { readContract } from '../../../lib/analysis/contract-input.ts';
-import { engineOf, requestSignal, type Ctx } from '../shared.ts';
+import { admit, engineOf, noteTimeout, requestSignal, timeoutOf, type Ctx } from '../shared.ts';
 
-const errors = { 400: ErrorBody, 403: ErrorBody, 413: ErrorBody, 503: ErrorBody };
+const errors = { 400: ErrorBody, 403: ErrorBody, 413: ErrorBody, 429: ErrorBody, 503: ErrorBody };
 
 /** Fills what a hand-written finding may leave out, so fix records always carry id and title. */
 function normalizeFinding(f: RemediateRequest['findings'] extends Array<infer T> | undefined ? T : never, file: string): Finding {
@@ -40,9 +40,12 @@ export async function remediateRoutes(app: FastifyInstance, ctx: Ctx) {
     const body = req.body as RemediateRequest;
     if (body.findings && body.finding_ids) throw new HttpError(400, 'invalid_request', 'send findings or finding_ids, not both');
     const contract = await readContract({ code: body.contract_code, path: body.contract_path }, { code: 'contract_code', path: 'contract_path' }, limits());
-    const timeout = body.timeout ?? 300;
-    const cancel = requestSignal(req, reply, timeout);
+    const t = timeoutOf(body.timeout, ctx, reply);
+    const cancel = requestSignal(req, reply, t.applied);
+    let slot: { release: () => void; budgetMs: number } | null = null;
     try {
+      slot = await admit(req, ctx, cancel.signal, cancel.deadline);
+      const timeout = slot.budgetMs / 1000;
       let findings: Finding[];
       let auditId: string | null = null;
       if (body.findings) {
@@ -64,8 +67,9 @@ export async function remediateRoutes(app: FastifyInstance, ctx: Ctx) {
         { source: contract.source, findings, file: contract.file, compile: { absPath: contract.absPath, roots: ctx.services.settings.contractRoots } },
         { pool: ctx.services.pool, signal: cancel.signal, deadline: cancel.deadline },
       );
-      return { ...out, audit_id: auditId, contract: { file: contract.file, sha256: createHash('sha256').update(contract.source).digest('hex') } };
+      return noteTimeout({ ...out, audit_id: auditId, contract: { file: contract.file, sha256: createHash('sha256').update(contract.source).digest('hex') } }, t);
     } finally {
+      slot?.release();
       cancel.done();
     }
   });
@@ -75,9 +79,12 @@ export async function remediateRoutes(app: FastifyInstance, ctx: Ctx) {
     const original = await readContract({ code: body.original_code, path: body.original_path }, { code: 'original_code', path: 'original_path' }, limits());
     const patched = await readContract({ code: body.patched_code, path: body.patched_path }, { code: 'patched_code', path: 'patched_path' }, limits());
     const engine = engineOf(ctx);
-    const timeout = body.timeout ?? 300;
-    const cancel = requestSignal(req, reply, timeout);
+    const t = timeoutOf(body.timeout, ctx, reply);
+    const cancel = requestSignal(req, reply, t.applied);
+    let slot: { release: () => void; budgetMs: number } | null = null;
     try {
+      slot = await admit(req, ctx, cancel.signal, cancel.deadline);
+      const timeout = slot.budgetMs / 1000;
       const compileOpts = { pool: ctx.services.pool, signal: cancel.signal, deadline: cancel.deadline };
       const roots = ctx.services.settings.contractRoots;
       const [cOrig, cPatch] = await Promise.all([
@@ -96,7 +103,7 @@ export async function remediateRoutes(app: FastifyInstance, ctx: Ctx) {
         verdict === 'broken'
           ? `The patch does not compile with solc ${cPatch.compiler ?? '(none selected)'}: ${compileErrors[0] ?? cPatch.reason}.`
           : `${cmp.fixed.length} finding${cmp.fixed.length === 1 ? '' : 's'} fixed, ${cmp.remaining.length} remaining, ${cmp.introduced.length} introduced; severity score ${cmp.score_before} -> ${cmp.score_after} (${verdict}).`;
-      return {
+      return noteTimeout({
         compiles: cPatch.ok,
         compiler: cPatch.compiler,
         compile_errors: compileErrors,
@@ -109,8 +116,9 @@ export async function remediateRoutes(app: FastifyInstance, ctx: Ctx) {
         verdict,
         summary: sentence,
         matching: 'findings are matched by category + detector + contract + function, paired in line order; ids are not compared because they change when code moves',
-      };
+      }, t);
     } finally {
+      slot?.release();
       cancel.done();
     }
   });

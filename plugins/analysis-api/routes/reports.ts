@@ -1,35 +1,44 @@
-// GET/POST /api/v1/reports/ and GET /api/v1/reports/{report_id}/. Any non-empty JSON object is
-// accepted and stored (201); lists are newest first with limit/offset paging; one report renders
-// as JSON, Markdown, HTML (escaped) or SARIF. Full analyses land here under their audit_id.
+// GET/POST /api/v1/reports/ and GET /api/v1/reports/{report_id}/. A JSON object is accepted and
+// stored (201) under the caller's tenant: free-form, or — when it has findings or summary — an
+// analysis result that must match the engine's shape (report-shape.ts). Lists are newest first
+// with limit/offset paging and show only the caller's reports; another tenant's report answers
+// 404 like a missing one. One report renders as JSON, Markdown, HTML (escaped) or SARIF; what is
+// rendered is rebuilt field by field with the right types first, so no stored row (an older
+// version's, or one written by hand) can break a page or a listing.
 import type { FastifyInstance } from 'fastify';
-import { HttpError, type AnalysisResult } from '../../../kernel/index.ts';
+import { HttpError } from '../../../kernel/index.ts';
 import { ErrorBody, FreeObject, ReportAccepted, ReportListQuery, ReportListResponse, ReportParams, ReportQuery } from '../../../schemas/analysis-api.ts';
-import { CONTENT_TYPES, formatter, type Ctx } from '../shared.ts';
-
-/** Rendering needs an analysis-shaped report (what analyze returns); other reports are JSON only. */
-function asAnalysis(data: Record<string, unknown>): AnalysisResult | null {
-  return Array.isArray(data.findings) && typeof data.summary === 'object' && data.summary !== null ? (data as AnalysisResult) : null;
-}
+import { classifyReport, coerceAnalysis, listingSummary } from '../report-shape.ts';
+import { CONTENT_TYPES, formatter, reportScope, type Ctx } from '../shared.ts';
 
 export async function reportRoutes(app: FastifyInstance, ctx: Ctx) {
   const store = () => ctx.services.store;
 
-  app.post('/api/v1/reports/', { schema: { summary: 'Store a report (any non-empty JSON object)', body: FreeObject, response: { 201: ReportAccepted, 400: ErrorBody } } }, async (req, reply) => {
+  app.post('/api/v1/reports/', { schema: { summary: 'Store a report (a JSON object; one with findings or summary must be an analysis result)', body: FreeObject, response: { 201: ReportAccepted, 400: ErrorBody } } }, async (req, reply) => {
     const body = req.body as unknown;
     if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'invalid_request', 'a report must be a JSON object');
     if (Object.keys(body).length === 0) throw new HttpError(400, 'invalid_request', 'a report must not be an empty object');
-    const rec = await store().putReport({ kind: asAnalysis(body as Record<string, unknown>) ? 'analysis' : 'submitted', data: body as Record<string, unknown> });
+    const kind = classifyReport(body as Record<string, unknown>);
+    const { owner } = await reportScope(req, ctx);
+    const rec = await store().putReport({ kind, tenant: owner, data: body as Record<string, unknown> });
     reply.code(201);
     return { report_id: rec.id, status: 'accepted' as const, created_at: rec.created_at };
   });
 
-  app.get('/api/v1/reports/', { schema: { summary: 'Stored reports, newest first', querystring: ReportListQuery, response: { 200: ReportListResponse, 400: ErrorBody } } }, async (req) => {
+  app.get('/api/v1/reports/', { schema: { summary: 'Stored reports of the caller, newest first', querystring: ReportListQuery, response: { 200: ReportListResponse, 400: ErrorBody } } }, async (req) => {
     const q = req.query as { limit?: number; offset?: number };
     const limit = q.limit ?? 20;
     const offset = q.offset ?? 0;
-    const page = await store().listReports({ limit, offset });
+    const { scope } = await reportScope(req, ctx);
+    const page = await store().listReports({ limit, offset, tenant: scope });
     return {
-      reports: page.items.map((r) => ({ report_id: r.id, kind: r.kind, created_at: r.created_at, summary: r.summary && typeof r.summary === 'object' ? r.summary : null })),
+      reports: page.items.map((r) => {
+        const s = listingSummary(r.summary);
+        const damaged = Boolean(r.damaged) || (s.damaged && r.kind === 'analysis');
+        // Columns are coerced too: SQLite lets a hand-written row put any type in any column.
+        const text = (v: unknown) => (typeof v === 'string' ? v : v == null ? '' : Buffer.isBuffer(v) ? v.toString('utf8') : String(v));
+        return { report_id: text(r.id), kind: text(r.kind), created_at: text(r.created_at), summary: s.summary, ...(damaged ? { damaged: true } : {}) };
+      }),
       total: page.total,
       limit,
       offset,
@@ -38,21 +47,22 @@ export async function reportRoutes(app: FastifyInstance, ctx: Ctx) {
 
   app.get(
     '/api/v1/reports/:report_id/',
-    { schema: { summary: 'One report as JSON, Markdown, HTML or SARIF', params: ReportParams, querystring: ReportQuery, response: { 404: ErrorBody, 400: ErrorBody } } },
+    { schema: { summary: 'One report as JSON, Markdown, HTML or SARIF', params: ReportParams, querystring: ReportQuery, response: { 404: ErrorBody, 400: ErrorBody, 422: ErrorBody } } },
     async (req, reply) => {
       const { report_id } = req.params as { report_id: string };
       const format = (req.query as { format?: string }).format ?? 'json';
-      const rec = await store().getReport(report_id);
+      const { scope } = await reportScope(req, ctx);
+      const rec = await store().getReport(report_id, scope);
       if (!rec) throw new HttpError(404, 'report_not_found', `no report with id "${report_id}"`);
+      if (rec.damaged) throw new HttpError(422, 'report_damaged', `report "${report_id}" is stored but cannot be read back: ${rec.damaged}`);
       if (format === 'json') {
         return reply.type(CONTENT_TYPES.json).send({ report_id: rec.id, kind: rec.kind, created_at: rec.created_at, report: rec.data });
       }
-      const analysis = asAnalysis(rec.data);
-      if (!analysis) {
+      if (!Array.isArray(rec.data.findings) || typeof rec.data.summary !== 'object' || rec.data.summary === null) {
         throw new HttpError(400, 'invalid_request', `report "${report_id}" is not an analysis result (no findings/summary), so it can only be returned as JSON`, { formats: ['json'] });
       }
       const render = await formatter(format as 'sarif' | 'markdown' | 'html');
-      const out = render(analysis);
+      const out = render(coerceAnalysis(rec.data));
       reply.type(CONTENT_TYPES[format as 'sarif' | 'markdown' | 'html']);
       return reply.send(typeof out === 'string' ? out : JSON.stringify(out));
     },
