@@ -5,7 +5,7 @@
 // Avoids false positives: bases not defined in this file (unknown), constants (a redeclared
 // constant holds no state), private base variables are still reported (the slot is still split).
 import semver from 'semver';
-import { definePlugin } from '../../kernel/index.ts';
+import { definePlugin, type Visitor } from '../../kernel/index.ts';
 import type { Node, StaticDetector } from '../../lib/analysis/static/index.ts';
 
 export const shadowedStateDetector: StaticDetector = {
@@ -24,7 +24,7 @@ export const shadowedStateDetector: StaticDetector = {
   },
   create(context) {
     const { facts } = context;
-    if (facts.version.min && semver.gte(facts.version.min, '0.6.0')) return {};
+    if (facts.version.min && semver.gte(facts.version.min, '0.6.0')) return {} as Visitor;
     return {
       'SourceUnit:exit'() {
         for (const c of facts.contracts) {
