@@ -1,9 +1,10 @@
 // encode-packed-collision: abi.encodePacked concatenates dynamic values without their lengths, so
 // ("ab", "c") and ("a", "bc") encode to the same bytes; hashing such an encoding for a signature,
 // an id or an access decision lets one input stand for another (SWC-133).
-// Reports encodePacked with two or more non-constant variable-length arguments (string, bytes,
-// dynamic arrays) whose result is hashed. Avoids false positives: one dynamic argument (with
-// fixed-size neighbours the split is unambiguous), string/bytes literals (constants), abi.encode.
+// Reports encodePacked with two adjacent non-constant variable-length arguments (string, bytes,
+// dynamic arrays) whose result is hashed. Avoids false positives: one dynamic argument, dynamic
+// values separated by a literal or fixed-size value (the split is pinned), string/bytes literals
+// and locals holding one (constants), abi.encode.
 import { definePlugin } from '../../kernel/index.ts';
 import { isHashCall, statementLoc, unwrap, walk, type ContractFacts, type FunctionFacts, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
@@ -49,14 +50,19 @@ export const encodePackedCollisionDetector: StaticDetector = {
         while (p?.type === 'TupleExpression') p = facts.parent(p);
         if (!isHashCall(p)) return;
         const { fn, contract } = facts.enclosing(n);
-        const dyn = (n.arguments ?? []).filter((a: Node) => {
+        const isDyn = (a: Node) => {
           const u = unwrap(a);
           if (u?.type === 'StringLiteral' || u?.type === 'HexLiteral') return false;
           // A local or constant holding a literal (`string memory prefix = "\x19Ethereum..."`).
           if (u?.type === 'Identifier' && literalName(u.name, fn, contract)) return false;
           const t = facts.typeOfExpr(u, fn, contract);
           return !!t && DYNAMIC.test(t);
-        });
+        };
+        // Two variable-length values side by side: with a fixed-size value or a literal between
+        // them the boundary is pinned (EIP-712 type strings: `"X(", name, " contents,...", type`).
+        const args: Node[] = n.arguments ?? [];
+        let dyn: Node[] = [];
+        for (let i = 0; i + 1 < args.length && !dyn.length; i++) if (isDyn(args[i]) && isDyn(args[i + 1])) dyn = [args[i], args[i + 1]];
         if (dyn.length < 2) return;
         context.report({ node: n, loc: statementLoc(n, facts), messageId: 'packed', data: { args: dyn.map((a: Node) => source.slice(a.range[0], a.range[1] + 1)).join('`, `') } });
       },

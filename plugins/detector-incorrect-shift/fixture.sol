@@ -20,3 +20,11 @@ contract Packed {
         }
     }
 }
+
+contract Powers {
+    function pow2(uint256 x) external pure returns (uint256 r) {
+        assembly {
+            r := shl(x, 1)
+        }
+    }
+}

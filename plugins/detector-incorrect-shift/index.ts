@@ -3,7 +3,8 @@
 // operand next to a variable shift amount is the swapped form, and a constant shift of 256 bits
 // or more always yields 0 (or all ones for sar of a negative value).
 // Avoids false positives: both operands constant (the compiler-style folding of masks) or both
-// variable (no evidence which is which).
+// variable (no evidence which is which), and constant values that are not shift amounts
+// (`shl(x, 1)` computes 2**x; `shl(x, 0xff)` places a mask).
 import { definePlugin } from '../../kernel/index.ts';
 import type { Node, StaticDetector } from '../../lib/analysis/static/index.ts';
 
@@ -39,7 +40,9 @@ export const incorrectShiftDetector: StaticDetector = {
         const la = lit(a);
         const lb = lit(b);
         const t = (x: Node) => source.slice(x.range[0], x.range[1] + 1);
-        if (la === null && lb !== null) context.report({ node: n, messageId: 'swapped', data: { op: n.functionName, a: t(a), b: t(b) } });
+        // `shl(x, 1)` is 2**x, `shl(x, 0xff)` a mask moved into place: only a value that reads like
+        // a shift amount (a multiple of 8 below 256: 8, 96, 160, 224) is taken as swapped.
+        if (la === null && lb !== null && lb % 8n === 0n && lb > 0n && lb < 256n) context.report({ node: n, messageId: 'swapped', data: { op: n.functionName, a: t(a), b: t(b) } });
         else if (la !== null && la >= 256n && n.functionName !== 'sar') context.report({ node: n, messageId: 'wide', data: { op: n.functionName, a: String(la) } });
       },
     };

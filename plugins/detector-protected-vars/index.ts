@@ -22,10 +22,10 @@ function isClear(w: Node): boolean {
 /** A write of `v` that sets a value anyone may choose: not a reset, not the caller's own row,
  *  and not a state-machine step (a condition of the same function reads `v` first). */
 function openWrite(fn: FunctionFacts, v: string): boolean {
-  const own = (w: Node) => some(w?.left ?? w?.subExpression ?? {}, (x) => x.type === 'IndexAccess' && isMsgSender(x.index));
   return reachableFunctions(fn, 4).some((g) => {
     if (!g.node.body || g.writes.every((w) => w.variable !== v)) return false;
     const phase = conditions(g.node.body).some((c) => some(c, (x) => x.type === 'Identifier' && x.name === v));
+    const own = (w: Node) => some(w?.left ?? w?.subExpression ?? {}, (x) => x.type === 'IndexAccess' && (isMsgSender(x.index) || (unwrap(x.index)?.type === 'Identifier' && g.senderKeys.has(unwrap(x.index).name))));
     return !phase && g.writes.some((w) => w.variable === v && !isClear(w.node) && !own(w.node));
   });
 }

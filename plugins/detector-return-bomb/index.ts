@@ -30,7 +30,9 @@ export const returnBombDetector: StaticDetector = {
         const c = facts.externalCallByNode.get(n);
         if (!c || (c.kind !== 'call' && c.kind !== 'staticcall' && c.kind !== 'delegatecall')) return;
         const { fn } = facts.enclosing(n);
-        if (!fn || !callerControlled(c.target, fn)) return;
+        // Only where a stranger picks the callee: an unguarded entry point (a governance executor
+        // or an internal helper's target was chosen by trusted or visible code).
+        if (!fn || !fn.isPublic || fn.senderGuard || !callerControlled(c.target, fn)) return;
         // An explicit gas limit: `{gas: x}` or `.gas(x)`.
         if (some(n.expression, (x) => (x.type === 'NameValueExpression' && (x.arguments?.names ?? []).includes('gas')) || (x.type === 'MemberAccess' && x.memberName === 'gas'))) return;
         // The success flag must be used to carry on, not to revert everything.

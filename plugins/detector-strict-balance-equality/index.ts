@@ -2,15 +2,24 @@
 // anyone without calling it (selfdestruct, coinbase rewards, a plain token transfer), so a
 // condition that needs it to equal an exact value can be made false forever, or true on demand:
 // `require(this.balance == totalDeposits)` locks the contract after a 1-wei gift (SWC-132).
+// Only the contract's own balance: another account's `balanceOf(user) == 0` is an ownership test
+// the user controls, not a value strangers can push into the contract.
 // Avoids false positives: ordering comparisons (`>=`), and comparisons that decide nothing (a
 // public getter returning `this.balance == 0`: only conditions and helpers the file calls count).
 import { definePlugin } from '../../kernel/index.ts';
 import { conditions, statementLoc, unwrap, within, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
+const isThis = (n: Node): boolean => {
+  const u = unwrap(n);
+  // `address(this)`: some parser versions give `address` as a plain identifier callee.
+  if (u?.type === 'FunctionCall' && u.expression?.type === 'Identifier' && u.expression.name === 'address' && (u.arguments ?? []).length === 1) return isThis(u.arguments[0]);
+  return u?.type === 'Identifier' && u.name === 'this';
+};
+/** The contract's own balance: address(this).balance, this.balance, token.balanceOf(this). */
 const isBalance = (n: Node) => {
   const u = unwrap(n);
-  if (u?.type === 'MemberAccess' && u.memberName === 'balance') return true;
-  return u?.type === 'FunctionCall' && u.expression?.type === 'MemberAccess' && u.expression.memberName === 'balanceOf' && (u.arguments ?? []).length === 1;
+  if (u?.type === 'MemberAccess' && u.memberName === 'balance') return isThis(u.expression);
+  return u?.type === 'FunctionCall' && u.expression?.type === 'MemberAccess' && u.expression.memberName === 'balanceOf' && (u.arguments ?? []).length === 1 && isThis(u.arguments[0]);
 };
 
 export const strictBalanceEqualityDetector: StaticDetector = {

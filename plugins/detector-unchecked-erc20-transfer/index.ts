@@ -38,6 +38,8 @@ export const uncheckedErc20TransferDetector: StaticDetector = {
         const arity = (n.arguments ?? []).length;
         if (!((c.member === 'transfer' && arity === 2) || (c.member === 'transferFrom' && arity === 3))) return;
         if (facts.parent(n)?.type !== 'ExpressionStatement') return;
+        // `super.transfer(...)` is the inherited implementation, an internal call.
+        if (c.target?.type === 'Identifier' && c.target.name === 'super') return;
         const { fn, contract } = facts.enclosing(n);
         const t = c.target;
         let typeName: string | null = facts.typeOfExpr(t, fn, contract);
