@@ -26,3 +26,15 @@ contract Limits {
         return t;
     }
 }
+
+contract Guarded {
+    uint256 private locked = 1;
+
+    modifier nonReentrant() {
+        locked = 2;
+        _;
+        locked = 1;
+    }
+
+    function f() external nonReentrant {}
+}

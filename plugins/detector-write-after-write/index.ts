@@ -46,6 +46,9 @@ export const writeAfterWriteDetector: StaticDetector = {
               if (!some(second.right, (x) => x.type === 'Identifier' && x.name === name)) context.report({ node: sts[i], messageId: 'dead', data: { name, next: sts[j].loc.start.line } });
               break;
             }
+            // A modifier's `_` runs the whole function body in between (a lock's set and reset).
+            const placeholder = sts[j].type === 'ExpressionStatement' && sts[j].expression?.type === 'Identifier' && sts[j].expression.name === '_';
+            if (placeholder) break;
             const mentions = some(sts[j], (x) => x.type === 'Identifier' && x.name === name);
             const callOrFlow = sts[j].type !== 'ExpressionStatement' && sts[j].type !== 'VariableDeclarationStatement' && sts[j].type !== 'EmitStatement';
             if (mentions || callOrFlow || (isState && some(sts[j], (x) => x.type === 'FunctionCall'))) break;
