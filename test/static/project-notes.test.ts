@@ -34,3 +34,14 @@ test('groupProjectNotes: one floating-pragma note per run, INFO capped per file,
   assert.deepEqual((kept[2].evidence as { folded_lines: number[] }).folded_lines, [6, 7]);
   assert.ok(out.includes(high), 'findings above INFO are never grouped');
 });
+
+test('layer 7 in full mode: INFO notes of one rule are capped at 3 per file, the rest named in evidence', async () => {
+  const { createSpecializedTool } = await import('../../plugins/tool-specialized/tool.ts');
+  const setters = ['a', 'b', 'c', 'd', 'e'].map((v) => `    function set_${v}(address x) external { require(msg.sender == owner); ${v} = x; }`).join('\n');
+  const src = `pragma solidity ^0.8.0;\ncontract Config {\n    address owner = msg.sender;\n    address a; address b; address c; address d; address e;\n${setters}\n}\n`;
+  const tool = createSpecializedTool({ pool: null });
+  const out = await tool.run({ source: src, file: 'Config.sol', sha256: '' }, { signal: new AbortController().signal, deadline: Date.now() + 60_000, mode: 'full' } as any);
+  const notes = out.findings.filter((f) => f.detector === 'missing-event');
+  assert.equal(notes.length, 3, JSON.stringify(out.findings.map((f) => [f.detector, f.location.line])));
+  assert.deepEqual((notes[2].evidence as { folded_lines: number[] }).folded_lines, [8, 9]);
+});
