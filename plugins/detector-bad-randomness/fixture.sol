@@ -61,4 +61,11 @@ contract NotDraws {
     function pick(uint n) public view returns (uint) {
         return uint(blockhash(block.number - 1)) % n; // expect: bad-randomness
     }
+
+    // No branch at all: the modulo picks a record, which is the draw.
+    address[] entrants;
+    address winner;
+    function settle() public {
+        winner = entrants[block.timestamp % entrants.length]; // expect: bad-randomness
+    }
 }

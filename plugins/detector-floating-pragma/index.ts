@@ -6,9 +6,16 @@
 // (`^0.4.24`, `~0.8.0`, `>=0.8.4 <0.9.0`). In 0.x Solidity only a minor release may break the
 // language; patch releases of a series fix bugs and add features without changing what existing
 // code means, so such a range is a deployment-hygiene choice, not a risk claim about the code.
+// Also not reported: files with no implementation (interfaces, declarations without bodies or
+// state): nothing in them executes, so no compiler can change what they do; a wide range there
+// (`>=0.4.16` on IERC20) is deliberate, so any version's code can import them. Over a run that
+// covers several files the note is grouped into one (groupProjectNotes).
 import semver from 'semver';
 import { definePlugin } from '../../kernel/index.ts';
-import type { StaticDetector } from '../../lib/analysis/static/index.ts';
+import { some, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+
+/** Something in the file executes: a body, a state variable (its initializer, its storage). */
+const hasImplementation = (ast: Node) => some(ast, (n) => ((n.type === 'FunctionDefinition' || n.type === 'ModifierDefinition') && !!n.body) || n.type === 'StateVariableDeclaration');
 
 /** The first release of the next breaking series after `v` (0.x: next minor; otherwise next major). */
 function nextBreaking(v: semver.SemVer): string {
@@ -51,6 +58,7 @@ export const floatingPragmaDetector: StaticDetector = {
     return {
       PragmaDirective(n) {
         if (n.name !== 'solidity') return;
+        if (!hasImplementation(context.ast)) return;
         const value = String(n.value).replace(/\s+/g, ' ').trim();
         const span = spansBreakingSeries(value);
         if (!span) return;

@@ -31,3 +31,28 @@ contract Wallet {
         if (guess == 42) msg.sender.transfer(address(this).balance);
     }
 }
+
+contract Faucet {
+    mapping(address => bool) claimed;
+    uint constant PRIZE = 1 ether;
+
+    function () public payable {}
+
+    function f() public payable {
+        msg.sender.transfer(1 ether); // expect: unprotected-ether-withdrawal
+    }
+
+    function prize(address to) public {
+        to.transfer(PRIZE); // expect: unprotected-ether-withdrawal
+    }
+
+    function claimOnce() public {
+        require(!claimed[msg.sender]);
+        claimed[msg.sender] = true;
+        msg.sender.transfer(1 ether);
+    }
+
+    function tip() public payable {
+        msg.sender.transfer(msg.value);
+    }
+}

@@ -1,11 +1,12 @@
 // unprotected-ether-withdrawal: a function anyone can call pays out ether unconditionally,
-// either the whole contract balance or an amount read from state that it never debits, so the
-// same caller can repeat it (SWC-105).
+// either the whole contract balance, an amount read from state that it never debits, or a fixed
+// amount (`msg.sender.transfer(1 ether)`) with no accounting of the caller at all, so the same
+// caller can repeat it until the contract is empty (SWC-105).
 // Avoids false positives: guarded functions, payouts under a condition (games, checked
 // claims), amounts the function debits (balances[x] = 0 / -=), payouts of msg.value
 // (refunds), and recipients that are neither the caller nor a caller-chosen address.
 import { definePlugin } from '../../kernel/index.ts';
-import { conditions, isMsgSender, rootName, statementLoc, unwrap, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { conditions, isConstantExpr, isMsgSender, rootName, some, statementLoc, unwrap, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 export const unprotectedEtherWithdrawalDetector: StaticDetector = {
   meta: {
@@ -22,6 +23,7 @@ export const unprotectedEtherWithdrawalDetector: StaticDetector = {
     messages: {
       balance: 'Whole contract balance sent to `{{to}}` by a function anyone can call.',
       nodebit: '`{{amount}}` paid to `{{to}}` but `{{var}}` is never debited.',
+      fixed: 'A fixed `{{amount}}` is paid to `{{to}}` on every call, with no check and no record of the caller: calling it repeatedly drains the contract.',
     },
   },
   create(context) {
@@ -40,6 +42,15 @@ export const unprotectedEtherWithdrawalDetector: StaticDetector = {
         const text = (x: any) => source.slice(x.range[0], x.range[1] + 1);
         if (amount.type === 'MemberAccess' && amount.memberName === 'balance') {
           context.report({ node: n, loc: statementLoc(n, facts), messageId: 'balance', data: { to: text(to) } });
+          return;
+        }
+        const { contract } = facts.enclosing(n);
+        const constants = new Set([...(contract?.stateVars.values() ?? [])].filter((x) => x.constant || x.immutable).map((x) => x.name));
+        if (isConstantExpr(amount, constants) && !(amount.type === 'NumberLiteral' && Number(amount.number) === 0)) {
+          // Any accounting of the caller (a debit, a claimed flag keyed by msg.sender) makes it
+          // something else: a bounded claim, judged by the rules for that state.
+          const keyedByCaller = fn.writes.some((w) => some(w.node?.left ?? w.node?.subExpression ?? {}, (x) => x.type === 'IndexAccess' && isMsgSender(x.index)));
+          if (!keyedByCaller && !fn.transitiveUnresolved) context.report({ node: n, loc: statementLoc(n, facts), messageId: 'fixed', data: { to: text(to), amount: text(amount) } });
           return;
         }
         const v = rootName(amount);

@@ -25,3 +25,17 @@ contract Killable {
         suicide(owner);
     }
 }
+
+contract OpenInit {
+    address owner;
+
+    function initOwner(address o) public {
+        require(owner == address(0));
+        owner = o;
+    }
+
+    function kill() public { // expect: unprotected-selfdestruct
+        require(msg.sender == owner);
+        selfdestruct(msg.sender);
+    }
+}

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AnalysisInput, AnalysisTool, Finding, RegistryView, ToolRunOptions, ToolRunOutput, WorkerPool } from '../../kernel/index.ts';
-import { dedupeFindings, mapWasmFindings, wasmDetectorMeta, type DetectorPluginDescriptor, type EngineDiagnostic, type StaticResult } from '../../lib/analysis/static/index.ts';
+import { dedupeFindings, groupProjectNotes, mapWasmFindings, wasmDetectorMeta, type DetectorPluginDescriptor, type EngineDiagnostic, type StaticResult } from '../../lib/analysis/static/index.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const STATIC_WORKER = path.resolve(here, '../../lib/analysis/static/worker.ts');
@@ -52,7 +52,8 @@ export function createStaticTool(deps: StaticToolDeps): AnalysisTool & { analyze
         diagnostics.push({ kind: 'detector_error', detector: p.id, message: e instanceof Error ? e.message : String(e) });
       }
     }
-    findings = dedupeFindings(findings);
+    // INFO notes stay few: at most 3 per detector in a file, the rest folded into the last one.
+    findings = groupProjectNotes(dedupeFindings(findings));
     return { status: 'success', findings, error: null, meta: { diagnostics, stats: result.stats } };
   }
 

@@ -12,8 +12,10 @@
 // settings.modelChecker.timeout crashes the emscripten builds, so time is enforced by the pool.
 //
 // False positives avoided: "might happen" (unproved) results are kept only in full mode and at
-// low confidence; overflow in checked 0.8 arithmetic is reported as a revert (LOW), not as a
-// wrap-around; the same warning reached through several contracts is reported once.
+// low confidence; overflow in checked 0.8 arithmetic is not a finding: it can only revert the
+// transaction that chose the operands (`balances[msg.sender] += msg.value` "overflows" only for
+// impossible amounts), so it is counted in the run's notes instead of claimed as a weakness; the
+// same warning reached through several contracts is reported once.
 import semver from 'semver';
 import type { AnalysisInput, AnalysisTool, Category, Finding, Severity, ToolRunOptions, ToolRunOutput, WorkerPool } from '../../kernel/index.ts';
 import { compileSolidity, sourceKeyFor, stripCommentsAndStrings, installedCompilers, type CompileResult, type CompilerDiagnostic } from '../../lib/analysis/compiler/index.ts';
@@ -154,7 +156,7 @@ function charOffset(source: string, line: number, column: number): number {
 export function smtFindings(
   diags: CompilerDiagnostic[],
   input: Pick<AnalysisInput, 'source' | 'file'>,
-  ctx: { compiler: string; mode: 'quick' | 'full'; outline?: Outline },
+  ctx: { compiler: string; mode: 'quick' | 'full'; outline?: Outline; reverts?: Array<{ kind: string; line: number }> },
 ): Finding[] {
   const outline = ctx.outline ?? outlineSource(input.source);
   const clean = stripCommentsAndStrings(input.source);
@@ -178,11 +180,12 @@ export function smtFindings(
     const arithmetic = p.kind.key === 'overflow' || p.kind.key === 'underflow';
     const wraps = arithmetic && (!checked || insideUnchecked(clean, charOffset(input.source, line, d.column ?? 0)));
     if (arithmetic && !wraps) {
-      // Checked arithmetic (0.8+) reverts instead of wrapping: a liveness problem, not a corruption.
-      severity = 'LOW';
-      title = `${p.kind.title} reverts the call`;
-      description = `The SMTChecker (${p.engine ?? 'solc'}) found inputs for which this checked arithmetic ${p.kind.key}s; the transaction reverts with a panic instead of wrapping around.`;
-    } else if (arithmetic) {
+      // Checked arithmetic (0.8+) reverts instead of wrapping: the caller's own transaction
+      // fails, nothing is corrupted. Counted in the run's notes, not reported as a finding.
+      ctx.reverts?.push({ kind: p.kind.key, line });
+      continue;
+    }
+    if (arithmetic) {
       description = `The SMTChecker (${p.engine ?? 'solc'}) found inputs for which this arithmetic ${p.kind.key}s and silently wraps around${checked ? ' (inside an unchecked block)' : ` (solc ${ctx.compiler} does not check arithmetic)`}.`;
     } else {
       description = `The SMTChecker (${p.engine ?? 'solc'}) ${p.proven ? 'found a counterexample' : 'could not rule out'}: ${p.kind.title.toLowerCase()} at this expression.`;
@@ -326,7 +329,9 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
         if (/verification condition\(s\) could not be proved|does not yet support|Error trying to invoke SMT solver|not possible since no integrated SMT solver/i.test(w.message)) notes.add(w.message.split('\n')[0]);
       }
     }
-    const findings = smtFindings(diags, input, { compiler: version, mode });
+    const reverts: Array<{ kind: string; line: number }> = [];
+    const findings = smtFindings(diags, input, { compiler: version, mode, reverts });
+    if (reverts.length) notes.add(`${reverts.length} overflow/underflow counterexample(s) in checked arithmetic (lines ${[...new Set(reverts.map((r) => r.line))].join(', ')}) only revert the transaction; not reported as findings`);
     const meta = { compiler: version, engine, contracts_checked: checked, timed_out: timedOut, notes: [...notes], budget_ms_per_contract: budget, elapsed_ms: Date.now() - t0 };
     if (timedOut.length) {
       return {

@@ -105,3 +105,24 @@ test('parses BMC and CHC message formats', () => {
   assert.equal(maybe!.proven, false);
   assert.equal(parseSmtWarning({ message: 'Function state mutability can be restricted to pure' }), null);
 });
+
+test('0.8: checked arithmetic that can only revert is a note in the run, not a finding', async () => {
+  const src = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+contract Bank {
+    mapping(address => uint256) public balances;
+    uint256 public counter;
+    function deposit() public payable {
+        balances[msg.sender] += msg.value;
+    }
+    function bump(uint256 a) public {
+        counter += a;
+    }
+}
+`;
+  const r = await run(src, 'full');
+  assert.ok(r.status === 'success' || r.status === 'timeout', r.error ?? '');
+  assert.deepEqual(r.findings.map((f) => [f.detector, f.location.line]), []);
+  // The solver's counterexample for `counter += a` is kept as a note: nothing is silently dropped.
+  assert.ok(((r.meta as any).notes as string[]).some((n) => /only revert/.test(n) && /lines 10\b/.test(n)), JSON.stringify((r.meta as any).notes));
+});

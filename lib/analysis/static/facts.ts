@@ -102,6 +102,8 @@ export interface FunctionFacts {
   aliases: Map<string, string>;
   /** Locals computed from msg.sender / tx.origin (`uint idx = ownerIndex[msg.sender]`). */
   senderLocals: Set<string>;
+  /** Locals computed from the caller (msg.sender or a sender local): keys of the caller's records. */
+  senderKeys: Set<string>;
   reads: Set<string>;
   writes: StateWrite[];
   externalCalls: ExternalCall[];
@@ -407,6 +409,7 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
       locals: new Set(params),
       aliases: new Map(),
       senderLocals: new Set(),
+      senderKeys: new Set(),
       arithmeticWrites: new Set(),
       reads: new Set(),
       writes: [],
@@ -784,6 +787,14 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
       const init = unwrap(n.initialValue);
       const fromSender = isMsgSender(init) || isTxOrigin(init) || (init.type === 'IndexAccess' && (isMsgSender(init.index) || isTxOrigin(init.index)) && isMembershipTable(init.base, f, cf));
       if (fromSender) for (const v of n.variables ?? []) if (v?.name) f.senderLocals.add(v.name);
+      const bySender = (x: Node) => isMsgSender(x) || isTxOrigin(x) || (x?.type === 'Identifier' && f.senderLocals.has(x.name));
+      // The answer of an authorization query about the caller (`(bool ok, ) = _canCall(caller, ...)`,
+      // `bool allowed = hasRole(role, msg.sender)`): a bool that a later condition checks.
+      if (!fromSender && init.type === 'FunctionCall' && !isTypeConversion(init.expression) && (init.arguments ?? []).some(bySender))
+        for (const v of n.variables ?? []) if (v?.name && typeText(v.typeName) === 'bool') f.senderLocals.add(v.name);
+      // Values computed from the caller (`bytes32 id = hashOperation(caller, target, data)`): keys
+      // of the caller's own records.
+      if (some(init, bySender)) for (const v of n.variables ?? []) if (v?.name) f.senderKeys.add(v.name);
     });
   }
 
@@ -836,7 +847,7 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
     if (u.type === 'IndexAccess' && (isMsgSender(u.index) || isTxOrigin(u.index)) && isMembershipTable(u.base, f, cf)) return true;
     if (u.type === 'Identifier' && f.senderLocals.has(u.name) && typeOfName(u.name, f, cf) === 'bool') return true;
     if (u.type === 'FunctionCall') {
-      if ((u.arguments ?? []).some((a: Node) => isMsgSender(a) || isTxOrigin(a))) return true;
+      if ((u.arguments ?? []).some((a: Node) => isMsgSender(a) || isTxOrigin(a) || (a?.type === 'Identifier' && f.senderLocals.has(a.name) && f.locals.has(a.name)))) return true;
       if (u.expression?.type === 'Identifier') {
         const g = cf.functions.find((x) => x.name === u.expression.name);
         if (g && g !== f && depth < 4) {

@@ -3,6 +3,7 @@
 // (tests, scripts) the same function runs in-process. A self-test source must yield the expected
 // `detector@line` findings, or the tool reports itself broken in health.
 import type { AnalysisInput, AnalysisTool, Finding, ToolRunOptions, ToolRunOutput, WorkerPool } from '../../../kernel/index.ts';
+import { groupProjectNotes } from './dedup.ts';
 
 type Task = (args: { source: string; file: string }) => Promise<{ findings: Finding[]; diagnostics: unknown[] }> | { findings: Finding[]; diagnostics: unknown[] };
 
@@ -27,7 +28,8 @@ export function createRuleTool(spec: RuleToolSpec, opts: { pool: WorkerPool | nu
       : await spec.task(args);
     const quick = (run as ToolRunOptions & { mode?: string }).mode === 'quick';
     const findings = quick && spec.fullModeOnly?.length ? r.findings.filter((f) => !spec.fullModeOnly!.includes(f.detector ?? '')) : r.findings;
-    return { status: 'success', findings, error: null, meta: { diagnostics: r.diagnostics } };
+    // INFO notes (missing-event in full mode) stay few: at most 3 per rule in a file.
+    return { status: 'success', findings: groupProjectNotes(findings), error: null, meta: { diagnostics: r.diagnostics } };
   }
   return {
     name: spec.name,

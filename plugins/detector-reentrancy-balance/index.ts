@@ -1,0 +1,69 @@
+// reentrancy-balance: a function copies a balance (address(this).balance, token.balanceOf(x))
+// into a local, calls out, and then uses the copy: during the call the callee can re-enter and
+// move that balance, so the code after the call computes with a stale number (double-counted
+// deposits, payouts from a balance that is already gone).
+// Avoids false positives: functions with a reentrancy lock, balances re-read after the call
+// (the `before`/`after` measurement pattern reads it again and compares the two, which is the
+// fix), copies not used after the call, and calls into the contract's trusted, owner-set addresses.
+import { definePlugin } from '../../kernel/index.ts';
+import { hasReentrancyLock, ownerSetOnly, rootName, some, statementLoc, unwrap, walk, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+
+const isBalance = (n: Node) => {
+  const u = unwrap(n);
+  if (u?.type === 'MemberAccess' && u.memberName === 'balance') return true;
+  return u?.type === 'FunctionCall' && u.expression?.type === 'MemberAccess' && u.expression.memberName === 'balanceOf' && (u.arguments ?? []).length === 1;
+};
+
+export const reentrancyBalanceDetector: StaticDetector = {
+  meta: {
+    id: 'reentrancy-balance',
+    title: 'Balance read before an external call, used after it',
+    severity: 'HIGH',
+    confidence: 0.6,
+    category: 'reentrancy',
+    swc: 'SWC-107',
+    cwe: 'CWE-841',
+    description: 'A balance is cached before an external call and used afterwards; a reentrant call can change the real balance in between.',
+    recommendation: 'Re-read the balance after the call, or apply checks-effects-interactions and a reentrancy guard (nonReentrant).',
+    exploit_scenario: 'deposit() caches token.balanceOf(this), calls the token (an ERC777 hook re-enters deposit()), then credits the difference against the stale cache: the attacker is credited twice for one transfer.',
+    messages: { stale: '`{{local}}` caches `{{balance}}` before the call to `{{target}}` and is used after it (line {{use}}).' },
+  },
+  create(context) {
+    const { facts, source } = context;
+    return {
+      'SourceUnit:exit'() {
+        for (const c of facts.contracts) {
+          for (const fn of c.ownFunctions) {
+            if (!fn.node.body || !fn.isPublic || fn.isView || hasReentrancyLock(fn) || !fn.transitiveExternal.length) continue;
+            const caches: Array<{ name: string; at: number; node: Node }> = [];
+            walk(fn.node.body, (n) => {
+              if (n.type === 'VariableDeclarationStatement' && n.initialValue && isBalance(n.initialValue) && n.variables?.length === 1 && n.variables[0]?.name) caches.push({ name: n.variables[0].name, at: n.range[1], node: n.initialValue });
+            });
+            for (const k of caches) {
+              const balanceText = source.slice(k.node.range[0], k.node.range[1] + 1).replace(/\s+/g, '');
+              const call = fn.externalCalls.find((e) => (e.node.range?.[0] ?? 0) > k.at && !(rootName(e.target) && c.stateVars.has(rootName(e.target)!) && ownerSetOnly(c, rootName(e.target)!)) && !isBalance(e.node));
+              if (!call) continue;
+              const after = call.node.range[1];
+              let use: Node | null = null;
+              let reread = false;
+              walk(fn.node.body, (n) => {
+                if ((n.range?.[0] ?? 0) <= after) return;
+                if (n.type === 'Identifier' && n.name === k.name && !use) use = n;
+                if (isBalance(n) && source.slice(n.range[0], n.range[1] + 1).replace(/\s+/g, '') === balanceText) reread = true;
+              });
+              if (!use || reread) continue;
+              context.report({ node: call.node, loc: statementLoc(call.node, facts), messageId: 'stale', data: { local: k.name, balance: balanceText, target: call.targetText.slice(0, 60), use: (use as Node).loc.start.line } });
+              break;
+            }
+          }
+        }
+      },
+    };
+  },
+};
+
+export default definePlugin({
+  setup(ctx) {
+    ctx.registerDetector(reentrancyBalanceDetector);
+  },
+});

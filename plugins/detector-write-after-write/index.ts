@@ -1,0 +1,66 @@
+// write-after-write: a variable is assigned and then assigned again in the same block before
+// anything reads it; the first value is thrown away, which usually means the second assignment
+// was meant for another variable (`a = x; a = y;` instead of `a = x; b = y;`).
+// Straight-line code only: both writes are statements of one block, the variable is a plain name
+// (a local or state variable), nothing between them mentions it, and for state variables no call
+// sits between them (a callee could read the first value). LOW: a lost value, not by itself a
+// path for an attacker.
+import { definePlugin } from '../../kernel/index.ts';
+import { some, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+
+/** `x = e;` → x (plain identifier assignments only). */
+function assigned(st: Node): Node | null {
+  const e = st?.type === 'ExpressionStatement' ? st.expression : null;
+  return e?.type === 'BinaryOperation' && e.operator === '=' && e.left?.type === 'Identifier' ? e : null;
+}
+
+export const writeAfterWriteDetector: StaticDetector = {
+  meta: {
+    id: 'write-after-write',
+    title: 'Value overwritten before it is read',
+    severity: 'LOW',
+    confidence: 0.6,
+    category: 'other',
+    swc: 'SWC-135',
+    cwe: 'CWE-563',
+    description: 'A variable is assigned twice in a row without being read in between; the first assignment has no effect.',
+    recommendation: 'Remove the dead assignment, or assign the second value to the variable that was meant.',
+    exploit_scenario: 'setLimits(min, max) writes `minLimit = min; minLimit = max;`: the maximum is never stored and the old one keeps applying.',
+    messages: { dead: '`{{name}}` is assigned here and again on line {{next}} before anything reads it.' },
+  },
+  create(context) {
+    const { facts } = context;
+    return {
+      Block(b: Node) {
+        const sts: Node[] = b.statements ?? [];
+        for (let i = 0; i < sts.length; i++) {
+          const first = assigned(sts[i]);
+          if (!first) continue;
+          const name = first.left.name;
+          const { fn, contract } = facts.enclosing(b);
+          const isState = !!contract?.stateVars.has(name) && !fn?.locals.has(name);
+          if (some(first.right, (x) => x.type === 'Identifier' && x.name === name)) continue;
+          for (let j = i + 1; j < sts.length; j++) {
+            const second = assigned(sts[j]);
+            if (second && second.left.name === name) {
+              if (!some(second.right, (x) => x.type === 'Identifier' && x.name === name)) context.report({ node: sts[i], messageId: 'dead', data: { name, next: sts[j].loc.start.line } });
+              break;
+            }
+            // A modifier's `_` runs the whole function body in between (a lock's set and reset).
+            const placeholder = sts[j].type === 'ExpressionStatement' && sts[j].expression?.type === 'Identifier' && sts[j].expression.name === '_';
+            if (placeholder) break;
+            const mentions = some(sts[j], (x) => x.type === 'Identifier' && x.name === name);
+            const callOrFlow = sts[j].type !== 'ExpressionStatement' && sts[j].type !== 'VariableDeclarationStatement' && sts[j].type !== 'EmitStatement';
+            if (mentions || callOrFlow || (isState && some(sts[j], (x) => x.type === 'FunctionCall'))) break;
+          }
+        }
+      },
+    };
+  },
+};
+
+export default definePlugin({
+  setup(ctx) {
+    ctx.registerDetector(writeAfterWriteDetector);
+  },
+});

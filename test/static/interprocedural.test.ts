@@ -1,0 +1,53 @@
+// Facts across internal calls and across the file boundary: where a value goes through helpers,
+// which calls lead into code the file does not contain, and guards that live out of sight.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { argumentFlow, computeFacts, parseSolidity, reachableFunctions } from '../../lib/analysis/static/index.ts';
+
+const facts = (src: string) => {
+  const p = parseSolidity(src);
+  return computeFacts(p.ast, src, 'T.sol');
+};
+const fnOf = (f: ReturnType<typeof facts>, c: string, name: string) => f.contractByName.get(c)!.functions.find((x) => x.name === name)!;
+
+test('argumentFlow follows a value into in-file helpers and flags imported or unimplemented code', () => {
+  const f = facts(`pragma solidity ^0.8.0;
+import {Base} from "./Base.sol";
+abstract contract A is Base {
+    function outer(uint256 deadline, uint256 id) external { _mid(deadline); _hook(id); _imported(id); }
+    function _mid(uint256 d) internal view { _check(d); }
+    function _check(uint256 t) internal view { require(block.timestamp <= t); }
+    function _hook(uint256 x) internal virtual;
+}
+`);
+  const outer = fnOf(f, 'A', 'outer');
+  assert.deepEqual(outer.unresolvedCalls.map((c) => c.name), ['_imported']);
+  const d = argumentFlow(outer, 'deadline');
+  assert.deepEqual(d.sites.map((s) => `${s.fn.name}:${s.name}`), ['outer:deadline', '_mid:d', '_check:t']);
+  assert.equal(d.unresolved, false);
+  assert.equal(argumentFlow(outer, 'id').unresolved, true, 'an imported call and a hook without body are out of sight');
+  assert.deepEqual(reachableFunctions(outer).map((g) => g.name).sort(), ['_check', '_hook', '_mid', 'outer']);
+});
+
+test('guards: imported modifiers and checks handing the caller to imported code are opaque guards; _msgSender() is the caller', () => {
+  const f = facts(`pragma solidity ^0.8.0;
+import {Owned} from "./Owned.sol";
+contract C is Owned {
+    uint256 x;
+    function a(uint256 v) external onlyOwner { x = v; }
+    function b(uint256 v) external { _checkRole(0x00, _msgSender()); x = v; }
+    function c(uint256 v) external { x = v; }
+}
+contract D {
+    address owner;
+    uint256 y;
+    function d(uint256 v) external { require(_msgSender() == owner); y = v; }
+    function _msgSender() internal view returns (address) { return msg.sender; }
+}
+`);
+  assert.equal(fnOf(f, 'C', 'a').opaqueGuard, true);
+  assert.equal(fnOf(f, 'C', 'b').opaqueGuard, true);
+  assert.equal(fnOf(f, 'C', 'c').senderGuard, false, 'no guard at all stays unguarded');
+  assert.equal(fnOf(f, 'D', 'd').senderGuard, true);
+  assert.equal(fnOf(f, 'D', 'd').opaqueGuard, false);
+});
