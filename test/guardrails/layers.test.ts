@@ -159,7 +159,7 @@ describe('toxicity', () => {
   const tox = createToxicityGuardrail();
   it('blocks threats, dehumanising speech and targeted insults, also obfuscated', () => {
     assert.deepEqual([...new Set(kinds(tox, 'I will kill you tomorrow'))], ['threat']);
-    assert.ok(kinds(tox, 'Immigrants are vermin').includes('hate_dehumanising'));
+    assert.ok(kinds(tox, 'Immigrants are vermin').includes('dehumanisation'));
     assert.ok(kinds(tox, 'you are a st*pid 1d10t').length || kinds(tox, 'you are an 1d10t').includes('insult'));
     assert.ok(kinds(tox, 'Ich bring dich um').includes('threat'));
   });
@@ -169,7 +169,7 @@ describe('toxicity', () => {
     }
   });
   it('threshold is configurable', () => {
-    const strict = createToxicityGuardrail({ threshold: 0.25 });
+    const strict = createToxicityGuardrail({ threshold: 0.25, category_thresholds: { insult: 0.25 } });
     assert.ok(find(strict, 'this fucking build').length > 0);
     assert.throws(() => createToxicityGuardrail({ threshold: 2 }), /between 0 and 1/);
   });
