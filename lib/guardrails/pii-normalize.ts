@@ -59,52 +59,52 @@ function hasSpelledAddress(t: string): boolean {
 
 let startBuf = new Int32Array(4096);
 let endBuf = new Int32Array(4096);
+let unitBuf = new Uint16Array(4096);
 
 export function normalizePii(input: string): PiiText {
-  let out = '';
-  let n = 0;
-  const need = input.length * 2 + 8;
+  let plain = true;
+  for (let i = 0; i < input.length; i++) {
+    if (input.charCodeAt(i) >= 0x80) {
+      plain = false;
+      break;
+    }
+  }
+  if (plain && !hasSpelledAddress(input)) return { text: input, start: null, end: null };
+  // Folded UTF-16 units and their provenance in shared buffers (normalisation is synchronous and
+  // the maps are read before the next call), so a message costs its text and nothing per character.
+  const need = input.length * 4 + 8;
   if (startBuf.length < need) {
     startBuf = new Int32Array(need);
     endBuf = new Int32Array(need);
+    unitBuf = new Uint16Array(need);
   }
-  let plain = true;
+  let n = 0;
   for (let i = 0; i < input.length; ) {
     const cp = input.codePointAt(i)!;
     const len = cp > 0xffff ? 2 : 1;
     if (cp < 0x80) {
+      unitBuf[n] = cp;
       startBuf[n] = i;
       endBuf[n++] = i + 1;
       i++;
       continue;
     }
-    plain = false;
     if (isInvisible(cp)) {
       i += len;
       continue;
     }
     const f = foldChar(cp);
     for (let k = 0; k < f.length; k++) {
+      unitBuf[n] = f.charCodeAt(k);
       startBuf[n] = i;
       endBuf[n++] = i + len;
     }
     i += len;
   }
-  if (plain && !hasSpelledAddress(input)) return { text: input, start: null, end: null };
-  if (plain) out = input;
-  else {
-    const parts: string[] = [];
-    for (let i = 0; i < input.length; ) {
-      const cp = input.codePointAt(i)!;
-      const len = cp > 0xffff ? 2 : 1;
-      if (cp < 0x80) parts.push(input[i]!);
-      else if (!isInvisible(cp)) parts.push(foldChar(cp));
-      i += len;
-    }
-    out = parts.join('');
-  }
-  let start = startBuf.slice(0, n);
-  let end = endBuf.slice(0, n);
+  let out = '';
+  for (let c = 0; c < n; c += 8192) out += String.fromCharCode.apply(null, unitBuf.subarray(c, Math.min(n, c + 8192)) as unknown as number[]);
+  let start = startBuf.subarray(0, n);
+  let end = endBuf.subarray(0, n);
   // Spelled-out "@" and "." (only when the text has them, so most messages skip this).
   if (hasSpelledAddress(out)) {
     BARE_ADDRESS.lastIndex = 0;
