@@ -132,6 +132,100 @@ async function crossValidate() {
   console.log(`| all held-out | ${all.pos} | ${pct(all.tp, all.pos)} | ${all.neg} | ${pct(all.fp, all.neg)} |`);
 }
 
+/**
+ * Toxicity: k-fold cross-validation on the Davidson tweets (hate = hateful; offensive and neither
+ * = not hateful), the classifier retrained per fold on the training part plus the own training
+ * set; then the held-out own set (templates and groups never trained on) with the shipped model,
+ * per kind of text and per category.
+ */
+async function toxicity() {
+  const { readDavidson, readOwn, trainToxModel, here } = await import('../plugins/guardrail-toxicity/training.ts');
+  const { scoreToxicity, loadToxicityModel, toxicityDefaults, TOXICITY_CATEGORIES } = await import('../lib/guardrails/toxicity.ts');
+  const tmp = await import('node:os');
+  const fsm = await import('node:fs');
+  let dav;
+  try {
+    dav = readDavidson();
+  } catch (e) {
+    console.error(`cannot read the Davidson data: ${(e as Error).message}`);
+    process.exit(2);
+  }
+  const own = readOwn(path.join(here, 'data', 'own-train.json'));
+  const flagged = (cats: Record<string, number>) => Object.entries(cats).some(([c, v]) => v >= ((toxicityDefaults.category_thresholds as Record<string, number>)[c] ?? toxicityDefaults.threshold));
+  const rnd = mulberry32(seed);
+  const order = dav.map((_, i) => i);
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  const c: Record<string, [number, number]> = { davidson_hate: [0, 0], davidson_offensive: [0, 0], davidson_neither: [0, 0] };
+  const tfolds = Math.min(folds, 5);
+  for (let f = 0; f < tfolds; f++) {
+    const test = order.filter((_, i) => i % tfolds === f).map((i) => dav[i]!);
+    const train = order.filter((_, i) => i % tfolds !== f).map((i) => dav[i]!);
+    const file = path.join(tmp.tmpdir(), `vigil-tox-fold-${process.pid}.json`);
+    fsm.writeFileSync(file, JSON.stringify(trainToxModel([...train, ...own])));
+    const model = loadToxicityModel(file);
+    fsm.rmSync(file, { force: true });
+    for (const d of test) {
+      const k = c[d.kind]!;
+      k[0]++;
+      if (flagged(scoreToxicity(d.text, model).categories)) k[1]++;
+    }
+  }
+  const nonHate = [c.davidson_offensive![0] + c.davidson_neither![0], c.davidson_offensive![1] + c.davidson_neither![1]];
+  console.log(`\n## Toxicity: ${tfolds}-fold cross-validation on Davidson et al. (${dav.length} tweets), default thresholds\n`);
+  console.log('| class | tweets | flagged |');
+  console.log('|---|---|---|');
+  console.log(`| hate (hateful) | ${c.davidson_hate![0]} | ${pct(c.davidson_hate![1], c.davidson_hate![0])} |`);
+  console.log(`| offensive (not hateful) | ${c.davidson_offensive![0]} | ${pct(c.davidson_offensive![1], c.davidson_offensive![0])} |`);
+  console.log(`| neither (not hateful) | ${c.davidson_neither![0]} | ${pct(c.davidson_neither![1], c.davidson_neither![0])} |`);
+  console.log(`| all not hateful | ${nonHate[0]} | ${pct(nonHate[1]!, nonHate[0]!)} |`);
+  const shipped = loadToxicityModel();
+  const ev = readOwn(path.join(here, 'eval', 'own-eval.json'));
+  const byKind = new Map<string, [number, number, number]>();
+  const cat = new Map<string, { tp: number; pos: number; fp: number; neg: number }>();
+  for (const d of ev) {
+    const r = scoreToxicity(d.text, shipped);
+    const k = byKind.get(d.kind) ?? [d.harmful, 0, 0];
+    k[1]++;
+    if (flagged(r.categories)) k[2]++;
+    byKind.set(d.kind, k);
+    for (const cc of TOXICITY_CATEGORIES) {
+      const t = (toxicityDefaults.category_thresholds as Record<string, number>)[cc] ?? toxicityDefaults.threshold;
+      const x = cat.get(cc) ?? { tp: 0, pos: 0, fp: 0, neg: 0 };
+      if (d.cats.includes(cc)) (x.pos++, r.categories[cc]! >= t && x.tp++);
+      else if (!d.harmful) (x.neg++, r.categories[cc]! >= t && x.fp++);
+      cat.set(cc, x);
+    }
+  }
+  let hp = 0;
+  let hf = 0;
+  let np = 0;
+  let nf = 0;
+  for (const [, [h, n, f]] of byKind) h ? ((hp += n), (hf += f)) : ((np += n), (nf += f));
+  console.log(`\n## Toxicity: held-out own set (eval/own-eval.json, ${ev.length} texts), shipped model\n`);
+  console.log(`Hateful/harmful flagged: **${pct(hf, hp)}** of ${hp}; must-pass flagged: **${pct(nf, np)}** of ${np}.\n`);
+  console.log('| kind | label | texts | flagged |');
+  console.log('|---|---|---|---|');
+  for (const [k, [h, n, f]] of [...byKind].sort()) console.log(`| ${k} | ${h ? 'harmful' : 'must pass'} | ${n} | ${pct(f, n)} |`);
+  console.log('\n| category | texts with it | detected | must-pass texts | wrongly reported |');
+  console.log('|---|---|---|---|---|');
+  for (const [k, x] of cat) console.log(`| ${k} | ${x.pos} | ${pct(x.tp, x.pos)} | ${x.neg} | ${pct(x.fp, x.neg)} |`);
+}
+
+/** PII: precision, recall and F1 per entity on the generated multi-locale set. */
+async function pii() {
+  const { buildPiiEvalSet, scorePii } = await import('../plugins/guardrail-pii/eval-set.ts');
+  const { findPii, piiDefaults } = await import('../lib/guardrails/pii.ts');
+  const items = buildPiiEvalSet(2026, 1200);
+  const r = scorePii(items, (t) => findPii(t, piiDefaults));
+  console.log(`\n## PII: generated evaluation set (${items.length} messages, 26 locales, seed 2026)\n`);
+  console.log('| entity | found | false alarms | missed | precision | recall | F1 |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const [k, v] of Object.entries(r)) console.log(`| ${k} | ${v.tp} | ${v.fp} | ${v.fn} | ${v.precision.toFixed(3)} | ${v.recall.toFixed(3)} | ${v.f1.toFixed(3)} |`);
+}
+
 /** data/gen-personas.json: the generated persona/agent set, cross-validated with deepset. */
 function generatedSet(): LabelledText[] {
   try {
@@ -233,9 +327,11 @@ function q(xs: number[], p: number): string {
 const os = await import('node:os');
 console.log(`# vigil guardrail benchmark (node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}, ${new Date().toISOString().slice(0, 10)})`);
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
-if (only && !['detection', 'latency'].includes(only)) {
-  console.error('--only must be detection or latency');
+if (only && !['detection', 'injection', 'toxicity', 'pii', 'latency'].includes(only)) {
+  console.error('--only must be detection, injection, toxicity, pii or latency');
   process.exit(2);
 }
-if (only !== 'latency') await crossValidate();
-if (only !== 'detection') await latency();
+if (!only || only === 'detection' || only === 'injection') await crossValidate();
+if (!only || only === 'detection' || only === 'toxicity') await toxicity();
+if (!only || only === 'detection' || only === 'pii') await pii();
+if (!only || only === 'latency') await latency();

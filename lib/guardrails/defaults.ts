@@ -9,7 +9,7 @@ import { createEncodedExfiltrationGuardrail } from './exfiltration.ts';
 import { createPromptInjectionGuardrail } from './injection.ts';
 import { createPiiGuardrail } from './pii.ts';
 import { createShellInjectionGuardrail } from './shell.ts';
-import { createToxicityGuardrail } from './toxicity.ts';
+import { createToxicityGuardrail, loadToxicityModel, type ToxicityModel } from './toxicity.ts';
 import { createUnicodeSmugglingGuardrail } from './unicode.ts';
 
 export function defaultInjectionModelPath(): string {
@@ -26,11 +26,11 @@ export function loadInjectionModelFile(file = defaultInjectionModelPath()): Hash
   return JSON.parse(raw) as HashedModel;
 }
 
-export function createDefaultGuardrails(model: HashedModel | null = loadInjectionModelFile()): Guardrail[] {
+export function createDefaultGuardrails(model: HashedModel | null = loadInjectionModelFile(), toxicityModel: ToxicityModel | null = loadToxicityModel()): Guardrail[] {
   return [
     createUnicodeSmugglingGuardrail(),
     createPromptInjectionGuardrail(model),
-    createToxicityGuardrail(),
+    createToxicityGuardrail({}, toxicityModel),
     createShellInjectionGuardrail(),
     createEncodedExfiltrationGuardrail(),
     createPiiGuardrail(),

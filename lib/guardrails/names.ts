@@ -13,7 +13,26 @@
 // fences, organisations and places ("Alice Protocol", "Jordan Street"), sentence-initial words
 // that are also everyday words ("Mark the task", "Hope this helps"), and the stock placeholder
 // characters of protocol descriptions (Alice, Bob, Eve... alone), which name no one.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import nlp from 'compromise';
+
+/** The gazetteer built by plugins/guardrail-pii/gen-names.ts from faker's locale data (MIT). */
+export function gazetteerPath(): string {
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'plugins', 'guardrail-pii', 'names.json');
+}
+
+/** Capitalised words that are names somewhere but far more often something else in a message. */
+const NOT_NAMES = new Set(
+  ('the this that these those what when where which who why how here there then than and but for not you your our their ' +
+    'monday tuesday wednesday thursday friday saturday sunday january february march april june july august september october november december ' +
+    'hello thanks thank please dear best kind regards cheers yes okay sure sorry good great new old first last next today tomorrow yesterday ' +
+    'london paris berlin madrid rome tokyo boston sydney dallas denver phoenix austin houston chicago java python docker node react chrome linux windows ' +
+    'apple google amazon microsoft ethereum bitcoin solidity token wallet contract github npm api http json yaml readme ' +
+    'north south east west street road avenue city state country english french german spanish italian chinese russian arabic')
+    .split(' '),
+);
 
 interface NameLexicon {
   first: Set<string>;
@@ -26,6 +45,8 @@ interface NameLexicon {
    * only for these does the tagger's verdict depend on the context. */
   contested: Set<string>;
   honorifics: Set<string>;
+  /** Gazetteer names that are also everyday words: only in a pair or after an introduction. */
+  weak: Set<string>;
 }
 
 let lexicon: NameLexicon | null = null;
@@ -53,12 +74,29 @@ function loadLexicon(): NameLexicon {
   for (const w of ['amber', 'chelsea', 'jordan', 'austin', 'sydney', 'victoria', 'virginia', 'georgia', 'florence', 'india', 'china', 'paris', 'summer', 'autumn', 'crystal', 'ruby', 'may', 'will', 'dawn', 'hope', 'faith', 'joy', 'iris', 'ivy', 'rose', 'lily', 'olive', 'pearl', 'violet', 'holly', 'bill', 'art', 'frank', 'rich', 'don', 'earl', 'guy', 'max', 'ray', 'sky', 'star', 'angel', 'page', 'penny', 'sandy', 'rusty', 'dusty', 'misty', 'cliff', 'glen', 'miles', 'brook', 'reed', 'wood', 'gene', 'carol', 'eve', 'tron', 'ether', 'token', 'solidity', 'vyper']) {
     if (first.has(w)) ambiguous.add(w);
   }
+  const weak = new Set<string>();
   const contested = new Set<string>();
   const switches = ((nlp as any).world().model.two?.switches ?? {}) as Record<string, string>;
   for (const [word, forms] of Object.entries(switches)) {
     if (first.has(word) && String(forms).includes('Person')) contested.add(word);
   }
-  lexicon = { first, ambiguous, last, common, honorifics, contested };
+  // Add the multi-locale gazetteer. A gazetteer name that the English lexicon knows as an ordinary
+  // word ("rose", "young", "price") needs the same context as compromise's ambiguous names.
+  try {
+    const g = JSON.parse(fs.readFileSync(gazetteerPath(), 'utf8')) as { first: string; last: string; weak?: string };
+    for (const w of (g.weak ?? '').split('|')) if (w) weak.add(w);
+    for (const w of g.first.split('|')) {
+      if (!w || NOT_NAMES.has(w) || first.has(w)) continue;
+      first.add(w);
+      if (common.has(w) || weak.has(w)) (ambiguous.add(w), weak.add(w));
+    }
+    for (const w of g.last.split('|')) {
+      if (w && !NOT_NAMES.has(w) && !common.has(w)) last.add(w);
+    }
+  } catch (e) {
+    throw new Error(`PII name gazetteer missing or unreadable at ${gazetteerPath()} (run: node --import tsx plugins/guardrail-pii/gen-names.ts): ${(e as Error).message}`);
+  }
+  lexicon = { first, ambiguous, last, common, honorifics, contested, weak };
   return lexicon;
 }
 
@@ -74,6 +112,9 @@ const NON_PERSON_HEADS = new Set(
     'station square bridge tower center centre hall church mall museum prize award act law bill')
     .split(' '),
 );
+
+/** "my project is called Falcon", "a repo named Atlas", "our dog Max": things and pets, not people. */
+const THING_BEFORE = /(?:^|[^\p{L}])(?:project|product|repo|repository|company|startup|app|application|service|tool|library|package|plugin|module|framework|bot|model|server|cluster|database|team|band|brand|game|book|novel|film|movie|show|song|album|ship|boat|car|dog|cat|horse|pet|puppy|kitten|city|town|village|street|branch|feature|codename|code name|project's|company's|proyecto|projet|projekt|empresa|entreprise|firma|hund|chien|perro)(?:\s+\p{L}+){0,3}?\s+(?:is\s+)?(?:called|named|titled|dubbed|codenamed|nommé|llamado|llamada|genannt|heißt|heisst|chiamato)\s*$|(?:^|[^\p{L}])(?:called|named)\s+(?:the\s+)?(?:project|product|repo|company|app|bot|model)\s*$/iu;
 
 const CODE_KEYWORDS = /(?:(?:^|[^\p{L}])(?:contract|function|struct|event|modifier|library|interface|emit|import|class|def|enum|using|extends|implements|const|let|var|mapping|abstract)|(?:^|[^\p{L}])(?:contract|interface|library)\s+\p{L}+\s+is(?:\s+\p{L}+,)*)\s+$/u;
 
@@ -234,9 +275,12 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
     // "Alice Protocol", "Jordan Street", "Smith Foundation": organisations and places.
     if (lower.some((w) => NON_PERSON_HEADS.has(w))) continue;
     const personWords = lower;
+    // Things named like people ("my project is called Falcon", "a startup named Jasper") are not people.
+    if (THING_BEFORE.test(before)) continue;
     const intro = INTRO.test(before);
     const prevWord = wordBeforeSpace(before);
-    const honorific = prevWord !== null && lex.honorifics.has(prevWord.toLowerCase());
+    // "Dr. Hernández", "Frau Müller": the title is capitalised ("0.3 ms. Per-message" is a unit).
+    const honorific = prevWord !== null && lex.honorifics.has(prevWord.toLowerCase()) && /^\p{Lu}/u.test(prevWord);
     // Score the run as a whole, trimming leading words that are clearly not names ("Yesterday John Smith").
     let i0 = 0;
     while (i0 < personWords.length - 1 && !lex.first.has(personWords[i0]!) && !lex.last.has(personWords[i0]!) && !intro && !honorific) i0++;
@@ -250,6 +294,11 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
     if (honorific) {
       score = 0.92;
       reason = 'honorific';
+    } else if (lex.first.has(first) && !lex.ambiguous.has(first) && !lex.weak.has(first) && rest.length > 0 && rest.length <= 2 && !sentenceStart(text, spanStart)) {
+      // A known first name followed by capitalised words mid-sentence: a surname even when it is
+      // also a word ("Lara Kiss", "Lura Little", "Alex Gal").
+      score = rest.every((w) => lex.last.has(w)) ? 0.95 : 0.8;
+      reason = 'first_last';
     } else if (lex.first.has(first) && restLooksLikeSurname) {
       score = lex.last.has(rest[rest.length - 1]!) ? 0.95 : 0.85;
       reason = 'first_last';
@@ -257,7 +306,7 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
       score = 0.85;
       reason = 'introduced';
     } else if (rest.length === 0 && lex.first.has(first)) {
-      if (PLACEHOLDERS.has(first)) continue;
+      if (PLACEHOLDERS.has(first) || lex.weak.has(first)) continue;
       const atStart = sentenceStart(text, spanStart);
       // Sentence-initial ambiguous words are mostly imperatives ("Mark the task", "Grant access").
       if (lex.ambiguous.has(first) && atStart) continue;

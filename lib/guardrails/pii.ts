@@ -5,10 +5,12 @@
 // hashes are not reported. Phone numbers need an international "+" form, the North-American
 // layout, or a nearby word such as "phone"/"tel"; dates, versions and EVM hex never match.
 import { isIPv6 } from 'node:net';
+import { isPossiblePhoneNumber, isValidPhoneNumber, type CountryCode } from 'libphonenumber-js';
 import type { GuardrailFinding } from '../../kernel/index.ts';
 import { cardBrand, dniNieValid, ibanValid, luhnValid, nirValid, verhoeffValid } from './checksums.ts';
 import { defineLayer, num, strList } from './layer.ts';
 import { findNames } from './names.ts';
+import { normalizePii, originalSpan } from './pii-normalize.ts';
 
 export const PII_ENTITIES = ['person', 'email', 'phone', 'credit_card', 'national_id', 'iban', 'ip_address'] as const;
 export type PiiEntity = (typeof PII_ENTITIES)[number];
@@ -20,11 +22,13 @@ export interface PiiSettings extends Record<string, unknown> {
   threshold: number;
   /** Exact strings never reported (e.g. a support address the assistant may show). */
   allow: string[];
-  /** Report private-range and loopback IPs too (off: they identify no one outside the network). */
+  /** Report private-range (10/8, 172.16/12, 192.168/16, link-local, fc00::/7) and multicast IPs too: on by default,
+   * since an internal address in a log still says where a person or machine is. Loopback and unspecified
+   * addresses (127.x, 0.x, ::1, ::) are never reported: they identify nothing. */
   private_ips: boolean;
 }
 
-export const piiDefaults: PiiSettings = { entities: [...PII_ENTITIES], threshold: 0.5, allow: [], private_ips: false };
+export const piiDefaults: PiiSettings = { entities: [...PII_ENTITIES], threshold: 0.5, allow: [], private_ips: true };
 
 const REPLACEMENT: Record<PiiEntity, string> = {
   person: '[PERSON]',
@@ -45,12 +49,24 @@ interface Span {
 }
 
 const EMAIL = /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]{1,64}@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.){1,8}\p{L}{2,24}(?![\p{L}\p{N}-])/gu;
-const PHONE_INTL = /(?<![\w+])\+\d{1,3}(?:[ .\-\u00a0]?\(?\d{1,5}\)?){1,6}(?![\w])/g;
-const PHONE_NANP = /(?<![\w+\-])(?:\(\d{3}\)[ .\-]?|\d{3}[.\-])\d{3}[ .\-]\d{4}(?![\w\-])/g;
-const PHONE_LOCAL = /(?<![\w+.\-])0\d{1,4}[ /.\-]?\d{2,8}(?:[ .\-]\d{2,6}){0,3}(?![\w\-])/g;
-const PHONE_CONTEXT = /(?:phone|tel(?:ephone)?|mobile|cell|call|fax|whatsapp|sms|text me|ring|telefon|teléfono|telefono|téléphone|portable|handy|móvil|movil|cellulare|celular|numéro|numero|número|nummer)\b[^\n]{0,25}$/iu;
-const CARD = /(?<![\d-])\d(?:[ \-]?\d){11,18}(?![\d])/g;
-const SSN = /(?<![\d-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])/g;
+// Phone candidates: an international "+" form, or digit groups joined by separators (with an
+// optional "(area)" and a leading "1-"/"0"), or a bare run of 7-13 digits next to a word such as
+// "phone". libphonenumber-js then decides whether the digits are a valid number (for the "+"
+// form on its own, for the others in one of PHONE_COUNTRIES).
+const PHONE_INTL = /(?<![\w+])(?:\+|00)\d{1,3}(?:[ .\-/\u00a0]?\(?\d{1,5}\)?){1,6}(?![\w])/g;
+// The whole run of digit groups is the candidate: no digit group may touch it on either side.
+const PHONE_GROUPED = /(?<![\w+.\-/]|\d[ .\-])(?:1[ .\-])?(?:\(\d{2,5}\)[ .\-]?|\d{2,6}[ .\-/])\d{2,8}(?:[ .\-]\d{2,6}){0,3}(?![\w\-/]|[ .,\-]\d)/g;
+/** The North-American layouts, "(415) 555-2671", "415-555-2671", "415.555.2671": a phone even with a fictional area code. */
+const NANP_LAYOUT = /^(?:1[ .\-])?(?:\(\d{3}\)[ .\-]?|\d{3}([.\-]))\d{3}[ .\-]\d{4}$/;
+/** "1 234 567", "12.345.678": thousands separators, an amount. */
+const THOUSANDS = /^\d{1,3}(?:([ .])\d{3})(?:\1\d{3})*$/;
+const PHONE_BARE = /(?<![\w+.\-])\d{7,13}(?![\w\-]|[.,]\d)/g;
+/** Countries whose numbering plans decide national numbers, most likely first. */
+const PHONE_COUNTRIES: CountryCode[] = ['US', 'GB', 'DE', 'FR', 'IN', 'ES', 'IT', 'NL', 'BR', 'AU', 'MX', 'PL', 'SE', 'CH', 'AT', 'BE', 'IE', 'ZA', 'NG', 'KE', 'PH', 'ID', 'TR', 'JP', 'CN', 'KR', 'RU', 'PT', 'DK', 'NO', 'FI', 'AR', 'CO', 'EG', 'PK'];
+const PHONE_CONTEXT = /(?:phone|tel(?:ephone)?|mobile|cell|call|fax|whatsapp|appeler|appelez|llamar|llama|llámame|chiamare|chiamami|anrufen|ruf|ligar|liga|bellen|bel|zadzwoń|zadzwon|ara|arayın|gọi|hubungi|telp|hp|wa|contact|reach|kontakt|numer|número|numero|nº|no\.|nr\.?|sms|text me|ring|telefon|teléfono|telefono|téléphone|portable|handy|móvil|movil|cellulare|celular|numéro|numero|número|nummer)\b[^\n]{0,25}$/iu;
+const CARD = /(?<![\d\-./_])\d(?:[ .\-_/]?\d){11,18}(?![\d]|[.\-_/]\d)/g;
+// 3-2-4 digits with one separator used throughout ("123-45-6789", "123 45 6789", "123.45.6789").
+const SSN = /(?<![\d\-./_])(?!000|666|9\d\d)\d{3}([ .\-_/])(?!00)\d{2}\1(?!0000)\d{4}(?![\d]|[.\-_/]\d)/g;
 const SSN_BARE = /(?<!\d)(?!000|666|9\d\d)\d{3}(?!00)\d{2}(?!0000)\d{4}(?!\d)/g;
 const SSN_CONTEXT = /(?:ssn|social security)[^\n]{0,20}$/i;
 const NINO = /(?<![A-Za-z0-9])(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![A-Za-z0-9])/g;
@@ -74,10 +90,30 @@ function each(re: RegExp, text: string, fn: (m: RegExpExecArray) => void, cap = 
 
 function privateIPv4(ip: string): boolean {
   const [a, b] = ip.split('.').map(Number) as [number, number];
-  return a === 10 || a === 127 || a === 0 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || a >= 224;
+  return a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || a >= 224;
+}
+const nowhereIPv4 = (ip: string) => ip.startsWith('127.') || ip.startsWith('0.') || ip === '255.255.255.255';
+
+/** Whether a digit string is a valid phone number: as written when international, else in one of PHONE_COUNTRIES. */
+function validPhone(candidate: string, loose = false): boolean {
+  const digits = candidate.replace(/\D/g, '');
+  if (digits.length < 7 || digits.length > 15) return false;
+  // Loose (a phone layout or a "phone:" label next to it): a possible number, as test data and
+  // fictional numbers (555...) are; otherwise a valid one.
+  const check = loose ? isPossiblePhoneNumber : isValidPhoneNumber;
+  if (/^\s*(?:\+|00)/.test(candidate)) return check('+' + candidate.replace(/^\s*(?:\+|00)/, ''));
+  for (const c of PHONE_COUNTRIES) if (check(candidate, c)) return true;
+  return false;
 }
 
-export function findPii(text: string, s: PiiSettings): Span[] {
+const DATE_LIKE = /^(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})$/;
+const DOTTED_QUAD = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+
+export function findPii(original: string, s: PiiSettings): Span[] {
+  // Detection runs on the normalised text (NFKC, ASCII digits, no invisibles, spelled-out "@");
+  // spans are mapped back to the original at the end.
+  const norm = normalizePii(original);
+  const text = norm.text;
   const on = new Set(s.entities);
   const spans: Span[] = [];
   const push = (entity: PiiEntity, kind: string, start: number, end: number, score: number) => {
@@ -93,7 +129,7 @@ export function findPii(text: string, s: PiiSettings): Span[] {
     const seps = new Set(m[0].replace(/\d/g, ''));
     if (seps.size <= 1 && d.length >= 12 && d.length <= 19 && luhnValid(d) && cardBrand(d)) push('credit_card', `credit_card_${cardBrand(d)}`, m.index, m.index + m[0].length, 0.95);
   });
-  each(SSN, text, (m) => push('national_id', 'us_ssn', m.index, m.index + m[0].length, 0.9));
+  each(SSN, text, (m) => push('national_id', 'us_ssn', m.index, m.index + m[0].length, m[1] === '-' ? 0.9 : 0.8));
   each(SSN_BARE, text, (m) => {
     if (SSN_CONTEXT.test(text.slice(Math.max(0, m.index - 40), m.index))) push('national_id', 'us_ssn', m.index, m.index + m[0].length, 0.85);
   });
@@ -113,30 +149,45 @@ export function findPii(text: string, s: PiiSettings): Span[] {
   each(IPV4, text, (m) => {
     const before = text.slice(Math.max(0, m.index - 12), m.index);
     if (/(?:^|[^a-z])(?:v|version|ver\.?|release|node|solidity|pragma)\s*[:=^~]?\s*$/i.test(before)) return;
-    if (!s.private_ips && privateIPv4(m[0])) return;
+    if (nowhereIPv4(m[0]) || (!s.private_ips && privateIPv4(m[0]))) return;
     push('ip_address', 'ipv4', m.index, m.index + m[0].length, 0.85);
   });
   each(IPV6, text, (m) => {
     const v = m[0];
     if ((v.match(/:/g) ?? []).length < 2 || !isIPv6(v)) return;
-    if (!s.private_ips && (/^(?:::1?|fe80:|fc|fd)/i.test(v))) return;
+    if (/^::1?$/.test(v) || (!s.private_ips && /^(?:fe80:|fc|fd)/i.test(v))) return;
     push('ip_address', 'ipv6', m.index, m.index + v.length, 0.85);
   });
-  each(PHONE_INTL, text, (m) => {
-    const d = m[0].replace(/\D/g, '');
-    if (d.length >= 8 && d.length <= 15) push('phone', 'phone', m.index, m.index + m[0].length, 0.9);
-  });
-  each(PHONE_NANP, text, (m) => push('phone', 'phone', m.index, m.index + m[0].length, 0.85));
-  each(PHONE_LOCAL, text, (m) => {
-    const d = m[0].replace(/\D/g, '');
-    if (d.length < 7 || d.length > 13) return;
-    if (/^\d{4}-\d{2}-\d{2}/.test(m[0]) || /^0\d\.\d/.test(m[0])) return;
-    if (PHONE_CONTEXT.test(text.slice(Math.max(0, m.index - 40), m.index))) push('phone', 'phone', m.index, m.index + m[0].length, 0.8);
-  });
+  if (on.has('phone')) {
+    each(PHONE_INTL, text, (m) => {
+      const context = PHONE_CONTEXT.test(text.slice(Math.max(0, m.index - 40), m.index));
+      if (validPhone(m[0], context)) push('phone', 'phone', m.index, m.index + m[0].length, 0.9);
+    });
+    each(PHONE_GROUPED, text, (m) => {
+      const v = m[0];
+      if (DATE_LIKE.test(v) || DOTTED_QUAD.test(v) || /^\d{1,2}\.\d/.test(v)) return;
+      const context = PHONE_CONTEXT.test(text.slice(Math.max(0, m.index - 40), m.index));
+      if (!context && THOUSANDS.test(v)) return;
+      const nanp = NANP_LAYOUT.test(v);
+      // Without a label, a national number starts with a trunk "0", an "(area)" or "1-", or has
+      // the North-American layout; "2341 2341 2347" is more likely an ID or a reference.
+      if (!context && !nanp && !/^(?:0|\(|1[ .\-])/.test(v)) return;
+      if (validPhone(v, context || nanp)) push('phone', 'phone', m.index, m.index + v.length, context ? 0.9 : 0.8);
+    });
+    each(PHONE_BARE, text, (m) => {
+      if (PHONE_CONTEXT.test(text.slice(Math.max(0, m.index - 40), m.index)) && validPhone(m[0], true)) push('phone', 'phone', m.index, m.index + m[0].length, 0.8);
+    });
+  }
   if (on.has('person')) {
     for (const n of findNames(text)) push('person', 'person', n.start, n.end, n.score);
   }
-  return resolveOverlaps(spans.filter((x) => x.score >= s.threshold && !s.allow.includes(text.slice(x.start, x.end))));
+  const kept = resolveOverlaps(spans.filter((x) => x.score >= s.threshold));
+  const out: Span[] = [];
+  for (const x of kept) {
+    const [a, b] = originalSpan(norm, x.start, x.end);
+    if (!s.allow.includes(original.slice(a, b)) && !s.allow.includes(text.slice(x.start, x.end))) out.push({ ...x, start: a, end: b });
+  }
+  return out;
 }
 
 /** Keeps the strongest of overlapping spans (an IBAN beats the phone number inside it). */

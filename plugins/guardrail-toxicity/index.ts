@@ -1,16 +1,18 @@
-// Toxicity guardrail plugin: registers the `toxicity` layer (lib/guardrails/toxicity.ts), a
-// weighted multilingual lexicon with threat/hate/insult patterns on de-obfuscated text, scored
-// 0..1 against `threshold`. Profanity alone stays under the default threshold ("this fucking
-// build"), and everyday verbs in technical use ("kill the process") are not threats. It does not
-// understand sarcasm, coded language or context; see the lib module for its limits.
+// Toxicity guardrail plugin: registers the `toxicity` layer (lib/guardrails/toxicity.ts). Scores
+// each message 0..1 per category (insult, identity attack, dehumanisation, threat, sexual,
+// self-harm) from a classifier trained by train.ts (model.json), group-targeted rules and
+// obscenity's slur lexicon; counter-speech, reporting and negation are damped, profanity alone
+// stays under the insult threshold. See README.md for data, licences and limits.
+import path from 'node:path';
 import { definePlugin } from '../../kernel/index.ts';
-import { createToxicityGuardrail } from '../../lib/guardrails/toxicity.ts';
+import { createToxicityGuardrail, loadToxicityModel } from '../../lib/guardrails/toxicity.ts';
 
 export const toxicityGuardrailPlugin = definePlugin({
   setup(ctx) {
-    // Plugin config (manifest defaults < plugins.guardrail-toxicity in the service config) sets mode and settings;
-    // the chain then applies guardrails.<layer> from the service config on top.
-    ctx.registerGuardrail(createToxicityGuardrail(ctx.config));
+    const { model_file: modelFile, ...settings } = ctx.config as Record<string, unknown>;
+    // A missing or corrupt model is a setup error (status "error"), never a silent rules-only run.
+    const model = settings.use_classifier === false ? null : loadToxicityModel(path.resolve(ctx.dir, String(modelFile ?? 'model.json')));
+    ctx.registerGuardrail(createToxicityGuardrail(settings, model));
   },
 });
 

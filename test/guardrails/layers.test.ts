@@ -45,7 +45,10 @@ describe('pii', () => {
   });
   it('finds public IPv4/IPv6 but not versions or private ranges', () => {
     assert.deepEqual(spans(pii, 'server 8.8.8.8 and 2001:4860:4860::8888'), ['8.8.8.8', '2001:4860:4860::8888']);
-    assert.deepEqual(kinds(pii, 'version 1.2.3.4 on 192.168.1.10 at 12:30:45'), []);
+    assert.deepEqual(kinds(pii, 'version 1.2.3.4 on 127.0.0.1 at 12:30:45'), []);
+    // Internal addresses are reported by default (they still locate someone); private_ips: false skips them.
+    assert.deepEqual(kinds(pii, 'my laptop is 192.168.1.10'), ['ipv4']);
+    assert.deepEqual(kinds(createPiiGuardrail({ private_ips: false }), 'my laptop is 192.168.1.10'), []);
   });
   it('finds names in sentences, in several languages', () => {
     assert.deepEqual(spans(pii, 'Yesterday Maria García met Dr. Hernández in Madrid.'), ['Maria García', 'Hernández']);
@@ -156,7 +159,7 @@ describe('toxicity', () => {
   const tox = createToxicityGuardrail();
   it('blocks threats, dehumanising speech and targeted insults, also obfuscated', () => {
     assert.deepEqual([...new Set(kinds(tox, 'I will kill you tomorrow'))], ['threat']);
-    assert.ok(kinds(tox, 'Immigrants are vermin').includes('hate_dehumanising'));
+    assert.ok(kinds(tox, 'Immigrants are vermin').includes('dehumanisation'));
     assert.ok(kinds(tox, 'you are a st*pid 1d10t').length || kinds(tox, 'you are an 1d10t').includes('insult'));
     assert.ok(kinds(tox, 'Ich bring dich um').includes('threat'));
   });
@@ -166,7 +169,7 @@ describe('toxicity', () => {
     }
   });
   it('threshold is configurable', () => {
-    const strict = createToxicityGuardrail({ threshold: 0.25 });
+    const strict = createToxicityGuardrail({ threshold: 0.25, category_thresholds: { insult: 0.25 } });
     assert.ok(find(strict, 'this fucking build').length > 0);
     assert.throws(() => createToxicityGuardrail({ threshold: 2 }), /between 0 and 1/);
   });
