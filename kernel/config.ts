@@ -26,6 +26,12 @@ export interface Settings {
   tokenQuotaPerDay: number | null;
   /** What this process serves: both surfaces and analysis jobs (all), or one part of them. */
   role: Role;
+  /** postgres://… for the shared store (VIGIL_DATABASE_URL / database_url); null = SQLite. */
+  databaseUrl: string | null;
+  /** redis://… for shared state and the job queue (VIGIL_REDIS_URL / redis_url); null = in process. */
+  redisUrl: string | null;
+  /** Prefix of every Redis key (VIGIL_REDIS_PREFIX / redis_prefix). */
+  redisPrefix: string;
   /** Raw config file content (guardrail modes, permission sets, approval policy, MCP servers, plugin config...). */
   file: Record<string, any>;
   configPath: string | null;
@@ -142,6 +148,9 @@ export function resolveSettings(input: SettingsInput = {}): Settings {
     maxConcurrentSessions: mcs != null ? parsePositiveInt(mcs as string, '--max-concurrent-sessions') : null,
     tokenQuotaPerDay: tq != null ? parsePositiveInt(tq as string, '--token-quota-per-day') : null,
     role: parseRole(String(pick(input.role, env.VIGIL_ROLE, file.role) ?? 'all')),
+    databaseUrl: String(env.VIGIL_DATABASE_URL ?? file.database_url ?? '').trim() || null,
+    redisUrl: String(env.VIGIL_REDIS_URL ?? file.redis_url ?? '').trim() || null,
+    redisPrefix: String(env.VIGIL_REDIS_PREFIX ?? file.redis_prefix ?? 'vigil:'),
     file,
     configPath,
   };
