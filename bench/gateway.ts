@@ -1,12 +1,11 @@
-// Gateway benchmark: one chat turn with the demo LLM backend (so the model costs ~nothing and
-// what is measured is the gateway: routing, validation, guardrails, agent loop, skill call,
-// SQLite session writes, serialisation). Prints
-//   - server-side overhead: p50/p95 of app.inject() (the whole Fastify pipeline in-process,
-//     no sockets), sequential;
-//   - turns/s over loopback on a listening server, 16 concurrent keep-alive clients in a separate
-//     process (bench/load-client.js), for a fixed time.
-// Each scenario runs with no guardrail plugins and with every guardrail plugin loaded.
-// Bounded: a fixed number of inject calls and a fixed wall time per loopback run.
+// Gateway throughput: `npm run bench:gateway`. One chat turn per request with the demo LLM
+// backend (the model costs ~nothing, so what is measured is the gateway: routing, validation,
+// the guardrail layers, the agent loop, a skill call, session writes to the store,
+// serialisation), driven over loopback by wrk (16 connections, 2 threads, keep-alive) in its
+// own process. Prints turns/s and p50/p99 latency per scenario, as wrk measures them.
+//
+// Bounded: BENCH_S seconds per scenario (default 10) after BENCH_WARM_S of warm-up (default 3).
+// BENCH_GUARDRAILS=all (default) | none | both. Needs `wrk` on PATH (Debian package `wrk`).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,15 +15,11 @@ import pino from 'pino';
 import { Kernel } from '../kernel/kernel.ts';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const CORE = ['gateway-core', 'llm-demo', 'skill-crypto', 'skill-files', 'skill-git', 'skill-web-search', 'skill-contract-audit', 'skill-shell'];
-const INJECT_N = Number(process.env.BENCH_N ?? 2000);
-const LOOP_MS = Number(process.env.BENCH_MS ?? 4000);
-const CONC = 16;
-
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-};
+const CORE = ['gateway-core', 'gateway-audit', 'gateway-tenancy', 'gateway-approvals', 'llm-demo', 'skill-crypto', 'skill-files', 'skill-git', 'skill-web-search', 'skill-contract-audit', 'skill-shell'];
+const SECS = Number(process.env.BENCH_S ?? 10);
+const WARM = Number(process.env.BENCH_WARM_S ?? 3);
+const CONC = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const run = promisify(execFile);
 
 async function boot(withGuardrails: boolean) {
   const all = fs.readdirSync(path.join(ROOT, 'plugins'));
@@ -40,44 +35,68 @@ async function boot(withGuardrails: boolean) {
   return { k, dataDir, layers: k.registry.guardrails().map((g) => g.name) };
 }
 
+interface WrkResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  errors: number;
+}
+
+/** Latency text from wrk ("812.00us", "14.61ms", "1.20s") in milliseconds. */
+function ms(v: string): number {
+  const m = /^([\d.]+)(us|ms|s|m)$/.exec(v.trim());
+  if (!m) throw new Error(`unexpected wrk latency "${v}"`);
+  const n = Number(m[1]);
+  return m[2] === 'us' ? n / 1000 : m[2] === 'ms' ? n : m[2] === 's' ? n * 1000 : n * 60_000;
+}
+
+async function wrk(url: string, body: string, secs: number): Promise<WrkResult> {
+  const script = path.join(os.tmpdir(), `vigil-wrk-${process.pid}.lua`);
+  fs.writeFileSync(script, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(body)}\nwrk.headers["Content-Type"] = "application/json"\n`);
+  const { stdout } = await run('wrk', ['-t2', `-c${CONC}`, `-d${secs}s`, '--latency', '-s', script, url], { encoding: 'utf8', timeout: (secs + 30) * 1000 });
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1]);
+  const p50 = /\s50%\s+(\S+)/.exec(stdout)?.[1];
+  const p99 = /\s99%\s+(\S+)/.exec(stdout)?.[1];
+  const requests = Number(/(\d+) requests in/.exec(stdout)?.[1]);
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0);
+  const sockErr = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
+  if (!Number.isFinite(rps) || !p50 || !p99) throw new Error(`could not read wrk's output:\n${stdout}`);
+  return { rps, p50: ms(p50), p99: ms(p99), requests, errors: non2xx + (sockErr ? sockErr.slice(1).reduce((a, b) => a + Number(b), 0) : 0) };
+}
+
 async function scenario(label: string, message: string, withGuardrails: boolean) {
   const { k, dataDir, layers } = await boot(withGuardrails);
-  const payload = JSON.stringify({ message });
-  const inject = () => k.gateway.inject({ method: 'POST', url: '/api/v1/agent/chat', payload, headers: { 'content-type': 'application/json' } });
-  for (let i = 0; i < 200; i++) await inject(); // warm-up: JIT, prepared statements
-  const lat: number[] = [];
-  for (let i = 0; i < INJECT_N; i++) {
-    const t0 = process.hrtime.bigint();
-    const r = await inject();
-    lat.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    if (r.statusCode !== 200) throw new Error(`chat failed: ${r.statusCode} ${r.body}`);
-  }
   const { gateway } = await k.listen();
   const url = `${gateway}/api/v1/agent/chat`;
-  // The load comes from a separate process (bench/load-client.js) so client and server do not
-  // share one event loop.
-  const { stdout: out } = await promisify(execFile)(process.execPath, [path.join(ROOT, 'bench', 'load-client.js'), url, payload, String(CONC), String(LOOP_MS)], { encoding: 'utf8' });
-  const load = JSON.parse(out.trim().split('\n').at(-1)!) as { done: number; failed: number; secs: number; p50: number; p99: number };
-  const done = load.done;
-  const failed = load.failed;
-  const secs = load.secs;
+  const body = JSON.stringify({ message });
+  const probe = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+  if (probe.status !== 200) throw new Error(`chat failed: ${probe.status} ${await probe.text()}`);
+  await probe.arrayBuffer();
+  if (WARM > 0) await wrk(url, body, WARM); // JIT, prepared statements, pools
+  const r = await wrk(url, body, SECS);
+  const sessions = (await k.store.listSessions({ tenant: null, limit: 1_000_000 })).length;
   await k.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
   return {
     scenario: label,
-    guardrails: layers.length ? layers.join(',') : 'none',
-    inject_p50_ms: +pct(lat, 50).toFixed(3),
-    inject_p95_ms: +pct(lat, 95).toFixed(3),
-    loopback_turns_per_s: Math.round(done / secs),
-    loopback_p50_ms: +load.p50.toFixed(2),
-    loopback_failed: failed,
+    guardrails: layers.length ? `${layers.length} layers` : 'none',
+    'turns/s': Math.round(r.rps),
+    'p50 ms': +r.p50.toFixed(2),
+    'p99 ms': +r.p99.toFixed(2),
+    turns: r.requests,
+    errors: r.errors,
+    'sessions stored': sessions,
   };
 }
 
+const which = process.env.BENCH_GUARDRAILS ?? 'all';
+const modes = which === 'both' ? [false, true] : [which !== 'none'];
 const rows = [];
-for (const g of [false, true]) {
+for (const g of modes) {
   rows.push(await scenario('answer only ("hello there")', 'hello there', g));
   rows.push(await scenario('skill call ("sha256 of abc")', 'sha256 of abc', g));
 }
-console.log(`node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), inject n=${INJECT_N}, loopback ${LOOP_MS} ms x ${CONC} clients`);
+const load = os.loadavg().map((x) => x.toFixed(1)).join(' ');
+console.log(`node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), wrk -t2 -c${CONC} -d${SECS}s, load average ${load}`);
 console.table(rows);

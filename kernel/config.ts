@@ -37,6 +37,12 @@ export interface Settings {
   role: Role;
   /** Largest timeout (s) an outside analysis request may ask for; larger ones are lowered to it. */
   maxAnalysisTimeoutS?: number;
+  /** postgres://… for the shared store (VIGIL_DATABASE_URL / database_url); null = SQLite. */
+  databaseUrl: string | null;
+  /** redis://… for shared state and the job queue (VIGIL_REDIS_URL / redis_url); null = in process. */
+  redisUrl: string | null;
+  /** Prefix of every Redis key (VIGIL_REDIS_PREFIX / redis_prefix). */
+  redisPrefix: string;
   /** Raw config file content (guardrail modes, permission sets, approval policy, MCP servers, plugin config...). */
   file: Record<string, any>;
   configPath: string | null;
@@ -186,6 +192,9 @@ export function resolveSettings(input: SettingsInput = {}): Settings {
     anonymousRateLimit: parseRateLimit(String(env.VIGIL_ANONYMOUS_RATE_LIMIT ?? file.anonymous_rate_limit ?? '120/min'), 'anonymous_rate_limit'),
     role: parseRole(String(pick(input.role, env.VIGIL_ROLE, file.role) ?? 'all')),
     maxAnalysisTimeoutS: mat != null ? parsePositiveInt(mat as string, '--max-analysis-timeout') : 300,
+    databaseUrl: String(env.VIGIL_DATABASE_URL ?? file.database_url ?? '').trim() || null,
+    redisUrl: String(env.VIGIL_REDIS_URL ?? file.redis_url ?? '').trim() || null,
+    redisPrefix: String(env.VIGIL_REDIS_PREFIX ?? file.redis_prefix ?? 'vigil:'),
     file,
     configPath,
   };

@@ -5,13 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
 
-export function redisUrlOf(settings: { file?: Record<string, any> }, env: NodeJS.ProcessEnv = process.env): string | null {
-  const v = env.VIGIL_REDIS_URL ?? settings.file?.redis_url ?? null;
-  return v ? String(v).trim() || null : null;
+/** The resolved setting (resolveSettings reads VIGIL_REDIS_URL from its env, then the file). */
+export function redisUrlOf(settings: { redisUrl?: string | null }): string | null {
+  return settings.redisUrl ?? null;
 }
 
-export function redisPrefixOf(settings: { file?: Record<string, any> }, env: NodeJS.ProcessEnv = process.env): string {
-  const p = String(env.VIGIL_REDIS_PREFIX ?? settings.file?.redis_prefix ?? 'vigil:');
+export function redisPrefixOf(settings: { redisPrefix?: string }): string {
+  const p = settings.redisPrefix ?? 'vigil:';
   if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(p)) throw new Error(`VIGIL_REDIS_PREFIX must be 1-64 characters of letters, digits, _ . : -, got "${p}"`);
   return p;
 }

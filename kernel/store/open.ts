@@ -9,9 +9,9 @@ export interface StoreLocation {
   databaseUrl?: string | null;
 }
 
-export function databaseUrlOf(settings: { file?: Record<string, any> }, env: NodeJS.ProcessEnv = process.env): string | null {
-  const v = env.VIGIL_DATABASE_URL ?? settings.file?.database_url ?? null;
-  return v ? String(v).trim() || null : null;
+/** The resolved setting (resolveSettings reads VIGIL_DATABASE_URL from its env, then the file). */
+export function databaseUrlOf(settings: { databaseUrl?: string | null }): string | null {
+  return settings.databaseUrl ?? null;
 }
 
 export async function openStore(loc: StoreLocation): Promise<Store> {

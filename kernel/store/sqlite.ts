@@ -4,6 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type {
   ApprovalRecord,
@@ -16,6 +18,8 @@ import type {
   Store,
   TenantRecord,
 } from './types.ts';
+
+const require = createRequire(import.meta.url);
 
 const MIGRATIONS: string[] = [
   // 1: initial schema
@@ -68,6 +72,27 @@ const MIGRATIONS: string[] = [
 ];
 
 const now = () => new Date().toISOString();
+
+// Runs PASSIVE checkpoints (they never block the writer) once a second in a worker thread.
+const CHECKPOINT_WORKER = `
+const { workerData, parentPort } = require('node:worker_threads');
+const Database = require(workerData.module);
+const db = new Database(workerData.file);
+db.pragma('busy_timeout = 1000');
+const t = setInterval(() => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} }, workerData.everyMs);
+parentPort.on('message', () => { clearInterval(t); try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} db.close(); process.exit(0); });
+`;
+
+function startCheckpointer(file: string): { stop(): void } | null {
+  try {
+    const w = new Worker(CHECKPOINT_WORKER, { eval: true, workerData: { file, module: require.resolve('better-sqlite3'), everyMs: 1000 } });
+    w.unref();
+    w.on('error', () => undefined);
+    return { stop: () => w.postMessage('stop') };
+  } catch {
+    return null;
+  }
+}
 const j = (v: unknown) => JSON.stringify(v ?? null);
 const pj = <T>(s: string | null): T => (s == null ? (null as T) : (JSON.parse(s) as T));
 
@@ -83,7 +108,16 @@ export class SqliteStore implements Store {
     this.db.pragma('foreign_keys = ON');
     this.db.pragma('busy_timeout = 5000');
     this.migrate();
+    if (file !== ':memory:' && process.env.VIGIL_SQLITE_CHECKPOINT_THREAD !== '0') {
+      // A WAL checkpoint copies pages back into the database file and fsyncs it: run on the
+      // main thread (SQLite's default, every 1000 pages) it stalls every request for that long.
+      // A worker thread checkpoints instead; the main connection only steps in if the WAL grows
+      // far past that (the worker died or cannot keep up).
+      this.db.pragma('wal_autocheckpoint = 20000');
+      this.checkpointer = startCheckpointer(file);
+    }
   }
+  private checkpointer: { stop(): void } | null = null;
 
   // Compiling a statement costs more than running it: keep each one after its first use.
   private statements = new Map<string, Database.Statement>();
@@ -119,6 +153,8 @@ export class SqliteStore implements Store {
   }
 
   async close() {
+    if (this.auditBatch.length) this.flushAudit();
+    this.checkpointer?.stop();
     if (this.db.open) this.db.close();
   }
 
@@ -199,14 +235,42 @@ export class SqliteStore implements Store {
   }
 
   // --- audit (append-only: there is no update or delete of events, only redaction of detail)
-  async appendAudit(e: AuditEvent) {
+  // Group commit: the events appended while the event loop is busy are written in one
+  // transaction at the next turn of the loop (one WAL commit instead of one per event, the
+  // main cost of the audit log under load). Each caller's promise resolves only after the
+  // commit, so an acknowledged event is a stored event.
+  private auditBatch: Array<{ e: AuditEvent; ts: string; resolve: (v: AuditEvent) => void; reject: (err: unknown) => void }> = [];
+  private flushAudit = () => {
+    const batch = this.auditBatch;
+    this.auditBatch = [];
+    const ins = this.stmt('INSERT INTO audit_events (ts, tenant, type, outcome, actor, session_id, severity, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    const ids: number[] = [];
+    try {
+      this.db.transaction(() => {
+        for (const { e, ts } of batch) ids.push(Number(ins.run(ts, e.tenant, e.type, e.outcome, e.actor ?? null, e.session_id ?? null, e.severity ?? 3, j(e.detail)).lastInsertRowid));
+      })();
+    } catch (err) {
+      // One bad event must not sink its neighbours: retry them one by one.
+      for (const b of batch) {
+        try {
+          b.resolve({ ...b.e, id: Number(ins.run(b.ts, b.e.tenant, b.e.type, b.e.outcome, b.e.actor ?? null, b.e.session_id ?? null, b.e.severity ?? 3, j(b.e.detail)).lastInsertRowid), ts: b.ts });
+        } catch (one) {
+          b.reject(one);
+        }
+      }
+      return;
+    }
+    batch.forEach((b, i) => b.resolve({ ...b.e, id: ids[i]!, ts: b.ts }));
+  };
+  appendAudit(e: AuditEvent): Promise<AuditEvent> {
+    if (!this.db.open) return Promise.reject(new TypeError('The database connection is not open'));
     const ts = e.ts ?? now();
-    const info = this.db
-      .prepare('INSERT INTO audit_events (ts, tenant, type, outcome, actor, session_id, severity, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(ts, e.tenant, e.type, e.outcome, e.actor ?? null, e.session_id ?? null, e.severity ?? 3, j(e.detail));
-    return { ...e, id: Number(info.lastInsertRowid), ts };
+    return new Promise((resolve, reject) => {
+      if (this.auditBatch.push({ e, ts, resolve, reject }) === 1) setImmediate(this.flushAudit);
+    });
   }
   async queryAudit(q: AuditQuery) {
+    if (this.auditBatch.length) this.flushAudit(); // reads see every append made before them
     const where = ['tenant IS ?'];
     const args: unknown[] = [q.tenant];
     if (q.from) (where.push('ts >= ?'), args.push(q.from));
@@ -215,12 +279,13 @@ export class SqliteStore implements Store {
     if (q.outcome) (where.push('outcome = ?'), args.push(q.outcome));
     if (q.after !== undefined) (where.push('id > ?'), args.push(q.after));
     if (q.before !== undefined) (where.push('id < ?'), args.push(q.before));
-    const rows = this.db
-      .prepare(`SELECT * FROM audit_events WHERE ${where.join(' AND ')} ORDER BY id ${q.order === 'desc' ? 'DESC' : 'ASC'} LIMIT ?`)
+    const rows = this
+      .stmt(`SELECT * FROM audit_events WHERE ${where.join(' AND ')} ORDER BY id ${q.order === 'desc' ? 'DESC' : 'ASC'} LIMIT ?`)
       .all(...args, Math.min(q.limit ?? 100, 10_000)) as any[];
     return rows.map((r) => ({ ...r, detail: pj(r.detail) }));
   }
   async redactAudit(tenant: string | null, match: (e: AuditEvent) => Record<string, unknown> | null) {
+    if (this.auditBatch.length) this.flushAudit();
     const rows = this.stmt('SELECT * FROM audit_events WHERE tenant IS ?').all(tenant) as any[];
     const upd = this.stmt('UPDATE audit_events SET detail = ? WHERE id = ?');
     let n = 0;
@@ -235,8 +300,8 @@ export class SqliteStore implements Store {
 
   // --- tenants
   async putTenant(t: TenantRecord) {
-    this.db
-      .prepare(
+    this
+      .stmt(
         `INSERT INTO tenants (name, key_hash, key_prefix, created_at, rate_limit, token_quota_per_day, max_concurrent_sessions, permissions)
          VALUES (@name, @key_hash, @key_prefix, @created_at, @rate_limit, @token_quota_per_day, @max_concurrent_sessions, @permissions)
          ON CONFLICT(name) DO UPDATE SET key_hash=excluded.key_hash, key_prefix=excluded.key_prefix, rate_limit=excluded.rate_limit,
@@ -262,8 +327,8 @@ export class SqliteStore implements Store {
 
   // --- approvals
   async putApproval(a: ApprovalRecord) {
-    this.db
-      .prepare(
+    this
+      .stmt(
         `INSERT INTO approvals (id, tenant, session_id, skill, input, status, reason, created_at, expires_at, decided_at, data)
          VALUES (@id, @tenant, @session_id, @skill, @input, @status, @reason, @created_at, @expires_at, @decided_at, @data)
          ON CONFLICT(id) DO UPDATE SET status=excluded.status, reason=excluded.reason, decided_at=excluded.decided_at, data=excluded.data`,
@@ -285,8 +350,8 @@ export class SqliteStore implements Store {
 
   // --- generic records
   async putRecord(collection: string, id: string, data: Record<string, unknown>, tenant: string | null = null) {
-    this.db
-      .prepare('INSERT INTO records (collection, id, tenant, data, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(collection, tenant, id) DO UPDATE SET data=excluded.data, updated_at=excluded.updated_at')
+    this
+      .stmt('INSERT INTO records (collection, id, tenant, data, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(collection, tenant, id) DO UPDATE SET data=excluded.data, updated_at=excluded.updated_at')
       .run(collection, id, tenant ?? '', j(data), now());
   }
   async getRecord(collection: string, id: string, tenant: string | null = null) {

@@ -110,10 +110,21 @@ export function createBullQueue(o: BullOptions, onError: (e: unknown, what: stri
       return { waiting: (c.wait ?? 0) + (c.prioritized ?? 0) + (c.delayed ?? 0), active: c.active ?? 0 };
     },
     async close() {
-      // A graceful stop lets running jobs finish (the kernel drains before closing plugins).
-      await worker?.close().catch((e) => onError(e, 'closing the job worker'));
-      await (events as QueueEvents | null)?.close().catch(() => undefined);
-      await queue.close().catch(() => undefined);
+      // A graceful stop lets running jobs finish, up to a limit; a job cut off after that keeps
+      // its lock until it expires and then runs again on another worker (stored once anyway).
+      // With Redis unreachable BullMQ's close would wait for it forever: every step is bounded.
+      const bounded = (p: Promise<unknown> | undefined, ms: number) => {
+        let t: NodeJS.Timeout | undefined;
+        return Promise.race([Promise.resolve(p).catch(() => undefined), new Promise((r) => (t = setTimeout(r, ms)))]).finally(() => clearTimeout(t));
+      };
+      const grace = Number(process.env.VIGIL_JOBS_SHUTDOWN_GRACE_MS) || 10_000;
+      // Not even connected (Redis down): nothing to let finish.
+      const connected = connections.some((r) => r.status === 'ready');
+      await bounded(worker?.close(!connected), connected ? grace : 1000);
+      await bounded((events as QueueEvents | null)?.close(), 2000);
+      await bounded(queue.close(), 2000);
+      // BullMQ duplicates connections internally (the worker's blocking one): cut them all.
+      await Promise.all([worker?.disconnect(), (events as QueueEvents | null)?.disconnect(), queue.disconnect()].map((p) => bounded(p, 1000)));
       for (const r of connections) r.disconnect();
     },
   };

@@ -155,7 +155,7 @@ export default definePlugin<{ sweep_interval_ms: number; poll_interval_ms: numbe
       if (sweeper) clearInterval(sweeper);
       svc.close();
       await bus?.close();
-      await redis?.quit().catch(() => undefined);
+      redis?.disconnect();
     });
   },
 });

@@ -51,7 +51,7 @@ export function createRedisApprovalBus(o: { redis: Redis; prefix: string; replic
     async close() {
       for (const t of holds.values()) clearInterval(t);
       holds.clear();
-      await sub.quit().catch(() => undefined);
+      sub.disconnect();
     },
   };
 }

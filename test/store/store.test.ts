@@ -202,6 +202,17 @@ for (const b of BACKENDS) {
       assert.deepEqual(await store.listRecords('c', 'acme'), []);
     });
 
+    it('an event that cannot be stored fails alone; events appended with it are stored', async () => {
+      const t = 'bad-t';
+      const res = await Promise.allSettled([
+        store.appendAudit({ tenant: t, type: 'x', outcome: 'info', detail: { n: 1 } }),
+        store.appendAudit({ tenant: t, type: 'x', outcome: 'info', detail: { n: 10n } as any }),
+        store.appendAudit({ tenant: t, type: 'x', outcome: 'info', detail: { n: 3 } }),
+      ]);
+      assert.deepEqual(res.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
+      assert.deepEqual((await store.queryAudit({ tenant: t })).map((e) => e.detail.n), [1, 3]);
+    });
+
     it('concurrent appends get distinct ascending ids and all land', async () => {
       const t = 'conc-t';
       const res = await Promise.all(Array.from({ length: 40 }, (_, i) => store.appendAudit({ tenant: t, type: 'x', outcome: 'info', detail: { i } })));

@@ -52,7 +52,18 @@ export function createUsageMeter(
     void tail.then(() => chains.get(k) === tail && chains.delete(k));
     return next;
   };
-  const stored = async (tenant: string | null, day: string) => Number((await store.getRecord(USAGE_COLLECTION, day, tenant))?.tokens ?? 0);
+  // Increments not yet written (see consume), by tenant and day.
+  // An entry leaves `pending` when its write starts and `writing` when the write is done, so
+  // its tokens count (in one place or the other) until the store has them.
+  type Pending = { key: string; tokens: number; requests: number; done: Promise<void> };
+  const pending = new Map<string, Pending>();
+  const writing = new Set<Pending>();
+  const unwritten = (key: string) => (pending.get(key)?.tokens ?? 0) + [...writing].reduce((a, w) => a + (w.key === key ? w.tokens : 0), 0);
+  const stored = async (tenant: string | null, day: string) => {
+    const key = `${tenant ?? ''}\u0000${day}`;
+    const extra = unwritten(key);
+    return Number((await store.getRecord(USAGE_COLLECTION, day, tenant))?.tokens ?? 0) + Math.min(extra, unwritten(key));
+  };
   const redisKey = (tenant: string | null, day: string) => `${shared!.prefix}usage:${day}:${tenant == null ? '-' : `t:${tenant}`}`;
   const used = async (tenant: string | null, day: string) => {
     if (!shared) return stored(tenant, day);
@@ -109,11 +120,28 @@ export function createUsageMeter(
         });
         return;
       }
-      await serial(tenant, async () => {
-        const day = utcDay(now());
-        const prev = await store.getRecord(USAGE_COLLECTION, day, tenant);
-        await store.putRecord(USAGE_COLLECTION, day, { tokens: Number(prev?.tokens ?? 0) + n, requests: Number(prev?.requests ?? 0) + 1 }, tenant);
-      });
+      // Turns finishing in the same turn of the event loop are added up and written once (one
+      // read and one write per tenant instead of one each per turn); every caller still
+      // resumes only after the write that includes its tokens.
+      const day = utcDay(now());
+      const k = `${tenant ?? ''}\u0000${day}`;
+      let p = pending.get(k);
+      if (!p) {
+        p = { key: k, tokens: 0, requests: 0, done: null! };
+        const entry = p;
+        pending.set(k, entry);
+        entry.done = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+          pending.delete(k);
+          writing.add(entry);
+          return serial(tenant, async () => {
+            const prev = await store.getRecord(USAGE_COLLECTION, day, tenant);
+            await store.putRecord(USAGE_COLLECTION, day, { tokens: Number(prev?.tokens ?? 0) + entry.tokens, requests: Number(prev?.requests ?? 0) + entry.requests }, tenant);
+          }).finally(() => writing.delete(entry));
+        });
+      }
+      p.tokens += n;
+      p.requests += 1;
+      await p.done;
     },
   };
 }
