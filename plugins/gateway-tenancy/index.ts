@@ -220,6 +220,7 @@ export default definePlugin<{ open_paths: string[]; api_open_paths: string[]; re
               200: Type.Object({
                 mode: Type.Union([Type.Literal('multi-tenant'), Type.Literal('single-tenant')]),
                 tenant: Type.Union([Type.String(), Type.Null()]),
+                key: Type.Union([Type.String(), Type.Null()], { description: 'the key that made this request, "<tenant>/<label>"' }),
                 key_prefix: Type.Union([Type.String(), Type.Null()]),
                 permissions: Type.Union([Type.Array(Type.String()), Type.Null()]),
                 limits: Type.Object({
@@ -239,7 +240,8 @@ export default definePlugin<{ open_paths: string[]; api_open_paths: string[]; re
           return {
             mode: (await dir.enabled()) ? 'multi-tenant' : 'single-tenant',
             tenant: t.name,
-            key_prefix: rec?.key_prefix ?? null,
+            key: t.key ?? null,
+            key_prefix: records.get(req)?.key_prefix ?? rec?.key_prefix ?? null,
             permissions: t.permissions,
             limits: {
               rate_limit: rateOf(rec?.rate_limit ?? null)?.text ?? settings.rateLimitPerKey?.text ?? null,

@@ -115,4 +115,8 @@ test('an approver-only key (approvals_decide) runs no skill and no analysis', as
   assert.equal(keys.code, 0, keys.err);
   assert.deepEqual(JSON.parse(keys.out).keys.map((k: any) => k.label), ['primary', 'approver']);
   assert.ok(!keys.out.includes(approver), 'keys are never printed again');
+  const me = await http(s.gateway, 'GET', '/api/v1/tenants/me', { key: approver });
+  assert.equal(me.json.tenant, 'carol');
+  assert.equal(me.json.key, 'carol/approver');
+  assert.deepEqual(me.json.permissions, ['approvals_decide']);
 });
