@@ -83,12 +83,22 @@ const t = setInterval(() => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catc
 parentPort.on('message', () => { clearInterval(t); try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} db.close(); process.exit(0); });
 `;
 
-function startCheckpointer(file: string): { stop(): void } | null {
+function startCheckpointer(file: string): { stop(): Promise<void> } | null {
   try {
     const w = new Worker(CHECKPOINT_WORKER, { eval: true, workerData: { file, module: require.resolve('better-sqlite3'), everyMs: 1000 } });
     w.unref();
     w.on('error', () => undefined);
-    return { stop: () => w.postMessage('stop') };
+    const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
+    // Close waits for the worker's own connection to close: until then it may still write the
+    // WAL files, and a caller that removes the data directory right after close would race it.
+    return {
+      stop: async () => {
+        w.postMessage('stop');
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([exited, new Promise<void>((r) => (timer = setTimeout(r, 2000)))]);
+        clearTimeout(timer);
+      },
+    };
   } catch {
     return null;
   }
@@ -117,7 +127,7 @@ export class SqliteStore implements Store {
       this.checkpointer = startCheckpointer(file);
     }
   }
-  private checkpointer: { stop(): void } | null = null;
+  private checkpointer: { stop(): Promise<void> } | null = null;
 
   // Compiling a statement costs more than running it: keep each one after its first use.
   private statements = new Map<string, Database.Statement>();
@@ -154,7 +164,7 @@ export class SqliteStore implements Store {
 
   async close() {
     if (this.auditBatch.length) this.flushAudit();
-    this.checkpointer?.stop();
+    await this.checkpointer?.stop();
     if (this.db.open) this.db.close();
   }
 

@@ -116,6 +116,8 @@ test('2 gateways, 2 API replicas, 2 workers on PostgreSQL and Redis', { skip: sk
   const dir = new TenantDirectory(store, [], createAuditLog(store));
   const key = (await dir.create({ name: 'acme', rateLimit: '4/min' })).api_key;
   const key2 = (await dir.create({ name: 'ops' })).api_key;
+  // The key that caused an approval never decides it: the tenant's approver key does.
+  const approver = (await dir.addKey('ops', { label: 'approver', permissions: ['approvals_decide'] })).api_key;
 
   const config = path.join(tmp, 'vigil.config.json');
   fs.writeFileSync(
@@ -183,7 +185,7 @@ test('2 gateways, 2 API replicas, 2 workers on PostgreSQL and Redis', { skip: sk
   assert.ok(pending, 'the gated skill call is pending');
   const decided = await fetch(`${g2.gateway}/api/v1/approvals/${pending.id}`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${key2}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${approver}`, 'content-type': 'application/json' },
     body: JSON.stringify({ decision: 'approve', decided_by: 'bob' }),
   });
   assert.equal(decided.status, 200, await decided.clone().text());

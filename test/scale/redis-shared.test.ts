@@ -8,6 +8,7 @@ import { boot, type Booted } from '../governance/helpers.ts';
 import { PostgresStore } from '../../kernel/store/postgres.ts';
 import { postgresProblem, pgUrlWithSchema, uniqueSchema } from '../store/backends.ts';
 import { REDIS_URL, dropPrefix, redisProblem, uniquePrefix } from './services.ts';
+import { addKey } from '../security/edge-helpers.ts';
 
 const skip = (await redisProblem()) ?? (await postgresProblem());
 const prefix = uniquePrefix();
@@ -93,7 +94,9 @@ test('approval decided on replica B resumes the stream waiting on replica A', { 
     if (!pending) await new Promise((r) => setTimeout(r, 50));
   }
   assert.ok(pending, 'the gated call is pending');
-  const d = await b.req('POST', `/api/v1/approvals/${pending.id}`, { key, body: { decision: 'approve', decided_by: 'bob' } });
+  // The requesting key never decides: a second key of the tenant with approvals_decide does.
+  const approver = await addKey(a.kernel, 'ap', 'approver', ['approvals_decide']);
+  const d = await b.req('POST', `/api/v1/approvals/${pending.id}`, { key: approver, body: { decision: 'approve', decided_by: 'bob' } });
   assert.equal(d.status, 200, d.body);
   const res = await stream;
   assert.equal(res.statusCode, 200);

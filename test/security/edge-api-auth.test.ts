@@ -33,7 +33,7 @@ test('with a tenant, the analysis API needs a key with contract_analysis; health
   assert.equal(forbidden.status, 403, forbidden.text);
   assert.match(forbidden.json.error, /lacks the permission contract_analysis/);
   // Authenticated calls go through (cheap routes: this test is about the door, not analysis).
-  const ok = await http(s.api, 'POST', '/api/v1/reports/', { headers: { 'x-api-key': analyst }, body: { kind: 'note', summary: { CRITICAL: 0 } } });
+  const ok = await http(s.api, 'POST', '/api/v1/reports/', { headers: { 'x-api-key': analyst }, body: { kind: 'note', note: 'reviewed by hand' } });
   assert.equal(ok.status, 201, ok.text);
   assert.equal((await http(s.api, 'GET', '/api/v1/tools/', { key: analyst })).status, 200);
   for (const open of ['/api/v1/health/', '/api/v1/health', '/openapi.json']) assert.equal((await http(s.api, 'GET', open)).status, 200, open);
@@ -93,15 +93,15 @@ test('readiness names the analysis API mode: keyed, open by --api-open, local', 
   const open = await serve({ config: { api_open: true } });
   try {
     const k = await addTenant(open.kernel, 'dave', ['contract_analysis']);
-    assert.equal((await http(open.api, 'POST', '/api/v1/reports/', { body: { kind: 'note', summary: {} } })).status, 201, 'keyless on purpose');
-    assert.equal((await http(open.api, 'POST', '/api/v1/reports/', { key: 'vgl_wrong_wrong_wrong_wrong_wrong_wrong_00', body: { kind: 'note', summary: {} } })).status, 401, 'a wrong key is still an error');
+    assert.equal((await http(open.api, 'POST', '/api/v1/reports/', { body: { kind: 'note', note: 'reviewed by hand' } })).status, 201, 'keyless on purpose');
+    assert.equal((await http(open.api, 'POST', '/api/v1/reports/', { key: 'vgl_wrong_wrong_wrong_wrong_wrong_wrong_00', body: { kind: 'note', note: 'reviewed by hand' } })).status, 401, 'a wrong key is still an error');
     assert.match((await mode(open, k)).all, /open by --api-open/);
   } finally {
     await open.stop();
   }
   const local = await serve();
   try {
-    assert.equal((await http(local.api, 'POST', '/api/v1/reports/', { body: { kind: 'note', summary: {} } })).status, 201);
+    assert.equal((await http(local.api, 'POST', '/api/v1/reports/', { body: { kind: 'note', note: 'reviewed by hand' } })).status, 201);
     assert.match((await mode(local)).all, /local single-tenant/);
   } finally {
     await local.stop();
