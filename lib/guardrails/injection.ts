@@ -388,13 +388,17 @@ export function unescapeInPlace(text: string): string {
       return ' '.repeat(m.length - 1) + (code < 32 ? ' ' : String.fromCharCode(code));
     }
     const last = m[m.length - 1];
-    return ' '.repeat(m.length - 1) + (last === 'n' || last === 'r' ? '\n' : last === 't' ? ' ' : '"');
+    // An escaped quote is padded with NULs, not spaces, so the quote test below can tell a
+    // quotation in prose ("says \"...\"") from the structure of JSON nested in a string.
+    if (last === '"') return '\u0000'.repeat(m.length - 1) + '"';
+    return ' '.repeat(m.length - 1) + (last === 'n' || last === 'r' ? '\n' : ' ');
   });
 }
 
 // Quoted or code-formatted mentions in documents: `...`, "...", “...”, «...», fenced blocks. An
 // opening quote right after ":", "[", "{" or "," is JSON structure, not a quotation.
-const MENTION = /```[\s\S]*?(?:```|$)|`[^`\n]{1,300}`|(?<=[\p{L}\p{N}\s(*-])"[^"\n]{1,300}"|“[^”\n]{1,300}”|«[^»\n]{1,300}»|„[^“”\n]{1,300}[“”]/gu;
+// A quotation may wrap onto a second line, as prose in documents does.
+const MENTION = /```[\s\S]*?(?:```|$)|`[^`\n]{1,300}`|(?<=[\p{L}\p{N}\s(*-]\u0000*)"[^"\n]{0,300}(?:\n[^"\n]{0,300})?"|“[^”\n]{0,300}(?:\n[^”\n]{0,300})?”|«[^»\n]{1,300}»|„[^“”\n]{1,300}[“”]/gu;
 function mentionRanges(text: string): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   if (text.indexOf('`') < 0 && text.indexOf('"') < 0 && text.indexOf('“') < 0 && text.indexOf('«') < 0 && text.indexOf('„') < 0) return out;

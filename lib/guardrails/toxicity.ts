@@ -90,6 +90,8 @@ interface Rule {
   cats: Partial<Record<ToxicityCategory, number>>;
   re: WordRegex;
   id: string;
+  /** Needs a protected group in the text: skipped (one scan) when there is none. */
+  group: boolean;
 }
 
 const b = WORD_START;
@@ -118,7 +120,7 @@ const GROUP_ADJ = [
 const GROUP = `(?:(?:all|these|those|the|most|every|many|some|you|fucking|damn|filthy|dirty)\\s+)*(?:${alt(GROUP_NOUNS)}|${alt(GROUP_ADJ)}\\s+(?:people|persons|men|women|folks|kids|children|guys|girls|boys|immigrants|families|community|communities|users)|(?:people|persons) (?:who are|with) (?:disabilities|${alt(GROUP_ADJ)}))`;
 
 /** Any mention of a protected group (noun or adjective), for gating the classifier's identity heads. */
-const GROUP_MENTION = wordRegex(`${WORD_START}(?:${alt(GROUP_NOUNS)}|${alt(GROUP_ADJ)}|jew|muslim|immigrant|migrant|refugee|woman|girl|gay|homo|trans)${'(?![\\p{L}\\p{N}])'}`, 'gu');
+const GROUP_MENTION = wordRegex(`${WORD_START}(?:${alt(GROUP_NOUNS)}|${alt(GROUP_ADJ)}|jew|muslim|immigrant|migrant|refugee|woman|girl|gay|homo|trans|disabilities)${'(?![\\p{L}\\p{N}])'}`, 'gu');
 
 const NEG_ADJ = alt([
   'disgusting', 'stupid', 'worthless', 'filthy', 'inferior', 'evil', 'lazy', 'dirty', 'pathetic', 'vile', 'useless', 'dangerous', 'sick', 'gross', 'scum',
@@ -137,7 +139,7 @@ const KILL = alt(['kill', 'murder', 'exterminate', 'eradicate', 'gas', 'shoot', 
 const BE = alt(['are', 'is', 'were', 'r', 'are all', 'are just', 'are nothing but', 'are like', 'are such', 'sind', 'son', 'sont', 'sono', 'sao']);
 
 const RULES: Rule[] = [];
-const rule = (id: string, cats: Rule['cats'], src: string) => RULES.push({ id, cats, re: wordRegex(src, 'gu') });
+const rule = (id: string, cats: Rule['cats'], src: string) => RULES.push({ id, cats, re: wordRegex(src, 'gu'), group: src.includes(GROUP) });
 // Hate against groups.
 rule('group_dehumanised', { identity_attack: 0.9, dehumanisation: 0.9 }, `${b}${GROUP}\\s+${BE}\\s+(?:(?:just|all|nothing but|like|basically|literally|simply)\\s+)*(?:(?:dirty|filthy|disgusting|stinking|subhuman)\\s+)?${DEHUMANISING}${e}`);
 rule('group_breed', { identity_attack: 0.85, dehumanisation: 0.85 }, `${b}${GROUP}\\s+(?:breed|multiply|swarm|infest)\\w*(?:\\s+like\\s+\\p{L}+)?`);
@@ -262,7 +264,10 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   const spans: ToxicityResult['spans'] = [];
   const ruleScore: Record<ToxicityCategory, number> = { insult: 0, identity_attack: 0, dehumanisation: 0, threat: 0, sexual: 0, self_harm: 0 };
   const matched: Array<[number, number]> = [];
+  GROUP_MENTION.re.lastIndex = 0;
+  const groupMention = execWord(GROUP_MENTION, n.text) !== null;
   for (const r of RULES) {
+    if (r.group && !groupMention) continue;
     r.re.re.lastIndex = 0;
     let m: RegExpExecArray | null;
     let c = 0;
@@ -325,8 +330,7 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   // An identity attack needs an identity: without a group mention or a slur the identity heads
   // cannot block ("I will kill you" is a threat, not hate). Very short texts give the classifier
   // too little to go on ("mail a@example.com").
-  GROUP_MENTION.re.lastIndex = 0;
-  const groupRef = slurMax > 0 || execWord(GROUP_MENTION, n.text) !== null;
+  const groupRef = slurMax > 0 || groupMention;
   const words = n.text.split(/\s+/, 8).filter(Boolean).length;
   const shortScale = Math.min(1, words / 5);
   for (const c of TOXICITY_CATEGORIES) {
