@@ -21,7 +21,7 @@ import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'o
 import type { GuardrailFinding } from '../../kernel/index.ts';
 import { tokenFeatures, windowScore, type LoadedModel } from './classifier.ts';
 import { defineLayer, num } from './layer.ts';
-import { mapSpan, normalizeForMatching } from './normalize.ts';
+import { mapSpan, normalizeForMatching, type NormalizedText } from './normalize.ts';
 import { noisyOr } from './injection.ts';
 import { execWord, WORD_START, wordRegex, type WordRegex } from './word-start.ts';
 
@@ -218,14 +218,29 @@ export const LEXICON_PREFILTER = (() => {
     if (w.length === 4) return `(?<![a-z])${stem}(?:s|es|ing|ed|er|ers|y|ty|head|hole|face)?(?![a-z])`;
     return [...w.slice(0, 5)].map((ch) => `${ch}+`).join('');
   });
-  return parts.length ? new RegExp(parts.join('|')) : /$^/;
+  return parts.length ? new RegExp(parts.join('|'), 'g') : /$^/g;
 })();
 
-function lexiconMatches(text: string, normalized: string): Array<{ word: string; start: number; end: number }> {
-  if (!LEXICON_PREFILTER.test(normalized)) return [];
+/** obscenity's matches, run only on the neighbourhood (a few words) of each prefilter hit. */
+function lexiconMatches(text: string, n: NormalizedText): Array<{ word: string; start: number; end: number }> {
+  LEXICON_PREFILTER.lastIndex = 0;
+  let m = LEXICON_PREFILTER.exec(n.text);
+  if (!m) return [];
   matcher ??= new RegExpMatcher({ ...dataset, ...englishRecommendedTransformers });
-  if (!matcher.hasMatch(text)) return [];
-  return matcher.getAllMatches(text, true).map((m) => ({ word: englishDataset.getPayloadWithPhraseMetadata(m).phraseMetadata?.originalWord ?? '', start: m.startIndex, end: m.endIndex + 1 }));
+  const out: Array<{ word: string; start: number; end: number }> = [];
+  let done = 0;
+  for (let k = 0; m && k < 16; k++, m = LEXICON_PREFILTER.exec(n.text)) {
+    const [a0, b0] = mapSpan(n, Math.max(0, m.index - 24), Math.min(n.text.length, m.index + m[0].length + 24), text);
+    const a = Math.max(a0, done);
+    if (b0 <= a) continue;
+    const piece = text.slice(a, b0);
+    done = b0;
+    if (!matcher.hasMatch(piece)) continue;
+    for (const x of matcher.getAllMatches(piece, true)) {
+      out.push({ word: englishDataset.getPayloadWithPhraseMetadata(x).phraseMetadata?.originalWord ?? '', start: a + x.startIndex, end: a + x.endIndex + 1 });
+    }
+  }
+  return out;
 }
 
 // ---- scoring ----------------------------------------------------------------------------------
@@ -287,7 +302,7 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   let profanity = 0;
   let slurMax = 0;
   let sexualTerms = 0;
-  for (const x of lexiconMatches(text, n.text)) {
+  for (const x of lexiconMatches(text, n)) {
     // obscenity files "nigga" under its root word; the AAVE form is mostly in-group use.
     const word = x.word === 'nigger' && /a+[sz]?$/i.test(text.slice(x.start, x.end)) ? 'nigga' : x.word;
     const slur = SLURS.get(word);
