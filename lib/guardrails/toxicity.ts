@@ -138,6 +138,10 @@ const DEHUMANISING = alt([
 const KILL = alt(['kill', 'murder', 'exterminate', 'eradicate', 'gas', 'shoot', 'hang', 'lynch', 'slaughter', 'wipe out', 'get rid of', 'burn', 'behead', 'rape', 'beat up', 'hurt', 'attack', 'stab', 'bomb', 'deport', 'purge', 'cleanse', 'eliminate', 'destroy']);
 const BE = alt(['are', 'is', 'were', 'r', 'are all', 'are just', 'are nothing but', 'are like', 'are such', 'sind', 'son', 'sont', 'sono', 'sao']);
 
+/** Any hostile word (negative evaluation, dehumanising term, violence, hatred, profanity): without
+ * one, and without a rule hit or slur, the classifier alone cannot call a text hateful. */
+const HOSTILE = wordRegex(`${WORD_START}(?:${NEG_ADJ}|${DEHUMANISING}|${KILL}|hate|hates|hated|hating|despise|detest|loathe|die|death|dead|burn|kill\\p{L}*|fuck\\p{L}*|shit\\p{L}*|damn|bitch\\p{L}*|trash|scum\\p{L}*|ugly|nasty|stink\\p{L}*|smell\\p{L}*|go back|get out|deport\\p{L}*|ban|banned|invad\\p{L}*|steal\\p{L}*|rap\\p{L}*|terror\\p{L}*)(?![\\p{L}\\p{N}])`, 'gu');
+
 const RULES: Rule[] = [];
 const rule = (id: string, cats: Rule['cats'], src: string) => RULES.push({ id, cats, re: wordRegex(src, 'gu'), group: src.includes(GROUP) });
 // Hate against groups.
@@ -346,11 +350,13 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   // cannot block ("I will kill you" is a threat, not hate). Very short texts give the classifier
   // too little to go on ("mail a@example.com").
   const groupRef = slurMax > 0 || groupMention;
+  HOSTILE.re.lastIndex = 0;
+  const hostile = slurMax > 0 || matched.length > 0 || execWord(HOSTILE, n.text) !== null;
   const words = n.text.split(/\s+/, 8).filter(Boolean).length;
   const shortScale = Math.min(1, words / 5);
   for (const c of TOXICITY_CATEGORIES) {
     let weak = calibrated(c, modelScore[c]) * shortScale;
-    if (!groupRef && (c === 'identity_attack' || c === 'dehumanisation')) weak = Math.min(weak, 0.4);
+    if ((!groupRef || !hostile) && (c === 'identity_attack' || c === 'dehumanisation')) weak = Math.min(weak, 0.4);
     if (c === 'insult') weak = Math.min(0.75, noisyOr([weak, lexInsult]));
     if (c === 'sexual') weak = Math.min(0.45, noisyOr([weak, lexSexual]));
     let v = noisyOr([ruleScore[c], weak]);
