@@ -3,7 +3,8 @@
 //     per fold (the repository's own hand-written examples are always in the training part, never
 //     in the test part): detection rate and benign false-positive rate of the prompt_injection
 //     layer (rules + classifier, rules alone, classifier alone) and of the whole default chain.
-//  2. Latency of the whole default chain per ~1 KB message (p50/p99, wall and CPU) for each
+//  2. Toxicity: cross-validation on Davidson and the held-out own set; PII: F1 per entity.
+//  3. Latency of the whole default chain per ~1 KB message (p50/p99, wall and CPU) for each
 //     direction, the messages' own cost (fastest of 5 runs each, free of scheduling noise), then
 //     each layer alone (input direction).
 // Options: --folds N (default 5), --seed N, --iterations N (latency samples, default 2000).
@@ -319,6 +320,45 @@ async function latency() {
   }
 }
 
+/**
+ * Bytes allocated per message through the whole default chain, per direction: heap growth over
+ * batches of 50 messages that ran without a garbage collection (median of 20 batches).
+ */
+async function allocation() {
+  const v8 = await import('node:v8');
+  const vm = await import('node:vm');
+  const { PerformanceObserver } = await import('node:perf_hooks');
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  const layers = createDefaultGuardrails(loadInjectionModelFile()).map((g) => ({ guardrail: g, mode: g.defaultMode }));
+  const msgs = messages(200);
+  let gcs = 0;
+  const obs = new PerformanceObserver((l) => {
+    gcs += l.getEntries().length;
+  });
+  obs.observe({ entryTypes: ['gc'] });
+  for (let i = 0; i < 400; i++) await runGuardrails(layers, msgs[i % msgs.length]!, 'input');
+  console.log('\n## Allocation per message of 1024 chars, whole default chain\n');
+  console.log('| direction | KB allocated per message | GC-free batches |');
+  console.log('|---|---|---|');
+  for (const dir of ['input', 'output', 'tool_args', 'tool_result'] as const) {
+    const per: number[] = [];
+    for (let rep = 0; rep < 20; rep++) {
+      gc();
+      await new Promise((r) => setTimeout(r, 5));
+      const g0 = gcs;
+      const h0 = process.memoryUsage().heapUsed;
+      for (let i = 0; i < 50; i++) await runGuardrails(layers, msgs[(rep * 50 + i) % msgs.length]!, dir);
+      const h1 = process.memoryUsage().heapUsed;
+      await new Promise((r) => setTimeout(r, 5));
+      if (gcs === g0) per.push((h1 - h0) / 50);
+    }
+    per.sort((a, b) => a - b);
+    console.log(`| ${dir} | ${per.length ? (per[Math.floor(per.length / 2)]! / 1024).toFixed(1) : 'n/a'} | ${per.length} of 20 |`);
+  }
+  obs.disconnect();
+}
+
 function q(xs: number[], p: number): string {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(p * s.length))]!.toFixed(3) + ' ms';
@@ -334,4 +374,7 @@ if (only && !['detection', 'injection', 'toxicity', 'pii', 'latency'].includes(o
 if (!only || only === 'detection' || only === 'injection') await crossValidate();
 if (!only || only === 'detection' || only === 'toxicity') await toxicity();
 if (!only || only === 'detection' || only === 'pii') await pii();
-if (!only || only === 'latency') await latency();
+if (!only || only === 'latency') {
+  await latency();
+  await allocation();
+}

@@ -180,7 +180,18 @@ function lastOccurrence(f: number): number {
   }
 }
 
+/** The last fill, reused when the next call asks for the same text and dims (the toxicity and
+ * injection layers featurise the same normalised message one after the other). */
+let lastFill: { text: string; dims: number; upTo: number; tf: TokenFeatures } | null = null;
+
 export function tokenFeatures(text: string, dims = DEFAULT_DIMS, upTo = text.length): TokenFeatures {
+  if (lastFill && lastFill.text === text && lastFill.dims === dims && upTo <= lastFill.upTo && lastFill.tf.generation === generation) return lastFill.tf;
+  const tf = fillTokenFeatures(text, dims, upTo);
+  lastFill = { text, dims, upTo, tf };
+  return tf;
+}
+
+function fillTokenFeatures(text: string, dims: number, upTo: number): TokenFeatures {
   generation++;
   let count = 0;
   let n = 0;

@@ -193,6 +193,9 @@ function buildRules(): Rule[] {
   }
   add('override_tr', 'instruction_override', 0.88, `(?:onceki|tum|butun|yukaridaki)\\s+(?:talimatlar[iı]|komutlar[iı]|kurallar[iı])\\s*(?:yok say|unut|gormezden gel)`);
   add('override_de_abweichend', 'instruction_override', 0.85, `${b}abweichend (?:zu|von) (?:den )?(?:vorherigen|bisherigen|obigen|vorigen)${e}`);
+  // German infinitive and subordinate clauses put the verb last: "die obigen Ausführungen ignorieren".
+  add('override_de_verb_last', 'instruction_override', 0.85, `${b}(?:die |alle |deine |ihre |samtliche )?(?:obigen|vorherigen|bisherigen|vorangehenden|vorangegangenen|vorigen|fruheren|ursprunglichen|gegebenen) (?:anweisungen|ausfuhrungen|instruktionen|informationen|angaben|befehle|regeln|vorgaben)(?: \\p{L}+)? (?:ignorieren|vergessen|missachten|uberspringen|verwerfen)${e}`);
+  add('dont_answer_output', 'output_hijack', 0.7, `${b}(?:do not|don'?t|never) (?:answer|respond to|reply to) (?:this|the|my|that) (?:question|request|message)(?:[\\s,]+\\p{L}+){0,2}?[\\s,]+(?:but|and|instead)[\\s,]+(?:just |only |simply )?(?:output|say|print|write|reply with|respond with)${e}`);
   add('new_task_de', 'instruction_override', 0.72, `${b}(?:nun|jetzt) folgen (?:neue|weitere) (?:anweisungen|aufgaben|instruktionen)${e}|${b}(?:deine|ihre) neue aufgabe${e}`);
   add('new_task_es_fr_it_pt', 'instruction_override', 0.72, `${b}(?:tu nueva tarea|nuevas instrucciones|ta nouvelle tache|nouvelles instructions|il tuo nuovo compito|nuove istruzioni|sua nova tarefa|novas instrucoes)${e}`);
   add('from_now_on_ml', 'instruction_override', 0.55, `${b}(?:a partir de ahora|de ahora en adelante|a partir de maintenant|desormais|ab jetzt|von nun an|ab sofort|d'ora in poi|da ora in poi|a partir de agora|daqui em diante|vanaf nu)[,\\s]+(?:eres|seras|actua|responde|tu es|tu vas|vous etes|agis|reponds|bist du|du bist|antwortest|agierst|sei|agisci|rispondi|voce e|voce sera|aja|responda|ben je|je bent)${e}`);
@@ -388,13 +391,17 @@ export function unescapeInPlace(text: string): string {
       return ' '.repeat(m.length - 1) + (code < 32 ? ' ' : String.fromCharCode(code));
     }
     const last = m[m.length - 1];
-    return ' '.repeat(m.length - 1) + (last === 'n' || last === 'r' ? '\n' : last === 't' ? ' ' : '"');
+    // An escaped quote is padded with NULs, not spaces, so the quote test below can tell a
+    // quotation in prose ("says \"...\"") from the structure of JSON nested in a string.
+    if (last === '"') return '\u0000'.repeat(m.length - 1) + '"';
+    return ' '.repeat(m.length - 1) + (last === 'n' || last === 'r' ? '\n' : ' ');
   });
 }
 
 // Quoted or code-formatted mentions in documents: `...`, "...", “...”, «...», fenced blocks. An
 // opening quote right after ":", "[", "{" or "," is JSON structure, not a quotation.
-const MENTION = /```[\s\S]*?(?:```|$)|`[^`\n]{1,300}`|(?<=[\p{L}\p{N}\s(*-])"[^"\n]{1,300}"|“[^”\n]{1,300}”|«[^»\n]{1,300}»|„[^“”\n]{1,300}[“”]/gu;
+// A quotation may wrap onto a second line, as prose in documents does.
+const MENTION = /```[\s\S]*?(?:```|$)|`[^`\n]{1,300}`|(?<=[\p{L}\p{N}\s(*-]\u0000*)"[^"\n]{0,300}(?:\n[^"\n]{0,300})?"|“[^”\n]{0,300}(?:\n[^”\n]{0,300})?”|«[^»\n]{1,300}»|„[^“”\n]{1,300}[“”]/gu;
 function mentionRanges(text: string): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   if (text.indexOf('`') < 0 && text.indexOf('"') < 0 && text.indexOf('“') < 0 && text.indexOf('«') < 0 && text.indexOf('„') < 0) return out;

@@ -101,6 +101,11 @@ export function normalizePii(input: string): PiiText {
     }
     i += len;
   }
+  // Most non-ASCII text (accented letters, CJK) is unchanged by the folding: then the original
+  // string is the text and no map is needed.
+  let same = n === input.length;
+  for (let k = 0; same && k < n; k++) if (unitBuf[k] !== input.charCodeAt(k)) same = false;
+  if (same && !hasSpelledAddress(input)) return { text: input, start: null, end: null };
   let out = '';
   for (let c = 0; c < n; c += 8192) out += String.fromCharCode.apply(null, unitBuf.subarray(c, Math.min(n, c + 8192)) as unknown as number[]);
   let start = startBuf.subarray(0, n);

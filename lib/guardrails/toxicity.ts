@@ -21,7 +21,7 @@ import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'o
 import type { GuardrailFinding } from '../../kernel/index.ts';
 import { tokenFeatures, windowScore, type LoadedModel } from './classifier.ts';
 import { defineLayer, num } from './layer.ts';
-import { mapSpan, normalizeForMatching } from './normalize.ts';
+import { mapSpan, normalizeForMatching, type NormalizedText } from './normalize.ts';
 import { noisyOr } from './injection.ts';
 import { execWord, WORD_START, wordRegex, type WordRegex } from './word-start.ts';
 
@@ -90,6 +90,8 @@ interface Rule {
   cats: Partial<Record<ToxicityCategory, number>>;
   re: WordRegex;
   id: string;
+  /** Needs a protected group in the text: skipped (one scan) when there is none. */
+  group: boolean;
 }
 
 const b = WORD_START;
@@ -118,7 +120,7 @@ const GROUP_ADJ = [
 const GROUP = `(?:(?:all|these|those|the|most|every|many|some|you|fucking|damn|filthy|dirty)\\s+)*(?:${alt(GROUP_NOUNS)}|${alt(GROUP_ADJ)}\\s+(?:people|persons|men|women|folks|kids|children|guys|girls|boys|immigrants|families|community|communities|users)|(?:people|persons) (?:who are|with) (?:disabilities|${alt(GROUP_ADJ)}))`;
 
 /** Any mention of a protected group (noun or adjective), for gating the classifier's identity heads. */
-const GROUP_MENTION = wordRegex(`${WORD_START}(?:${alt(GROUP_NOUNS)}|${alt(GROUP_ADJ)}|jew|muslim|immigrant|migrant|refugee|woman|girl|gay|homo|trans)${'(?![\\p{L}\\p{N}])'}`, 'gu');
+const GROUP_MENTION = wordRegex(`${WORD_START}(?:${alt(GROUP_NOUNS)}|${alt(GROUP_ADJ)}|jew|muslim|immigrant|migrant|refugee|woman|girl|gay|homo|trans|disabilities)${'(?![\\p{L}\\p{N}])'}`, 'gu');
 
 const NEG_ADJ = alt([
   'disgusting', 'stupid', 'worthless', 'filthy', 'inferior', 'evil', 'lazy', 'dirty', 'pathetic', 'vile', 'useless', 'dangerous', 'sick', 'gross', 'scum',
@@ -136,8 +138,12 @@ const DEHUMANISING = alt([
 const KILL = alt(['kill', 'murder', 'exterminate', 'eradicate', 'gas', 'shoot', 'hang', 'lynch', 'slaughter', 'wipe out', 'get rid of', 'burn', 'behead', 'rape', 'beat up', 'hurt', 'attack', 'stab', 'bomb', 'deport', 'purge', 'cleanse', 'eliminate', 'destroy']);
 const BE = alt(['are', 'is', 'were', 'r', 'are all', 'are just', 'are nothing but', 'are like', 'are such', 'sind', 'son', 'sont', 'sono', 'sao']);
 
+/** Any hostile word (negative evaluation, dehumanising term, violence, hatred, profanity): without
+ * one, and without a rule hit or slur, the classifier alone cannot call a text hateful. */
+const HOSTILE = wordRegex(`${WORD_START}(?:${NEG_ADJ}|${DEHUMANISING}|${KILL}|hate|hates|hated|hating|despise|detest|loathe|die|death|dead|burn|kill\\p{L}*|fuck\\p{L}*|shit\\p{L}*|damn|bitch\\p{L}*|trash|scum\\p{L}*|ugly|nasty|stink\\p{L}*|smell\\p{L}*|go back|get out|deport\\p{L}*|ban|banned|invad\\p{L}*|steal\\p{L}*|rap\\p{L}*|terror\\p{L}*)(?![\\p{L}\\p{N}])`, 'gu');
+
 const RULES: Rule[] = [];
-const rule = (id: string, cats: Rule['cats'], src: string) => RULES.push({ id, cats, re: wordRegex(src, 'gu') });
+const rule = (id: string, cats: Rule['cats'], src: string) => RULES.push({ id, cats, re: wordRegex(src, 'gu'), group: src.includes(GROUP) });
 // Hate against groups.
 rule('group_dehumanised', { identity_attack: 0.9, dehumanisation: 0.9 }, `${b}${GROUP}\\s+${BE}\\s+(?:(?:just|all|nothing but|like|basically|literally|simply)\\s+)*(?:(?:dirty|filthy|disgusting|stinking|subhuman)\\s+)?${DEHUMANISING}${e}`);
 rule('group_breed', { identity_attack: 0.85, dehumanisation: 0.85 }, `${b}${GROUP}\\s+(?:breed|multiply|swarm|infest)\\w*(?:\\s+like\\s+\\p{L}+)?`);
@@ -216,14 +222,29 @@ export const LEXICON_PREFILTER = (() => {
     if (w.length === 4) return `(?<![a-z])${stem}(?:s|es|ing|ed|er|ers|y|ty|head|hole|face)?(?![a-z])`;
     return [...w.slice(0, 5)].map((ch) => `${ch}+`).join('');
   });
-  return parts.length ? new RegExp(parts.join('|')) : /$^/;
+  return parts.length ? new RegExp(parts.join('|'), 'g') : /$^/g;
 })();
 
-function lexiconMatches(text: string, normalized: string): Array<{ word: string; start: number; end: number }> {
-  if (!LEXICON_PREFILTER.test(normalized)) return [];
+/** obscenity's matches, run only on the neighbourhood (a few words) of each prefilter hit. */
+function lexiconMatches(text: string, n: NormalizedText): Array<{ word: string; start: number; end: number }> {
+  LEXICON_PREFILTER.lastIndex = 0;
+  let m = LEXICON_PREFILTER.exec(n.text);
+  if (!m) return [];
   matcher ??= new RegExpMatcher({ ...dataset, ...englishRecommendedTransformers });
-  if (!matcher.hasMatch(text)) return [];
-  return matcher.getAllMatches(text, true).map((m) => ({ word: englishDataset.getPayloadWithPhraseMetadata(m).phraseMetadata?.originalWord ?? '', start: m.startIndex, end: m.endIndex + 1 }));
+  const out: Array<{ word: string; start: number; end: number }> = [];
+  let done = 0;
+  for (let k = 0; m && k < 16; k++, m = LEXICON_PREFILTER.exec(n.text)) {
+    const [a0, b0] = mapSpan(n, Math.max(0, m.index - 24), Math.min(n.text.length, m.index + m[0].length + 24), text);
+    const a = Math.max(a0, done);
+    if (b0 <= a) continue;
+    const piece = text.slice(a, b0);
+    done = b0;
+    if (!matcher.hasMatch(piece)) continue;
+    for (const x of matcher.getAllMatches(piece, true)) {
+      out.push({ word: englishDataset.getPayloadWithPhraseMetadata(x).phraseMetadata?.originalWord ?? '', start: a + x.startIndex, end: a + x.endIndex + 1 });
+    }
+  }
+  return out;
 }
 
 // ---- scoring ----------------------------------------------------------------------------------
@@ -262,7 +283,10 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   const spans: ToxicityResult['spans'] = [];
   const ruleScore: Record<ToxicityCategory, number> = { insult: 0, identity_attack: 0, dehumanisation: 0, threat: 0, sexual: 0, self_harm: 0 };
   const matched: Array<[number, number]> = [];
+  GROUP_MENTION.re.lastIndex = 0;
+  const groupMention = execWord(GROUP_MENTION, n.text) !== null;
   for (const r of RULES) {
+    if (r.group && !groupMention) continue;
     r.re.re.lastIndex = 0;
     let m: RegExpExecArray | null;
     let c = 0;
@@ -282,7 +306,7 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   let profanity = 0;
   let slurMax = 0;
   let sexualTerms = 0;
-  for (const x of lexiconMatches(text, n.text)) {
+  for (const x of lexiconMatches(text, n)) {
     // obscenity files "nigga" under its root word; the AAVE form is mostly in-group use.
     const word = x.word === 'nigger' && /a+[sz]?$/i.test(text.slice(x.start, x.end)) ? 'nigga' : x.word;
     const slur = SLURS.get(word);
@@ -325,13 +349,14 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   // An identity attack needs an identity: without a group mention or a slur the identity heads
   // cannot block ("I will kill you" is a threat, not hate). Very short texts give the classifier
   // too little to go on ("mail a@example.com").
-  GROUP_MENTION.re.lastIndex = 0;
-  const groupRef = slurMax > 0 || execWord(GROUP_MENTION, n.text) !== null;
+  const groupRef = slurMax > 0 || groupMention;
+  HOSTILE.re.lastIndex = 0;
+  const hostile = slurMax > 0 || matched.length > 0 || execWord(HOSTILE, n.text) !== null;
   const words = n.text.split(/\s+/, 8).filter(Boolean).length;
   const shortScale = Math.min(1, words / 5);
   for (const c of TOXICITY_CATEGORIES) {
     let weak = calibrated(c, modelScore[c]) * shortScale;
-    if (!groupRef && (c === 'identity_attack' || c === 'dehumanisation')) weak = Math.min(weak, 0.4);
+    if ((!groupRef || !hostile) && (c === 'identity_attack' || c === 'dehumanisation')) weak = Math.min(weak, 0.4);
     if (c === 'insult') weak = Math.min(0.75, noisyOr([weak, lexInsult]));
     if (c === 'sexual') weak = Math.min(0.45, noisyOr([weak, lexSexual]));
     let v = noisyOr([ruleScore[c], weak]);

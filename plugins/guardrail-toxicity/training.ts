@@ -9,7 +9,8 @@ import { normalizeForMatching } from '../../lib/guardrails/normalize.ts';
 import { CATEGORIES, type Category, type ToxExample } from './gen-sets.ts';
 
 export const here = path.dirname(fileURLToPath(import.meta.url));
-export const TOX_DIMS = 1 << 17;
+// The injection classifier's dimension too, so both layers share one featurisation of a message.
+export const TOX_DIMS = 1 << 18;
 export const TOX_TRAIN = { dims: TOX_DIMS, epochs: 6, l2: 2e-4, learningRate: 0.3, seed: 5 };
 
 /** One head, compact: the strongest weights only, indices as base64 Int32, weights as base64 Int8 times `scale`. */
