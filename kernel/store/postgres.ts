@@ -74,6 +74,10 @@ const MIGRATIONS: string[] = [
   CREATE TRIGGER audit_events_no_truncate BEFORE TRUNCATE ON audit_events
     FOR EACH STATEMENT EXECUTE FUNCTION vigil_audit_guard();
   `,
+  // 2: reports are read per owner (tenant; NULL = local/single-tenant), as in SQLite's migration 3.
+  `
+  CREATE INDEX reports_tenant_created ON reports(tenant, created_at DESC, n DESC);
+  `,
 ];
 
 export const POSTGRES_MIGRATIONS = MIGRATIONS.length;

@@ -238,7 +238,7 @@ export default definePlugin<Config>({
           propagation.inject(trace.setSpan(context.active(), span), carrier);
           try {
             await save(rec, tenant);
-            await queue.enqueue({ job_id: id, tenant, mode, layer: b.layer, tool: b.tool, source: contract.source, file: contract.file, timeout: b.timeout ?? 300, trace: carrier });
+            await queue.enqueue({ job_id: id, tenant, mode, layer: b.layer, tool: b.tool, source: contract.source, file: contract.file, timeout: Math.min(b.timeout ?? 300, settings.maxAnalysisTimeoutS ?? 300), trace: carrier });
           } catch (e) {
             await store.deleteRecord(JOBS_COLLECTION, id, tenant).catch(() => undefined);
             if (e instanceof QueueFullError) {

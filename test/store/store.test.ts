@@ -44,6 +44,12 @@ for (const b of BACKENDS) {
       // Key order survives (clients diff stored reports textually).
       assert.deepEqual(Object.keys(got!.data), ['summary', 'findings', 'z', 'a']);
       assert.equal(await store.getReport('missing'), null);
+      // Owned lookups: another owner's report answers null, exactly like a missing one.
+      assert.equal((await store.getReport(r1.id, 'acme'))?.id, r1.id);
+      assert.equal(await store.getReport(r1.id, 'other'), null);
+      assert.equal(await store.getReport(r1.id, null), null);
+      assert.equal((await store.getReport('fixed-id', null))?.id, 'fixed-id');
+      assert.equal(await store.getReport('fixed-id', 'acme'), null);
 
       const acme = await store.listReports({ limit: 10, offset: 0, tenant: 'acme' });
       assert.equal(acme.total, 2);
