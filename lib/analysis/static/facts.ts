@@ -193,6 +193,8 @@ export interface StaticFacts {
 }
 
 const BUILTINS = new Set(['require', 'assert', 'revert', 'keccak256', 'sha3', 'sha256', 'ripemd160', 'ecrecover', 'addmod', 'mulmod', 'blockhash', 'blobhash', 'gasleft', 'selfdestruct', 'suicide', 'type', 'payable', 'address', 'this', 'super']);
+/** Modifier names that announce a check other than the caller's identity. */
+const NOT_CALLER_CHECKS = /reentr|nonReentrant|lock|[pP]aused|initializ|valid|deadline|expire|gas|payable|nonZero/i;
 const LOW_LEVEL = new Set(['call', 'delegatecall', 'callcode', 'staticcall', 'send', 'transfer']);
 
 function versionFacts(ast: Node, source: string): VersionFacts {
@@ -803,8 +805,10 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
     const sender = (a: Node) => isMsgSender(a) || isTxOrigin(a);
     for (const m of f.modifiers) {
       if (!m.def) {
-        // An unresolved name that is not a base constructor call of this file.
-        if (!contractByName.has(m.name) && f.kind !== 'constructor') return true;
+        // An unresolved name that is not a base constructor call of this file. Modifiers that
+        // name a lock or a pause switch (nonReentrant, whenNotPaused) say what they check, and it
+        // is not the caller.
+        if (!contractByName.has(m.name) && f.kind !== 'constructor' && !NOT_CALLER_CHECKS.test(m.name)) return true;
         continue;
       }
       if (m.def.unresolvedCalls.some((c) => !(c.node.arguments ?? []).length || (c.node.arguments ?? []).some(sender))) return true;
