@@ -91,8 +91,9 @@ export class AnalysisAdmission {
         reject(e);
       };
       if (opts.waitMs !== undefined) {
+        // Not unref'd: the wait is bounded and cleared when the waiter leaves, and a waiter whose
+        // limit never fired would leave its caller pending forever.
         timer = setTimeout(() => leave(this.busy(`no analysis slot came free within ${Math.round((Date.now() - started) / 1000)} s`, 'wait_timeout', this.queue.length)), opts.waitMs);
-        timer.unref();
       }
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       this.queue.push(w);

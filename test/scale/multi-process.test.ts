@@ -118,6 +118,8 @@ test('2 gateways, 2 API replicas, 2 workers on PostgreSQL and Redis', { skip: sk
   const key2 = (await dir.create({ name: 'ops' })).api_key;
   // The key that caused an approval never decides it: the tenant's approver key does.
   const approver = (await dir.addKey('ops', { label: 'approver', permissions: ['approvals_decide'] })).api_key;
+  // Once tenants exist the analysis API needs a key too: the CI tenant submits the jobs.
+  const ciKey = (await dir.create({ name: 'ci', permissions: ['contract_analysis'] })).api_key;
 
   const config = path.join(tmp, 'vigil.config.json');
   fs.writeFileSync(
@@ -200,7 +202,7 @@ test('2 gateways, 2 API replicas, 2 workers on PostgreSQL and Redis', { skip: sk
   for (let i = 0; i < 20; i++) {
     const r = await fetch(`${(i % 2 ? a2 : a1).api}/api/v1/jobs/`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${ciKey}` },
       // A distinct contract per job (a comment), so no two jobs are the same work.
       body: JSON.stringify({ contract_code: `${CONTRACT}// job ${i}\n`, mode: 'quick' }),
     });
@@ -212,7 +214,7 @@ test('2 gateways, 2 API replicas, 2 workers on PostgreSQL and Redis', { skip: sk
   let victim: string | null = null;
   for (let i = 0; i < 600 && !victim; i++) {
     for (const id of ids) {
-      const rec = (await store.getRecord('analysis.jobs', id, null)) as any;
+      const rec = (await store.getRecord('analysis.jobs', id, 'ci')) as any;
       if (rec?.status === 'running' && String(rec.worker).startsWith(w1pid)) {
         victim = id;
         break;
@@ -228,7 +230,7 @@ test('2 gateways, 2 API replicas, 2 workers on PostgreSQL and Redis', { skip: sk
   for (const [i, id] of ids.entries()) {
     const base = (i % 2 ? a1 : a2).api; // read back through the other API replica
     for (let n = 0; ; n++) {
-      const j = (await (await fetch(`${base}/api/v1/jobs/${id}/`)).json()) as any;
+      const j = (await (await fetch(`${base}/api/v1/jobs/${id}/`, { headers: { authorization: `Bearer ${ciKey}` } })).json()) as any;
       if (j.status === 'completed' || j.status === 'failed') {
         final.push(j);
         break;
@@ -243,7 +245,7 @@ test('2 gateways, 2 API replicas, 2 workers on PostgreSQL and Redis', { skip: sk
   const killed = final[ids.indexOf(victim!)];
   assert.ok(killed.attempts >= 2, `the job W1 held ran again elsewhere (attempts ${killed.attempts})`);
   // Completed once each: one completion event per job in the shared audit log.
-  const events = await store.queryAudit({ tenant: null, limit: 10_000 });
+  const events = await store.queryAudit({ tenant: 'ci', limit: 10_000 });
   const completions = events.filter((e) => e.type === 'analysis.job.completed').map((e) => e.detail.job_id as string);
   assert.deepEqual([...completions].sort(), [...ids].sort());
   assert.ok(!completions.includes(victim!) || events.find((e) => e.type === 'analysis.job.completed' && e.detail.job_id === victim)!.actor!.startsWith(`${w2.child.pid}-`));
