@@ -127,11 +127,24 @@ export interface LoadOptions {
   log: Logger;
   /** Per-plugin config from the service config file: { [id]: {...} }. */
   pluginConfig: Record<string, any>;
+  /** Load only the plugins this accepts, plus their dependencies; the rest are not imported. */
+  select?: (m: PluginManifest) => boolean;
 }
 
 export async function loadPlugins(opts: LoadOptions): Promise<PluginStatus[]> {
   const { registry, log } = opts;
-  const found = discoverPlugins(opts.roots);
+  let found = discoverPlugins(opts.roots);
+  if (opts.select) {
+    const byId = new Map(found.filter((d) => d.manifest).map((d) => [d.manifest!.id, d]));
+    const keep = new Set<string>();
+    const add = (id: string) => {
+      if (keep.has(id) || !byId.has(id)) return;
+      keep.add(id);
+      for (const dep of byId.get(id)!.manifest!.dependencies ?? []) add(dep);
+    };
+    for (const d of byId.values()) if (opts.select(d.manifest!)) add(d.manifest!.id);
+    found = found.filter((d) => d.manifest && keep.has(d.manifest.id));
+  }
   const setStatus = (s: PluginStatus) => {
     registry.statuses.set(s.id, s);
     if (s.status === 'error') log.error({ plugin: s.id, reason: s.error }, `plugin ${s.id} failed to load: ${s.error}`);

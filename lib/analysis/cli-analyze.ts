@@ -301,7 +301,9 @@ export async function runAnalyzeCommand(target: AnalysisEngine | KernelServices,
   // solc run per release group, in the worker pool.
   const builds = new Map<string, CompileResult>();
   let plan: ProjectPlan | null = null;
-  try {
+  // One file: the engine compiles it (installing its release if needed) while the tools run,
+  // which is faster than building first; a folder is built first, once per release group.
+  if (isDir) try {
     progress(`reading ${todo.length} file${todo.length === 1 ? '' : 's'} and their imports`, todo.length > 50);
     const scanned = scanProject(project, todo);
     const wanted = new Map<string, string[]>();
