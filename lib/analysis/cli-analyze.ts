@@ -331,7 +331,9 @@ export async function runAnalyzeCommand(target: AnalysisEngine | KernelServices,
   }
 
   // Analyse every file from the build, a few at a time (each runs its tools in the pool).
-  const concurrency = Math.max(1, Math.min(4, pool ? os.availableParallelism() : 1, todo.length));
+  // Twice the pool's threads: while one file's tools run, the next file's are queued (its main-
+  // thread work, reading and correlating, overlaps theirs).
+  const concurrency = Math.max(1, Math.min(8, pool ? 2 * Math.min(4, os.availableParallelism()) : 1, todo.length));
   let next = 0;
   let done = 0;
   const one = async (item: { abs: string; file: string }) => {
