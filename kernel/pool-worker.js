@@ -8,6 +8,11 @@ register();
 const cache = new Map();
 
 export default async function dispatch(task) {
+  // The pool times a task's budget from here, not from when it was queued.
+  if (task.started) {
+    task.started.postMessage(1);
+    task.started.close();
+  }
   let mod = cache.get(task.module);
   if (!mod) {
     mod = import(pathToFileURL(task.module).href);

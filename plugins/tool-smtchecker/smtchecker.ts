@@ -337,7 +337,9 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
       try {
         r = await compileSolidity(
           { source: input.source, file: input.file, absPath: input.absPath, roots: input.roots, compiler: version, outputs: 'check', smtPragma: semver.lt(version, '0.8.0'), modelChecker },
-          { pool: opts.pool, signal: run.signal, deadline: Date.now() + Math.min(budget, remaining) },
+          // The budget is solver time: it starts when a worker picks the compile up, not while it
+          // waits behind other tools in the queue. The request's deadline still caps it.
+          { pool: opts.pool, signal: run.signal, deadline: run.deadline, budgetMs: budget },
         );
       } catch (e) {
         if (isTimeout(e)) {
