@@ -79,6 +79,9 @@ export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; 
       const { runAnalyzeCommand } = await import('../lib/analysis/cli-analyze.ts');
       const { Kernel } = await import('./kernel.ts');
       const settings = resolveSettings({ logLevel: process.env.VIGIL_LOG_LEVEL ?? 'warn' });
+      // The health self-tests are for a server; a one-shot run would only compete with itself.
+      const plugins = (settings.file.plugins ?? {}) as Record<string, Record<string, unknown>>;
+      settings.file.plugins = { ...plugins, 'analysis-engine': { ...(plugins['analysis-engine'] ?? {}), self_test_on_start: false } };
       // Only the plugins this run uses: the tools of the mode/layer/tool asked for, the detectors
       // and the engine. Full mode and the AI layer need the LLM backends too: load everything.
       const layer = o.layer !== undefined ? Number(o.layer) : null;
