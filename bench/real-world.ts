@@ -6,6 +6,7 @@
 // time. The exit code is the CLI's own: 0/1 complete, 3 incomplete (what stderr names is kept).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -46,6 +47,8 @@ interface Row {
   project: string;
   exit: number | null;
   wall_s: number;
+  cpu_s: number | null;
+  load_avg: number;
   files: number;
   compiled: number;
   parse_only: number;
@@ -59,18 +62,27 @@ interface Row {
   error?: string;
 }
 
-function runCli(target: string): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+// CPU seconds (user + system, every thread) say what a run costs on a machine shared with other
+// work, where wall time mostly measures the neighbours: GNU time reports them when installed.
+const GNU_TIME = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+
+function runCli(target: string): Promise<{ code: number | null; stdout: string; stderr: string; ms: number; cpu_s: number | null }> {
   return new Promise((resolve) => {
     const t0 = Date.now();
-    const child = spawn(process.execPath, [path.join(repoRoot, 'bin', 'vigil.js'), 'analyze', target, '--mode', mode, '--format', 'json'], { cwd: repoRoot, env: { ...process.env, VIGIL_LOG_LEVEL: 'error' } });
+    const cli = [process.execPath, path.join(repoRoot, 'bin', 'vigil.js'), 'analyze', target, '--mode', mode, '--format', 'json'];
+    const argv = GNU_TIME ? [GNU_TIME, '-f', 'VIGIL_CPU %U %S', ...cli] : cli;
+    const child = spawn(argv[0], argv.slice(1), { cwd: repoRoot, env: { ...process.env, VIGIL_LOG_LEVEL: 'error' } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => {
       stderr += d;
-      if (!json) process.stderr.write(d);
+      if (!json && !String(d).startsWith('VIGIL_CPU')) process.stderr.write(d);
     });
-    child.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - t0 }));
+    child.on('close', (code) => {
+      const m = /VIGIL_CPU ([\d.]+) ([\d.]+)/.exec(stderr);
+      resolve({ code, stdout, stderr, ms: Date.now() - t0, cpu_s: m ? Math.round((Number(m[1]) + Number(m[2])) * 10) / 10 : null });
+    });
   });
 }
 
@@ -92,7 +104,7 @@ async function main() {
       /* reported below */
     }
     if (!body) {
-      rows.push({ project: p, exit: r.code, wall_s: r.ms / 1000, files: 0, compiled: 0, parse_only: 0, incomplete: 0, incomplete_items: [], builds: '', sloc: 0, findings: {}, total: 0, per_10k_sloc: 0, error: r.stderr.trim().split('\n').slice(-3).join(' ') });
+      rows.push({ project: p, exit: r.code, wall_s: r.ms / 1000, cpu_s: r.cpu_s, load_avg: os.loadavg()[0], files: 0, compiled: 0, parse_only: 0, incomplete: 0, incomplete_items: [], builds: '', sloc: 0, findings: {}, total: 0, per_10k_sloc: 0, error: r.stderr.trim().split('\n').slice(-3).join(' ') });
       continue;
     }
     const files = (body.files ?? []) as Array<{ file: string; compilation: { ok: boolean } | null }>;
@@ -113,6 +125,8 @@ async function main() {
       project: p,
       exit: r.code,
       wall_s: Math.round(r.ms / 100) / 10,
+      cpu_s: r.cpu_s,
+      load_avg: Math.round(os.loadavg()[0] * 10) / 10,
       files: files.length,
       compiled: files.filter((f) => f.compilation?.ok).length,
       parse_only: files.filter((f) => f.compilation && !f.compilation.ok).length,
@@ -129,8 +143,8 @@ async function main() {
     process.stdout.write(JSON.stringify({ mode, dataset, rows }, null, 2) + '\n');
     return;
   }
-  const head = ['project', 'exit', 'wall s', 'files', 'compiled', 'parse-only', 'incomplete', 'builds', 'SLOC', 'C/H/M/L/I', 'per 10k SLOC'];
-  const table = rows.map((r) => [r.project, String(r.exit), String(r.wall_s), String(r.files), String(r.compiled), String(r.parse_only), String(r.incomplete), r.builds, String(r.sloc), r.findings ? ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO'].map((s) => r.findings[s] ?? 0).join('/') : '-', String(r.per_10k_sloc)]);
+  const head = ['project', 'exit', 'wall s', 'CPU s', 'load', 'files', 'compiled', 'parse-only', 'incomplete', 'builds', 'SLOC', 'C/H/M/L/I', 'per 10k SLOC'];
+  const table = rows.map((r) => [r.project, String(r.exit), String(r.wall_s), String(r.cpu_s ?? '-'), String(r.load_avg), String(r.files), String(r.compiled), String(r.parse_only), String(r.incomplete), r.builds, String(r.sloc), r.findings ? ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO'].map((s) => r.findings[s] ?? 0).join('/') : '-', String(r.per_10k_sloc)]);
   const w = head.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
   process.stdout.write('\n' + head.map((h, i) => h.padEnd(w[i])).join('  ') + '\n');
   for (const row of table) process.stdout.write(row.map((c, i) => c.padEnd(w[i])).join('  ') + '\n');

@@ -397,7 +397,9 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
       if (!compilation.ok) notes.push(compilation.note);
 
       const ordered = selected.map((t) => results.get(t.name)!).filter(Boolean);
-      const findings = correlate(ordered.flatMap((r) => r.findings), source);
+      // One tool asked for by name: its lint and prediction hits are what the user asked to see
+      // (in a multi-tool run they only back other tools' claims).
+      const findings = correlate(ordered.flatMap((r) => r.findings), source, auditType === 'tool' ? { keepUnsupported: true } : {});
       const summary = EMPTY_SUMMARY();
       for (const f of findings) summary[f.severity]++;
       const layers = [...new Set(selected.map((t) => t.layer))].sort((a, b) => a - b);

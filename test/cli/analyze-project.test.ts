@@ -17,11 +17,15 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-cli-proj-'));
 // A cache of our own: the install below really runs `npm pack` (npm's own cache keeps reruns cheap).
 const cache = path.join(tmp, 'solc-cache');
 const prevCache = process.env.VIGIL_SOLC_CACHE;
+const prevAuto = process.env.VIGIL_SOLC_AUTO_INSTALL;
 process.env.VIGIL_SOLC_CACHE = cache;
+process.env.VIGIL_SOLC_AUTO_INSTALL = '1';
 refreshInstalledCompilers();
 after(() => {
   if (prevCache === undefined) delete process.env.VIGIL_SOLC_CACHE;
   else process.env.VIGIL_SOLC_CACHE = prevCache;
+  if (prevAuto === undefined) delete process.env.VIGIL_SOLC_AUTO_INSTALL;
+  else process.env.VIGIL_SOLC_AUTO_INSTALL = prevAuto;
   refreshInstalledCompilers();
   fs.rmSync(tmp, { recursive: true, force: true });
 });

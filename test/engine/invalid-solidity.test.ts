@@ -61,3 +61,11 @@ test('contract_path compiles with its project: remappings resolve inside the all
   assert.equal(j.compilation.ok, true, JSON.stringify(j.compilation));
   assert.equal(j.contract.compiler, '0.8.30');
 });
+
+test('the solhint tool endpoint reports the tx.origin hit quick mode reports (a single tool shows its lint hits)', async () => {
+  const code = 'pragma solidity ^0.8.0;\ncontract T {\n  address owner;\n  function f() public view {\n    require(tx.origin == owner);\n  }\n}\n';
+  const tool = (await post('/api/v1/analyze/tool/solhint/', { contract_code: code })).json();
+  assert.ok(tool.findings.some((f: any) => f.detector === 'solhint-avoid-tx-origin' && f.location.line === 5), JSON.stringify(tool.findings));
+  const quick = (await post('/api/v1/analyze/quick/', { contract_code: code })).json();
+  assert.ok(quick.findings.some((f: any) => f.tools.includes('solhint') && f.location.line === 5));
+});
