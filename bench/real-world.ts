@@ -1,5 +1,5 @@
 // Real projects through the real CLI: `npm run bench:real-world [-- --mode quick|full] [-- --json]
-// [-- --only NAME] [-- --dataset DIR]`. Runs `vigil analyze <project> --format json` (a fresh
+// [-- --only NAME] [-- --dataset DIR] [-- --save DIR]`. Runs `vigil analyze <project> --format json` (a fresh
 // process each, as a user or CI would) over every project in ../shared/datasets/real-world/ (or
 // --dataset) and prints, per project: files reported, compiled, parse-only, incomplete items,
 // builds (solc runs by release), findings per severity, findings per 10k SLOC, exit code and wall
@@ -19,6 +19,8 @@ const flag = (name: string) => {
 const mode = flag('--mode') ?? 'quick';
 const json = args.includes('--json');
 const only = flag('--only');
+/** Keep each project's JSON body (and stderr) in this folder. */
+const save = flag('--save');
 const dataset = path.resolve(flag('--dataset') ?? path.join(repoRoot, '..', 'shared', 'datasets', 'real-world'));
 
 /** Source lines that are not blank or comment-only (what "SLOC" means in the figures). */
@@ -97,6 +99,11 @@ async function main() {
     const dir = path.join(dataset, p);
     if (!json) process.stderr.write(`\n== ${p} (vigil analyze --mode ${mode})\n`);
     const r = await runCli(dir);
+    if (save) {
+      fs.mkdirSync(save, { recursive: true });
+      fs.writeFileSync(path.join(save, `${p}.json`), r.stdout);
+      fs.writeFileSync(path.join(save, `${p}.stderr.txt`), r.stderr);
+    }
     let body: any = null;
     try {
       body = JSON.parse(r.stdout);

@@ -268,8 +268,12 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
       const precompiled = (input as AnalyzeSource & { precompiled?: CompileResult }).precompiled ?? null;
       if (!precompiled) {
         // The release this build needs (its pragmas and its imports') is installed first if missing.
-        const acquired = await acquireCompilerFor(buildRanges(input, deps.contractRoots));
-        if (acquired.note) notes.push(acquired.note);
+        // Bounded by the request: a slow registry must not hold an API request past its deadline
+        // (the download goes on, and the next request finds the release installed).
+        const acquiring = acquireCompilerFor(buildRanges(input, deps.contractRoots));
+        const acquired = await Promise.race([acquiring, new Promise<null>((r) => setTimeout(() => r(null), Math.max(0, deadline - Date.now() - 1000)).unref())]);
+        if (acquired === null) notes.push('a solc release this source needs was still downloading when the time budget ran out; the compile used what is installed');
+        else if (acquired.note) notes.push(acquired.note);
       }
       const compiling: Promise<CompileResult | { timedOut: true; error: string }> = precompiled ? Promise.resolve(precompiled) : compileSolidity(
         // Full mode asks for what the fuzzer and the symbolic engine compile (bytecode, source maps,
