@@ -269,7 +269,8 @@ export async function runAnalyzeCommand(target: AnalysisEngine | KernelServices,
   const t0 = Date.now();
   const deadline = o.totalMs === null ? Infinity : t0 + o.totalMs;
   const tty = Boolean(io.stderr.isTTY);
-  const showProgress = opts.progress ?? true;
+  // Progress is for folders; one file's run is one line of output anyway.
+  const showProgress = (opts.progress ?? true) && isDir;
   let lastLine = t0;
   const progress = (msg: string, force = false) => {
     if (!showProgress) return;
