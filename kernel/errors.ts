@@ -6,6 +6,7 @@ export const ERROR_CODES = {
   invalid_request: 400,
   invalid_json: 400,
   contract_not_found: 400,
+  invalid_solidity: 400,
   unknown_tool: 400,
   unknown_layer: 400,
   unauthorized: 401,

@@ -7,14 +7,15 @@ import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { Registry as PromRegistry } from 'prom-client';
 import { createMetrics } from './metrics.ts';
-import { startTelemetry, type Telemetry } from './telemetry.ts';
+import type { Telemetry } from './telemetry.ts';
+import { SqliteStore } from './store/sqlite.ts';
 import { databaseUrlOf, openStore } from './store/open.ts';
 import type { Store } from './store/types.ts';
 import { TinyWorkerPool, type WorkerPool } from './pool.ts';
 import type { WasmHost } from './wasm/types.ts';
 import { Registry } from './registry.ts';
 import { loadPlugins } from './loader.ts';
-import { buildSurface } from './http.ts';
+import type { PluginManifest } from './manifest.ts';
 import type { KernelServices } from './plugin-api.ts';
 import { resolveSettings, type Settings, type SettingsInput } from './config.ts';
 import { VERSION, ROOT_DIR } from './version.ts';
@@ -28,6 +29,11 @@ export interface KernelOptions {
   /** Plugin roots; default <root>/plugins plus settings.pluginDirs. */
   pluginRoots?: string[];
   poolThreads?: number;
+  /** Load only the plugins this accepts (and what they depend on): `vigil analyze` loads the
+   *  analysis plugins its mode needs, not the gateway, the EVM or Z3 it will not use. */
+  select?: (m: PluginManifest) => boolean;
+  /** No HTTP surfaces, no telemetry exporter, an in-memory store: a one-shot command. */
+  headless?: boolean;
 }
 
 export class Kernel {
@@ -62,9 +68,15 @@ export class Kernel {
 
   /** Loads everything and builds both surfaces, without listening (app.inject() works). */
   async boot(): Promise<void> {
-    this.telemetry = startTelemetry({ version: VERSION });
+    // Loaded on demand: the OpenTelemetry SDK and Fastify cost a second of start-up a one-shot
+    // command does not need.
+    if (this.opts.headless) {
+      const { trace } = await import('@opentelemetry/api');
+      this.telemetry = { tracer: trace.getTracer('vigil'), exporting: false, endpoint: null, shutdown: async () => {}, forceFlush: async () => {} };
+    } else this.telemetry = (await import('./telemetry.ts')).startTelemetry({ version: VERSION });
     this.lifecycle.push('start:telemetry');
-    this.store = this.opts.store ?? (await openStore({ dataDir: this.settings.dataDir, databaseUrl: databaseUrlOf(this.settings) }));
+    // A headless one-shot command (vigil analyze) keeps nothing: an in-memory store, no ./data.
+    this.store = this.opts.store ?? (this.opts.headless ? new SqliteStore(':memory:') : await openStore({ dataDir: this.settings.dataDir, databaseUrl: databaseUrlOf(this.settings) }));
     this.lifecycle.push('start:store');
     this.metrics = createMetrics();
     this.lifecycle.push('start:metrics');
@@ -84,7 +96,7 @@ export class Kernel {
       get: <T>(name: string) => registry.services.get(name) as T | undefined,
     };
     const roots = this.opts.pluginRoots ?? [path.join(ROOT_DIR, 'plugins'), ...this.settings.pluginDirs];
-    await loadPlugins({ roots, services: this.services, registry, log: this.log, pluginConfig: this.settings.file.plugins ?? {} });
+    await loadPlugins({ roots, services: this.services, registry, log: this.log, pluginConfig: this.settings.file.plugins ?? {}, select: this.opts.select });
     this.lifecycle.push('start:plugins');
     for (const h of registry.startHooks) {
       try {
@@ -96,6 +108,11 @@ export class Kernel {
         this.log.error({ plugin: h.plugin, err: e }, 'plugin start hook failed');
       }
     }
+    if (this.opts.headless) {
+      this.started = true;
+      return;
+    }
+    const { buildSurface } = await import('./http.ts');
     const st = this.settings;
     const common = { logger: this.log, tracer: this.telemetry.tracer, metrics: this.metrics, registry, version: VERSION, bindHosts: [st.bind.host, st.apiBind.host], allowedHosts: st.allowedHosts, bodyTimeoutMs: st.bodyTimeoutMs };
     this.api = await buildSurface({

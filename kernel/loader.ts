@@ -131,11 +131,24 @@ export interface LoadOptions {
   log: Logger;
   /** Per-plugin config from the service config file: { [id]: {...} }. */
   pluginConfig: Record<string, any>;
+  /** Load only the plugins this accepts, plus their dependencies; the rest are not imported. */
+  select?: (m: PluginManifest) => boolean;
 }
 
 export async function loadPlugins(opts: LoadOptions): Promise<PluginStatus[]> {
   const { registry, log } = opts;
-  const found = discoverPlugins(opts.roots);
+  let found = discoverPlugins(opts.roots);
+  if (opts.select) {
+    const byId = new Map(found.filter((d) => d.manifest).map((d) => [d.manifest!.id, d]));
+    const keep = new Set<string>();
+    const add = (id: string) => {
+      if (keep.has(id) || !byId.has(id)) return;
+      keep.add(id);
+      for (const dep of byId.get(id)!.manifest!.dependencies ?? []) add(dep);
+    };
+    for (const d of byId.values()) if (opts.select(d.manifest!)) add(d.manifest!.id);
+    found = found.filter((d) => d.manifest && keep.has(d.manifest.id));
+  }
   // Recorded before anything loads: a security plugin that fails at any step (manifest, config,
   // dependency, setup, start hook, surface hook) leaves its routes answering 503, not open.
   for (const d of found) if (d.protects.length) registry.protections.set(d.manifest?.id ?? d.folder, d.protects);

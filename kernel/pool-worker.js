@@ -5,9 +5,21 @@ import { pathToFileURL } from 'node:url';
 import { register } from 'tsx/esm/api';
 
 register();
+// solc builds older than 0.5 are asm.js that V8 declines to validate (it runs them as plain JS):
+// a harmless "Invalid asm.js" warning per load that would otherwise land on the user's stderr.
+process.removeAllListeners('warning');
+process.on('warning', (w) => {
+  if (/Invalid asm\.js/.test(w.message)) return;
+  process.stderr.write(`(node:${process.pid}) ${w.name}: ${w.message}\n`);
+});
 const cache = new Map();
 
 export default async function dispatch(task) {
+  // The pool times a task's budget from here, not from when it was queued.
+  if (task.started) {
+    task.started.postMessage(1);
+    task.started.close();
+  }
   let mod = cache.get(task.module);
   if (!mod) {
     mod = import(pathToFileURL(task.module).href);

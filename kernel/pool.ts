@@ -5,6 +5,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MessageChannel } from 'node:worker_threads';
 import Tinypool from 'tinypool';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -21,6 +22,9 @@ export interface RunOptions {
   /** Epoch ms after which the task is cancelled. */
   deadline?: number;
   timeoutMs?: number;
+  /** Most time the task may run once a worker has started it: waiting in the queue behind other
+   *  tasks does not count (a solver's budget is solver time). The deadline still applies. */
+  budgetMs?: number;
 }
 
 export interface WorkerPool {
@@ -60,16 +64,32 @@ export class TinyWorkerPool implements WorkerPool {
       if (opts.signal.aborted) throw new TaskAbortedError('request aborted');
       opts.signal.addEventListener('abort', onAbort, { once: true });
     }
+    // The worker says when it starts the task; the budget runs from then.
+    let channel: MessageChannel | null = null;
+    let budgetTimer: NodeJS.Timeout | undefined;
+    if (opts.budgetMs !== undefined) {
+      channel = new MessageChannel();
+      channel.port1.unref();
+      channel.port1.once('message', () => {
+        budgetTimer = setTimeout(() => {
+          timedOut = true;
+          ctrl.abort();
+        }, Math.max(0, opts.budgetMs!));
+      });
+    }
     try {
-      const result = await this.pool.run({ module: path.resolve(modulePath), fn, args }, { signal: ctrl.signal });
+      const task = { module: path.resolve(modulePath), fn, args, ...(channel ? { started: channel.port2 } : {}) };
+      const result = await this.pool.run(task, { signal: ctrl.signal, ...(channel ? { transferList: [channel.port2] } : {}) });
       this.completed++;
       return result as T;
     } catch (e) {
-      if (timedOut) throw new TaskTimeoutError(`task ${path.basename(modulePath)}#${fn} exceeded ${timeoutMs} ms and its worker was terminated`);
+      if (timedOut) throw new TaskTimeoutError(`task ${path.basename(modulePath)}#${fn} exceeded ${opts.budgetMs !== undefined ? `its ${opts.budgetMs} ms budget (or ${timeoutMs} ms overall)` : `${timeoutMs} ms`} and its worker was terminated`);
       if (ctrl.signal.aborted) throw new TaskAbortedError(`task ${path.basename(modulePath)}#${fn} was cancelled`);
       throw e;
     } finally {
       if (timer) clearTimeout(timer);
+      if (budgetTimer) clearTimeout(budgetTimer);
+      channel?.port1.close();
       opts.signal?.removeEventListener('abort', onAbort);
     }
   }

@@ -3,6 +3,7 @@
 // VIGIL_SKIP_TYPECHECK=1 skips the type check of a whole run.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -32,10 +33,13 @@ if (filters.length === 0 && process.env.VIGIL_SKIP_TYPECHECK !== '1') {
   }
   console.log('type check passed');
 }
+// Compilers: only the bundled releases, and no downloads, unless a test asks for them (the
+// on-demand install test sets its own cache): results must not depend on this machine's cache.
+const solcEnv = process.env.VIGIL_SOLC_CACHE ? {} : { VIGIL_SOLC_CACHE: fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-test-solc-')), VIGIL_SOLC_AUTO_INSTALL: process.env.VIGIL_SOLC_AUTO_INSTALL ?? '0' };
 const concurrency = process.env.VIGIL_TEST_CONCURRENCY ?? '2';
 const child = spawn(
   process.execPath,
   ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
-  { cwd: root, stdio: 'inherit', env: { ...process.env, VIGIL_LOG_LEVEL: process.env.VIGIL_LOG_LEVEL ?? 'silent' } },
+  { cwd: root, stdio: 'inherit', env: { ...process.env, ...solcEnv, VIGIL_LOG_LEVEL: process.env.VIGIL_LOG_LEVEL ?? 'silent' } },
 );
 child.on('exit', (code, signal) => process.exit(signal ? 1 : (code ?? 1)));

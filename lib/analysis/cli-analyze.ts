@@ -269,7 +269,8 @@ export async function runAnalyzeCommand(target: AnalysisEngine | KernelServices,
   const t0 = Date.now();
   const deadline = o.totalMs === null ? Infinity : t0 + o.totalMs;
   const tty = Boolean(io.stderr.isTTY);
-  const showProgress = opts.progress ?? true;
+  // Progress is for folders; one file's run is one line of output anyway.
+  const showProgress = (opts.progress ?? true) && isDir;
   let lastLine = t0;
   const progress = (msg: string, force = false) => {
     if (!showProgress) return;
@@ -301,7 +302,9 @@ export async function runAnalyzeCommand(target: AnalysisEngine | KernelServices,
   // solc run per release group, in the worker pool.
   const builds = new Map<string, CompileResult>();
   let plan: ProjectPlan | null = null;
-  try {
+  // One file: the engine compiles it (installing its release if needed) while the tools run,
+  // which is faster than building first; a folder is built first, once per release group.
+  if (isDir) try {
     progress(`reading ${todo.length} file${todo.length === 1 ? '' : 's'} and their imports`, todo.length > 50);
     const scanned = scanProject(project, todo);
     const wanted = new Map<string, string[]>();
@@ -329,7 +332,9 @@ export async function runAnalyzeCommand(target: AnalysisEngine | KernelServices,
   }
 
   // Analyse every file from the build, a few at a time (each runs its tools in the pool).
-  const concurrency = Math.max(1, Math.min(4, pool ? os.availableParallelism() : 1, todo.length));
+  // Twice the pool's threads: while one file's tools run, the next file's are queued (its main-
+  // thread work, reading and correlating, overlaps theirs).
+  const concurrency = Math.max(1, Math.min(8, pool ? 2 * Math.min(4, os.availableParallelism()) : 1, todo.length));
   let next = 0;
   let done = 0;
   const one = async (item: { abs: string; file: string }) => {

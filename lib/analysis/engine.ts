@@ -268,8 +268,12 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
       const precompiled = (input as AnalyzeSource & { precompiled?: CompileResult }).precompiled ?? null;
       if (!precompiled) {
         // The release this build needs (its pragmas and its imports') is installed first if missing.
-        const acquired = await acquireCompilerFor(buildRanges(input, deps.contractRoots));
-        if (acquired.note) notes.push(acquired.note);
+        // Bounded by the request: a slow registry must not hold an API request past its deadline
+        // (the download goes on, and the next request finds the release installed).
+        const acquiring = acquireCompilerFor(buildRanges(input, deps.contractRoots));
+        const acquired = await Promise.race([acquiring, new Promise<null>((r) => setTimeout(() => r(null), Math.max(0, deadline - Date.now() - 1000)).unref())]);
+        if (acquired === null) notes.push('a solc release this source needs was still downloading when the time budget ran out; the compile used what is installed');
+        else if (acquired.note) notes.push(acquired.note);
       }
       const compiling: Promise<CompileResult | { timedOut: true; error: string }> = precompiled ? Promise.resolve(precompiled) : compileSolidity(
         // Full mode asks for what the fuzzer and the symbolic engine compile (bytecode, source maps,
@@ -402,7 +406,9 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
       if (!compilation.ok) notes.push(compilation.note);
 
       const ordered = selected.map((t) => results.get(t.name)!).filter(Boolean);
-      const findings = correlate(ordered.flatMap((r) => r.findings), source);
+      // One tool asked for by name: its lint and prediction hits are what the user asked to see
+      // (in a multi-tool run they only back other tools' claims).
+      const findings = correlate(ordered.flatMap((r) => r.findings), source, auditType === 'tool' ? { keepUnsupported: true } : {});
       const summary = EMPTY_SUMMARY();
       for (const f of findings) summary[f.severity]++;
       const layers = [...new Set(selected.map((t) => t.layer))].sort((a, b) => a - b);

@@ -4,13 +4,14 @@
 import { definePlugin } from '../../kernel/index.ts';
 import { createSmtCheckerTool } from './smtchecker.ts';
 
-export default definePlugin<{ quick_budget_ms?: number; full_budget_ms?: number }>({
+export default definePlugin<{ quick_budget_ms?: number; full_budget_ms?: number; quick_max_unit_lines?: number }>({
   setup(ctx) {
     ctx.registerTool(
       createSmtCheckerTool({
         pool: ctx.services.pool,
         quickBudgetMs: ctx.config.quick_budget_ms,
         fullBudgetMs: ctx.config.full_budget_ms,
+        quickMaxUnitLines: ctx.config.quick_max_unit_lines,
       }),
     );
   },

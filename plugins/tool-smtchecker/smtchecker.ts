@@ -21,6 +21,7 @@ import type { AnalysisInput, AnalysisTool, Category, Finding, Severity, ToolRunO
 import { compileSolidity, sourceKeyFor, stripCommentsAndStrings, installedCompilers, type CompileResult, type CompilerDiagnostic } from '../../lib/analysis/compiler/index.ts';
 import { outlineSource, locate, type Outline } from '../../lib/analysis/engine/outline.ts';
 import { findingId, sliceLines } from '../../lib/analysis/ids.ts';
+import { collectClosure, loadProject } from '../../lib/analysis/compiler/project.ts';
 
 export const SMT_TARGETS = ['assert', 'overflow', 'underflow', 'divByZero', 'outOfBounds', 'balance'];
 
@@ -30,6 +31,22 @@ export interface SmtCheckerOptions {
   quickBudgetMs?: number;
   /** Per-contract solver budget in full mode (ms). */
   fullBudgetMs?: number;
+  /** Quick mode model-checks compilation units (a file and its imports) up to this many lines. */
+  quickMaxUnitLines?: number;
+}
+
+/** Lines of a file and everything it imports (what the SMTChecker has to encode). */
+function unitLines(input: Pick<AnalysisInput, 'source' | 'absPath' | 'roots'>): number {
+  const own = input.source.split('\n').length;
+  if (!input.absPath) return own;
+  try {
+    const c = collectClosure(loadProject(input.absPath, input.roots ?? []), input.absPath, { entrySource: input.source });
+    let n = 0;
+    for (const u of c.units.values()) n += u.content.split('\n').length;
+    return n;
+  } catch {
+    return own;
+  }
 }
 
 /** Why a compiler release cannot run the SMTChecker here, or null when it can. */
@@ -237,6 +254,11 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
   // Full mode runs every layer at once on a small worker pool: the model checker gets a
   // per-contract share (15 s), not minutes; a longer CHC run is `full_budget_ms` or the tool alone.
   const fullBudget = opts.fullBudgetMs ?? 15_000;
+  // The model checker encodes every function reachable from the contract, libraries included:
+  // on a unit of a few thousand lines one contract takes tens of seconds even for BMC, which is
+  // not what quick mode promises. Quick mode says so (status skipped, with the size) and full
+  // mode or --tool smtchecker checks it.
+  const quickMaxLines = opts.quickMaxUnitLines ?? 1500;
   const tool: AnalysisTool = {
     name: 'smtchecker',
     layer: 4,
@@ -283,6 +305,12 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
     const unsupported = smtUnsupportedReason(version);
     if (unsupported) return { status: 'skipped', findings: [], error: unsupported, meta: { compiler: version } };
 
+    if (mode === 'quick' && !budgetOverride) {
+      const lines = unitLines(input);
+      if (lines > quickMaxLines) {
+        return { status: 'skipped', findings: [], error: `quick mode model-checks units of up to ${quickMaxLines} lines; ${input.file} with its imports has ${lines} (run --mode full, or --tool smtchecker, to check it)`, meta: { compiler: version, unit_lines: lines } };
+      }
+    }
     const engine = mode === 'quick' ? 'bmc' : 'all';
     const deployable = input.contracts
       ? new Set(input.contracts.filter((c) => c.kind === 'contract' && !c.abstract).map((c) => c.name))
@@ -312,7 +340,9 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
       try {
         r = await compileSolidity(
           { source: input.source, file: input.file, absPath: input.absPath, roots: input.roots, compiler: version, outputs: 'check', smtPragma: semver.lt(version, '0.8.0'), modelChecker },
-          { pool: opts.pool, signal: run.signal, deadline: Date.now() + Math.min(budget, remaining) },
+          // The budget is solver time: it starts when a worker picks the compile up, not while it
+          // waits behind other tools in the queue. The request's deadline still caps it.
+          { pool: opts.pool, signal: run.signal, deadline: run.deadline, budgetMs: budget },
         );
       } catch (e) {
         if (isTimeout(e)) {

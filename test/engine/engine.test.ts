@@ -143,14 +143,18 @@ test('code that fails to compile is still analysed on the parser AST, and the bo
   assert.equal(r.contract.compiler, '0.8.30');
 });
 
-test('a syntax error: clear note, tools report errors, no crash', async () => {
+test('a syntax error: 400 invalid_solidity with solc\'s message and position; no tool runs on it', async () => {
   const engine = engineWith([solhint]);
-  const r = await engine.analyze({ source: 'pragma solidity ^0.8.0;\ncontract C {\n  function f( public {}\n}\n', file: 'C.sol' }, { mode: 'quick', timeoutMs: 30_000 });
-  assert.ok(r.notes!.some((n) => /^the source does not parse \(line 3/.test(n)), JSON.stringify(r.notes));
-  assert.equal(r.compilation!.ok, false);
-  assert.match(r.compilation!.errors[0], /C\.sol:3: ParserError/);
-  assert.equal(r.results[0].status, 'error');
-  assert.match(r.results[0].error!, /could not parse/);
+  await assert.rejects(
+    engine.analyze({ source: 'pragma solidity ^0.8.0;\ncontract C {\n  function f( public {}\n}\n', file: 'C.sol' }, { mode: 'quick', timeoutMs: 30_000 }),
+    (e: any) =>
+      e.statusCode === 400 &&
+      e.code === 'invalid_solidity' &&
+      /^C\.sol is not valid Solidity: ParserError: /.test(e.message) &&
+      e.details.errors[0].file === 'C.sol' &&
+      e.details.errors[0].line === 3 &&
+      !/Cannot read properties/.test(e.message),
+  );
 });
 
 test('bad input: empty, binary, oversized, unknown tool, bad layer', async () => {

@@ -126,3 +126,20 @@ contract Bank {
   // The solver's counterexample for `counter += a` is kept as a note: nothing is silently dropped.
   assert.ok(((r.meta as any).notes as string[]).some((n) => /only revert/.test(n) && /lines 10\b/.test(n)), JSON.stringify((r.meta as any).notes));
 });
+
+test('a 0.8 pin that is not installed: the SMTChecker runs on the release the engine compiled with (no "requires different compiler version" error)', async () => {
+  const { createAnalysisEngine } = await import('../../lib/analysis/engine.ts');
+  const prev = process.env.VIGIL_SOLC_AUTO_INSTALL;
+  process.env.VIGIL_SOLC_AUTO_INSTALL = '0';
+  try {
+    const engine = createAnalysisEngine({ registry: { tools: () => [tool] }, pool: null });
+    const source = '// SPDX-License-Identifier: MIT\npragma solidity 0.8.24;\ncontract Pinned {\n  function f(uint a) public pure {\n    assert(a != 7);\n  }\n}\n';
+    const r = await engine.analyze({ source, file: 'Pinned.sol' }, { mode: 'quick', timeoutMs: 120_000 });
+    const smt = r.results.find((x) => x.tool === 'smtchecker')!;
+    assert.equal(smt.status, 'success', smt.error ?? '');
+    assert.ok(smt.findings.some((f) => f.detector === 'smtchecker-assert' && f.location.line === 5));
+  } finally {
+    if (prev === undefined) delete process.env.VIGIL_SOLC_AUTO_INSTALL;
+    else process.env.VIGIL_SOLC_AUTO_INSTALL = prev;
+  }
+});

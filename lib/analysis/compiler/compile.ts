@@ -508,8 +508,8 @@ export function oneLine(d: CompilerDiagnostic): string {
  */
 export async function compileSolidity(
   req: CompileRequest,
-  opts: { pool?: WorkerPool | null; signal?: AbortSignal; deadline?: number } = {},
+  opts: { pool?: WorkerPool | null; signal?: AbortSignal; deadline?: number; budgetMs?: number } = {},
 ): Promise<CompileResult> {
   if (!opts.pool) return compileTask(req);
-  return opts.pool.run<CompileResult>(COMPILE_MODULE, 'compileTask', req, { signal: opts.signal, deadline: opts.deadline });
+  return opts.pool.run<CompileResult>(COMPILE_MODULE, 'compileTask', req, { signal: opts.signal, deadline: opts.deadline, ...(opts.budgetMs !== undefined ? { budgetMs: opts.budgetMs } : {}) });
 }

@@ -94,7 +94,11 @@ export async function remediateRoutes(app: FastifyInstance, ctx: Ctx) {
       const opts = { mode: 'quick' as const, timeoutMs: timeout * 1000, signal: cancel.signal };
       const [aOrig, aPatch] = await Promise.all([
         engine.analyze({ source: original.source, file: original.file, absPath: original.absPath }, opts),
-        engine.analyze({ source: patched.source, file: original.file, absPath: patched.absPath }, opts),
+        // A patch that is not even Solidity is a verdict ("broken"), not a bad request.
+        engine.analyze({ source: patched.source, file: original.file, absPath: patched.absPath }, opts).catch((e: { code?: string }) => {
+          if (e?.code !== 'invalid_solidity') throw e;
+          return { findings: [], total_findings: 0, audit_id: null };
+        }),
       ]);
       const cmp = compareFindings(aOrig.findings, aPatch.findings);
       const verdict = decideVerdict(cPatch.ok, cmp);

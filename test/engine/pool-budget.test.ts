@@ -1,0 +1,21 @@
+// A task's budget (budgetMs) is the time it runs, not the time it waits in the queue: the
+// SMTChecker's per-contract solver budget must not be spent queued behind other tools.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TinyWorkerPool } from '../../kernel/pool.ts';
+
+const tasks = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'pool', 'tasks.ts');
+const pool = new TinyWorkerPool({ maxThreads: 1 });
+after(() => pool.close());
+
+test('budgetMs counts from when a worker starts the task; a runaway task is still stopped at its budget', async () => {
+  await pool.run(tasks, 'add', { x: 1, y: 1 }); // a warm worker
+  const busy = pool.run(tasks, 'sleepBusy', { ms: 1500 });
+  // Queued behind 1.5 s of work on the only thread, with a 1 s budget of its own: it must run.
+  const queued = pool.run<{ sum: number }>(tasks, 'add', { x: 2, y: 3 }, { budgetMs: 1000 });
+  assert.equal((await queued).sum, 5);
+  await busy;
+  await assert.rejects(pool.run(tasks, 'spin', {}, { budgetMs: 300 }), (e: Error & { code?: string }) => e.code === 'task_timeout' && /300 ms budget/.test(e.message));
+});
