@@ -68,6 +68,7 @@ export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; 
     .option('--format <format>', 'json, sarif or markdown', 'json')
     .option('--fail-on <severity>', 'exit 1 when a finding is at or above CRITICAL|HIGH|MEDIUM|LOW|INFO')
     .option('--timeout <seconds>', 'time budget for the whole run in seconds', '300')
+    .option('--baseline <file>', 'an earlier JSON or SARIF output: report and fail only on findings not in it')
     .action(async (p, o) => {
       const { runAnalyzeCommand } = await import('../lib/analysis/cli-analyze.ts');
       const settings = resolveSettings({ logLevel: process.env.VIGIL_LOG_LEVEL ?? 'warn' });

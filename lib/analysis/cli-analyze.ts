@@ -11,6 +11,8 @@ import { MAX_SOURCE_BYTES } from './engine.ts';
 import { toMarkdown } from './format/markdown.ts';
 import { toSarif } from './format/sarif.ts';
 import { toHtml } from './format/html.ts';
+import { applySuppressions } from './suppress.ts'; // cliux: in-source suppressions
+import { applyBaseline, BaselineError, filterNotes, loadBaseline, type Baseline } from './baseline.ts'; // cliux: --baseline
 
 export interface AnalyzeCommandOptions {
   mode?: string;
@@ -20,6 +22,8 @@ export interface AnalyzeCommandOptions {
   failOn?: string;
   /** Seconds for the whole run (all files). */
   timeout?: string | number;
+  /** cliux: an earlier JSON or SARIF output; only findings not in it are reported and failed on. */
+  baseline?: string;
 }
 
 export interface Io {
@@ -160,6 +164,14 @@ export async function runAnalyzeCommand(target: AnalysisEngine | KernelServices,
   } catch (e) {
     return fail((e as Error).message);
   }
+  // cliux: a bad baseline is bad input, found before any analysis runs.
+  let baseline: Baseline | null = null;
+  try {
+    if (opts?.baseline !== undefined) baseline = loadBaseline(String(opts.baseline));
+  } catch (e) {
+    if (e instanceof BaselineError) return fail(e.message);
+    throw e;
+  }
   const engine = resolveEngine(target);
   if (!engine) return fail('the analysis engine is not loaded (plugin "analysis-engine" missing or failed; see `vigil plugins`)');
   if (!pathArg || typeof pathArg !== 'string') return fail('give a .sol file or a folder to analyse');
@@ -180,6 +192,7 @@ export async function runAnalyzeCommand(target: AnalysisEngine | KernelServices,
   // The path the user named is trusted for imports, in addition to the configured roots.
   const root = isDir ? abs : path.dirname(abs);
   const bodies: Array<{ file: string; body: AnalysisResult | null; error: string | null }> = [];
+  const sources = new Map<string, string>(); // cliux: display name -> source, for suppressions
   let badInput = false;
   for (let i = 0; i < files.length; i++) {
     const f = files[i];
@@ -193,6 +206,7 @@ export async function runAnalyzeCommand(target: AnalysisEngine | KernelServices,
       continue;
     }
     const source = fs.readFileSync(f, 'utf8');
+    sources.set(name, source); // cliux
     // Unused time of earlier files rolls over to later ones.
     const share = Math.max(1000, Math.floor((deadline - Date.now()) / (files.length - i)));
     try {
@@ -216,6 +230,10 @@ export async function runAnalyzeCommand(target: AnalysisEngine | KernelServices,
   if (!bodies.some((b) => b.body)) return fail('no file could be analysed');
 
   const result = isDir ? combine(pathArg, bodies, o.auditType, t0) : bodies[0].body!;
+  // cliux: suppressed and already-known findings are neither reported nor failed on.
+  applySuppressions(result, sources);
+  if (baseline) applyBaseline(result, baseline);
+  for (const note of filterNotes(result)) io.stderr.write(`vigil analyze: ${note}\n`);
   let text: string;
   switch (o.format) {
     case 'sarif':

@@ -1,7 +1,7 @@
 // Markdown report: what a reviewer reads in a PR comment or an issue. Every value coming from
 // the contract or a tool is escaped so a crafted contract cannot inject markup or links.
 import type { AnalysisResult } from '../../../kernel/contracts/analysis.ts';
-import { LAYER_NAMES, SEVERITIES } from '../../../schemas/finding.ts';
+import { LAYER_NAMES, SEVERITIES, type Finding } from '../../../schemas/finding.ts';
 
 /** Escapes Markdown control characters (and HTML) in inline text and table cells. */
 export function mdEscape(s: unknown): string {
@@ -17,6 +17,18 @@ function fence(s: string): string {
   const f = '`'.repeat(longest + 1);
   return `${f}\n${s}\n${f}`;
 }
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** "layer 1 (Static Analysis)", "layers 1 (Static Analysis) and 3 (Symbolic Execution)". */
+export function layerPhrase(layers: number[]): string {
+  const named = layers.map((l) => `${l}${LAYER_NAMES[l] ? ` (${mdEscape(LAYER_NAMES[l])})` : ''}`);
+  if (named.length === 0) return 'no layer';
+  if (named.length === 1) return `layer ${named[0]}`;
+  return `layers ${named.slice(0, -1).join(', ')} and ${named[named.length - 1]}`;
+}
+
+type Suppressed = Finding & { suppression?: { directive?: string; line?: number; rules?: string[]; justification?: string } };
 
 export function toMarkdown(result: AnalysisResult): string {
   const out: string[] = [];
@@ -41,6 +53,12 @@ export function toMarkdown(result: AnalysisResult): string {
   out.push(`|${SEVERITIES.map(() => '---:').join('|')}|---:|`);
   out.push(`| ${SEVERITIES.map((s) => result.summary[s] ?? 0).join(' | ')} | ${result.total_findings} |`);
   out.push('');
+  const suppressed = (Array.isArray(result.suppressed) ? result.suppressed : []) as Suppressed[];
+  const baseline = result.baseline as { file?: string; known?: number; new?: number } | undefined;
+  if (suppressed.length) out.push(`${plural(suppressed.length, 'finding')} suppressed by comments in the source ${suppressed.length === 1 ? 'is' : 'are'} not counted (listed under "Suppressed in source").`, '');
+  if (baseline && typeof baseline.known === 'number') {
+    out.push(`Compared with the baseline \`${String(baseline.file ?? '').replace(/`/g, "'")}\`: ${plural(baseline.known, 'finding')} already known ${baseline.known === 1 ? 'is' : 'are'} not listed; ${plural(baseline.new ?? 0, 'finding')} ${baseline.new === 1 ? 'is' : 'are'} new.`, '');
+  }
   out.push('## Tools');
   out.push('');
   out.push('| Tool | Layer | Status | Findings | Time (s) | Note |');
@@ -51,7 +69,7 @@ export function toMarkdown(result: AnalysisResult): string {
   out.push('');
   out.push('## Findings');
   out.push('');
-  if (!result.findings.length) out.push('No findings.');
+  if (!result.findings.length) out.push(baseline && typeof baseline.known === 'number' ? 'No new findings.' : 'No findings.');
   result.findings.forEach((f, i) => {
     const loc = `${f.location.file}:${f.location.line}${f.location.end_line > f.location.line ? `-${f.location.end_line}` : ''}`;
     const where = [f.location.contract, f.location.function].filter(Boolean).join('.');
@@ -60,7 +78,7 @@ export function toMarkdown(result: AnalysisResult): string {
     out.push(`- **Location:** \`${loc.replace(/`/g, "'")}\`${where ? ` (${mdEscape(where)})` : ''}`);
     out.push(`- **Category:** ${mdEscape(f.category)}${f.swc_id ? ` · ${mdEscape(f.swc_id)}` : ''}${f.cwe_id ? ` · ${mdEscape(f.cwe_id)}` : ''}`);
     out.push(`- **Confidence:** ${Math.round(f.confidence * 100)}%`);
-    out.push(`- **Reported by:** ${f.tools.map(mdEscape).join(', ')} (layers ${f.layers.join(', ')})`);
+    out.push(`- **Reported by:** ${f.tools.map(mdEscape).join(', ')} · ${layerPhrase(f.layers)}`);
     out.push(`- **Id:** \`${f.id.replace(/`/g, '')}\``);
     out.push('');
     out.push(mdEscape(f.description));
@@ -78,5 +96,17 @@ export function toMarkdown(result: AnalysisResult): string {
       out.push('');
     }
   });
+  if (suppressed.length) {
+    out.push('## Suppressed in source');
+    out.push('');
+    out.push('| Severity | Finding | Location | Comment | Reason |');
+    out.push('|---|---|---|---|---|');
+    for (const f of suppressed) {
+      const sup = f.suppression ?? {};
+      const how = `${sup.directive ?? 'suppressed'}${sup.rules?.length ? ` ${sup.rules.join(', ')}` : ''}${sup.line ? ` (line ${sup.line})` : ''}`;
+      out.push(`| ${f.severity} | ${mdEscape(f.title)} | ${mdEscape(`${f.location.file}:${f.location.line}`)} | ${mdEscape(how)} | ${mdEscape(sup.justification ?? '')} |`);
+    }
+    out.push('');
+  }
   return out.join('\n') + '\n';
 }
