@@ -114,9 +114,8 @@ export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; 
       await kernel.stop();
       if (o.json) io.stdout.write(JSON.stringify(list, null, 2) + '\n');
       else {
-        for (const p of list) {
-          io.stdout.write(`${p.status.padEnd(8)} ${p.id.padEnd(32)} ${p.kind.padEnd(10)} ${(p.runtime ?? '-').padEnd(4)} ${p.error ?? p.registered.join(', ')}\n`);
-        }
+        const { formatPluginTable } = await import('./plugin-table.ts');
+        io.stdout.write(formatPluginTable(list));
       }
       if (list.some((p) => p.status === 'error')) exitCode = 1;
     });
