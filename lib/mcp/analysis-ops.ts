@@ -12,6 +12,7 @@ import { HttpError } from '../../kernel/index.ts';
 import { compileSolidity, oneLine } from '../analysis/compiler/index.ts';
 import { compareFindings, decideVerdict, remediateOffThread } from '../remediation/index.ts';
 import { ContractInputError, readContractInput, type ContractText } from './contract-source.ts';
+import { applySuppressions } from '../analysis/suppress.ts';
 
 export const DEFAULT_TIMEOUT_S = 300;
 
@@ -49,7 +50,8 @@ export function analysisOperations(services: KernelServices): Skill[] {
     readContractInput({ code: input[`${prefix}_code`], path: input[`${prefix}_path`] }, { code: `${prefix}_code`, path: `${prefix}_path` }, roots());
   const budget = (input: Record<string, unknown>) => ((input.timeout as number | undefined) ?? DEFAULT_TIMEOUT_S) * 1000;
   const run = (c: ContractText, opts: { mode: AnalysisResult['audit_type']; layer?: number; tool?: string; timeoutMs: number; signal: AbortSignal }) =>
-    engine().analyze({ source: c.source, file: c.file, absPath: c.absPath }, opts);
+    // Same body as the REST analyze routes: comments in the source suppress findings there too.
+    engine().analyze({ source: c.source, file: c.file, absPath: c.absPath }, opts).then((r) => applySuppressions(r, { [c.file]: c.source }));
   const op = (s: Omit<Skill, 'plugin' | 'runtime' | 'capabilities'> & { capabilities?: Skill['capabilities'] }): Skill => ({ capabilities: ['contract_analysis'], plugin: 'mcp-server', runtime: 'ts', ...s });
 
   return [

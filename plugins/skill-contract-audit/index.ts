@@ -6,6 +6,7 @@
 import fs from 'node:fs/promises';
 import { definePlugin, type AnalysisEngine, type AnalysisResult, type SkillResult } from '../../kernel/index.ts';
 import { PathError, realRoot, resolveExisting } from '../../lib/gateway/agent/workspace-path.ts';
+import { applySuppressions } from '../../lib/analysis/suppress.ts';
 
 interface AuditConfig extends Record<string, unknown> {
   timeout_s: number;
@@ -74,6 +75,7 @@ export default definePlugin<AuditConfig>({
         } else source = String(input.code);
         try {
           const r = await engine.analyze({ source, file, absPath }, { mode: (input.mode as 'quick' | 'full') ?? 'quick', timeoutMs: cfg.timeout_s * 1000, signal: sc.signal });
+          applySuppressions(r, { [file]: source }); // as the REST API does
           return { ok: true, output: summarise(r, cfg.max_findings) };
         } catch (e) {
           if (sc.signal.aborted) throw e;

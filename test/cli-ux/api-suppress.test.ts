@@ -59,3 +59,20 @@ test('POST /analyze/tool/{name}/ lists the suppressed findings too', async () =>
   assert.equal(j.findings.some((f: Finding) => f.detector === 'tx-origin'), false);
   assert.deepEqual(j.suppressed.map((f: Finding) => f.detector), ['tx-origin']);
 });
+
+test("MCP's analyze_contract and the agent's contract_audit skill apply the same suppressions", async () => {
+  const { analysisOperations } = await import('../../lib/mcp/analysis-ops.ts');
+  const ctx = { sessionId: 's', tenant: null, signal: new AbortController().signal, workspace: b.roots };
+  const op = analysisOperations(b.kernel.services).find((s) => s.name === 'analyze_contract')!;
+  const r = await op.call({ contract_code: withComment('// vigil-disable-next-line tx-origin'), mode: 'quick', timeout: 120 }, ctx);
+  assert.ok(r.ok, r.error);
+  const body = r.output as { findings: Finding[]; suppressed: Finding[] };
+  assert.equal(body.findings.some((f) => f.detector === 'tx-origin'), false);
+  assert.deepEqual(body.suppressed.map((f) => f.detector), ['tx-origin']);
+
+  const skill = b.kernel.services.registry.skill('contract_audit')!;
+  const plain = JSON.stringify((await skill.call({ code: VULNERABLE }, ctx)).output);
+  const quiet = JSON.stringify((await skill.call({ code: withComment('// vigil-disable-next-line tx-origin') }, ctx)).output);
+  assert.match(plain, /tx\.origin/);
+  assert.doesNotMatch(quiet, /tx\.origin/);
+});
