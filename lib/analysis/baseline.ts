@@ -91,7 +91,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 export function filterNotes(result: AnalysisResult): string[] {
   const notes: string[] = [];
   const suppressed = Array.isArray(result.suppressed) ? result.suppressed.length : 0;
-  if (suppressed) notes.push(`${plural(suppressed, 'finding')} suppressed by comments in the source (listed under "suppressed")`);
+  if (suppressed) notes.push(`${plural(suppressed, 'finding')} suppressed by comments in the source (kept in the output as suppressed, not counted)`);
   const b = result.baseline as { file?: string; known?: number; new?: number } | undefined;
   if (b && typeof b.known === 'number') notes.push(`baseline ${b.file}: ${plural(b.known, 'finding')} already known (not reported), ${plural(b.new ?? 0, 'new finding')}`);
   return notes;

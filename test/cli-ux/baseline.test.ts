@@ -110,3 +110,17 @@ test('markdown wording: singular/plural layers, no "(layers 1)"', () => {
   assert.match(md, /layers 1 \(Static Analysis\) and 3 \(Symbolic Execution\)\n/);
   assert.match(md, /layers 1 \(Static Analysis\), 3 \(Symbolic Execution\) and 7 \(Specialized Analysis\)\n/);
 });
+
+test('markdown for a folder: a Files section with each file, its compiler and its reported findings; suppressed ones listed last', () => {
+  const f = (file: string, line: number): Finding => ({ id: `${file}${line}`, title: 'T', description: 'd', severity: 'HIGH', confidence: 0.5, category: 'other', location: { file, line, end_line: line }, tools: ['t'], layers: [1], recommendation: '' });
+  const md = toMarkdown({
+    audit_id: 'a', audit_type: 'quick', contract: { name: 'src', sha256: '0', pragma: null, compiler: '0.5.17' }, layers: [1], tools: ['t'], results: [],
+    findings: [f('src/A.sol', 3), f('src/A.sol', 9)], summary: { CRITICAL: 0, HIGH: 2, MEDIUM: 0, LOW: 0, INFO: 0 }, total_findings: 2, execution_time: 1, timestamp: 't', version: '0',
+    files: [{ file: 'src/A.sol', contract: { compiler: '0.5.17' }, compilation: { ok: true } }, { file: 'src/B.sol', contract: null, compilation: { ok: false, note: 'compilation failed (missing import "x.sol")' } }],
+    suppressed: [{ ...f('src/B.sol', 4), suppression: { kind: 'inSource', directive: 'vigil-disable-next-line', line: 3, rules: [] } }],
+  });
+  assert.match(md, /\| Pragma \| per file \|/);
+  assert.match(md, /## Files\n\n\| File \| Compiler \| Findings \| Note \|\n\|---\|---\|---:\|---\|\n\| src\/A\.sol \| 0\.5\.17 \| 2 \|  \|\n\| src\/B\.sol \| none \| 0 \| compilation failed \(missing import "x\.sol"\) \|/);
+  assert.match(md, /1 finding suppressed by comments in the source is not counted/);
+  assert.match(md, /## Suppressed in source[\s\S]*\| HIGH \| T \| src\/B\.sol:4 \| vigil-disable-next-line \(line 3\) \|/);
+});

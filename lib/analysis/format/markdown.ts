@@ -33,9 +33,11 @@ type Suppressed = Finding & { suppression?: { directive?: string; line?: number;
 export function toMarkdown(result: AnalysisResult): string {
   const out: string[] = [];
   const c = result.contract;
+  type FileRow = { file: string; contract?: { compiler?: string | null } | null; compilation?: { ok?: boolean; note?: string } | null; error?: string | null };
+  const folder = Array.isArray(result.files) ? (result.files as FileRow[]) : null;
   out.push(`# vigil ${mdEscape(result.audit_type)} analysis: ${mdEscape(c.name ?? 'contract')}`);
   out.push('');
-  out.push(`| | |\n|---|---|\n| Audit id | ${mdEscape(result.audit_id)} |\n| SHA-256 | ${mdEscape(c.sha256)} |\n| Pragma | ${mdEscape(c.pragma ?? 'none')} |\n| Compiler | ${mdEscape(c.compiler ?? 'none')} |\n| Layers | ${result.layers.map((l) => `${l} ${mdEscape(LAYER_NAMES[l] ?? '')}`).join(', ')} |\n| Time | ${result.execution_time} s |\n| Date | ${mdEscape(result.timestamp)} |\n| vigil | ${mdEscape(result.version)} |`);
+  out.push(`| | |\n|---|---|\n| Audit id | ${mdEscape(result.audit_id)} |\n| SHA-256 | ${mdEscape(c.sha256)} |\n| Pragma | ${mdEscape(c.pragma ?? (folder ? 'per file' : 'none'))} |\n| Compiler | ${mdEscape(c.compiler ?? 'none')} |\n| Layers | ${result.layers.map((l) => `${l} ${mdEscape(LAYER_NAMES[l] ?? '')}`).join(', ')} |\n| Time | ${result.execution_time} s |\n| Date | ${mdEscape(result.timestamp)} |\n| vigil | ${mdEscape(result.version)} |`);
   out.push('');
   if (result.compilation && !result.compilation.ok) {
     out.push(`> **Compilation:** ${mdEscape(result.compilation.note ?? 'failed')}`);
@@ -58,6 +60,17 @@ export function toMarkdown(result: AnalysisResult): string {
   if (suppressed.length) out.push(`${plural(suppressed.length, 'finding')} suppressed by comments in the source ${suppressed.length === 1 ? 'is' : 'are'} not counted (listed under "Suppressed in source").`, '');
   if (baseline && typeof baseline.known === 'number') {
     out.push(`Compared with the baseline \`${String(baseline.file ?? '').replace(/`/g, "'")}\`: ${plural(baseline.known, 'finding')} already known ${baseline.known === 1 ? 'is' : 'are'} not listed; ${plural(baseline.new ?? 0, 'finding')} ${baseline.new === 1 ? 'is' : 'are'} new.`, '');
+  }
+  if (folder) {
+    out.push('## Files');
+    out.push('');
+    out.push('| File | Compiler | Findings | Note |');
+    out.push('|---|---|---:|---|');
+    for (const f of folder) {
+      const note = f.error ?? (f.compilation && f.compilation.ok === false ? (f.compilation.note ?? 'compilation failed') : '');
+      out.push(`| ${mdEscape(f.file)} | ${mdEscape(f.contract?.compiler ?? 'none')} | ${result.findings.filter((x) => x.location.file === f.file).length} | ${mdEscape(note)} |`);
+    }
+    out.push('');
   }
   out.push('## Tools');
   out.push('');
