@@ -11,8 +11,7 @@ import { MAX_SOURCE_BYTES } from './engine.ts';
 import { toMarkdown } from './format/markdown.ts';
 import { toSarif } from './format/sarif.ts';
 import { toHtml } from './format/html.ts';
-import { applySuppressions } from './suppress.ts'; // cliux: in-source suppressions
-import { applyBaseline, BaselineError, filterNotes, loadBaseline, type Baseline } from './baseline.ts'; // cliux: --baseline
+import { baselineOption, BaselineError, finishReport } from './cli-filters.ts'; // cliux: suppressions, --baseline
 
 export interface AnalyzeCommandOptions {
   mode?: string;
@@ -165,9 +164,9 @@ export async function runAnalyzeCommand(target: AnalysisEngine | KernelServices,
     return fail((e as Error).message);
   }
   // cliux: a bad baseline is bad input, found before any analysis runs.
-  let baseline: Baseline | null = null;
+  let baseline: ReturnType<typeof baselineOption> = null;
   try {
-    if (opts?.baseline !== undefined) baseline = loadBaseline(String(opts.baseline));
+    baseline = baselineOption(opts?.baseline);
   } catch (e) {
     if (e instanceof BaselineError) return fail(e.message);
     throw e;
@@ -192,7 +191,6 @@ export async function runAnalyzeCommand(target: AnalysisEngine | KernelServices,
   // The path the user named is trusted for imports, in addition to the configured roots.
   const root = isDir ? abs : path.dirname(abs);
   const bodies: Array<{ file: string; body: AnalysisResult | null; error: string | null }> = [];
-  const sources = new Map<string, string>(); // cliux: display name -> source, for suppressions
   let badInput = false;
   for (let i = 0; i < files.length; i++) {
     const f = files[i];
@@ -206,7 +204,6 @@ export async function runAnalyzeCommand(target: AnalysisEngine | KernelServices,
       continue;
     }
     const source = fs.readFileSync(f, 'utf8');
-    sources.set(name, source); // cliux
     // Unused time of earlier files rolls over to later ones.
     const share = Math.max(1000, Math.floor((deadline - Date.now()) / (files.length - i)));
     try {
@@ -231,9 +228,7 @@ export async function runAnalyzeCommand(target: AnalysisEngine | KernelServices,
 
   const result = isDir ? combine(pathArg, bodies, o.auditType, t0) : bodies[0].body!;
   // cliux: suppressed and already-known findings are neither reported nor failed on.
-  applySuppressions(result, sources);
-  if (baseline) applyBaseline(result, baseline);
-  for (const note of filterNotes(result)) io.stderr.write(`vigil analyze: ${note}\n`);
+  finishReport(result, files.map((f) => ({ file: displayName(f, isDir ? abs : null), abs: f })), baseline, io);
   let text: string;
   switch (o.format) {
     case 'sarif':
