@@ -74,7 +74,8 @@ export function toMarkdown(result: AnalysisResult): string {
   }
   out.push('## Tools');
   out.push('');
-  out.push('| Tool | Layer | Status | Findings | Time (s) | Note |');
+  // A tool's own hits, before correlation merges them and suppressions/baselines filter them.
+  out.push('| Tool | Layer | Status | Tool hits | Time (s) | Note |');
   out.push('|---|---:|---|---:|---:|---|');
   for (const r of result.results) {
     out.push(`| ${mdEscape(r.tool)} | ${r.layer} | ${mdEscape(r.status)} | ${r.findings.length} | ${r.execution_time} | ${mdEscape(r.error ?? '')} |`);
