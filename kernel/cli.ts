@@ -83,6 +83,7 @@ export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; 
     .option('--exclude <glob>', 'do not report on files matching GLOB (repeatable; relative to the project root or PATH)', collect)
     .option('--include <glob>', 'report only on files matching GLOB (repeatable; overrides the default exclusions)', collect)
     .option('--no-progress', 'no progress lines on stderr')
+    .option('--baseline <file>', 'an earlier JSON or SARIF output: report and fail only on findings not in it')
     .action(async (p, o) => {
       const { runAnalyzeCommand } = await import('../lib/analysis/cli-analyze.ts');
       const { Kernel } = await import('./kernel.ts');
@@ -197,9 +198,8 @@ export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; 
       await kernel.stop();
       if (o.json) io.stdout.write(JSON.stringify(list, null, 2) + '\n');
       else {
-        for (const p of list) {
-          io.stdout.write(`${p.status.padEnd(8)} ${p.id.padEnd(32)} ${p.kind.padEnd(10)} ${(p.runtime ?? '-').padEnd(4)} ${p.error ?? p.registered.join(', ')}\n`);
-        }
+        const { formatPluginTable } = await import('./plugin-table.ts');
+        io.stdout.write(formatPluginTable(list));
       }
       if (list.some((p) => p.status === 'error')) exitCode = 1;
     });

@@ -21,6 +21,7 @@ import { findProjectRoot, loadProject, ProjectConfigError, type Project } from '
 import type { CompileResult } from './compiler/compile.ts';
 import { formatHuman, type Incomplete } from './cli-human.ts';
 import picomatch from 'picomatch';
+import { baselineOption, BaselineError, finishReport } from './cli-filters.ts';
 
 export interface AnalyzeCommandOptions {
   mode?: string;
@@ -38,6 +39,8 @@ export interface AnalyzeCommandOptions {
   include?: string[] | string;
   /** Progress on stderr: default on a terminal, or every 10 s for runs longer than that. */
   progress?: boolean;
+  /** An earlier JSON or SARIF output; only findings not in it are reported and failed on. */
+  baseline?: string;
 }
 
 export interface Io {
@@ -234,6 +237,14 @@ export async function runAnalyzeCommand(target: AnalysisEngine | KernelServices,
   } catch (e) {
     return fail((e as Error).message);
   }
+  // A bad baseline is bad input, found before any analysis runs.
+  let baseline: ReturnType<typeof baselineOption> = null;
+  try {
+    baseline = baselineOption(opts?.baseline);
+  } catch (e) {
+    if (e instanceof BaselineError) return fail(e.message);
+    throw e;
+  }
   const engine = resolveEngine(target);
   if (!engine) return fail('the analysis engine is not loaded (plugin "analysis-engine" missing or failed; see `vigil plugins`)');
   const pool = (target as KernelServices)?.pool ?? null;
@@ -392,6 +403,8 @@ export async function runAnalyzeCommand(target: AnalysisEngine | KernelServices,
   if (isDir) {
     result.project = { root: project.root, config: project.marker, remappings: project.remappings.length, files_found: all.length, files_excluded: excluded, builds: plan?.groups.map((g) => ({ compiler: g.version, files: g.entries.length, pinned_release_missing: g.blank })) ?? [] };
   }
+  // Suppressed and already-known findings are neither reported nor failed on.
+  finishReport(result, runs.map((r) => ({ file: r.file, abs: r.abs })), baseline, io);
   let text: string;
   switch (o.format) {
     case 'sarif':

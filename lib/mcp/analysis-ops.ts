@@ -13,6 +13,7 @@ import { compileSolidity, oneLine } from '../analysis/compiler/index.ts';
 import { compareFindings, decideVerdict, remediateOffThread } from '../remediation/index.ts';
 import { ContractInputError, readContractInput, type ContractText } from './contract-source.ts';
 import { applyTimeout, maxAnalysisTimeout } from '../analysis/admission.ts';
+import { applySuppressions } from '../analysis/suppress.ts';
 
 export const DEFAULT_TIMEOUT_S = 300;
 
@@ -63,7 +64,8 @@ export function analysisOperations(services: KernelServices): Skill[] {
   const budget = (input: Record<string, unknown>) => applyTimeout(input.timeout, maxS()).applied * 1000;
   const ok = (output: Record<string, unknown>, input: Record<string, unknown>): SkillResult => ({ ok: true, output: noted(output, input, maxS()) });
   const run = (c: ContractText, opts: { mode: AnalysisResult['audit_type']; layer?: number; tool?: string; timeoutMs: number; signal: AbortSignal }) =>
-    engine().analyze({ source: c.source, file: c.file, absPath: c.absPath }, opts);
+    // Same body as the REST analyze routes: comments in the source suppress findings there too.
+    engine().analyze({ source: c.source, file: c.file, absPath: c.absPath }, opts).then((r) => applySuppressions(r, { [c.file]: c.source }));
   const op = (s: Omit<Skill, 'plugin' | 'runtime' | 'capabilities'> & { capabilities?: Skill['capabilities'] }): Skill => ({ capabilities: ['contract_analysis'], plugin: 'mcp-server', runtime: 'ts', ...s });
 
   return [

@@ -7,6 +7,7 @@ import fs from 'node:fs/promises';
 import { definePlugin, type AnalysisEngine, type AnalysisResult, type SkillResult } from '../../kernel/index.ts';
 import { PathError, protectedPaths, realRoot, resolveExisting } from '../../lib/gateway/agent/workspace-path.ts';
 import { checkSourceShape } from '../../lib/analysis/contract-input.ts';
+import { applySuppressions } from '../../lib/analysis/suppress.ts';
 
 interface AuditConfig extends Record<string, unknown> {
   timeout_s: number;
@@ -85,6 +86,7 @@ export default definePlugin<AuditConfig>({
         }
         try {
           const r = await engine.analyze({ source, file, absPath }, { mode: (input.mode as 'quick' | 'full') ?? 'quick', timeoutMs: cfg.timeout_s * 1000, signal: sc.signal });
+          applySuppressions(r, { [file]: source }); // as the REST API does
           return { ok: true, output: summarise(r, cfg.max_findings) };
         } catch (e) {
           if (sc.signal.aborted) throw e;

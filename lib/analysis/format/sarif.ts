@@ -35,15 +35,38 @@ function toUri(p: string): string {
     .join('/');
 }
 
+type Suppression = { kind: string; directive?: string; line?: number; rules?: string[]; justification?: string };
+interface Entry {
+  f: Finding;
+  suppression?: Suppression;
+  /** Set when the run compared against a baseline (--baseline). */
+  baselineState?: 'new' | 'unchanged';
+}
+
+/** Reported findings, then those suppressed in source and those known from the baseline: all kept,
+ *  marked the SARIF way (`suppressions`, `baselineState`) so viewers and code scanning show them right. */
+function entriesOf(result: AnalysisResult): Entry[] {
+  const b = result.baseline as { known_findings?: Finding[] } | undefined;
+  const hasBaseline = Boolean(b && Array.isArray(b.known_findings));
+  const out: Entry[] = result.findings.map((f) => ({ f, ...(hasBaseline ? { baselineState: 'new' as const } : {}) }));
+  for (const f of (Array.isArray(result.suppressed) ? result.suppressed : []) as Array<Finding & { suppression?: Suppression }>) {
+    const { suppression, ...rest } = f;
+    out.push({ f: rest as Finding, suppression: suppression ?? { kind: 'inSource' } });
+  }
+  if (hasBaseline) for (const f of b!.known_findings!) out.push({ f, baselineState: 'unchanged' });
+  return out;
+}
+
 export function toSarif(result: AnalysisResult, opts: SarifOptions = {}): Record<string, unknown> {
-  const files = new Set(result.findings.map((f) => f.location.file));
+  const entries = entriesOf(result);
+  const files = new Set(entries.map((e) => e.f.location.file));
   const singleFile = files.size <= 1 && !Array.isArray((result as { files?: unknown }).files);
   const uriFor = (f: Finding) => (opts.uri && singleFile ? toUri(opts.uri) : toUri((opts.uriBase ?? '') + f.location.file));
 
   const rules: Array<Record<string, any>> = [];
   const ruleIndex = new Map<string, number>();
   const ruleSeverity = new Map<string, Severity>();
-  for (const f of result.findings) {
+  for (const { f } of entries) {
     const id = ruleIdOf(f);
     const prev = ruleSeverity.get(id);
     if (!prev || RANK[f.severity] > RANK[prev]) ruleSeverity.set(id, f.severity);
@@ -72,7 +95,7 @@ export function toSarif(result: AnalysisResult, opts: SarifOptions = {}): Record
     if (ss) r.properties['security-severity'] = ss;
   }
 
-  const results = result.findings.map((f) => {
+  const results = entries.map(({ f, suppression, baselineState }) => {
     const id = ruleIdOf(f);
     const region: Record<string, number> = { startLine: f.location.line, endLine: Math.max(f.location.line, f.location.end_line) };
     if (f.location.column != null) region.startColumn = f.location.column + 1; // SARIF columns are 1-based
@@ -89,6 +112,18 @@ export function toSarif(result: AnalysisResult, opts: SarifOptions = {}): Record
         },
       ],
       partialFingerprints: { 'vigilFindingId/v1': f.id },
+      ...(baselineState ? { baselineState } : {}),
+      ...(suppression
+        ? {
+            suppressions: [
+              {
+                kind: suppression.kind === 'external' ? 'external' : 'inSource',
+                ...(suppression.justification ? { justification: suppression.justification } : {}),
+                properties: { ...(suppression.directive ? { directive: suppression.directive } : {}), ...(suppression.line ? { line: suppression.line } : {}), ...(suppression.rules ? { rules: suppression.rules } : {}) },
+              },
+            ],
+          }
+        : {}),
       properties: {
         severity: f.severity,
         confidence: f.confidence,
@@ -137,7 +172,15 @@ export function toSarif(result: AnalysisResult, opts: SarifOptions = {}): Record
           },
         ],
         results,
-        properties: { audit_id: result.audit_id, summary: result.summary, tools: result.tools, layers: result.layers, contract: result.contract },
+        properties: {
+          audit_id: result.audit_id,
+          summary: result.summary,
+          tools: result.tools,
+          layers: result.layers,
+          contract: result.contract,
+          ...(Array.isArray(result.suppressed) ? { suppressed: result.suppressed.length } : {}),
+          ...(result.baseline ? { baseline: (({ file, known, new: fresh }) => ({ file, known, new: fresh }))(result.baseline as { file: string; known: number; new: number }) } : {}),
+        },
       },
     ],
   };

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, type AnalysisResult, type AuditType } from '../../../kernel/index.ts';
 import { AnalysisResponse, AnalyzeRequest, ErrorBody, FreeObject, LayerParams, ToolParams } from '../../../schemas/analysis-api.ts';
 import { readContract } from '../../../lib/analysis/contract-input.ts';
+import { applySuppressions } from '../../../lib/analysis/suppress.ts';
 import { admit, CONTENT_TYPES, engineOf, formatter, noteTimeout, reportScope, requestSignal, timeoutOf, type Ctx } from '../shared.ts';
 
 const errors = { 400: ErrorBody, 403: ErrorBody, 413: ErrorBody, 429: ErrorBody, 503: ErrorBody };
@@ -45,6 +46,8 @@ export async function analyzeRoutes(app: FastifyInstance, ctx: Ctx) {
     } finally {
       cancel.done();
     }
+    // Comments in the submitted source silence findings (kept under `suppressed`), before storing.
+    applySuppressions(result, { [contract.file]: contract.source });
     result = noteTimeout(result, t);
     if (mode === 'full' && ctx.config.store_full_reports) {
       try {
@@ -59,7 +62,7 @@ export async function analyzeRoutes(app: FastifyInstance, ctx: Ctx) {
     let out: Record<string, unknown> = result;
     if (mode === 'tool') {
       const entry = result.results.find((r) => r.tool === extra.tool) ?? { tool: extra.tool!, layer: 0, status: 'error' as const, findings: [], execution_time: 0, error: 'the engine returned no result for this tool' };
-      out = noteTimeout({ ...entry, findings: result.findings, audit_id: result.audit_id, audit_type: result.audit_type, contract: result.contract, summary: result.summary, total_findings: result.total_findings, timestamp: result.timestamp, version: result.version }, t);
+      out = noteTimeout({ ...entry, findings: result.findings, audit_id: result.audit_id, audit_type: result.audit_type, contract: result.contract, summary: result.summary, total_findings: result.total_findings, suppressed: result.suppressed, total_suppressed: result.total_suppressed, timestamp: result.timestamp, version: result.version }, t);
     }
     if (body.format === 'sarif') {
       const toSarif = await formatter('sarif');
