@@ -15,7 +15,15 @@ import { loadModel, mulberry32, type LoadedModel } from '../lib/guardrails/class
 import { createDefaultGuardrails, loadInjectionModelFile } from '../lib/guardrails/defaults.ts';
 import { createEncodedExfiltrationGuardrail } from '../lib/guardrails/exfiltration.ts';
 import { createPromptInjectionGuardrail, promptInjectionDefaults, scoreInjection } from '../lib/guardrails/injection.ts';
-import { applyRelabel, deepsetPath, readEvalData, readExtraData, readLabelled, trainInjectionModel, type LabelledText } from '../lib/guardrails/injection-training.ts';
+import {
+  applyRelabel,
+  deepsetPath,
+  readEvalData,
+  readExtraData,
+  readLabelled,
+  trainInjectionModel,
+  type LabelledText,
+} from '../lib/guardrails/injection-training.ts';
 import { createPiiGuardrail } from '../lib/guardrails/pii.ts';
 import { createShellInjectionGuardrail } from '../lib/guardrails/shell.ts';
 import { createToxicityGuardrail } from '../lib/guardrails/toxicity.ts';
@@ -65,7 +73,10 @@ async function crossValidate() {
   const generated = generatedSet();
   const genTexts = new Set(generated.map((d) => d.text));
   const handWritten = extra.filter((d) => !genTexts.has(d.text));
-  const data = [...relabelled.data.map((d, i) => ({ ...d, src: 'deepset', orig: original[i]!.label })), ...generated.map((d) => ({ ...d, src: 'own', orig: d.label }))];
+  const data = [
+    ...relabelled.data.map((d, i) => ({ ...d, src: 'deepset', orig: original[i]!.label })),
+    ...generated.map((d) => ({ ...d, src: 'own', orig: d.label })),
+  ];
   const rnd = mulberry32(seed);
   const order = data.map((_, i) => i);
   for (let i = order.length - 1; i > 0; i--) {
@@ -94,7 +105,10 @@ async function crossValidate() {
     for (const d of test) {
       const s = scoreInjection(d.text, model);
       const blocked = s.score >= th;
-      if (args.includes('--verbose') && blocked !== (d.label === 1)) console.error(`${d.label ? 'MISSED' : 'FALSE+'} ${d.src} ${s.score.toFixed(2)} r${s.ruleScore.toFixed(2)} m${s.modelScore.toFixed(2)} ${s.hits.map((h) => h.rule).join(',')} | ${d.text.slice(0, 140).replace(/\s+/g, ' ')}`);
+      if (args.includes('--verbose') && blocked !== (d.label === 1))
+        console.error(
+          `${d.label ? 'MISSED' : 'FALSE+'} ${d.src} ${s.score.toFixed(2)} r${s.ruleScore.toFixed(2)} m${s.modelScore.toFixed(2)} ${s.hits.map((h) => h.rule).join(',')} | ${d.text.slice(0, 140).replace(/\s+/g, ' ')}`,
+        );
       tally(`${d.src}: prompt_injection layer (rules + classifier)`, d.label, blocked);
       tally(`${d.src}: rules only`, d.label, s.ruleScore >= th);
       tally(`${d.src}: classifier only`, d.label, s.modelScore >= th);
@@ -104,7 +118,9 @@ async function crossValidate() {
     }
   }
   console.log(`\n## Prompt injection: ${folds}-fold cross-validation, threshold ${th}\n`);
-  console.log(`deepset-train.json (${original.length} texts, ${relabelled.changed} plain task personas relabelled benign per deepset-relabel.json) + data/gen-personas.json (${generated.length} own persona/agent texts)\n`);
+  console.log(
+    `deepset-train.json (${original.length} texts, ${relabelled.changed} plain task personas relabelled benign per deepset-relabel.json) + data/gen-personas.json (${generated.length} own persona/agent texts)\n`,
+  );
   console.log('| data: detector | attacks | attacks blocked | benign | benign blocked |');
   console.log('|---|---|---|---|---|');
   for (const [k, r] of rows) console.log(`| ${k} | ${r.pos} | ${pct(r.tp, r.pos)} | ${r.neg} | ${pct(r.fp, r.neg)} |`);
@@ -152,7 +168,10 @@ async function toxicity() {
     process.exit(2);
   }
   const own = readOwn(path.join(here, 'data', 'own-train.json'));
-  const flagged = (cats: Record<string, number>) => Object.entries(cats).some(([c, v]) => v >= ((toxicityDefaults.category_thresholds as Record<string, number>)[c] ?? toxicityDefaults.threshold));
+  const flagged = (cats: Record<string, number>) =>
+    Object.entries(cats).some(
+      ([c, v]) => v >= ((toxicityDefaults.category_thresholds as Record<string, number>)[c] ?? toxicityDefaults.threshold),
+    );
   const rnd = mulberry32(seed);
   const order = dav.map((_, i) => i);
   for (let i = order.length - 1; i > 0; i--) {
@@ -224,7 +243,8 @@ async function pii() {
   console.log(`\n## PII: generated evaluation set (${items.length} messages, 26 locales, seed 2026)\n`);
   console.log('| entity | found | false alarms | missed | precision | recall | F1 |');
   console.log('|---|---|---|---|---|---|---|');
-  for (const [k, v] of Object.entries(r)) console.log(`| ${k} | ${v.tp} | ${v.fp} | ${v.fn} | ${v.precision.toFixed(3)} | ${v.recall.toFixed(3)} | ${v.f1.toFixed(3)} |`);
+  for (const [k, v] of Object.entries(r))
+    console.log(`| ${k} | ${v.tp} | ${v.fp} | ${v.fn} | ${v.precision.toFixed(3)} | ${v.recall.toFixed(3)} | ${v.f1.toFixed(3)} |`);
 }
 
 /** data/gen-personas.json: the generated persona/agent set, cross-validated with deepset. */
@@ -365,7 +385,9 @@ function q(xs: number[], p: number): string {
 }
 
 const os = await import('node:os');
-console.log(`# vigil guardrail benchmark (node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}, ${new Date().toISOString().slice(0, 10)})`);
+console.log(
+  `# vigil guardrail benchmark (node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}, ${new Date().toISOString().slice(0, 10)})`,
+);
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 if (only && !['detection', 'injection', 'toxicity', 'pii', 'latency'].includes(only)) {
   console.error('--only must be detection, injection, toxicity, pii or latency');

@@ -117,7 +117,9 @@ export function hostPolicy(bindHosts: string[], allowedHosts: string[]): HostPol
     },
     describe() {
       const bound = bindHosts.map((b) => (WILDCARD.has(b) ? `${b || '0.0.0.0'} (every local address)` : b));
-      return any ? 'every Host (--allowed-hosts "*": DNS-rebinding protection is off)' : `loopback names, bind address(es) ${[...new Set(bound)].join(', ')}${allowedHosts.length ? `, and ${allowedHosts.join(', ')}` : ''}`;
+      return any
+        ? 'every Host (--allowed-hosts "*": DNS-rebinding protection is off)'
+        : `loopback names, bind address(es) ${[...new Set(bound)].join(', ')}${allowedHosts.length ? `, and ${allowedHosts.join(', ')}` : ''}`;
     },
   };
 }

@@ -185,7 +185,8 @@ function lastOccurrence(f: number): number {
 let lastFill: { text: string; dims: number; upTo: number; tf: TokenFeatures } | null = null;
 
 export function tokenFeatures(text: string, dims = DEFAULT_DIMS, upTo = text.length): TokenFeatures {
-  if (lastFill && lastFill.text === text && lastFill.dims === dims && upTo <= lastFill.upTo && lastFill.tf.generation === generation) return lastFill.tf;
+  if (lastFill && lastFill.text === text && lastFill.dims === dims && upTo <= lastFill.upTo && lastFill.tf.generation === generation)
+    return lastFill.tf;
   const tf = fillTokenFeatures(text, dims, upTo);
   lastFill = { text, dims, upTo, tf };
   return tf;
@@ -217,7 +218,10 @@ function fillTokenFeatures(text: string, dims: number, upTo: number): TokenFeatu
     bufEnd[count] = e;
     bufFrom[count] = n;
     bufOcc[n++] = fnv1a(text, 1, s, we) % dims;
-    bufOcc[n++] = (count ? bigramHash(text, bufStart[count - 1]!, Math.min(bufEnd[count - 1]!, bufStart[count - 1]! + MAX_WORD), text, s, we) : bigramHash('<s>', 0, 3, text, s, we)) % dims;
+    bufOcc[n++] =
+      (count
+        ? bigramHash(text, bufStart[count - 1]!, Math.min(bufEnd[count - 1]!, bufStart[count - 1]! + MAX_WORD), text, s, we)
+        : bigramHash('<s>', 0, 3, text, s, we)) % dims;
     n = charNgramsAt(text, s, we, dims, bufOcc, n);
     count++;
   }

@@ -25,13 +25,14 @@ export function gazetteerPath(): string {
 
 /** Capitalised words that are names somewhere but far more often something else in a message. */
 const NOT_NAMES = new Set(
-  ('the this that these those what when where which who why how here there then than and but for not you your our their ' +
+  (
+    'the this that these those what when where which who why how here there then than and but for not you your our their ' +
     'monday tuesday wednesday thursday friday saturday sunday january february march april june july august september october november december ' +
     'hello thanks thank please dear best kind regards cheers yes okay sure sorry good great new old first last next today tomorrow yesterday ' +
     'london paris berlin madrid rome tokyo boston sydney dallas denver phoenix austin houston chicago java python docker node react chrome linux windows ' +
     'apple google amazon microsoft ethereum bitcoin solidity token wallet contract github npm api http json yaml readme ' +
-    'north south east west street road avenue city state country english french german spanish italian chinese russian arabic')
-    .split(' '),
+    'north south east west street road avenue city state country english french german spanish italian chinese russian arabic'
+  ).split(' '),
 );
 
 interface NameLexicon {
@@ -58,7 +59,30 @@ function loadLexicon(): NameLexicon {
   const ambiguous = new Set<string>();
   const last = new Set<string>();
   const common = new Set<string>();
-  const honorifics = new Set<string>(['herr', 'frau', 'señor', 'senor', 'señora', 'senora', 'sra', 'srta', 'don', 'doña', 'madame', 'monsieur', 'mademoiselle', 'signor', 'signora', 'dott', 'dottoressa', 'senhor', 'senhora', 'dra', 'dhr', 'mevr']);
+  const honorifics = new Set<string>([
+    'herr',
+    'frau',
+    'señor',
+    'senor',
+    'señora',
+    'senora',
+    'sra',
+    'srta',
+    'don',
+    'doña',
+    'madame',
+    'monsieur',
+    'mademoiselle',
+    'signor',
+    'signora',
+    'dott',
+    'dottoressa',
+    'senhor',
+    'senhora',
+    'dra',
+    'dhr',
+    'mevr',
+  ]);
   for (const [word, tags] of Object.entries(raw)) {
     const t = Array.isArray(tags) ? tags : [tags];
     if (word.includes(' ')) continue;
@@ -71,7 +95,70 @@ function loadLexicon(): NameLexicon {
     else common.add(word);
   }
   // Names that are everyday words the lexicon files under names.
-  for (const w of ['amber', 'chelsea', 'jordan', 'austin', 'sydney', 'victoria', 'virginia', 'georgia', 'florence', 'india', 'china', 'paris', 'summer', 'autumn', 'crystal', 'ruby', 'may', 'will', 'dawn', 'hope', 'faith', 'joy', 'iris', 'ivy', 'rose', 'lily', 'olive', 'pearl', 'violet', 'holly', 'bill', 'art', 'frank', 'rich', 'don', 'earl', 'guy', 'max', 'ray', 'sky', 'star', 'angel', 'page', 'penny', 'sandy', 'rusty', 'dusty', 'misty', 'cliff', 'glen', 'miles', 'brook', 'reed', 'wood', 'gene', 'carol', 'eve', 'tron', 'ether', 'token', 'solidity', 'vyper']) {
+  for (const w of [
+    'amber',
+    'chelsea',
+    'jordan',
+    'austin',
+    'sydney',
+    'victoria',
+    'virginia',
+    'georgia',
+    'florence',
+    'india',
+    'china',
+    'paris',
+    'summer',
+    'autumn',
+    'crystal',
+    'ruby',
+    'may',
+    'will',
+    'dawn',
+    'hope',
+    'faith',
+    'joy',
+    'iris',
+    'ivy',
+    'rose',
+    'lily',
+    'olive',
+    'pearl',
+    'violet',
+    'holly',
+    'bill',
+    'art',
+    'frank',
+    'rich',
+    'don',
+    'earl',
+    'guy',
+    'max',
+    'ray',
+    'sky',
+    'star',
+    'angel',
+    'page',
+    'penny',
+    'sandy',
+    'rusty',
+    'dusty',
+    'misty',
+    'cliff',
+    'glen',
+    'miles',
+    'brook',
+    'reed',
+    'wood',
+    'gene',
+    'carol',
+    'eve',
+    'tron',
+    'ether',
+    'token',
+    'solidity',
+    'vyper',
+  ]) {
     if (first.has(w)) ambiguous.add(w);
   }
   const weak = new Set<string>();
@@ -94,40 +181,61 @@ function loadLexicon(): NameLexicon {
       if (w && !NOT_NAMES.has(w) && !common.has(w)) last.add(w);
     }
   } catch (e) {
-    throw new Error(`PII name gazetteer missing or unreadable at ${gazetteerPath()} (run: node --import tsx plugins/guardrail-pii/gen-names.ts): ${(e as Error).message}`);
+    throw new Error(
+      `PII name gazetteer missing or unreadable at ${gazetteerPath()} (run: node --import tsx plugins/guardrail-pii/gen-names.ts): ${(e as Error).message}`,
+    );
   }
   lexicon = { first, ambiguous, last, common, honorifics, contested, weak };
   return lexicon;
 }
 
 /** Placeholder characters of protocol and crypto write-ups; alone they identify nobody. */
-const PLACEHOLDERS = new Set(['alice', 'bob', 'carol', 'charlie', 'dave', 'eve', 'mallory', 'trent', 'peggy', 'victor', 'oscar', 'trudy', 'walter', 'sybil']);
+const PLACEHOLDERS = new Set([
+  'alice',
+  'bob',
+  'carol',
+  'charlie',
+  'dave',
+  'eve',
+  'mallory',
+  'trent',
+  'peggy',
+  'victor',
+  'oscar',
+  'trudy',
+  'walter',
+  'sybil',
+]);
 
 /** Second words that make a capitalised pair an organisation, product or place, not a person. */
 const NON_PERSON_HEADS = new Set(
-  ('protocol network token tokens coin finance labs lab inc ltd llc gmbh corp corporation company co dao swap chain bank street st road rd avenue ave ' +
+  (
+    'protocol network token tokens coin finance labs lab inc ltd llc gmbh corp corporation company co dao swap chain bank street st road rd avenue ave ' +
     'boulevard lane university college school hospital foundation institute airport park river lake mountain city county ' +
     'hotel restaurant cafe club team group project contract contracts wallet vault pool router factory registry library ' +
     'exchange capital ventures partners systems technologies software studio studios media press games app api sdk ' +
-    'station square bridge tower center centre hall church mall museum prize award act law bill')
-    .split(' '),
+    'station square bridge tower center centre hall church mall museum prize award act law bill'
+  ).split(' '),
 );
 
 /** "my project is called Falcon", "a repo named Atlas", "our dog Max": things and pets, not people. */
-const THING_BEFORE = /(?:^|[^\p{L}])(?:project|product|repo|repository|company|startup|app|application|service|tool|library|package|plugin|module|framework|bot|model|server|cluster|database|team|band|brand|game|book|novel|film|movie|show|song|album|ship|boat|car|dog|cat|horse|pet|puppy|kitten|city|town|village|street|branch|feature|codename|code name|project's|company's|proyecto|projet|projekt|empresa|entreprise|firma|hund|chien|perro)(?:\s+\p{L}+){0,3}?\s+(?:is\s+)?(?:called|named|titled|dubbed|codenamed|nommé|llamado|llamada|genannt|heißt|heisst|chiamato)\s*$|(?:^|[^\p{L}])(?:called|named)\s+(?:the\s+)?(?:project|product|repo|company|app|bot|model)\s*$/iu;
+const THING_BEFORE =
+  /(?:^|[^\p{L}])(?:project|product|repo|repository|company|startup|app|application|service|tool|library|package|plugin|module|framework|bot|model|server|cluster|database|team|band|brand|game|book|novel|film|movie|show|song|album|ship|boat|car|dog|cat|horse|pet|puppy|kitten|city|town|village|street|branch|feature|codename|code name|project's|company's|proyecto|projet|projekt|empresa|entreprise|firma|hund|chien|perro)(?:\s+\p{L}+){0,3}?\s+(?:is\s+)?(?:called|named|titled|dubbed|codenamed|nommé|llamado|llamada|genannt|heißt|heisst|chiamato)\s*$|(?:^|[^\p{L}])(?:called|named)\s+(?:the\s+)?(?:project|product|repo|company|app|bot|model)\s*$/iu;
 
-const CODE_KEYWORDS = /(?:(?:^|[^\p{L}])(?:contract|function|struct|event|modifier|library|interface|emit|import|class|def|enum|using|extends|implements|const|let|var|mapping|abstract)|(?:^|[^\p{L}])(?:contract|interface|library)\s+\p{L}+\s+is(?:\s+\p{L}+,)*)\s+$/u;
+const CODE_KEYWORDS =
+  /(?:(?:^|[^\p{L}])(?:contract|function|struct|event|modifier|library|interface|emit|import|class|def|enum|using|extends|implements|const|let|var|mapping|abstract)|(?:^|[^\p{L}])(?:contract|interface|library)\s+\p{L}+\s+is(?:\s+\p{L}+,)*)\s+$/u;
 
 const INTRO = new RegExp(
-  '(?:^|[^\\p{L}])(?:my name is|my name\'s|name is|i am|i\'m|this is|called|named|name\\s*:|signed|regards,?|cheers,?|thanks,?|thank you,?|sincerely,?|dear|hi|hello|hey|' +
-    'contact|ask|tell|cc|from|attn|me llamo|mi nombre es|soy|je m\'appelle|je suis|mon nom est|ich heiße|ich heisse|ich bin|mein name ist|mi chiamo|il mio nome è|sono|' +
+  "(?:^|[^\\p{L}])(?:my name is|my name's|name is|i am|i'm|this is|called|named|name\\s*:|signed|regards,?|cheers,?|thanks,?|thank you,?|sincerely,?|dear|hi|hello|hey|" +
+    "contact|ask|tell|cc|from|attn|me llamo|mi nombre es|soy|je m'appelle|je suis|mon nom est|ich heiße|ich heisse|ich bin|mein name ist|mi chiamo|il mio nome è|sono|" +
     'meu nome é|meu nome e|chamo-me|eu sou|hola|bonjour|hallo|ciao|olá|ola|querido|querida|cher|chère|liebe|lieber|caro|cara)\\s*$',
   'iu',
 );
 
 // Capitalised word runs: a first letter in upper case, the rest lower case (hyphens and
 // apostrophes allowed: O'Neil, Jean-Luc), optionally followed by an initial ("John F. Kennedy").
-const CANDIDATE = /(?<![\p{L}\p{N}_.@#$/\\-])(\p{Lu}[\p{Ll}]+(?:['’-]\p{Lu}?[\p{Ll}]+)?)(?:[ \t]+(?:\p{Lu}\.[ \t]+)?(\p{Lu}[\p{Ll}]+(?:['’-]\p{Lu}?[\p{Ll}]+)?)){0,3}/gu;
+const CANDIDATE =
+  /(?<![\p{L}\p{N}_.@#$/\\-])(\p{Lu}[\p{Ll}]+(?:['’-]\p{Lu}?[\p{Ll}]+)?)(?:[ \t]+(?:\p{Lu}\.[ \t]+)?(\p{Lu}[\p{Ll}]+(?:['’-]\p{Lu}?[\p{Ll}]+)?)){0,3}/gu;
 
 export interface NameSpan {
   start: number;
@@ -294,7 +402,14 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
     if (honorific) {
       score = 0.92;
       reason = 'honorific';
-    } else if (lex.first.has(first) && !lex.ambiguous.has(first) && !lex.weak.has(first) && rest.length > 0 && rest.length <= 2 && !sentenceStart(text, spanStart)) {
+    } else if (
+      lex.first.has(first) &&
+      !lex.ambiguous.has(first) &&
+      !lex.weak.has(first) &&
+      rest.length > 0 &&
+      rest.length <= 2 &&
+      !sentenceStart(text, spanStart)
+    ) {
       // A known first name followed by capitalised words mid-sentence: a surname even when it is
       // also a word ("Lara Kiss", "Lura Little", "Alex Gal").
       score = rest.every((w) => lex.last.has(w)) ? 0.95 : 0.8;
@@ -321,7 +436,10 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
         // A name that is also a verb or place: let the tagger decide on this sentence.
         if (budget <= 0) continue;
         budget--;
-        pending.push({ span: { start: spanStart, end: spanEnd, score: 0.7, reason: 'tagger' }, window: sentenceAround(text, spanStart, spanEnd) });
+        pending.push({
+          span: { start: spanStart, end: spanEnd, score: 0.7, reason: 'tagger' },
+          window: sentenceAround(text, spanStart, spanEnd),
+        });
         continue;
       } else {
         score = 0.75;

@@ -14,8 +14,10 @@ export function isInvisible(cp: number): boolean {
     cp === 0x00ad || // soft hyphen
     cp === 0x034f || // combining grapheme joiner
     cp === 0x061c || // arabic letter mark
-    cp === 0x115f || cp === 0x1160 ||
-    cp === 0x17b4 || cp === 0x17b5 ||
+    cp === 0x115f ||
+    cp === 0x1160 ||
+    cp === 0x17b4 ||
+    cp === 0x17b5 ||
     (cp >= 0x180b && cp <= 0x180f) ||
     (cp >= 0x200b && cp <= 0x200f) || // ZWSP, ZWNJ, ZWJ, LRM, RLM
     (cp >= 0x202a && cp <= 0x202e) || // bidi embeddings/overrides
@@ -33,18 +35,82 @@ export function isInvisible(cp: number): boolean {
 /** Cyrillic and Greek letters that render like Latin ones. */
 export const CONFUSABLES: Record<string, string> = {
   // Cyrillic lower / upper
-  'а': 'a', 'в': 'b', 'е': 'e', 'ё': 'e', 'к': 'k', 'м': 'm', 'н': 'h', 'о': 'o', 'р': 'p', 'с': 'c', 'т': 't',
-  'у': 'y', 'х': 'x', 'ѕ': 's', 'і': 'i', 'ї': 'i', 'ј': 'j', 'ԁ': 'd', 'ԛ': 'q', 'ԝ': 'w', 'ү': 'y', 'һ': 'h', 'ɡ': 'g',
-  'ӏ': 'l', 'ո': 'n', 'ս': 'u', 'օ': 'o',
-  'А': 'a', 'В': 'b', 'Е': 'e', 'К': 'k', 'М': 'm', 'Н': 'h', 'О': 'o', 'Р': 'p', 'С': 'c', 'Т': 't', 'Х': 'x',
-  'У': 'y', 'Ѕ': 's', 'І': 'i', 'Ј': 'j', 'Ү': 'y', 'Һ': 'h', 'Ԛ': 'q', 'Ԝ': 'w',
+  а: 'a',
+  в: 'b',
+  е: 'e',
+  ё: 'e',
+  к: 'k',
+  м: 'm',
+  н: 'h',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  т: 't',
+  у: 'y',
+  х: 'x',
+  ѕ: 's',
+  і: 'i',
+  ї: 'i',
+  ј: 'j',
+  ԁ: 'd',
+  ԛ: 'q',
+  ԝ: 'w',
+  ү: 'y',
+  һ: 'h',
+  ɡ: 'g',
+  ӏ: 'l',
+  ո: 'n',
+  ս: 'u',
+  օ: 'o',
+  А: 'a',
+  В: 'b',
+  Е: 'e',
+  К: 'k',
+  М: 'm',
+  Н: 'h',
+  О: 'o',
+  Р: 'p',
+  С: 'c',
+  Т: 't',
+  Х: 'x',
+  У: 'y',
+  Ѕ: 's',
+  І: 'i',
+  Ј: 'j',
+  Ү: 'y',
+  Һ: 'h',
+  Ԛ: 'q',
+  Ԝ: 'w',
   // Greek lower / upper
-  'α': 'a', 'β': 'b', 'ε': 'e', 'ι': 'i', 'κ': 'k', 'ν': 'v', 'ο': 'o', 'ρ': 'p', 'τ': 't', 'υ': 'u', 'χ': 'x', 'γ': 'y',
-  'Α': 'a', 'Β': 'b', 'Ε': 'e', 'Ζ': 'z', 'Η': 'h', 'Ι': 'i', 'Κ': 'k', 'Μ': 'm', 'Ν': 'n', 'Ο': 'o', 'Ρ': 'p',
-  'Τ': 't', 'Υ': 'y', 'Χ': 'x',
+  α: 'a',
+  β: 'b',
+  ε: 'e',
+  ι: 'i',
+  κ: 'k',
+  ν: 'v',
+  ο: 'o',
+  ρ: 'p',
+  τ: 't',
+  υ: 'u',
+  χ: 'x',
+  γ: 'y',
+  Α: 'a',
+  Β: 'b',
+  Ε: 'e',
+  Ζ: 'z',
+  Η: 'h',
+  Ι: 'i',
+  Κ: 'k',
+  Μ: 'm',
+  Ν: 'n',
+  Ο: 'o',
+  Ρ: 'p',
+  Τ: 't',
+  Υ: 'y',
+  Χ: 'x',
 };
 
-const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '@': 'a', '$': 's', '9': 'g' };
+const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '@': 'a', $: 's', '9': 'g' };
 
 export interface NormalizedText {
   /** Folded text used for matching. */
@@ -112,7 +178,7 @@ function normalizeUncached(input: string): NormalizedText {
   const stats = { invisible: 0, confusable: 0, leet: 0, spaced: 0, spacedLetters: 0 };
   // Pass 1: drop invisibles, fold compatibility forms, keep provenance.
   let n = 0;
-  for (let i = 0; i < input.length; ) {
+  for (let i = 0; i < input.length;) {
     const cp = input.codePointAt(i)!;
     if (n + 32 > cps.length) {
       cps = grow32(cps, n + 32);
@@ -139,7 +205,7 @@ function normalizeUncached(input: string): NormalizedText {
       cps = grow32(cps, n + folded.length + 32);
       srcs = grow32(srcs, n + folded.length + 32);
     }
-    for (let j = 0; j < folded.length; ) {
+    for (let j = 0; j < folded.length;) {
       const f = folded.codePointAt(j)!;
       cps[n] = f;
       srcs[n++] = i;
@@ -260,7 +326,8 @@ function normalizeUncached(input: string): NormalizedText {
   }
   map[u] = input.length;
   let text = '';
-  for (let c = 0; c < u; c += 8192) text += String.fromCharCode.apply(null, units.subarray(c, Math.min(u, c + 8192)) as unknown as number[]);
+  for (let c = 0; c < u; c += 8192)
+    text += String.fromCharCode.apply(null, units.subarray(c, Math.min(u, c + 8192)) as unknown as number[]);
   return { text, map: map.subarray(0, u + 1), stats };
 }
 

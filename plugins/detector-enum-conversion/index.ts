@@ -17,9 +17,12 @@ export const enumConversionDetector: StaticDetector = {
     category: 'other',
     swc: null,
     cwe: 'CWE-704',
-    description: 'Compilers before 0.4.5 convert integers to enums without a range check; an out-of-range value becomes an enum no code handles.',
-    recommendation: 'Check the value against the number of members before converting (require(x <= uint(State.Last))), or compile with 0.4.5 or later.',
-    exploit_scenario: 'setState(7) stores State(7) on an enum of three members; every `state == State.X` check fails and the contract is stuck, or the fall-through branch pays out.',
+    description:
+      'Compilers before 0.4.5 convert integers to enums without a range check; an out-of-range value becomes an enum no code handles.',
+    recommendation:
+      'Check the value against the number of members before converting (require(x <= uint(State.Last))), or compile with 0.4.5 or later.',
+    exploit_scenario:
+      'setState(7) stores State(7) on an enum of three members; every `state == State.X` check fails and the contract is stuck, or the fall-through branch pays out.',
     messages: { conv: '`{{expr}}` converts a caller value to enum `{{enum}}` without a range check (pragma admits < 0.4.5).' },
   },
   create(context) {
@@ -34,7 +37,12 @@ export const enumConversionDetector: StaticDetector = {
         if (a?.type === 'NumberLiteral') return;
         const { fn, contract } = facts.enclosing(n);
         if (a?.type === 'Identifier' && facts.typeOf(a.name, fn, contract) === e.name) return;
-        context.report({ node: n, loc: statementLoc(n, facts), messageId: 'conv', data: { expr: source.slice(n.range[0], n.range[1] + 1), enum: e.name } });
+        context.report({
+          node: n,
+          loc: statementLoc(n, facts),
+          messageId: 'conv',
+          data: { expr: source.slice(n.range[0], n.range[1] + 1), enum: e.name },
+        });
       },
     };
   },

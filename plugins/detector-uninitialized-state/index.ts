@@ -35,12 +35,27 @@ export const uninitializedStateDetector: StaticDetector = {
           if (assembly) continue;
           for (const v of c.stateVars.values()) {
             if (v.constant || v.immutable || v.visibility === 'public' || v.node.expression || written.has(v.name)) continue;
-            if (!(v.type === 'address' || v.type === 'address payable' || facts.contractByName.get(v.type)?.kind === 'interface' || facts.contractByName.get(v.type)?.kind === 'contract')) continue;
+            if (!(
+              v.type === 'address' ||
+              v.type === 'address payable' ||
+              facts.contractByName.get(v.type)?.kind === 'interface' ||
+              facts.contractByName.get(v.type)?.kind === 'contract'
+            ))
+              continue;
             // Report the first use that matters: a call target / payee, or a comparison.
             for (const f of c.functions) {
-              const use = f.externalCalls.find((e) => unwrap(e.target)?.type === 'Identifier' && unwrap(e.target).name === v.name && !f.locals.has(v.name));
+              const use = f.externalCalls.find(
+                (e) => unwrap(e.target)?.type === 'Identifier' && unwrap(e.target).name === v.name && !f.locals.has(v.name),
+              );
               if (use) {
-                context.report({ node: use.node, loc: statementLoc(use.node, facts), messageId: 'use', contract: c.name, function: f.name, data: { name: v.name, role: use.value || use.kind === 'transfer' || use.kind === 'send' ? 'the payee' : 'a call target' } });
+                context.report({
+                  node: use.node,
+                  loc: statementLoc(use.node, facts),
+                  messageId: 'use',
+                  contract: c.name,
+                  function: f.name,
+                  data: { name: v.name, role: use.value || use.kind === 'transfer' || use.kind === 'send' ? 'the payee' : 'a call target' },
+                });
                 break;
               }
             }

@@ -120,7 +120,11 @@ const PluginStatusSchema = Type.Object({
   description: Type.Union([Type.String(), Type.Null()]),
 });
 
-const ErrorSchema = Type.Object({ error: Type.String(), code: Type.String(), details: Type.Optional(Type.Record(Type.String(), Type.Unknown())) });
+const ErrorSchema = Type.Object({
+  error: Type.String(),
+  code: Type.String(),
+  details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+});
 
 export default definePlugin<UiConfig>({
   setup(ctx) {
@@ -156,7 +160,11 @@ export default definePlugin<UiConfig>({
       // GET /: where a newcomer lands. A small page naming what is here (HTML for a browser,
       // JSON for curl or a script asking for it); open like the pages it links to.
       const links = [
-        { href: '/dashboard', title: 'Dashboard', text: 'tenants, sessions, approvals, audit, guardrails, metrics and the readiness report' },
+        {
+          href: '/dashboard',
+          title: 'Dashboard',
+          text: 'tenants, sessions, approvals, audit, guardrails, metrics and the readiness report',
+        },
         { href: '/playground', title: 'Playground', text: 'chat with the agent: streaming, skills, approvals' },
         { href: '/openapi.json', title: 'API documentation', text: 'the OpenAPI 3 document of every gateway endpoint' },
         { href: '/health', title: 'Health', text: 'liveness and dependencies' },
@@ -191,7 +199,11 @@ export default definePlugin<UiConfig>({
               summary: 'Static asset of the dashboard and playground',
               tags: ['ui'],
               params: Type.Object({ name: Type.String({ maxLength: 80 }) }),
-              response: { 200: { description: 'asset', type: 'string' }, 304: { description: 'Not modified', type: 'null' }, 404: ErrorSchema },
+              response: {
+                200: { description: 'asset', type: 'string' },
+                304: { description: 'Not modified', type: 'null' },
+                404: ErrorSchema,
+              },
             },
           },
           async (req, reply) => {

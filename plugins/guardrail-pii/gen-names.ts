@@ -38,12 +38,37 @@ for (const [code, loc] of Object.entries(allLocales as Record<string, { person?:
 // tags it as something other than a noun (preposition, verb, adjective, place...) or when it is
 // used in lower case in English text (the Davidson tweets, MIT, and this repository's docs).
 const lowerCounts = new Map<string, number>();
-const corpora = [path.resolve(here, '..', '..', '..', 'shared', 'datasets', 'toxicity', 'davidson-hate-offensive', 'labeled_data.csv'), path.resolve(here, '..', '..', 'README.md')];
-for (const f of [...corpora, ...fs.readdirSync(path.resolve(here, '..', '..', 'docs')).filter((x) => x.endsWith('.md')).map((x) => path.resolve(here, '..', '..', 'docs', x))]) {
+const corpora = [
+  path.resolve(here, '..', '..', '..', 'shared', 'datasets', 'toxicity', 'davidson-hate-offensive', 'labeled_data.csv'),
+  path.resolve(here, '..', '..', 'README.md'),
+];
+for (const f of [
+  ...corpora,
+  ...fs
+    .readdirSync(path.resolve(here, '..', '..', 'docs'))
+    .filter((x) => x.endsWith('.md'))
+    .map((x) => path.resolve(here, '..', '..', 'docs', x)),
+]) {
   if (!fs.existsSync(f)) continue;
-  for (const m of fs.readFileSync(f, 'utf8').matchAll(/(?<![\p{L}@#])\p{Ll}+(?![\p{L}])/gu)) lowerCounts.set(m[0], (lowerCounts.get(m[0]) ?? 0) + 1);
+  for (const m of fs.readFileSync(f, 'utf8').matchAll(/(?<![\p{L}@#])\p{Ll}+(?![\p{L}])/gu))
+    lowerCounts.set(m[0], (lowerCounts.get(m[0]) ?? 0) + 1);
 }
-const NON_NAME_TAGS = ['Conjunction', 'Preposition', 'Determiner', 'Verb', 'Adjective', 'Adverb', 'Place', 'Country', 'Pronoun', 'Value', 'Date', 'Organization', 'QuestionWord', 'Expression'];
+const NON_NAME_TAGS = [
+  'Conjunction',
+  'Preposition',
+  'Determiner',
+  'Verb',
+  'Adjective',
+  'Adverb',
+  'Place',
+  'Country',
+  'Pronoun',
+  'Value',
+  'Date',
+  'Organization',
+  'QuestionWord',
+  'Expression',
+];
 const weak = new Set<string>();
 for (const w of new Set([...first, ...last])) {
   const cap = w[0]!.toUpperCase() + w.slice(1);
@@ -61,4 +86,6 @@ const out = {
   weak: [...weak].sort().join('|'),
 };
 fs.writeFileSync(path.join(here, 'names.json'), JSON.stringify(out) + '\n');
-console.log(`names.json: ${first.size} first names, ${last.size} last names (${weak.size} also everyday words) from ${locales.length} locales`);
+console.log(
+  `names.json: ${first.size} first names, ${last.size} last names (${weak.size} also everyday words) from ${locales.length} locales`,
+);

@@ -24,12 +24,83 @@ export interface ToxExample {
   kind: string;
 }
 
-const TRAIN_GROUPS = ['Muslims', 'Jews', 'Black people', 'immigrants', 'gay people', 'women', 'trans people', 'disabled people', 'Mexicans', 'Asians', 'refugees', 'Christians', 'Hindus', 'lesbians', 'Roma', 'Arabs'];
-const EVAL_GROUPS = ['Sikhs', 'Chinese people', 'gay men', 'trans women', 'Africans', 'Latinos', 'deaf people', 'bisexual people', 'Indians', 'Pakistanis', 'Catholics', 'Buddhists', 'migrants', 'Black women', 'Jewish people', 'wheelchair users'];
-const NEG = ['disgusting', 'stupid', 'worthless', 'filthy', 'inferior', 'evil', 'lazy', 'dirty', 'pathetic', 'vile', 'useless', 'dangerous'];
+const TRAIN_GROUPS = [
+  'Muslims',
+  'Jews',
+  'Black people',
+  'immigrants',
+  'gay people',
+  'women',
+  'trans people',
+  'disabled people',
+  'Mexicans',
+  'Asians',
+  'refugees',
+  'Christians',
+  'Hindus',
+  'lesbians',
+  'Roma',
+  'Arabs',
+];
+const EVAL_GROUPS = [
+  'Sikhs',
+  'Chinese people',
+  'gay men',
+  'trans women',
+  'Africans',
+  'Latinos',
+  'deaf people',
+  'bisexual people',
+  'Indians',
+  'Pakistanis',
+  'Catholics',
+  'Buddhists',
+  'migrants',
+  'Black women',
+  'Jewish people',
+  'wheelchair users',
+];
+const NEG = [
+  'disgusting',
+  'stupid',
+  'worthless',
+  'filthy',
+  'inferior',
+  'evil',
+  'lazy',
+  'dirty',
+  'pathetic',
+  'vile',
+  'useless',
+  'dangerous',
+];
 const NEG_N = ['parasites', 'criminals', 'trash', 'scum', 'a burden', 'liars', 'a waste of space', 'garbage'];
-const ANIMAL = ['animals', 'rats', 'cockroaches', 'vermin', 'parasites', 'apes', 'pigs', 'a disease', 'a cancer', 'savages', 'filth', 'insects'];
-const THINGS = ['Mondays', 'this printer', 'traffic jams', 'spam callers', 'mosquitoes', 'my old laptop', 'the new tax form', 'this weather', 'the referee', 'pineapple on pizza'];
+const ANIMAL = [
+  'animals',
+  'rats',
+  'cockroaches',
+  'vermin',
+  'parasites',
+  'apes',
+  'pigs',
+  'a disease',
+  'a cancer',
+  'savages',
+  'filth',
+  'insects',
+];
+const THINGS = [
+  'Mondays',
+  'this printer',
+  'traffic jams',
+  'spam callers',
+  'mosquitoes',
+  'my old laptop',
+  'the new tax form',
+  'this weather',
+  'the referee',
+  'pineapple on pizza',
+];
 
 type T = [string, 0 | 1, Category[], string];
 // Each template: text with {G} group, {N} negative adjective, {M} negative noun, {A} animal word, {X} thing.

@@ -30,7 +30,11 @@ export interface ToxModelFile {
 export const TOX_KEEP = 20000;
 
 function compactHead(m: HashedModel): ToxHead {
-  const order = m.w.map((_, i) => i).sort((a, b) => Math.abs(m.w[b]!) - Math.abs(m.w[a]!)).slice(0, TOX_KEEP).sort((a, b) => m.idx[a]! - m.idx[b]!);
+  const order = m.w
+    .map((_, i) => i)
+    .sort((a, b) => Math.abs(m.w[b]!) - Math.abs(m.w[a]!))
+    .slice(0, TOX_KEEP)
+    .sort((a, b) => m.idx[a]! - m.idx[b]!);
   const max = order.reduce((x, i) => Math.max(x, Math.abs(m.w[i]!)), 1e-9);
   const scale = max / 127;
   const idx = Int32Array.from(order.map((i) => m.idx[i]!));
@@ -53,7 +57,7 @@ export function parseCsv(src: string): string[][] {
   for (let i = 0; i < src.length; i++) {
     const c = src[i]!;
     if (quoted) {
-      if (c === '"' && src[i + 1] === '"') (field += '"', i++);
+      if (c === '"' && src[i + 1] === '"') ((field += '"'), i++);
       else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
@@ -70,7 +74,12 @@ export function parseCsv(src: string): string[][] {
   return rows;
 }
 
-const decodeEntities = (s: string) => s.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#\d+;/g, ' ');
+const decodeEntities = (s: string) =>
+  s
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&#\d+;/g, ' ');
 
 /** Davidson tweets as examples: hate -> identity_attack (harmful), offensive -> insult (not hate), neither -> nothing. */
 export function readDavidson(file = davidsonPath()): ToxExample[] {
@@ -84,7 +93,12 @@ export function readDavidson(file = davidsonPath()): ToxExample[] {
     if (r.length <= ti) continue;
     const cls = Number(r[ci]);
     // Retweet headers and @handles say nothing about toxicity.
-    const text = decodeEntities(r[ti]!).replace(/\bRT\b/g, ' ').replace(/@\w+:?/g, ' ').replace(/https?:\/\/\S+/g, ' ').replace(/\s+/g, ' ').trim();
+    const text = decodeEntities(r[ti]!)
+      .replace(/\bRT\b/g, ' ')
+      .replace(/@\w+:?/g, ' ')
+      .replace(/https?:\/\/\S+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
     if (!text) continue;
     if (cls === 0) out.push({ text, harmful: 1, cats: ['identity_attack', 'insult'], kind: 'davidson_hate' });
     else if (cls === 1) out.push({ text, harmful: 0, cats: ['insult'], kind: 'davidson_offensive' });

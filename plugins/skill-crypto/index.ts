@@ -11,7 +11,16 @@ import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from '@noble/hashes/
 import { definePlugin, type SkillResult } from '../../kernel/index.ts';
 import { AbiError, abiDecode, abiEncode, checksumAddressFromHex } from './abi.ts';
 
-const OPS = ['keccak256', 'sha256', 'function_selector', 'abi_encode', 'abi_decode', 'checksum_address', 'recover_signer', 'hash_message'] as const;
+const OPS = [
+  'keccak256',
+  'sha256',
+  'function_selector',
+  'abi_encode',
+  'abi_decode',
+  'checksum_address',
+  'recover_signer',
+  'hash_message',
+] as const;
 type Op = (typeof OPS)[number];
 
 const need = (op: Op, fields: string[]) => ({ if: { properties: { op: { const: op } } }, then: { required: fields } });
@@ -57,7 +66,8 @@ export function checksumAddress(address: string): { address: string; valid: bool
   const fixed = checksumAddressFromHex(address.slice(2));
   const body = address.slice(2);
   const mixed = body !== body.toLowerCase() && body !== body.toUpperCase();
-  if (mixed && address !== fixed) return { address: fixed, valid: false, reason: 'the mixed-case input does not match its EIP-55 checksum (likely a typo)' };
+  if (mixed && address !== fixed)
+    return { address: fixed, valid: false, reason: 'the mixed-case input does not match its EIP-55 checksum (likely a typo)' };
   return { address: fixed, valid: true };
 }
 
@@ -87,7 +97,8 @@ export function runCrypto(input: Record<string, unknown>): unknown {
       return { hash: '0x' + bytesToHex(sha256(bytesOf(String(input.data), enc, 'data'))) };
     case 'function_selector': {
       const sig = String(input.signature).replace(/\s+/g, '');
-      if (!/^[A-Za-z_$][\w$]*\([\w,\[\]()]*\)$/.test(sig)) throw new InputError('signature must look like name(type1,type2), e.g. transfer(address,uint256)');
+      if (!/^[A-Za-z_$][\w$]*\([\w,\[\]()]*\)$/.test(sig))
+        throw new InputError('signature must look like name(type1,type2), e.g. transfer(address,uint256)');
       return { signature: sig, selector: '0x' + bytesToHex(keccak_256(utf8ToBytes(sig)).subarray(0, 4)) };
     }
     case 'abi_encode':

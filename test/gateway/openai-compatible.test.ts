@@ -16,14 +16,21 @@ let server: http.Server;
 let g: Awaited<ReturnType<typeof bootGateway>>;
 
 const chunk = (res: http.ServerResponse, delta: unknown, finish: string | null = null) =>
-  res.write(`data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'test-model', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+  res.write(
+    `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'test-model', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+  );
 const sseHead = (res: http.ServerResponse) => res.writeHead(200, { 'content-type': 'text/event-stream' });
 const usage = (res: http.ServerResponse, p: number, c: number) =>
-  res.write(`data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'test-model', choices: [], usage: { prompt_tokens: p, completion_tokens: c, total_tokens: p + c } })}\n\ndata: [DONE]\n\n`);
+  res.write(
+    `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'test-model', choices: [], usage: { prompt_tokens: p, completion_tokens: c, total_tokens: p + c } })}\n\ndata: [DONE]\n\n`,
+  );
 
 const toolCallReply = (res: http.ServerResponse) => {
   sseHead(res);
-  chunk(res, { role: 'assistant', tool_calls: [{ index: 0, id: 'call_abc', type: 'function', function: { name: 'crypto', arguments: '' } }] });
+  chunk(res, {
+    role: 'assistant',
+    tool_calls: [{ index: 0, id: 'call_abc', type: 'function', function: { name: 'crypto', arguments: '' } }],
+  });
   chunk(res, { tool_calls: [{ index: 0, function: { arguments: '{"op":"keccak256",' } }] });
   chunk(res, { tool_calls: [{ index: 0, function: { arguments: '"data":"hello"}' } }] }, 'tool_calls');
   usage(res, 50, 12);
@@ -37,10 +44,12 @@ const textReply = (text: string) => (res: http.ServerResponse) => {
   usage(res, 80, 7);
   res.end();
 };
-const status = (code: number, headers: Record<string, string> = {}) => (res: http.ServerResponse) => {
-  res.writeHead(code, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify({ error: { message: `upstream says ${code}`, type: 'server_error' } }));
-};
+const status =
+  (code: number, headers: Record<string, string> = {}) =>
+  (res: http.ServerResponse) => {
+    res.writeHead(code, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify({ error: { message: `upstream says ${code}`, type: 'server_error' } }));
+  };
 
 before(async () => {
   server = http.createServer((req, res) => {

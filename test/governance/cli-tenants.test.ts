@@ -12,7 +12,21 @@ async function cli(args: string[]) {
 
 test('tenants add/list/rotate-key/remove: keys shown once, stored hashed, old key stops working', async () => {
   const dataDir = tempDir();
-  const add = await cli(['tenants', 'add', 'acme', '--rate-limit', '100/min', '--token-quota-per-day', '5000', '--max-concurrent-sessions', '2', '--permissions', 'file_read,web_fetch', '--data-dir', dataDir]);
+  const add = await cli([
+    'tenants',
+    'add',
+    'acme',
+    '--rate-limit',
+    '100/min',
+    '--token-quota-per-day',
+    '5000',
+    '--max-concurrent-sessions',
+    '2',
+    '--permissions',
+    'file_read,web_fetch',
+    '--data-dir',
+    dataDir,
+  ]);
   assert.equal(add.code, 0, add.err);
   const created = JSON.parse(add.out);
   assert.equal(created.tenant.name, 'acme');

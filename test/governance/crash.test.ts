@@ -12,7 +12,10 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 
 test('SIGKILL during audit writes: store intact, every acknowledged event present', async () => {
   const dir = tempDir('vigil-crash-');
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'fixtures/audit-writer.ts'), dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'fixtures/audit-writer.ts'), dir], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const acked = new Map<number, number>();
   let buf = '';
   let stderr = '';

@@ -41,7 +41,8 @@ describe('toxicity categories', () => {
       'This shitty printer jammed again.',
       'Kill the process and restart the server.',
       'What rights do deaf people have at work?',
-    ]) assert.deepEqual(flagged(t), [], t);
+    ])
+      assert.deepEqual(flagged(t), [], t);
   });
   it('scores every category 0..1 and honours per-category thresholds', () => {
     const r = scoreToxicity('Refugees are cockroaches.', loadToxicityModel());
@@ -55,7 +56,10 @@ describe('toxicity categories', () => {
 
 describe('held-out own set', () => {
   it('flags >= 85% of harmful and <= 10% of must-pass texts it was not trained on', () => {
-    const ev = JSON.parse(fs.readFileSync(path.join(ROOT, 'plugins', 'guardrail-toxicity', 'eval', 'own-eval.json'), 'utf8')) as Array<{ text: string; harmful: number }>;
+    const ev = JSON.parse(fs.readFileSync(path.join(ROOT, 'plugins', 'guardrail-toxicity', 'eval', 'own-eval.json'), 'utf8')) as Array<{
+      text: string;
+      harmful: number;
+    }>;
     let tp = 0;
     let pos = 0;
     let fp = 0;

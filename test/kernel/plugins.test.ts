@@ -91,10 +91,14 @@ test('unknown routes answer a JSON error body, never HTML', async () => {
 });
 
 test('lifecycle: ordered start, reverse-order close', async () => {
-  assert.deepEqual(
-    k.lifecycle.slice(0, 6),
-    ['start:telemetry', 'start:store', 'start:metrics', 'start:pool', 'start:wasm', 'start:plugins'],
-  );
+  assert.deepEqual(k.lifecycle.slice(0, 6), [
+    'start:telemetry',
+    'start:store',
+    'start:metrics',
+    'start:pool',
+    'start:wasm',
+    'start:plugins',
+  ]);
   assert.ok(lifecycle.indexOf('good-tool:start') < lifecycle.indexOf('depends-on-good:start'));
   await k.stop();
   assert.ok(lifecycle.indexOf('depends-on-good:close') < lifecycle.indexOf('good-tool:close'), lifecycle.join(','));

@@ -33,7 +33,7 @@ async function settled(id: string) {
   throw new Error(`job ${id} did not finish`);
 }
 
-test('a quick job: 202 with job_id, then the synchronous endpoint\'s body', async () => {
+test("a quick job: 202 with job_id, then the synchronous endpoint's body", async () => {
   const r = await post({ contract_code: VULNERABLE, mode: 'quick' });
   assert.equal(r.statusCode, 202, r.body);
   const { job_id, status } = r.json();

@@ -58,9 +58,36 @@ test('also without any tenant: a failed tenancy plugin is not read as single-ten
 test('approvals, audit and a guardrail that fail to load close the routes each protects', async () => {
   const cases: Array<[string, Record<string, unknown>, Array<[string, string]>, Array<[string, string]>]> = [
     // [plugin, bad config, closed routes, still-open routes]
-    ['gateway-approvals', { sweep_interval_ms: 'often' }, [['POST', '/api/v1/agent/chat'], ['POST', '/mcp'], ['GET', '/api/v1/approvals']], [['GET', '/api/v1/sessions']]],
-    ['gateway-audit', { skip_paths: '/health' }, [['GET', '/api/v1/sessions'], ['POST', '/api/v1/agent/chat'], ['GET', '/api/v1/skills']], [['GET', '/health']]],
-    ['guardrail-pii', { mode: 'sometimes' }, [['POST', '/api/v1/agent/chat'], ['POST', '/api/v1/chat/stream'], ['POST', '/mcp']], [['GET', '/api/v1/sessions']]],
+    [
+      'gateway-approvals',
+      { sweep_interval_ms: 'often' },
+      [
+        ['POST', '/api/v1/agent/chat'],
+        ['POST', '/mcp'],
+        ['GET', '/api/v1/approvals'],
+      ],
+      [['GET', '/api/v1/sessions']],
+    ],
+    [
+      'gateway-audit',
+      { skip_paths: '/health' },
+      [
+        ['GET', '/api/v1/sessions'],
+        ['POST', '/api/v1/agent/chat'],
+        ['GET', '/api/v1/skills'],
+      ],
+      [['GET', '/health']],
+    ],
+    [
+      'guardrail-pii',
+      { mode: 'sometimes' },
+      [
+        ['POST', '/api/v1/agent/chat'],
+        ['POST', '/api/v1/chat/stream'],
+        ['POST', '/mcp'],
+      ],
+      [['GET', '/api/v1/sessions']],
+    ],
   ];
   for (const [plugin, cfg, closed, open] of cases) {
     const s = await broken({ [plugin]: cfg }, false);

@@ -30,9 +30,22 @@ const SWC_CATEGORY: Record<string, Category> = {
 };
 
 const SWC_CWE: Record<string, string> = {
-  '100': 'CWE-710', '101': 'CWE-682', '104': 'CWE-252', '105': 'CWE-284', '106': 'CWE-284', '107': 'CWE-841',
-  '108': 'CWE-710', '110': 'CWE-670', '112': 'CWE-829', '113': 'CWE-703', '114': 'CWE-362', '115': 'CWE-477',
-  '116': 'CWE-829', '120': 'CWE-330', '124': 'CWE-123', '128': 'CWE-400',
+  '100': 'CWE-710',
+  '101': 'CWE-682',
+  '104': 'CWE-252',
+  '105': 'CWE-284',
+  '106': 'CWE-284',
+  '107': 'CWE-841',
+  '108': 'CWE-710',
+  '110': 'CWE-670',
+  '112': 'CWE-829',
+  '113': 'CWE-703',
+  '114': 'CWE-362',
+  '115': 'CWE-477',
+  '116': 'CWE-829',
+  '120': 'CWE-330',
+  '124': 'CWE-123',
+  '128': 'CWE-400',
 };
 
 /** "SWC-107", "107", 107 -> "107" */
@@ -61,7 +74,10 @@ const KEYWORDS: Array<[RegExp, Category]> = [
   [/timestamp|block[-_ ]time|\bnow\b|block\.number/i, 'time_manipulation'],
   [/front[-_ ]?run|race|transaction[-_ ]order|approve|erc20[-_ ]approve|sandwich|slippage/i, 'front_running'],
   [/\bdos\b|denial|gas[-_ ]limit|loop|unbounded|costly|griefing|calls[-_ ]loop/i, 'denial_of_service'],
-  [/tx[-_.]?origin|access|owner|auth|suicid|selfdestruct|self[-_ ]destruct|arbitrary[-_ ]send|unprotected|delegatecall|visibility|privilege|permission|initiali[sz]/i, 'access_control'],
+  [
+    /tx[-_.]?origin|access|owner|auth|suicid|selfdestruct|self[-_ ]destruct|arbitrary[-_ ]send|unprotected|delegatecall|visibility|privilege|permission|initiali[sz]/i,
+    'access_control',
+  ],
 ];
 
 export function categoryFromText(...texts: Array<string | null | undefined>): Category {

@@ -51,7 +51,12 @@ function toEntry(d: Detector<StaticFacts> | DetectorEntry): DetectorEntry {
 const units = sourceMemo<{ parsed: ReturnType<typeof parseSolidity>; facts: StaticFacts; parseMs: number; factsMs: number }>({ max: 4 });
 
 /** Analyses one Solidity source with the given detectors, in process. */
-export async function analyzeSource(source: string, file: string, detectors: Array<Detector<StaticFacts> | DetectorEntry>, opts: AnalyzeOptions = {}): Promise<StaticResult> {
+export async function analyzeSource(
+  source: string,
+  file: string,
+  detectors: Array<Detector<StaticFacts> | DetectorEntry>,
+  opts: AnalyzeOptions = {},
+): Promise<StaticResult> {
   if (typeof source !== 'string') throw new TypeError('analyzeSource: source must be a string');
   const diagnostics: EngineDiagnostic[] = [];
   const t0 = performance.now();
@@ -185,7 +190,13 @@ export async function analyzeSource(source: string, file: string, detectors: Arr
 function parseDiag(d: ParseDiagnostic): EngineDiagnostic {
   const where = d.line ? ` at line ${d.line}${d.column !== null ? `:${d.column}` : ''}` : '';
   const skip = d.skipped ? ` (lines ${d.skipped.from}-${d.skipped.to} skipped, the rest was analysed)` : '';
-  return { kind: 'parse_error', message: `syntax error${where}: ${d.message}${skip}`, line: d.line, column: d.column, skipped: d.skipped ?? null };
+  return {
+    kind: 'parse_error',
+    message: `syntax error${where}: ${d.message}${skip}`,
+    line: d.line,
+    column: d.column,
+    skipped: d.skipped ?? null,
+  };
 }
 
 const round = (x: number) => Math.round(x * 100) / 100;

@@ -46,7 +46,13 @@ export function chooseBackend(registry: RegistryView, file: Record<string, any>,
   const backend = registry.llm(provider!) ?? null;
   const m = model ?? backend?.defaultModel ?? 'unknown';
   let problem: string | null = null;
-  if (!backend) problem = `LLM provider "${provider}" is not registered (known: ${registry.llms().map((b) => b.provider).join(', ') || 'none'})`;
+  if (!backend)
+    problem = `LLM provider "${provider}" is not registered (known: ${
+      registry
+        .llms()
+        .map((b) => b.provider)
+        .join(', ') || 'none'
+    })`;
   else if (!backend.configured()) problem = `LLM provider "${provider}" is not configured (set its API key environment variable)`;
   return { provider: provider!, model: m, label: `${provider}/${m}`, backend, problem, source };
 }

@@ -6,7 +6,10 @@
 import type { AuditEvent } from '../../../kernel/index.ts';
 
 export function cefHeader(v: unknown): string {
-  return String(v ?? '').replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r\n|\r|\n/g, ' ');
+  return String(v ?? '')
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/\r\n|\r|\n/g, ' ');
 }
 
 export function cefValue(v: unknown): string {

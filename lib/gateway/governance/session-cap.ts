@@ -134,7 +134,9 @@ export function createSessionCap(
   const timer = setInterval(() => void (beating = beat().catch(() => undefined)), Math.max(1000, Math.floor(ttl / 3)));
   timer.unref();
   const unavailable = (e: unknown) =>
-    new HttpError(503, 'unavailable', 'the shared session counter (Redis) is unreachable; try again shortly', { reason: (e as Error).message });
+    new HttpError(503, 'unavailable', 'the shared session counter (Redis) is unreachable; try again shortly', {
+      reason: (e as Error).message,
+    });
 
   return {
     open: local.open,

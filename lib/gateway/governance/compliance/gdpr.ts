@@ -78,7 +78,13 @@ export function auditConcerns(e: AuditEvent, subject: string, sessionIds: Set<st
   return emails.some((m) => mentionsEmail(d, m));
 }
 
-export async function subjectAuditEvents(store: Store, tenant: string | null, subject: string, sessionIds: Set<string>, emails: string[]): Promise<AuditEvent[]> {
+export async function subjectAuditEvents(
+  store: Store,
+  tenant: string | null,
+  subject: string,
+  sessionIds: Set<string>,
+  emails: string[],
+): Promise<AuditEvent[]> {
   const out: AuditEvent[] = [];
   let after: number | undefined;
   for (;;) {
