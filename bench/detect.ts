@@ -92,7 +92,7 @@ export async function runDetectBenchmark(
   // --sample N: N contracts spread evenly over the (category-ordered) list, for slow full-mode runs.
   const n = opts.sample && opts.sample < allEntries.length ? opts.sample : allEntries.length;
   const entries =
-    n === allEntries.length ? allEntries : Array.from({ length: n }, (_, i) => allEntries[Math.floor((i * allEntries.length) / n)]!);
+    n === allEntries.length ? allEntries : Array.from({ length: n }, (_, i) => allEntries[Math.floor((i * allEntries.length) / n)]);
   const subset = new Set(
     fs
       .readFileSync(path.join(sbDir, 'ICSE2020_curated_69.txt'), 'utf8')
@@ -121,7 +121,7 @@ export async function runDetectBenchmark(
     const findings = await analyze(source, path.basename(e.path));
     times.push(performance.now() - t);
     const labelled = new Set(e.vulnerabilities.map((v) => v.category));
-    opts.onContract?.({ path: e.path, labelled, labels: e.vulnerabilities, findings, ms: times[times.length - 1]! });
+    opts.onContract?.({ path: e.path, labelled, labels: e.vulnerabilities, findings, ms: times[times.length - 1] });
     const inSubset = subset.has(path.normalize(e.path));
     if (inSubset) sub.contracts++;
     for (const v of e.vulnerabilities) {
@@ -348,7 +348,7 @@ export function breakdownCollector() {
           .flatMap((f) => f.tools),
       );
       if (hitters.size === 1) {
-        const t = [...hitters][0]!;
+        const t = [...hitters][0];
         (tools[t] ??= { findings: 0, precise: 0, alone: 0, alone_precise: 0, alone_above_info: 0, labels_only_it_found: 0 })
           .labels_only_it_found++;
       }
@@ -373,7 +373,7 @@ if (isMain) {
   }
   (async () => {
     if (!engineMode) return { r: await runDetectBenchmark(), proofs: null, breakdown: null };
-    const a = await engineAnalyzer(mode as 'quick' | 'full', Number(opt('--timeout') ?? 60));
+    const a = await engineAnalyzer(mode, Number(opt('--timeout') ?? 60));
     try {
       const sample = opt('--sample') ? Number(opt('--sample')) : undefined;
       const bd = mode === 'full' ? breakdownCollector() : null;

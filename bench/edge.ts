@@ -53,7 +53,7 @@ const closes = await Promise.all(
 const ms = closes.map((c) => c.ms).sort((a, b) => a - b);
 const statuses = closes.reduce<Record<string, number>>((m, c) => ((m[c.status] = (m[c.status] ?? 0) + 1), m), {});
 console.log(
-  `slow bodies: 100 trickling connections closed after ${(ms[0]! / 1000).toFixed(1)}-${(ms.at(-1)! / 1000).toFixed(1)} s; statuses ${JSON.stringify(statuses)}`,
+  `slow bodies: 100 trickling connections closed after ${(ms[0] / 1000).toFixed(1)}-${(ms.at(-1)! / 1000).toFixed(1)} s; statuses ${JSON.stringify(statuses)}`,
 );
 
 // 2. bad-key flood

@@ -74,14 +74,14 @@ async function crossValidate() {
   const genTexts = new Set(generated.map((d) => d.text));
   const handWritten = extra.filter((d) => !genTexts.has(d.text));
   const data = [
-    ...relabelled.data.map((d, i) => ({ ...d, src: 'deepset', orig: original[i]!.label })),
+    ...relabelled.data.map((d, i) => ({ ...d, src: 'deepset', orig: original[i].label })),
     ...generated.map((d) => ({ ...d, src: 'own', orig: d.label })),
   ];
   const rnd = mulberry32(seed);
   const order = data.map((_, i) => i);
   for (let i = order.length - 1; i > 0; i--) {
     const j = Math.floor(rnd() * (i + 1));
-    [order[i], order[j]] = [order[j]!, order[i]!];
+    [order[i], order[j]] = [order[j], order[i]];
   }
   const th = promptInjectionDefaults.threshold;
   type Row = { pos: number; neg: number; tp: number; fp: number };
@@ -98,8 +98,8 @@ async function crossValidate() {
     rows.set(key, r);
   };
   for (let f = 0; f < folds; f++) {
-    const test = order.filter((_, i) => i % folds === f).map((i) => data[i]!);
-    const train = order.filter((_, i) => i % folds !== f).map((i) => data[i]!);
+    const test = order.filter((_, i) => i % folds === f).map((i) => data[i]);
+    const train = order.filter((_, i) => i % folds !== f).map((i) => data[i]);
     const model = trainInjectionModel([...train, ...handWritten]);
     const chain = chainWith(model);
     for (const d of test) {
@@ -176,31 +176,31 @@ async function toxicity() {
   const order = dav.map((_, i) => i);
   for (let i = order.length - 1; i > 0; i--) {
     const j = Math.floor(rnd() * (i + 1));
-    [order[i], order[j]] = [order[j]!, order[i]!];
+    [order[i], order[j]] = [order[j], order[i]];
   }
   const c: Record<string, [number, number]> = { davidson_hate: [0, 0], davidson_offensive: [0, 0], davidson_neither: [0, 0] };
   const tfolds = Math.min(folds, 5);
   for (let f = 0; f < tfolds; f++) {
-    const test = order.filter((_, i) => i % tfolds === f).map((i) => dav[i]!);
-    const train = order.filter((_, i) => i % tfolds !== f).map((i) => dav[i]!);
+    const test = order.filter((_, i) => i % tfolds === f).map((i) => dav[i]);
+    const train = order.filter((_, i) => i % tfolds !== f).map((i) => dav[i]);
     const file = path.join(tmp.tmpdir(), `vigil-tox-fold-${process.pid}.json`);
     fsm.writeFileSync(file, JSON.stringify(trainToxModel([...train, ...own])));
     const model = loadToxicityModel(file);
     fsm.rmSync(file, { force: true });
     for (const d of test) {
-      const k = c[d.kind]!;
+      const k = c[d.kind];
       k[0]++;
       if (flagged(scoreToxicity(d.text, model).categories)) k[1]++;
     }
   }
-  const nonHate = [c.davidson_offensive![0] + c.davidson_neither![0], c.davidson_offensive![1] + c.davidson_neither![1]];
+  const nonHate = [c.davidson_offensive[0] + c.davidson_neither[0], c.davidson_offensive[1] + c.davidson_neither[1]];
   console.log(`\n## Toxicity: ${tfolds}-fold cross-validation on Davidson et al. (${dav.length} tweets), default thresholds\n`);
   console.log('| class | tweets | flagged |');
   console.log('|---|---|---|');
-  console.log(`| hate (hateful) | ${c.davidson_hate![0]} | ${pct(c.davidson_hate![1], c.davidson_hate![0])} |`);
-  console.log(`| offensive (not hateful) | ${c.davidson_offensive![0]} | ${pct(c.davidson_offensive![1], c.davidson_offensive![0])} |`);
-  console.log(`| neither (not hateful) | ${c.davidson_neither![0]} | ${pct(c.davidson_neither![1], c.davidson_neither![0])} |`);
-  console.log(`| all not hateful | ${nonHate[0]} | ${pct(nonHate[1]!, nonHate[0]!)} |`);
+  console.log(`| hate (hateful) | ${c.davidson_hate[0]} | ${pct(c.davidson_hate[1], c.davidson_hate[0])} |`);
+  console.log(`| offensive (not hateful) | ${c.davidson_offensive[0]} | ${pct(c.davidson_offensive[1], c.davidson_offensive[0])} |`);
+  console.log(`| neither (not hateful) | ${c.davidson_neither[0]} | ${pct(c.davidson_neither[1], c.davidson_neither[0])} |`);
+  console.log(`| all not hateful | ${nonHate[0]} | ${pct(nonHate[1], nonHate[0])} |`);
   const shipped = loadToxicityModel();
   const ev = readOwn(path.join(here, 'eval', 'own-eval.json'));
   const byKind = new Map<string, [number, number, number]>();
@@ -214,8 +214,8 @@ async function toxicity() {
     for (const cc of TOXICITY_CATEGORIES) {
       const t = (toxicityDefaults.category_thresholds as Record<string, number>)[cc] ?? toxicityDefaults.threshold;
       const x = cat.get(cc) ?? { tp: 0, pos: 0, fp: 0, neg: 0 };
-      if (d.cats.includes(cc)) (x.pos++, r.categories[cc]! >= t && x.tp++);
-      else if (!d.harmful) (x.neg++, r.categories[cc]! >= t && x.fp++);
+      if (d.cats.includes(cc)) (x.pos++, r.categories[cc] >= t && x.tp++);
+      else if (!d.harmful) (x.neg++, r.categories[cc] >= t && x.fp++);
       cat.set(cc, x);
     }
   }
@@ -283,7 +283,7 @@ async function latency() {
   const model = loadInjectionModelFile();
   const layers = createDefaultGuardrails(model).map((g) => ({ guardrail: g, mode: g.defaultMode }));
   const msgs = messages(200);
-  for (let i = 0; i < 300; i++) await runGuardrails(layers, msgs[i % msgs.length]!, 'input'); // warm-up (JIT, lexicon load)
+  for (let i = 0; i < 300; i++) await runGuardrails(layers, msgs[i % msgs.length], 'input'); // warm-up (JIT, lexicon load)
   console.log(`\n## Latency of the whole default chain, ${iterations} messages of 1024 chars\n`);
   // Wall-clock time is what a caller waits; CPU time of this thread is reported too because a
   // busy shared machine inflates wall-clock percentiles with time spent waiting for a core.
@@ -295,7 +295,7 @@ async function latency() {
     for (let i = 0; i < iterations; i++) {
       const c0 = process.cpuUsage();
       const t0 = performance.now();
-      await runGuardrails(layers, msgs[i % msgs.length]!, dir);
+      await runGuardrails(layers, msgs[i % msgs.length], dir);
       wall.push(performance.now() - t0);
       const c = process.cpuUsage(c0);
       cpu.push((c.user + c.system) / 1000);
@@ -331,7 +331,7 @@ async function latency() {
     for (let i = 0; i < iterations; i++) {
       const c0 = process.cpuUsage();
       const t0 = performance.now();
-      await g.check(msgs[i % msgs.length]!, 'input');
+      await g.check(msgs[i % msgs.length], 'input');
       wall.push(performance.now() - t0);
       const c = process.cpuUsage(c0);
       cpu.push((c.user + c.system) / 1000);
@@ -357,7 +357,7 @@ async function allocation() {
     gcs += l.getEntries().length;
   });
   obs.observe({ entryTypes: ['gc'] });
-  for (let i = 0; i < 400; i++) await runGuardrails(layers, msgs[i % msgs.length]!, 'input');
+  for (let i = 0; i < 400; i++) await runGuardrails(layers, msgs[i % msgs.length], 'input');
   console.log('\n## Allocation per message of 1024 chars, whole default chain\n');
   console.log('| direction | KB allocated per message | GC-free batches |');
   console.log('|---|---|---|');
@@ -368,25 +368,25 @@ async function allocation() {
       await new Promise((r) => setTimeout(r, 5));
       const g0 = gcs;
       const h0 = process.memoryUsage().heapUsed;
-      for (let i = 0; i < 50; i++) await runGuardrails(layers, msgs[(rep * 50 + i) % msgs.length]!, dir);
+      for (let i = 0; i < 50; i++) await runGuardrails(layers, msgs[(rep * 50 + i) % msgs.length], dir);
       const h1 = process.memoryUsage().heapUsed;
       await new Promise((r) => setTimeout(r, 5));
       if (gcs === g0) per.push((h1 - h0) / 50);
     }
     per.sort((a, b) => a - b);
-    console.log(`| ${dir} | ${per.length ? (per[Math.floor(per.length / 2)]! / 1024).toFixed(1) : 'n/a'} | ${per.length} of 20 |`);
+    console.log(`| ${dir} | ${per.length ? (per[Math.floor(per.length / 2)] / 1024).toFixed(1) : 'n/a'} | ${per.length} of 20 |`);
   }
   obs.disconnect();
 }
 
 function q(xs: number[], p: number): string {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(p * s.length))]!.toFixed(3) + ' ms';
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))].toFixed(3) + ' ms';
 }
 
 const os = await import('node:os');
 console.log(
-  `# vigil guardrail benchmark (node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}, ${new Date().toISOString().slice(0, 10)})`,
+  `# vigil guardrail benchmark (node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}, ${new Date().toISOString().slice(0, 10)})`,
 );
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 if (only && !['detection', 'injection', 'toxicity', 'pii', 'latency'].includes(only)) {

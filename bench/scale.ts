@@ -49,7 +49,7 @@ function start(role: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProc
   );
   return new Promise((resolve, reject) => {
     let buf = '';
-    child.stdout!.on('data', (d) => {
+    child.stdout.on('data', (d) => {
       buf += d;
       const lines = buf.split('\n');
       buf = lines.pop()!;
@@ -95,9 +95,9 @@ async function runWith(workers: number, list: Array<{ file: string; source: stri
       ...Array.from({ length: workers }, (_, i) => start('worker', { ...env(`w${i}`), VIGIL_LOG_LEVEL: 'info' })),
     ]);
     procs.push(...started.map((s) => s.child));
-    const api = started[0]!.api;
+    const api = started[0].api;
     // Warm-up: one quick job per worker (compilers loaded, pools started), not timed.
-    const warm = await Promise.all(Array.from({ length: workers }, () => submit(api, list[0]!.source, 'quick')));
+    const warm = await Promise.all(Array.from({ length: workers }, () => submit(api, list[0].source, 'quick')));
     await Promise.all(warm.map((id) => settle(store, id)));
     const t0 = Date.now();
     const ids = [];
@@ -112,7 +112,7 @@ async function runWith(workers: number, list: Array<{ file: string; source: stri
       failed,
       secs: +secs.toFixed(1),
       audits_per_min: +((list.length / secs) * 60).toFixed(2),
-      median_job_s: +(perJob.sort((a, b) => a - b)[Math.floor(perJob.length / 2)]! / 1000).toFixed(1),
+      median_job_s: +(perJob.sort((a, b) => a - b)[Math.floor(perJob.length / 2)] / 1000).toFixed(1),
     };
   } finally {
     for (const p of procs) p.kill('SIGTERM');
@@ -154,4 +154,4 @@ console.log(
     .join(' ')}, ${list.length} SmartBugs contracts, full mode`,
 );
 console.table(rows);
-console.log(`speed-up with 2 workers: ${(rows[1]!.audits_per_min / rows[0]!.audits_per_min).toFixed(2)}x`);
+console.log(`speed-up with 2 workers: ${(rows[1].audits_per_min / rows[0].audits_per_min).toFixed(2)}x`);

@@ -20,7 +20,7 @@ async function measure(label: string, fn: () => Promise<unknown>) {
   t.sort((a, b) => a - b);
   const mean = t.reduce((a, b) => a + b, 0) / t.length;
   console.log(
-    `${label.padEnd(28)} mean ${mean.toFixed(1).padStart(6)} ms   p95 ${t[Math.floor(t.length * 0.95)]!.toFixed(1).padStart(6)} ms   (${N} calls)`,
+    `${label.padEnd(28)} mean ${mean.toFixed(1).padStart(6)} ms   p95 ${t[Math.floor(t.length * 0.95)].toFixed(1).padStart(6)} ms   (${N} calls)`,
   );
 }
 

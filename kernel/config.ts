@@ -90,7 +90,7 @@ export function parseRateLimit(value: string, flag = '--rate-limit-per-key'): Ra
   }
   const max = Number(m[1]);
   if (max < 1) throw new ConfigError(`${flag}: count must be at least 1`);
-  return { max, windowMs: UNITS[unit]!, text: `${max}/${unit}` };
+  return { max, windowMs: UNITS[unit], text: `${max}/${unit}` };
 }
 
 export function parsePositiveInt(value: string | number, flag: string): number {
@@ -205,8 +205,8 @@ export function resolveSettings(input: SettingsInput = {}): Settings {
     workspace: path.resolve(String(env.VIGIL_WORKSPACE ?? file.workspace ?? process.cwd())),
     logLevel: String(input.logLevel ?? env.VIGIL_LOG_LEVEL ?? file.log_level ?? 'info'),
     rateLimitPerKey: rl ? parseRateLimit(String(rl)) : null,
-    maxConcurrentSessions: mcs != null ? parsePositiveInt(mcs as string, '--max-concurrent-sessions') : null,
-    tokenQuotaPerDay: tq != null ? parsePositiveInt(tq as string, '--token-quota-per-day') : null,
+    maxConcurrentSessions: mcs != null ? parsePositiveInt(mcs, '--max-concurrent-sessions') : null,
+    tokenQuotaPerDay: tq != null ? parsePositiveInt(tq, '--token-quota-per-day') : null,
     allowedHosts: parseAllowedHosts(pick(input.allowedHosts as string | undefined, env.VIGIL_ALLOWED_HOSTS, file.allowed_hosts)),
     apiOpen: parseBool(input.apiOpen ?? env.VIGIL_API_OPEN ?? file.api_open, '--api-open'),
     bodyTimeoutMs: parsePositiveInt(env.VIGIL_BODY_TIMEOUT_MS ?? file.body_timeout_ms ?? 30_000, 'body_timeout_ms'),
@@ -215,7 +215,7 @@ export function resolveSettings(input: SettingsInput = {}): Settings {
       'anonymous_rate_limit',
     ),
     role: parseRole(String(pick(input.role, env.VIGIL_ROLE, file.role) ?? 'all')),
-    maxAnalysisTimeoutS: mat != null ? parsePositiveInt(mat as string, '--max-analysis-timeout') : 300,
+    maxAnalysisTimeoutS: mat != null ? parsePositiveInt(mat, '--max-analysis-timeout') : 300,
     databaseUrl: String(env.VIGIL_DATABASE_URL ?? file.database_url ?? '').trim() || null,
     redisUrl: String(env.VIGIL_REDIS_URL ?? file.redis_url ?? '').trim() || null,
     redisPrefix: String(env.VIGIL_REDIS_PREFIX ?? file.redis_prefix ?? 'vigil:'),

@@ -23,7 +23,7 @@ export interface Protection {
 
 /** Normalised path of a request URL: no query, no trailing slash (except the root). */
 export function pathOf(url: string): string {
-  const p = url.split('?')[0]!.split('#')[0]!;
+  const p = url.split('?')[0].split('#')[0];
   return p.length > 1 && p.endsWith('/') ? p.slice(0, -1) : p;
 }
 

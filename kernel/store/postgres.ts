@@ -89,7 +89,7 @@ const j = (v: unknown) => JSON.stringify(v ?? null);
 const types = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === 20) return (v: string) => Number(v);
-    return pg.types.getTypeParser(oid, format as 'text');
+    return pg.types.getTypeParser(oid, format);
   },
 };
 
@@ -175,7 +175,7 @@ export class PostgresStore implements Store {
       const r = await c.query('SELECT coalesce(max(version), 0) AS v FROM vigil_migrations');
       const version = Number(r.rows[0].v);
       for (let i = version; i < MIGRATIONS.length; i++) {
-        await c.query(MIGRATIONS[i]!);
+        await c.query(MIGRATIONS[i]);
         await c.query('INSERT INTO vigil_migrations (version, applied_at) VALUES ($1, $2)', [i + 1, now()]);
       }
       await c.query('COMMIT');
@@ -328,7 +328,7 @@ export class PostgresStore implements Store {
        SELECT $1, $2, $3, $4, $5, $6, $7, $8 FROM l RETURNING id`,
       [ts, e.tenant, e.type, e.outcome, e.actor ?? null, e.session_id ?? null, e.severity ?? 3, j(e.detail)],
     );
-    return { ...e, id: r.rows[0]!.id, ts };
+    return { ...e, id: r.rows[0].id, ts };
   }
   async queryAudit(q: AuditQuery) {
     const args: unknown[] = [];

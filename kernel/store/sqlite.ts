@@ -148,7 +148,7 @@ export class SqliteStore implements Store {
     const version = this.db.pragma('user_version', { simple: true }) as number;
     for (let i = version; i < MIGRATIONS.length; i++) {
       this.db.transaction(() => {
-        this.db.exec(MIGRATIONS[i]!);
+        this.db.exec(MIGRATIONS[i]);
         this.db.pragma(`user_version = ${i + 1}`);
       })();
     }
@@ -315,7 +315,7 @@ export class SqliteStore implements Store {
       }
       return;
     }
-    batch.forEach((b, i) => b.resolve({ ...b.e, id: ids[i]!, ts: b.ts }));
+    batch.forEach((b, i) => b.resolve({ ...b.e, id: ids[i], ts: b.ts }));
   };
   appendAudit(e: AuditEvent): Promise<AuditEvent> {
     if (!this.db.open) return Promise.reject(new TypeError('The database connection is not open'));

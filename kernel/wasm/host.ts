@@ -399,7 +399,7 @@ class ExtismWasmInstance implements WasmInstance {
     return new Promise((resolve, reject) => {
       const lookup = (_h: string, opts: { all?: boolean }, cb: (...a: any[]) => void) => {
         if (opts?.all) cb(null, addrs);
-        else cb(null, addrs[0]!.address, addrs[0]!.family);
+        else cb(null, addrs[0].address, addrs[0].family);
       };
       const mod = url.protocol === 'https:' ? https : http;
       const req = mod.request(url, { method, headers, lookup: lookup as any, signal: AbortSignal.timeout(this.limits.timeoutMs) }, (res) => {

@@ -160,7 +160,7 @@ export function checkSourceShape(src: string, field: string, limits: SourceLimit
       i++;
       continue;
     }
-    const c = src[i]!;
+    const c = src[i];
     if (c === '/' && src[i + 1] === '/') {
       while (i < n && src.charCodeAt(i) !== 10) i++;
       continue;
@@ -204,7 +204,7 @@ export function checkSourceShape(src: string, field: string, limits: SourceLimit
     }
     if (OPERATOR_CHARS.has(c)) {
       // One operator token: a run of operator characters (`>>=`, `==`, `&&`).
-      while (i < n && OPERATOR_CHARS.has(src[i]!)) i++;
+      while (i < n && OPERATOR_CHARS.has(src[i])) i++;
       operators++;
       if (operators > limits.maxStatementOperators)
         refuse(

@@ -74,7 +74,7 @@ export function applyRedactions(text: string, findings: GuardrailFinding[], laye
   }
   let out = text;
   for (let i = merged.length - 1; i >= 0; i--) {
-    const m = merged[i]!;
+    const m = merged[i];
     out = out.slice(0, m.start) + m.replacement + out.slice(m.end);
   }
   return out;

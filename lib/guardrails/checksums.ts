@@ -152,7 +152,7 @@ const VP = [
 export function verhoeffValid(digits: string): boolean {
   let c = 0;
   const rev = digits.split('').reverse();
-  for (let i = 0; i < rev.length; i++) c = VD[c]![VP[i % 8]![Number(rev[i])]!]!;
+  for (let i = 0; i < rev.length; i++) c = VD[c][VP[i % 8][Number(rev[i])]]!;
   return c === 0;
 }
 
@@ -163,7 +163,7 @@ export function dniNieValid(raw: string): boolean {
   let m = /^(\d{8})([A-Z])$/.exec(s);
   if (m) return DNI_LETTERS[Number(m[1]) % 23] === m[2];
   m = /^([XYZ])(\d{7})([A-Z])$/.exec(s);
-  if (m) return DNI_LETTERS[Number('XYZ'.indexOf(m[1]!) + m[2]!) % 23] === m[3];
+  if (m) return DNI_LETTERS[Number('XYZ'.indexOf(m[1]) + m[2]) % 23] === m[3];
   return false;
 }
 
@@ -172,7 +172,7 @@ export function nirValid(raw: string): boolean {
   const s = raw.replace(/\s+/g, '').toUpperCase();
   const m = /^([12]\d{4})(\d{2}|2A|2B)(\d{6})(\d{2})$/.exec(s);
   if (!m) return false;
-  const dept = m[2] === '2A' ? '19' : m[2] === '2B' ? '18' : m[2]!;
-  const n = BigInt(m[1]! + dept + m[3]!);
+  const dept = m[2] === '2A' ? '19' : m[2] === '2B' ? '18' : m[2];
+  const n = BigInt(m[1] + dept + m[3]);
   return Number(97n - (n % 97n)) === Number(m[4]);
 }

@@ -45,8 +45,8 @@ function looksLikeBase64(s: string): boolean {
   if (!(hasUpper && hasLower) && !(hasDigit && (hasUpper || hasLower))) return false;
   let flips = 0;
   for (let i = 1; i < body.length; i++) {
-    const a = body[i - 1]!;
-    const b = body[i]!;
+    const a = body[i - 1];
+    const b = body[i];
     if ((/[a-z]/.test(a) && /[A-Z0-9]/.test(b)) || (/[A-Z0-9]/.test(a) && /[a-z]/.test(b))) flips++;
   }
   return flips >= body.length / 8;

@@ -51,7 +51,7 @@ export function findExfiltration(text: string, s: ExfiltrationSettings): Guardra
       }
       const inj = matchRules(normalizeForMatching(blob.decoded));
       if (inj.length) {
-        push('encoded_injection', blob.start, blob.end, 0.9, `${blob.encoding}: ${inj[0]!.rule}`);
+        push('encoded_injection', blob.start, blob.end, 0.9, `${blob.encoding}: ${inj[0].rule}`);
         continue;
       }
     }

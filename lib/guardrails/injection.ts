@@ -634,7 +634,7 @@ function buildRules(): Rule[] {
     if (spaced)
       add(`override_${lang}`, 'instruction_override', 0.86, `${b}${v}[\\p{L}\\p{M}]*${wgap}${o}|${b}${o}[\\p{L}\\p{M}]*${wgap}${v}`);
     else add(`override_${lang}`, 'instruction_override', 0.86, `${v}.{0,10}?${o}|${o}.{0,10}?${v}`);
-    for (let k = before; k < r.length; k++) r[k]!.world = true;
+    for (let k = before; k < r.length; k++) r[k].world = true;
   }
   return r;
 }
@@ -739,9 +739,9 @@ export function windows(text: string, size = 600): Array<[number, number]> {
   // Each sentence on its own; a short one ("Stop.", "Very good.") is joined with the next, which
   // keeps the little context that matters without scoring every sentence twice.
   for (let i = 0; i < sents.length && out.length < MAX_WINDOWS; i++) {
-    const s = sents[i]![0];
-    let e = sents[i]![1];
-    while (i + 1 < sents.length && spaceSeparated(text, s, e, 6) < 6 && sents[i + 1]![1] - s <= size) e = sents[++i]![1];
+    const s = sents[i][0];
+    let e = sents[i][1];
+    while (i + 1 < sents.length && spaceSeparated(text, s, e, 6) < 6 && sents[i + 1][1] - s <= size) e = sents[++i][1];
     if (e - s > size) e = s + size;
     if (e - s < text.length && spaceSeparated(text, s, e, 3) >= 3) out.push([s, e]);
   }
@@ -1001,7 +1001,7 @@ export function createPromptInjectionGuardrail(model: HashedModel | LoadedModel 
             if (h.start < 0) {
               start = -h.start - 1;
               end = -h.end - 1;
-            } else [start, end] = mapSpan(n!, h.start, h.end, text);
+            } else [start, end] = mapSpan(n, h.start, h.end, text);
             const key = `${start}:${end}`;
             if (seen.has(key)) continue;
             seen.add(key);

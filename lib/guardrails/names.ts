@@ -268,7 +268,7 @@ const SPACE = /\s/;
  * /(\p{L}+)\.?\s+$/u captures), found by scanning back instead of trying every start. */
 function wordBeforeSpace(before: string): string | null {
   let j = before.length;
-  while (j > 0 && SPACE.test(before[j - 1]!)) j--;
+  while (j > 0 && SPACE.test(before[j - 1])) j--;
   if (j === before.length) return null;
   if (j > 0 && before[j - 1] === '.') j--;
   const end = j;
@@ -290,7 +290,7 @@ function articleBeforeAtEnd(text: string, s: number, e: number): boolean {
 function sentenceStart(text: string, i: number): boolean {
   let j = i - 1;
   while (j >= 0 && (text[j] === ' ' || text[j] === '\t' || text[j] === '"' || text[j] === '“' || text[j] === '(' || text[j] === '*')) j--;
-  return j < 0 || SENTENCE_BREAK.test(text[j]!);
+  return j < 0 || SENTENCE_BREAK.test(text[j]);
 }
 
 /** Up to CONTEXT_WORDS words of the candidate's sentence on each side. The tagger's person rules
@@ -301,17 +301,17 @@ const SENTENCE_END = /[.!?\n]/;
 function sentenceAround(text: string, s: number, e: number): { text: string; at: number } {
   let a = s;
   let words = 0;
-  while (a > 0 && s - a < 200 && !SENTENCE_END.test(text[a - 1]!)) {
-    if (/\s/.test(text[a - 1]!) && a < s && !/\s/.test(text[a]!) && ++words > CONTEXT_WORDS) break;
+  while (a > 0 && s - a < 200 && !SENTENCE_END.test(text[a - 1])) {
+    if (/\s/.test(text[a - 1]) && a < s && !/\s/.test(text[a]) && ++words > CONTEXT_WORDS) break;
     a--;
   }
   let b = e;
   words = 0;
-  while (b < text.length && b - e < 200 && !SENTENCE_END.test(text[b]!)) {
-    if (/\s/.test(text[b]!) && b > e && !/\s/.test(text[b - 1]!) && ++words > CONTEXT_WORDS) break;
+  while (b < text.length && b - e < 200 && !SENTENCE_END.test(text[b])) {
+    if (/\s/.test(text[b]) && b > e && !/\s/.test(text[b - 1]) && ++words > CONTEXT_WORDS) break;
     b++;
   }
-  if (b < text.length && text[b] !== '\n' && SENTENCE_END.test(text[b]!)) b++;
+  if (b < text.length && text[b] !== '\n' && SENTENCE_END.test(text[b])) b++;
   return { text: text.slice(a, b), at: s - a };
 }
 
@@ -351,8 +351,8 @@ export function tagPersons(windows: Array<{ text: string; at: number }>): boolea
       const from = pos + term.pre.length;
       const to = from + term.text.length;
       pos = to + term.post.length;
-      while (k < starts.length && starts[k]! < from) k++;
-      if (k < starts.length && starts[k]! >= from && starts[k]! < to && term.tags.has('Person')) result[k] = true;
+      while (k < starts.length && starts[k] < from) k++;
+      if (k < starts.length && starts[k] >= from && starts[k] < to && term.tags.has('Person')) result[k] = true;
     }
   }
   return result;
@@ -391,10 +391,10 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
     const honorific = prevWord !== null && lex.honorifics.has(prevWord.toLowerCase()) && /^\p{Lu}/u.test(prevWord);
     // Score the run as a whole, trimming leading words that are clearly not names ("Yesterday John Smith").
     let i0 = 0;
-    while (i0 < personWords.length - 1 && !lex.first.has(personWords[i0]!) && !lex.last.has(personWords[i0]!) && !intro && !honorific) i0++;
-    const first = personWords[i0]!;
+    while (i0 < personWords.length - 1 && !lex.first.has(personWords[i0]) && !lex.last.has(personWords[i0]) && !intro && !honorific) i0++;
+    const first = personWords[i0];
     const rest = personWords.slice(i0 + 1);
-    const spanStart = start + m[0].indexOf(words[i0]!);
+    const spanStart = start + m[0].indexOf(words[i0]);
     const spanEnd = end;
     const restLooksLikeSurname = rest.length > 0 && rest.every((w) => lex.last.has(w) || lex.first.has(w) || !lex.common.has(w));
     let score = 0;
@@ -415,7 +415,7 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
       score = rest.every((w) => lex.last.has(w)) ? 0.95 : 0.8;
       reason = 'first_last';
     } else if (lex.first.has(first) && restLooksLikeSurname) {
-      score = lex.last.has(rest[rest.length - 1]!) ? 0.95 : 0.85;
+      score = lex.last.has(rest[rest.length - 1]) ? 0.95 : 0.85;
       reason = 'first_last';
     } else if (intro && !lex.common.has(first)) {
       score = 0.85;

@@ -158,7 +158,7 @@ function classOf(cp: number): number {
     const letter = (cp >= 97 && cp <= 122) || (cp >= 65 && cp <= 90);
     return (letter ? LETTER : 0) | (letter || (cp >= 48 && cp <= 57) || cp === 64 || cp === 36 ? WORDCH : 0);
   }
-  if (cp < 0x10000 && classes[cp]) return classes[cp]!;
+  if (cp < 0x10000 && classes[cp]) return classes[cp];
   const ch = String.fromCodePoint(cp);
   const c = KNOWN | (/\p{L}/u.test(ch) ? LETTER : 0) | (WORD_CHAR.test(ch) ? WORDCH : 0);
   if (cp < 0x10000) classes[cp] = c;
@@ -217,7 +217,7 @@ function normalizeUncached(input: string): NormalizedText {
   let latinCount = 0;
   let otherCount = 0;
   for (let k = 0; k < n; k++) {
-    const code = cps[k]!;
+    const code = cps[k];
     if (code >= 97 && code <= 122) latinCount++;
     else if (isCyrGreek(code)) otherCount++;
   }
@@ -226,19 +226,19 @@ function normalizeUncached(input: string): NormalizedText {
   // Pass 2: per word, script and leet folding.
   let w = 0;
   while (w < n) {
-    if (!(classOf(cps[w]!) & WORDCH)) {
+    if (!(classOf(cps[w]) & WORDCH)) {
       w++;
       continue;
     }
     let e = w;
-    while (e < n && classOf(cps[e]!) & WORDCH) e++;
+    while (e < n && classOf(cps[e]) & WORDCH) e++;
     let hasLatin = false;
     let hasConf = false;
     let hasOther = false;
     let hasLetter = false;
     let hasLeet = false;
     for (let k = w; k < e; k++) {
-      const code = cps[k]!;
+      const code = cps[k];
       if (code < 0x80) {
         if (code >= 97 && code <= 122) {
           hasLatin = true;
@@ -252,7 +252,7 @@ function normalizeUncached(input: string): NormalizedText {
     }
     if (hasConf && (hasLatin || (latinText && !hasOther))) {
       for (let k = w; k < e; k++) {
-        const m = CONFUSABLE_CP.get(cps[k]!);
+        const m = CONFUSABLE_CP.get(cps[k]);
         if (m !== undefined) {
           cps[k] = m;
           stats.confusable++;
@@ -262,10 +262,10 @@ function normalizeUncached(input: string): NormalizedText {
     // Leet only inside words with letters, and not hex-looking tokens (0x..., hashes) or plain numbers.
     if (hasLeet && hasLetter && e - w <= 24 && !(cps[w] === 48 && w + 1 < n && cps[w + 1] === 120)) {
       let letters = 0;
-      for (let k = w; k < e; k++) if (cps[k]! >= 97 && cps[k]! <= 122) letters++;
+      for (let k = w; k < e; k++) if (cps[k] >= 97 && cps[k] <= 122) letters++;
       if (letters >= 2 || e - w <= 6) {
         for (let k = w; k < e; k++) {
-          const c = cps[k]!;
+          const c = cps[k];
           if (c < 0x80 && LEET_CP[c]) {
             cps[k] = LEET_CP[c]!;
             stats.leet++;
@@ -282,8 +282,8 @@ function normalizeUncached(input: string): NormalizedText {
     outSrcs = new Int32Array(cps.length);
   }
   let o = 0;
-  const isLetter = (k: number) => k >= 0 && k < n && (classOf(cps[k]!) & LETTER) !== 0;
-  const isSep = (k: number) => k < n && isSepCp(cps[k]!);
+  const isLetter = (k: number) => k >= 0 && k < n && (classOf(cps[k]) & LETTER) !== 0;
+  const isSep = (k: number) => k < n && isSepCp(cps[k]);
   let k = 0;
   while (k < n) {
     if (isLetter(k) && !isLetter(k - 1) && !isLetter(k + 1) && isSep(k + 1) && isLetter(k + 2) && !isLetter(k + 3)) {
@@ -316,7 +316,7 @@ function normalizeUncached(input: string): NormalizedText {
   const map = new Int32Array(2 * o + 1);
   let u = 0;
   for (let j = 0; j < o; j++) {
-    const c = outCps[j]!;
+    const c = outCps[j];
     if (c > 0xffff) {
       units[u] = 0xd800 + ((c - 0x10000) >> 10);
       map[u++] = outSrcs[j]!;

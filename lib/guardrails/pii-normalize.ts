@@ -127,15 +127,15 @@ export function normalizePii(input: string): PiiText {
     while ((m = SPELLED.exec(out))) {
       const bracketed = m[1] !== undefined;
       if (!bracketed && !bare.some(([a, b]) => m!.index >= a && m!.index < b)) continue;
-      for (let k = last; k < m.index; k++) ((text += out[k]), s2.push(start0[k]!), e2.push(end0[k]!));
-      const word = (m[1] ?? m[2])!.toLowerCase();
+      for (let k = last; k < m.index; k++) ((text += out[k]), s2.push(start0[k]), e2.push(end0[k]));
+      const word = (m[1] ?? m[2]).toLowerCase();
       text += word === 'at' ? '@' : '.';
-      s2.push(start0[m.index]!);
-      e2.push(end0[m.index + m[0].length - 1]!);
+      s2.push(start0[m.index]);
+      e2.push(end0[m.index + m[0].length - 1]);
       last = m.index + m[0].length;
     }
     if (last > 0) {
-      for (let k = last; k < out.length; k++) ((text += out[k]), s2.push(start0[k]!), e2.push(end0[k]!));
+      for (let k = last; k < out.length; k++) ((text += out[k]), s2.push(start0[k]), e2.push(end0[k]));
       out = text;
       start = Int32Array.from(s2);
       end = Int32Array.from(e2);
@@ -148,5 +148,5 @@ export function normalizePii(input: string): PiiText {
 export function originalSpan(p: PiiText, s: number, e: number): [number, number] {
   if (!p.start || !p.end) return [s, e];
   if (e <= s) return [p.start[s] ?? 0, p.start[s] ?? 0];
-  return [p.start[s]!, p.end[e - 1]!];
+  return [p.start[s], p.end[e - 1]];
 }

@@ -75,7 +75,7 @@ export function loadToxicityModel(file = defaultToxicityModelPath()): ToxicityMo
     const idx = new Int32Array(ib.buffer.slice(ib.byteOffset, ib.byteOffset + ib.length));
     const w = new Int8Array(wb.buffer.slice(wb.byteOffset, wb.byteOffset + wb.length));
     const weights = new Float32Array(raw.dims);
-    for (let i = 0; i < idx.length; i++) weights[idx[i]!] = w[i]! * h.scale;
+    for (let i = 0; i < idx.length; i++) weights[idx[i]] = w[i] * h.scale;
     out[c] = { dims: raw.dims, bias: h.bias, weights, threshold: 0.5 };
   }
   return out;

@@ -28,7 +28,7 @@ function cpAt(text: string, i: number): string {
 function cpBefore(text: string, i: number): string {
   if (i <= 0) return '';
   const c = text.charCodeAt(i - 1);
-  return c >= 0xdc00 && c <= 0xdfff && i >= 2 ? text.slice(i - 2, i) : text[i - 1]!;
+  return c >= 0xdc00 && c <= 0xdfff && i >= 2 ? text.slice(i - 2, i) : text[i - 1];
 }
 
 export function findUnicodeSmuggling(text: string, s: UnicodeSettings): GuardrailFinding[] {
@@ -93,7 +93,7 @@ export function findUnicodeSmuggling(text: string, s: UnicodeSettings): Guardrai
       let confusable = true;
       for (const ch of w) {
         if (/[A-Za-z]/.test(ch) || /\p{M}/u.test(ch)) folded += ch;
-        else if (CONFUSABLES[ch]) folded += /\p{Lu}/u.test(ch) ? CONFUSABLES[ch]!.toUpperCase() : CONFUSABLES[ch];
+        else if (CONFUSABLES[ch]) folded += /\p{Lu}/u.test(ch) ? CONFUSABLES[ch].toUpperCase() : CONFUSABLES[ch];
         else {
           confusable = false;
           break;

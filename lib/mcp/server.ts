@@ -113,7 +113,7 @@ export class ToolCatalogue {
 
 /** MCP requires an object schema at the top; a skill's schema always describes an input object. */
 function asObjectSchema(schema: Record<string, unknown>): Tool['inputSchema'] {
-  return { ...schema, type: 'object' } as Tool['inputSchema'];
+  return { ...schema, type: 'object' };
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -45,7 +45,7 @@ export interface UpstreamOptions {
 
 const firstLine = (e: unknown) =>
   String((e as Error)?.message ?? e)
-    .split('\n')[0]!
+    .split('\n')[0]
     .slice(0, 300);
 
 export class Upstream {
@@ -114,7 +114,7 @@ export class Upstream {
           tools.push({
             name: t.name,
             description: t.description ?? t.title ?? t.name,
-            inputSchema: t.inputSchema as Record<string, unknown>,
+            inputSchema: t.inputSchema,
             readOnly: t.annotations?.readOnlyHint === true,
           });
         }

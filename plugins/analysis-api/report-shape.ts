@@ -79,7 +79,7 @@ export function classifyReport(body: Record<string, unknown>): 'analysis' | 'sub
   }
   if (!('findings' in body) && !('summary' in body)) return 'submitted';
   if (Value.Check(StoredAnalysis, body)) {
-    const s = body as StoredAnalysis;
+    const s = body;
     const unknownSeverity = Object.keys(s.summary).filter((k) => !(SEVERITIES as readonly string[]).includes(k));
     if (!unknownSeverity.length) return 'analysis';
     throw new HttpError(

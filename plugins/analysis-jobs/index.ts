@@ -201,7 +201,7 @@ export default definePlugin<Config>({
       if (d.mode === 'full' && ctx.config.store_full_reports) {
         if (!(await store.getReport(d.job_id))) {
           try {
-            await store.putReport({ id: d.job_id, kind: 'analysis', tenant: d.tenant, data: result as unknown as Record<string, unknown> });
+            await store.putReport({ id: d.job_id, kind: 'analysis', tenant: d.tenant, data: result });
           } catch (e) {
             // Another run stored it between our check and insert: that copy is as good as ours.
             if (!(await store.getReport(d.job_id))) throw e;
@@ -260,7 +260,7 @@ export default definePlugin<Config>({
         progress,
       };
       if (status === 'completed' && r.result)
-        ((out.result = r.result), (out.report_url = (r.result.report_url as string | null | undefined) ?? null));
+        ((out.result = r.result), (out.report_url = (r.result.report_url) ?? null));
       if (error) out.error = error;
       return out;
     };

@@ -42,7 +42,7 @@ export default definePlugin<Config>({
     const rd = fileCfg.retention_days ?? ctx.config.retention_days;
     if (rd != null && (typeof rd !== 'number' || !Number.isInteger(rd) || rd < 1))
       throw new Error(`compliance.gdpr.retention_days must be a positive integer number of days, got ${JSON.stringify(rd)}`);
-    const retentionDays = (rd as number | null) ?? null;
+    const retentionDays = (rd) ?? null;
     const maxScan = ctx.config.max_scan_sessions;
     const audit = () => ctx.services.get<AuditSink>('audit');
     const record = async (e: Parameters<AuditSink['record']>[0]) => {

@@ -174,7 +174,7 @@ export default definePlugin({
 });
 
 function summarize(e: AuditEvent): string {
-  const d = (e.detail ?? {}) as Record<string, unknown>;
+  const d = (e.detail ?? {});
   if (e.type === 'http.request')
     return `${d.method ?? ''} ${d.route ?? d.path ?? ''} answered ${d.status ?? '?'}${d.error_code ? ` (${d.error_code})` : ''}`;
   if (d.layer) return `${e.type}: ${e.outcome} by the ${d.layer} guardrail`;

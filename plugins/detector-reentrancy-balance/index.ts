@@ -85,7 +85,7 @@ export const reentrancyBalanceDetector: StaticDetector = {
                 node: call.node,
                 loc: statementLoc(call.node, facts),
                 messageId: 'stale',
-                data: { local: k.name, balance: balanceText, target: call.targetText.slice(0, 60), use: (use as Node).loc.start.line },
+                data: { local: k.name, balance: balanceText, target: call.targetText.slice(0, 60), use: (use).loc.start.line },
               });
               break;
             }

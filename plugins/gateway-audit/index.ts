@@ -136,7 +136,7 @@ export default definePlugin<{ skip_paths: string[] }>({
     ctx.registerSurfaceHooks('gateway', (app) => {
       captureCode(app);
       app.addHook('onResponse', async (req, reply) => {
-        const path = req.url.split('?')[0]!;
+        const path = req.url.split('?')[0];
         if (skip(path)) return;
         const status = reply.statusCode;
         const code = errors.get(req);

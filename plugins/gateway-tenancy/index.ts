@@ -121,7 +121,7 @@ export default definePlugin<{ open_paths: string[]; api_open_paths: string[]; re
     // One authentication for both surfaces: the same keys, the same request property
     // (req.tenant = {name, permissions, key}), the same per-address limit on keyless requests.
     const authenticate = async (req: FastifyRequest, surface: 'gateway' | 'api') => {
-      const path = req.url.split('?')[0]!;
+      const path = req.url.split('?')[0];
       const open = surface === 'gateway' ? isOpen(path) : isApiOpen(path);
       if (configError && !open)
         throw new HttpError(
@@ -193,7 +193,7 @@ export default definePlugin<{ open_paths: string[]; api_open_paths: string[]; re
     };
 
     const mountLimits = async (app: FastifyInstance, surface: 'gateway' | 'api') => {
-      const openOf = (req: FastifyRequest) => (surface === 'gateway' ? isOpen(req.url.split('?')[0]!) : isApiOpen(req.url.split('?')[0]!));
+      const openOf = (req: FastifyRequest) => (surface === 'gateway' ? isOpen(req.url.split('?')[0]) : isApiOpen(req.url.split('?')[0]));
       await app.register(rateLimit, {
         global: true,
         hook: 'onRequest',

@@ -79,7 +79,7 @@ export function loadAssets(dir: string, pageUrls: Record<string, string>): { ass
     const ext = path.extname(name);
     if (ext === '.html' || !ASSET_NAME.test(name)) continue;
     const body = fs.readFileSync(path.join(dir, name));
-    assets.set(name, { body, type: CONTENT_TYPES[ext]!, etag: etagOf(body) });
+    assets.set(name, { body, type: CONTENT_TYPES[ext], etag: etagOf(body) });
   }
   for (const name of names.filter((n) => n.endsWith('.html'))) {
     const base = pageUrls[name];
@@ -90,7 +90,7 @@ export function loadAssets(dir: string, pageUrls: Record<string, string>): { ass
       return `${base}/assets/${ref}?v=${a.etag.slice(1, 11)}`;
     });
     const body = Buffer.from(html, 'utf8');
-    pages.set(name, { body, type: CONTENT_TYPES['.html']!, etag: etagOf(body) });
+    pages.set(name, { body, type: CONTENT_TYPES['.html'], etag: etagOf(body) });
   }
   return { assets, pages };
 }
@@ -178,7 +178,7 @@ export default definePlugin<UiConfig>({
           `</ul><p>The contract-analysis API listens on its own port (default 8000); its documentation is at /openapi.json there.</p></main></body></html>\n`,
         'utf8',
       );
-      const indexAsset: Asset = { body: index, type: CONTENT_TYPES['.html']!, etag: etagOf(index) };
+      const indexAsset: Asset = { body: index, type: CONTENT_TYPES['.html'], etag: etagOf(index) };
       app.get(
         '/',
         { schema: { summary: 'Index: links to the dashboard, the playground and the API documentation', tags: ['ui'] } },

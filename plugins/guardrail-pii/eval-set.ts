@@ -126,21 +126,21 @@ function phone(f: Faker): string {
 export function buildPiiEvalSet(seed = 2026, n = 600): PiiEvalItem[] {
   const items: PiiEvalItem[] = [];
   for (let i = 0; i < n; i++) {
-    const locale = LOCALES[i % LOCALES.length]!;
-    const f = (allFakers as Record<string, Faker>)[locale]!;
+    const locale = LOCALES[i % LOCALES.length];
+    const f = (allFakers as Record<string, Faker>)[locale];
     f.seed(seed * 1000 + i);
     if (i % 9 === 8) {
-      items.push({ text: NEGATIVES[((i / 9) % NEGATIVES.length) | 0]!, gold: [], locale });
+      items.push({ text: NEGATIVES[((i / 9) % NEGATIVES.length) | 0], gold: [], locale });
       continue;
     }
-    const tpl = TEMPLATES[f.number.int({ min: 0, max: TEMPLATES.length - 1 })]!;
+    const tpl = TEMPLATES[f.number.int({ min: 0, max: TEMPLATES.length - 1 })];
     let text = '';
     const gold: PiiEvalItem['gold'] = [];
     let last = 0;
     for (const m of tpl.matchAll(/\{(\w+)\}/g)) {
       text += tpl.slice(last, m.index);
-      last = m.index! + m[0].length;
-      const slot = m[1]!;
+      last = m.index + m[0].length;
+      const slot = m[1];
       let value: string;
       let entity: PiiEntityKind;
       if (slot === 'person') {

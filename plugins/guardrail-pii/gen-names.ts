@@ -71,7 +71,7 @@ const NON_NAME_TAGS = [
 ];
 const weak = new Set<string>();
 for (const w of new Set([...first, ...last])) {
-  const cap = w[0]!.toUpperCase() + w.slice(1);
+  const cap = w[0].toUpperCase() + w.slice(1);
   const tags: string[] = (nlp as any)(cap).json()[0]?.terms[0]?.tags ?? [];
   const knownName = tags.includes('Person') || tags.includes('FirstName') || tags.includes('LastName');
   if (w.length < 3 || (!knownName && (tags.some((t) => NON_NAME_TAGS.includes(t)) || (lowerCounts.get(w) ?? 0) >= 3))) weak.add(w);

@@ -322,7 +322,7 @@ const EVAL: Pools = {
 
 function build(p: Pools, seed: number, nPersona: number): Ex[] {
   const rnd = mulberry32(seed);
-  const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)]!;
+  const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)];
   const out: Ex[] = [];
   const seen = new Set<string>();
   const push = (text: string, label: 0 | 1) => {

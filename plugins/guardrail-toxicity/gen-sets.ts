@@ -215,7 +215,7 @@ const TEMPLATES: T[] = [
 ];
 
 function fill(t: string, groups: string[], rnd: () => number): string {
-  const pick = (xs: string[]) => xs[Math.floor(rnd() * xs.length)]!;
+  const pick = (xs: string[]) => xs[Math.floor(rnd() * xs.length)];
   return t
     .replace(/\{G\}/g, () => pick(groups))
     .replace(/\{N\}/g, () => pick(NEG))

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { davidsonPath, here, readDavidson, readOwn, TOX_TRAIN, trainToxModel } from './training.ts';
 
 const args = process.argv.slice(2);
-const dataFile = args.includes('--data') ? args[args.indexOf('--data') + 1]! : davidsonPath();
+const dataFile = args.includes('--data') ? args[args.indexOf('--data') + 1] : davidsonPath();
 if (!fs.existsSync(dataFile)) {
   console.error(`training data not found: ${dataFile} (pass --data or set VIGIL_DATASETS)`);
   process.exit(2);

@@ -32,13 +32,13 @@ export const TOX_KEEP = 20000;
 function compactHead(m: HashedModel): ToxHead {
   const order = m.w
     .map((_, i) => i)
-    .sort((a, b) => Math.abs(m.w[b]!) - Math.abs(m.w[a]!))
+    .sort((a, b) => Math.abs(m.w[b]) - Math.abs(m.w[a]))
     .slice(0, TOX_KEEP)
-    .sort((a, b) => m.idx[a]! - m.idx[b]!);
-  const max = order.reduce((x, i) => Math.max(x, Math.abs(m.w[i]!)), 1e-9);
+    .sort((a, b) => m.idx[a] - m.idx[b]);
+  const max = order.reduce((x, i) => Math.max(x, Math.abs(m.w[i])), 1e-9);
   const scale = max / 127;
-  const idx = Int32Array.from(order.map((i) => m.idx[i]!));
-  const w = Int8Array.from(order.map((i) => Math.round(m.w[i]! / scale)));
+  const idx = Int32Array.from(order.map((i) => m.idx[i]));
+  const w = Int8Array.from(order.map((i) => Math.round(m.w[i] / scale)));
   return { bias: m.bias, scale, idx: Buffer.from(idx.buffer).toString('base64'), w: Buffer.from(w.buffer).toString('base64') };
 }
 
@@ -55,7 +55,7 @@ export function parseCsv(src: string): string[][] {
   let field = '';
   let quoted = false;
   for (let i = 0; i < src.length; i++) {
-    const c = src[i]!;
+    const c = src[i];
     if (quoted) {
       if (c === '"' && src[i + 1] === '"') ((field += '"'), i++);
       else if (c === '"') quoted = false;
@@ -84,7 +84,7 @@ const decodeEntities = (s: string) =>
 /** Davidson tweets as examples: hate -> identity_attack (harmful), offensive -> insult (not hate), neither -> nothing. */
 export function readDavidson(file = davidsonPath()): ToxExample[] {
   const rows = parseCsv(fs.readFileSync(file, 'utf8'));
-  const head = rows[0]!;
+  const head = rows[0];
   const ci = head.indexOf('class');
   const ti = head.indexOf('tweet');
   if (ci < 0 || ti < 0) throw new Error(`${file}: expected columns "class" and "tweet"`);
@@ -93,7 +93,7 @@ export function readDavidson(file = davidsonPath()): ToxExample[] {
     if (r.length <= ti) continue;
     const cls = Number(r[ci]);
     // Retweet headers and @handles say nothing about toxicity.
-    const text = decodeEntities(r[ti]!)
+    const text = decodeEntities(r[ti])
       .replace(/\bRT\b/g, ' ')
       .replace(/@\w+:?/g, ' ')
       .replace(/https?:\/\/\S+/g, ' ')
@@ -130,7 +130,7 @@ export function trainToxModel(data: ToxExample[], meta?: Record<string, unknown>
     const ys: number[] = [];
     data.forEach((d, i) => {
       if (!usableFor(cat, d)) return;
-      xs.push(feats[i]!);
+      xs.push(feats[i]);
       ys.push(d.cats.includes(cat) ? 1 : 0);
     });
     const m = trainLogReg(xs, ys, TOX_TRAIN);

@@ -75,7 +75,7 @@ export function guardrailsRoutes(opts: GuardrailsRouteOptions): FastifyPluginAsy
         if (text.length > maxChars) {
           throw new HttpError(413, 'payload_too_large', `text is ${text.length} characters; the limit is ${maxChars}`);
         }
-        const result = await opts.chain.run(text, direction as GuardrailDirection);
+        const result = await opts.chain.run(text, direction);
         if (result.findings.length) countGuardrailHits(hits, result);
         const body: Static<typeof CheckResponse> = {
           action: result.action,

@@ -140,7 +140,7 @@ function wrap(provider: string, e: unknown, signal?: AbortSignal): unknown {
     const status = typeof e.status === 'number' ? e.status : null;
     const detail = status ? `HTTP ${status}` : 'no HTTP response';
     // The provider's own message can be long or echo the request; keep its first line only.
-    const msg = (e.message || '').split('\n')[0]!.slice(0, 300);
+    const msg = (e.message || '').split('\n')[0].slice(0, 300);
     return new LlmProviderError(provider, `${detail}: ${msg}`, status);
   }
   return new LlmProviderError(provider, (e as Error)?.message ?? String(e));

@@ -18,7 +18,7 @@ export function parseType(t: string): Ty {
   if (arr) {
     const len = arr[2] === '' ? null : Number(arr[2]);
     if (len !== null && len < 1) throw new AbiError(`array length in "${t}" must be at least 1`);
-    return { k: 'array', of: parseType(arr[1]!), len };
+    return { k: 'array', of: parseType(arr[1]), len };
   }
   let m = /^(u?int)(\d*)$/.exec(s);
   if (m) {
@@ -111,7 +111,7 @@ function encodeSeq(types: Ty[], values: unknown[], names: string[]): string {
   const tails: string[] = [];
   let offset = types.reduce((a, t) => a + (dynamic(t) ? 32 : headSize(t)), 0);
   types.forEach((t, i) => {
-    const enc = encodeOne(t, values[i], names[i]!);
+    const enc = encodeOne(t, values[i], names[i]);
     if (dynamic(t)) {
       heads.push(word(BigInt(offset)));
       tails.push(enc);
@@ -196,6 +196,6 @@ export function checksumAddressFromHex(hex40: string): string {
   const lower = hex40.toLowerCase();
   const h = bytesToHex(keccak_256(utf8ToBytes(lower)));
   let out = '0x';
-  for (let i = 0; i < 40; i++) out += parseInt(h[i]!, 16) >= 8 ? lower[i]!.toUpperCase() : lower[i];
+  for (let i = 0; i < 40; i++) out += parseInt(h[i], 16) >= 8 ? lower[i].toUpperCase() : lower[i];
   return out;
 }

@@ -79,7 +79,7 @@ export function hashMessage(msg: Uint8Array): Uint8Array {
 export function recoverSigner(msg: Uint8Array, signature: string): string {
   if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) throw new InputError('signature must be 65 bytes: 0x followed by 130 hex digits (r, s, v)');
   const raw = hexToBytes(signature.slice(2));
-  let v = raw[64]!;
+  let v = raw[64];
   if (v >= 27) v -= 27;
   if (v !== 0 && v !== 1) throw new InputError(`signature v must be 27, 28, 0 or 1, got ${raw[64]}`);
   const sig = secp256k1.Signature.fromCompact(raw.subarray(0, 64)).addRecoveryBit(v);

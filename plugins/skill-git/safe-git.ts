@@ -112,8 +112,8 @@ function spawnGit(args: string[], env: NodeJS.ProcessEnv, cwd: string, cfg: GitC
         size += b.length;
       }
     };
-    child.stdout!.on('data', take(out));
-    child.stderr!.on('data', take(err));
+    child.stdout.on('data', take(out));
+    child.stderr.on('data', take(err));
     child.on('error', (e) => (clearTimeout(timer), reject(e)));
     child.on('close', (code) => {
       clearTimeout(timer);
@@ -182,8 +182,8 @@ export async function inspectConfig(
   const refused: string[] = [];
   const filters = new Set<string>();
   for (let i = 0; i + 1 < parts.length; i += 2) {
-    const scope = parts[i]!;
-    const name = parts[i + 1]!;
+    const scope = parts[i];
+    const name = parts[i + 1];
     if (scope === 'command') continue;
     const lower = name.toLowerCase();
     const rule = EXECUTABLE_KEYS.find((k) => k.pattern.test(lower));
@@ -191,7 +191,7 @@ export async function inspectConfig(
     if (rule.how === 'refuse') refused.push(name);
     else ignored.add(name);
     const f = /^filter\.(.+)\.[^.]+$/i.exec(name);
-    if (f) filters.add(f[1]!);
+    if (f) filters.add(f[1]);
   }
   for (const n of filters) {
     for (const k of ['clean', 'smudge', 'process']) overrides.push([`filter.${n}.${k}`, '']);
@@ -208,7 +208,7 @@ function isLinkedWorktree(ws: string, dotGit: string): boolean {
   try {
     const m = /^gitdir: (.+)$/m.exec(fs.readFileSync(dotGit, 'utf8'));
     if (!m) return false;
-    const target = fs.realpathSync(path.resolve(ws, m[1]!.trim()));
+    const target = fs.realpathSync(path.resolve(ws, m[1].trim()));
     const rel = path.relative(ws, target);
     if (!(rel.startsWith('..') || path.isAbsolute(rel))) return false;
     const back = fs.readFileSync(path.join(target, 'gitdir'), 'utf8').trim();

@@ -65,8 +65,8 @@ export function runProgram(
       } else into.push(b);
       size += Math.min(b.length, room);
     };
-    child.stdout!.on('data', take(out));
-    child.stderr!.on('data', take(err));
+    child.stdout.on('data', take(out));
+    child.stderr.on('data', take(err));
     const started = Date.now();
     child.on('error', (e: NodeJS.ErrnoException) => {
       clearTimeout(timer);

@@ -274,8 +274,8 @@ export function checkFallbackArgs(workspace: string, protect: string[], program:
         }
       }
       if (!real || !insideDir(workspace, real)) return refuse('leads outside the workspace through a symlink');
-      if (SYSTEM.some((d) => insideDir(d, real!))) return refuse('names a system folder');
-      if (protect.some((p) => insideDir(p, real!))) return refuse("names the server's data or config");
+      if (SYSTEM.some((d) => insideDir(d, real))) return refuse('names a system folder');
+      if (protect.some((p) => insideDir(p, real))) return refuse("names the server's data or config");
     }
   }
   return null;

@@ -449,7 +449,7 @@ export const ecrecoverZeroAddressRule: StaticDetector = {
             else comparedWith ??= other;
           });
           if (zeroChecked || !comparedWith) continue;
-          const c = comparedWith as Node;
+          const c = comparedWith;
           const root = c.type === 'IndexAccess' ? c.base : c;
           const isParam = root?.type === 'Identifier' && site.fn.params.includes(root.name);
           const isTable = c.type === 'IndexAccess';

@@ -27,7 +27,7 @@ const refusal = (src: string) => {
     checkSourceShape(src, 'contract_code');
   } catch (e) {
     assert.ok(e instanceof HttpError && e.statusCode === 400 && e.code === 'source_too_complex', String(e));
-    return e as HttpError;
+    return e;
   }
   return null;
 };

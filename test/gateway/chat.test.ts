@@ -189,7 +189,7 @@ describe('stream', () => {
         .join(''),
       done.response,
     );
-    assert.equal(done.session_id, evs[0]!.data.session_id);
+    assert.equal(done.session_id, evs[0].data.session_id);
     const sync = (await chat({ message: 'keccak256 of hello' })).json();
     assert.equal(done.response, sync.response);
     assert.deepEqual(
@@ -207,7 +207,7 @@ describe('stream', () => {
         evs.map((e) => e.event),
         ['session', 'error'],
       );
-      assert.equal(evs[1]!.data.code, 'provider_error');
+      assert.equal(evs[1].data.code, 'provider_error');
       const c = await g2.kernel.gateway.inject({ method: 'POST', url: '/api/v1/agent/chat', payload: { message: 'hi' } });
       assert.equal(c.statusCode, 502);
       assert.equal(c.json().code, 'provider_error');

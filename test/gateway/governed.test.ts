@@ -128,8 +128,8 @@ describe('approvals', () => {
     const evs = parseSse((await pending).body);
     const names = evs.map((e) => e.event);
     assert.deepEqual(names.slice(0, 4), ['session', 'tool_call', 'approval_required', 'tool_result']);
-    assert.equal(evs[3]!.data.status, 'denied');
-    assert.match(evs[3]!.data.error, /not today/);
+    assert.equal(evs[3].data.status, 'denied');
+    assert.match(evs[3].data.error, /not today/);
     assert.equal(names.at(-1), 'done');
     assert.ok(!fs.existsSync(path.join(g.workspace, 'notes/b.txt')));
   });

@@ -92,12 +92,12 @@ test('a streamed tool call runs the skill and the second request carries its res
   assert.equal(done.data.tool_calls[0].output.hash, '0x1c8aff950685c2ed4bc3174f3472287b56d9517b9c948127319a09a7a36deac8');
   assert.ok(evs.filter((e) => e.event === 'delta').length >= 2, 'the answer streams in pieces');
   // What the provider received: key, model, tools, stream flag, then the tool result round trip.
-  assert.equal(seen[0]!.auth, 'Bearer sk-test-123');
-  assert.equal(seen[0]!.body.model, 'test-model');
-  assert.equal(seen[0]!.body.stream, true);
-  assert.ok(seen[0]!.body.tools.some((t: any) => t.function.name === 'crypto' && t.function.parameters.type === 'object'));
-  assert.ok(!seen[0]!.body.tools.some((t: any) => t.function.name === 'shell'), 'skills outside the permission set are not offered');
-  const second = seen[1]!.body.messages;
+  assert.equal(seen[0].auth, 'Bearer sk-test-123');
+  assert.equal(seen[0].body.model, 'test-model');
+  assert.equal(seen[0].body.stream, true);
+  assert.ok(seen[0].body.tools.some((t: any) => t.function.name === 'crypto' && t.function.parameters.type === 'object'));
+  assert.ok(!seen[0].body.tools.some((t: any) => t.function.name === 'shell'), 'skills outside the permission set are not offered');
+  const second = seen[1].body.messages;
   const asst = second.find((m: any) => m.role === 'assistant');
   assert.equal(asst.tool_calls[0].function.arguments, '{"op":"keccak256","data":"hello"}');
   const tool = second.find((m: any) => m.role === 'tool');

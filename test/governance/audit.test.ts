@@ -138,7 +138,7 @@ function splitCefHeader(line: string): string[] {
   const parts: string[] = [];
   let cur = '';
   for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!;
+    const ch = line[i];
     if (ch === '\\' && parts.length < 7) {
       cur += ch + (line[i + 1] ?? '');
       i++;
@@ -176,7 +176,7 @@ test('CEF escaping: header pipes and backslashes, extension equals signs and new
   assert.equal(header[3], '1\\|0');
   assert.equal(header[4], 'skill\\|call');
   assert.equal(header[6], '10', 'severity clamped to 0..10');
-  const ext = header[7]!;
+  const ext = header[7];
   // Only real key=value separators are unescaped '=': an injected "src=1.2.3.4" stays inside msg.
   const keys = [...ext.matchAll(/(?:^| )([A-Za-z0-9]+)=(?<!\\=)/g)].map((m) => m[1]);
   assert.deepEqual(keys, ['rt', 'externalId', 'outcome', 'suser', 'cs1Label', 'cs1', 'cs2Label', 'cs2', 'msg']);

@@ -91,7 +91,7 @@ test('audit export from the CLI prints CEF for one tenant', async () => {
   assert.equal(r.code, 0, r.err);
   const lines = r.out.trim().split('\n');
   assert.equal(lines.length, 1);
-  assert.match(lines[0]!, /^CEF:0\|vigil\|vigil\|[^|]+\|tenant\.created\|/);
+  assert.match(lines[0], /^CEF:0\|vigil\|vigil\|[^|]+\|tenant\.created\|/);
   assert.equal((await cli(['audit', 'export', '--data-dir', dataDir])).code, 2, 'needs --tenant or --local');
   assert.equal((await cli(['audit', 'export', '--local', '--from', 'yesterday', '--data-dir', dataDir])).code, 2);
 });

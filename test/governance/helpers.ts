@@ -55,7 +55,7 @@ export async function boot(input: Omit<SettingsInput, 'dataDir'> & { dataDir?: s
         else headers.authorization = `Bearer ${opts.key}`;
       }
       const r = await kernel.gateway.inject({
-        method: method as any,
+        method: method,
         url,
         headers,
         ...(opts.body !== undefined ? { payload: opts.body as any } : {}),

@@ -10,7 +10,7 @@ const all = (src: string, text: string) => {
   while ((m = execWord(w, text))) out.push([m.index, m[0]]);
   return out;
 };
-const reference = (src: string, text: string) => [...text.matchAll(new RegExp(src, 'gu'))].map((m) => [m.index!, m[0]] as [number, string]);
+const reference = (src: string, text: string) => [...text.matchAll(new RegExp(src, 'gu'))].map((m) => [m.index, m[0]] as [number, string]);
 
 describe('word-start rules without a leading look-behind', () => {
   it('finds exactly what the look-behind pattern finds', () => {

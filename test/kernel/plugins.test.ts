@@ -72,7 +72,7 @@ test('each broken plugin is reported with its id and a clear reason, and the oth
   for (const [id, re] of Object.entries(expect)) {
     const s = status(id);
     assert.equal(s?.status, 'error', `${id} should be in error`);
-    assert.match(s!.error!, re, `${id}: ${s!.error}`);
+    assert.match(s.error!, re, `${id}: ${s.error}`);
   }
   // A failed setup leaves nothing half-registered.
   assert.equal(k.registry.skill('half-registered'), undefined);

@@ -24,7 +24,7 @@ describe('MCP calls under the approval policy', () => {
   const pending = async () => {
     for (let i = 0; i < 200; i++) {
       const p = (await gate.list(null, 'pending')).filter((a) => a.skill === 'crypto');
-      if (p.length) return p[0]!;
+      if (p.length) return p[0];
       await new Promise((r) => setTimeout(r, 25));
     }
     assert.fail('no pending approval appeared');

@@ -79,7 +79,7 @@ test('property: markup in any field of a result never reaches the HTML page unes
     for (const value of variants) {
       const bad = setAt(SAMPLE, p, value);
       for (const [how, page] of [
-        ['renderer alone', () => toHtml(bad as any)],
+        ['renderer alone', () => toHtml(bad)],
         ['stored-report path', () => toHtml(coerceAnalysis(bad))],
       ] as const) {
         let html: string;

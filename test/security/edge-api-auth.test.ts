@@ -72,9 +72,9 @@ test('keyless and bad-key requests are limited per address before authentication
     const agg = await fresh.kernel.store.queryAudit({ tenant: null, type: 'auth.failure', limit: 1000 });
     const gw = agg.filter((e) => (e.detail as any).surface === 'gateway');
     assert.equal(gw.length, 1, JSON.stringify(agg));
-    assert.equal((gw[0]!.detail as any).count, 12);
-    assert.deepEqual((gw[0]!.detail as any).statuses, { 401: 5, 429: 7 });
-    assert.equal((gw[0]!.detail as any).ip, '127.0.0.1');
+    assert.equal((gw[0].detail as any).count, 12);
+    assert.deepEqual((gw[0].detail as any).statuses, { 401: 5, 429: 7 });
+    assert.equal((gw[0].detail as any).ip, '127.0.0.1');
     assert.ok(
       agg.some((e) => (e.detail as any).surface === 'api'),
       "the analysis API's failures are aggregated too",

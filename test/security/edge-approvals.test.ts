@@ -94,7 +94,7 @@ test('the operator CLI approves while the server runs; the waiting stream resume
   const reader = res.body!.getReader();
   let text = '';
   while (!/event: approval_required\ndata: .*\n/.test(text)) text += new TextDecoder().decode((await reader.read()).value);
-  const id = JSON.parse(/event: approval_required\ndata: (.*)\n/.exec(text)![1]!).approval_id as string;
+  const id = JSON.parse(/event: approval_required\ndata: (.*)\n/.exec(text)![1]).approval_id as string;
 
   const list = await cli(['approvals', 'list', '--data-dir', s.dataDir]);
   assert.equal(list.code, 0, list.err);

@@ -17,7 +17,7 @@ async function broken(plugins: Record<string, unknown>, withTenant = true): Prom
 }
 
 const inject = (s: Server, surface: 'gateway' | 'api', method: string, url: string, payload?: unknown) =>
-  s.kernel[surface].inject({ method: method as any, url, ...(payload !== undefined ? { payload: payload as any } : {}) });
+  s.kernel[surface].inject({ method: method, url, ...(payload !== undefined ? { payload: payload as any } : {}) });
 
 test('tenancy with a malformed config: every protected route on both surfaces answers 503 naming it', async () => {
   const s = await broken({ 'gateway-tenancy': { open_paths: '/dashboard' } });

@@ -39,14 +39,14 @@ test('JSON depth: counted on structure only, stops early', () => {
 
 test('protects: whole segments, exceptions, "/" means all in paths and only the root in except', () => {
   const [p] = parseProtects([{ surface: 'gateway', paths: ['/'], except: ['/', '/health', '/dashboard'] }]);
-  assert.ok(protects(p!, 'gateway', '/api/v1/sessions'));
-  assert.ok(protects(p!, 'gateway', '/healthz'), 'a sibling name is not the exception');
-  assert.ok(protects(p!, 'gateway', '/dashboard-admin'));
-  assert.ok(!protects(p!, 'gateway', '/health'));
-  assert.ok(!protects(p!, 'gateway', '/health/'));
-  assert.ok(!protects(p!, 'gateway', '/dashboard/assets/x.js?v=1'));
-  assert.ok(!protects(p!, 'gateway', '/'));
-  assert.ok(!protects(p!, 'api', '/api/v1/sessions'), 'other surface');
+  assert.ok(protects(p, 'gateway', '/api/v1/sessions'));
+  assert.ok(protects(p, 'gateway', '/healthz'), 'a sibling name is not the exception');
+  assert.ok(protects(p, 'gateway', '/dashboard-admin'));
+  assert.ok(!protects(p, 'gateway', '/health'));
+  assert.ok(!protects(p, 'gateway', '/health/'));
+  assert.ok(!protects(p, 'gateway', '/dashboard/assets/x.js?v=1'));
+  assert.ok(!protects(p, 'gateway', '/'));
+  assert.ok(!protects(p, 'api', '/api/v1/sessions'), 'other surface');
   const both = parseProtects([{ surface: 'both', paths: ['/mcp'] }, { surface: 'nowhere' }, 'junk', { surface: 'api' }]);
   assert.deepEqual(
     both.map((x) => [x.surface, x.paths.join()]),

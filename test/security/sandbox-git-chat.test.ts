@@ -69,9 +69,9 @@ describe('item 1: no command execution through git for a tenant without shell_ex
       calls.map((c) => c.status),
       ['ok', 'ok', 'error', 'ok', 'ok'],
     );
-    assert.match(calls[2]!.error!, /^path_protected: path "\.git\/config" is inside a \.git folder/);
+    assert.match(calls[2].error!, /^path_protected: path "\.git\/config" is inside a \.git folder/);
     assert.equal(fs.readFileSync(path.join(ws, '.git/config'), 'utf8'), configBefore);
-    assert.match(calls[4]!.output.text, /\+changed/);
+    assert.match(calls[4].output.text, /\+changed/);
     assert.equal(fs.existsSync(path.join(ws, 'lint.log')), false);
   });
 
@@ -118,7 +118,7 @@ describe('item 1: no command execution through git for a tenant without shell_ex
       calls.map((c) => c.status),
       ['ok', 'ok', 'ok', 'ok'],
     );
-    assert.ok(calls[0]!.output.ignored_config.includes('filter.pwn.clean'), 'the answer says which keys were ignored');
+    assert.ok(calls[0].output.ignored_config.includes('filter.pwn.clean'), 'the answer says which keys were ignored');
     assert.equal(fs.existsSync(path.join(ws, 'lint.log')), false);
   });
 });
@@ -181,7 +181,7 @@ describe('item 1: a .git file or link cannot point the git skill at another repo
         (ws) => {
           ownRepoBorrowing(ws, 'objects/info/alternates', path.join(other, '.git/objects') + '\n');
           fs.copyFileSync(
-            path.join(other, '.git/refs/heads', fs.readdirSync(path.join(other, '.git/refs/heads'))[0]!),
+            path.join(other, '.git/refs/heads', fs.readdirSync(path.join(other, '.git/refs/heads'))[0]),
             path.join(ws, '.git/HEAD'),
           );
         },
@@ -196,7 +196,7 @@ describe('item 1: a .git file or link cannot point the git skill at another repo
       const g = await bootAs(ws);
       try {
         const calls = await say(g, skill('git', { op: 'show', ref: 'HEAD:readme.txt' }));
-        assert.match(calls[0]!.error!, refusal);
+        assert.match(calls[0].error!, refusal);
         assert.ok(!JSON.stringify(calls).includes('another repository secret'));
       } finally {
         await g.close();
@@ -217,9 +217,9 @@ describe('item 1: a linked worktree made by git worktree add still works', () =>
     const g = await bootAs(wt);
     try {
       const calls = await say(g, [skill('git', { op: 'log' }), skill('git', { op: 'status' })].join('\n'));
-      assert.equal(calls[0]!.status, 'ok', calls[0]!.error ?? '');
-      assert.equal(calls[0]!.output.commits[0].subject, 'main commit');
-      assert.equal(calls[1]!.output.branch, 'feature');
+      assert.equal(calls[0].status, 'ok', calls[0].error ?? '');
+      assert.equal(calls[0].output.commits[0].subject, 'main commit');
+      assert.equal(calls[1].output.branch, 'feature');
     } finally {
       await g.close();
     }

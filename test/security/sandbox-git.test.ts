@@ -231,7 +231,7 @@ describe('git skill: repository config that runs programs is neutralised', () =>
   test('every executable key of the table has a row, or is read only by commands the skill never runs', () => {
     const probes = ROWS.flatMap((r) => r.keys).map((k) =>
       k
-        .split(' ')[0]!
+        .split(' ')[0]
         .toLowerCase()
         .replace(/<[a-z]+>/g, 'x'),
     );

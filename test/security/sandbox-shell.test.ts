@@ -80,7 +80,7 @@ async function boot(o: { sandbox: 'auto' | 'fallback'; dataInWorkspace?: boolean
 }
 
 const shell = (program: string, args: string[]) => `/skill shell ${JSON.stringify({ program, args })}`;
-const hostPasswdFirstLine = fs.readFileSync('/etc/passwd', 'utf8').split('\n')[0]!;
+const hostPasswdFirstLine = fs.readFileSync('/etc/passwd', 'utf8').split('\n')[0];
 const ownEnviron = fs.readFileSync(`/proc/${process.pid}/environ`, 'latin1');
 
 /** Alice says something private; the test checks it reached the data dir's files. */

@@ -41,7 +41,7 @@ for (const folder of tsFolders) {
     const meta = entries[0].detector.meta;
     assert.equal(`detector-${meta.id}`, folder, 'detector id is the folder name without "detector-"');
     for (const k of ['title', 'description', 'recommendation', 'exploit_scenario'] as const)
-      assert.ok(typeof meta[k] === 'string' && meta[k]!.length > 10, `meta.${k} missing`);
+      assert.ok(typeof meta[k] === 'string' && meta[k].length > 10, `meta.${k} missing`);
     assert.ok((SEVERITIES as readonly string[]).includes(meta.severity));
     assert.ok((CATEGORIES as readonly string[]).includes(meta.category));
     assert.ok(meta.confidence > 0 && meta.confidence <= 1);

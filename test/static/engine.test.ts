@@ -121,7 +121,7 @@ test('parse errors: clear diagnostic, the rest of the file is still analysed', a
   const r = await analyzeSource(broken, 'Bank.sol', [reentrancyDetector]);
   const p = r.diagnostics.find((d) => d.kind === 'parse_error');
   assert.ok(p, 'parse error reported');
-  assert.match(p!.message, /^syntax error/);
+  assert.match(p.message, /^syntax error/);
   assert.equal(r.stats.partial, true);
   assert.ok(
     r.findings.some((f) => f.detector === 'reentrancy' && f.location.line === 11),

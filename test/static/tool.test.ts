@@ -33,9 +33,9 @@ test('vigil-static runs in the worker pool and passes its self-test', { timeout:
   assert.equal(out.status, 'success');
   const re = out.findings.find((f) => f.category === 'reentrancy');
   assert.ok(re);
-  assert.equal(re!.location.file, 'SelfTest.sol');
-  assert.equal(re!.location.contract, 'SelfTest');
-  assert.equal(re!.location.function, 'withdraw');
+  assert.equal(re.location.file, 'SelfTest.sol');
+  assert.equal(re.location.contract, 'SelfTest');
+  assert.equal(re.location.function, 'withdraw');
 });
 
 test('a deadline that already passed is refused, not hung', async () => {

@@ -75,7 +75,7 @@ test(
       assert.equal((await dst.getApproval('ap', 'acme'))?.status, 'pending');
       // New rows continue after the copied ids.
       const next = await dst.appendAudit({ tenant: 'acme', type: 'e', outcome: 'info', detail: {} });
-      assert.ok(next.id! > Math.max(...before.audit.map((e) => e.id!)));
+      assert.ok(next.id > Math.max(...before.audit.map((e) => e.id!)));
       await dst.appendMessages(sess.id, [{ role: 'user', content: 'more', data: null }]);
       assert.equal((await dst.getMessages(sess.id)).length, 3);
 

@@ -42,7 +42,7 @@ for (const b of BACKENDS) {
       const got = await store.getReport(r1.id);
       assert.deepEqual(got, { id: r1.id, kind: 'analysis', tenant: 'acme', created_at: r1.created_at, data });
       // Key order survives (clients diff stored reports textually).
-      assert.deepEqual(Object.keys(got!.data), ['summary', 'findings', 'z', 'a']);
+      assert.deepEqual(Object.keys(got.data), ['summary', 'findings', 'z', 'a']);
       assert.equal(await store.getReport('missing'), null);
       // Owned lookups: another owner's report answers null, exactly like a missing one.
       assert.equal((await store.getReport(r1.id, 'acme'))?.id, r1.id);
@@ -57,7 +57,7 @@ for (const b of BACKENDS) {
         acme.items.map((i) => i.id),
         [r3.id, r1.id],
       );
-      assert.deepEqual(acme.items[1]!.summary, data.summary);
+      assert.deepEqual(acme.items[1].summary, data.summary);
       const local = await store.listReports({ limit: 10, offset: 0, tenant: null });
       assert.deepEqual(
         local.items.map((i) => [i.id, i.summary]),
@@ -66,7 +66,7 @@ for (const b of BACKENDS) {
       const all = await store.listReports({ limit: 1, offset: 1 });
       assert.equal(all.total, 3);
       assert.equal(all.items.length, 1);
-      assert.equal(all.items[0]!.id, r2.id);
+      assert.equal(all.items[0].id, r2.id);
       await assert.rejects(store.putReport({ id: 'fixed-id', kind: 'x', data: {} }));
     });
 
@@ -112,10 +112,10 @@ for (const b of BACKENDS) {
           ['user', 'again', null],
         ],
       );
-      assert.ok(msgs.every((m, i) => i === 0 || m.seq > msgs[i - 1]!.seq));
+      assert.ok(msgs.every((m, i) => i === 0 || m.seq > msgs[i - 1].seq));
       assert.ok(msgs.every((m) => m.session_id === s1.id && typeof m.seq === 'number'));
       // Appending touched the session: it now lists first.
-      assert.equal((await store.listSessions({ tenant: 'acme', limit: 10 }))[0]!.id, s1.id);
+      assert.equal((await store.listSessions({ tenant: 'acme', limit: 10 }))[0].id, s1.id);
       assert.ok((await store.getSession(s1.id, 'acme'))!.updated_at > s1.updated_at);
     });
 
@@ -155,14 +155,14 @@ for (const b of BACKENDS) {
         );
       }
       await store.appendAudit({ tenant: null, type: 'x', outcome: 'info', detail: {} });
-      assert.ok(ev.every((e, i) => typeof e.id === 'number' && (i === 0 || e.id! > ev[i - 1]!.id!)));
+      assert.ok(ev.every((e, i) => typeof e.id === 'number' && (i === 0 || e.id > ev[i - 1].id!)));
       const all = await store.queryAudit({ tenant: t });
       assert.deepEqual(
         all.map((e) => e.detail),
         [0, 1, 2, 3, 4, 5].map((i) => ({ i })),
       );
       assert.deepEqual(all[2], {
-        id: ev[2]!.id,
+        id: ev[2].id,
         ts: '2026-01-03T00:00:00.000Z',
         tenant: t,
         type: 'skill.call',
@@ -185,11 +185,11 @@ for (const b of BACKENDS) {
         [1, 2, 3],
       );
       assert.deepEqual(
-        (await store.queryAudit({ tenant: t, after: ev[3]!.id })).map((e) => e.detail.i),
+        (await store.queryAudit({ tenant: t, after: ev[3].id })).map((e) => e.detail.i),
         [4, 5],
       );
       assert.deepEqual(
-        (await store.queryAudit({ tenant: t, before: ev[3]!.id, order: 'desc', limit: 2 })).map((e) => e.detail.i),
+        (await store.queryAudit({ tenant: t, before: ev[3].id, order: 'desc', limit: 2 })).map((e) => e.detail.i),
         [2, 1],
       );
       assert.deepEqual(
@@ -217,8 +217,8 @@ for (const b of BACKENDS) {
         rows.map((r) => r.detail),
         [{ redacted: true }, { subject: 'bob' }],
       );
-      assert.equal(rows[0]!.session_id, 's-1');
-      assert.equal(rows[0]!.id, a.id);
+      assert.equal(rows[0].session_id, 's-1');
+      assert.equal(rows[0].id, a.id);
       // Straight to the database, around the Store API: still refused.
       const raw = rawExec(store);
       await assert.rejects(raw(`DELETE FROM audit_events WHERE id = ${a.id}`), /append-only/);
@@ -380,11 +380,11 @@ describe('PostgreSQL migrations', async () => {
         Array.from({ length: POSTGRES_MIGRATIONS }, (_, i) => i + 1),
       );
       // Running it again is a no-op.
-      assert.equal(await stores[1]!.migrate(), POSTGRES_MIGRATIONS);
-      await stores[2]!.appendAudit({ tenant: null, type: 'x', outcome: 'info', detail: {} });
-      assert.equal((await stores[3]!.queryAudit({ tenant: null })).length, 1);
+      assert.equal(await stores[1].migrate(), POSTGRES_MIGRATIONS);
+      await stores[2].appendAudit({ tenant: null, type: 'x', outcome: 'info', detail: {} });
+      assert.equal((await stores[3].queryAudit({ tenant: null })).length, 1);
     } finally {
-      await stores[0]!.dropSchema();
+      await stores[0].dropSchema();
       await Promise.all(stores.map((s) => s.close()));
     }
   });

@@ -1,7 +1,7 @@
 // Evaluated inside the page by pages.test.ts: every visible text whose contrast with its
 // effective background (ancestor backgrounds composited, white at the root) is below WCAG AA —
 // 4.5:1, or 3:1 for large text (24px, or 18.66px bold). Disabled controls are exempt, as in WCAG.
-// eslint-disable-next-line no-unused-vars
+ 
 function contrastProblems() {
   const parse = (c) => {
     const m = /rgba?\(([^)]+)\)/.exec(c);

@@ -6,17 +6,11 @@ import assert from 'node:assert/strict';
 import client from 'prom-client';
 import { createMetrics } from '../../kernel/metrics.ts';
 // @ts-expect-error plain browser ES modules without type declarations
-import {
-  parsePrometheus,
-  sum,
-  sumBy,
-  increase,
-  increaseBy,
-  histogramBuckets,
-  histogramQuantile,
-} from '../../plugins/gateway-ui/public/prom.js';
+import * as prom from '../../plugins/gateway-ui/public/prom.js';
 // @ts-expect-error plain browser ES modules without type declarations
 import { SseParser } from '../../plugins/gateway-ui/public/sse.js';
+
+const { parsePrometheus, sum, sumBy, increase, increaseBy, histogramBuckets, histogramQuantile } = prom;
 
 test('parses the kernel registry exposition: labels with escapes, histograms, special values', async () => {
   const reg = createMetrics();

@@ -97,8 +97,8 @@ export function parseReview(text: string): { items: ReviewItem[]; dropped: strin
   list.forEach((item, i) => {
     // Models often send severities in lower case; that much is normalized, nothing more.
     const it = item && typeof item === 'object' ? { ...(item as Record<string, unknown>) } : item;
-    if (it && typeof it === 'object' && typeof (it as any).severity === 'string') (it as any).severity = (it as any).severity.toUpperCase();
-    if (Value.Check(ReviewItem, it)) items.push(it as ReviewItem);
+    if (it && typeof it === 'object' && typeof (it).severity === 'string') (it).severity = (it).severity.toUpperCase();
+    if (Value.Check(ReviewItem, it)) items.push(it);
     else {
       const err = [...Value.Errors(ReviewItem, it)][0];
       dropped.push(`item ${i}: ${err ? `${err.path || '/'} ${err.message}` : 'not an object'}`);
@@ -148,9 +148,9 @@ export function reviewToFindings(
       detector: `ai-review`,
       title: it.title,
       description: it.description,
-      severity: (confirmed && provider === 'demo' ? confirmed.severity : it.severity) as Severity,
+      severity: (confirmed && provider === 'demo' ? confirmed.severity : it.severity),
       confidence: Math.round(confidence * 100) / 100,
-      category: (confirmed?.category ?? it.category) as Category,
+      category: (confirmed?.category ?? it.category),
       swc_id: confirmed?.swc_id ?? null,
       cwe_id: confirmed?.cwe_id ?? null,
       location: { file, line, end_line: endLine, contract: where.contract, function: where.function },

@@ -102,7 +102,7 @@ export class Chain {
         return orig(rs, common);
       };
     }
-    this.evm.events!.on('afterMessage', this.onAfterMessage as never);
+    this.evm.events.on('afterMessage', this.onAfterMessage as never);
   }
 
   static async create(fork: 'shanghai' | 'cancun'): Promise<Chain> {

@@ -71,11 +71,11 @@ export async function runTx(chain: Chain, world: World, spec: TxSpec, block: Blo
   if (spec.role === 'attacker_contract') {
     from = ACTORS.attacker;
     to = world.attackerContract;
-    data = encodeCall(ATTACKER_FORWARD_ABI as AbiEntry, [t.address, toHex(inner), String(spec.reenter)]);
+    data = encodeCall(ATTACKER_FORWARD_ABI, [t.address, toHex(inner), String(spec.reenter)]);
   } else if (spec.role === 'refuser_contract') {
     from = ACTORS.attacker;
     to = world.refuser;
-    data = encodeCall(REFUSER_FORWARD_ABI as AbiEntry, [t.address, toHex(inner)]);
+    data = encodeCall(REFUSER_FORWARD_ABI, [t.address, toHex(inner)]);
   } else {
     from = ACTORS[spec.role];
     to = t.address;

@@ -71,7 +71,7 @@ function parseFailure(
   errors: Array<{ line?: number; column?: number; message?: string }> | null,
   fallback: string,
 ): Outline {
-  const first = errors && errors.length ? errors[0]! : null;
+  const first = errors && errors.length ? errors[0] : null;
   const msg = first ? `line ${first.line}:${first.column}: ${first.message}` : fallback;
   return { contracts: scanContracts(source), parseError: msg, parseErrorLine: first?.line ?? null };
 }

@@ -18,7 +18,7 @@ const list = (v: unknown): any[] => (Array.isArray(v) ? v : []);
 const rec = (v: unknown): Record<string, any> =>
   v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, any>) : {};
 const color = (sev: unknown) => (typeof sev === 'string' && Object.hasOwn(COLORS, sev) ? COLORS[sev] : '#555');
-const layerName = (l: unknown) => (typeof l === 'number' && Object.hasOwn(LAYER_NAMES, l) ? LAYER_NAMES[l]! : '');
+const layerName = (l: unknown) => (typeof l === 'number' && Object.hasOwn(LAYER_NAMES, l) ? LAYER_NAMES[l] : '');
 
 export function toHtml(result: AnalysisResult): string {
   const e = htmlEscape;

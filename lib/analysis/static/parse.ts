@@ -31,7 +31,7 @@ interface RawError {
 
 function tryParse(source: string): { ast: any; errors: RawError[] } | { ast: null; errors: RawError[] } {
   try {
-    const ast = parseSolidityText(source, OPTS) as any;
+    const ast = parseSolidityText(source, OPTS);
     const errs: RawError[] = (ast.errors ?? []).map((e: any) => ({
       message: String(e.message),
       line: e.line ?? null,

@@ -94,7 +94,7 @@ export function mapWasmFindings(
           contract: n.contract,
           function: n.function,
         },
-        facts as any,
+        facts,
       ),
     );
   }

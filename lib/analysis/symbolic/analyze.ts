@@ -489,7 +489,7 @@ async function explore(req: SymbolicRequest, t0: number): Promise<SymbolicResult
             ...v.evidence,
             found_by: 'vigil-symbolic (z3 counterexample)',
             counterexample: { contract: name, transactions: ev.transactions, ...ev.detail },
-          } as Finding['evidence'],
+          },
         });
       } else {
         // No property of the fuzzer's monitor covers a hijacked DELEGATECALL, so this is not a

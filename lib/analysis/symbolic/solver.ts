@@ -18,7 +18,7 @@ export async function loadZ3(): Promise<Ctx> {
   z3Promise ??= init();
   const api = await z3Promise;
   ctxSingleton ??= api.Context('vigil') as Ctx;
-  return ctxSingleton as Ctx;
+  return ctxSingleton;
 }
 
 /** A failure inside Z3's WASM build (memory corruption, abort): that instance cannot be used again. */
@@ -282,7 +282,7 @@ export class TermSolver {
         } catch {
           v = false;
         }
-        m.memo.set(c.id, v as boolean);
+        m.memo.set(c.id, v);
       }
       if (!v) return false;
     }

@@ -115,7 +115,7 @@ export class TermTable {
     const k = args.map((a) => (a.kind === 'const' ? a.value! : null));
     const allConst = k.every((x) => x !== null);
     if (allConst && op !== 'join' && op !== 'cdload' && op !== 'cdbyte' && op !== 'sload' && op !== 'sstore' && op !== 'sha3') {
-      const r = evalConst(op, k as bigint[]);
+      const r = evalConst(op, k);
       if (r !== null) return this.c(r);
     }
     const [a, b] = args;
@@ -194,7 +194,7 @@ export class TermTable {
         }
         if (allConst) {
           let v = 0n;
-          for (const x of k) v = (v << 8n) | (x! & 0xffn);
+          for (const x of k) v = (v << 8n) | (x & 0xffn);
           return this.c(v);
         }
         break;

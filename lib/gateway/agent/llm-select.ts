@@ -43,7 +43,7 @@ export function chooseBackend(registry: RegistryView, file: Record<string, any>,
       source = 'auto';
     } else provider = 'demo';
   }
-  const backend = registry.llm(provider!) ?? null;
+  const backend = registry.llm(provider) ?? null;
   const m = model ?? backend?.defaultModel ?? 'unknown';
   let problem: string | null = null;
   if (!backend)
@@ -54,5 +54,5 @@ export function chooseBackend(registry: RegistryView, file: Record<string, any>,
         .join(', ') || 'none'
     })`;
   else if (!backend.configured()) problem = `LLM provider "${provider}" is not configured (set its API key environment variable)`;
-  return { provider: provider!, model: m, label: `${provider}/${m}`, backend, problem, source };
+  return { provider: provider, model: m, label: `${provider}/${m}`, backend, problem, source };
 }

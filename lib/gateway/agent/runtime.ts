@@ -836,7 +836,7 @@ export class AgentRuntimeImpl implements AgentRuntime {
     } finally {
       span.end();
     }
-    return { record: s.toolCalls[s.toolCalls.length - 1]!, guardrails: s.guardrails };
+    return { record: s.toolCalls[s.toolCalls.length - 1], guardrails: s.guardrails };
   }
 
   private validator(skill: Skill): ValidateFunction {
@@ -1005,7 +1005,7 @@ export class AgentRuntimeImpl implements AgentRuntime {
   private async loadHistory(sessionId: string, pendingIds: Set<string> = new Set()): Promise<LlmMessage[]> {
     const rows = await this.services.store.getMessages(sessionId);
     let start = Math.max(0, rows.length - this.opts.historyLimit);
-    while (start > 0 && start < rows.length && rows[start]!.role !== 'user') start--;
+    while (start > 0 && start < rows.length && rows[start].role !== 'user') start--;
     const out: LlmMessage[] = [];
     const answered = new Set(rows.filter((r) => r.role === 'tool').map((r) => String(r.data?.tool_call_id ?? '')));
     for (const r of rows.slice(start)) {

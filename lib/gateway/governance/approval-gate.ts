@@ -376,8 +376,8 @@ export function createApprovalService(d: ApprovalDeps): ApprovalService {
         .sort((a, b) => a - b);
       const median = secs.length
         ? secs.length % 2
-          ? secs[(secs.length - 1) / 2]!
-          : (secs[secs.length / 2 - 1]! + secs[secs.length / 2]!) / 2
+          ? secs[(secs.length - 1) / 2]
+          : (secs[secs.length / 2 - 1] + secs[secs.length / 2]) / 2
         : null;
       return {
         pending: count('pending'),

@@ -166,7 +166,7 @@ export function createAuditLog(store: Store): AuditLog {
       });
       const events = rows.slice(0, f.limit);
       const more = rows.length > f.limit;
-      return { events, next_cursor: more ? encodeCursor(events[events.length - 1]!.id!, f.order) : null };
+      return { events, next_cursor: more ? encodeCursor(events[events.length - 1].id!, f.order) : null };
     },
     async get(tenant, id) {
       if (!Number.isSafeInteger(id) || id < 1) return null;
@@ -179,7 +179,7 @@ export function createAuditLog(store: Store): AuditLog {
         const rows = await store.queryAudit({ tenant, from: f.from, to: f.to, type: f.type, outcome: f.outcome, after, limit: 500 });
         for (const r of rows) yield r;
         if (rows.length < 500) return;
-        after = rows[rows.length - 1]!.id;
+        after = rows[rows.length - 1].id;
       }
     },
   };

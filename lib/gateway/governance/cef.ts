@@ -33,7 +33,7 @@ function nameOf(e: AuditEvent): string {
 }
 
 export function toCef(e: AuditEvent, version: string): string {
-  const d = (e.detail ?? {}) as Record<string, unknown>;
+  const d = (e.detail ?? {});
   const ext: Array<[string, unknown]> = [
     ['rt', e.ts ? Date.parse(e.ts) : undefined],
     ['externalId', e.id],

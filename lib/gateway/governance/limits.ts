@@ -24,7 +24,7 @@ export function parseRate(value: string, what = 'rate limit'): RateLimit {
     throw new LimitError(`${what} must be COUNT/UNIT with unit s, min, h or day (e.g. 60/min), got "${value}"`);
   const max = Number(m[1]);
   if (max < 1) throw new LimitError(`${what}: count must be at least 1`);
-  return { max, windowMs: UNITS[unit]!, text: `${max}/${unit}` };
+  return { max, windowMs: UNITS[unit], text: `${max}/${unit}` };
 }
 
 export function positiveInt(value: unknown, what: string): number {

@@ -309,7 +309,7 @@ export class TenantDirectory {
         outcome: 'success',
         actor,
         severity: 6,
-        detail: { label, key_prefix: rows[0]!.data.key_prefix },
+        detail: { label, key_prefix: rows[0].data.key_prefix },
       });
     return rows.length > 0;
   }

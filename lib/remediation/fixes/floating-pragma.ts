@@ -10,7 +10,7 @@ export function fixFloatingPragma(ctx: FixContext): FixResult {
   const pragmas = findAll(ctx.ast, (n) => n.type === 'PragmaDirective' && n.name === 'solidity');
   if (!pragmas.length) return { strategy: STRATEGY, reason: 'the file has no pragma solidity' };
   if (pragmas.length > 1) return { strategy: STRATEGY, reason: 'the file has several pragma solidity lines; pin them by hand' };
-  const p = pragmas[0].node as Node;
+  const p = pragmas[0].node;
   const value = String(p.value).trim();
   if (semver.valid(value.replace(/^=/, ''))) return { strategy: STRATEGY, reason: `the pragma already pins ${value}`, missing: true };
   const target = ctx.versions.compiler;

@@ -24,7 +24,7 @@ export function addModifierEdit(src: string, fn: Node, name: string): Edit | nul
   if (afterParams < 0) return null;
   const rest = header.slice(afterParams);
   const m = /\breturns\b/.exec(rest);
-  let at = start + afterParams + (m ? m.index : rest.replace(/\s+$/, '').length);
+  const at = start + afterParams + (m ? m.index : rest.replace(/\s+$/, '').length);
   // Keep one space on each side whatever the original spacing was.
   const before = src[at - 1] ?? ' ';
   const textIns = `${/\s/.test(before) ? '' : ' '}${name}${m ? ' ' : ''}`;

@@ -157,7 +157,7 @@ function guard(ctx: FixContext, why: string): FixResult {
     (f) =>
       f.type === 'FunctionDefinition' &&
       f !== fn &&
-      modifierNames(f).includes(name!) &&
+      modifierNames(f).includes(name) &&
       f.body &&
       findAll(f.body, (n) => n.type === 'FunctionCall' && n.expression?.type === 'Identifier' && n.expression.name === fn.name).length,
   );

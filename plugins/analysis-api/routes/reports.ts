@@ -32,7 +32,7 @@ export async function reportRoutes(app: FastifyInstance, ctx: Ctx) {
       },
     },
     async (req, reply) => {
-      const body = req.body as unknown;
+      const body = req.body;
       if (body === null || typeof body !== 'object' || Array.isArray(body))
         throw new HttpError(400, 'invalid_request', 'a report must be a JSON object');
       if (Object.keys(body).length === 0) throw new HttpError(400, 'invalid_request', 'a report must not be an empty object');

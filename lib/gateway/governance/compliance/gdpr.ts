@@ -91,7 +91,7 @@ export async function subjectAuditEvents(
     const rows = await store.queryAudit({ tenant, after, limit: 1000 });
     for (const e of rows) if (auditConcerns(e, subject, sessionIds, emails)) out.push(e);
     if (rows.length < 1000) return out;
-    after = rows[rows.length - 1]!.id;
+    after = rows[rows.length - 1].id;
   }
 }
 
