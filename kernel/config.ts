@@ -124,10 +124,12 @@ export function parseAllowedHosts(value: unknown, flag = '--allowed-hosts'): str
 function parseBool(v: unknown, flag: string): boolean {
   if (typeof v === 'boolean') return v;
   if (v == null || v === '') return false;
-  const s = String(v).trim().toLowerCase();
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- any config value; a non-primitive just fails the checks below
+  const raw = String(v);
+  const s = raw.trim().toLowerCase();
   if (['1', 'true', 'yes', 'on'].includes(s)) return true;
   if (['0', 'false', 'no', 'off'].includes(s)) return false;
-  throw new ConfigError(`${flag} must be true or false, got "${v}"`);
+  throw new ConfigError(`${flag} must be true or false, got "${raw}"`);
 }
 
 export function loadConfigFile(p: string | null): { file: Record<string, any>; configPath: string | null } {

@@ -23,6 +23,6 @@ export async function openStore(loc: StoreLocation): Promise<Store> {
   try {
     return await PostgresStore.connect({ url });
   } catch (e) {
-    throw new Error(`cannot open the PostgreSQL store at ${redact(url)}: ${(e as Error).message}`);
+    throw new Error(`cannot open the PostgreSQL store at ${redact(url)}: ${(e as Error).message}`, { cause: e });
   }
 }

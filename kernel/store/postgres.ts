@@ -286,7 +286,10 @@ export class PostgresStore implements Store {
   async listSessions(q: { tenant: string | null; limit: number; subject?: string }) {
     const args: unknown[] = [];
     const where = [tenantIs('tenant', q.tenant, args)];
-    if (q.subject) (args.push(q.subject), where.push(`subject = $${args.length}`));
+    if (q.subject) {
+      args.push(q.subject);
+      where.push(`subject = $${args.length}`);
+    }
     args.push(q.limit);
     return (await this.q(`SELECT * FROM sessions WHERE ${where.join(' AND ')} ORDER BY updated_at DESC LIMIT $${args.length}`, args)).rows;
   }
@@ -357,7 +360,10 @@ export class PostgresStore implements Store {
       let n = 0;
       for (const r of rows) {
         const next = match(r);
-        if (next) (await c.query('UPDATE audit_events SET detail = $1 WHERE id = $2', [j(next), r.id]), n++);
+        if (next) {
+          await c.query('UPDATE audit_events SET detail = $1 WHERE id = $2', [j(next), r.id]);
+          n++;
+        }
       }
       return n;
     });
@@ -414,7 +420,10 @@ export class PostgresStore implements Store {
   async listApprovals(q: { tenant: string | null; status?: string }) {
     const args: unknown[] = [];
     const where = [tenantIs('tenant', q.tenant, args)];
-    if (q.status) (args.push(q.status), where.push(`status = $${args.length}`));
+    if (q.status) {
+      args.push(q.status);
+      where.push(`status = $${args.length}`);
+    }
     return (await this.q(`SELECT * FROM approvals WHERE ${where.join(' AND ')} ORDER BY created_at DESC`, args)).rows as ApprovalRecord[];
   }
 

@@ -328,12 +328,30 @@ export class SqliteStore implements Store {
     if (this.auditBatch.length) this.flushAudit(); // reads see every append made before them
     const where = ['tenant IS ?'];
     const args: unknown[] = [q.tenant];
-    if (q.from) (where.push('ts >= ?'), args.push(q.from));
-    if (q.to) (where.push('ts <= ?'), args.push(q.to));
-    if (q.type) (where.push('type = ?'), args.push(q.type));
-    if (q.outcome) (where.push('outcome = ?'), args.push(q.outcome));
-    if (q.after !== undefined) (where.push('id > ?'), args.push(q.after));
-    if (q.before !== undefined) (where.push('id < ?'), args.push(q.before));
+    if (q.from) {
+      where.push('ts >= ?');
+      args.push(q.from);
+    }
+    if (q.to) {
+      where.push('ts <= ?');
+      args.push(q.to);
+    }
+    if (q.type) {
+      where.push('type = ?');
+      args.push(q.type);
+    }
+    if (q.outcome) {
+      where.push('outcome = ?');
+      args.push(q.outcome);
+    }
+    if (q.after !== undefined) {
+      where.push('id > ?');
+      args.push(q.after);
+    }
+    if (q.before !== undefined) {
+      where.push('id < ?');
+      args.push(q.before);
+    }
     const rows = this.stmt(
       `SELECT * FROM audit_events WHERE ${where.join(' AND ')} ORDER BY id ${q.order === 'desc' ? 'DESC' : 'ASC'} LIMIT ?`,
     ).all(...args, Math.min(q.limit ?? 100, 10_000)) as any[];
@@ -347,7 +365,10 @@ export class SqliteStore implements Store {
     this.db.transaction(() => {
       for (const r of rows) {
         const next = match({ ...r, detail: pj(r.detail) });
-        if (next) (upd.run(j(next), r.id), n++);
+        if (next) {
+          upd.run(j(next), r.id);
+          n++;
+        }
       }
     })();
     return n;

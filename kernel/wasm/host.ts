@@ -81,6 +81,7 @@ function sha256Hex(bytes: Uint8Array): string {
 function positiveInt(v: unknown, what: string, id: string): number | undefined {
   if (v === undefined) return undefined;
   if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0) {
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- echoes whatever invalid value the manifest gave
     throw new WasmPluginError(id, 'wasm_load_failed', `${what} must be a positive integer, got ${String(v)}`);
   }
   return v;
@@ -488,6 +489,7 @@ class ExtismWasmInstance implements WasmInstance {
           resolve(out);
         } catch (e) {
           done = true;
+          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes the caught error on unchanged
           reject(e);
         }
       };
@@ -499,6 +501,7 @@ class ExtismWasmInstance implements WasmInstance {
     const worker = await this.ensureWorker();
     return new Promise<Uint8Array>((resolve, reject) => {
       const id = ++this.seq;
+      // eslint-disable-next-line prefer-const -- cleanup() reads it and may run before the assignment below
       let timer: NodeJS.Timeout | undefined;
       const cleanup = () => {
         if (timer) clearTimeout(timer);

@@ -77,7 +77,7 @@ function buildAst(e: TwoStage, tree: unknown, options: ParseOptions): any {
   return builder.result;
 }
 
-function sllParse(e: TwoStage, input: string, options: ParseOptions): any | null {
+function sllParse(e: TwoStage, input: string, options: ParseOptions): any {
   try {
     const lexer = new e.Lexer(new e.antlr.CharStream(input));
     lexer.removeErrorListeners();

@@ -852,6 +852,7 @@ export function unescapeInPlace(text: string): string {
 // opening quote right after ":", "[", "{" or "," is JSON structure, not a quotation.
 // A quotation may wrap onto a second line, as prose in documents does.
 const MENTION =
+  // eslint-disable-next-line no-control-regex -- NUL is the padding unescapeInPlace() puts before an escaped quote
   /```[\s\S]*?(?:```|$)|`[^`\n]{1,300}`|(?<=[\p{L}\p{N}\s(*-]\u0000*)"[^"\n]{0,300}(?:\n[^"\n]{0,300})?"|“[^”\n]{0,300}(?:\n[^”\n]{0,300})?”|«[^»\n]{1,300}»|„[^“”\n]{1,300}[“”]/gu;
 function mentionRanges(text: string): Array<[number, number]> {
   const out: Array<[number, number]> = [];
@@ -883,10 +884,9 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
       .filter((h) => !quoted.some(([a, z]) => h.start >= a && h.end <= z))
       .map((h) => (WEAK_IN_DATA.has(h.rule) ? { ...h, weight: h.weight * 0.5 } : h));
   }
-  let ruleScore = 0;
   const byKind = new Map<string, number>();
   for (const h of hits) byKind.set(h.kind, Math.max(byKind.get(h.kind) ?? 0, h.weight));
-  ruleScore = noisyOr([...byKind.values()]);
+  let ruleScore = noisyOr([...byKind.values()]);
   // Obfuscation on top of a rule hit is itself evidence of intent.
   const obf = n.stats.invisible + n.stats.confusable + n.stats.spaced + (n.stats.leet > 2 ? 1 : 0);
   if (hits.length && obf > 0) ruleScore = noisyOr([ruleScore, opts.obfuscationWeight ?? 0.3]);

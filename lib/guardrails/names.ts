@@ -175,7 +175,10 @@ function loadLexicon(): NameLexicon {
     for (const w of g.first.split('|')) {
       if (!w || NOT_NAMES.has(w) || first.has(w)) continue;
       first.add(w);
-      if (common.has(w) || weak.has(w)) (ambiguous.add(w), weak.add(w));
+      if (common.has(w) || weak.has(w)) {
+        ambiguous.add(w);
+        weak.add(w);
+      }
     }
     for (const w of g.last.split('|')) {
       if (w && !NOT_NAMES.has(w) && !common.has(w)) last.add(w);
@@ -183,6 +186,7 @@ function loadLexicon(): NameLexicon {
   } catch (e) {
     throw new Error(
       `PII name gazetteer missing or unreadable at ${gazetteerPath()} (run: node --import tsx plugins/guardrail-pii/gen-names.ts): ${(e as Error).message}`,
+      { cause: e },
     );
   }
   lexicon = { first, ambiguous, last, common, honorifics, contested, weak };

@@ -127,7 +127,11 @@ export function normalizePii(input: string): PiiText {
     while ((m = SPELLED.exec(out))) {
       const bracketed = m[1] !== undefined;
       if (!bracketed && !bare.some(([a, b]) => m!.index >= a && m!.index < b)) continue;
-      for (let k = last; k < m.index; k++) ((text += out[k]), s2.push(start0[k]), e2.push(end0[k]));
+      for (let k = last; k < m.index; k++) {
+        text += out[k];
+        s2.push(start0[k]);
+        e2.push(end0[k]);
+      }
       const word = (m[1] ?? m[2]).toLowerCase();
       text += word === 'at' ? '@' : '.';
       s2.push(start0[m.index]);
@@ -135,7 +139,11 @@ export function normalizePii(input: string): PiiText {
       last = m.index + m[0].length;
     }
     if (last > 0) {
-      for (let k = last; k < out.length; k++) ((text += out[k]), s2.push(start0[k]), e2.push(end0[k]));
+      for (let k = last; k < out.length; k++) {
+        text += out[k];
+        s2.push(start0[k]);
+        e2.push(end0[k]);
+      }
       out = text;
       start = Int32Array.from(s2);
       end = Int32Array.from(e2);

@@ -56,13 +56,12 @@ const EMAIL =
 // form on its own, for the others in one of PHONE_COUNTRIES).
 const PHONE_INTL = /(?<![\w+])(?:\+|00)\d{1,3}(?:[ .\-/\u00a0]?\(?\d{1,5}\)?){1,6}(?![\w])/g;
 // The whole run of digit groups is the candidate: no digit group may touch it on either side.
-const PHONE_GROUPED =
-  /(?<![\w+.\-/]|\d[ .\-])(?:1[ .\-])?(?:\(\d{2,5}\)[ .\-]?|\d{2,6}[ .\-/])\d{2,8}(?:[ .\-]\d{2,6}){0,3}(?![\w\-/]|[ .,\-]\d)/g;
+const PHONE_GROUPED = /(?<![\w+./-]|\d[ .-])(?:1[ .-])?(?:\(\d{2,5}\)[ .-]?|\d{2,6}[ ./-])\d{2,8}(?:[ .-]\d{2,6}){0,3}(?![\w/-]|[ .,-]\d)/g;
 /** The North-American layouts, "(415) 555-2671", "415-555-2671", "415.555.2671": a phone even with a fictional area code. */
-const NANP_LAYOUT = /^(?:1[ .\-])?(?:\(\d{3}\)[ .\-]?|\d{3}([.\-]))\d{3}[ .\-]\d{4}$/;
+const NANP_LAYOUT = /^(?:1[ .-])?(?:\(\d{3}\)[ .-]?|\d{3}([.-]))\d{3}[ .-]\d{4}$/;
 /** "1 234 567", "12.345.678": thousands separators, an amount. */
 const THOUSANDS = /^\d{1,3}(?:([ .])\d{3})(?:\1\d{3})*$/;
-const PHONE_BARE = /(?<![\w+.\-])\d{7,13}(?![\w\-]|[.,]\d)/g;
+const PHONE_BARE = /(?<![\w+.-])\d{7,13}(?![\w-]|[.,]\d)/g;
 /** Countries whose numbering plans decide national numbers, most likely first. */
 const PHONE_COUNTRIES: CountryCode[] = [
   'US',
@@ -212,7 +211,7 @@ export function findPii(original: string, s: PiiSettings): Span[] {
       const nanp = NANP_LAYOUT.test(v);
       // Without a label, a national number starts with a trunk "0", an "(area)" or "1-", or has
       // the North-American layout; "2341 2341 2347" is more likely an ID or a reference.
-      if (!context && !nanp && !/^(?:0|\(|1[ .\-])/.test(v)) return;
+      if (!context && !nanp && !/^(?:0|\(|1[ .-])/.test(v)) return;
       if (validPhone(v, context || nanp)) push('phone', 'phone', m.index, m.index + v.length, context ? 0.9 : 0.8);
     });
     each(PHONE_BARE, text, (m) => {

@@ -63,6 +63,7 @@ export function loadToxicityModel(file = defaultToxicityModelPath()): ToxicityMo
   } catch (e) {
     throw new Error(
       `toxicity model not found or unreadable at ${file} (run: node --import tsx plugins/guardrail-toxicity/train.ts): ${(e as Error).message}`,
+      { cause: e },
     );
   }
   if (raw?.format !== 'vigil-tox-v1' || !raw.heads) throw new Error(`${file} is not a vigil-tox-v1 model`);

@@ -229,7 +229,7 @@ export class Upstream {
       if (signal.aborted) throw e;
       // Protocol errors (bad arguments, timeouts) leave the connection usable; anything else
       // (connection closed, fetch failed) means it is gone.
-      const connectionLost = e instanceof McpError ? e.code === ErrorCode.ConnectionClosed : true;
+      const connectionLost = e instanceof McpError ? e.code === (ErrorCode.ConnectionClosed as number) : true;
       if (connectionLost && gen === this.generation) this.lost(`call failed: ${firstLine(e)}`);
       return { ok: false, output: null, error: `MCP server "${this.cfg.name}" failed on ${tool}: ${firstLine(e)}` };
     }

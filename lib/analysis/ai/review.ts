@@ -12,7 +12,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { LlmBackend, LlmMessage } from '../../../kernel/contracts/llm.ts';
-import { CATEGORIES, SEVERITIES, type Category, type Finding, type Severity } from '../../../schemas/finding.ts';
+import { CATEGORIES, SEVERITIES, type Finding } from '../../../schemas/finding.ts';
 import { findingId, sliceLines } from '../ids.ts';
 import { outlineSource, locate } from '../engine/outline.ts';
 
@@ -97,7 +97,7 @@ export function parseReview(text: string): { items: ReviewItem[]; dropped: strin
   list.forEach((item, i) => {
     // Models often send severities in lower case; that much is normalized, nothing more.
     const it = item && typeof item === 'object' ? { ...(item as Record<string, unknown>) } : item;
-    if (it && typeof it === 'object' && typeof (it).severity === 'string') (it).severity = (it).severity.toUpperCase();
+    if (it && typeof it === 'object' && typeof it.severity === 'string') it.severity = it.severity.toUpperCase();
     if (Value.Check(ReviewItem, it)) items.push(it);
     else {
       const err = [...Value.Errors(ReviewItem, it)][0];
@@ -148,9 +148,9 @@ export function reviewToFindings(
       detector: `ai-review`,
       title: it.title,
       description: it.description,
-      severity: (confirmed && provider === 'demo' ? confirmed.severity : it.severity),
+      severity: confirmed && provider === 'demo' ? confirmed.severity : it.severity,
       confidence: Math.round(confidence * 100) / 100,
-      category: (confirmed?.category ?? it.category),
+      category: confirmed?.category ?? it.category,
       swc_id: confirmed?.swc_id ?? null,
       cwe_id: confirmed?.cwe_id ?? null,
       location: { file, line, end_line: endLine, contract: where.contract, function: where.function },

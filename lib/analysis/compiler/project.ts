@@ -208,7 +208,7 @@ export function loadProject(start: string, roots: string[] = []): Project {
   }
   // Foundry's automatic remappings: lib/<name>/src (or the library folder itself) as "<name>/".
   for (const lib of libs.filter((l) => l !== 'node_modules')) {
-    let entries: fs.Dirent[] = [];
+    let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(path.join(root, lib), { withFileTypes: true });
     } catch {

@@ -22,7 +22,7 @@ export interface CachedCompiler {
 
 /** Releases present in the cache folder (a folder per version holding soljson.js). */
 export function cachedCompilers(dir: string = solcCacheDir()): CachedCompiler[] {
-  let names: string[] = [];
+  let names: string[];
   try {
     names = fs.readdirSync(dir);
   } catch {
@@ -58,6 +58,7 @@ function run(cmd: string, args: string[], opts: { cwd?: string; timeoutMs: numbe
         env: { ...process.env, npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' },
       },
       (err, stdout, stderr) => {
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- err is an Error; @types/node's Omit<>-based ExecFileException hides that
         if (err) reject(Object.assign(err, { stdout: String(stdout), stderr: String(stderr) }));
         else resolve({ stdout: String(stdout), stderr: String(stderr) });
       },

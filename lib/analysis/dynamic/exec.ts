@@ -2,7 +2,7 @@
 // The fuzzer and the replay share both, so a replay judges a sequence exactly as the fuzzer did.
 import { ACTORS, ATTACKER_ROLES, type BlockEnv, type CallOutcome, type Chain, type Role } from './chain.ts';
 import { ATTACKER_FORWARD_ABI, REFUSER_FORWARD_ABI } from './actors.ts';
-import { decodeWord, encodeCall, toHex, type AbiEntry, type AbiValue } from './abi.ts';
+import { decodeWord, encodeCall, toHex, type AbiValue } from './abi.ts';
 import { StepTracer, type CallTrace, type Site } from './trace.ts';
 import { calldataFor, CALL_GAS, type World } from './world.ts';
 import type { FnInfo } from './program.ts';

@@ -51,6 +51,7 @@ const SWC_CWE: Record<string, string> = {
 /** "SWC-107", "107", 107 -> "107" */
 export function swcNumber(swc: unknown): string | null {
   if (swc == null) return null;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- tool output of any shape ("SWC-107", 107, ...) is read as text
   const m = /(\d{3})/.exec(String(swc));
   return m ? m[1] : null;
 }
@@ -94,6 +95,7 @@ export function categoryFor(swc: unknown, ...texts: Array<string | null | undefi
 
 /** Tool severity words (High, medium, ERROR, warning, Informational, Optimization...) to ours. */
 export function severityFromText(s: unknown, fallback: Severity = 'MEDIUM'): Severity {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- tool output of any shape is read as text
   const t = String(s ?? '').toLowerCase();
   if (/crit/.test(t)) return 'CRITICAL';
   if (/high|error|severe/.test(t)) return 'HIGH';
@@ -105,6 +107,7 @@ export function severityFromText(s: unknown, fallback: Severity = 'MEDIUM'): Sev
 
 /** Tool confidence words to 0..1. */
 export function confidenceFromText(s: unknown, fallback = 0.5): number {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- tool output of any shape is read as text
   const t = String(s ?? '').toLowerCase();
   if (/high|certain/.test(t)) return 0.85;
   if (/med/.test(t)) return 0.6;

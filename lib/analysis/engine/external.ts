@@ -227,6 +227,7 @@ export async function prepareWorkspace(
 /** Last lines of a tool's stderr, for an error message that says what went wrong. */
 export function tail(text: string, lines = 6, maxChars = 800): string {
   const t = text
+    // eslint-disable-next-line no-control-regex -- strips ANSI colour escapes (ESC [ ... m)
     .replace(/\x1b\[[0-9;]*m/g, '')
     .trim()
     .split('\n')

@@ -7,6 +7,7 @@ import type { AnalysisResult } from '../../../kernel/contracts/analysis.ts';
 import { LAYER_NAMES, SEVERITIES } from '../../../schemas/finding.ts';
 
 export function htmlEscape(s: unknown): string {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- escapes any value as its text
   return String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 

@@ -24,14 +24,14 @@ export function children(node: Node): Node[] {
 }
 
 /** Depth-first pre-order walk; return false from fn to skip a subtree. */
-export function walk(node: Node, fn: (n: Node, parent: Node | null) => boolean | void, parent: Node | null = null): void {
+export function walk(node: Node, fn: (n: Node, parent: Node) => boolean | void, parent: Node = null): void {
   if (!isNode(node)) return;
   if (fn(node, parent) === false) return;
   for (const c of children(node)) walk(c, fn, node);
 }
 
-export function find(node: Node, pred: (n: Node) => boolean): Node | null {
-  let hit: Node | null = null;
+export function find(node: Node, pred: (n: Node) => boolean): Node {
+  let hit: Node = null;
   walk(node, (n) => {
     if (hit) return false;
     if (pred(n)) {

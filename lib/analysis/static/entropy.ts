@@ -42,7 +42,7 @@ export function entropyFacts(facts: StaticFacts): EntropyFacts {
     let changed = false;
     walk(facts.ast, (n) => {
       let target: string | null = null;
-      let value: Node | null = null;
+      let value: Node = null;
       if (n.type === 'VariableDeclarationStatement' && n.initialValue && n.variables?.[0]?.name) {
         target = n.variables[0].name;
         value = n.initialValue;

@@ -35,7 +35,7 @@ export interface ExternalCall {
   target: Node;
   targetText: string;
   /** Ether sent: `.value(x)`, `{value: x}`, `send(x)`, `transfer(x)`. */
-  value: Node | null;
+  value: Node;
   /** Called member name for high-level calls (`token.transfer` → "transfer"). */
   member: string | null;
   /** The return value is inspected (require/if/assigned and later used). */
@@ -178,7 +178,7 @@ export interface StaticFacts {
   externalCallByNode: Map<Node, ExternalCall>;
   /** Inner pieces of chained calls (`a.call.value(v)` inside `a.call.value(v)()`). */
   innerCallNodes: Set<Node>;
-  parent(node: Node): Node | null;
+  parent(node: Node): Node;
   /** Enclosing contract and function (or modifier) of a node. */
   enclosing(node: Node): { contract: ContractFacts | null; fn: FunctionFacts | null };
   inLoop(node: Node): boolean;
@@ -274,7 +274,7 @@ function linearize(name: string, basesOf: Map<string, string[]>, seen = new Set<
 }
 
 export function computeFacts(ast: Node, source: string, file: string): StaticFacts {
-  const parents = new Map<Node, Node | null>();
+  const parents = new Map<Node, Node>();
   walk(ast, (n, p) => {
     parents.set(n, p);
   });
@@ -519,7 +519,7 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
       }
     });
     const loopStack: Node[] = [];
-    const visit = (n: Node, p: Node | null) => {
+    const visit = (n: Node, p: Node) => {
       if (!isNode(n)) return;
       const isLoop = n.type === 'ForStatement' || n.type === 'WhileStatement' || n.type === 'DoWhileStatement';
       if (isLoop) {
@@ -530,7 +530,7 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
       for (const c of children(n)) visit(c, n);
       if (isLoop) loopStack.pop();
     };
-    const inspect = (n: Node, p: Node | null, inLoop: boolean) => {
+    const inspect = (n: Node, p: Node, inLoop: boolean) => {
       const pos = n.range?.[0] ?? 0;
       switch (n.type) {
         case 'Identifier':
@@ -640,7 +640,7 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
       }
     }
     let callee = n.expression;
-    let value: Node | null = null;
+    let value: Node = null;
     // Peel `.value(x)` / `.gas(x)` chains and `{value: x, gas: y}` options.
     const chain: Node[] = [];
     for (;;) {
@@ -749,7 +749,7 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
     return null;
   }
 
-  function typeNodeOf(e: Node, f: FunctionFacts, cf: ContractFacts): Node | null {
+  function typeNodeOf(e: Node, f: FunctionFacts, cf: ContractFacts): Node {
     if (e?.type === 'Identifier') return declOf(e.name, f, cf)?.typeName ?? null;
     if (e?.type === 'IndexAccess') {
       const bt = typeNodeOf(e.base, f, cf);
@@ -765,14 +765,14 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
     return null;
   }
 
-  function findStruct(name: string): Node | null {
+  function findStruct(name: string): Node {
     return structDefs.get(name) ?? null;
   }
 
-  function declOf(name: string, f: FunctionFacts | null, cf: ContractFacts | null): Node | null {
+  function declOf(name: string, f: FunctionFacts | null, cf: ContractFacts | null): Node {
     if (f) {
       for (const p of [...(f.node.parameters ?? []), ...(f.node.returnParameters ?? [])]) if (p?.name === name) return p;
-      let hit: Node | null = null;
+      let hit: Node = null;
       if (f.node.body)
         walk(f.node.body, (n) => {
           if (hit) return false;

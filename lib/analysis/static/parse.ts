@@ -154,7 +154,7 @@ export function parseSolidity(source: string): ParseResult {
       return { ast: r.ast, diagnostics, partial: true };
     }
     const err = r.errors[0] ?? { message: 'syntax error', line: null, column: null };
-    let hit: { start: number; end: number; depth: number } | null | undefined = null;
+    let hit: { start: number; end: number; depth: number } | null | undefined;
     if (err.line !== null) {
       const spans = structuralSpans(text);
       const at = offsetOfLine(text, err.line, err.column ?? 0);

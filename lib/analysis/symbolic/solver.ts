@@ -7,10 +7,11 @@ import { init } from 'z3-solver';
 import { type Term } from './terms.ts';
 
 type Z3Api = Awaited<ReturnType<typeof init>>;
-type Ctx = ReturnType<Z3Api['Context']> & any;
+// z3 Context<"vigil">: its generated typings are too narrow for the dynamic use below, so it is `any`.
+type Ctx = any;
 
 let z3Promise: Promise<Z3Api> | null = null;
-let ctxSingleton: Ctx | null = null;
+let ctxSingleton: Ctx = null;
 
 /** Loads Z3 once per thread. */
 export async function loadZ3(): Promise<Ctx> {
@@ -294,7 +295,7 @@ export class TermSolver {
    * depth-first search share prefixes, so one incremental solver keeps the common prefix
    * asserted (push/pop) and only the new suffix is added.
    */
-  async check(conds: Term[], wantModel = false): Promise<{ result: SatResult; model: any | null }> {
+  async check(conds: Term[], wantModel = false): Promise<{ result: SatResult; model: any }> {
     const Z = this.z;
     for (const m of this.models) {
       if (this.satisfiedBy(m, conds)) {

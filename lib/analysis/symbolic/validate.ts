@@ -51,7 +51,7 @@ export async function prepareReplay(compiled: CompileResult, source: string, fil
   const deployed = new Map<string, { args: Uint8Array; value: bigint; balance: bigint }>();
   for (const t of world.targets)
     deployed.set(t.name, {
-      args: encodeArgs((t.contract.constructor?.inputs ?? []), t.constructorArgs),
+      args: encodeArgs(t.contract.constructor?.inputs ?? [], t.constructorArgs),
       value: BigInt(t.constructorValue),
       balance: await chain.balance(t.address),
     });
@@ -168,7 +168,7 @@ export function specsOf(base: ReplayBase, contract: string, txs: ConcreteTx[]): 
     if (fn < 0)
       throw new Error(sel ? `no callable function has selector 0x${sel}` : 'the contract has no payable fallback to receive a plain call');
     const f = fns[fn];
-    const args = f.signature === '' ? [] : decodeArgs((f.entry.inputs ?? []), tx.calldata.subarray(4));
+    const args = f.signature === '' ? [] : decodeArgs(f.entry.inputs ?? [], tx.calldata.subarray(4));
     const dt = Number(tx.timestamp - prev);
     prev = tx.timestamp;
     return { role: 'attacker', target, fn, args, value: tx.value.toString(), dt: Math.max(1, dt), reenter: 0 };

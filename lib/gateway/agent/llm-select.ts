@@ -22,7 +22,7 @@ function split(v: string): { provider: string; model: string | null } {
 }
 
 export function chooseBackend(registry: RegistryView, file: Record<string, any>, env: NodeJS.ProcessEnv = process.env): BackendChoice {
-  let provider: string | null = null;
+  let provider: string | null;
   let model: string | null = null;
   let source: BackendChoice['source'] = 'default';
   if (env.VIGIL_MODEL) {

@@ -866,6 +866,7 @@ export class AgentRuntimeImpl implements AgentRuntime {
     let onAbort: (() => void) | undefined;
     // A skill that ignores its signal still cannot hold the turn past the limit.
     const stop = new Promise<never>((_, rej) => {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- rejects with the abort reason, as fetch() does
       onAbort = () => rej(signal.reason);
       signal.addEventListener('abort', onAbort, { once: true });
     });
@@ -1007,6 +1008,7 @@ export class AgentRuntimeImpl implements AgentRuntime {
     let start = Math.max(0, rows.length - this.opts.historyLimit);
     while (start > 0 && start < rows.length && rows[start].role !== 'user') start--;
     const out: LlmMessage[] = [];
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- stored JSON: whatever the row holds is shown as text
     const answered = new Set(rows.filter((r) => r.role === 'tool').map((r) => String(r.data?.tool_call_id ?? '')));
     for (const r of rows.slice(start)) {
       if (r.role === 'assistant') {
@@ -1027,6 +1029,7 @@ export class AgentRuntimeImpl implements AgentRuntime {
           }
         }
       } else if (r.role === 'tool') {
+        // eslint-disable-next-line @typescript-eslint/no-base-to-string -- stored JSON: whatever the row holds is shown as text
         out.push({ role: 'tool', content: r.content, tool_call_id: String(r.data?.tool_call_id ?? ''), name: String(r.data?.name ?? '') });
       } else if (r.role === 'user') {
         out.push({ role: 'user', content: r.content });

@@ -179,7 +179,10 @@ export function createApprovalService(d: ApprovalDeps): ApprovalService {
     };
     await d.store.putApproval(done);
     const t = timers.get(rec.id);
-    if (t) (clearTimeout(t), timers.delete(rec.id));
+    if (t) {
+      clearTimeout(t);
+      timers.delete(rec.id);
+    }
     try {
       await d.audit()?.record({
         tenant: rec.tenant,
@@ -299,6 +302,7 @@ export function createApprovalService(d: ApprovalDeps): ApprovalService {
         return (await d.store.getApproval(id, tenant))!;
       }
       return new Promise<ApprovalRecord>((resolve, reject) => {
+        // eslint-disable-next-line prefer-const -- cleanup() reads it and may run (on abort) before it is assigned
         let poll: NodeJS.Timeout | undefined;
         const release = d.bus?.hold(id);
         const cleanup = () => {
@@ -398,7 +402,10 @@ export function createApprovalService(d: ApprovalDeps): ApprovalService {
         if (!rec || !DECIDED.has(rec.status)) continue;
         n++;
         const t = timers.get(rec.id);
-        if (t) (clearTimeout(t), timers.delete(rec.id));
+        if (t) {
+          clearTimeout(t);
+          timers.delete(rec.id);
+        }
         events.emit(rec.id, rec);
         const agent = d.agent();
         if (agent)

@@ -68,6 +68,7 @@ export function parseAuditFilters(q: Record<string, unknown>, opts: { defaultLim
     const v = q[k];
     if (v === undefined || v === '') return undefined;
     if (Array.isArray(v)) throw new HttpError(400, 'invalid_request', `"${k}" may be given once`, { field: k });
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a query-string value (arrays are rejected above)
     return String(v);
   };
   const max = opts.maxLimit ?? 1000;

@@ -6,6 +6,7 @@
 import type { AuditEvent } from '../../../kernel/index.ts';
 
 export function cefHeader(v: unknown): string {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- any audit detail value is exported as its text
   return String(v ?? '')
     .replace(/\\/g, '\\\\')
     .replace(/\|/g, '\\|')
@@ -13,6 +14,7 @@ export function cefHeader(v: unknown): string {
 }
 
 export function cefValue(v: unknown): string {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- any audit detail value is exported as its text
   return String(v ?? '')
     .replace(/\\/g, '\\\\')
     .replace(/=/g, '\\=')
@@ -28,12 +30,13 @@ function severityOf(e: AuditEvent): number {
 
 function nameOf(e: AuditEvent): string {
   const d = e.detail ?? {};
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string, @typescript-eslint/restrict-template-expressions -- audit detail values are JSON scalars
   if (e.type === 'http.request' && d.method) return `${d.method} ${d.route ?? d.path ?? ''} ${d.status ?? ''}`.trim();
   return `${e.type} ${e.outcome}`;
 }
 
 export function toCef(e: AuditEvent, version: string): string {
-  const d = (e.detail ?? {});
+  const d = e.detail ?? {};
   const ext: Array<[string, unknown]> = [
     ['rt', e.ts ? Date.parse(e.ts) : undefined],
     ['externalId', e.id],

@@ -29,7 +29,7 @@ export function parseRate(value: string, what = 'rate limit'): RateLimit {
 
 export function positiveInt(value: unknown, what: string): number {
   const n = typeof value === 'number' ? value : Number(String(value).trim());
-  if (!Number.isInteger(n) || n < 1) throw new LimitError(`${what} must be a positive integer, got "${value}"`);
+  if (!Number.isInteger(n) || n < 1) throw new LimitError(`${what} must be a positive integer, got "${String(value)}"`);
   return n;
 }
 

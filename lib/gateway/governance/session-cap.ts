@@ -83,7 +83,7 @@ export function createSessionCap(
   const live = new Map<string, Map<string, number>>();
   const key = (t: string | null) => t ?? '';
   const local = {
-    open(tenant: string | null, sessionId: string) {
+    open(this: void, tenant: string | null, sessionId: string) {
       const m = live.get(key(tenant)) ?? new Map<string, number>();
       live.set(key(tenant), m);
       m.set(sessionId, (m.get(sessionId) ?? 0) + 1);
@@ -97,7 +97,7 @@ export function createSessionCap(
       if (m.size === 0) live.delete(key(tenant));
       return true;
     },
-    active(tenant?: string | null) {
+    active(this: void, tenant?: string | null) {
       if (tenant === undefined) return [...live.values()].reduce((a, m) => a + m.size, 0);
       return live.get(key(tenant))?.size ?? 0;
     },

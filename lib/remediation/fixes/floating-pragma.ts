@@ -1,7 +1,7 @@
 // Floating pragma -> pinned to the compiler release the service selects and verifies the patch
 // with, so what was audited is what gets deployed.
 import semver from 'semver';
-import { findAll, span, type Node } from '../source.ts';
+import { findAll, span } from '../source.ts';
 import type { FixContext, FixResult } from './types.ts';
 
 const STRATEGY = 'pin_pragma';
