@@ -13,6 +13,7 @@ import {
 import { tail } from '../../lib/analysis/engine/external.ts';
 import { functionLine } from '../../lib/analysis/engine/outline.ts';
 
+// eslint-disable-next-line no-control-regex -- matches ANSI colour escapes (ESC [ ... m)
 const ANSI = /\x1b\[[0-9;]*m/g;
 
 export function parseMedusa(out: AdapterOutput, h: FindingHelpers): ToolRunOutput {

@@ -131,12 +131,10 @@ export function createBullQueue(o: BullOptions, onError: (e: unknown, what: stri
       // Not even connected (Redis down): nothing to let finish.
       const connected = connections.some((r) => r.status === 'ready');
       await bounded(worker?.close(!connected), connected ? grace : 1000);
-      await bounded((events)?.close(), 2000);
+      await bounded(events?.close(), 2000);
       await bounded(queue.close(), 2000);
       // BullMQ duplicates connections internally (the worker's blocking one): cut them all.
-      await Promise.all(
-        [worker?.disconnect(), (events)?.disconnect(), queue.disconnect()].map((p) => bounded(p, 1000)),
-      );
+      await Promise.all([worker?.disconnect(), events?.disconnect(), queue.disconnect()].map((p) => bounded(p, 1000)));
       for (const r of connections) r.disconnect();
     },
   };

@@ -259,8 +259,10 @@ export default definePlugin<Config>({
         attempts: r.attempts,
         progress,
       };
-      if (status === 'completed' && r.result)
-        ((out.result = r.result), (out.report_url = (r.result.report_url) ?? null));
+      if (status === 'completed' && r.result) {
+        out.result = r.result;
+        out.report_url = r.result.report_url ?? null;
+      }
       if (error) out.error = error;
       return out;
     };
@@ -431,7 +433,10 @@ export default definePlugin<Config>({
             }
             const { result: _r, ...rest } = v;
             const key = JSON.stringify(rest);
-            if (key !== last) ((last = key), ch.send('status', rest));
+            if (key !== last) {
+              last = key;
+              ch.send('status', rest);
+            }
           };
           const unsubscribe = queue.subscribe(first.job_id, (e) => {
             if (e.type === 'progress') ch.send('progress', e.progress);

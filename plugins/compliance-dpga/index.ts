@@ -81,7 +81,7 @@ export default definePlugin({
       let transfers = 0;
       let overdue = 0;
       let highRiskNoMeasures = 0;
-      for (const t of await knownTenants(ctx.services.get)) {
+      for (const t of await knownTenants((name) => ctx.services.get(name))) {
         for (const r of await store.listRecords(AGREEMENTS.collection, t)) {
           agreements++;
           if (r.data.status === 'active') activeAgreements++;

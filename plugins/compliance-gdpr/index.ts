@@ -42,7 +42,7 @@ export default definePlugin<Config>({
     const rd = fileCfg.retention_days ?? ctx.config.retention_days;
     if (rd != null && (typeof rd !== 'number' || !Number.isInteger(rd) || rd < 1))
       throw new Error(`compliance.gdpr.retention_days must be a positive integer number of days, got ${JSON.stringify(rd)}`);
-    const retentionDays = (rd) ?? null;
+    const retentionDays = rd ?? null;
     const maxScan = ctx.config.max_scan_sessions;
     const audit = () => ctx.services.get<AuditSink>('audit');
     const record = async (e: Parameters<AuditSink['record']>[0]) => {
@@ -267,7 +267,7 @@ export default definePlugin<Config>({
       if (retentionDays != null) {
         const run = () => purge('schedule', null).catch((err) => ctx.log.error({ err }, 'gdpr retention purge failed'));
         await run();
-        timer = setInterval(run, ctx.config.purge_interval_minutes * 60_000);
+        timer = setInterval(() => void run(), ctx.config.purge_interval_minutes * 60_000);
         timer.unref();
       }
       ctx.services.get<ReadinessRegistry>('readiness')?.register(async () => {

@@ -123,15 +123,13 @@ export default definePlugin({
           const plugins = registry.plugins();
           const owner = (tag: string) => plugins.find((p) => p.registered.includes(tag));
           return {
-            skills: registry
-              .skills()
-              .map((s) => ({
-                name: s.name,
-                description: s.description,
-                capabilities: s.capabilities,
-                plugin: s.plugin ?? null,
-                runtime: s.runtime ?? null,
-              })),
+            skills: registry.skills().map((s) => ({
+              name: s.name,
+              description: s.description,
+              capabilities: s.capabilities,
+              plugin: s.plugin ?? null,
+              runtime: s.runtime ?? null,
+            })),
             models: registry.llms().map((l) => {
               const p = owner(`llm:${l.provider}`);
               return {
@@ -174,10 +172,13 @@ export default definePlugin({
 });
 
 function summarize(e: AuditEvent): string {
-  const d = (e.detail ?? {});
+  const d = e.detail ?? {};
   if (e.type === 'http.request')
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string, @typescript-eslint/restrict-template-expressions -- audit detail values are JSON scalars
     return `${d.method ?? ''} ${d.route ?? d.path ?? ''} answered ${d.status ?? '?'}${d.error_code ? ` (${d.error_code})` : ''}`;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string, @typescript-eslint/restrict-template-expressions -- audit detail values are JSON scalars
   if (d.layer) return `${e.type}: ${e.outcome} by the ${d.layer} guardrail`;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string, @typescript-eslint/restrict-template-expressions -- audit detail values are JSON scalars
   if (d.skill) return `${e.type}: ${e.outcome} for skill ${d.skill}`;
   return `${e.type}: ${e.outcome}`;
 }

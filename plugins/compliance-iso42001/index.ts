@@ -53,7 +53,7 @@ export default definePlugin({
     const status = async (): Promise<ComplianceStatus> => {
       let risks = 0;
       let openHigh = 0;
-      for (const t of await knownTenants(ctx.services.get)) {
+      for (const t of await knownTenants((name) => ctx.services.get(name))) {
         for (const r of await store.listRecords(RISKS.collection, t)) {
           risks++;
           const score = Number(r.data.likelihood) * Number(r.data.impact);

@@ -44,7 +44,7 @@ export const arbitrarySendErc20Detector: StaticDetector = {
         const args: Node[] = n.arguments ?? [];
         // `token.transferFrom(from, to, v)` (a call, or SafeERC20 bound with `using for`), or the
         // library form `SafeERC20.safeTransferFrom(token, from, to, v)`.
-        let from: Node | null = null;
+        let from: Node = null;
         if (args.length === 3 && (c?.kind === 'external' || member === 'safeTransferFrom')) from = args[0];
         else if (args.length === 4 && member === 'safeTransferFrom' && !c) from = args[1];
         else if (args.length >= 3 && c?.kind === 'external') from = args[0];

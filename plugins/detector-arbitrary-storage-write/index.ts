@@ -56,7 +56,7 @@ export const arbitraryStorageWriteDetector: StaticDetector = {
           if (
             arr &&
             (n.type === 'UnaryOperation' || n.operator === '-=') &&
-            conditions(fn.node.body).some((x) => /\.length(>0|!=0|>=1)|(0<|0!=|1<=)[\w.\[\]]*\.length/.test(norm(source, x)))
+            conditions(fn.node.body).some((x) => /\.length(>0|!=0|>=1)|(0<|0!=|1<=)[\w.[\]]*\.length/.test(norm(source, x)))
           )
             arr = null;
           if (arr && c.stateVars.has(arr) && !fn.locals.has(arr)) {

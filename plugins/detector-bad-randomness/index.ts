@@ -128,7 +128,7 @@ function identifierOnly(x: string, fn: FunctionFacts, facts: StaticFacts, events
 
 /** The hash call enclosing a block value within its statement, and the name it is stored in. */
 function storedHash(n: Node, facts: StaticFacts): { hash: Node; name: string | null; key: boolean } | null {
-  let hash: Node | null = null;
+  let hash: Node = null;
   let p = facts.parent(n);
   while (p && !/Statement$|^Block$/.test(p.type)) {
     if (!hash && isHashCall(p)) hash = p;

@@ -33,11 +33,11 @@ export const divideBeforeMultiplyDetector: StaticDetector = {
         const constants = new Set([...(contract?.stateVars.values() ?? [])].filter((v) => v.constant).map((v) => v.name));
         if (isConstantExpr(n.left, constants) && isConstantExpr(n.right, constants)) return;
         // A division operand, directly or through a local assigned once from a division.
-        const division = (x: Node): Node | null => {
+        const division = (x: Node): Node => {
           const u = unwrap(x);
           if (u?.type === 'BinaryOperation' && u.operator === '/') return u;
           if (u?.type === 'Identifier' && fn?.locals.has(u.name) && fn.node.body) {
-            let init: Node | null = null;
+            let init: Node = null;
             let writes = 0;
             walk(fn.node.body, (m) => {
               if (

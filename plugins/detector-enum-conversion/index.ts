@@ -28,6 +28,7 @@ export const enumConversionDetector: StaticDetector = {
   create(context) {
     const { facts, source } = context;
     const min = facts.version.min;
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- needed: without it create()'s inferred return type no longer fits Visitor (tsc)
     if (!min || semver.gte(min, '0.4.5')) return {} as Visitor;
     return {
       FunctionCall(n: Node) {

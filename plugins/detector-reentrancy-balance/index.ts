@@ -10,7 +10,6 @@ import {
   hasReentrancyLock,
   ownerSetOnly,
   rootName,
-  some,
   statementLoc,
   unwrap,
   walk,
@@ -73,7 +72,7 @@ export const reentrancyBalanceDetector: StaticDetector = {
               );
               if (!call) continue;
               const after = call.node.range[1];
-              let use: Node | null = null;
+              let use: Node = null;
               let reread = false;
               walk(fn.node.body, (n) => {
                 if ((n.range?.[0] ?? 0) <= after) return;
@@ -85,7 +84,7 @@ export const reentrancyBalanceDetector: StaticDetector = {
                 node: call.node,
                 loc: statementLoc(call.node, facts),
                 messageId: 'stale',
-                data: { local: k.name, balance: balanceText, target: call.targetText.slice(0, 60), use: (use).loc.start.line },
+                data: { local: k.name, balance: balanceText, target: call.targetText.slice(0, 60), use: use.loc.start.line },
               });
               break;
             }

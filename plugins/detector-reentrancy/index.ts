@@ -165,7 +165,7 @@ function heldLock(c: ContractFacts, fn: FunctionFacts, callPos: number): boolean
   });
   const held = [...last].filter(([, w]) => w.held).map(([v]) => v);
   if (!held.length) return false;
-  const checkedIn = (body: Node | undefined, v: string) =>
+  const checkedIn = (body: Node, v: string) =>
     !!body && conditions(body).some((cond) => some(cond, (x) => x.type === 'Identifier' && x.name === v));
   const checks = (g: FunctionFacts, v: string) => checkedIn(g.node.body, v) || g.modifiers.some((m) => checkedIn(m.def?.node.body, v));
   const open = c.functions.filter(

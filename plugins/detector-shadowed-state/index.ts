@@ -25,6 +25,7 @@ export const shadowedStateDetector: StaticDetector = {
   },
   create(context) {
     const { facts } = context;
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- needed: without it create()'s inferred return type no longer fits Visitor (tsc)
     if (facts.version.min && semver.gte(facts.version.min, '0.6.0')) return {} as Visitor;
     return {
       'SourceUnit:exit'() {

@@ -29,6 +29,7 @@ export const shortAddressDetector: StaticDetector = {
   create(context) {
     const { facts } = context;
     const min = facts.version.min;
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- needed: without it create()'s inferred return type no longer fits Visitor (tsc)
     if (min && semver.gte(min, '0.5.0')) return {} as Visitor;
     const checksPayload = (n: Node) =>
       some(

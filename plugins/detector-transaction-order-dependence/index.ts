@@ -110,7 +110,7 @@ export const transactionOrderDependenceDetector: StaticDetector = {
   },
 };
 
-function findCmp(cond: Node): Node | null {
+function findCmp(cond: Node): Node {
   const u = unwrap(cond);
   if (u?.type === 'BinaryOperation' && (u.operator === '==' || u.operator === '!=')) return u;
   return null;

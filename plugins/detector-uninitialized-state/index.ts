@@ -7,7 +7,7 @@
 // not in this file (it may set the variable), public variables (a getter is their whole use),
 // mappings and arrays (their zero default is the empty table).
 import { definePlugin } from '../../kernel/index.ts';
-import { some, statementLoc, unwrap, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { some, statementLoc, unwrap, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 export const uninitializedStateDetector: StaticDetector = {
   meta: {
@@ -24,7 +24,7 @@ export const uninitializedStateDetector: StaticDetector = {
     messages: { use: '`{{name}}` is never assigned (always address(0)) but is used here as {{role}}.' },
   },
   create(context) {
-    const { facts, source } = context;
+    const { facts } = context;
     return {
       'SourceUnit:exit'() {
         for (const c of facts.contracts) {

@@ -9,7 +9,7 @@ import { definePlugin } from '../../kernel/index.ts';
 import { some, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 /** `x = e;` → x (plain identifier assignments only). */
-function assigned(st: Node): Node | null {
+function assigned(st: Node): Node {
   const e = st?.type === 'ExpressionStatement' ? st.expression : null;
   return e?.type === 'BinaryOperation' && e.operator === '=' && e.left?.type === 'Identifier' ? e : null;
 }

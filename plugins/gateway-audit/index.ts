@@ -226,6 +226,7 @@ export default definePlugin<{ skip_paths: string[] }>({
         },
         async (req, reply) => {
           const q = req.query as Record<string, unknown>;
+          // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a query-string value; anything else is rejected below
           const format = String(q.format ?? 'jsonl');
           if (format !== 'jsonl' && format !== 'cef')
             throw new HttpError(400, 'invalid_request', `"format" must be jsonl or cef, got "${format}"`, { field: 'format' });

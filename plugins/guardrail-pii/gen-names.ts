@@ -18,7 +18,11 @@ const locales: string[] = [];
 function collect(v: unknown, into: Set<string>): number {
   let n = 0;
   if (typeof v === 'string') {
-    for (const w of v.split(/\s+/)) if (WORD.test(w) && w.length >= 2 && w.length <= 24) (into.add(w.toLowerCase()), n++);
+    for (const w of v.split(/\s+/))
+      if (WORD.test(w) && w.length >= 2 && w.length <= 24) {
+        into.add(w.toLowerCase());
+        n++;
+      }
   } else if (Array.isArray(v)) for (const x of v) n += collect(x, into);
   else if (v && typeof v === 'object') for (const x of Object.values(v)) n += collect(x, into);
   return n;

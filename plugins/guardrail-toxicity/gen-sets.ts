@@ -239,11 +239,17 @@ export function buildSets(): { train: ToxExample[]; evalSet: ToxExample[] } {
     for (let r = 0; r < reps; r++) {
       if (!heldOut) {
         const t = fill(tpl, TRAIN_GROUPS, rnd);
-        if (!seen.has(t)) (seen.add(t), train.push({ text: t, harmful, cats, kind }));
+        if (!seen.has(t)) {
+          seen.add(t);
+          train.push({ text: t, harmful, cats, kind });
+        }
       }
       if (heldOut || (hasGroup && r < 2)) {
         const t = fill(tpl, EVAL_GROUPS, rnd);
-        if (!seen.has(t)) (seen.add(t), evalSet.push({ text: t, harmful, cats, kind }));
+        if (!seen.has(t)) {
+          seen.add(t);
+          evalSet.push({ text: t, harmful, cats, kind });
+        }
       }
     }
   });

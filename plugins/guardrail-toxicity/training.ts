@@ -57,12 +57,16 @@ export function parseCsv(src: string): string[][] {
   for (let i = 0; i < src.length; i++) {
     const c = src[i];
     if (quoted) {
-      if (c === '"' && src[i + 1] === '"') ((field += '"'), i++);
-      else if (c === '"') quoted = false;
+      if (c === '"' && src[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') (row.push(field), (field = ''));
-    else if (c === '\n' || c === '\r') {
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
       if (c === '\r' && src[i + 1] === '\n') i++;
       row.push(field);
       rows.push(row);
@@ -70,7 +74,10 @@ export function parseCsv(src: string): string[][] {
       field = '';
     } else field += c;
   }
-  if (field || row.length) (row.push(field), rows.push(row));
+  if (field || row.length) {
+    row.push(field);
+    rows.push(row);
+  }
   return rows;
 }
 

@@ -2,7 +2,7 @@
 // it on a bare Fastify instance with any guardrail chain.
 import type { FastifyPluginAsync } from 'fastify';
 import type { Registry } from 'prom-client';
-import { HttpError, Type, type GuardrailDirection, type Static } from '../../kernel/index.ts';
+import { HttpError, Type, type Static } from '../../kernel/index.ts';
 import type { GuardrailChain } from '../../lib/guardrails/chain.ts';
 import { countGuardrailHits, guardrailHitsCounter } from '../../lib/guardrails/metrics.ts';
 

@@ -70,7 +70,7 @@ export default definePlugin<ClientConfig>({
     const sources = new Map<string, 'live' | 'cache' | 'none'>();
     await Promise.all(
       upstreams.map(async (u) => {
-        let tools: UpstreamTool[] = [];
+        let tools: UpstreamTool[];
         if (await u.connect()) {
           tools = u.tools;
           sources.set(u.cfg.name, 'live');

@@ -97,7 +97,7 @@ export function runCrypto(input: Record<string, unknown>): unknown {
       return { hash: '0x' + bytesToHex(sha256(bytesOf(String(input.data), enc, 'data'))) };
     case 'function_selector': {
       const sig = String(input.signature).replace(/\s+/g, '');
-      if (!/^[A-Za-z_$][\w$]*\([\w,\[\]()]*\)$/.test(sig))
+      if (!/^[A-Za-z_$][\w$]*\([\w,[\]()]*\)$/.test(sig))
         throw new InputError('signature must look like name(type1,type2), e.g. transfer(address,uint256)');
       return { signature: sig, selector: '0x' + bytesToHex(keccak_256(utf8ToBytes(sig)).subarray(0, 4)) };
     }

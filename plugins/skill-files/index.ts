@@ -73,6 +73,7 @@ export default definePlugin<FilesConfig>({
       async call(input, sc): Promise<SkillResult> {
         try {
           const root = await realRoot(sc.workspace);
+          // eslint-disable-next-line @typescript-eslint/no-base-to-string -- input is schema-validated (path: string)
           const target = await resolveExisting(root, String(input.path ?? '.'), { protect });
           const st = await fs.stat(target.abs);
           if (input.op === 'list') {

@@ -21,7 +21,7 @@ import path from 'node:path';
 import { definePlugin, type SkillResult } from '../../kernel/index.ts';
 import { runGit, type GitConfig } from './safe-git.ts';
 
-const REF = /^(?!-)[A-Za-z0-9._\/~^@{}:-]{1,200}$/;
+const REF = /^(?!-)[A-Za-z0-9._/~^@{}:-]{1,200}$/;
 
 export default definePlugin<GitConfig>({
   setup(ctx) {
@@ -49,6 +49,7 @@ export default definePlugin<GitConfig>({
       async call(input, sc): Promise<SkillResult> {
         const ref = input.ref as string | undefined;
         if (ref !== undefined && !REF.test(ref)) return { ok: false, output: null, error: `invalid_ref: "${ref}" is not a valid git ref` };
+        // eslint-disable-next-line @typescript-eslint/no-base-to-string -- input is schema-validated (path: string)
         const pathArgs = input.path ? ['--', String(input.path)] : [];
         let args: string[];
         switch (input.op) {
@@ -59,7 +60,7 @@ export default definePlugin<GitConfig>({
             args = [
               'log',
               '--no-show-signature',
-              `--max-count=${input.limit ?? 10}`,
+              `--max-count=${(input.limit as number | undefined) ?? 10}`,
               '--date=iso-strict',
               '--pretty=format:%H%x09%an%x09%ad%x09%s',
               ...pathArgs,
@@ -92,7 +93,8 @@ export default definePlugin<GitConfig>({
         }
         const r = await runGit(args, { workspace: sc.workspace, empty, cfg, signal: sc.signal });
         if ('error' in r) return { ok: false, output: null, error: r.error };
-        if (r.timedOut) return { ok: false, output: null, error: `timeout: git ${input.op} took longer than ${cfg.timeout_ms} ms` };
+        if (r.timedOut)
+          return { ok: false, output: null, error: `timeout: git ${input.op as string} took longer than ${cfg.timeout_ms} ms` };
         if (r.code !== 0 && !r.truncated) {
           const msg = r.stderr.trim().split('\n')[0] ?? '';
           return {
@@ -100,7 +102,7 @@ export default definePlugin<GitConfig>({
             output: null,
             error: /not a git repository/i.test(msg)
               ? 'not_a_repository: the workspace is not a git repository'
-              : `git ${input.op} failed: ${msg}`,
+              : `git ${input.op as string} failed: ${msg}`,
           };
         }
         const ignored = r.ignored.length ? { ignored_config: r.ignored } : {};

@@ -36,22 +36,18 @@ export interface StaticToolDeps {
   registry: Pick<RegistryView, 'detectorPlugins' | 'wasmInstance'>;
 }
 
-export function createStaticTool(
-  deps: StaticToolDeps,
-): AnalysisTool & {
+export function createStaticTool(deps: StaticToolDeps): AnalysisTool & {
   analyze: (input: Pick<AnalysisInput, 'source' | 'file'>, opts: ToolRunOptions & { only?: string[] }) => Promise<ToolRunOutput>;
 } {
   const descriptors = (): DetectorPluginDescriptor[] =>
-    deps.registry
-      .detectorPlugins()
-      .map((d) => ({
-        id: d.id,
-        dir: d.dir,
-        entry: d.entry,
-        runtime: d.runtime,
-        config: d.config,
-        manifest: d.manifest as Record<string, any>,
-      }));
+    deps.registry.detectorPlugins().map((d) => ({
+      id: d.id,
+      dir: d.dir,
+      entry: d.entry,
+      runtime: d.runtime,
+      config: d.config,
+      manifest: d.manifest as Record<string, any>,
+    }));
 
   /** `only` restricts the run to some detector plugins (a WASM detector run as its own tool). */
   async function analyze(

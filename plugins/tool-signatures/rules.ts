@@ -179,7 +179,7 @@ function sigSites(facts: StaticFacts): SigSite[] {
         walk(fn.node.body, (n) => {
           if (n.type !== 'FunctionCall') return;
           const e = n.expression;
-          let arg: Node | null = null;
+          let arg: Node = null;
           if (e?.type === 'Identifier' && e.name === h.fn.name) arg = n.arguments?.[h.index] ?? null;
           else if (e?.type === 'MemberAccess' && e.memberName === h.fn.name) {
             // Library call `Lib.f(h, ...)` or bound `h.f(...)`.
@@ -438,7 +438,7 @@ export const ecrecoverZeroAddressRule: StaticDetector = {
           const name = site.signer;
           const refersSigner = (n: Node) => (name ? n?.type === 'Identifier' && n.name === name : n === site.call);
           let zeroChecked = false;
-          let comparedWith: Node | null = null;
+          let comparedWith: Node = null;
           walk(site.fn.node.body, (n) => {
             if (n.type !== 'BinaryOperation' || (n.operator !== '==' && n.operator !== '!=')) return;
             const [a, b] = [n.left, n.right];

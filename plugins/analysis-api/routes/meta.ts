@@ -66,14 +66,12 @@ export async function metaRoutes(app: FastifyInstance, ctx: Ctx) {
       }
       // The engine's own health view (self-tests run once at start-up) when it offers one.
       const engHealth: AnalysisHealth | null = eng?.health
-        ? await eng
-            .health()
-            .catch((e: Error): AnalysisHealth => ({
-              status: 'unhealthy',
-              reasons: [`engine health failed: ${e.message}`],
-              tools: {},
-              self_tests_done: false,
-            }))
+        ? await eng.health().catch((e: Error): AnalysisHealth => ({
+            status: 'unhealthy',
+            reasons: [`engine health failed: ${e.message}`],
+            tools: {},
+            self_tests_done: false,
+          }))
         : null;
       let builtinOk = 0;
       for (const t of list) {
@@ -106,7 +104,7 @@ export async function metaRoutes(app: FastifyInstance, ctx: Ctx) {
       if (eng && list.length && builtinOk === 0 && !fatal.length) fatal.push('no built-in analysis tool passed its self-test');
       if (eng && !list.length && !fatal.length) fatal.push('no analysis tool is registered');
 
-      let storeOk = false;
+      let storeOk: boolean;
       try {
         storeOk = await ctx.services.store.ping();
       } catch {

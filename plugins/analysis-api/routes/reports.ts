@@ -64,6 +64,7 @@ export async function reportRoutes(app: FastifyInstance, ctx: Ctx) {
           const s = listingSummary(r.summary);
           const damaged = Boolean(r.damaged) || (s.damaged && r.kind === 'analysis');
           // Columns are coerced too: SQLite lets a hand-written row put any type in any column.
+          // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a hand-written SQLite cell of any type is shown as text
           const text = (v: unknown) => (typeof v === 'string' ? v : v == null ? '' : Buffer.isBuffer(v) ? v.toString('utf8') : String(v));
           return {
             report_id: text(r.id),
