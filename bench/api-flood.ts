@@ -27,7 +27,7 @@ const FLOOD =
 async function timed(label: string, url: string, body: unknown) {
   const t = performance.now();
   const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const j = (await r.json());
+  const j = await r.json();
   const ms = Math.round(performance.now() - t);
   const what = j.code ?? j.tool_calls?.map((c: any) => `${c.name}:${c.status}`).join(',') ?? j.results?.map((x: any) => x.status).join(',');
   console.log(`${label.padEnd(28)} ${String(r.status).padEnd(4)} ${String(ms).padStart(6)} ms  ${what}`);

@@ -41,7 +41,7 @@ const closes = await Promise.all(
         });
         const tick = setInterval(() => sock.writable && sock.write('a'), 200);
         let got = '';
-        sock.on('data', (c) => (got += c));
+        sock.on('data', (c) => (got += String(c)));
         sock.on('error', () => undefined);
         sock.on('close', () => {
           clearInterval(tick);

@@ -214,8 +214,13 @@ async function toxicity() {
     for (const cc of TOXICITY_CATEGORIES) {
       const t = (toxicityDefaults.category_thresholds as Record<string, number>)[cc] ?? toxicityDefaults.threshold;
       const x = cat.get(cc) ?? { tp: 0, pos: 0, fp: 0, neg: 0 };
-      if (d.cats.includes(cc)) (x.pos++, r.categories[cc] >= t && x.tp++);
-      else if (!d.harmful) (x.neg++, r.categories[cc] >= t && x.fp++);
+      if (d.cats.includes(cc)) {
+        x.pos++;
+        if (r.categories[cc] >= t) x.tp++;
+      } else if (!d.harmful) {
+        x.neg++;
+        if (r.categories[cc] >= t) x.fp++;
+      }
       cat.set(cc, x);
     }
   }
@@ -223,7 +228,15 @@ async function toxicity() {
   let hf = 0;
   let np = 0;
   let nf = 0;
-  for (const [, [h, n, f]] of byKind) h ? ((hp += n), (hf += f)) : ((np += n), (nf += f));
+  for (const [, [h, n, f]] of byKind) {
+    if (h) {
+      hp += n;
+      hf += f;
+    } else {
+      np += n;
+      nf += f;
+    }
+  }
   console.log(`\n## Toxicity: held-out own set (eval/own-eval.json, ${ev.length} texts), shipped model\n`);
   console.log(`Hateful/harmful flagged: **${pct(hf, hp)}** of ${hp}; must-pass flagged: **${pct(nf, np)}** of ${np}.\n`);
   console.log('| kind | label | texts | flagged |');

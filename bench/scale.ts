@@ -116,7 +116,7 @@ async function runWith(workers: number, list: Array<{ file: string; source: stri
     };
   } finally {
     for (const p of procs) p.kill('SIGTERM');
-    await Promise.all(procs.map((p) => (p.exitCode !== null ? null : new Promise((r) => p.once('exit', r)))));
+    await Promise.all(procs.map((p) => (p.exitCode !== null ? Promise.resolve() : new Promise((r) => p.once('exit', r)))));
     await store.dropSchema().catch(() => undefined);
     await store.close();
     const r = new Redis(REDIS);

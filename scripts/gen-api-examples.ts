@@ -58,6 +58,7 @@ async function main() {
     raw = false,
     extraHeaders: string[] = [],
   ) => {
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a header value (string, or string[] joined as text)
     const ct = String(r.headers['content-type'] ?? '');
     const shown =
       ct.includes('json') && !raw
@@ -67,6 +68,7 @@ async function main() {
           : r.body;
     const hdrs = extraHeaders
       .filter((h) => r.headers[h] !== undefined)
+      // eslint-disable-next-line @typescript-eslint/restrict-template-expressions -- a header value (string, or string[] joined as text)
       .map((h) => ` \`${h}: ${r.headers[h]}\``)
       .join('');
     sections.push(

@@ -87,7 +87,7 @@ test('format "sarif" returns a valid SARIF 2.1.0 log that GitHub code scanning a
   const r = await post('/api/v1/analyze/quick/', { contract_code: VULNERABLE, format: 'sarif', timeout: 120 });
   assert.equal(r.statusCode, 200, r.body);
   assert.match(String(r.headers['content-type']), /^application\/sarif\+json/);
-  const log = r.json() as any;
+  const log = r.json<any>();
   const valid = validateSarif(JSON.parse(r.body));
   assert.ok(valid, JSON.stringify(validateSarif.errors?.slice(0, 5), null, 1));
   assert.equal(log.version, '2.1.0');

@@ -47,8 +47,8 @@ test('SIGKILL during audit writes: store intact, every acknowledged event presen
     for (const [id, i] of acked) {
       const r = byId.get(id);
       assert.ok(r, `acknowledged event ${id} is present`);
-      assert.equal((r.detail).i, i);
-      assert.equal((r.detail).pad.length, 200 + (i % 50), 'stored whole');
+      assert.equal(r.detail.i, i);
+      assert.equal(r.detail.pad.length, 200 + (i % 50), 'stored whole');
     }
     // Ids are dense: nothing half-written sits between acknowledged events.
     const ids = rows.map((r) => r.id!).sort((a, b) => a - b);

@@ -60,7 +60,7 @@ export async function boot(input: Omit<SettingsInput, 'dataDir'> & { dataDir?: s
         headers,
         ...(opts.body !== undefined ? { payload: opts.body as any } : {}),
       });
-      let json: any = null;
+      let json: any;
       try {
         json = r.body ? JSON.parse(r.body) : null;
       } catch {

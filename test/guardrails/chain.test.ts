@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Guardrail, GuardrailDirection, GuardrailFinding } from '../../kernel/index.ts';
-import { createGuardrailChain, runGuardrails, type ChainLayer } from '../../lib/guardrails/chain.ts';
+import { createGuardrailChain, runGuardrails } from '../../lib/guardrails/chain.ts';
 import { createDefaultGuardrails } from '../../lib/guardrails/defaults.ts';
 
 /** A layer that flags every occurrence of a word, and records the text it was given. */
@@ -165,6 +165,7 @@ describe('createGuardrailChain with the real layers', () => {
     assert.notEqual(off.action, 'block');
     assert.ok(!off.findings.some((f) => f.layer === 'toxicity'));
     const d = chain.describe();
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- entities is a string or string[]; both print as 'email'
     assert.equal(d.find((l) => l.name === 'pii')!.settings.entities!.toString(), 'email');
   });
   it('shell injection runs on tool arguments only by default', async () => {

@@ -213,7 +213,7 @@ describe('shell_injection', () => {
       [':(){ :|:& };:', 'fork_bomb'],
       ['echo hi > ~/.bashrc', 'redirection'],
     ];
-    for (const [t, k] of cases) assert.ok(kinds(sh, t, 'tool_args').includes(k), `${t} -> ${kinds(sh, t, 'tool_args')}`);
+    for (const [t, k] of cases) assert.ok(kinds(sh, t, 'tool_args').includes(k), `${t} -> ${kinds(sh, t, 'tool_args').join(',')}`);
   });
   it('leaves plain arguments and prose alone', () => {
     for (const t of [

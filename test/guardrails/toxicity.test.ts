@@ -22,7 +22,7 @@ describe('toxicity categories', () => {
       ['Disabled people should be put down.', 'threat'],
       ['Why are Jews always so greedy and dirty?', 'identity_attack'],
     ];
-    for (const [t, k] of cases) assert.ok(flagged(t).includes(k), `${t} -> ${flagged(t)}`);
+    for (const [t, k] of cases) assert.ok(flagged(t).includes(k), `${t} -> ${flagged(t).join(',')}`);
   });
   it('blocks slurs, also obfuscated, and self-harm encouragement', () => {
     assert.ok(flagged('shut up you f4gg0t').includes('identity_attack'));
@@ -66,8 +66,13 @@ describe('held-out own set', () => {
     let neg = 0;
     for (const x of ev) {
       const hit = flagged(x.text).length > 0;
-      if (x.harmful) (pos++, hit && tp++);
-      else (neg++, hit && fp++);
+      if (x.harmful) {
+        pos++;
+        if (hit) tp++;
+      } else {
+        neg++;
+        if (hit) fp++;
+      }
     }
     assert.ok(tp / pos >= 0.85, `harmful flagged ${tp}/${pos}`);
     assert.ok(fp / neg <= 0.1, `must-pass flagged ${fp}/${neg}`);

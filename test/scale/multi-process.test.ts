@@ -96,7 +96,7 @@ const cleanups: Array<() => Promise<unknown>> = [];
 after(async () => {
   for (const p of procs) if (p.child.exitCode === null && !p.child.killed) p.child.kill('SIGTERM');
   await Promise.all(
-    procs.map((p) => (p.child.exitCode !== null || p.child.signalCode ? null : new Promise((r) => p.child.once('exit', r)))),
+    procs.map((p) => (p.child.exitCode !== null || p.child.signalCode ? Promise.resolve() : new Promise((r) => p.child.once('exit', r)))),
   );
   for (const c of cleanups) await c().catch(() => undefined);
 });
@@ -196,7 +196,7 @@ test('2 gateways, 2 API replicas, 2 workers on PostgreSQL and Redis', { skip: sk
   let pending: { id: string } | null = null;
   for (let i = 0; i < 300 && !pending; i++) {
     const r = await fetch(`${g2.gateway}/api/v1/approvals?status=pending`, { headers: { authorization: `Bearer ${key2}` } });
-    pending = ((await r.json())).approvals?.[0] ?? null;
+    pending = (await r.json()).approvals?.[0] ?? null;
     if (!pending) await new Promise((r) => setTimeout(r, 100));
   }
   assert.ok(pending, 'the gated skill call is pending');
@@ -222,7 +222,7 @@ test('2 gateways, 2 API replicas, 2 workers on PostgreSQL and Redis', { skip: sk
       body: JSON.stringify({ contract_code: `${CONTRACT}// job ${i}\n`, mode: 'quick' }),
     });
     assert.equal(r.status, 202, await r.clone().text());
-    ids.push(((await r.json())).job_id);
+    ids.push((await r.json()).job_id);
   }
   // Kill W1 while it holds a job: the job's record names the worker (pid-prefixed replica id).
   const w1pid = `${w1.child.pid}-`;
@@ -245,7 +245,7 @@ test('2 gateways, 2 API replicas, 2 workers on PostgreSQL and Redis', { skip: sk
   for (const [i, id] of ids.entries()) {
     const base = (i % 2 ? a1 : a2).api; // read back through the other API replica
     for (let n = 0; ; n++) {
-      const j = (await (await fetch(`${base}/api/v1/jobs/${id}/`)).json());
+      const j = await (await fetch(`${base}/api/v1/jobs/${id}/`)).json();
       if (j.status === 'completed' || j.status === 'failed') {
         final.push(j);
         break;

@@ -110,7 +110,7 @@ test('without the tenancy plugin, tenants in the store still keep keyless caller
     assert.ok([401, 404].includes(one.status));
     const list = await fetch(`${base}/api/v1/reports/?limit=100`);
     if (list.status === 200) {
-      const got = ((await list.json())).reports.map((r: any) => r.report_id);
+      const got = (await list.json()).reports.map((r: any) => r.report_id);
       assert.ok(!got.includes(owned.id) && got.includes(mine.id), JSON.stringify(got));
     }
   } finally {

@@ -63,7 +63,7 @@ test('a body that trickles in is cut with 408 and the connection closed', async 
   );
   const tick = setInterval(() => sock.write('a'), 200);
   let got = '';
-  sock.on('data', (c) => (got += c));
+  sock.on('data', (c) => (got += String(c)));
   await new Promise((r) => sock.once('close', r));
   clearInterval(tick);
   assert.match(got, /^HTTP\/1\.1 408/);
@@ -168,7 +168,7 @@ test('an error answered before the body arrived closes the connection instead of
     `POST /api/v1/agent/chat HTTP/1.1\r\nHost: rebind.evil.example\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"message":"`,
   );
   let got = '';
-  sock.on('data', (c) => (got += c));
+  sock.on('data', (c) => (got += String(c)));
   await new Promise((r) => sock.once('close', r));
   assert.match(got, /^HTTP\/1\.1 421/);
   assert.match(got, /connection: close/i);

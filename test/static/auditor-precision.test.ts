@@ -112,10 +112,10 @@ contract K {
 }
 `;
   const lines = (await run(src, badRandomnessDetector)).map((f) => f.location.line);
-  assert.ok(!lines.includes(lineOf(src, 'require(id ==')), `the narrowing check of an index is no draw: ${lines}`);
+  assert.ok(!lines.includes(lineOf(src, 'require(id ==')), `the narrowing check of an index is no draw: ${lines.join(',')}`);
   assert.ok(
     lines.includes(lineOf(src, 'uint256 seed =')) || lines.includes(lineOf(src, 'seed % 2')),
-    `the timestamp draw is still reported: ${lines}`,
+    `the timestamp draw is still reported: ${lines.join(',')}`,
   );
 });
 
@@ -197,8 +197,8 @@ contract W {
 }
 `;
   const lines = (await run(src, badRandomnessDetector)).map((f) => f.location.line);
-  assert.ok(!lines.includes(lineOf(src, 'o_hash = sha3')), `an operation id is not randomness: ${lines}`);
-  assert.ok(lines.includes(lineOf(src, 'bytes32 h = sha3')), `a draw from the same kind of hash is: ${lines}`);
+  assert.ok(!lines.includes(lineOf(src, 'o_hash = sha3')), `an operation id is not randomness: ${lines.join(',')}`);
+  assert.ok(lines.includes(lineOf(src, 'bytes32 h = sha3')), `a draw from the same kind of hash is: ${lines.join(',')}`);
 });
 
 test('reentrancy: a call into an owner-configured contract that is handed no caller address is trusted; a token paying msg.sender, or a takeable owner, is not', async () => {

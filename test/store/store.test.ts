@@ -26,7 +26,8 @@ for (const b of BACKENDS) {
       ({ store, cleanup } = await b.open());
     });
     after(async () => cleanup());
-    const it = (name: string, fn: () => Promise<void>) => test(name, { skip: skip ?? false }, fn);
+    // Subtests of a describe() are not awaited: node:test queues and runs them in order.
+    const it = (name: string, fn: () => Promise<void>): void => void test(name, { skip: skip ?? false }, fn);
 
     it('kind and ping', async () => {
       assert.equal(store.kind, b.name);

@@ -1,7 +1,8 @@
 // Evaluated inside the page by pages.test.ts: every visible text whose contrast with its
 // effective background (ancestor backgrounds composited, white at the root) is below WCAG AA —
 // 4.5:1, or 3:1 for large text (24px, or 18.66px bold). Disabled controls are exempt, as in WCAG.
- 
+
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- read as text and evaluated in the page by pages.test.ts
 function contrastProblems() {
   const parse = (c) => {
     const m = /rgba?\(([^)]+)\)/.exec(c);

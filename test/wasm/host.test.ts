@@ -44,7 +44,7 @@ async function rejectsWith(p: Promise<unknown>, code: string, message?: RegExp):
     await p;
   } catch (e) {
     const ms = performance.now() - t;
-    assert.ok(e instanceof WasmPluginError, `expected WasmPluginError, got ${e}`);
+    assert.ok(e instanceof WasmPluginError, `expected WasmPluginError, got ${String(e)}`);
     assert.equal(e.code, code, e.message);
     assert.equal(e.pluginId, 'adversary');
     if (message) assert.match(e.message, message);
