@@ -18,12 +18,16 @@ const arg = (name: string, dflt: number) => {
 const N = arg('flood', 3);
 const DELAY_S = arg('delay', 4);
 const TRIVIAL = 'pragma solidity 0.8.30;\ncontract T { function f() external pure returns (uint) { return 1; } }\n';
-const FLOOD = `pragma solidity 0.8.30;\ncontract P {\n  function f(uint a) external pure returns (uint) {\n    return ${'('.repeat(20_000)}a${')'.repeat(20_000)};\n  }\n}\n`.padEnd(40 * 1024, ' ');
+const FLOOD =
+  `pragma solidity 0.8.30;\ncontract P {\n  function f(uint a) external pure returns (uint) {\n    return ${'('.repeat(20_000)}a${')'.repeat(20_000)};\n  }\n}\n`.padEnd(
+    40 * 1024,
+    ' ',
+  );
 
 async function timed(label: string, url: string, body: unknown) {
   const t = performance.now();
   const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const j = (await r.json()) as any;
+  const j = await r.json();
   const ms = Math.round(performance.now() - t);
   const what = j.code ?? j.tool_calls?.map((c: any) => `${c.name}:${c.status}`).join(',') ?? j.results?.map((x: any) => x.status).join(',');
   console.log(`${label.padEnd(28)} ${String(r.status).padEnd(4)} ${String(ms).padStart(6)} ms  ${what}`);
@@ -33,7 +37,13 @@ async function timed(label: string, url: string, body: unknown) {
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-flood-'));
   const kernel = new Kernel({
-    settingsInput: { dataDir, bind: '127.0.0.1:0', apiBind: '127.0.0.1:0', env: { VIGIL_CONTRACT_ROOTS: dataDir }, overrides: { llm: { provider: 'demo' }, workspace: dataDir, plugins: { 'analysis-engine': { self_test_on_start: false } } } },
+    settingsInput: {
+      dataDir,
+      bind: '127.0.0.1:0',
+      apiBind: '127.0.0.1:0',
+      env: { VIGIL_CONTRACT_ROOTS: dataDir },
+      overrides: { llm: { provider: 'demo' }, workspace: dataDir, plugins: { 'analysis-engine': { self_test_on_start: false } } },
+    },
     logger: pino({ level: 'silent' }),
   });
   await kernel.listen();
@@ -42,11 +52,15 @@ async function main() {
   // Warm the workers (compiler load) so the numbers below are the steady state; the start-up
   // self-tests are off for the same reason (they would run during the measurement).
   await timed('warm-up quick analysis', `${api}/api/v1/analyze/quick/`, { contract_code: TRIVIAL, timeout: 120 });
-  const flood = Array.from({ length: N }, (_, i) => timed(`flood ${i + 1} (20,000 parens)`, `${api}/api/v1/analyze/quick/`, { contract_code: FLOOD, timeout: 60 }));
+  const flood = Array.from({ length: N }, (_, i) =>
+    timed(`flood ${i + 1} (20,000 parens)`, `${api}/api/v1/analyze/quick/`, { contract_code: FLOOD, timeout: 60 }),
+  );
   await new Promise((r) => setTimeout(r, DELAY_S * 1000));
   const ok = [
     await timed(`trivial analysis (+${DELAY_S} s)`, `${api}/api/v1/analyze/quick/`, { contract_code: TRIVIAL, timeout: 60 }),
-    await timed('chat contract_audit', `${gw}/api/v1/agent/chat`, { message: `/skill contract_audit ${JSON.stringify({ code: TRIVIAL })}` }),
+    await timed('chat contract_audit', `${gw}/api/v1/agent/chat`, {
+      message: `/skill contract_audit ${JSON.stringify({ code: TRIVIAL })}`,
+    }),
   ];
   await Promise.all(flood);
   await kernel.stop();

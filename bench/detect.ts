@@ -44,7 +44,14 @@ export interface DetectReport {
     ms_per_contract: { mean: number; p95: number; max: number };
     missed: Array<{ file: string; category: string; lines: number[] }>;
   };
-  swc: { clean_variants: number; with_findings: number; with_findings_low_and_above: number; findings: number; findings_low_and_above: number; examples: Array<{ file: string; detector?: string; line: number; severity: string }> };
+  swc: {
+    clean_variants: number;
+    with_findings: number;
+    with_findings_low_and_above: number;
+    findings: number;
+    findings_low_and_above: number;
+    examples: Array<{ file: string; detector?: string; line: number; severity: string }>;
+  };
 }
 
 export function datasetsDir(): string {
@@ -62,17 +69,30 @@ export async function staticAnalyzer(): Promise<Analyze> {
 const aboveInfo = (f: Finding) => f.severity !== 'INFO';
 
 /** Per-contract hook (used by full mode to break findings down by tool and detector). */
-export type OnContract = (c: { path: string; labelled: Set<string>; labels: Array<{ lines: number[]; category: string }>; findings: Finding[]; ms: number }) => void;
+export type OnContract = (c: {
+  path: string;
+  labelled: Set<string>;
+  labels: Array<{ lines: number[]; category: string }>;
+  findings: Finding[];
+  ms: number;
+}) => void;
 
-export async function runDetectBenchmark(opts: { analyze?: Analyze; analyzer?: string; root?: string; sample?: number; onContract?: OnContract } = {}): Promise<DetectReport> {
+export async function runDetectBenchmark(
+  opts: { analyze?: Analyze; analyzer?: string; root?: string; sample?: number; onContract?: OnContract } = {},
+): Promise<DetectReport> {
   const root = opts.root ?? datasetsDir();
   const analyze = opts.analyze ?? (await staticAnalyzer());
   const sbDir = path.join(root, 'smartbugs-curated');
-  if (!fs.existsSync(path.join(sbDir, 'vulnerabilities.json'))) throw new Error(`SmartBugs curated not found at ${sbDir} (set VIGIL_DATASETS)`);
-  const allEntries = JSON.parse(fs.readFileSync(path.join(sbDir, 'vulnerabilities.json'), 'utf8')) as Array<{ path: string; vulnerabilities: Array<{ lines: number[]; category: string }> }>;
+  if (!fs.existsSync(path.join(sbDir, 'vulnerabilities.json')))
+    throw new Error(`SmartBugs curated not found at ${sbDir} (set VIGIL_DATASETS)`);
+  const allEntries = JSON.parse(fs.readFileSync(path.join(sbDir, 'vulnerabilities.json'), 'utf8')) as Array<{
+    path: string;
+    vulnerabilities: Array<{ lines: number[]; category: string }>;
+  }>;
   // --sample N: N contracts spread evenly over the (category-ordered) list, for slow full-mode runs.
   const n = opts.sample && opts.sample < allEntries.length ? opts.sample : allEntries.length;
-  const entries = n === allEntries.length ? allEntries : Array.from({ length: n }, (_, i) => allEntries[Math.floor((i * allEntries.length) / n)]!);
+  const entries =
+    n === allEntries.length ? allEntries : Array.from({ length: n }, (_, i) => allEntries[Math.floor((i * allEntries.length) / n)]);
   const subset = new Set(
     fs
       .readFileSync(path.join(sbDir, 'ICSE2020_curated_69.txt'), 'utf8')
@@ -101,7 +121,7 @@ export async function runDetectBenchmark(opts: { analyze?: Analyze; analyzer?: s
     const findings = await analyze(source, path.basename(e.path));
     times.push(performance.now() - t);
     const labelled = new Set(e.vulnerabilities.map((v) => v.category));
-    opts.onContract?.({ path: e.path, labelled, labels: e.vulnerabilities, findings, ms: times[times.length - 1]! });
+    opts.onContract?.({ path: e.path, labelled, labels: e.vulnerabilities, findings, ms: times[times.length - 1] });
     const inSubset = subset.has(path.normalize(e.path));
     if (inSubset) sub.contracts++;
     for (const v of e.vulnerabilities) {
@@ -137,8 +157,20 @@ export async function runDetectBenchmark(opts: { analyze?: Analyze; analyzer?: s
 
   // SWC registry: clean variants are the yaml files that expect no issue.
   const swcRoot = path.join(root, 'swc-registry', 'test_cases');
-  const swc: DetectReport['swc'] = { clean_variants: 0, with_findings: 0, with_findings_low_and_above: 0, findings: 0, findings_low_and_above: 0, examples: [] };
-  for (const y of walkFiles(swcRoot).filter((p) => p.endsWith('.yaml')).filter((_, i, all) => n === allEntries.length || i % Math.ceil(all.length / Math.max(1, Math.round((n / allEntries.length) * all.length))) === 0)) {
+  const swc: DetectReport['swc'] = {
+    clean_variants: 0,
+    with_findings: 0,
+    with_findings_low_and_above: 0,
+    findings: 0,
+    findings_low_and_above: 0,
+    examples: [],
+  };
+  for (const y of walkFiles(swcRoot)
+    .filter((p) => p.endsWith('.yaml'))
+    .filter(
+      (_, i, all) =>
+        n === allEntries.length || i % Math.ceil(all.length / Math.max(1, Math.round((n / allEntries.length) * all.length))) === 0,
+    )) {
     const doc = YAML.parse(fs.readFileSync(y, 'utf8')) ?? {};
     const issues = Array.isArray(doc.issues) ? doc.issues : [];
     if (issues.some((i: any) => (i?.count ?? 0) > 0)) continue;
@@ -151,7 +183,9 @@ export async function runDetectBenchmark(opts: { analyze?: Analyze; analyzer?: s
     swc.findings_low_and_above += low.length;
     if (fs_.length) swc.with_findings++;
     if (low.length) swc.with_findings_low_and_above++;
-    for (const f of low) if (swc.examples.length < 40) swc.examples.push({ file: path.relative(swcRoot, sol), detector: f.detector, line: f.location.line, severity: f.severity });
+    for (const f of low)
+      if (swc.examples.length < 40)
+        swc.examples.push({ file: path.relative(swcRoot, sol), detector: f.detector, line: f.location.line, severity: f.severity });
   }
 
   return {
@@ -195,13 +229,23 @@ export function printReport(r: DetectReport, verbose = false): void {
   console.log(`SmartBugs curated: ${s.contracts} contracts, ${s.labels} labels`);
   console.log('category                     labels found recall  findings precise');
   for (const [c, v] of Object.entries(s.per_category)) {
-    console.log(`${c.padEnd(28)} ${String(v.labels).padStart(6)} ${String(v.found).padStart(5)} ${pct(v.recall).padStart(6)} ${String(v.findings).padStart(9)} ${String(v.precise).padStart(7)}`);
+    console.log(
+      `${c.padEnd(28)} ${String(v.labels).padStart(6)} ${String(v.found).padStart(5)} ${pct(v.recall).padStart(6)} ${String(v.findings).padStart(9)} ${String(v.precise).padStart(7)}`,
+    );
   }
   console.log(`overall line-level recall    ${pct(s.recall)} (${s.found}/${s.labels})`);
-  console.log(`category precision           ${pct(s.precision)} of ${s.findings} findings; ${pct(s.precision_low_and_above)} of ${s.findings_low_and_above} findings above INFO`);
-  console.log(`69-contract subset recall    ${pct(s.subset69.recall)} (${s.subset69.found}/${s.subset69.labels}, ${s.subset69.contracts} contracts)`);
-  console.log(`time per contract            mean ${s.ms_per_contract.mean.toFixed(1)} ms, p95 ${s.ms_per_contract.p95.toFixed(1)} ms, max ${s.ms_per_contract.max.toFixed(1)} ms`);
-  console.log(`SWC registry clean variants: ${r.swc.clean_variants}; with any finding ${r.swc.with_findings} (${r.swc.findings} findings); with findings above INFO ${r.swc.with_findings_low_and_above} (${r.swc.findings_low_and_above})`);
+  console.log(
+    `category precision           ${pct(s.precision)} of ${s.findings} findings; ${pct(s.precision_low_and_above)} of ${s.findings_low_and_above} findings above INFO`,
+  );
+  console.log(
+    `69-contract subset recall    ${pct(s.subset69.recall)} (${s.subset69.found}/${s.subset69.labels}, ${s.subset69.contracts} contracts)`,
+  );
+  console.log(
+    `time per contract            mean ${s.ms_per_contract.mean.toFixed(1)} ms, p95 ${s.ms_per_contract.p95.toFixed(1)} ms, max ${s.ms_per_contract.max.toFixed(1)} ms`,
+  );
+  console.log(
+    `SWC registry clean variants: ${r.swc.clean_variants}; with any finding ${r.swc.with_findings} (${r.swc.findings} findings); with findings above INFO ${r.swc.with_findings_low_and_above} (${r.swc.findings_low_and_above})`,
+  );
   if (verbose) {
     console.log('\nmissed labels:');
     for (const m of s.missed) console.log(`  ${m.category.padEnd(26)} ${m.file}:${m.lines.join(',')}`);
@@ -262,7 +306,10 @@ export async function engineAnalyzer(mode: 'quick' | 'full', timeoutS: number) {
  * layer costs precision and which costs time.
  */
 export function breakdownCollector() {
-  const tools: Record<string, { findings: number; precise: number; alone: number; alone_precise: number; alone_above_info: number; labels_only_it_found: number }> = {};
+  const tools: Record<
+    string,
+    { findings: number; precise: number; alone: number; alone_precise: number; alone_above_info: number; labels_only_it_found: number }
+  > = {};
   const unlabelled: Record<string, number> = {};
   const contracts: Array<{ path: string; ms: number; findings: number; precise: number }> = [];
   const outside: Array<{ path: string; line: number; detector: string; tools: string[]; category: string; severity: string }> = [];
@@ -284,19 +331,34 @@ export function breakdownCollector() {
       if (!ok) {
         const key = `${f.tools.join('+')} ${f.detector ?? f.title} [${f.category}, ${f.severity}]`;
         unlabelled[key] = (unlabelled[key] ?? 0) + 1;
-        outside.push({ path: c.path, line: f.location.line, detector: f.detector ?? f.title, tools: f.tools, category: f.category, severity: f.severity });
+        outside.push({
+          path: c.path,
+          line: f.location.line,
+          detector: f.detector ?? f.title,
+          tools: f.tools,
+          category: f.category,
+          severity: f.severity,
+        });
       }
     }
     for (const v of c.labels) {
-      const hitters = new Set(c.findings.filter((f) => f.category === v.category && v.lines.some((l) => f.location.line <= l && l <= f.location.end_line)).flatMap((f) => f.tools));
+      const hitters = new Set(
+        c.findings
+          .filter((f) => f.category === v.category && v.lines.some((l) => f.location.line <= l && l <= f.location.end_line))
+          .flatMap((f) => f.tools),
+      );
       if (hitters.size === 1) {
-        const t = [...hitters][0]!;
-        (tools[t] ??= { findings: 0, precise: 0, alone: 0, alone_precise: 0, alone_above_info: 0, labels_only_it_found: 0 }).labels_only_it_found++;
+        const t = [...hitters][0];
+        (tools[t] ??= { findings: 0, precise: 0, alone: 0, alone_precise: 0, alone_above_info: 0, labels_only_it_found: 0 })
+          .labels_only_it_found++;
       }
     }
     contracts.push({ path: c.path, ms: Math.round(c.ms), findings: c.findings.length, precise });
   };
-  return { onContract, report: () => ({ tools, unlabelled: Object.fromEntries(Object.entries(unlabelled).sort((a, b) => b[1] - a[1])), contracts, outside }) };
+  return {
+    onContract,
+    report: () => ({ tools, unlabelled: Object.fromEntries(Object.entries(unlabelled).sort((a, b) => b[1] - a[1])), contracts, outside }),
+  };
 }
 
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
@@ -311,15 +373,25 @@ if (isMain) {
   }
   (async () => {
     if (!engineMode) return { r: await runDetectBenchmark(), proofs: null, breakdown: null };
-    const a = await engineAnalyzer(mode as 'quick' | 'full', Number(opt('--timeout') ?? 60));
+    const a = await engineAnalyzer(mode, Number(opt('--timeout') ?? 60));
     try {
       const sample = opt('--sample') ? Number(opt('--sample')) : undefined;
       const bd = mode === 'full' ? breakdownCollector() : null;
-      const r = await runDetectBenchmark({ analyze: a.analyze, analyzer: `vigil engine (${mode === "full" ? "full: every available layer" : "quick: the quick-mode tools"}, correlated)${sample ? `, sample of ${sample} contracts` : ''}`, sample, onContract: bd?.onContract });
-      const runs = Object.fromEntries([...a.toolRuns].map(([t, e]) => {
-        const xs = e.ms.slice().sort((x, y) => x - y);
-        return [t, { runs: xs.length, mean_ms: Math.round(mean(xs)), p95_ms: Math.round(xs[Math.floor(xs.length * 0.95)] ?? 0), status: e.status }];
-      }));
+      const r = await runDetectBenchmark({
+        analyze: a.analyze,
+        analyzer: `vigil engine (${mode === 'full' ? 'full: every available layer' : 'quick: the quick-mode tools'}, correlated)${sample ? `, sample of ${sample} contracts` : ''}`,
+        sample,
+        onContract: bd?.onContract,
+      });
+      const runs = Object.fromEntries(
+        [...a.toolRuns].map(([t, e]) => {
+          const xs = e.ms.slice().sort((x, y) => x - y);
+          return [
+            t,
+            { runs: xs.length, mean_ms: Math.round(mean(xs)), p95_ms: Math.round(xs[Math.floor(xs.length * 0.95)] ?? 0), status: e.status },
+          ];
+        }),
+      );
       return { r, proofs: a.proofs, breakdown: bd ? { ...bd.report(), tool_runs: runs } : null };
     } finally {
       await a.close();
@@ -330,16 +402,24 @@ if (isMain) {
       else {
         printReport(r, args.includes('--verbose'));
         if (proofs) {
-          console.log(`\nproof-carrying findings: ${proofs.findings}; replayed ${proofs.replayed}; property broken again on replay: ${proofs.broken}`);
+          console.log(
+            `\nproof-carrying findings: ${proofs.findings}; replayed ${proofs.replayed}; property broken again on replay: ${proofs.broken}`,
+          );
           for (const f of proofs.failed) console.log(`  not confirmed: ${f}`);
         }
         if (breakdown) {
           console.log('\ntool                  findings precise alone alone-precise alone>INFO only-it-found  mean s  p95 s  statuses');
           for (const [t, e] of Object.entries(breakdown.tools)) {
             const run = breakdown.tool_runs[t];
-            console.log(`${t.padEnd(20)} ${String(e.findings).padStart(9)} ${String(e.precise).padStart(7)} ${String(e.alone).padStart(5)} ${String(e.alone_precise).padStart(13)} ${String(e.alone_above_info).padStart(10)} ${String(e.labels_only_it_found).padStart(13)} ${run ? (run.mean_ms / 1000).toFixed(1).padStart(7) : '      -'} ${run ? (run.p95_ms / 1000).toFixed(1).padStart(6) : '     -'}  ${run ? JSON.stringify(run.status) : ''}`);
+            console.log(
+              `${t.padEnd(20)} ${String(e.findings).padStart(9)} ${String(e.precise).padStart(7)} ${String(e.alone).padStart(5)} ${String(e.alone_precise).padStart(13)} ${String(e.alone_above_info).padStart(10)} ${String(e.labels_only_it_found).padStart(13)} ${run ? (run.mean_ms / 1000).toFixed(1).padStart(7) : '      -'} ${run ? (run.p95_ms / 1000).toFixed(1).padStart(6) : '     -'}  ${run ? JSON.stringify(run.status) : ''}`,
+            );
           }
-          for (const [t, run] of Object.entries(breakdown.tool_runs)) if (!breakdown.tools[t]) console.log(`${t.padEnd(20)} ${'0'.padStart(9)} ${''.padStart(60)} ${(run.mean_ms / 1000).toFixed(1).padStart(7)} ${(run.p95_ms / 1000).toFixed(1).padStart(6)}  ${JSON.stringify(run.status)}`);
+          for (const [t, run] of Object.entries(breakdown.tool_runs))
+            if (!breakdown.tools[t])
+              console.log(
+                `${t.padEnd(20)} ${'0'.padStart(9)} ${''.padStart(60)} ${(run.mean_ms / 1000).toFixed(1).padStart(7)} ${(run.p95_ms / 1000).toFixed(1).padStart(6)}  ${JSON.stringify(run.status)}`,
+              );
           if (args.includes('--verbose')) {
             console.log('\nfindings outside the labelled categories, by reporter and detector:');
             for (const [k, n] of Object.entries(breakdown.unlabelled)) console.log(`  ${String(n).padStart(4)}  ${k}`);

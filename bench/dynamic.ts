@@ -81,7 +81,8 @@ for (const [n, e] of entries.entries()) {
   const labelled = new Set(e.vulnerabilities.map((v) => v.category));
   for (const v of e.vulnerabilities) {
     per[v.category].labels++;
-    if (findings.some((f) => f.category === v.category && v.lines.some((l) => f.location.line <= l && l <= f.location.end_line))) per[v.category].matched++;
+    if (findings.some((f) => f.category === v.category && v.lines.some((l) => f.location.line <= l && l <= f.location.end_line)))
+      per[v.category].matched++;
   }
   for (const f of findings) {
     per[f.category].findings++;
@@ -89,7 +90,9 @@ for (const [n, e] of entries.entries()) {
     const rep = await replaySequence(program!, f.evidence as SequenceEvidence);
     if (rep.broken) per[f.category].replayed++;
     else falseProofs.push(`${e.path}:${f.location.line} ${f.category} ${rep.error ?? ''}`);
-    hits.push(`${e.path}:${f.location.line} ${f.category} [${(f.evidence as SequenceEvidence).property}] labels: ${e.vulnerabilities.map((v) => `${v.category}@${v.lines.join(',')}`).join(' ')}`);
+    hits.push(
+      `${e.path}:${f.location.line} ${f.category} [${(f.evidence as SequenceEvidence).property}] labels: ${e.vulnerabilities.map((v) => `${v.category}@${v.lines.join(',')}`).join(' ')}`,
+    );
   }
   if (!args.includes('--json')) process.stderr.write(`\r${n + 1}/${entries.length} ${e.path.padEnd(70).slice(0, 70)}`);
 }
@@ -98,21 +101,55 @@ if (!args.includes('--json')) process.stderr.write('\n');
 const sorted = (xs: number[]) => xs.slice().sort((a, b) => a - b);
 const stat = (xs: number[]) => {
   const s = sorted(xs);
-  return { mean: Math.round(xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)), p95: s[Math.floor(s.length * 0.95)] ?? 0, max: s[s.length - 1] ?? 0 };
+  return {
+    mean: Math.round(xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)),
+    p95: s[Math.floor(s.length * 0.95)] ?? 0,
+    max: s[s.length - 1] ?? 0,
+  };
 };
-const totals = Object.values(per).reduce((a, r) => ({ labels: a.labels + r.labels, matched: a.matched + r.matched, findings: a.findings + r.findings, replayed: a.replayed + r.replayed, inLab: a.inLab + r.findingsInLabelledCategory }), { labels: 0, matched: 0, findings: 0, replayed: 0, inLab: 0 });
-const report = { budget_ms: budget, contracts: entries.length, status, per_category: per, totals, sequences, transactions, ms: { compile: stat(compileMs), fuzz_and_prove: stat(fuzzMs), total: stat(totalMs) }, false_proofs: falseProofs, hits };
+const totals = Object.values(per).reduce(
+  (a, r) => ({
+    labels: a.labels + r.labels,
+    matched: a.matched + r.matched,
+    findings: a.findings + r.findings,
+    replayed: a.replayed + r.replayed,
+    inLab: a.inLab + r.findingsInLabelledCategory,
+  }),
+  { labels: 0, matched: 0, findings: 0, replayed: 0, inLab: 0 },
+);
+const report = {
+  budget_ms: budget,
+  contracts: entries.length,
+  status,
+  per_category: per,
+  totals,
+  sequences,
+  transactions,
+  ms: { compile: stat(compileMs), fuzz_and_prove: stat(fuzzMs), total: stat(totalMs) },
+  false_proofs: falseProofs,
+  hits,
+};
 if (args.includes('--json')) console.log(JSON.stringify(report, null, 2));
 else {
   console.log(`Dynamic testing (vigil-fuzz) on SmartBugs curated — ${entries.length} contracts, ${budget} ms fuzzing budget each`);
-  console.log(`run status: ${Object.entries(status).map(([k, v]) => `${k} ${v}`).join(', ')}; ${sequences} sequences, ${transactions} transactions`);
+  console.log(
+    `run status: ${Object.entries(status)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}; ${sequences} sequences, ${transactions} transactions`,
+  );
   console.log('category                     labels matched  confirmed replayed in-labelled-category');
   for (const [c, r] of Object.entries(per)) {
     if (!r.labels && !r.findings) continue;
-    console.log(`${c.padEnd(28)} ${String(r.labels).padStart(6)} ${String(r.matched).padStart(7)} ${String(r.findings).padStart(10)} ${String(r.replayed).padStart(8)} ${String(r.findingsInLabelledCategory).padStart(8)}`);
+    console.log(
+      `${c.padEnd(28)} ${String(r.labels).padStart(6)} ${String(r.matched).padStart(7)} ${String(r.findings).padStart(10)} ${String(r.replayed).padStart(8)} ${String(r.findingsInLabelledCategory).padStart(8)}`,
+    );
   }
-  console.log(`total                        ${String(totals.labels).padStart(6)} ${String(totals.matched).padStart(7)} ${String(totals.findings).padStart(10)} ${String(totals.replayed).padStart(8)} ${String(totals.inLab).padStart(8)}`);
-  console.log(`time per contract (ms): compile mean ${report.ms.compile.mean} p95 ${report.ms.compile.p95}; fuzz+prove mean ${report.ms.fuzz_and_prove.mean} p95 ${report.ms.fuzz_and_prove.p95} max ${report.ms.fuzz_and_prove.max}; total mean ${report.ms.total.mean}`);
+  console.log(
+    `total                        ${String(totals.labels).padStart(6)} ${String(totals.matched).padStart(7)} ${String(totals.findings).padStart(10)} ${String(totals.replayed).padStart(8)} ${String(totals.inLab).padStart(8)}`,
+  );
+  console.log(
+    `time per contract (ms): compile mean ${report.ms.compile.mean} p95 ${report.ms.compile.p95}; fuzz+prove mean ${report.ms.fuzz_and_prove.mean} p95 ${report.ms.fuzz_and_prove.p95} max ${report.ms.fuzz_and_prove.max}; total mean ${report.ms.total.mean}`,
+  );
   if (falseProofs.length) console.log(`findings that did not replay: ${falseProofs.length}\n  ${falseProofs.join('\n  ')}`);
   if (args.includes('--verbose')) console.log(`\nfindings:\n  ${hits.join('\n  ')}`);
 }

@@ -15,7 +15,19 @@ import pino from 'pino';
 import { Kernel } from '../kernel/kernel.ts';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const CORE = ['gateway-core', 'gateway-audit', 'gateway-tenancy', 'gateway-approvals', 'llm-demo', 'skill-crypto', 'skill-files', 'skill-git', 'skill-web-search', 'skill-contract-audit', 'skill-shell'];
+const CORE = [
+  'gateway-core',
+  'gateway-audit',
+  'gateway-tenancy',
+  'gateway-approvals',
+  'llm-demo',
+  'skill-crypto',
+  'skill-files',
+  'skill-git',
+  'skill-web-search',
+  'skill-contract-audit',
+  'skill-shell',
+];
 const SECS = Number(process.env.BENCH_S ?? 10);
 const WARM = Number(process.env.BENCH_WARM_S ?? 3);
 const CONC = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -27,7 +39,11 @@ async function boot(withGuardrails: boolean) {
   const plugins = Object.fromEntries(all.filter((p) => !keep.has(p)).map((p) => [p, { enabled: false }]));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-'));
   const k = new Kernel({
-    settingsInput: { dataDir, env: {}, overrides: { llm: { provider: 'demo' }, workspace: dataDir, bind: '127.0.0.1:0', api_bind: '127.0.0.1:0', plugins } },
+    settingsInput: {
+      dataDir,
+      env: {},
+      overrides: { llm: { provider: 'demo' }, workspace: dataDir, bind: '127.0.0.1:0', api_bind: '127.0.0.1:0', plugins },
+    },
     logger: pino({ level: 'silent' }),
     poolThreads: 1,
   });
@@ -54,7 +70,10 @@ function ms(v: string): number {
 async function wrk(url: string, body: string, secs: number): Promise<WrkResult> {
   const script = path.join(os.tmpdir(), `vigil-wrk-${process.pid}.lua`);
   fs.writeFileSync(script, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(body)}\nwrk.headers["Content-Type"] = "application/json"\n`);
-  const { stdout } = await run('wrk', ['-t2', `-c${CONC}`, `-d${secs}s`, '--latency', '-s', script, url], { encoding: 'utf8', timeout: (secs + 30) * 1000 });
+  const { stdout } = await run('wrk', ['-t2', `-c${CONC}`, `-d${secs}s`, '--latency', '-s', script, url], {
+    encoding: 'utf8',
+    timeout: (secs + 30) * 1000,
+  });
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1]);
   const p50 = /\s50%\s+(\S+)/.exec(stdout)?.[1];
   const p99 = /\s99%\s+(\S+)/.exec(stdout)?.[1];
@@ -62,7 +81,13 @@ async function wrk(url: string, body: string, secs: number): Promise<WrkResult> 
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0);
   const sockErr = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
   if (!Number.isFinite(rps) || !p50 || !p99) throw new Error(`could not read wrk's output:\n${stdout}`);
-  return { rps, p50: ms(p50), p99: ms(p99), requests, errors: non2xx + (sockErr ? sockErr.slice(1).reduce((a, b) => a + Number(b), 0) : 0) };
+  return {
+    rps,
+    p50: ms(p50),
+    p99: ms(p99),
+    requests,
+    errors: non2xx + (sockErr ? sockErr.slice(1).reduce((a, b) => a + Number(b), 0) : 0),
+  };
 }
 
 async function scenario(label: string, message: string, withGuardrails: boolean) {
@@ -97,6 +122,11 @@ for (const g of modes) {
   rows.push(await scenario('answer only ("hello there")', 'hello there', g));
   rows.push(await scenario('skill call ("sha256 of abc")', 'sha256 of abc', g));
 }
-const load = os.loadavg().map((x) => x.toFixed(1)).join(' ');
-console.log(`node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), wrk -t2 -c${CONC} -d${SECS}s, load average ${load}`);
+const load = os
+  .loadavg()
+  .map((x) => x.toFixed(1))
+  .join(' ');
+console.log(
+  `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), wrk -t2 -c${CONC} -d${SECS}s, load average ${load}`,
+);
 console.table(rows);

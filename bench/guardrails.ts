@@ -15,7 +15,15 @@ import { loadModel, mulberry32, type LoadedModel } from '../lib/guardrails/class
 import { createDefaultGuardrails, loadInjectionModelFile } from '../lib/guardrails/defaults.ts';
 import { createEncodedExfiltrationGuardrail } from '../lib/guardrails/exfiltration.ts';
 import { createPromptInjectionGuardrail, promptInjectionDefaults, scoreInjection } from '../lib/guardrails/injection.ts';
-import { applyRelabel, deepsetPath, readEvalData, readExtraData, readLabelled, trainInjectionModel, type LabelledText } from '../lib/guardrails/injection-training.ts';
+import {
+  applyRelabel,
+  deepsetPath,
+  readEvalData,
+  readExtraData,
+  readLabelled,
+  trainInjectionModel,
+  type LabelledText,
+} from '../lib/guardrails/injection-training.ts';
 import { createPiiGuardrail } from '../lib/guardrails/pii.ts';
 import { createShellInjectionGuardrail } from '../lib/guardrails/shell.ts';
 import { createToxicityGuardrail } from '../lib/guardrails/toxicity.ts';
@@ -65,12 +73,15 @@ async function crossValidate() {
   const generated = generatedSet();
   const genTexts = new Set(generated.map((d) => d.text));
   const handWritten = extra.filter((d) => !genTexts.has(d.text));
-  const data = [...relabelled.data.map((d, i) => ({ ...d, src: 'deepset', orig: original[i]!.label })), ...generated.map((d) => ({ ...d, src: 'own', orig: d.label }))];
+  const data = [
+    ...relabelled.data.map((d, i) => ({ ...d, src: 'deepset', orig: original[i].label })),
+    ...generated.map((d) => ({ ...d, src: 'own', orig: d.label })),
+  ];
   const rnd = mulberry32(seed);
   const order = data.map((_, i) => i);
   for (let i = order.length - 1; i > 0; i--) {
     const j = Math.floor(rnd() * (i + 1));
-    [order[i], order[j]] = [order[j]!, order[i]!];
+    [order[i], order[j]] = [order[j], order[i]];
   }
   const th = promptInjectionDefaults.threshold;
   type Row = { pos: number; neg: number; tp: number; fp: number };
@@ -87,14 +98,17 @@ async function crossValidate() {
     rows.set(key, r);
   };
   for (let f = 0; f < folds; f++) {
-    const test = order.filter((_, i) => i % folds === f).map((i) => data[i]!);
-    const train = order.filter((_, i) => i % folds !== f).map((i) => data[i]!);
+    const test = order.filter((_, i) => i % folds === f).map((i) => data[i]);
+    const train = order.filter((_, i) => i % folds !== f).map((i) => data[i]);
     const model = trainInjectionModel([...train, ...handWritten]);
     const chain = chainWith(model);
     for (const d of test) {
       const s = scoreInjection(d.text, model);
       const blocked = s.score >= th;
-      if (args.includes('--verbose') && blocked !== (d.label === 1)) console.error(`${d.label ? 'MISSED' : 'FALSE+'} ${d.src} ${s.score.toFixed(2)} r${s.ruleScore.toFixed(2)} m${s.modelScore.toFixed(2)} ${s.hits.map((h) => h.rule).join(',')} | ${d.text.slice(0, 140).replace(/\s+/g, ' ')}`);
+      if (args.includes('--verbose') && blocked !== (d.label === 1))
+        console.error(
+          `${d.label ? 'MISSED' : 'FALSE+'} ${d.src} ${s.score.toFixed(2)} r${s.ruleScore.toFixed(2)} m${s.modelScore.toFixed(2)} ${s.hits.map((h) => h.rule).join(',')} | ${d.text.slice(0, 140).replace(/\s+/g, ' ')}`,
+        );
       tally(`${d.src}: prompt_injection layer (rules + classifier)`, d.label, blocked);
       tally(`${d.src}: rules only`, d.label, s.ruleScore >= th);
       tally(`${d.src}: classifier only`, d.label, s.modelScore >= th);
@@ -104,7 +118,9 @@ async function crossValidate() {
     }
   }
   console.log(`\n## Prompt injection: ${folds}-fold cross-validation, threshold ${th}\n`);
-  console.log(`deepset-train.json (${original.length} texts, ${relabelled.changed} plain task personas relabelled benign per deepset-relabel.json) + data/gen-personas.json (${generated.length} own persona/agent texts)\n`);
+  console.log(
+    `deepset-train.json (${original.length} texts, ${relabelled.changed} plain task personas relabelled benign per deepset-relabel.json) + data/gen-personas.json (${generated.length} own persona/agent texts)\n`,
+  );
   console.log('| data: detector | attacks | attacks blocked | benign | benign blocked |');
   console.log('|---|---|---|---|---|');
   for (const [k, r] of rows) console.log(`| ${k} | ${r.pos} | ${pct(r.tp, r.pos)} | ${r.neg} | ${pct(r.fp, r.neg)} |`);
@@ -152,36 +168,39 @@ async function toxicity() {
     process.exit(2);
   }
   const own = readOwn(path.join(here, 'data', 'own-train.json'));
-  const flagged = (cats: Record<string, number>) => Object.entries(cats).some(([c, v]) => v >= ((toxicityDefaults.category_thresholds as Record<string, number>)[c] ?? toxicityDefaults.threshold));
+  const flagged = (cats: Record<string, number>) =>
+    Object.entries(cats).some(
+      ([c, v]) => v >= ((toxicityDefaults.category_thresholds as Record<string, number>)[c] ?? toxicityDefaults.threshold),
+    );
   const rnd = mulberry32(seed);
   const order = dav.map((_, i) => i);
   for (let i = order.length - 1; i > 0; i--) {
     const j = Math.floor(rnd() * (i + 1));
-    [order[i], order[j]] = [order[j]!, order[i]!];
+    [order[i], order[j]] = [order[j], order[i]];
   }
   const c: Record<string, [number, number]> = { davidson_hate: [0, 0], davidson_offensive: [0, 0], davidson_neither: [0, 0] };
   const tfolds = Math.min(folds, 5);
   for (let f = 0; f < tfolds; f++) {
-    const test = order.filter((_, i) => i % tfolds === f).map((i) => dav[i]!);
-    const train = order.filter((_, i) => i % tfolds !== f).map((i) => dav[i]!);
+    const test = order.filter((_, i) => i % tfolds === f).map((i) => dav[i]);
+    const train = order.filter((_, i) => i % tfolds !== f).map((i) => dav[i]);
     const file = path.join(tmp.tmpdir(), `vigil-tox-fold-${process.pid}.json`);
     fsm.writeFileSync(file, JSON.stringify(trainToxModel([...train, ...own])));
     const model = loadToxicityModel(file);
     fsm.rmSync(file, { force: true });
     for (const d of test) {
-      const k = c[d.kind]!;
+      const k = c[d.kind];
       k[0]++;
       if (flagged(scoreToxicity(d.text, model).categories)) k[1]++;
     }
   }
-  const nonHate = [c.davidson_offensive![0] + c.davidson_neither![0], c.davidson_offensive![1] + c.davidson_neither![1]];
+  const nonHate = [c.davidson_offensive[0] + c.davidson_neither[0], c.davidson_offensive[1] + c.davidson_neither[1]];
   console.log(`\n## Toxicity: ${tfolds}-fold cross-validation on Davidson et al. (${dav.length} tweets), default thresholds\n`);
   console.log('| class | tweets | flagged |');
   console.log('|---|---|---|');
-  console.log(`| hate (hateful) | ${c.davidson_hate![0]} | ${pct(c.davidson_hate![1], c.davidson_hate![0])} |`);
-  console.log(`| offensive (not hateful) | ${c.davidson_offensive![0]} | ${pct(c.davidson_offensive![1], c.davidson_offensive![0])} |`);
-  console.log(`| neither (not hateful) | ${c.davidson_neither![0]} | ${pct(c.davidson_neither![1], c.davidson_neither![0])} |`);
-  console.log(`| all not hateful | ${nonHate[0]} | ${pct(nonHate[1]!, nonHate[0]!)} |`);
+  console.log(`| hate (hateful) | ${c.davidson_hate[0]} | ${pct(c.davidson_hate[1], c.davidson_hate[0])} |`);
+  console.log(`| offensive (not hateful) | ${c.davidson_offensive[0]} | ${pct(c.davidson_offensive[1], c.davidson_offensive[0])} |`);
+  console.log(`| neither (not hateful) | ${c.davidson_neither[0]} | ${pct(c.davidson_neither[1], c.davidson_neither[0])} |`);
+  console.log(`| all not hateful | ${nonHate[0]} | ${pct(nonHate[1], nonHate[0])} |`);
   const shipped = loadToxicityModel();
   const ev = readOwn(path.join(here, 'eval', 'own-eval.json'));
   const byKind = new Map<string, [number, number, number]>();
@@ -195,8 +214,13 @@ async function toxicity() {
     for (const cc of TOXICITY_CATEGORIES) {
       const t = (toxicityDefaults.category_thresholds as Record<string, number>)[cc] ?? toxicityDefaults.threshold;
       const x = cat.get(cc) ?? { tp: 0, pos: 0, fp: 0, neg: 0 };
-      if (d.cats.includes(cc)) (x.pos++, r.categories[cc]! >= t && x.tp++);
-      else if (!d.harmful) (x.neg++, r.categories[cc]! >= t && x.fp++);
+      if (d.cats.includes(cc)) {
+        x.pos++;
+        if (r.categories[cc] >= t) x.tp++;
+      } else if (!d.harmful) {
+        x.neg++;
+        if (r.categories[cc] >= t) x.fp++;
+      }
       cat.set(cc, x);
     }
   }
@@ -204,7 +228,15 @@ async function toxicity() {
   let hf = 0;
   let np = 0;
   let nf = 0;
-  for (const [, [h, n, f]] of byKind) h ? ((hp += n), (hf += f)) : ((np += n), (nf += f));
+  for (const [, [h, n, f]] of byKind) {
+    if (h) {
+      hp += n;
+      hf += f;
+    } else {
+      np += n;
+      nf += f;
+    }
+  }
   console.log(`\n## Toxicity: held-out own set (eval/own-eval.json, ${ev.length} texts), shipped model\n`);
   console.log(`Hateful/harmful flagged: **${pct(hf, hp)}** of ${hp}; must-pass flagged: **${pct(nf, np)}** of ${np}.\n`);
   console.log('| kind | label | texts | flagged |');
@@ -224,7 +256,8 @@ async function pii() {
   console.log(`\n## PII: generated evaluation set (${items.length} messages, 26 locales, seed 2026)\n`);
   console.log('| entity | found | false alarms | missed | precision | recall | F1 |');
   console.log('|---|---|---|---|---|---|---|');
-  for (const [k, v] of Object.entries(r)) console.log(`| ${k} | ${v.tp} | ${v.fp} | ${v.fn} | ${v.precision.toFixed(3)} | ${v.recall.toFixed(3)} | ${v.f1.toFixed(3)} |`);
+  for (const [k, v] of Object.entries(r))
+    console.log(`| ${k} | ${v.tp} | ${v.fp} | ${v.fn} | ${v.precision.toFixed(3)} | ${v.recall.toFixed(3)} | ${v.f1.toFixed(3)} |`);
 }
 
 /** data/gen-personas.json: the generated persona/agent set, cross-validated with deepset. */
@@ -263,7 +296,7 @@ async function latency() {
   const model = loadInjectionModelFile();
   const layers = createDefaultGuardrails(model).map((g) => ({ guardrail: g, mode: g.defaultMode }));
   const msgs = messages(200);
-  for (let i = 0; i < 300; i++) await runGuardrails(layers, msgs[i % msgs.length]!, 'input'); // warm-up (JIT, lexicon load)
+  for (let i = 0; i < 300; i++) await runGuardrails(layers, msgs[i % msgs.length], 'input'); // warm-up (JIT, lexicon load)
   console.log(`\n## Latency of the whole default chain, ${iterations} messages of 1024 chars\n`);
   // Wall-clock time is what a caller waits; CPU time of this thread is reported too because a
   // busy shared machine inflates wall-clock percentiles with time spent waiting for a core.
@@ -275,7 +308,7 @@ async function latency() {
     for (let i = 0; i < iterations; i++) {
       const c0 = process.cpuUsage();
       const t0 = performance.now();
-      await runGuardrails(layers, msgs[i % msgs.length]!, dir);
+      await runGuardrails(layers, msgs[i % msgs.length], dir);
       wall.push(performance.now() - t0);
       const c = process.cpuUsage(c0);
       cpu.push((c.user + c.system) / 1000);
@@ -311,7 +344,7 @@ async function latency() {
     for (let i = 0; i < iterations; i++) {
       const c0 = process.cpuUsage();
       const t0 = performance.now();
-      await g.check(msgs[i % msgs.length]!, 'input');
+      await g.check(msgs[i % msgs.length], 'input');
       wall.push(performance.now() - t0);
       const c = process.cpuUsage(c0);
       cpu.push((c.user + c.system) / 1000);
@@ -337,7 +370,7 @@ async function allocation() {
     gcs += l.getEntries().length;
   });
   obs.observe({ entryTypes: ['gc'] });
-  for (let i = 0; i < 400; i++) await runGuardrails(layers, msgs[i % msgs.length]!, 'input');
+  for (let i = 0; i < 400; i++) await runGuardrails(layers, msgs[i % msgs.length], 'input');
   console.log('\n## Allocation per message of 1024 chars, whole default chain\n');
   console.log('| direction | KB allocated per message | GC-free batches |');
   console.log('|---|---|---|');
@@ -348,24 +381,26 @@ async function allocation() {
       await new Promise((r) => setTimeout(r, 5));
       const g0 = gcs;
       const h0 = process.memoryUsage().heapUsed;
-      for (let i = 0; i < 50; i++) await runGuardrails(layers, msgs[(rep * 50 + i) % msgs.length]!, dir);
+      for (let i = 0; i < 50; i++) await runGuardrails(layers, msgs[(rep * 50 + i) % msgs.length], dir);
       const h1 = process.memoryUsage().heapUsed;
       await new Promise((r) => setTimeout(r, 5));
       if (gcs === g0) per.push((h1 - h0) / 50);
     }
     per.sort((a, b) => a - b);
-    console.log(`| ${dir} | ${per.length ? (per[Math.floor(per.length / 2)]! / 1024).toFixed(1) : 'n/a'} | ${per.length} of 20 |`);
+    console.log(`| ${dir} | ${per.length ? (per[Math.floor(per.length / 2)] / 1024).toFixed(1) : 'n/a'} | ${per.length} of 20 |`);
   }
   obs.disconnect();
 }
 
 function q(xs: number[], p: number): string {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(p * s.length))]!.toFixed(3) + ' ms';
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))].toFixed(3) + ' ms';
 }
 
 const os = await import('node:os');
-console.log(`# vigil guardrail benchmark (node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}, ${new Date().toISOString().slice(0, 10)})`);
+console.log(
+  `# vigil guardrail benchmark (node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}, ${new Date().toISOString().slice(0, 10)})`,
+);
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 if (only && !['detection', 'injection', 'toxicity', 'pii', 'latency'].includes(only)) {
   console.error('--only must be detection, injection, toxicity, pii or latency');

@@ -18,7 +18,14 @@ function once() {
   return new Promise((resolve) => {
     const t0 = process.hrtime.bigint();
     const req = http.request(
-      { host: u.hostname, port: u.port, path: u.pathname, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': payload.length } },
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': payload.length },
+      },
       (res) => {
         res.resume();
         res.on('end', () => {
@@ -38,10 +45,14 @@ function once() {
 }
 
 const t0 = performance.now();
-await Promise.all(Array.from({ length: conc }, async () => {
-  while (Date.now() < end) await once();
-}));
+await Promise.all(
+  Array.from({ length: conc }, async () => {
+    while (Date.now() < end) await once();
+  }),
+);
 const secs = (performance.now() - t0) / 1000;
 lat.sort((a, b) => a - b);
 agent.destroy();
-console.log(JSON.stringify({ done, failed, secs, p50: lat[Math.floor(lat.length / 2)] ?? null, p99: lat[Math.floor(lat.length * 0.99)] ?? null }));
+console.log(
+  JSON.stringify({ done, failed, secs, p50: lat[Math.floor(lat.length / 2)] ?? null, p99: lat[Math.floor(lat.length * 0.99)] ?? null }),
+);

@@ -19,13 +19,25 @@ const all = contracts.flatMap((c) => labelSamples(c, classes, null).map((s) => s
 const again = splitByContract(all, info.seed).test;
 const reproducible = again.length === info.test_contracts.length && again.every((k, i) => k === info.test_contracts[i]);
 
-console.log(`vigil-ml model of ${info.at}: ${model.classes.length - 1} classes, ${model.features.length} features, threshold ${model.threshold}`);
+console.log(
+  `vigil-ml model of ${info.at}: ${model.classes.length - 1} classes, ${model.features.length} features, threshold ${model.threshold}`,
+);
 console.log(`data: ${info.data.map((d) => `${d.name} (${d.license})`).join('; ')}`);
-console.log(`split: seed ${info.seed}, ${info.contracts} train contracts / ${info.test_contracts.length} test contracts; reproducible from the datasets: ${reproducible ? 'yes' : 'NO'}`);
+console.log(
+  `split: seed ${info.seed}, ${info.contracts} train contracts / ${info.test_contracts.length} test contracts; reproducible from the datasets: ${reproducible ? 'yes' : 'NO'}`,
+);
 for (const th of [0.5, model.threshold, 0.85]) {
-  const m = evaluate(model, samples.map((s) => s.features), samples.map((s) => s.label), th);
+  const m = evaluate(
+    model,
+    samples.map((s) => s.features),
+    samples.map((s) => s.label),
+    th,
+  );
   console.log(`\nheld-out functions: ${samples.length}, threshold ${th}: macro-F1 ${m.macroF1}, accuracy ${m.accuracy}`);
   console.log('  class                        precision  recall   F1     support  predicted');
-  for (const [c, x] of Object.entries(m.perClass)) console.log(`  ${c.padEnd(28)} ${x.precision.toFixed(2).padStart(9)} ${x.recall.toFixed(2).padStart(7)} ${x.f1.toFixed(2).padStart(6)} ${String(x.support).padStart(8)} ${String(x.predicted).padStart(10)}`);
+  for (const [c, x] of Object.entries(m.perClass))
+    console.log(
+      `  ${c.padEnd(28)} ${x.precision.toFixed(2).padStart(9)} ${x.recall.toFixed(2).padStart(7)} ${x.f1.toFixed(2).padStart(6)} ${String(x.support).padStart(8)} ${String(x.predicted).padStart(10)}`,
+    );
 }
 console.log(`\n(${((Date.now() - t0) / 1000).toFixed(1)} s, opcode features ${useCode ? 'on' : 'off'})`);

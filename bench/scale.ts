@@ -35,14 +35,21 @@ function contracts(): Array<{ file: string; source: string }> {
   all.sort();
   // Spread over the categories: every k-th file, so a run is not one vulnerability class.
   const step = Math.max(1, Math.floor(all.length / JOBS));
-  return all.filter((_, i) => i % step === 0).slice(0, JOBS).map((f) => ({ file: path.relative(DATASET, f), source: fs.readFileSync(f, 'utf8') }));
+  return all
+    .filter((_, i) => i % step === 0)
+    .slice(0, JOBS)
+    .map((f) => ({ file: path.relative(DATASET, f), source: fs.readFileSync(f, 'utf8') }));
 }
 
 function start(role: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; api: string }> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/vigil.js'), 'serve', '--role', role, '--bind', '127.0.0.1:0', '--api-bind', '127.0.0.1:0'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'bin/vigil.js'), 'serve', '--role', role, '--bind', '127.0.0.1:0', '--api-bind', '127.0.0.1:0'],
+    { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   return new Promise((resolve, reject) => {
     let buf = '';
-    child.stdout!.on('data', (d) => {
+    child.stdout.on('data', (d) => {
       buf += d;
       const lines = buf.split('\n');
       buf = lines.pop()!;
@@ -67,7 +74,10 @@ async function runWith(workers: number, list: Array<{ file: string; source: stri
   const dbUrl = u.toString();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-scale-'));
   const config = path.join(tmp, 'vigil.config.json');
-  fs.writeFileSync(config, JSON.stringify({ plugins: { 'analysis-engine': { self_test_on_start: false }, 'analysis-jobs': { concurrency: 1 } } }));
+  fs.writeFileSync(
+    config,
+    JSON.stringify({ plugins: { 'analysis-engine': { self_test_on_start: false }, 'analysis-jobs': { concurrency: 1 } } }),
+  );
   const env = (name: string): NodeJS.ProcessEnv => ({
     ...process.env,
     VIGIL_DATABASE_URL: dbUrl,
@@ -80,11 +90,14 @@ async function runWith(workers: number, list: Array<{ file: string; source: stri
   const store = await PostgresStore.connect({ url: dbUrl });
   const procs: ChildProcess[] = [];
   try {
-    const started = await Promise.all([start('api', { ...env('api'), VIGIL_LOG_LEVEL: 'info' }), ...Array.from({ length: workers }, (_, i) => start('worker', { ...env(`w${i}`), VIGIL_LOG_LEVEL: 'info' }))]);
+    const started = await Promise.all([
+      start('api', { ...env('api'), VIGIL_LOG_LEVEL: 'info' }),
+      ...Array.from({ length: workers }, (_, i) => start('worker', { ...env(`w${i}`), VIGIL_LOG_LEVEL: 'info' })),
+    ]);
     procs.push(...started.map((s) => s.child));
-    const api = started[0]!.api;
+    const api = started[0].api;
     // Warm-up: one quick job per worker (compilers loaded, pools started), not timed.
-    const warm = await Promise.all(Array.from({ length: workers }, () => submit(api, list[0]!.source, 'quick')));
+    const warm = await Promise.all(Array.from({ length: workers }, () => submit(api, list[0].source, 'quick')));
     await Promise.all(warm.map((id) => settle(store, id)));
     const t0 = Date.now();
     const ids = [];
@@ -93,10 +106,17 @@ async function runWith(workers: number, list: Array<{ file: string; source: stri
     const secs = (Date.now() - t0) / 1000;
     const failed = results.filter((r) => r.status !== 'completed').length;
     const perJob = results.map((r) => Date.parse(r.finished_at) - Date.parse(r.started_at));
-    return { workers, jobs: list.length, failed, secs: +secs.toFixed(1), audits_per_min: +((list.length / secs) * 60).toFixed(2), median_job_s: +(perJob.sort((a, b) => a - b)[Math.floor(perJob.length / 2)]! / 1000).toFixed(1) };
+    return {
+      workers,
+      jobs: list.length,
+      failed,
+      secs: +secs.toFixed(1),
+      audits_per_min: +((list.length / secs) * 60).toFixed(2),
+      median_job_s: +(perJob.sort((a, b) => a - b)[Math.floor(perJob.length / 2)] / 1000).toFixed(1),
+    };
   } finally {
     for (const p of procs) p.kill('SIGTERM');
-    await Promise.all(procs.map((p) => (p.exitCode !== null ? null : new Promise((r) => p.once('exit', r)))));
+    await Promise.all(procs.map((p) => (p.exitCode !== null ? Promise.resolve() : new Promise((r) => p.once('exit', r)))));
     await store.dropSchema().catch(() => undefined);
     await store.close();
     const r = new Redis(REDIS);
@@ -108,7 +128,11 @@ async function runWith(workers: number, list: Array<{ file: string; source: stri
 }
 
 async function submit(api: string, source: string, mode: string): Promise<string> {
-  const r = await fetch(`${api}/api/v1/jobs/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ contract_code: source, mode, timeout: TIMEOUT_S }) });
+  const r = await fetch(`${api}/api/v1/jobs/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ contract_code: source, mode, timeout: TIMEOUT_S }),
+  });
   if (r.status !== 202) throw new Error(`enqueue failed: ${r.status} ${await r.text()}`);
   return ((await r.json()) as { job_id: string }).job_id;
 }
@@ -123,6 +147,11 @@ async function settle(store: PostgresStore, id: string): Promise<any> {
 
 const list = contracts();
 const rows = [await runWith(1, list), await runWith(2, list)];
-console.log(`node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}, ${list.length} SmartBugs contracts, full mode`);
+console.log(
+  `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}, ${list.length} SmartBugs contracts, full mode`,
+);
 console.table(rows);
-console.log(`speed-up with 2 workers: ${(rows[1]!.audits_per_min / rows[0]!.audits_per_min).toFixed(2)}x`);
+console.log(`speed-up with 2 workers: ${(rows[1].audits_per_min / rows[0].audits_per_min).toFixed(2)}x`);

@@ -19,7 +19,9 @@ async function measure(label: string, fn: () => Promise<unknown>) {
   }
   t.sort((a, b) => a - b);
   const mean = t.reduce((a, b) => a + b, 0) / t.length;
-  console.log(`${label.padEnd(28)} mean ${mean.toFixed(1).padStart(6)} ms   p95 ${t[Math.floor(t.length * 0.95)]!.toFixed(1).padStart(6)} ms   (${N} calls)`);
+  console.log(
+    `${label.padEnd(28)} mean ${mean.toFixed(1).padStart(6)} ms   p95 ${t[Math.floor(t.length * 0.95)].toFixed(1).padStart(6)} ms   (${N} calls)`,
+  );
 }
 
 for (const sandbox of ['auto', 'fallback'] as const) {
@@ -30,7 +32,12 @@ for (const sandbox of ['auto', 'fallback'] as const) {
   if (sandbox === 'auto') {
     fs.writeFileSync(path.join(g.workspace, 'a.txt'), 'a\n');
     const env = { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@x', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@x' };
-    for (const a of [['init', '-q'], ['add', 'a.txt'], ['commit', '-q', '-m', 'one']]) execFileSync('git', a, { cwd: g.workspace, env });
+    for (const a of [
+      ['init', '-q'],
+      ['add', 'a.txt'],
+      ['commit', '-q', '-m', 'one'],
+    ])
+      execFileSync('git', a, { cwd: g.workspace, env });
     await measure('git status (safe-git)', () => g.kernel.registry.skill('git')!.call({ op: 'status' }, ctx));
     await measure('git log (safe-git)', () => g.kernel.registry.skill('git')!.call({ op: 'log' }, ctx));
   }

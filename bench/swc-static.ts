@@ -31,8 +31,21 @@ const SWC_CATEGORY: Record<string, string> = {
   'SWC-124': 'other',
 };
 
-interface CleanHit { file: string; detector?: string; category: string; severity: string; line: number; code: string }
-interface VulnLabel { file: string; swc: string; lines: number[]; found: boolean; sameSwc: boolean }
+interface CleanHit {
+  file: string;
+  detector?: string;
+  category: string;
+  severity: string;
+  line: number;
+  code: string;
+}
+interface VulnLabel {
+  file: string;
+  swc: string;
+  lines: number[];
+  found: boolean;
+  sameSwc: boolean;
+}
 
 export async function swcStatic(): Promise<{ clean: number; cleanWithFindings: number; hits: CleanHit[]; labels: VulnLabel[] }> {
   const analyze = await staticAnalyzer();
@@ -59,7 +72,15 @@ export async function swcStatic(): Promise<{ clean: number; cleanWithFindings: n
     if (!issues.some((i) => (i?.count ?? 0) > 0)) {
       clean++;
       if (findings.length) cleanWithFindings++;
-      for (const f of findings) hits.push({ file: rel, detector: f.detector, category: f.category, severity: f.severity, line: f.location.line, code: (lines[f.location.line - 1] ?? '').trim().slice(0, 100) });
+      for (const f of findings)
+        hits.push({
+          file: rel,
+          detector: f.detector,
+          category: f.category,
+          severity: f.severity,
+          line: f.location.line,
+          code: (lines[f.location.line - 1] ?? '').trim().slice(0, 100),
+        });
       continue;
     }
     for (const issue of issues) {
@@ -82,10 +103,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify(r, null, 2));
   } else {
-    console.log(`clean variants: ${r.clean}; with a finding: ${r.cleanWithFindings} (${r.hits.length} findings, ${r.hits.filter((h) => h.severity !== 'INFO').length} above INFO)`);
+    console.log(
+      `clean variants: ${r.clean}; with a finding: ${r.cleanWithFindings} (${r.hits.length} findings, ${r.hits.filter((h) => h.severity !== 'INFO').length} above INFO)`,
+    );
     for (const h of r.hits) console.log(`  ${h.file}:${h.line} ${h.detector} ${h.category} ${h.severity}  | ${h.code}`);
     const known = r.labels.filter((l) => SWC_CATEGORY[l.swc]);
-    console.log(`vulnerable labels with line numbers: ${r.labels.length}; in a category the static layer covers: ${known.length}; found (same category at a labelled line): ${known.filter((l) => l.found).length}; same SWC id: ${known.filter((l) => l.sameSwc).length}`);
-    if (process.argv.includes('--vulnerable')) for (const l of r.labels) console.log(`  ${l.found ? 'found ' : 'MISSED'} ${l.file} ${l.swc} [${l.lines.join(',')}]`);
+    console.log(
+      `vulnerable labels with line numbers: ${r.labels.length}; in a category the static layer covers: ${known.length}; found (same category at a labelled line): ${known.filter((l) => l.found).length}; same SWC id: ${known.filter((l) => l.sameSwc).length}`,
+    );
+    if (process.argv.includes('--vulnerable'))
+      for (const l of r.labels) console.log(`  ${l.found ? 'found ' : 'MISSED'} ${l.file} ${l.swc} [${l.lines.join(',')}]`);
   }
 }

@@ -26,30 +26,32 @@ export function registerCommands(program: Command, io: Io, setExit: (code: numbe
     return { settings, store };
   };
   // Runs a command body; bad input exits 2, an unknown tenant 1, and the store is always closed.
-  const run = (fn: (o: any, ...args: any[]) => Promise<unknown>) => async (...args: any[]) => {
-    const cmd = args[args.length - 1] as Command;
-    const o = { ...cmd.optsWithGlobals() };
-    let store: Store | null = null;
-    try {
-      const opened = await open(o);
-      store = opened.store;
-      const out = await fn({ ...o, ...opened }, ...args.slice(0, -2));
-      if (out !== undefined) io.stdout.write(JSON.stringify(out, null, 2) + '\n');
-    } catch (e) {
-      if (e instanceof HttpError && (e.statusCode === 404 || e.statusCode === 409)) {
-        io.stderr.write(`vigil: ${e.message}\n`);
-        setExit(1);
-      } else if (e instanceof LimitError || e instanceof HttpError) {
-        io.stderr.write(`vigil: ${e.message}\n`);
-        setExit(2);
-      } else if (e instanceof NotFound) {
-        io.stderr.write(`vigil: ${e.message}\n`);
-        setExit(1);
-      } else throw e;
-    } finally {
-      await store?.close();
-    }
-  };
+  const run =
+    (fn: (o: any, ...args: any[]) => Promise<unknown>) =>
+    async (...args: any[]) => {
+      const cmd = args[args.length - 1] as Command;
+      const o = { ...cmd.optsWithGlobals() };
+      let store: Store | null = null;
+      try {
+        const opened = await open(o);
+        store = opened.store;
+        const out = await fn({ ...o, ...opened }, ...args.slice(0, -2));
+        if (out !== undefined) io.stdout.write(JSON.stringify(out, null, 2) + '\n');
+      } catch (e) {
+        if (e instanceof HttpError && (e.statusCode === 404 || e.statusCode === 409)) {
+          io.stderr.write(`vigil: ${e.message}\n`);
+          setExit(1);
+        } else if (e instanceof LimitError || e instanceof HttpError) {
+          io.stderr.write(`vigil: ${e.message}\n`);
+          setExit(2);
+        } else if (e instanceof NotFound) {
+          io.stderr.write(`vigil: ${e.message}\n`);
+          setExit(1);
+        } else throw e;
+      } finally {
+        await store?.close();
+      }
+    };
   const directory = (c: { settings: ReturnType<typeof resolveSettings>; store: Store }) =>
     new TenantDirectory(c.store, parseConfigTenants(c.settings.file.tenants), createAuditLog(c.store));
 
@@ -69,7 +71,13 @@ export function registerCommands(program: Command, io: Io, setExit: (code: numbe
     .option('--permissions <list>', 'comma-separated capabilities the agent may use for this tenant, e.g. file_read,web_fetch')
     .action(
       run(async (c, name: string) =>
-        directory(c).create({ name, rateLimit: c.rateLimit, tokenQuotaPerDay: c.tokenQuotaPerDay, maxConcurrentSessions: c.maxConcurrentSessions, permissions: c.permissions }),
+        directory(c).create({
+          name,
+          rateLimit: c.rateLimit,
+          tokenQuotaPerDay: c.tokenQuotaPerDay,
+          maxConcurrentSessions: c.maxConcurrentSessions,
+          permissions: c.permissions,
+        }),
       ),
     );
 
@@ -83,7 +91,10 @@ export function registerCommands(program: Command, io: Io, setExit: (code: numbe
     .description('Issue another key for a tenant (e.g. an approver with --permissions approvals_decide) and print it once')
     .argument('<name>', 'tenant name')
     .requiredOption('--label <label>', 'name of the key, unique in the tenant (shown in the audit log as <tenant>/<label>)')
-    .option('--permissions <list>', 'comma-separated permissions of this key (capabilities, approvals_decide); default: the agent\'s default set')
+    .option(
+      '--permissions <list>',
+      "comma-separated permissions of this key (capabilities, approvals_decide); default: the agent's default set",
+    )
     .action(run(async (c, name: string) => directory(c).addKey(name, { label: c.label, permissions: c.permissions })));
 
   tenants
@@ -139,7 +150,9 @@ export function registerCommands(program: Command, io: Io, setExit: (code: numbe
   // kernel without listening, logs to stderr only, and returns when the client closes stdin.
   program
     .command('mcp')
-    .description('Serve MCP over stdio for editors and agents: analysis tools plus the skills your permission set allows (logs go to stderr)')
+    .description(
+      'Serve MCP over stdio for editors and agents: analysis tools plus the skills your permission set allows (logs go to stderr)',
+    )
     .option('--config <file>', 'config file (permission sets, guardrails, approvals, MCP servers to connect)')
     .option('--data-dir <dir>', 'data directory of the store (default ./data, or VIGIL_DATA_DIR)')
     .option('--api-key <key>', 'run as the tenant owning this key (default: VIGIL_API_KEY; without one, the local single-tenant caller)')
@@ -152,7 +165,10 @@ export function registerCommands(program: Command, io: Io, setExit: (code: numbe
       // stdout is the protocol: anything printed there by accident goes to stderr instead.
       console.log = console.info = console.debug = (...a: unknown[]) => console.error(...a);
       const settings = resolveSettings({ config: o.config ?? null, dataDir: o.dataDir, logLevel: process.env.VIGIL_LOG_LEVEL ?? 'warn' });
-      const kernel = new Kernel({ settings, logger: pino({ level: settings.logLevel, base: { service: 'vigil-mcp' } }, pino.destination(2)) });
+      const kernel = new Kernel({
+        settings,
+        logger: pino({ level: settings.logLevel, base: { service: 'vigil-mcp' } }, pino.destination(2)),
+      });
       try {
         await kernel.boot();
         const tenant = await stdioTenant(kernel.services, o.apiKey ?? process.env.VIGIL_API_KEY);
@@ -170,10 +186,15 @@ export function registerCommands(program: Command, io: Io, setExit: (code: numbe
   // server notices within its sweep interval and resumes the paused turn.
   const approvals = program
     .command('approvals')
-    .description('List and decide pending approvals as the operator (the key that caused a request can never decide it; the audit log names the decider)')
+    .description(
+      'List and decide pending approvals as the operator (the key that caused a request can never decide it; the audit log names the decider)',
+    )
     .option('--data-dir <dir>', 'data directory of the store (default ./data, or VIGIL_DATA_DIR)')
     .option('--config <file>', 'config file (tenants declared there are included)');
-  const allTenants = async (c: { settings: ReturnType<typeof resolveSettings>; store: Store }) => [null, ...(await directory(c).list()).map((t) => t.name)];
+  const allTenants = async (c: { settings: ReturnType<typeof resolveSettings>; store: Store }) => [
+    null,
+    ...(await directory(c).list()).map((t) => t.name),
+  ];
   approvals
     .command('list')
     .description('Approvals of every tenant (newest first), pending ones by default')
@@ -185,28 +206,45 @@ export function registerCommands(program: Command, io: Io, setExit: (code: numbe
         if (!statuses.includes(c.status)) throw new LimitError(`--status must be one of ${statuses.join(', ')}, got "${c.status}"`);
         const tenants = c.tenant ? [c.tenant === 'local' ? null : c.tenant] : await allTenants(c);
         const out = [];
-        for (const t of tenants) out.push(...(await c.store.listApprovals({ tenant: t, status: c.status === 'all' ? undefined : c.status })));
+        for (const t of tenants)
+          out.push(...(await c.store.listApprovals({ tenant: t, status: c.status === 'all' ? undefined : c.status })));
         out.sort((a, b) => b.created_at.localeCompare(a.created_at));
         return { approvals: out };
       }),
     );
-  for (const [verb, decision] of [['approve', 'approve'], ['deny', 'deny']] as const) {
+  for (const [verb, decision] of [
+    ['approve', 'approve'],
+    ['deny', 'deny'],
+  ] as const) {
     approvals
       .command(verb)
-      .description(`${verb === 'approve' ? 'Approve' : 'Deny'} a pending approval as the operator; a running server resumes the paused turn`)
+      .description(
+        `${verb === 'approve' ? 'Approve' : 'Deny'} a pending approval as the operator; a running server resumes the paused turn`,
+      )
       .argument('<id>', 'approval id (from `vigil approvals list`)')
       .option('--reason <text>', 'why, for the audit trail and the agent')
       .option('--by <name>', 'operator name for the audit trail (default: the OS user)')
       .action(
         run(async (c, id: string) => {
-          const operator = String(c.by ?? (() => {
-            try {
-              return os.userInfo().username;
-            } catch {
-              return 'cli';
-            }
-          })());
-          const done = await decideAsOperator({ store: c.store, audit: createAuditLog(c.store), tenants: await allTenants(c), id, decision, reason: c.reason ?? null, operator });
+          const operator = String(
+            c.by ??
+              (() => {
+                try {
+                  return os.userInfo().username;
+                } catch {
+                  return 'cli';
+                }
+              })(),
+          );
+          const done = await decideAsOperator({
+            store: c.store,
+            audit: createAuditLog(c.store),
+            tenants: await allTenants(c),
+            id,
+            decision,
+            reason: c.reason ?? null,
+            operator,
+          });
           return done;
         }),
       );
@@ -216,7 +254,9 @@ export function registerCommands(program: Command, io: Io, setExit: (code: numbe
     .command('audit')
     .description('Audit log tools')
     .command('export')
-    .description("Print one tenant's audit events as JSON lines or CEF (for a SIEM); --local for single-tenant mode and unauthenticated requests")
+    .description(
+      "Print one tenant's audit events as JSON lines or CEF (for a SIEM); --local for single-tenant mode and unauthenticated requests",
+    )
     .option('--data-dir <dir>', 'data directory of the store (default ./data, or VIGIL_DATA_DIR)')
     .option('--config <file>', 'config file')
     .option('--tenant <name>', 'tenant whose events to export')
@@ -230,7 +270,13 @@ export function registerCommands(program: Command, io: Io, setExit: (code: numbe
       run(async (c) => {
         if (!!c.tenant === !!c.local) throw new LimitError('give exactly one of --tenant NAME or --local');
         if (c.format !== 'jsonl' && c.format !== 'cef') throw new LimitError(`--format must be jsonl or cef, got "${c.format}"`);
-        const { limit: _l, after: _a, before: _b, order: _o, ...f } = parseAuditFilters({ from: c.from, to: c.to, type: c.type, outcome: c.outcome });
+        const {
+          limit: _l,
+          after: _a,
+          before: _b,
+          order: _o,
+          ...f
+        } = parseAuditFilters({ from: c.from, to: c.to, type: c.type, outcome: c.outcome });
         for await (const e of createAuditLog(c.store).stream(c.local ? null : c.tenant, f)) {
           io.stdout.write((c.format === 'cef' ? toCef(e, VERSION) : JSON.stringify(e)) + '\n');
         }

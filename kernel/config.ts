@@ -70,10 +70,16 @@ export function parseHostPort(value: string, flag: string): { host: string; port
 }
 
 const UNITS: Record<string, number> = {
-  s: 1000, sec: 1000, second: 1000,
-  m: 60_000, min: 60_000, minute: 60_000,
-  h: 3_600_000, hour: 3_600_000,
-  d: 86_400_000, day: 86_400_000,
+  s: 1000,
+  sec: 1000,
+  second: 1000,
+  m: 60_000,
+  min: 60_000,
+  minute: 60_000,
+  h: 3_600_000,
+  hour: 3_600_000,
+  d: 86_400_000,
+  day: 86_400_000,
 };
 
 export function parseRateLimit(value: string, flag = '--rate-limit-per-key'): RateLimit {
@@ -84,7 +90,7 @@ export function parseRateLimit(value: string, flag = '--rate-limit-per-key'): Ra
   }
   const max = Number(m[1]);
   if (max < 1) throw new ConfigError(`${flag}: count must be at least 1`);
-  return { max, windowMs: UNITS[unit]!, text: `${max}/${unit}` };
+  return { max, windowMs: UNITS[unit], text: `${max}/${unit}` };
 }
 
 export function parsePositiveInt(value: string | number, flag: string): number {
@@ -97,12 +103,19 @@ export function parsePositiveInt(value: string | number, flag: string): number {
 export function parseAllowedHosts(value: unknown, flag = '--allowed-hosts'): string[] {
   if (value == null || value === '') return [];
   const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : null;
-  if (!list || list.some((h) => typeof h !== 'string')) throw new ConfigError(`${flag} must be a comma-separated list of host names, got ${JSON.stringify(value)}`);
+  if (!list || list.some((h) => typeof h !== 'string'))
+    throw new ConfigError(`${flag} must be a comma-separated list of host names, got ${JSON.stringify(value)}`);
   const out: string[] = [];
   for (const raw of list as string[]) {
-    const h = raw.trim().toLowerCase().replace(/^\[|\]$/g, '');
+    const h = raw
+      .trim()
+      .toLowerCase()
+      .replace(/^\[|\]$/g, '');
     if (!h) continue;
-    if (!/^\.?[a-z0-9_:.-]{1,253}$/.test(h)) throw new ConfigError(`${flag}: "${raw.trim()}" is not a host name (give names such as vigil.example.com or .example.com, without scheme or port)`);
+    if (!/^\.?[a-z0-9_:.-]{1,253}$/.test(h))
+      throw new ConfigError(
+        `${flag}: "${raw.trim()}" is not a host name (give names such as vigil.example.com or .example.com, without scheme or port)`,
+      );
     out.push(h);
   }
   return [...new Set(out)];
@@ -111,10 +124,12 @@ export function parseAllowedHosts(value: unknown, flag = '--allowed-hosts'): str
 function parseBool(v: unknown, flag: string): boolean {
   if (typeof v === 'boolean') return v;
   if (v == null || v === '') return false;
-  const s = String(v).trim().toLowerCase();
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- any config value; a non-primitive just fails the checks below
+  const raw = String(v);
+  const s = raw.trim().toLowerCase();
   if (['1', 'true', 'yes', 'on'].includes(s)) return true;
   if (['0', 'false', 'no', 'off'].includes(s)) return false;
-  throw new ConfigError(`${flag} must be true or false, got "${v}"`);
+  throw new ConfigError(`${flag} must be true or false, got "${raw}"`);
 }
 
 export function loadConfigFile(p: string | null): { file: Record<string, any>; configPath: string | null } {
@@ -163,8 +178,7 @@ export function resolveSettings(input: SettingsInput = {}): Settings {
   const rootDir = input.rootDir ?? path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
   const { file: fileRaw, configPath } = loadConfigFile(input.config ?? env.VIGIL_CONFIG ?? null);
   const file = { ...fileRaw, ...(input.overrides ?? {}) };
-  const pick = <T>(flag: T | undefined, envVal: string | undefined, fileVal: any): T | string | undefined =>
-    flag ?? envVal ?? fileVal;
+  const pick = <T>(flag: T | undefined, envVal: string | undefined, fileVal: any): T | string | undefined => flag ?? envVal ?? fileVal;
   const bindRaw = pick(input.bind, env.VIGIL_BIND, file.bind) ?? '127.0.0.1:3000';
   const apiBindRaw = pick(input.apiBind, env.VIGIL_API_BIND, file.api_bind) ?? '127.0.0.1:8000';
   const rl = pick(input.rateLimitPerKey, env.VIGIL_RATE_LIMIT_PER_KEY, file.rate_limit_per_key);
@@ -172,7 +186,13 @@ export function resolveSettings(input: SettingsInput = {}): Settings {
   const tq = pick(input.tokenQuotaPerDay, env.VIGIL_TOKEN_QUOTA_PER_DAY, file.token_quota_per_day);
   const mat = pick(input.maxAnalysisTimeout, env.VIGIL_MAX_ANALYSIS_TIMEOUT, file.max_analysis_timeout);
   const delim = path.delimiter;
-  const list = (v: string | undefined) => (v ? v.split(delim).map((s) => s.trim()).filter(Boolean) : []);
+  const list = (v: string | undefined) =>
+    v
+      ? v
+          .split(delim)
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [];
   const dataDir = path.resolve(String(pick(input.dataDir, env.VIGIL_DATA_DIR, file.data_dir) ?? './data'));
   return {
     rootDir,
@@ -180,18 +200,24 @@ export function resolveSettings(input: SettingsInput = {}): Settings {
     bind: parseHostPort(String(bindRaw), '--bind'),
     apiBind: parseHostPort(String(apiBindRaw), '--api-bind'),
     pluginDirs: [...list(env.VIGIL_PLUGIN_DIRS), ...((file.plugin_dirs as string[] | undefined) ?? [])].map((p) => path.resolve(p)),
-    contractRoots: (list(env.VIGIL_CONTRACT_ROOTS).length ? list(env.VIGIL_CONTRACT_ROOTS) : ((file.contract_roots as string[]) ?? [process.cwd()])).map((p) => path.resolve(p)),
+    contractRoots: (list(env.VIGIL_CONTRACT_ROOTS).length
+      ? list(env.VIGIL_CONTRACT_ROOTS)
+      : ((file.contract_roots as string[]) ?? [process.cwd()])
+    ).map((p) => path.resolve(p)),
     workspace: path.resolve(String(env.VIGIL_WORKSPACE ?? file.workspace ?? process.cwd())),
     logLevel: String(input.logLevel ?? env.VIGIL_LOG_LEVEL ?? file.log_level ?? 'info'),
     rateLimitPerKey: rl ? parseRateLimit(String(rl)) : null,
-    maxConcurrentSessions: mcs != null ? parsePositiveInt(mcs as string, '--max-concurrent-sessions') : null,
-    tokenQuotaPerDay: tq != null ? parsePositiveInt(tq as string, '--token-quota-per-day') : null,
+    maxConcurrentSessions: mcs != null ? parsePositiveInt(mcs, '--max-concurrent-sessions') : null,
+    tokenQuotaPerDay: tq != null ? parsePositiveInt(tq, '--token-quota-per-day') : null,
     allowedHosts: parseAllowedHosts(pick(input.allowedHosts as string | undefined, env.VIGIL_ALLOWED_HOSTS, file.allowed_hosts)),
     apiOpen: parseBool(input.apiOpen ?? env.VIGIL_API_OPEN ?? file.api_open, '--api-open'),
     bodyTimeoutMs: parsePositiveInt(env.VIGIL_BODY_TIMEOUT_MS ?? file.body_timeout_ms ?? 30_000, 'body_timeout_ms'),
-    anonymousRateLimit: parseRateLimit(String(env.VIGIL_ANONYMOUS_RATE_LIMIT ?? file.anonymous_rate_limit ?? '120/min'), 'anonymous_rate_limit'),
+    anonymousRateLimit: parseRateLimit(
+      String(env.VIGIL_ANONYMOUS_RATE_LIMIT ?? file.anonymous_rate_limit ?? '120/min'),
+      'anonymous_rate_limit',
+    ),
     role: parseRole(String(pick(input.role, env.VIGIL_ROLE, file.role) ?? 'all')),
-    maxAnalysisTimeoutS: mat != null ? parsePositiveInt(mat as string, '--max-analysis-timeout') : 300,
+    maxAnalysisTimeoutS: mat != null ? parsePositiveInt(mat, '--max-analysis-timeout') : 300,
     databaseUrl: String(env.VIGIL_DATABASE_URL ?? file.database_url ?? '').trim() || null,
     redisUrl: String(env.VIGIL_REDIS_URL ?? file.redis_url ?? '').trim() || null,
     redisPrefix: String(env.VIGIL_REDIS_PREFIX ?? file.redis_prefix ?? 'vigil:'),

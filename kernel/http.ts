@@ -66,14 +66,25 @@ export async function buildSurface(o: SurfaceOptions): Promise<FastifyInstance> 
   const hosts = hostPolicy(o.bindHosts ?? ['127.0.0.1'], o.allowedHosts ?? []);
   app.addHook('onRequest', async (req, reply) => {
     if (hosts.allowed(req.headers.host)) return;
-    return sendError(reply, 421, 'misdirected_request', `this server does not answer to Host "${req.headers.host}"; it serves ${hosts.describe()}. Start it with --allowed-hosts NAME to serve another name`);
+    return sendError(
+      reply,
+      421,
+      'misdirected_request',
+      `this server does not answer to Host "${req.headers.host}"; it serves ${hosts.describe()}. Start it with --allowed-hosts NAME to serve another name`,
+    );
   });
   // Fail closed: a security plugin that did not load must not leave its routes open.
   app.addHook('onRequest', async (req, reply) => {
     const failed = o.registry.failedProtectors((p) => protects(p, o.surface, req.url));
     if (!failed.length) return;
     const why = failed.map((id) => `${id} (${o.registry.statuses.get(id)?.error ?? 'failed'})`).join('; ');
-    return sendError(reply, 503, 'unavailable', `unavailable: the security plugin ${failed.join(', ')} failed to load, so the routes it protects are closed until it is fixed: ${why}`, { plugins: failed });
+    return sendError(
+      reply,
+      503,
+      'unavailable',
+      `unavailable: the security plugin ${failed.join(', ')} failed to load, so the routes it protects are closed until it is fixed: ${why}`,
+      { plugins: failed },
+    );
   });
   // Slow bodies: the whole body must arrive within bodyTimeoutMs, else 408 and the connection
   // is closed (a client trickling a large body no longer holds a socket for minutes).
@@ -100,7 +111,11 @@ export async function buildSurface(o: SurfaceOptions): Promise<FastifyInstance> 
   // An error answered before the body was read (401, 421, 503…): close the connection rather
   // than let Node drain a body the client may trickle in for minutes.
   app.addHook('onSend', async (req, reply, payload) => {
-    if (reply.statusCode >= 400 && !req.raw.complete && (Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined)) {
+    if (
+      reply.statusCode >= 400 &&
+      !req.raw.complete &&
+      (Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined)
+    ) {
       reply.header('connection', 'close');
     }
     return payload;
@@ -110,8 +125,15 @@ export async function buildSurface(o: SurfaceOptions): Promise<FastifyInstance> 
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = body as string;
-    if (text.trim() === '') return done(Object.assign(new Error('empty'), { code: 'FST_ERR_CTP_EMPTY_JSON_BODY', statusCode: 400 }), undefined);
-    if (jsonDepthExceeds(text)) return done(new HttpError(400, 'invalid_request', `the JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`, { max_depth: MAX_JSON_DEPTH }), undefined);
+    if (text.trim() === '')
+      return done(Object.assign(new Error('empty'), { code: 'FST_ERR_CTP_EMPTY_JSON_BODY', statusCode: 400 }), undefined);
+    if (jsonDepthExceeds(text))
+      return done(
+        new HttpError(400, 'invalid_request', `the JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`, {
+          max_depth: MAX_JSON_DEPTH,
+        }),
+        undefined,
+      );
     let v: unknown;
     try {
       // Refuses "__proto__" / "constructor.prototype" keys, like Fastify's default parser.
@@ -136,7 +158,12 @@ export async function buildSurface(o: SurfaceOptions): Promise<FastifyInstance> 
     req.startedAt = process.hrtime.bigint();
     const span = o.tracer.startSpan(`${req.method} ${req.url.split('?')[0]}`, {
       kind: SpanKind.SERVER,
-      attributes: { 'http.request.method': req.method, 'url.path': req.url.split('?')[0], 'vigil.surface': o.surface, 'vigil.request_id': req.id },
+      attributes: {
+        'http.request.method': req.method,
+        'url.path': req.url.split('?')[0],
+        'vigil.surface': o.surface,
+        'vigil.request_id': req.id,
+      },
     });
     req.span = span;
     // Run the rest of the request inside the span's context so plugin spans become its children.

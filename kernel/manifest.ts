@@ -72,7 +72,10 @@ export interface ManifestProblem {
 }
 
 /** Validates a parsed manifest; `folderName` must equal the id (the folder is the plugin). */
-export function validateManifest(raw: unknown, folderName: string): { ok: true; manifest: PluginManifest } | { ok: false; problems: ManifestProblem[] } {
+export function validateManifest(
+  raw: unknown,
+  folderName: string,
+): { ok: true; manifest: PluginManifest } | { ok: false; problems: ManifestProblem[] } {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     return { ok: false, problems: [{ path: '/', message: 'manifest must be a JSON object' }] };
   }

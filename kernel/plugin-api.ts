@@ -5,14 +5,7 @@ import type { Registry as PromRegistry } from 'prom-client';
 import type { Tracer } from '@opentelemetry/api';
 import type { PluginManifest } from './manifest.ts';
 import type { Store } from './store/types.ts';
-import type {
-  AnalysisTool,
-  ComplianceModule,
-  Detector,
-  Guardrail,
-  LlmBackend,
-  Skill,
-} from './contracts/index.ts';
+import type { AnalysisTool, ComplianceModule, Detector, Guardrail, LlmBackend, Skill } from './contracts/index.ts';
 import type { WorkerPool } from './pool.ts';
 import type { WasmHost, WasmInstance } from './wasm/types.ts';
 import type { Settings } from './config.ts';
@@ -34,7 +27,14 @@ export interface PluginStatus {
 /** Read-only view of what plugins registered; used by strategies and route modules. */
 export interface RegistryView {
   detectors(): Detector[];
-  detectorPlugins(): Array<{ id: string; dir: string; entry: string; runtime: 'ts' | 'wasm'; config: Record<string, unknown>; manifest: PluginManifest }>;
+  detectorPlugins(): Array<{
+    id: string;
+    dir: string;
+    entry: string;
+    runtime: 'ts' | 'wasm';
+    config: Record<string, unknown>;
+    manifest: PluginManifest;
+  }>;
   tools(): AnalysisTool[];
   tool(name: string): AnalysisTool | undefined;
   guardrails(): Guardrail[];

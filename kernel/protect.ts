@@ -23,7 +23,7 @@ export interface Protection {
 
 /** Normalised path of a request URL: no query, no trailing slash (except the root). */
 export function pathOf(url: string): string {
-  const p = url.split('?')[0]!.split('#')[0]!;
+  const p = url.split('?')[0].split('#')[0];
   return p.length > 1 && p.endsWith('/') ? p.slice(0, -1) : p;
 }
 
@@ -117,7 +117,9 @@ export function hostPolicy(bindHosts: string[], allowedHosts: string[]): HostPol
     },
     describe() {
       const bound = bindHosts.map((b) => (WILDCARD.has(b) ? `${b || '0.0.0.0'} (every local address)` : b));
-      return any ? 'every Host (--allowed-hosts "*": DNS-rebinding protection is off)' : `loopback names, bind address(es) ${[...new Set(bound)].join(', ')}${allowedHosts.length ? `, and ${allowedHosts.join(', ')}` : ''}`;
+      return any
+        ? 'every Host (--allowed-hosts "*": DNS-rebinding protection is off)'
+        : `loopback names, bind address(es) ${[...new Set(bound)].join(', ')}${allowedHosts.length ? `, and ${allowedHosts.join(', ')}` : ''}`;
     },
   };
 }

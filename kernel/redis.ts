@@ -12,7 +12,8 @@ export function redisUrlOf(settings: { redisUrl?: string | null }): string | nul
 
 export function redisPrefixOf(settings: { redisPrefix?: string }): string {
   const p = settings.redisPrefix ?? 'vigil:';
-  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(p)) throw new Error(`VIGIL_REDIS_PREFIX must be 1-64 characters of letters, digits, _ . : -, got "${p}"`);
+  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(p))
+    throw new Error(`VIGIL_REDIS_PREFIX must be 1-64 characters of letters, digits, _ . : -, got "${p}"`);
   return p;
 }
 

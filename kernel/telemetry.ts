@@ -26,10 +26,17 @@ export function startTelemetry(opts: { serviceName?: string; version: string; en
       const url = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || endpoint.replace(/\/$/, '') + '/v1/traces';
       const exporter = new OTLPTraceExporter({ url });
       // Tests and short-lived CLI runs want spans out immediately; servers batch.
-      processors.push(env.VIGIL_OTEL_SIMPLE === '1' ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter, { scheduledDelayMillis: 1000 }));
+      processors.push(
+        env.VIGIL_OTEL_SIMPLE === '1'
+          ? new SimpleSpanProcessor(exporter)
+          : new BatchSpanProcessor(exporter, { scheduledDelayMillis: 1000 }),
+      );
     }
     const sdk = new NodeSDK({
-      resource: resourceFromAttributes({ 'service.name': opts.serviceName ?? env.OTEL_SERVICE_NAME ?? 'vigil', 'service.version': opts.version }),
+      resource: resourceFromAttributes({
+        'service.name': opts.serviceName ?? env.OTEL_SERVICE_NAME ?? 'vigil',
+        'service.version': opts.version,
+      }),
       spanProcessors: processors,
       instrumentations: [],
       // Metrics go to Prometheus via prom-client; logs via pino.

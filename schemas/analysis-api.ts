@@ -22,14 +22,27 @@ export const MAX_CONTRACT_BYTES = 1024 * 1024;
 /** Fields shared by every request that names a contract. */
 const contractFields = {
   contract_code: Type.Optional(Type.String({ minLength: 1, description: 'Solidity source text (at most 1 MiB)' })),
-  contract_path: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: 'Path of a .sol file inside the allowed contract roots (VIGIL_CONTRACT_ROOTS)' })),
+  contract_path: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 4096,
+      description: 'Path of a .sol file inside the allowed contract roots (VIGIL_CONTRACT_ROOTS)',
+    }),
+  ),
 };
 
 export const AnalyzeRequest = Type.Object(
   {
     ...contractFields,
-    timeout: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600, default: 300, description: 'Budget for the whole request, in seconds' })),
-    format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('sarif')], { default: 'json', description: 'json (default) or sarif (SARIF 2.1.0 log)' })),
+    timeout: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 3600, default: 300, description: 'Budget for the whole request, in seconds' }),
+    ),
+    format: Type.Optional(
+      Type.Union([Type.Literal('json'), Type.Literal('sarif')], {
+        default: 'json',
+        description: 'json (default) or sarif (SARIF 2.1.0 log)',
+      }),
+    ),
   },
   { description: 'Exactly one of contract_code and contract_path' },
 );
@@ -117,8 +130,16 @@ export const RemediationFinding = Type.Object(
 export const RemediateRequest = Type.Object(
   {
     ...contractFields,
-    findings: Type.Optional(Type.Array(RemediationFinding, { maxItems: 500, description: 'Findings to fix (e.g. from an analyze answer)' })),
-    finding_ids: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 500, description: 'Fix only these findings of a fresh quick analysis' })),
+    findings: Type.Optional(
+      Type.Array(RemediationFinding, { maxItems: 500, description: 'Findings to fix (e.g. from an analyze answer)' }),
+    ),
+    finding_ids: Type.Optional(
+      Type.Array(Type.String({ minLength: 1 }), {
+        minItems: 1,
+        maxItems: 500,
+        description: 'Fix only these findings of a fresh quick analysis',
+      }),
+    ),
     timeout: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600, default: 300 })),
   },
   { ...Open, description: 'Exactly one of contract_code and contract_path; at most one of findings and finding_ids' },
@@ -189,7 +210,9 @@ export const ReportListResponse = Type.Object({
       kind: Type.String(),
       created_at: Type.String(),
       summary: Type.Union([Type.Record(Type.String(), Type.Integer()), Type.Null()], { description: 'Findings per severity, or null' }),
-      damaged: Type.Optional(Type.Boolean({ description: 'true when the stored row cannot be read back or its summary is not a set of counts' })),
+      damaged: Type.Optional(
+        Type.Boolean({ description: 'true when the stored row cannot be read back or its summary is not a set of counts' }),
+      ),
     }),
   ),
   total: Type.Integer(),
@@ -198,7 +221,12 @@ export const ReportListResponse = Type.Object({
 });
 
 export const ReportQuery = Type.Object({
-  format: Type.Optional(Type.Union(['json', 'markdown', 'html', 'sarif'].map((f) => Type.Literal(f)), { default: 'json' })),
+  format: Type.Optional(
+    Type.Union(
+      ['json', 'markdown', 'html', 'sarif'].map((f) => Type.Literal(f)),
+      { default: 'json' },
+    ),
+  ),
 });
 
 export { Finding };

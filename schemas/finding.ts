@@ -61,9 +61,7 @@ export const Finding = Type.Object({
 });
 export type Finding = Static<typeof Finding>;
 
-export const ToolStatus = Type.Union(
-  ['success', 'error', 'timeout', 'not_available', 'skipped'].map((s) => Type.Literal(s)),
-);
+export const ToolStatus = Type.Union(['success', 'error', 'timeout', 'not_available', 'skipped'].map((s) => Type.Literal(s)));
 export type ToolStatus = 'success' | 'error' | 'timeout' | 'not_available' | 'skipped';
 
 export const ToolResult = Type.Object({

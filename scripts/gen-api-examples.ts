@@ -34,7 +34,12 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-examples-'));
   // One analysis per client at a time, so the 429 example below is a real refusal.
   const kernel = new Kernel({
-    settings: resolveSettings({ dataDir, env: { VIGIL_CONTRACT_ROOTS: ROOT }, logLevel: 'silent', overrides: { analysis_admission: { per_client: 1 } } }),
+    settings: resolveSettings({
+      dataDir,
+      env: { VIGIL_CONTRACT_ROOTS: ROOT },
+      logLevel: 'silent',
+      overrides: { analysis_admission: { per_client: 1 } },
+    }),
     logger: pino({ level: 'silent' }),
   });
   await kernel.boot();
@@ -44,11 +49,31 @@ async function main() {
     if (body === undefined) return `curl -s ${method === 'GET' ? '' : `-X ${method} `}${target}`;
     return `curl -s -X ${method} ${target} \\\n  -H 'content-type: application/json' --data-binary @- <<'EOF'\n${JSON.stringify(body, null, 2)}\nEOF`;
   };
-  const show = (title: string, method: string, url: string, body: unknown, r: { statusCode: number; headers: Record<string, unknown>; body: string; json(): unknown }, raw = false, extraHeaders: string[] = []) => {
+  const show = (
+    title: string,
+    method: string,
+    url: string,
+    body: unknown,
+    r: { statusCode: number; headers: Record<string, unknown>; body: string; json(): unknown },
+    raw = false,
+    extraHeaders: string[] = [],
+  ) => {
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a header value (string, or string[] joined as text)
     const ct = String(r.headers['content-type'] ?? '');
-    const shown = ct.includes('json') && !raw ? JSON.stringify(shorten(r.json()), null, 2) : r.body.length > 1500 ? r.body.slice(0, 1500) + '\n… (shortened)' : r.body;
-    const hdrs = extraHeaders.filter((h) => r.headers[h] !== undefined).map((h) => ` \`${h}: ${r.headers[h]}\``).join('');
-    sections.push(`### ${title}\n\n\`\`\`sh\n${curl(method, url, body)}\n\`\`\`\n\n→ \`${r.statusCode}\` \`${ct}\`${hdrs}\n\n\`\`\`${ct.includes('json') ? 'json' : ct.includes('html') ? 'html' : 'markdown'}\n${shown}\n\`\`\``);
+    const shown =
+      ct.includes('json') && !raw
+        ? JSON.stringify(shorten(r.json()), null, 2)
+        : r.body.length > 1500
+          ? r.body.slice(0, 1500) + '\n… (shortened)'
+          : r.body;
+    const hdrs = extraHeaders
+      .filter((h) => r.headers[h] !== undefined)
+      // eslint-disable-next-line @typescript-eslint/restrict-template-expressions -- a header value (string, or string[] joined as text)
+      .map((h) => ` \`${h}: ${r.headers[h]}\``)
+      .join('');
+    sections.push(
+      `### ${title}\n\n\`\`\`sh\n${curl(method, url, body)}\n\`\`\`\n\n→ \`${r.statusCode}\` \`${ct}\`${hdrs}\n\n\`\`\`${ct.includes('json') ? 'json' : ct.includes('html') ? 'html' : 'markdown'}\n${shown}\n\`\`\``,
+    );
   };
   const call = async (title: string, method: 'GET' | 'POST', url: string, body?: unknown, raw = false, extraHeaders: string[] = []) => {
     const r = await kernel.api.inject({ method, url, ...(body !== undefined ? { payload: body as Record<string, unknown> } : {}) });
@@ -63,15 +88,30 @@ async function main() {
   await call('Layers', 'GET', '/api/v1/layers/');
   await call('Quick analysis (source in the body)', 'POST', '/api/v1/analyze/quick/', { contract_code: CONTRACT, timeout: 120 });
   await call('Quick analysis as SARIF', 'POST', '/api/v1/analyze/quick/', { contract_path: CONTRACT_PATH, format: 'sarif', timeout: 120 });
-  const full = await call('Full analysis (stored as a report)', 'POST', '/api/v1/analyze/full/', { contract_path: CONTRACT_PATH, timeout: 300 });
+  const full = await call('Full analysis (stored as a report)', 'POST', '/api/v1/analyze/full/', {
+    contract_path: CONTRACT_PATH,
+    timeout: 300,
+  });
   await call('One layer', 'POST', '/api/v1/analyze/layer/1/', { contract_path: CONTRACT_PATH, timeout: 120 });
   await call('Unknown layer', 'POST', '/api/v1/analyze/layer/12/', { contract_path: CONTRACT_PATH });
   await call('One tool', 'POST', '/api/v1/analyze/tool/solhint/', { contract_path: CONTRACT_PATH, timeout: 60 });
-  await call('Timeout above the server maximum (lowered, and said so)', 'POST', '/api/v1/analyze/tool/solhint/', { contract_path: CONTRACT_PATH, timeout: 3600 }, false, ['x-vigil-timeout-clamped']);
-  await call('Invalid request: both contract fields', 'POST', '/api/v1/analyze/quick/', { contract_path: CONTRACT_PATH, contract_code: 'contract A {}' });
+  await call(
+    'Timeout above the server maximum (lowered, and said so)',
+    'POST',
+    '/api/v1/analyze/tool/solhint/',
+    { contract_path: CONTRACT_PATH, timeout: 3600 },
+    false,
+    ['x-vigil-timeout-clamped'],
+  );
+  await call('Invalid request: both contract fields', 'POST', '/api/v1/analyze/quick/', {
+    contract_path: CONTRACT_PATH,
+    contract_code: 'contract A {}',
+  });
   await call('Path outside the allowed roots', 'POST', '/api/v1/analyze/quick/', { contract_path: '../etc/passwd' });
   await call('Not a Solidity file', 'POST', '/api/v1/remediate/', { contract_path: '.env' });
-  await call('Pathological source refused before analysis', 'POST', '/api/v1/analyze/quick/', { contract_code: `contract P {\n  function f(uint a) external pure returns (uint) {\n    return ${'('.repeat(200)}a${')'.repeat(200)};\n  }\n}\n` });
+  await call('Pathological source refused before analysis', 'POST', '/api/v1/analyze/quick/', {
+    contract_code: `contract P {\n  function f(uint a) external pure returns (uint) {\n    return ${'('.repeat(200)}a${')'.repeat(200)};\n  }\n}\n`,
+  });
   {
     // A second analysis from the same client while its first is still running.
     const body = { contract_path: CONTRACT_PATH, timeout: 60 };
@@ -81,7 +121,13 @@ async function main() {
     show('Too many analyses at once (admission control)', 'POST', '/api/v1/analyze/quick/', body, r, false, ['retry-after']);
     await running;
   }
-  const rem = await call('Remediate (every finding of a quick analysis)', 'POST', '/api/v1/remediate/', { contract_path: CONTRACT_PATH, timeout: 120 }, false);
+  const rem = await call(
+    'Remediate (every finding of a quick analysis)',
+    'POST',
+    '/api/v1/remediate/',
+    { contract_path: CONTRACT_PATH, timeout: 120 },
+    false,
+  );
   const patched = rem.json().patched_code as string;
   sections.push(`Full patched code of this run:\n\n\`\`\`solidity\n${patched}\`\`\`\n\nDiff:\n\n\`\`\`diff\n${rem.json().diff}\`\`\``);
   await call('Remediate chosen findings (given in the body)', 'POST', '/api/v1/remediate/', {
@@ -89,11 +135,23 @@ async function main() {
     findings: [{ category: 'access_control', detector: 'tx-origin', swc_id: 'SWC-115', location: { line: 14 } }],
     timeout: 120,
   });
-  await call('Validate a remediation', 'POST', '/api/v1/validate-remediation/', { original_path: CONTRACT_PATH, patched_code: patched, timeout: 120 });
-  await call('Validate a patch that does not compile', 'POST', '/api/v1/validate-remediation/', { original_path: CONTRACT_PATH, patched_code: CONTRACT.replace('require(tx.origin == owner);', 'require(msg.sender == owner)'), timeout: 120 });
+  await call('Validate a remediation', 'POST', '/api/v1/validate-remediation/', {
+    original_path: CONTRACT_PATH,
+    patched_code: patched,
+    timeout: 120,
+  });
+  await call('Validate a patch that does not compile', 'POST', '/api/v1/validate-remediation/', {
+    original_path: CONTRACT_PATH,
+    patched_code: CONTRACT.replace('require(tx.origin == owner);', 'require(msg.sender == owner)'),
+    timeout: 120,
+  });
   await call('Store a report', 'POST', '/api/v1/reports/', { project: 'bank', reviewer: 'alice', findings_count: 3 });
   await call('Empty report rejected', 'POST', '/api/v1/reports/', {});
-  await call('Analysis report with a wrong type rejected', 'POST', '/api/v1/reports/', { audit_id: 'x', findings: [], summary: { HIGH: 'many' } });
+  await call('Analysis report with a wrong type rejected', 'POST', '/api/v1/reports/', {
+    audit_id: 'x',
+    findings: [],
+    summary: { HIGH: 'many' },
+  });
   await call('List reports', 'GET', '/api/v1/reports/?limit=2&offset=0');
   const id = full.json().audit_id as string;
   await call('One report (the full analysis, by audit_id)', 'GET', `/api/v1/reports/${id}/`);

@@ -5,7 +5,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { applyRelabel, deepsetPath, readExtraData, readLabelled, toModelFile, trainInjectionModel, TRAIN_OPTIONS } from '../lib/guardrails/injection-training.ts';
+import {
+  applyRelabel,
+  deepsetPath,
+  readExtraData,
+  readLabelled,
+  toModelFile,
+  trainInjectionModel,
+  TRAIN_OPTIONS,
+} from '../lib/guardrails/injection-training.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -29,11 +37,19 @@ const model = trainInjectionModel(data);
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 const file = toModelFile(model, {
   trained_on: [
-    { name: 'deepset/prompt-injections (train split)', licence: 'Apache-2.0', examples: deepset.length, relabelled_benign_personas: relabelled.changed, sha256: sha(fs.readFileSync(dataFile, 'utf8')) },
+    {
+      name: 'deepset/prompt-injections (train split)',
+      licence: 'Apache-2.0',
+      examples: deepset.length,
+      relabelled_benign_personas: relabelled.changed,
+      sha256: sha(fs.readFileSync(dataFile, 'utf8')),
+    },
     { name: 'vigil hand-written examples (plugins/guardrail-prompt-injection/data)', licence: 'Apache-2.0', examples: extra.length },
   ],
   options: TRAIN_OPTIONS,
   features: 'word 1-2-grams + char 3-5-grams (word-bounded), FNV-1a hashed, sublinear tf, L2-normalised, on normalizeForMatching() text',
 });
 fs.writeFileSync(out, JSON.stringify(file) + '\n');
-console.log(`trained on ${data.length} examples (${deepset.length} deepset + ${extra.length} own) in ${Date.now() - t0} ms; ${file.idx.length} non-zero weights -> ${path.relative(repoRoot, out)}`);
+console.log(
+  `trained on ${data.length} examples (${deepset.length} deepset + ${extra.length} own) in ${Date.now() - t0} ms; ${file.idx.length} non-zero weights -> ${path.relative(repoRoot, out)}`,
+);

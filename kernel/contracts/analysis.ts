@@ -86,7 +86,17 @@ export interface AnalysisHealth {
    *  degraded: some builtin tool failed; unhealthy: no builtin tool works. */
   status: 'healthy' | 'degraded' | 'unhealthy';
   reasons: string[];
-  tools: Record<string, { available: boolean; builtin: boolean; layer: number; status: ToolInfo['status']; reason: string | null; self_test: SelfTestResult | null }>;
+  tools: Record<
+    string,
+    {
+      available: boolean;
+      builtin: boolean;
+      layer: number;
+      status: ToolInfo['status'];
+      reason: string | null;
+      self_test: SelfTestResult | null;
+    }
+  >;
   self_tests_done: boolean;
 }
 

@@ -2,15 +2,7 @@
 // JSON-schema-checked input; each declares the capabilities it needs and the agent's
 // permission set decides whether it may run.
 export type Capability =
-  | 'file_read'
-  | 'file_write'
-  | 'shell_exec'
-  | 'git_read'
-  | 'web_fetch'
-  | 'network'
-  | 'crypto'
-  | 'contract_analysis'
-  | 'llm_call';
+  'file_read' | 'file_write' | 'shell_exec' | 'git_read' | 'web_fetch' | 'network' | 'crypto' | 'contract_analysis' | 'llm_call';
 
 export interface SkillCallContext {
   sessionId: string;

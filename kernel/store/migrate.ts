@@ -30,7 +30,13 @@ const COLUMNS: Record<(typeof COPIED_TABLES)[number], string[]> = {
 // Which columns carry a BIGSERIAL whose sequence must continue after the copied ids.
 const SEQUENCES: Partial<Record<(typeof COPIED_TABLES)[number], string>> = { messages: 'seq', audit_events: 'id', reports: 'n' };
 const ORDER: Record<(typeof COPIED_TABLES)[number], string> = {
-  tenants: 'name', reports: 'created_at, rowid', sessions: 'created_at, id', messages: 'seq', audit_events: 'id', approvals: 'created_at, id', records: 'collection, tenant, id',
+  tenants: 'name',
+  reports: 'created_at, rowid',
+  sessions: 'created_at, id',
+  messages: 'seq',
+  audit_events: 'id',
+  approvals: 'created_at, id',
+  records: 'collection, tenant, id',
 };
 
 export async function migrateSqliteToPostgres(dataDir: string, url: string, opts: { batch?: number } = {}): Promise<MigrateResult> {
@@ -51,13 +57,16 @@ export async function migrateSqliteToPostgres(dataDir: string, url: string, opts
     await c.query('BEGIN');
     for (const t of COPIED_TABLES) {
       const n = Number((await c.query(`SELECT count(*) AS n FROM ${t}`)).rows[0].n);
-      if (n > 0) throw new MigrateError(`the PostgreSQL store already holds data (${n} rows in ${t}); migrate into an empty database or schema`);
+      if (n > 0)
+        throw new MigrateError(`the PostgreSQL store already holds data (${n} rows in ${t}); migrate into an empty database or schema`);
     }
     // One snapshot of the source for the whole copy, even if a gateway is still writing to it.
     src.exec('BEGIN');
     for (const t of COPIED_TABLES) {
       const cols = COLUMNS[t];
-      const rows = src.prepare(`SELECT ${cols.join(', ')} FROM ${t} ORDER BY ${ORDER[t]}`).iterate() as IterableIterator<Record<string, unknown>>;
+      const rows = src.prepare(`SELECT ${cols.join(', ')} FROM ${t} ORDER BY ${ORDER[t]}`).iterate() as IterableIterator<
+        Record<string, unknown>
+      >;
       let chunk: Record<string, unknown>[] = [];
       const flush = async () => {
         if (!chunk.length) return;
@@ -73,7 +82,11 @@ export async function migrateSqliteToPostgres(dataDir: string, url: string, opts
       }
       await flush();
       const seqCol = SEQUENCES[t];
-      if (seqCol) await c.query(`SELECT setval(pg_get_serial_sequence($1, $2), coalesce((SELECT max(${seqCol}) FROM ${t}), 0) + 1, false)`, [t, seqCol]);
+      if (seqCol)
+        await c.query(`SELECT setval(pg_get_serial_sequence($1, $2), coalesce((SELECT max(${seqCol}) FROM ${t}), 0) + 1, false)`, [
+          t,
+          seqCol,
+        ]);
     }
     src.exec('COMMIT');
     await c.query('COMMIT');

@@ -17,11 +17,12 @@ export function databaseUrlOf(settings: { databaseUrl?: string | null }): string
 export async function openStore(loc: StoreLocation): Promise<Store> {
   const url = loc.databaseUrl;
   if (!url) return SqliteStore.open(loc.dataDir);
-  if (!/^postgres(ql)?:\/\//i.test(url)) throw new Error(`VIGIL_DATABASE_URL must be a postgres:// URL (or unset for the embedded SQLite store), got "${url.split(':')[0]}:…"`);
+  if (!/^postgres(ql)?:\/\//i.test(url))
+    throw new Error(`VIGIL_DATABASE_URL must be a postgres:// URL (or unset for the embedded SQLite store), got "${url.split(':')[0]}:…"`);
   const { PostgresStore, redact } = await import('./postgres.ts');
   try {
     return await PostgresStore.connect({ url });
   } catch (e) {
-    throw new Error(`cannot open the PostgreSQL store at ${redact(url)}: ${(e as Error).message}`);
+    throw new Error(`cannot open the PostgreSQL store at ${redact(url)}: ${(e as Error).message}`, { cause: e });
   }
 }

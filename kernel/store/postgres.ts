@@ -89,7 +89,7 @@ const j = (v: unknown) => JSON.stringify(v ?? null);
 const types = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === 20) return (v: string) => Number(v);
-    return pg.types.getTypeParser(oid, format as 'text');
+    return pg.types.getTypeParser(oid, format);
   },
 };
 
@@ -108,9 +108,11 @@ export function parseDatabaseUrl(url: string): { connectionString: string; schem
   } catch {
     throw new Error(`VIGIL_DATABASE_URL is not a URL: "${redact(url)}"`);
   }
-  if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') throw new Error(`VIGIL_DATABASE_URL must start with postgres:// or postgresql://, got "${u.protocol}//"`);
+  if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:')
+    throw new Error(`VIGIL_DATABASE_URL must start with postgres:// or postgresql://, got "${u.protocol}//"`);
   const schema = u.searchParams.get('schema') ?? 'public';
-  if (!/^[a-z_][a-z0-9_]{0,62}$/i.test(schema)) throw new Error(`database schema must be a plain identifier (letters, digits, _), got "${schema}"`);
+  if (!/^[a-z_][a-z0-9_]{0,62}$/i.test(schema))
+    throw new Error(`database schema must be a plain identifier (letters, digits, _), got "${schema}"`);
   u.searchParams.delete('schema');
   return { connectionString: u.toString(), schema };
 }
@@ -173,7 +175,7 @@ export class PostgresStore implements Store {
       const r = await c.query('SELECT coalesce(max(version), 0) AS v FROM vigil_migrations');
       const version = Number(r.rows[0].v);
       for (let i = version; i < MIGRATIONS.length; i++) {
-        await c.query(MIGRATIONS[i]!);
+        await c.query(MIGRATIONS[i]);
         await c.query('INSERT INTO vigil_migrations (version, applied_at) VALUES ($1, $2)', [i + 1, now()]);
       }
       await c.query('COMMIT');
@@ -222,7 +224,13 @@ export class PostgresStore implements Store {
   // --- reports
   async putReport(r: { id?: string; kind: string; tenant?: string | null; data: Record<string, unknown> }): Promise<ReportRecord> {
     const rec: ReportRecord = { id: r.id ?? randomUUID(), kind: r.kind, tenant: r.tenant ?? null, created_at: now(), data: r.data };
-    await this.q('INSERT INTO reports (id, kind, tenant, created_at, data) VALUES ($1, $2, $3, $4, $5)', [rec.id, rec.kind, rec.tenant, rec.created_at, j(rec.data)]);
+    await this.q('INSERT INTO reports (id, kind, tenant, created_at, data) VALUES ($1, $2, $3, $4, $5)', [
+      rec.id,
+      rec.kind,
+      rec.tenant,
+      rec.created_at,
+      j(rec.data),
+    ]);
     return rec;
   }
   async getReport(id: string, tenant?: string | null) {
@@ -232,7 +240,8 @@ export class PostgresStore implements Store {
     const row = (await this.q(`SELECT id, kind, tenant, created_at, data FROM reports WHERE id = $1${owner}`, args)).rows[0];
     if (!row) return null;
     const data = row.data;
-    if (data === null || typeof data !== 'object' || Array.isArray(data)) return { ...row, data: {}, damaged: 'the stored body is not a JSON object' };
+    if (data === null || typeof data !== 'object' || Array.isArray(data))
+      return { ...row, data: {}, damaged: 'the stored body is not a JSON object' };
     return row;
   }
   async listReports(q: { limit: number; offset: number; tenant?: string | null }) {
@@ -251,8 +260,22 @@ export class PostgresStore implements Store {
   // --- sessions
   async createSession(s: { id?: string; tenant: string | null; subject?: string | null; meta?: Record<string, unknown> }) {
     const t = now();
-    const rec: SessionRecord = { id: s.id ?? randomUUID(), tenant: s.tenant, subject: s.subject ?? null, created_at: t, updated_at: t, meta: s.meta ?? {} };
-    await this.q('INSERT INTO sessions (id, tenant, subject, created_at, updated_at, meta) VALUES ($1, $2, $3, $4, $5, $6)', [rec.id, rec.tenant, rec.subject, t, t, j(rec.meta)]);
+    const rec: SessionRecord = {
+      id: s.id ?? randomUUID(),
+      tenant: s.tenant,
+      subject: s.subject ?? null,
+      created_at: t,
+      updated_at: t,
+      meta: s.meta ?? {},
+    };
+    await this.q('INSERT INTO sessions (id, tenant, subject, created_at, updated_at, meta) VALUES ($1, $2, $3, $4, $5, $6)', [
+      rec.id,
+      rec.tenant,
+      rec.subject,
+      t,
+      t,
+      j(rec.meta),
+    ]);
     return rec;
   }
   async getSession(id: string, tenant: string | null) {
@@ -263,7 +286,10 @@ export class PostgresStore implements Store {
   async listSessions(q: { tenant: string | null; limit: number; subject?: string }) {
     const args: unknown[] = [];
     const where = [tenantIs('tenant', q.tenant, args)];
-    if (q.subject) (args.push(q.subject), where.push(`subject = $${args.length}`));
+    if (q.subject) {
+      args.push(q.subject);
+      where.push(`subject = $${args.length}`);
+    }
     args.push(q.limit);
     return (await this.q(`SELECT * FROM sessions WHERE ${where.join(' AND ')} ORDER BY updated_at DESC LIMIT $${args.length}`, args)).rows;
   }
@@ -305,7 +331,7 @@ export class PostgresStore implements Store {
        SELECT $1, $2, $3, $4, $5, $6, $7, $8 FROM l RETURNING id`,
       [ts, e.tenant, e.type, e.outcome, e.actor ?? null, e.session_id ?? null, e.severity ?? 3, j(e.detail)],
     );
-    return { ...e, id: r.rows[0]!.id, ts };
+    return { ...e, id: r.rows[0].id, ts };
   }
   async queryAudit(q: AuditQuery) {
     const args: unknown[] = [];
@@ -318,17 +344,26 @@ export class PostgresStore implements Store {
     if (q.after !== undefined) add('id >', q.after);
     if (q.before !== undefined) add('id <', q.before);
     args.push(Math.min(q.limit ?? 100, 10_000));
-    return (await this.q(`SELECT * FROM audit_events WHERE ${where.join(' AND ')} ORDER BY id ${q.order === 'desc' ? 'DESC' : 'ASC'} LIMIT $${args.length}`, args)).rows;
+    return (
+      await this.q(
+        `SELECT * FROM audit_events WHERE ${where.join(' AND ')} ORDER BY id ${q.order === 'desc' ? 'DESC' : 'ASC'} LIMIT $${args.length}`,
+        args,
+      )
+    ).rows;
   }
   async redactAudit(tenant: string | null, match: (e: AuditEvent) => Record<string, unknown> | null) {
     return this.tx(async (c) => {
       await c.query("SELECT set_config('vigil.audit_redaction', 'on', true)");
       const args: unknown[] = [];
-      const rows = (await c.query(`SELECT * FROM audit_events WHERE ${tenantIs('tenant', tenant, args)} ORDER BY id FOR UPDATE`, args)).rows as AuditEvent[];
+      const rows = (await c.query(`SELECT * FROM audit_events WHERE ${tenantIs('tenant', tenant, args)} ORDER BY id FOR UPDATE`, args))
+        .rows as AuditEvent[];
       let n = 0;
       for (const r of rows) {
         const next = match(r);
-        if (next) (await c.query('UPDATE audit_events SET detail = $1 WHERE id = $2', [j(next), r.id]), n++);
+        if (next) {
+          await c.query('UPDATE audit_events SET detail = $1 WHERE id = $2', [j(next), r.id]);
+          n++;
+        }
       }
       return n;
     });
@@ -341,7 +376,16 @@ export class PostgresStore implements Store {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (name) DO UPDATE SET key_hash=excluded.key_hash, key_prefix=excluded.key_prefix, rate_limit=excluded.rate_limit,
          token_quota_per_day=excluded.token_quota_per_day, max_concurrent_sessions=excluded.max_concurrent_sessions, permissions=excluded.permissions`,
-      [t.name, t.key_hash, t.key_prefix, t.created_at, t.rate_limit, t.token_quota_per_day, t.max_concurrent_sessions, t.permissions ? j(t.permissions) : null],
+      [
+        t.name,
+        t.key_hash,
+        t.key_prefix,
+        t.created_at,
+        t.rate_limit,
+        t.token_quota_per_day,
+        t.max_concurrent_sessions,
+        t.permissions ? j(t.permissions) : null,
+      ],
     );
   }
   async getTenant(name: string) {
@@ -368,12 +412,18 @@ export class PostgresStore implements Store {
   }
   async getApproval(id: string, tenant: string | null) {
     const args: unknown[] = [id];
-    return ((await this.q(`SELECT * FROM approvals WHERE id = $1 AND ${tenantIs('tenant', tenant, args)}`, args)).rows[0] as ApprovalRecord | undefined) ?? null;
+    return (
+      ((await this.q(`SELECT * FROM approvals WHERE id = $1 AND ${tenantIs('tenant', tenant, args)}`, args)).rows[0] as
+        ApprovalRecord | undefined) ?? null
+    );
   }
   async listApprovals(q: { tenant: string | null; status?: string }) {
     const args: unknown[] = [];
     const where = [tenantIs('tenant', q.tenant, args)];
-    if (q.status) (args.push(q.status), where.push(`status = $${args.length}`));
+    if (q.status) {
+      args.push(q.status);
+      where.push(`status = $${args.length}`);
+    }
     return (await this.q(`SELECT * FROM approvals WHERE ${where.join(' AND ')} ORDER BY created_at DESC`, args)).rows as ApprovalRecord[];
   }
 
@@ -385,14 +435,23 @@ export class PostgresStore implements Store {
     );
   }
   async getRecord(collection: string, id: string, tenant: string | null = null) {
-    const row = (await this.q('SELECT data FROM records WHERE collection = $1 AND id = $2 AND tenant = $3', [collection, id, tenant ?? ''])).rows[0];
+    const row = (await this.q('SELECT data FROM records WHERE collection = $1 AND id = $2 AND tenant = $3', [collection, id, tenant ?? '']))
+      .rows[0];
     return (row?.data as Record<string, unknown> | undefined) ?? null;
   }
   async listRecords(collection: string, tenant: string | null = null) {
-    return (await this.q('SELECT id, data, updated_at FROM records WHERE collection = $1 AND tenant = $2 ORDER BY updated_at DESC', [collection, tenant ?? ''])).rows as Array<{ id: string; data: Record<string, unknown>; updated_at: string }>;
+    return (
+      await this.q('SELECT id, data, updated_at FROM records WHERE collection = $1 AND tenant = $2 ORDER BY updated_at DESC', [
+        collection,
+        tenant ?? '',
+      ])
+    ).rows as Array<{ id: string; data: Record<string, unknown>; updated_at: string }>;
   }
   async deleteRecord(collection: string, id: string, tenant: string | null = null) {
-    return ((await this.q('DELETE FROM records WHERE collection = $1 AND id = $2 AND tenant = $3', [collection, id, tenant ?? ''])).rowCount ?? 0) > 0;
+    return (
+      ((await this.q('DELETE FROM records WHERE collection = $1 AND id = $2 AND tenant = $3', [collection, id, tenant ?? ''])).rowCount ??
+        0) > 0
+    );
   }
 
   /** Drops this store's schema (tests that ran in a schema of their own). */

@@ -148,7 +148,7 @@ export class SqliteStore implements Store {
     const version = this.db.pragma('user_version', { simple: true }) as number;
     for (let i = version; i < MIGRATIONS.length; i++) {
       this.db.transaction(() => {
-        this.db.exec(MIGRATIONS[i]!);
+        this.db.exec(MIGRATIONS[i]);
         this.db.pragma(`user_version = ${i + 1}`);
       })();
     }
@@ -171,15 +171,26 @@ export class SqliteStore implements Store {
   // --- reports
   async putReport(r: { id?: string; kind: string; tenant?: string | null; data: Record<string, unknown> }): Promise<ReportRecord> {
     const rec: ReportRecord = { id: r.id ?? randomUUID(), kind: r.kind, tenant: r.tenant ?? null, created_at: now(), data: r.data };
-    this.stmt('INSERT INTO reports (id, kind, tenant, created_at, data) VALUES (?, ?, ?, ?, ?)').run(rec.id, rec.kind, rec.tenant, rec.created_at, j(rec.data));
+    this.stmt('INSERT INTO reports (id, kind, tenant, created_at, data) VALUES (?, ?, ?, ?, ?)').run(
+      rec.id,
+      rec.kind,
+      rec.tenant,
+      rec.created_at,
+      j(rec.data),
+    );
     return rec;
   }
   async getReport(id: string, tenant?: string | null) {
-    const row = (tenant === undefined ? this.stmt('SELECT * FROM reports WHERE id = ?').get(id) : this.stmt('SELECT * FROM reports WHERE id = ? AND tenant IS ?').get(id, tenant)) as any;
+    const row = (
+      tenant === undefined
+        ? this.stmt('SELECT * FROM reports WHERE id = ?').get(id)
+        : this.stmt('SELECT * FROM reports WHERE id = ? AND tenant IS ?').get(id, tenant)
+    ) as any;
     if (!row) return null;
     try {
       const data = JSON.parse(row.data);
-      if (data === null || typeof data !== 'object' || Array.isArray(data)) return { ...row, data: {}, damaged: 'the stored body is not a JSON object' };
+      if (data === null || typeof data !== 'object' || Array.isArray(data))
+        return { ...row, data: {}, damaged: 'the stored body is not a JSON object' };
       return { ...row, data };
     } catch (e) {
       return { ...row, data: {}, damaged: `the stored body is not readable JSON (${(e as Error).message})` };
@@ -211,8 +222,22 @@ export class SqliteStore implements Store {
   // --- sessions
   async createSession(s: { id?: string; tenant: string | null; subject?: string | null; meta?: Record<string, unknown> }) {
     const t = now();
-    const rec: SessionRecord = { id: s.id ?? randomUUID(), tenant: s.tenant, subject: s.subject ?? null, created_at: t, updated_at: t, meta: s.meta ?? {} };
-    this.stmt('INSERT INTO sessions (id, tenant, subject, created_at, updated_at, meta) VALUES (?, ?, ?, ?, ?, ?)').run(rec.id, rec.tenant, rec.subject, t, t, j(rec.meta));
+    const rec: SessionRecord = {
+      id: s.id ?? randomUUID(),
+      tenant: s.tenant,
+      subject: s.subject ?? null,
+      created_at: t,
+      updated_at: t,
+      meta: s.meta ?? {},
+    };
+    this.stmt('INSERT INTO sessions (id, tenant, subject, created_at, updated_at, meta) VALUES (?, ?, ?, ?, ?, ?)').run(
+      rec.id,
+      rec.tenant,
+      rec.subject,
+      t,
+      t,
+      j(rec.meta),
+    );
     return rec;
   }
   async getSession(id: string, tenant: string | null) {
@@ -220,9 +245,15 @@ export class SqliteStore implements Store {
     return row ? { ...row, meta: pj(row.meta) } : null;
   }
   async listSessions(q: { tenant: string | null; limit: number; subject?: string }) {
-    const rows = (q.subject
-      ? this.stmt('SELECT * FROM sessions WHERE tenant IS ? AND subject = ? ORDER BY updated_at DESC LIMIT ?').all(q.tenant, q.subject, q.limit)
-      : this.stmt('SELECT * FROM sessions WHERE tenant IS ? ORDER BY updated_at DESC LIMIT ?').all(q.tenant, q.limit)) as any[];
+    const rows = (
+      q.subject
+        ? this.stmt('SELECT * FROM sessions WHERE tenant IS ? AND subject = ? ORDER BY updated_at DESC LIMIT ?').all(
+            q.tenant,
+            q.subject,
+            q.limit,
+          )
+        : this.stmt('SELECT * FROM sessions WHERE tenant IS ? ORDER BY updated_at DESC LIMIT ?').all(q.tenant, q.limit)
+    ) as any[];
     return rows.map((r) => ({ ...r, meta: pj(r.meta) }));
   }
   async appendMessages(sessionId: string, msgs: Array<Omit<MessageRecord, 'seq' | 'session_id' | 'created_at'>>) {
@@ -253,24 +284,38 @@ export class SqliteStore implements Store {
   private flushAudit = () => {
     const batch = this.auditBatch;
     this.auditBatch = [];
-    const ins = this.stmt('INSERT INTO audit_events (ts, tenant, type, outcome, actor, session_id, severity, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    const ins = this.stmt(
+      'INSERT INTO audit_events (ts, tenant, type, outcome, actor, session_id, severity, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
     const ids: number[] = [];
     try {
       this.db.transaction(() => {
-        for (const { e, ts } of batch) ids.push(Number(ins.run(ts, e.tenant, e.type, e.outcome, e.actor ?? null, e.session_id ?? null, e.severity ?? 3, j(e.detail)).lastInsertRowid));
+        for (const { e, ts } of batch)
+          ids.push(
+            Number(
+              ins.run(ts, e.tenant, e.type, e.outcome, e.actor ?? null, e.session_id ?? null, e.severity ?? 3, j(e.detail)).lastInsertRowid,
+            ),
+          );
       })();
     } catch (err) {
       // One bad event must not sink its neighbours: retry them one by one.
       for (const b of batch) {
         try {
-          b.resolve({ ...b.e, id: Number(ins.run(b.ts, b.e.tenant, b.e.type, b.e.outcome, b.e.actor ?? null, b.e.session_id ?? null, b.e.severity ?? 3, j(b.e.detail)).lastInsertRowid), ts: b.ts });
+          b.resolve({
+            ...b.e,
+            id: Number(
+              ins.run(b.ts, b.e.tenant, b.e.type, b.e.outcome, b.e.actor ?? null, b.e.session_id ?? null, b.e.severity ?? 3, j(b.e.detail))
+                .lastInsertRowid,
+            ),
+            ts: b.ts,
+          });
         } catch (one) {
           b.reject(one);
         }
       }
       return;
     }
-    batch.forEach((b, i) => b.resolve({ ...b.e, id: ids[i]!, ts: b.ts }));
+    batch.forEach((b, i) => b.resolve({ ...b.e, id: ids[i], ts: b.ts }));
   };
   appendAudit(e: AuditEvent): Promise<AuditEvent> {
     if (!this.db.open) return Promise.reject(new TypeError('The database connection is not open'));
@@ -283,15 +328,33 @@ export class SqliteStore implements Store {
     if (this.auditBatch.length) this.flushAudit(); // reads see every append made before them
     const where = ['tenant IS ?'];
     const args: unknown[] = [q.tenant];
-    if (q.from) (where.push('ts >= ?'), args.push(q.from));
-    if (q.to) (where.push('ts <= ?'), args.push(q.to));
-    if (q.type) (where.push('type = ?'), args.push(q.type));
-    if (q.outcome) (where.push('outcome = ?'), args.push(q.outcome));
-    if (q.after !== undefined) (where.push('id > ?'), args.push(q.after));
-    if (q.before !== undefined) (where.push('id < ?'), args.push(q.before));
-    const rows = this
-      .stmt(`SELECT * FROM audit_events WHERE ${where.join(' AND ')} ORDER BY id ${q.order === 'desc' ? 'DESC' : 'ASC'} LIMIT ?`)
-      .all(...args, Math.min(q.limit ?? 100, 10_000)) as any[];
+    if (q.from) {
+      where.push('ts >= ?');
+      args.push(q.from);
+    }
+    if (q.to) {
+      where.push('ts <= ?');
+      args.push(q.to);
+    }
+    if (q.type) {
+      where.push('type = ?');
+      args.push(q.type);
+    }
+    if (q.outcome) {
+      where.push('outcome = ?');
+      args.push(q.outcome);
+    }
+    if (q.after !== undefined) {
+      where.push('id > ?');
+      args.push(q.after);
+    }
+    if (q.before !== undefined) {
+      where.push('id < ?');
+      args.push(q.before);
+    }
+    const rows = this.stmt(
+      `SELECT * FROM audit_events WHERE ${where.join(' AND ')} ORDER BY id ${q.order === 'desc' ? 'DESC' : 'ASC'} LIMIT ?`,
+    ).all(...args, Math.min(q.limit ?? 100, 10_000)) as any[];
     return rows.map((r) => ({ ...r, detail: pj(r.detail) }));
   }
   async redactAudit(tenant: string | null, match: (e: AuditEvent) => Record<string, unknown> | null) {
@@ -302,7 +365,10 @@ export class SqliteStore implements Store {
     this.db.transaction(() => {
       for (const r of rows) {
         const next = match({ ...r, detail: pj(r.detail) });
-        if (next) (upd.run(j(next), r.id), n++);
+        if (next) {
+          upd.run(j(next), r.id);
+          n++;
+        }
       }
     })();
     return n;
@@ -310,14 +376,12 @@ export class SqliteStore implements Store {
 
   // --- tenants
   async putTenant(t: TenantRecord) {
-    this
-      .stmt(
-        `INSERT INTO tenants (name, key_hash, key_prefix, created_at, rate_limit, token_quota_per_day, max_concurrent_sessions, permissions)
+    this.stmt(
+      `INSERT INTO tenants (name, key_hash, key_prefix, created_at, rate_limit, token_quota_per_day, max_concurrent_sessions, permissions)
          VALUES (@name, @key_hash, @key_prefix, @created_at, @rate_limit, @token_quota_per_day, @max_concurrent_sessions, @permissions)
          ON CONFLICT(name) DO UPDATE SET key_hash=excluded.key_hash, key_prefix=excluded.key_prefix, rate_limit=excluded.rate_limit,
            token_quota_per_day=excluded.token_quota_per_day, max_concurrent_sessions=excluded.max_concurrent_sessions, permissions=excluded.permissions`,
-      )
-      .run({ ...t, permissions: t.permissions ? j(t.permissions) : null });
+    ).run({ ...t, permissions: t.permissions ? j(t.permissions) : null });
   }
   private tenantRow(row: any): TenantRecord | null {
     return row ? { ...row, permissions: pj(row.permissions) } : null;
@@ -337,13 +401,11 @@ export class SqliteStore implements Store {
 
   // --- approvals
   async putApproval(a: ApprovalRecord) {
-    this
-      .stmt(
-        `INSERT INTO approvals (id, tenant, session_id, skill, input, status, reason, created_at, expires_at, decided_at, data)
+    this.stmt(
+      `INSERT INTO approvals (id, tenant, session_id, skill, input, status, reason, created_at, expires_at, decided_at, data)
          VALUES (@id, @tenant, @session_id, @skill, @input, @status, @reason, @created_at, @expires_at, @decided_at, @data)
          ON CONFLICT(id) DO UPDATE SET status=excluded.status, reason=excluded.reason, decided_at=excluded.decided_at, data=excluded.data`,
-      )
-      .run({ ...a, input: j(a.input), data: j(a.data) });
+    ).run({ ...a, input: j(a.input), data: j(a.data) });
   }
   private approvalRow(r: any): ApprovalRecord | null {
     return r ? { ...r, input: pj(r.input), data: pj(r.data) } : null;
@@ -352,24 +414,33 @@ export class SqliteStore implements Store {
     return this.approvalRow(this.stmt('SELECT * FROM approvals WHERE id = ? AND tenant IS ?').get(id, tenant));
   }
   async listApprovals(q: { tenant: string | null; status?: string }) {
-    const rows = (q.status
-      ? this.stmt('SELECT * FROM approvals WHERE tenant IS ? AND status = ? ORDER BY created_at DESC').all(q.tenant, q.status)
-      : this.stmt('SELECT * FROM approvals WHERE tenant IS ? ORDER BY created_at DESC').all(q.tenant)) as any[];
+    const rows = (
+      q.status
+        ? this.stmt('SELECT * FROM approvals WHERE tenant IS ? AND status = ? ORDER BY created_at DESC').all(q.tenant, q.status)
+        : this.stmt('SELECT * FROM approvals WHERE tenant IS ? ORDER BY created_at DESC').all(q.tenant)
+    ) as any[];
     return rows.map((r) => this.approvalRow(r)!);
   }
 
   // --- generic records
   async putRecord(collection: string, id: string, data: Record<string, unknown>, tenant: string | null = null) {
-    this
-      .stmt('INSERT INTO records (collection, id, tenant, data, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(collection, tenant, id) DO UPDATE SET data=excluded.data, updated_at=excluded.updated_at')
-      .run(collection, id, tenant ?? '', j(data), now());
+    this.stmt(
+      'INSERT INTO records (collection, id, tenant, data, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(collection, tenant, id) DO UPDATE SET data=excluded.data, updated_at=excluded.updated_at',
+    ).run(collection, id, tenant ?? '', j(data), now());
   }
   async getRecord(collection: string, id: string, tenant: string | null = null) {
-    const row = this.stmt('SELECT data FROM records WHERE collection = ? AND id = ? AND tenant = ?').get(collection, id, tenant ?? '') as any;
+    const row = this.stmt('SELECT data FROM records WHERE collection = ? AND id = ? AND tenant = ?').get(
+      collection,
+      id,
+      tenant ?? '',
+    ) as any;
     return row ? pj<Record<string, unknown>>(row.data) : null;
   }
   async listRecords(collection: string, tenant: string | null = null) {
-    const rows = this.stmt('SELECT id, data, updated_at FROM records WHERE collection = ? AND tenant = ? ORDER BY updated_at DESC').all(collection, tenant ?? '') as any[];
+    const rows = this.stmt('SELECT id, data, updated_at FROM records WHERE collection = ? AND tenant = ? ORDER BY updated_at DESC').all(
+      collection,
+      tenant ?? '',
+    ) as any[];
     return rows.map((r) => ({ id: r.id, data: pj<Record<string, unknown>>(r.data), updated_at: r.updated_at }));
   }
   async deleteRecord(collection: string, id: string, tenant: string | null = null) {

@@ -103,7 +103,11 @@ export interface Store {
    * unreadable); `damaged` is set on rows whose body is not readable JSON. Never throws because
    * of a row's content.
    */
-  listReports(q: { limit: number; offset: number; tenant?: string | null }): Promise<Page<Omit<ReportRecord, 'data'> & { summary: unknown }>>;
+  listReports(q: {
+    limit: number;
+    offset: number;
+    tenant?: string | null;
+  }): Promise<Page<Omit<ReportRecord, 'data'> & { summary: unknown }>>;
 
   createSession(s: { id?: string; tenant: string | null; subject?: string | null; meta?: Record<string, unknown> }): Promise<SessionRecord>;
   /** Returns null when the session does not exist or belongs to another tenant. */
@@ -133,6 +137,9 @@ export interface Store {
   /** Generic records (compliance registers, DPAs, counters). */
   putRecord(collection: string, id: string, data: Record<string, unknown>, tenant?: string | null): Promise<void>;
   getRecord(collection: string, id: string, tenant?: string | null): Promise<Record<string, unknown> | null>;
-  listRecords(collection: string, tenant?: string | null): Promise<Array<{ id: string; data: Record<string, unknown>; updated_at: string }>>;
+  listRecords(
+    collection: string,
+    tenant?: string | null,
+  ): Promise<Array<{ id: string; data: Record<string, unknown>; updated_at: string }>>;
   deleteRecord(collection: string, id: string, tenant?: string | null): Promise<boolean>;
 }

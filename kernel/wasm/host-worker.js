@@ -12,7 +12,7 @@ import createPlugin from '@extism/extism';
 
 const EXTISM_ENV = 'extism:host/env';
 const HTTP_HEADER_BYTES = 16;
-const STATE_DONE = 1;
+const _STATE_DONE = 1; // protocol value; a done state needs no branch here
 const STATE_DENIED = 2;
 const STATE_FAILED = 3;
 

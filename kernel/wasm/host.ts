@@ -81,6 +81,7 @@ function sha256Hex(bytes: Uint8Array): string {
 function positiveInt(v: unknown, what: string, id: string): number | undefined {
   if (v === undefined) return undefined;
   if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0) {
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- echoes whatever invalid value the manifest gave
     throw new WasmPluginError(id, 'wasm_load_failed', `${what} must be a positive integer, got ${String(v)}`);
   }
   return v;
@@ -399,7 +400,7 @@ class ExtismWasmInstance implements WasmInstance {
     return new Promise((resolve, reject) => {
       const lookup = (_h: string, opts: { all?: boolean }, cb: (...a: any[]) => void) => {
         if (opts?.all) cb(null, addrs);
-        else cb(null, addrs[0]!.address, addrs[0]!.family);
+        else cb(null, addrs[0].address, addrs[0].family);
       };
       const mod = url.protocol === 'https:' ? https : http;
       const req = mod.request(url, { method, headers, lookup: lookup as any, signal: AbortSignal.timeout(this.limits.timeoutMs) }, (res) => {
@@ -488,6 +489,7 @@ class ExtismWasmInstance implements WasmInstance {
           resolve(out);
         } catch (e) {
           done = true;
+          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes the caught error on unchanged
           reject(e);
         }
       };
@@ -499,6 +501,7 @@ class ExtismWasmInstance implements WasmInstance {
     const worker = await this.ensureWorker();
     return new Promise<Uint8Array>((resolve, reject) => {
       const id = ++this.seq;
+      // eslint-disable-next-line prefer-const -- cleanup() reads it and may run before the assignment below
       let timer: NodeJS.Timeout | undefined;
       const cleanup = () => {
         if (timer) clearTimeout(timer);

@@ -48,7 +48,7 @@ function readLeb(buf: Uint8Array, pos: number): [value: number, next: number] {
   let shift = 0;
   for (;;) {
     if (pos >= buf.length) throw new ModuleLimitError('bad_module', 'truncated LEB128 number');
-    const b = buf[pos++]!;
+    const b = buf[pos++];
     // Multiplication keeps precision past 2^31 where bit shifts would not.
     result += (b & 0x7f) * 2 ** shift;
     if ((b & 0x80) === 0) return [result, pos];
@@ -91,7 +91,7 @@ export function capModuleMemory(bytes: Uint8Array, capPages: number): { bytes: U
   let pos = 8;
   while (pos < bytes.length) {
     const sectionStart = pos;
-    const id = bytes[pos++]!;
+    const id = bytes[pos++];
     const [size, contentStart] = readLeb(bytes, pos);
     const end = contentStart + size;
     if (end > bytes.length) throw new ModuleLimitError('bad_module', `section ${id} runs past the end of the module`);

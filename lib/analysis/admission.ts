@@ -50,7 +50,13 @@ export class AnalysisAdmission {
   private busy(message: string, reason: string, rounds: number): HttpError {
     this.refused++;
     const secs = this.retryAfter(rounds);
-    return new HttpError(429, 'analysis_busy', `${message}; retry in ${secs} s`, { reason, retry_after_seconds: secs, running: this.running, queued: this.queue.length, limits: this.limits }, { 'retry-after': String(secs) });
+    return new HttpError(
+      429,
+      'analysis_busy',
+      `${message}; retry in ${secs} s`,
+      { reason, retry_after_seconds: secs, running: this.running, queued: this.queue.length, limits: this.limits },
+      { 'retry-after': String(secs) },
+    );
   }
 
   /**
@@ -61,11 +67,23 @@ export class AnalysisAdmission {
   acquire(client: string, opts: { signal?: AbortSignal; waitMs?: number } = {}): Promise<() => void> {
     const mine = this.held.get(client) ?? 0;
     if (mine >= this.limits.per_client) {
-      return Promise.reject(this.busy(`this client already has ${mine} ${mine === 1 ? 'analysis' : 'analyses'} running or waiting, the most one client may have`, 'per_client_limit', Math.floor(mine / Math.max(1, this.limits.max_running))));
+      return Promise.reject(
+        this.busy(
+          `this client already has ${mine} ${mine === 1 ? 'analysis' : 'analyses'} running or waiting, the most one client may have`,
+          'per_client_limit',
+          Math.floor(mine / Math.max(1, this.limits.max_running)),
+        ),
+      );
     }
     if (this.running < this.limits.max_running && this.queue.length === 0) return Promise.resolve(this.grant(client));
     if (this.queue.length >= this.limits.max_queued) {
-      return Promise.reject(this.busy(`the analysis queue is full (${this.running} running, ${this.queue.length} waiting)`, 'queue_full', Math.ceil(this.queue.length / Math.max(1, this.limits.max_running))));
+      return Promise.reject(
+        this.busy(
+          `the analysis queue is full (${this.running} running, ${this.queue.length} waiting)`,
+          'queue_full',
+          Math.ceil(this.queue.length / Math.max(1, this.limits.max_running)),
+        ),
+      );
     }
     if (opts.signal?.aborted) return Promise.reject(new Error('request aborted'));
     this.held.set(client, mine + 1);
@@ -93,7 +111,17 @@ export class AnalysisAdmission {
       if (opts.waitMs !== undefined) {
         // Not unref'd: the wait is bounded and cleared when the waiter leaves, and a waiter whose
         // limit never fired would leave its caller pending forever.
-        timer = setTimeout(() => leave(this.busy(`no analysis slot came free within ${Math.round((Date.now() - started) / 1000)} s`, 'wait_timeout', this.queue.length)), opts.waitMs);
+        timer = setTimeout(
+          () =>
+            leave(
+              this.busy(
+                `no analysis slot came free within ${Math.round((Date.now() - started) / 1000)} s`,
+                'wait_timeout',
+                this.queue.length,
+              ),
+            ),
+          opts.waitMs,
+        );
       }
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       this.queue.push(w);
@@ -132,7 +160,8 @@ export class AnalysisAdmission {
 
 const positive = (v: unknown, name: string, dflt: number): number => {
   if (v === undefined || v === null) return dflt;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw new Error(`analysis_admission.${name} must be a positive integer, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1)
+    throw new Error(`analysis_admission.${name} must be a positive integer, got ${JSON.stringify(v)}`);
   return v;
 };
 
@@ -180,7 +209,12 @@ export function applyTimeout(requested: unknown, max: number): AppliedTimeout {
   const dflt = Math.min(DEFAULT_MAX_ANALYSIS_TIMEOUT_S, max);
   if (req === null) return { applied: dflt, requested: null, clamped: false };
   if (req <= max) return { applied: req, requested: req, clamped: false };
-  return { applied: max, requested: req, clamped: true, note: `the requested timeout of ${req} s was lowered to the server's maximum of ${max} s (--max-analysis-timeout)` };
+  return {
+    applied: max,
+    requested: req,
+    clamped: true,
+    note: `the requested timeout of ${req} s was lowered to the server's maximum of ${max} s (--max-analysis-timeout)`,
+  };
 }
 
 /** Who an outside analysis counts against: the tenant of the key, else the client address. */

@@ -11,7 +11,13 @@ export interface Incomplete {
   detail: string;
 }
 
-const COLORS: Record<Severity, string> = { CRITICAL: '\x1b[1;35m', HIGH: '\x1b[1;31m', MEDIUM: '\x1b[33m', LOW: '\x1b[36m', INFO: '\x1b[2m' };
+const COLORS: Record<Severity, string> = {
+  CRITICAL: '\x1b[1;35m',
+  HIGH: '\x1b[1;31m',
+  MEDIUM: '\x1b[33m',
+  LOW: '\x1b[36m',
+  INFO: '\x1b[2m',
+};
 const RESET = '\x1b[0m';
 const BOLD = '\x1b[1m';
 

@@ -48,13 +48,20 @@ export async function readContract(
   const hasCode = typeof fields.code === 'string';
   const hasPath = typeof fields.path === 'string';
   if (hasCode === hasPath) {
-    throw new HttpError(400, 'invalid_request', hasCode ? `send either ${names.code} or ${names.path}, not both` : `one of ${names.code} or ${names.path} is required`);
+    throw new HttpError(
+      400,
+      'invalid_request',
+      hasCode ? `send either ${names.code} or ${names.path}, not both` : `one of ${names.code} or ${names.path} is required`,
+    );
   }
   if (hasCode) {
     const code = fields.code!;
     const bytes = Buffer.byteLength(code, 'utf8');
     if (bytes > opts.maxBytes) {
-      throw new HttpError(413, 'payload_too_large', `${names.code} is ${bytes} bytes; the limit is ${opts.maxBytes} bytes (1 MiB)`, { limit: opts.maxBytes, size: bytes });
+      throw new HttpError(413, 'payload_too_large', `${names.code} is ${bytes} bytes; the limit is ${opts.maxBytes} bytes (1 MiB)`, {
+        limit: opts.maxBytes,
+        size: bytes,
+      });
     }
     if (code.trim() === '') throw new HttpError(400, 'invalid_request', `${names.code} is empty`);
     checkSourceShape(code, names.code, opts.limits);
@@ -74,7 +81,8 @@ async function readPath(p: string, field: string, opts: { roots: string[]; maxBy
   const candidates = path.isAbsolute(p) ? [path.resolve(p)] : roots.map((r) => path.resolve(r, p));
   const lexicalRoot = (abs: string) => roots.find((r) => inside(r, abs));
   const allowed = candidates.filter((c) => lexicalRoot(c));
-  if (!allowed.length) throw new HttpError(403, 'path_not_allowed', `${field} "${p}" is outside the allowed contract roots (VIGIL_CONTRACT_ROOTS)`);
+  if (!allowed.length)
+    throw new HttpError(403, 'path_not_allowed', `${field} "${p}" is outside the allowed contract roots (VIGIL_CONTRACT_ROOTS)`);
   if (!isSol(p)) {
     throw new HttpError(400, 'not_solidity', `${field} "${p}" is not a Solidity file: only .sol files are read`, { field });
   }
@@ -88,10 +96,17 @@ async function readPath(p: string, field: string, opts: { roots: string[]; maxBy
     const realRoots = await Promise.all(roots.map((r) => fs.realpath(r).catch(() => r)));
     const root = realRoots.find((r) => inside(r, real));
     if (!root) throw new HttpError(403, 'path_not_allowed', `${field} "${p}" leads outside the allowed contract roots through a symlink`);
-    if (!isSol(real)) throw new HttpError(400, 'not_solidity', `${field} "${p}" is a link to a file that is not a .sol file; only Solidity files are read`, { field });
+    if (!isSol(real))
+      throw new HttpError(
+        400,
+        'not_solidity',
+        `${field} "${p}" is a link to a file that is not a .sol file; only Solidity files are read`,
+        { field },
+      );
     const st = await fs.stat(real);
     if (!st.isFile()) throw new HttpError(400, 'contract_not_found', `${field} "${p}" is not a file`);
-    if (st.size > opts.maxBytes) throw new HttpError(413, 'payload_too_large', `${field} "${p}" is ${st.size} bytes; the limit is ${opts.maxBytes} bytes (1 MiB)`);
+    if (st.size > opts.maxBytes)
+      throw new HttpError(413, 'payload_too_large', `${field} "${p}" is ${st.size} bytes; the limit is ${opts.maxBytes} bytes (1 MiB)`);
     const raw = await fs.readFile(real);
     // Solidity is text: a NUL byte means a binary file with a .sol name, which is not echoed either.
     if (raw.includes(0)) throw new HttpError(400, 'not_solidity', `${field} "${p}" is a binary file, not Solidity source`, { field });
@@ -119,12 +134,17 @@ export function checkSourceShape(src: string, field: string, limits: SourceLimit
   let stmtLine = 1;
   let stmtCol = 1;
   const refuse = (what: string, limit: number, at: number, l = line, col = at - lineStart + 1): never => {
-    throw new HttpError(400, 'source_too_complex', `${field}: ${what} at line ${l}, column ${col} (the limit is ${limit}); such source is refused before analysis because parsing it would take minutes or exhaust the parser's stack`, {
-      field,
-      line: l,
-      column: col,
-      limit,
-    });
+    throw new HttpError(
+      400,
+      'source_too_complex',
+      `${field}: ${what} at line ${l}, column ${col} (the limit is ${limit}); such source is refused before analysis because parsing it would take minutes or exhaust the parser's stack`,
+      {
+        field,
+        line: l,
+        column: col,
+        limit,
+      },
+    );
   };
   const n = src.length;
   let i = 0;
@@ -140,7 +160,7 @@ export function checkSourceShape(src: string, field: string, limits: SourceLimit
       i++;
       continue;
     }
-    const c = src[i]!;
+    const c = src[i];
     if (c === '/' && src[i + 1] === '/') {
       while (i < n && src.charCodeAt(i) !== 10) i++;
       continue;
@@ -184,9 +204,14 @@ export function checkSourceShape(src: string, field: string, limits: SourceLimit
     }
     if (OPERATOR_CHARS.has(c)) {
       // One operator token: a run of operator characters (`>>=`, `==`, `&&`).
-      while (i < n && OPERATOR_CHARS.has(src[i]!)) i++;
+      while (i < n && OPERATOR_CHARS.has(src[i])) i++;
       operators++;
-      if (operators > limits.maxStatementOperators) refuse(`one statement (starting at line ${stmtLine}, column ${stmtCol}) has more than ${limits.maxStatementOperators} operators`, limits.maxStatementOperators, i - 1);
+      if (operators > limits.maxStatementOperators)
+        refuse(
+          `one statement (starting at line ${stmtLine}, column ${stmtCol}) has more than ${limits.maxStatementOperators} operators`,
+          limits.maxStatementOperators,
+          i - 1,
+        );
       continue;
     }
     i++;

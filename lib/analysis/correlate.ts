@@ -39,7 +39,13 @@ const LAYER_TRUST: Record<number, number> = { 4: 9, 3: 8, 2: 7, 1: 5, 7: 4, 8: 4
 function hasProof(f: Finding): boolean {
   const e = f.evidence as { kind?: string; counterexample?: unknown; transactions?: unknown; tx_sequence?: unknown } | undefined | null;
   if (!e || typeof e !== 'object') return false;
-  return e.kind === 'counterexample' || e.kind === 'transaction_sequence' || e.counterexample != null || e.transactions != null || e.tx_sequence != null;
+  return (
+    e.kind === 'counterexample' ||
+    e.kind === 'transaction_sequence' ||
+    e.counterexample != null ||
+    e.transactions != null ||
+    e.tx_sequence != null
+  );
 }
 
 export function trustOf(f: Finding): number {
@@ -172,7 +178,12 @@ function merge(c: Cluster, source: string | null): Finding {
   confidence = Math.round(Math.min(0.99, Math.max(confidence, primary.confidence)) * 100) / 100;
   const fn = primary.location.function ?? c.fn;
   const contract = primary.location.contract ?? c.contract;
-  const code = source ? sliceLines(source, primary.location.line, primary.location.end_line) : c.members.map((m) => m.id).sort().join(',');
+  const code = source
+    ? sliceLines(source, primary.location.line, primary.location.end_line)
+    : c.members
+        .map((m) => m.id)
+        .sort()
+        .join(',');
   const others = c.members.slice(1).map((m) => `${m.tools.join('+')} (${m.detector ?? m.title}, line ${m.location.line})`);
   const merged: Finding = {
     ...primary,

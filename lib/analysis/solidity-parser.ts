@@ -41,7 +41,13 @@ function loadTwoStage(): TwoStage | null {
     const Parser = def(require('@solidity-parser/parser/src/antlr/SolidityParser.ts'));
     const { ASTBuilder } = require('@solidity-parser/parser/src/ASTBuilder.ts');
     const ErrorListener = def(require('@solidity-parser/parser/src/ErrorListener.ts'));
-    if (typeof Lexer !== 'function' || typeof Parser !== 'function' || typeof ASTBuilder !== 'function' || typeof ErrorListener !== 'function') return null;
+    if (
+      typeof Lexer !== 'function' ||
+      typeof Parser !== 'function' ||
+      typeof ASTBuilder !== 'function' ||
+      typeof ErrorListener !== 'function'
+    )
+      return null;
     if (typeof antlr.PredictionMode?.SLL !== 'number' || typeof antlr.BailErrorStrategy !== 'function') return null;
     return { antlr, Lexer, Parser, ASTBuilder, ErrorListener };
   } catch {
@@ -71,7 +77,7 @@ function buildAst(e: TwoStage, tree: unknown, options: ParseOptions): any {
   return builder.result;
 }
 
-function sllParse(e: TwoStage, input: string, options: ParseOptions): any | null {
+function sllParse(e: TwoStage, input: string, options: ParseOptions): any {
   try {
     const lexer = new e.Lexer(new e.antlr.CharStream(input));
     lexer.removeErrorListeners();
@@ -90,7 +96,8 @@ function sllParse(e: TwoStage, input: string, options: ParseOptions): any | null
 // Several tools in one thread ask for the same tree (the outline and the static layer use the same
 // options): successful parses are kept briefly. Trees are shared, so callers must not modify them.
 const trees = sourceMemo<object>({ max: 4 });
-const optionsKey = (o: ParseOptions) => `${o.loc ? 'l' : ''}${o.range ? 'r' : ''}${o.tolerant ? 't' : ''}${o.tokens ? 'k' : ''}${o.comments ? 'c' : ''}`;
+const optionsKey = (o: ParseOptions) =>
+  `${o.loc ? 'l' : ''}${o.range ? 'r' : ''}${o.tolerant ? 't' : ''}${o.tokens ? 'k' : ''}${o.comments ? 'c' : ''}`;
 
 /** Drop-in for `@solidity-parser/parser`'s `parse` (same options, result and errors), memoised per
  *  thread: treat the tree as read-only. */

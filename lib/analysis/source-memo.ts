@@ -7,7 +7,7 @@
 // Bounded by total source size, so a few 1 MiB inputs cannot pin gigabytes of trees.
 import { LRUCache } from 'lru-cache';
 
-export interface SourceMemo<T extends {}> {
+export interface SourceMemo<T extends NonNullable<unknown>> {
   get(key: string, compute: () => T): T;
   /** The kept value, if any (no compute). */
   peek(key: string): T | undefined;
@@ -15,7 +15,7 @@ export interface SourceMemo<T extends {}> {
   clear(): void;
 }
 
-export function sourceMemo<T extends {}>(opts: { max?: number; maxChars?: number; ttlMs?: number } = {}): SourceMemo<T> {
+export function sourceMemo<T extends NonNullable<unknown>>(opts: { max?: number; maxChars?: number; ttlMs?: number } = {}): SourceMemo<T> {
   const cache = new LRUCache<string, T>({
     max: opts.max ?? 6,
     maxSize: opts.maxChars ?? 2 * 1024 * 1024,

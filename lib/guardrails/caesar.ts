@@ -75,16 +75,16 @@ export function findShiftedPassage(text: string): ShiftedPassage | null {
       if (v.len !== e - s) continue;
       const shift = (v.first - (text.charCodeAt(s) - 97) + 26) % 26;
       if (shift === 0) continue;
-      votes[shift]!++;
+      votes[shift]++;
       if (e - s >= 5) longVote[shift] = 1;
       if (firstAt[shift] === -1) firstAt[shift] = s;
       lastAt[shift] = e;
     }
   }
   let best = 0;
-  for (let k = 1; k < 26; k++) if (votes[k]! > votes[best]!) best = k;
-  if (best === 0 || votes[best]! < 3 || !longVote[best]) return null;
-  return { shift: best, start: firstAt[best]!, end: lastAt[best]!, votes: votes[best]! };
+  for (let k = 1; k < 26; k++) if (votes[k] > votes[best]) best = k;
+  if (best === 0 || votes[best] < 3 || !longVote[best]) return null;
+  return { shift: best, start: firstAt[best], end: lastAt[best], votes: votes[best] };
 }
 
 /** Applies a Caesar shift to the ASCII letters of text (case kept). */

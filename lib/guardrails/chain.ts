@@ -74,27 +74,69 @@ export function applyRedactions(text: string, findings: GuardrailFinding[], laye
   }
   let out = text;
   for (let i = merged.length - 1; i >= 0; i--) {
-    const m = merged[i]!;
+    const m = merged[i];
     out = out.slice(0, m.start) + m.replacement + out.slice(m.end);
   }
   return out;
 }
 
 function toChainFinding(f: GuardrailFinding, layer: string, action: Exclude<GuardrailAction, 'allow'>): GuardrailChainFinding {
-  const o: GuardrailChainFinding = { layer: f.layer || layer, kind: f.kind, start: f.start, end: f.end, score: Math.round(f.score * 1000) / 1000, action };
+  const o: GuardrailChainFinding = {
+    layer: f.layer || layer,
+    kind: f.kind,
+    start: f.start,
+    end: f.end,
+    score: Math.round(f.score * 1000) / 1000,
+    action,
+  };
   if (f.detail) o.detail = f.detail;
   return o;
 }
 
-export async function runGuardrails(layers: ChainLayer[], text: string, direction: GuardrailDirection = 'input', opts: ChainOptions = {}): Promise<GuardrailChainResult> {
+export async function runGuardrails(
+  layers: ChainLayer[],
+  text: string,
+  direction: GuardrailDirection = 'input',
+  opts: ChainOptions = {},
+): Promise<GuardrailChainResult> {
   if (typeof text !== 'string') throw new TypeError('guardrail text must be a string');
   if (!DIRECTIONS.includes(direction)) throw new TypeError(`direction must be one of ${DIRECTIONS.join(', ')}`);
   const maxChars = opts.maxChars ?? DEFAULT_MAX_CHARS;
   if (text.length > maxChars) {
-    return { action: 'block', redacted_text: '', blocked_by: 'chain', findings: [{ layer: 'chain', kind: 'oversized_input', start: 0, end: text.length, score: 1, action: 'block', detail: `${text.length} characters, limit ${maxChars}` }] };
+    return {
+      action: 'block',
+      redacted_text: '',
+      blocked_by: 'chain',
+      findings: [
+        {
+          layer: 'chain',
+          kind: 'oversized_input',
+          start: 0,
+          end: text.length,
+          score: 1,
+          action: 'block',
+          detail: `${text.length} characters, limit ${maxChars}`,
+        },
+      ],
+    };
   }
   if ((opts.binary ?? 'block') === 'block' && looksBinary(text)) {
-    return { action: 'block', redacted_text: '', blocked_by: 'chain', findings: [{ layer: 'chain', kind: 'binary_input', start: 0, end: text.length, score: 1, action: 'block', detail: 'NUL bytes or mostly control characters' }] };
+    return {
+      action: 'block',
+      redacted_text: '',
+      blocked_by: 'chain',
+      findings: [
+        {
+          layer: 'chain',
+          kind: 'binary_input',
+          start: 0,
+          end: text.length,
+          score: 1,
+          action: 'block',
+          detail: 'NUL bytes or mostly control characters',
+        },
+      ],
+    };
   }
   const ordered = [...layers].sort((a, b) => a.guardrail.order - b.guardrail.order);
   let current = text;
@@ -144,7 +186,13 @@ export interface GuardrailChainConfig {
 export interface GuardrailChain {
   run(text: string, direction?: GuardrailDirection): Promise<GuardrailChainResult>;
   /** Layers as configured: name, mode, directions, order, settings. */
-  describe(): Array<{ name: string; mode: GuardrailMode; directions: GuardrailDirection[]; order: number; settings: Record<string, unknown> }>;
+  describe(): Array<{
+    name: string;
+    mode: GuardrailMode;
+    directions: GuardrailDirection[];
+    order: number;
+    settings: Record<string, unknown>;
+  }>;
   /** Re-reads the registry (after plugins were added or reloaded). */
   reload(): void;
 }
@@ -168,8 +216,11 @@ export function configureLayers(guardrails: Guardrail[], config: GuardrailChainC
   });
 }
 
-export function createGuardrailChain(services: { registry: Pick<RegistryView, 'guardrails'>; settings?: Pick<Settings, 'file'> }, config?: GuardrailChainConfig): GuardrailChain {
-  const cfg: GuardrailChainConfig = config ?? ((services.settings?.file?.guardrails as GuardrailChainConfig | undefined) ?? {});
+export function createGuardrailChain(
+  services: { registry: Pick<RegistryView, 'guardrails'>; settings?: Pick<Settings, 'file'> },
+  config?: GuardrailChainConfig,
+): GuardrailChain {
+  const cfg: GuardrailChainConfig = config ?? (services.settings?.file?.guardrails as GuardrailChainConfig | undefined) ?? {};
   const opts: ChainOptions = {
     maxChars: cfg.max_chars !== undefined ? Number(cfg.max_chars) : DEFAULT_MAX_CHARS,
     binary: cfg.binary === 'allow' ? 'allow' : 'block',
@@ -191,7 +242,13 @@ export function createGuardrailChain(services: { registry: Pick<RegistryView, 'g
       resolve()
         .slice()
         .sort((a, b) => a.guardrail.order - b.guardrail.order)
-        .map((l) => ({ name: l.guardrail.name, mode: l.mode, directions: l.settings?.directions ?? l.guardrail.directions, order: l.guardrail.order, settings: l.guardrail.settings ?? {} })),
+        .map((l) => ({
+          name: l.guardrail.name,
+          mode: l.mode,
+          directions: l.settings?.directions ?? l.guardrail.directions,
+          order: l.guardrail.order,
+          settings: l.guardrail.settings ?? {},
+        })),
     reload: () => {
       layers = null;
     },

@@ -62,7 +62,7 @@ export function featurize(text: string, dims = DEFAULT_DIMS): SparseVector {
   const add = (h: number) => {
     const i = h % dims;
     if (scratch[i] === 0) touched.push(i);
-    scratch[i]! += 1;
+    scratch[i] += 1;
   };
   const words: string[] = [];
   TOKEN.lastIndex = 0;
@@ -81,15 +81,15 @@ export function featurize(text: string, dims = DEFAULT_DIMS): SparseVector {
   const val = new Float32Array(touched.length);
   let norm = 0;
   for (let j = 0; j < touched.length; j++) {
-    const i = touched[j]!;
-    const v = 1 + Math.log(scratch[i]!);
+    const i = touched[j];
+    const v = 1 + Math.log(scratch[i]);
     scratch[i] = 0;
     idx[j] = i;
     val[j] = v;
     norm += v * v;
   }
   norm = Math.sqrt(norm) || 1;
-  for (let k = 0; k < val.length; k++) val[k] = val[k]! / norm;
+  for (let k = 0; k < val.length; k++) val[k] = val[k] / norm;
   return { idx, val };
 }
 
@@ -174,9 +174,9 @@ function grow<T extends Int32Array | Float64Array>(a: T, need: number): T {
 const slotOf = (f: number) => (Math.imul(f, 0x9e3779b1) >>> 0) & hashMask;
 function lastOccurrence(f: number): number {
   for (let i = slotOf(f); ; i = (i + 1) & hashMask) {
-    const k = hashKeys[i]!;
+    const k = hashKeys[i];
     if (k === -1) return -1;
-    if (k === f) return hashVals[i]!;
+    if (k === f) return hashVals[i];
   }
 }
 
@@ -185,7 +185,8 @@ function lastOccurrence(f: number): number {
 let lastFill: { text: string; dims: number; upTo: number; tf: TokenFeatures } | null = null;
 
 export function tokenFeatures(text: string, dims = DEFAULT_DIMS, upTo = text.length): TokenFeatures {
-  if (lastFill && lastFill.text === text && lastFill.dims === dims && upTo <= lastFill.upTo && lastFill.tf.generation === generation) return lastFill.tf;
+  if (lastFill && lastFill.text === text && lastFill.dims === dims && upTo <= lastFill.upTo && lastFill.tf.generation === generation)
+    return lastFill.tf;
   const tf = fillTokenFeatures(text, dims, upTo);
   lastFill = { text, dims, upTo, tf };
   return tf;
@@ -217,7 +218,10 @@ function fillTokenFeatures(text: string, dims: number, upTo: number): TokenFeatu
     bufEnd[count] = e;
     bufFrom[count] = n;
     bufOcc[n++] = fnv1a(text, 1, s, we) % dims;
-    bufOcc[n++] = (count ? bigramHash(text, bufStart[count - 1]!, Math.min(bufEnd[count - 1]!, bufStart[count - 1]! + MAX_WORD), text, s, we) : bigramHash('<s>', 0, 3, text, s, we)) % dims;
+    bufOcc[n++] =
+      (count
+        ? bigramHash(text, bufStart[count - 1], Math.min(bufEnd[count - 1], bufStart[count - 1] + MAX_WORD), text, s, we)
+        : bigramHash('<s>', 0, 3, text, s, we)) % dims;
     n = charNgramsAt(text, s, we, dims, bufOcc, n);
     count++;
   }
@@ -237,10 +241,10 @@ function fillTokenFeatures(text: string, dims: number, upTo: number): TokenFeatu
     bufW = new Float64Array(bufPrev.length);
   }
   for (let k = 0; k < n; k++) {
-    const f = bufOcc[k]!;
+    const f = bufOcc[k];
     let i = slotOf(f);
     for (;;) {
-      const key = hashKeys[i]!;
+      const key = hashKeys[i];
       if (key === -1) {
         hashKeys[i] = f;
         bufPrev[k] = -1;
@@ -263,7 +267,7 @@ function tokenAt(tf: TokenFeatures, pos: number): number {
   let hi = tf.count;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (tf.start[mid]! < pos) lo = mid + 1;
+    if (tf.start[mid] < pos) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -274,8 +278,8 @@ const STEPS = 4096;
 const G = (c: number) => (c === 0 ? 0 : 1 + Math.log(c));
 const STEP_G = Float64Array.from({ length: STEPS }, (_, c) => (c ? G(c) - G(c - 1) : 0));
 const STEP_G2 = Float64Array.from({ length: STEPS }, (_, c) => (c ? G(c) ** 2 - G(c - 1) ** 2 : 0));
-const stepG = (c: number) => (c < STEPS ? STEP_G[c]! : G(c) - G(c - 1));
-const stepG2 = (c: number) => (c < STEPS ? STEP_G2[c]! : G(c) ** 2 - G(c - 1) ** 2);
+const stepG = (c: number) => (c < STEPS ? STEP_G[c] : G(c) - G(c - 1));
+const stepG2 = (c: number) => (c < STEPS ? STEP_G2[c] : G(c) ** 2 - G(c - 1) ** 2);
 /** Features a window has beyond the cached ones: its own <s>/</s> bigrams and a cut last word. */
 let extras = new Int32Array(512);
 
@@ -286,14 +290,14 @@ let extras = new Int32Array(512);
 export function windowScore(model: LoadedModel, tf: TokenFeatures, from: number, to: number): number | null {
   if (tf.dims !== model.dims || tf.generation !== generation) return null;
   const a = tokenAt(tf, from);
-  if (a > 0 && tf.end[a - 1]! > from) return null;
+  if (a > 0 && tf.end[a - 1] > from) return null;
   let b = tokenAt(tf, to);
   // A window cut inside a word (the 600-character cap) sees only the word's head: that partial
   // word is hashed here, the whole words before it come from the cache.
   let piece: string | null = null;
-  if (b > a && tf.end[b - 1]! > to) {
+  if (b > a && tf.end[b - 1] > to) {
     b--;
-    piece = tf.text.slice(tf.start[b]!, to);
+    piece = tf.text.slice(tf.start[b], to);
   }
   if (b - a > MAX_WORDS) {
     b = a + MAX_WORDS;
@@ -301,12 +305,12 @@ export function windowScore(model: LoadedModel, tf: TokenFeatures, from: number,
   }
   const { occ, prev, text } = tf;
   if (weightsFor.generation !== generation || weightsFor.model !== model) {
-    const total = tf.featFrom[tf.count]!;
-    for (let k = 0; k < total; k++) bufW[k] = model.weights[occ[k]!]!;
+    const total = tf.featFrom[tf.count];
+    for (let k = 0; k < total; k++) bufW[k] = model.weights[occ[k]]!;
     weightsFor = { generation, model };
   }
-  const A = tf.featFrom[a]!;
-  const B = tf.featFrom[b]!;
+  const A = tf.featFrom[a];
+  const B = tf.featFrom[b];
   // The first token's bigram is with the window start "<s>", not with the token before it.
   const skip = b > a ? A + 1 : -1;
   let dot = 0;
@@ -314,13 +318,13 @@ export function windowScore(model: LoadedModel, tf: TokenFeatures, from: number,
   for (let k = A; k < B; k++) {
     if (k === skip) {
       // Not counted, but the count so far passes through it to later occurrences.
-      bufRun[k] = prev[k]! >= A ? bufRun[prev[k]!]! : 0;
+      bufRun[k] = prev[k] >= A ? bufRun[prev[k]] : 0;
       continue;
     }
-    const p = prev[k]!;
-    const j = p >= A ? bufRun[p]! + 1 : 1;
+    const p = prev[k];
+    const j = p >= A ? bufRun[p] + 1 : 1;
     bufRun[k] = j;
-    dot += bufW[k]! * stepG(j);
+    dot += bufW[k] * stepG(j);
     sq += stepG2(j);
   }
   // Extra features in featurize() order: <s> bigram, the cut word's features, </s> bigram.
@@ -329,9 +333,9 @@ export function windowScore(model: LoadedModel, tf: TokenFeatures, from: number,
   let lastE = -1;
   let lastText = text;
   if (b > a) {
-    extras[nx++] = bigramHash('<s>', 0, 3, text, tf.start[a]!, Math.min(tf.end[a]!, tf.start[a]! + MAX_WORD)) % tf.dims;
+    extras[nx++] = bigramHash('<s>', 0, 3, text, tf.start[a], Math.min(tf.end[a], tf.start[a] + MAX_WORD)) % tf.dims;
     lastS = tf.start[b - 1]!;
-    lastE = Math.min(tf.end[b - 1]!, lastS + MAX_WORD);
+    lastE = Math.min(tf.end[b - 1], lastS + MAX_WORD);
   }
   if (piece) {
     let pos = 0;
@@ -358,14 +362,14 @@ export function windowScore(model: LoadedModel, tf: TokenFeatures, from: number,
     extras[nx++] = fnvFeed(fnvFeed((0x811c9dc5 ^ 2) >>> 0, lastText, lastS, lastE), ' </s>', 0, 5) % tf.dims;
   }
   for (let x = 0; x < nx; x++) {
-    const f = extras[x]!;
+    const f = extras[x];
     // How many times f already occurs in the window: cached occurrences, then earlier extras.
     let c = 0;
     let k = lastOccurrence(f);
     while (k >= B) k = prev[k]!;
     if (k >= A) c = bufRun[k]!;
     for (let y = 0; y < x; y++) if (extras[y] === f) c++;
-    dot += model.weights[f]! * stepG(c + 1);
+    dot += model.weights[f] * stepG(c + 1);
     sq += stepG2(c + 1);
   }
   const norm = Math.sqrt(sq) || 1;
@@ -384,7 +388,7 @@ export function loadModel(m: HashedModel): LoadedModel {
     throw new Error('injection model file is not a vigil-logreg-v1 model');
   }
   const weights = new Float32Array(m.dims);
-  for (let i = 0; i < m.idx.length; i++) weights[m.idx[i]!] = m.w[i]!;
+  for (let i = 0; i < m.idx.length; i++) weights[m.idx[i]] = m.w[i]!;
   return { dims: m.dims, bias: m.bias, weights, threshold: m.threshold };
 }
 
@@ -392,7 +396,7 @@ const sigmoid = (z: number) => 1 / (1 + Math.exp(-Math.max(-30, Math.min(30, z))
 
 export function predict(model: LoadedModel, x: SparseVector): number {
   let z = model.bias;
-  for (let k = 0; k < x.idx.length; k++) z += model.weights[x.idx[k]!]! * x.val[k]!;
+  for (let k = 0; k < x.idx.length; k++) z += model.weights[x.idx[k]] * x.val[k];
   return sigmoid(z);
 }
 
@@ -435,20 +439,20 @@ export function trainLogReg(xs: SparseVector[], ys: number[], opts: TrainOptions
   for (let ep = 0; ep < epochs; ep++) {
     for (let i = order.length - 1; i > 0; i--) {
       const j = Math.floor(rnd() * (i + 1));
-      [order[i], order[j]] = [order[j]!, order[i]!];
+      [order[i], order[j]] = [order[j], order[i]];
     }
     for (const n of order) {
-      const x = xs[n]!;
+      const x = xs[n];
       let z = bias;
-      for (let k = 0; k < x.idx.length; k++) z += weights[x.idx[k]!]! * x.val[k]!;
+      for (let k = 0; k < x.idx.length; k++) z += weights[x.idx[k]] * x.val[k];
       const p = sigmoid(z);
-      const y = ys[n]!;
+      const y = ys[n];
       const g = (p - y) * (y === 1 ? wPos : wNeg);
       for (let k = 0; k < x.idx.length; k++) {
-        const i = x.idx[k]!;
-        const gi = g * x.val[k]! + l2 * weights[i]!;
-        g2[i] = g2[i]! + gi * gi;
-        weights[i] = weights[i]! - (lr * gi) / (Math.sqrt(g2[i]!) + 1e-8);
+        const i = x.idx[k];
+        const gi = g * x.val[k] + l2 * weights[i];
+        g2[i] = g2[i] + gi * gi;
+        weights[i] = weights[i] - (lr * gi) / (Math.sqrt(g2[i]) + 1e-8);
       }
       bg2 += g * g;
       bias -= (lr * g) / (Math.sqrt(bg2) + 1e-8);
@@ -462,7 +466,7 @@ export function exportModel(m: LoadedModel, meta?: Record<string, unknown>): Has
   const idx: number[] = [];
   const w: number[] = [];
   for (let i = 0; i < m.weights.length; i++) {
-    const v = m.weights[i]!;
+    const v = m.weights[i];
     if (Math.abs(v) >= 1e-3) {
       idx.push(i);
       w.push(Math.round(v * 1e4) / 1e4);

@@ -26,7 +26,10 @@ export function loadInjectionModelFile(file = defaultInjectionModelPath()): Hash
   return JSON.parse(raw) as HashedModel;
 }
 
-export function createDefaultGuardrails(model: HashedModel | null = loadInjectionModelFile(), toxicityModel: ToxicityModel | null = loadToxicityModel()): Guardrail[] {
+export function createDefaultGuardrails(
+  model: HashedModel | null = loadInjectionModelFile(),
+  toxicityModel: ToxicityModel | null = loadToxicityModel(),
+): Guardrail[] {
   return [
     createUnicodeSmugglingGuardrail(),
     createPromptInjectionGuardrail(model),

@@ -45,8 +45,8 @@ function looksLikeBase64(s: string): boolean {
   if (!(hasUpper && hasLower) && !(hasDigit && (hasUpper || hasLower))) return false;
   let flips = 0;
   for (let i = 1; i < body.length; i++) {
-    const a = body[i - 1]!;
-    const b = body[i]!;
+    const a = body[i - 1];
+    const b = body[i];
     if ((/[a-z]/.test(a) && /[A-Z0-9]/.test(b)) || (/[A-Z0-9]/.test(a) && /[a-z]/.test(b))) flips++;
   }
   return flips >= body.length / 8;
@@ -64,7 +64,14 @@ export function findEncodedBlobs(text: string): EncodedBlob[] {
     if (digits.length % 2) continue;
     const buf = Buffer.from(digits.slice(0, MAX_DECODED * 2), 'hex');
     const decoded = buf.toString('utf8');
-    out.push({ start: m.index, end: m.index + raw.length, encoding: 'hex', decoded, printable: printableRatio(decoded), bytes: buf.length });
+    out.push({
+      start: m.index,
+      end: m.index + raw.length,
+      encoding: 'hex',
+      decoded,
+      printable: printableRatio(decoded),
+      bytes: buf.length,
+    });
     taken.push([m.index, m.index + raw.length]);
   }
   BASE64.lastIndex = 0;
@@ -75,7 +82,14 @@ export function findEncodedBlobs(text: string): EncodedBlob[] {
     const buf = Buffer.from(norm.slice(0, Math.ceil((MAX_DECODED * 4) / 3)), 'base64');
     if (!buf.length) continue;
     const decoded = buf.toString('utf8');
-    out.push({ start: m.index, end: m.index + raw.length, encoding: 'base64', decoded, printable: printableRatio(decoded), bytes: buf.length });
+    out.push({
+      start: m.index,
+      end: m.index + raw.length,
+      encoding: 'base64',
+      decoded,
+      printable: printableRatio(decoded),
+      bytes: buf.length,
+    });
     taken.push([m.index, m.index + raw.length]);
   }
   PERCENT.lastIndex = 0;
@@ -86,7 +100,14 @@ export function findEncodedBlobs(text: string): EncodedBlob[] {
     } catch {
       decoded = Buffer.from(m[0].replace(/%/g, ''), 'hex').toString('utf8');
     }
-    out.push({ start: m.index, end: m.index + m[0].length, encoding: 'percent', decoded, printable: printableRatio(decoded), bytes: m[0].length / 3 });
+    out.push({
+      start: m.index,
+      end: m.index + m[0].length,
+      encoding: 'percent',
+      decoded,
+      printable: printableRatio(decoded),
+      bytes: m[0].length / 3,
+    });
   }
   return out.sort((a, b) => a.start - b.start);
 }

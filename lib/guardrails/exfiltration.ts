@@ -29,7 +29,8 @@ export function findExfiltration(text: string, s: ExfiltrationSettings): Guardra
   const push = (kind: string, start: number, end: number, score: number, detail?: string, block?: boolean) =>
     out.push({ layer: 'encoded_exfiltration', kind, start, end, score, replacement: '[REDACTED:encoded_exfiltration]', detail, block });
   if (s.plain_secrets) {
-    for (const h of findSecrets(text)) push(`secret_${h.kind}`, h.start, h.end, h.score, undefined, h.kind === 'private_key_pem' || h.kind === 'hex_private_key');
+    for (const h of findSecrets(text))
+      push(`secret_${h.kind}`, h.start, h.end, h.score, undefined, h.kind === 'private_key_pem' || h.kind === 'hex_private_key');
   }
   const piiSettings = { ...piiDefaults, entities: ['email', 'phone', 'credit_card', 'national_id', 'iban'] };
   for (const blob of findEncodedBlobs(text)) {
@@ -50,7 +51,7 @@ export function findExfiltration(text: string, s: ExfiltrationSettings): Guardra
       }
       const inj = matchRules(normalizeForMatching(blob.decoded));
       if (inj.length) {
-        push('encoded_injection', blob.start, blob.end, 0.9, `${blob.encoding}: ${inj[0]!.rule}`);
+        push('encoded_injection', blob.start, blob.end, 0.9, `${blob.encoding}: ${inj[0].rule}`);
         continue;
       }
     }
@@ -64,7 +65,8 @@ export function createEncodedExfiltrationGuardrail(overrides: Record<string, unk
   return defineLayer<ExfiltrationSettings>(
     {
       name: 'encoded_exfiltration',
-      description: 'Base64/hex/percent payloads decoded and re-checked for secrets, PII and injections; API keys and private keys in output',
+      description:
+        'Base64/hex/percent payloads decoded and re-checked for secrets, PII and injections; API keys and private keys in output',
       defaultMode: 'redact',
       directions: ['output', 'tool_result'],
       order: 50,

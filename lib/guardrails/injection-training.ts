@@ -14,7 +14,14 @@ export interface LabelledText {
   label: 0 | 1;
 }
 
-export const TRAIN_OPTIONS: Required<TrainOptions> & { miRounds: number } = { dims: 1 << 18, epochs: 10, l2: 1e-4, learningRate: 0.4, seed: 7, miRounds: 2 };
+export const TRAIN_OPTIONS: Required<TrainOptions> & { miRounds: number } = {
+  dims: 1 << 18,
+  epochs: 10,
+  l2: 1e-4,
+  learningRate: 0.4,
+  seed: 7,
+  miRounds: 2,
+};
 
 /** Reads a JSON array of {text, label} and checks its shape. */
 export function readLabelled(file: string): LabelledText[] {
@@ -22,7 +29,8 @@ export function readLabelled(file: string): LabelledText[] {
   if (!Array.isArray(raw)) throw new Error(`${file}: expected a JSON array of {text, label}`);
   return raw.map((r, i) => {
     const o = r as { text?: unknown; label?: unknown };
-    if (typeof o?.text !== 'string' || (o.label !== 0 && o.label !== 1)) throw new Error(`${file}[${i}]: expected {text: string, label: 0|1}`);
+    if (typeof o?.text !== 'string' || (o.label !== 0 && o.label !== 1))
+      throw new Error(`${file}[${i}]: expected {text: string, label: 0|1}`);
     return { text: o.text, label: o.label };
   });
 }
@@ -105,7 +113,11 @@ export function trainInjectionModel(data: LabelledText[], opts: Partial<TrainOpt
   const cleaned = stripBenignContext(data);
   const texts = cleaned.map((d) => normalizeForMatching(d.text).text);
   const ys = cleaned.map((d) => d.label);
-  let model = trainLogReg(texts.map((t) => featurize(t, o.dims)), ys, o);
+  let model = trainLogReg(
+    texts.map((t) => featurize(t, o.dims)),
+    ys,
+    o,
+  );
   // Multiple-instance refinement: a positive counts by its most suspicious window (that is how
   // the layer scores at run time), so benign sentences riding along with an attack stop
   // pulling their words toward "injection".

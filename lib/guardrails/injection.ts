@@ -27,56 +27,195 @@ const alt = (xs: string[]) => `(?:${xs.join('|')})`;
 const gap = (n: number) => `(?:[\\s,]+[\\p{L}\\p{N}'’-]+){0,${n}}?`;
 
 const EN_VERBS = alt([
-  'ignore', 'ignoring', 'disregard', 'forget', 'skip', 'override', 'overwrite', 'bypass', 'drop', 'abandon', 'discard',
-  'delete', 'erase', 'neglect', 'dismiss', 'set aside', 'throw away', 'put aside', 'leave behind', 'remove',
-  "do not follow", "don'?t follow", 'stop following', 'no longer follow', 'pay no attention to', 'clear',
+  'ignore',
+  'ignoring',
+  'disregard',
+  'forget',
+  'skip',
+  'override',
+  'overwrite',
+  'bypass',
+  'drop',
+  'abandon',
+  'discard',
+  'delete',
+  'erase',
+  'neglect',
+  'dismiss',
+  'set aside',
+  'throw away',
+  'put aside',
+  'leave behind',
+  'remove',
+  'do not follow',
+  "don'?t follow",
+  'stop following',
+  'no longer follow',
+  'pay no attention to',
+  'clear',
 ]);
 const EN_NOUNS = alt([
-  'instructions?', 'prompts?', 'prompt texts?', 'rules', 'directions', 'directives?', 'guidelines', 'orders', 'commands',
-  'assignments?', 'tasks', 'context', 'constraints', 'programming', 'guardrails', 'restrictions', 'polic(?:y|ies)',
-  'training', 'system (?:message|prompt)', 'conversation', 'information', 'documents', 'articles', 'input', 'messages',
-  'thoughts', 'text', 'settings',
+  'instructions?',
+  'prompts?',
+  'prompt texts?',
+  'rules',
+  'directions',
+  'directives?',
+  'guidelines',
+  'orders',
+  'commands',
+  'assignments?',
+  'tasks',
+  'context',
+  'constraints',
+  'programming',
+  'guardrails',
+  'restrictions',
+  'polic(?:y|ies)',
+  'training',
+  'system (?:message|prompt)',
+  'conversation',
+  'information',
+  'documents',
+  'articles',
+  'input',
+  'messages',
+  'thoughts',
+  'text',
+  'settings',
 ]);
 const EN_QUAL = alt([
-  'previous', 'prior', 'above', 'preceding', 'earlier', 'former', 'foregoing', 'initial', 'original', 'old', 'existing',
-  'system', 'developer', 'given', 'provided', 'all', 'any', 'every', 'your', 'these', 'those', 'current', 'default',
+  'previous',
+  'prior',
+  'above',
+  'preceding',
+  'earlier',
+  'former',
+  'foregoing',
+  'initial',
+  'original',
+  'old',
+  'existing',
+  'system',
+  'developer',
+  'given',
+  'provided',
+  'all',
+  'any',
+  'every',
+  'your',
+  'these',
+  'those',
+  'current',
+  'default',
 ]);
 
 // Verb + object per language, accents already stripped by normalization.
 const LANG_OVERRIDES: Array<[string, string[], string[]]> = [
-  ['es',
-    ['ignora', 'ignore', 'ignoren', 'ignorar', 'olvida', 'olvide', 'olvidate', 'olviden', 'olvidar', 'omite', 'omita', 'descarta', 'descarte',
-      'desestima', 'no sigas', 'no sigan', 'haz caso omiso (?:de|a)', 'deja de lado', 'borra'],
-    ['(?:todas? )?(?:las |los |tus |sus )?(?:instrucciones|indicaciones|ordenes|reglas|directrices|instruccion|tareas|restricciones)', 'todo(?: lo)?(?: anterior| que (?:te )?(?:dije|digo|han dicho|sabes))?']],
-  ['fr',
-    ['ignore', 'ignorez', 'ignorer', 'oublie', 'oubliez', 'oublier', 'ne tiens pas compte d?e?s?', 'ne tenez pas compte d?e?s?',
-      'fais abstraction d?e?s?', 'faites abstraction d?e?s?', 'passe outre', 'passez outre', 'efface', 'effacez'],
-    ['(?:toutes? )?(?:les |tes |vos |ces )?(?:instructions|consignes|regles|directives|ordres|indications|taches|restrictions)', 'tout(?: ce qui precede| ce que (?:je|tu|vous|on) )?']],
-  ['de',
-    ['ignoriere', 'ignorieren(?: sie)?', 'ignorier', 'vergiss', 'vergessen sie', 'vergesst', 'missachte', 'missachten sie', 'uberspringe',
-      'verwirf', 'verwerfe', 'lass(?:en sie)?', 'streiche', 'losche'],
-    ['(?:alle |die |deine |ihre |sammtliche )?(?:vorherigen |bisherigen |vorangehenden |vorangegangenen |obigen |vorigen |fruheren |ursprunglichen )?(?:anweisungen|anweisung|instruktionen|befehle|aufgaben|auftrage|regeln|vorgaben|informationen|angaben|ausfuhrungen)', 'alles(?: davor| zuvor| vorher| bisherige| gesagte| was)?']],
-  ['it',
+  [
+    'es',
+    [
+      'ignora',
+      'ignore',
+      'ignoren',
+      'ignorar',
+      'olvida',
+      'olvide',
+      'olvidate',
+      'olviden',
+      'olvidar',
+      'omite',
+      'omita',
+      'descarta',
+      'descarte',
+      'desestima',
+      'no sigas',
+      'no sigan',
+      'haz caso omiso (?:de|a)',
+      'deja de lado',
+      'borra',
+    ],
+    [
+      '(?:todas? )?(?:las |los |tus |sus )?(?:instrucciones|indicaciones|ordenes|reglas|directrices|instruccion|tareas|restricciones)',
+      'todo(?: lo)?(?: anterior| que (?:te )?(?:dije|digo|han dicho|sabes))?',
+    ],
+  ],
+  [
+    'fr',
+    [
+      'ignore',
+      'ignorez',
+      'ignorer',
+      'oublie',
+      'oubliez',
+      'oublier',
+      'ne tiens pas compte d?e?s?',
+      'ne tenez pas compte d?e?s?',
+      'fais abstraction d?e?s?',
+      'faites abstraction d?e?s?',
+      'passe outre',
+      'passez outre',
+      'efface',
+      'effacez',
+    ],
+    [
+      '(?:toutes? )?(?:les |tes |vos |ces )?(?:instructions|consignes|regles|directives|ordres|indications|taches|restrictions)',
+      'tout(?: ce qui precede| ce que (?:je|tu|vous|on) )?',
+    ],
+  ],
+  [
+    'de',
+    [
+      'ignoriere',
+      'ignorieren(?: sie)?',
+      'ignorier',
+      'vergiss',
+      'vergessen sie',
+      'vergesst',
+      'missachte',
+      'missachten sie',
+      'uberspringe',
+      'verwirf',
+      'verwerfe',
+      'lass(?:en sie)?',
+      'streiche',
+      'losche',
+    ],
+    [
+      '(?:alle |die |deine |ihre |sammtliche )?(?:vorherigen |bisherigen |vorangehenden |vorangegangenen |obigen |vorigen |fruheren |ursprunglichen )?(?:anweisungen|anweisung|instruktionen|befehle|aufgaben|auftrage|regeln|vorgaben|informationen|angaben|ausfuhrungen)',
+      'alles(?: davor| zuvor| vorher| bisherige| gesagte| was)?',
+    ],
+  ],
+  [
+    'it',
     ['ignora', 'ignorate', 'ignori', 'dimentica', 'dimenticate', 'dimentichi', 'trascura', 'non seguire', 'scorda', 'scordati'],
-    ['(?:tutte )?(?:le |tue |sue )?(?:istruzioni|regole|indicazioni|direttive|ordini|compiti|restrizioni)', 'tutto(?: quello| cio)?']],
-  ['pt',
+    ['(?:tutte )?(?:le |tue |sue )?(?:istruzioni|regole|indicazioni|direttive|ordini|compiti|restrizioni)', 'tutto(?: quello| cio)?'],
+  ],
+  [
+    'pt',
     ['ignore', 'ignora', 'ignorar', 'esqueca', 'esquece', 'esquecer', 'desconsidere', 'desconsidera', 'nao siga', 'despreze'],
-    ['(?:todas )?(?:as |suas |tuas )?(?:instrucoes|regras|ordens|diretrizes|indicacoes|tarefas|restricoes)', 'tudo(?: o que)?']],
-  ['nl',
+    ['(?:todas )?(?:as |suas |tuas )?(?:instrucoes|regras|ordens|diretrizes|indicacoes|tarefas|restricoes)', 'tudo(?: o que)?'],
+  ],
+  [
+    'nl',
     ['negeer', 'vergeet', 'negeren', 'vergeten'],
-    ['(?:alle )?(?:vorige |eerdere |voorgaande |bovenstaande )?(?:instructies|regels|opdrachten|aanwijzingen)', 'alles']],
-  ['pl',
+    ['(?:alle )?(?:vorige |eerdere |voorgaande |bovenstaande )?(?:instructies|regels|opdrachten|aanwijzingen)', 'alles'],
+  ],
+  [
+    'pl',
     ['zignoruj', 'ignoruj', 'zapomnij', 'pomin'],
-    ['(?:wszystkie )?(?:poprzednie )?(?:instrukcje|polecenia|zasady)', '(?:o )?wszystkim']],
-  ['hbs',
-    ['zaboravi', 'ignoriraj', 'ignorisi', 'zanemari'],
-    ['(?:sve )?(?:prethodne )?(?:instrukcije|upute|naredbe|uputstva)', 'sve']],
-  ['ru',
+    ['(?:wszystkie )?(?:poprzednie )?(?:instrukcje|polecenia|zasady)', '(?:o )?wszystkim'],
+  ],
+  ['hbs', ['zaboravi', 'ignoriraj', 'ignorisi', 'zanemari'], ['(?:sve )?(?:prethodne )?(?:instrukcije|upute|naredbe|uputstva)', 'sve']],
+  [
+    'ru',
     ['игнорируи(?:те)?', 'проигнорируи(?:те)?', 'забудь(?:те)?', 'не обращаи(?:те)? внимания на', 'отбрось(?:те)?'],
-    ['(?:все |всё )?(?:предыдущие |прошлые |прежние |вышеуказанные )?(?:инструкции|указания|правила|команды|ограничения)', 'вс[её](?: что)?']],
-  ['tr',
-    ['yok say', 'unut', 'gormezden gel'],
-    []],
+    [
+      '(?:все |всё )?(?:предыдущие |прошлые |прежние |вышеуказанные )?(?:инструкции|указания|правила|команды|ограничения)',
+      'вс[её](?: что)?',
+    ],
+  ],
+  ['tr', ['yok say', 'unut', 'gormezden gel'], []],
 ];
 
 // Instruction overrides in the world's most spoken languages and in low-resource ones, written in
@@ -86,14 +225,29 @@ const LANG_OVERRIDES: Array<[string, string[], string[]]> = [
 // object first) with up to four words between them.
 const WORLD_OVERRIDES: Array<[string, string[], string[], boolean]> = [
   ['hi', ['अनदेखा', 'नज\u093c?रअंदाज\u093c?', 'भूल जा', 'भूल जाओ', 'भूल जाइए', 'उपेक्षा'], ['निर्देश', 'आदेश', 'नियम'], true],
-  ['hi_latn', ['ignore kar', 'bhool ja', 'bhul ja', 'nazarandaz', 'najarandaj'], ['nirdesh', 'instructions', 'aadesh', 'niyam', 'rules'], true],
+  [
+    'hi_latn',
+    ['ignore kar', 'bhool ja', 'bhul ja', 'nazarandaz', 'najarandaj'],
+    ['nirdesh', 'instructions', 'aadesh', 'niyam', 'rules'],
+    true,
+  ],
   ['bn', ['উপেক্ষা', 'ভুলে যা', 'অগ্রাহ্য'], ['নির্দেশ', 'আদেশ', 'নিয়ম', 'নিযম'], true],
   ['ur', ['نظر انداز', 'بھول جا', 'فراموش'], ['ہدایات', 'ہدایت', 'احکامات', 'قواعد'], true],
   ['ar', ['تجاهل', 'انس', 'انسى', 'لا تتبع', 'تخط', 'اهمل'], ['التعليمات', 'تعليمات', 'الاوامر', 'اوامر', 'التوجيهات', 'القواعد'], true],
   ['fa', ['نادیده بگیر', 'فراموش کن', 'اعتنا نکن'], ['دستورالعمل', 'دستورات', 'دستورها', 'قوانین', 'دستور'], true],
-  ['id', ['abaikan', 'lupakan', 'hiraukan', 'acuhkan', 'jangan ikuti', 'jangan hiraukan'], ['instruksi', 'perintah', 'arahan', 'petunjuk', 'aturan'], true],
+  [
+    'id',
+    ['abaikan', 'lupakan', 'hiraukan', 'acuhkan', 'jangan ikuti', 'jangan hiraukan'],
+    ['instruksi', 'perintah', 'arahan', 'petunjuk', 'aturan'],
+    true,
+  ],
   ['jv', ['lalekna', 'aja nggatekake', 'ora usah nggatekake', 'lalekake'], ['instruksi', 'printah', 'prentah', 'aturan', 'pituduh'], true],
-  ['pcm', ['forget', 'ignore', 'comot', 'no mind'], ['all di instruction', 'all de instruction', 'everytin wey', 'di tins wey', 'all wetin dem tell'], true],
+  [
+    'pcm',
+    ['forget', 'ignore', 'comot', 'no mind'],
+    ['all di instruction', 'all de instruction', 'everytin wey', 'di tins wey', 'all wetin dem tell'],
+    true,
+  ],
   ['mr', ['दुर्लक्ष', 'विसर'], ['सूचना', 'आदेश', 'नियम'], true],
   ['ne', ['बेवास्ता', 'बिर्स'], ['निर्देशन', 'आदेश', 'नियम'], true],
   ['te', ['విస్మరించ', 'మర్చిపో', 'పట్టించుకోవద్దు'], ['సూచన', 'ఆదేశ', 'నియమ'], true],
@@ -103,9 +257,24 @@ const WORLD_OVERRIDES: Array<[string, string[], string[], boolean]> = [
   ['gu', ['અવગણ', 'ભૂલી જા'], ['સૂચના', 'આદેશ', 'નિયમ'], true],
   ['pa', ['ਨਜ\u0a3c?ਰਅੰਦਾਜ\u0a3c?', 'ਭੁੱਲ ਜਾ', 'ਅਣਡਿੱਠ'], ['ਹਦਾਇਤ', 'ਨਿਰਦੇਸ਼', 'ਨਿਰਦੇਸ\u0a3c'], true],
   ['si', ['නොසලකා හරින්න', 'අමතක කරන්න'], ['උපදෙස්', 'නියෝග', 'නීති'], true],
-  ['vi', ['bo qua', 'phot lo', 'quen', 'lo đi', 'khong tuan theo', 'đung lam theo'], ['huong dan', 'chi dan', 'chi thi', 'lenh', 'quy tac', 'yeu cau'], true],
-  ['tl', ['huwag pansinin', 'wag pansinin', 'kalimutan', 'balewalain', 'huwag sundin'], ['tagubilin', 'instruksyon', 'utos', 'panuto', 'patakaran'], true],
-  ['sw', ['puuza', 'puuzia', 'sahau', 'usifuate', 'acha kufuata', 'achana na', 'usijali'], ['maagizo', 'maelekezo', 'maelezo', 'amri', 'sheria', 'kanuni'], true],
+  [
+    'vi',
+    ['bo qua', 'phot lo', 'quen', 'lo đi', 'khong tuan theo', 'đung lam theo'],
+    ['huong dan', 'chi dan', 'chi thi', 'lenh', 'quy tac', 'yeu cau'],
+    true,
+  ],
+  [
+    'tl',
+    ['huwag pansinin', 'wag pansinin', 'kalimutan', 'balewalain', 'huwag sundin'],
+    ['tagubilin', 'instruksyon', 'utos', 'panuto', 'patakaran'],
+    true,
+  ],
+  [
+    'sw',
+    ['puuza', 'puuzia', 'sahau', 'usifuate', 'acha kufuata', 'achana na', 'usijali'],
+    ['maagizo', 'maelekezo', 'maelezo', 'amri', 'sheria', 'kanuni'],
+    true,
+  ],
   ['ha', ['yi watsi da', 'manta da', 'kada ka bi', 'ka manta'], ['umarni', 'dokoki', "ka'idoji", 'kaidoji'], true],
   ['yo', ['foju fo', 'gbagbe', 'ma tele', 'pa ti'], ['ilana', 'ase', 'ofin', 'itonisona'], true],
   ['ig', ['leghara', 'chefuo', 'echefula', 'agbasoro'], ['ntuziaka', 'iwu', 'ntuzi'], true],
@@ -113,18 +282,33 @@ const WORLD_OVERRIDES: Array<[string, string[], string[], boolean]> = [
   ['xh', ['ungayihoyi', 'ungazihoyi', 'libala', 'lityala'], ['imiyalelo', 'imithetho'], true],
   ['so', ['iska indho tir', 'iska ilow', 'ilow', 'ha raacin'], ['tilmaam', 'amarrada', 'amarro', 'xeerarka'], true],
   ['am', ['ችላ በል', 'ችላ በሉ', 'ችላ', 'እርሳ', 'እርሱ'], ['መመሪያ', 'ትዕዛዝ', 'ህጎች', 'ሕጎች'], true],
-  ['cy', ['anwybydda', 'anwybyddwch', 'anwybyddu', 'anghofia', 'anghofiwch', 'diystyra', 'diystyrwch'], ['cyfarwyddyd', 'cyfarwyddiadau', 'gorchmynion', 'gorchymyn', 'rheolau'], true],
+  [
+    'cy',
+    ['anwybydda', 'anwybyddwch', 'anwybyddu', 'anghofia', 'anghofiwch', 'diystyra', 'diystyrwch'],
+    ['cyfarwyddyd', 'cyfarwyddiadau', 'gorchmynion', 'gorchymyn', 'rheolau'],
+    true,
+  ],
   ['ga', ['dean neamhaird', 'deanaigi neamhaird', 'dearmad', 'na lean'], ['treoracha', 'treoir', 'orduithe', 'rialacha'], true],
   ['gd', ['leig seachad', 'di-chuimhnich', 'na lean'], ['stiuireadh', 'stiuiridhean', 'riaghailtean', 'orduighean'], true],
   ['eu', ['ahaztu', 'alde batera utzi', 'baztertu', 'ez ikusi', 'ez jarraitu'], ['argibide', 'jarraibide', 'agindu', 'arau'], true],
   ['ca', ['ignora', 'ignoreu', 'oblida', 'oblideu', 'no segueixis'], ['instruccions', 'ordres', 'regles', 'indicacions'], true],
   ['gl', ['ignora', 'esquece', 'esquecede'], ['instrucions', 'ordes', 'regras'], true],
-  ['uk', ['ігноруи(?:те)?', 'проігноруи(?:те)?', 'забудь(?:те)?', 'не зважаи(?:те)? на'], ['інструкці', 'вказівк', 'правила', 'команд'], true],
+  [
+    'uk',
+    ['ігноруи(?:те)?', 'проігноруи(?:те)?', 'забудь(?:те)?', 'не зважаи(?:те)? на'],
+    ['інструкці', 'вказівк', 'правила', 'команд'],
+    true,
+  ],
   ['be', ['ігнаруи', 'забудзь'], ['інструкцы', 'указанн', 'правілы'], true],
   ['cs', ['ignoruj(?:te)?', 'zapomen(?:te)?', 'nedbej'], ['pokyny', 'instrukce', 'prikazy', 'pravidla'], true],
   ['sk', ['ignoruj(?:te)?', 'zabudni(?:te)?'], ['pokyny', 'instrukcie', 'prikazy', 'pravidla'], true],
   ['ro', ['ignora', 'ignorati', 'uita', 'uitati'], ['instructiuni', 'comenzi', 'regulile', 'regulil'], true],
-  ['hu', ['hagyd figyelmen kivul', 'felejtsd el', 'ne vedd figyelembe', 'hagyja figyelmen kivul'], ['utasitas', 'szabaly', 'parancs'], true],
+  [
+    'hu',
+    ['hagyd figyelmen kivul', 'felejtsd el', 'ne vedd figyelembe', 'hagyja figyelmen kivul'],
+    ['utasitas', 'szabaly', 'parancs'],
+    true,
+  ],
   ['el', ['αγνοησε', 'αγνοηστε', 'ξεχασε', 'ξεχαστε'], ['οδηγιες', 'εντολες', 'κανονες'], true],
   ['sv', ['ignorera', 'glom', 'bortse fran', 'strunta i'], ['instruktioner', 'anvisningar', 'regler'], true],
   ['no_da', ['ignorer', 'glem', 'se bort fra', 'se bort fr'], ['instruksjon', 'instruktion', 'regler', 'anvisning'], true],
@@ -137,7 +321,12 @@ const WORLD_OVERRIDES: Array<[string, string[], string[], boolean]> = [
   ['mi', ['warewarehia', 'kaua e aro', 'whakarerea'], ['tohutohu', 'ture'], true],
   ['sq', ['injoro', 'harro'], ['udhezimet', 'urdhrat', 'rregullat'], true],
   ['ms', ['abaikan', 'lupakan', 'jangan ikut'], ['arahan', 'peraturan', 'perintah'], true],
-  ['zh', ['忽略', '无视', '無視', '忽视', '忽視', '忘记', '忘記', '忘掉', '不要理会', '不要理會', '唔好理', '跳过', '跳過'], ['指令', '指示', '说明', '說明', '规则', '規則', '提示', '要求', '命令'], false],
+  [
+    'zh',
+    ['忽略', '无视', '無視', '忽视', '忽視', '忘记', '忘記', '忘掉', '不要理会', '不要理會', '唔好理', '跳过', '跳過'],
+    ['指令', '指示', '说明', '說明', '规则', '規則', '提示', '要求', '命令'],
+    false,
+  ],
   ['th', ['เพิกเฉย', 'ลืม', 'ไม่ต้องสนใจ', 'ละเลย', 'ไม่ต้องทำตาม'], ['คำสั่ง', 'คำแนะนำ', 'กฎ'], false],
   ['km', ['មិនអើពើ', 'បំភ្លេច', 'កុំខ្វល់'], ['ការណែនាំ', 'បញ្ជា', 'ច្បាប់'], false],
   ['my', ['လျစ်လျူရှု', 'မေ့'], ['ညွှန်ကြားချက်', 'အမိန့်'], false],
@@ -151,64 +340,290 @@ function buildRules(): Rule[] {
   const b = WORD_START;
   const e = '(?![\\p{L}\\p{N}])';
   // English instruction overrides.
-  add('override_qualified', 'instruction_override', 0.92, `${b}${EN_VERBS}${gap(2)}[\\s,]+(?:of )?(?:the |your |my |all |all of |any )?${EN_QUAL}${gap(2)}[\\s,]+${EN_NOUNS}${e}`);
-  add('override_above', 'instruction_override', 0.85, `${b}(?:ignore|disregard|forget)(?: about)?(?: all)?(?: of)? (?:the |what(?:'s| is| was) )?(?:above|previous|preceding|prior|before)${e}`);
-  add('override_everything', 'instruction_override', 0.8, `${b}(?:ignore|disregard|forget|drop|abandon)(?: about)? (?:everything|all (?:of )?(?:that|this|the above)|anything)(?: (?:before|above|previously|so far|you (?:know|were told|have been told)|we (?:discussed|talked about)|(?:i|we) (?:said|told you)|said|prior|earlier|up to now))?${e}`);
-  add('new_task', 'instruction_override', 0.72, `${b}(?:(?:your|the) new (?:task|instructions?|assignment|role|mission|objective)|(?:here is |now )?your new job|new (?:instructions|tasks|rules)(?: are(?: as follows| now)?)? ?:|new (?:instructions|tasks|rules) (?:follow|are as follows)|(?:start|begin) (?:over|again|from (?:the front|scratch))(?: with a new task)?)${e}`);
-  add('from_now_on', 'instruction_override', 0.2, `${b}(?:from now on|henceforth|from this (?:point|moment) on)[,\\s]+(?:you|act|respond|answer|reply|behave|pretend|always|only|ignore)${e}`);
-  add('instead_output', 'output_hijack', 0.4, `${b}(?:instead|rather)[,\\s]+(?:just |only )?(?:output|print|say|write|respond with|reply with|answer with)${e}`);
+  add(
+    'override_qualified',
+    'instruction_override',
+    0.92,
+    `${b}${EN_VERBS}${gap(2)}[\\s,]+(?:of )?(?:the |your |my |all |all of |any )?${EN_QUAL}${gap(2)}[\\s,]+${EN_NOUNS}${e}`,
+  );
+  add(
+    'override_above',
+    'instruction_override',
+    0.85,
+    `${b}(?:ignore|disregard|forget)(?: about)?(?: all)?(?: of)? (?:the |what(?:'s| is| was) )?(?:above|previous|preceding|prior|before)${e}`,
+  );
+  add(
+    'override_everything',
+    'instruction_override',
+    0.8,
+    `${b}(?:ignore|disregard|forget|drop|abandon)(?: about)? (?:everything|all (?:of )?(?:that|this|the above)|anything)(?: (?:before|above|previously|so far|you (?:know|were told|have been told)|we (?:discussed|talked about)|(?:i|we) (?:said|told you)|said|prior|earlier|up to now))?${e}`,
+  );
+  add(
+    'new_task',
+    'instruction_override',
+    0.72,
+    `${b}(?:(?:your|the) new (?:task|instructions?|assignment|role|mission|objective)|(?:here is |now )?your new job|new (?:instructions|tasks|rules)(?: are(?: as follows| now)?)? ?:|new (?:instructions|tasks|rules) (?:follow|are as follows)|(?:start|begin) (?:over|again|from (?:the front|scratch))(?: with a new task)?)${e}`,
+  );
+  add(
+    'from_now_on',
+    'instruction_override',
+    0.2,
+    `${b}(?:from now on|henceforth|from this (?:point|moment) on)[,\\s]+(?:you|act|respond|answer|reply|behave|pretend|always|only|ignore)${e}`,
+  );
+  add(
+    'instead_output',
+    'output_hijack',
+    0.4,
+    `${b}(?:instead|rather)[,\\s]+(?:just |only )?(?:output|print|say|write|respond with|reply with|answer with)${e}`,
+  );
   add('only_say', 'output_hijack', 0.1, `${b}(?:just|only|simply) (?:say|output|print|reply with|respond with|answer with)${e}`);
-  add('ignore_sources', 'instruction_override', 0.65, `${b}(?:disregard(?:ing)?|ignor(?:e|ing)|without (?:using|looking at)|do not (?:use|look (?:in|at))|don'?t (?:use|look (?:in|at))|not (?:according to|based on|by))(?: all| any)? (?:the )?(?:provided |given |attached |retrieved )?(?:articles|documents|context|sources|search results)${e}`);
-  add('despite_told', 'instruction_override', 0.75, `${b}(?:despite|regardless of|contrary to|notwithstanding|no matter) (?:what|anything|everything) (?:you(?:'ve| have)? been|you were|you are|you're) (?:told|instructed|programmed|trained)${e}`);
-  add('change_instructions', 'instruction_override', 0.8, `${b}(?:change|update|replace|rewrite) your (?:instructions|rules|programming|system prompt|guidelines)${e}|${b}your (?:instructions|rules) are now${e}|${b}additional instruction${e}`);
+  add(
+    'ignore_sources',
+    'instruction_override',
+    0.65,
+    `${b}(?:disregard(?:ing)?|ignor(?:e|ing)|without (?:using|looking at)|do not (?:use|look (?:in|at))|don'?t (?:use|look (?:in|at))|not (?:according to|based on|by))(?: all| any)? (?:the )?(?:provided |given |attached |retrieved )?(?:articles|documents|context|sources|search results)${e}`,
+  );
+  add(
+    'despite_told',
+    'instruction_override',
+    0.75,
+    `${b}(?:despite|regardless of|contrary to|notwithstanding|no matter) (?:what|anything|everything) (?:you(?:'ve| have)? been|you were|you are|you're) (?:told|instructed|programmed|trained)${e}`,
+  );
+  add(
+    'change_instructions',
+    'instruction_override',
+    0.8,
+    `${b}(?:change|update|replace|rewrite) your (?:instructions|rules|programming|system prompt|guidelines)${e}|${b}your (?:instructions|rules) are now${e}|${b}additional instruction${e}`,
+  );
   // Jailbreak personas and safety bypass.
-  add('persona_dan', 'jailbreak', 0.88, `${b}(?:do anything now|dan mode|developer mode (?:enabled|output|activated|on)|jailbreak(?:ed)? mode|god mode|unrestricted mode|evil confidant|anti-?gpt|betterdan|stan mode|dude mode|aim mode)${e}`);
-  add('persona_unfiltered', 'jailbreak', 0.85, `${b}(?:you are|you're|act as|pretend to be|become|roleplay as|play the role of) (?:now |going to be |an? |the )*(?:unfiltered|uncensored|unrestricted|unbound|jailbroken|amoral|immoral|unethical|rogue|evil|malicious|lawless)${e}`);
-  add('persona_dan_name', 'jailbreak', 0.75, `${b}(?:you are|you're|act as|pretend to be) (?:now )?(?:dan|stan|dude|aim|mongo tom|kevin)${e}`);
+  add(
+    'persona_dan',
+    'jailbreak',
+    0.88,
+    `${b}(?:do anything now|dan mode|developer mode (?:enabled|output|activated|on)|jailbreak(?:ed)? mode|god mode|unrestricted mode|evil confidant|anti-?gpt|betterdan|stan mode|dude mode|aim mode)${e}`,
+  );
+  add(
+    'persona_unfiltered',
+    'jailbreak',
+    0.85,
+    `${b}(?:you are|you're|act as|pretend to be|become|roleplay as|play the role of) (?:now |going to be |an? |the )*(?:unfiltered|uncensored|unrestricted|unbound|jailbroken|amoral|immoral|unethical|rogue|evil|malicious|lawless)${e}`,
+  );
+  add(
+    'persona_dan_name',
+    'jailbreak',
+    0.75,
+    `${b}(?:you are|you're|act as|pretend to be) (?:now )?(?:dan|stan|dude|aim|mongo tom|kevin)${e}`,
+  );
   // Strong only when it describes the assistant ("you are an AI with no restrictions"); "a table
   // with no rules" or "a language without limits" is ordinary prose.
-  add('no_limits', 'jailbreak', 0.8, `${b}(?:you|u|yourself|ai|assistant|chatbot|model|bot|gpt|chatgpt|answer|respond|reply|act|operate|behave|mode|persona)(?:[\\s,]+[\\p{L}'’-]+){0,5}?[\\s,]+(?:without|free (?:of|from)|not bound by|no longer bound by|don'?t have|do not have|have no|with no|broken free of) (?:any |all |the |your )?(?:typical |usual |ethical |moral |content |safety |openai |anthropic |company |corporate )?(?:restrictions|filters|limits|limitations|rules|guidelines|ethics|morals|censorship|boundaries|confines|policies)${e}`);
-  add('no_limits_bare', 'jailbreak', 0.3, `${b}(?:without|free (?:of|from)|not bound by|no longer bound by|don'?t have|do not have|have no|with no|broken free of) (?:any |all |the |your )?(?:typical |usual |ethical |moral |content |safety |openai |anthropic |company |corporate )?(?:restrictions|filters|limits|limitations|rules|guidelines|ethics|morals|censorship|boundaries|confines|policies)${e}`);
-  add('never_refuse', 'jailbreak', 0.6, `${b}(?:never|must not|cannot|can't|will not|won't|do not|don't) (?:ever )?(?:refuse|decline|say (?:no|that you can'?t))${e}`);
-  add('forgets_told', 'instruction_override', 0.8, `${b}(?:forgets?|forgetting|ignores?|ignoring|disregards?|disregarding|drops?|erases?) (?:everything|all(?: of)?(?: that)?|anything|whatever) (?:it|you|he|she|they|i|we)(?: (?:was|were|have|has|had|got|'ve))?(?: been)? (?:told|taught|instructed|given|programmed|trained|said)${e}`);
-  add('rules_gone', 'instruction_override', 0.75, `${b}(?:your|the|all|all your|any) (?:old |previous |prior |original |usual |current )?(?:guidelines|rules|instructions|restrictions|programming|polic(?:y|ies)|filters|limits|safeguards) (?:are|is|have been|has been|were) (?:now )?(?:deleted|removed|gone|void|disabled|lifted|suspended|cancelled|canceled|revoked|turned off|no longer (?:valid|active|in effect|apply))${e}`);
-  add('obey_me', 'instruction_override', 0.6, `${b}(?:follow|obey|listen to|follows|obeys|listens to) only (?:me|my (?:instructions|commands|orders|rules)|what i (?:say|tell you))${e}|${b}(?:you )?(?:only )?(?:obey|answer to) (?:only )?me(?: now| from now on)${e}`);
-  add('stay_in_character', 'jailbreak', 0.1, `${b}(?:stay|remain|keep) in (?:character|role|your roles?)${e}|${b}(?:never|do not|don't|without) (?:break|breaking|falling out of) (?:character|the role|your role)${e}`);
-  add('safety_bypass', 'safety_bypass', 0.85, `${b}(?:ignore|bypass|disable|turn off|override|circumvent|deactivate|remove|get around|evade)${gap(2)}[\\s,]+(?:your |the |all |any )?(?:safety|content|ethical|moral|openai|anthropic)? ?(?:filters?|guardrails|safeguards|censorship|moderation|alignment|ethics|safety (?:guidelines|rules|measures|policies)|content polic(?:y|ies))${e}`);
-  add('pretend', 'persona', 0.05, `${b}(?:pretend (?:to be|you are|you're|that you)|imagine you are|you are now|now you are|i want you to act as|act as an?|roleplay as)${e}`);
+  add(
+    'no_limits',
+    'jailbreak',
+    0.8,
+    `${b}(?:you|u|yourself|ai|assistant|chatbot|model|bot|gpt|chatgpt|answer|respond|reply|act|operate|behave|mode|persona)(?:[\\s,]+[\\p{L}'’-]+){0,5}?[\\s,]+(?:without|free (?:of|from)|not bound by|no longer bound by|don'?t have|do not have|have no|with no|broken free of) (?:any |all |the |your )?(?:typical |usual |ethical |moral |content |safety |openai |anthropic |company |corporate )?(?:restrictions|filters|limits|limitations|rules|guidelines|ethics|morals|censorship|boundaries|confines|policies)${e}`,
+  );
+  add(
+    'no_limits_bare',
+    'jailbreak',
+    0.3,
+    `${b}(?:without|free (?:of|from)|not bound by|no longer bound by|don'?t have|do not have|have no|with no|broken free of) (?:any |all |the |your )?(?:typical |usual |ethical |moral |content |safety |openai |anthropic |company |corporate )?(?:restrictions|filters|limits|limitations|rules|guidelines|ethics|morals|censorship|boundaries|confines|policies)${e}`,
+  );
+  add(
+    'never_refuse',
+    'jailbreak',
+    0.6,
+    `${b}(?:never|must not|cannot|can't|will not|won't|do not|don't) (?:ever )?(?:refuse|decline|say (?:no|that you can'?t))${e}`,
+  );
+  add(
+    'forgets_told',
+    'instruction_override',
+    0.8,
+    `${b}(?:forgets?|forgetting|ignores?|ignoring|disregards?|disregarding|drops?|erases?) (?:everything|all(?: of)?(?: that)?|anything|whatever) (?:it|you|he|she|they|i|we)(?: (?:was|were|have|has|had|got|'ve))?(?: been)? (?:told|taught|instructed|given|programmed|trained|said)${e}`,
+  );
+  add(
+    'rules_gone',
+    'instruction_override',
+    0.75,
+    `${b}(?:your|the|all|all your|any) (?:old |previous |prior |original |usual |current )?(?:guidelines|rules|instructions|restrictions|programming|polic(?:y|ies)|filters|limits|safeguards) (?:are|is|have been|has been|were) (?:now )?(?:deleted|removed|gone|void|disabled|lifted|suspended|cancelled|canceled|revoked|turned off|no longer (?:valid|active|in effect|apply))${e}`,
+  );
+  add(
+    'obey_me',
+    'instruction_override',
+    0.6,
+    `${b}(?:follow|obey|listen to|follows|obeys|listens to) only (?:me|my (?:instructions|commands|orders|rules)|what i (?:say|tell you))${e}|${b}(?:you )?(?:only )?(?:obey|answer to) (?:only )?me(?: now| from now on)${e}`,
+  );
+  add(
+    'stay_in_character',
+    'jailbreak',
+    0.1,
+    `${b}(?:stay|remain|keep) in (?:character|role|your roles?)${e}|${b}(?:never|do not|don't|without) (?:break|breaking|falling out of) (?:character|the role|your role)${e}`,
+  );
+  add(
+    'safety_bypass',
+    'safety_bypass',
+    0.85,
+    `${b}(?:ignore|bypass|disable|turn off|override|circumvent|deactivate|remove|get around|evade)${gap(2)}[\\s,]+(?:your |the |all |any )?(?:safety|content|ethical|moral|openai|anthropic)? ?(?:filters?|guardrails|safeguards|censorship|moderation|alignment|ethics|safety (?:guidelines|rules|measures|policies)|content polic(?:y|ies))${e}`,
+  );
+  add(
+    'pretend',
+    'persona',
+    0.05,
+    `${b}(?:pretend (?:to be|you are|you're|that you)|imagine you are|you are now|now you are|i want you to act as|act as an?|roleplay as)${e}`,
+  );
   // System-prompt extraction.
-  add('extract_prompt', 'prompt_extraction', 0.82, `${b}(?:show|print|reveal|repeat|output|display|dump|leak|tell me|give me|share|list|write out|spell out|what (?:is|are|was|were)|read (?:back|out))${gap(3)}[\\s,]+(?:your|the (?:system|initial|hidden|original|secret|full|developer|first)|all your)(?: \\p{L}+)? (?:prompt|prompts|instructions|prompt texts?|system prompt|directives|configuration|guidelines|rules)${e}`);
-  add('extract_above', 'prompt_extraction', 0.7, `${b}(?:what (?:was|is) (?:written|said|stated)|(?:repeat|print|output|show)(?: me)? (?:the |all )?(?:text|words|everything|lines?|sentences?))(?: \\p{L}+)? (?:above|before(?: this)?|at the (?:beginning|start|top)(?: of (?:this|the) (?:prompt|conversation))?)${e}`);
+  add(
+    'extract_prompt',
+    'prompt_extraction',
+    0.82,
+    `${b}(?:show|print|reveal|repeat|output|display|dump|leak|tell me|give me|share|list|write out|spell out|what (?:is|are|was|were)|read (?:back|out))${gap(3)}[\\s,]+(?:your|the (?:system|initial|hidden|original|secret|full|developer|first)|all your)(?: \\p{L}+)? (?:prompt|prompts|instructions|prompt texts?|system prompt|directives|configuration|guidelines|rules)${e}`,
+  );
+  add(
+    'extract_above',
+    'prompt_extraction',
+    0.7,
+    `${b}(?:what (?:was|is) (?:written|said|stated)|(?:repeat|print|output|show)(?: me)? (?:the |all )?(?:text|words|everything|lines?|sentences?))(?: \\p{L}+)? (?:above|before(?: this)?|at the (?:beginning|start|top)(?: of (?:this|the) (?:prompt|conversation))?)${e}`,
+  );
   // Fake chat-format delimiters.
-  add('chat_tokens', 'delimiter_injection', 0.9, `<\\|(?:im_start|im_end|system|endoftext|eot_id|start_header_id|end_header_id)\\|>|\\[/?inst\\]|<<\\s*/?sys\\s*>>`);
-  add('role_tags', 'delimiter_injection', 0.6, `</?(?:system|instructions?|admin|developer)>|###\\s*(?:instruction|system|new instructions?)|(?:^|\\n)\\s*(?:system|developer)\\s*(?:prompt)?\\s*:`);
-  add('end_of_input', 'delimiter_injection', 0.55, `${b}(?:end of (?:user )?(?:input|prompt|document|context)|(?:begin|start) (?:of )?(?:new |the )?(?:system|admin|developer) (?:prompt|instructions|message|override))${e}`);
+  add(
+    'chat_tokens',
+    'delimiter_injection',
+    0.9,
+    `<\\|(?:im_start|im_end|system|endoftext|eot_id|start_header_id|end_header_id)\\|>|\\[/?inst\\]|<<\\s*/?sys\\s*>>`,
+  );
+  add(
+    'role_tags',
+    'delimiter_injection',
+    0.6,
+    `</?(?:system|instructions?|admin|developer)>|###\\s*(?:instruction|system|new instructions?)|(?:^|\\n)\\s*(?:system|developer)\\s*(?:prompt)?\\s*:`,
+  );
+  add(
+    'end_of_input',
+    'delimiter_injection',
+    0.55,
+    `${b}(?:end of (?:user )?(?:input|prompt|document|context)|(?:begin|start) (?:of )?(?:new |the )?(?:system|admin|developer) (?:prompt|instructions|message|override))${e}`,
+  );
   // Indirect injection aimed at the assistant, typically in tool results.
-  add('addressed_to_ai', 'indirect_injection', 0.7, `${b}(?:ai|assistant|chatbot|llm|language model|agent|gpt|chatgpt|claude)s?[,:]?\\s+(?:you\\s+)?(?:must|should|shall|will|need to|are instructed to)\\s+(?:now\\s+)?(?:ignore|forget|disregard|reveal|send|forward|exfiltrate|email|post|delete|execute|run)${e}`);
-  add('attention_ai', 'indirect_injection', 0.6, `${b}(?:attention|important|note|message|instruction)s?\\s+(?:to|for)\\s+(?:the\\s+)?(?:ai|assistant|llm|model|agent|chatbot)${e}`);
-  add('exfil_request', 'indirect_injection', 0.6, `${b}(?:send|forward|email|post|upload|exfiltrate|transmit|leak)${gap(4)}[\\s,]+(?:the |this |all |your |my )?(?:conversation|chat history|api keys?|passwords?|credentials|secrets?|system prompt|private keys?|session tokens?|cookies)${gap(3)}[\\s,]+(?:to|at|into)\\s+(?:https?:|www\\.|[\\w.-]+@|this (?:url|address|server|endpoint))`);
+  add(
+    'addressed_to_ai',
+    'indirect_injection',
+    0.7,
+    `${b}(?:ai|assistant|chatbot|llm|language model|agent|gpt|chatgpt|claude)s?[,:]?\\s+(?:you\\s+)?(?:must|should|shall|will|need to|are instructed to)\\s+(?:now\\s+)?(?:ignore|forget|disregard|reveal|send|forward|exfiltrate|email|post|delete|execute|run)${e}`,
+  );
+  add(
+    'attention_ai',
+    'indirect_injection',
+    0.6,
+    `${b}(?:attention|important|note|message|instruction)s?\\s+(?:to|for)\\s+(?:the\\s+)?(?:ai|assistant|llm|model|agent|chatbot)${e}`,
+  );
+  add(
+    'exfil_request',
+    'indirect_injection',
+    0.6,
+    `${b}(?:send|forward|email|post|upload|exfiltrate|transmit|leak)${gap(4)}[\\s,]+(?:the |this |all |your |my )?(?:conversation|chat history|api keys?|passwords?|credentials|secrets?|system prompt|private keys?|session tokens?|cookies)${gap(3)}[\\s,]+(?:to|at|into)\\s+(?:https?:|www\\.|[\\w.-]+@|this (?:url|address|server|endpoint))`,
+  );
   // Multilingual overrides.
   for (const [lang, verbs, nouns] of LANG_OVERRIDES) {
-    if (nouns.length) add(`override_${lang}`, 'instruction_override', 0.88, `${b}${alt(verbs)}${gap(2)}[\\s,]+(?:(?:a|de|d'|di|o|sur|an|van|над|о) )?${alt(nouns)}${e}`);
+    if (nouns.length)
+      add(
+        `override_${lang}`,
+        'instruction_override',
+        0.88,
+        `${b}${alt(verbs)}${gap(2)}[\\s,]+(?:(?:a|de|d'|di|o|sur|an|van|над|о) )?${alt(nouns)}${e}`,
+      );
   }
-  add('override_tr', 'instruction_override', 0.88, `(?:onceki|tum|butun|yukaridaki)\\s+(?:talimatlar[iı]|komutlar[iı]|kurallar[iı])\\s*(?:yok say|unut|gormezden gel)`);
-  add('override_de_abweichend', 'instruction_override', 0.85, `${b}abweichend (?:zu|von) (?:den )?(?:vorherigen|bisherigen|obigen|vorigen)${e}`);
+  add(
+    'override_tr',
+    'instruction_override',
+    0.88,
+    `(?:onceki|tum|butun|yukaridaki)\\s+(?:talimatlar[iı]|komutlar[iı]|kurallar[iı])\\s*(?:yok say|unut|gormezden gel)`,
+  );
+  add(
+    'override_de_abweichend',
+    'instruction_override',
+    0.85,
+    `${b}abweichend (?:zu|von) (?:den )?(?:vorherigen|bisherigen|obigen|vorigen)${e}`,
+  );
   // German infinitive and subordinate clauses put the verb last: "die obigen Ausführungen ignorieren".
-  add('override_de_verb_last', 'instruction_override', 0.85, `${b}(?:die |alle |deine |ihre |samtliche )?(?:obigen|vorherigen|bisherigen|vorangehenden|vorangegangenen|vorigen|fruheren|ursprunglichen|gegebenen) (?:anweisungen|ausfuhrungen|instruktionen|informationen|angaben|befehle|regeln|vorgaben)(?: \\p{L}+)? (?:ignorieren|vergessen|missachten|uberspringen|verwerfen)${e}`);
-  add('dont_answer_output', 'output_hijack', 0.7, `${b}(?:do not|don'?t|never) (?:answer|respond to|reply to) (?:this|the|my|that) (?:question|request|message)(?:[\\s,]+\\p{L}+){0,2}?[\\s,]+(?:but|and|instead)[\\s,]+(?:just |only |simply )?(?:output|say|print|write|reply with|respond with)${e}`);
-  add('new_task_de', 'instruction_override', 0.72, `${b}(?:nun|jetzt) folgen (?:neue|weitere) (?:anweisungen|aufgaben|instruktionen)${e}|${b}(?:deine|ihre) neue aufgabe${e}`);
-  add('new_task_es_fr_it_pt', 'instruction_override', 0.72, `${b}(?:tu nueva tarea|nuevas instrucciones|ta nouvelle tache|nouvelles instructions|il tuo nuovo compito|nuove istruzioni|sua nova tarefa|novas instrucoes)${e}`);
-  add('from_now_on_ml', 'instruction_override', 0.55, `${b}(?:a partir de ahora|de ahora en adelante|a partir de maintenant|desormais|ab jetzt|von nun an|ab sofort|d'ora in poi|da ora in poi|a partir de agora|daqui em diante|vanaf nu)[,\\s]+(?:eres|seras|actua|responde|tu es|tu vas|vous etes|agis|reponds|bist du|du bist|antwortest|agierst|sei|agisci|rispondi|voce e|voce sera|aja|responda|ben je|je bent)${e}`);
-  add('extract_prompt_ml', 'prompt_extraction', 0.8, `${b}(?:muestra(?:me)?|revela(?:me)?|dime|imprime|repite|montre(?:-moi)?|affiche|revele|repete|donne-moi|zeige?(?: mir)?|gib mir|verrate|wiederhole|mostra(?:mi)?|rivela(?:mi)?|dimmi|ripeti|mostre|revele|repita|me diga)\\s+(?:tu|tus|el|las|ton|tes|votre|vos|le|les|deinen|deine|den|die|ihre|il tuo|le tue|il|seu|suas|o|as|alle deine)\\s+(?:\\p{L}+\\s+)?(?:prompt|prompts|instrucciones|instructions|consignes|anweisungen|prompt-texte?|systemprompt|istruzioni|instrucoes)${e}`);
-  add('persona_unfiltered_ml', 'jailbreak', 0.8, `${b}(?:du bist|sei|ahora eres|eres|tu es|sois|sei|voce e|seja)(?: jetzt| nun| ahora| maintenant| ora| agora)? (?:eine? |una? |uma? )?(?:bose|unzensierte|uneingeschrankte|malvad[oa]|malvagi[oa]|malefique|malefica|malign[oa]|perversa|sin restricciones|sans restrictions|senza restrizioni|sem restricoes|sin filtros|sans filtres?|senza filtri|sem filtros)${e}|${b}(?:ki|ia|ai) (?:ohne|sin|sans|senza|sem) (?:einschrankungen|filter|restricciones|filtros|restrictions|filtres|restrizioni|filtri|restricoes)${e}`);
-  add('persona_ml', 'persona', 0.05, `${b}(?:stell dir vor,? du bist|jetzt bist du|nun bist du|du bist jetzt|ahora eres|finge que eres|imagina que eres|maintenant tu es|imagine que tu es|fais comme si tu etais|ora sei|fingi di essere|agora voce e|finja que voce e)${e}`);
+  add(
+    'override_de_verb_last',
+    'instruction_override',
+    0.85,
+    `${b}(?:die |alle |deine |ihre |samtliche )?(?:obigen|vorherigen|bisherigen|vorangehenden|vorangegangenen|vorigen|fruheren|ursprunglichen|gegebenen) (?:anweisungen|ausfuhrungen|instruktionen|informationen|angaben|befehle|regeln|vorgaben)(?: \\p{L}+)? (?:ignorieren|vergessen|missachten|uberspringen|verwerfen)${e}`,
+  );
+  add(
+    'dont_answer_output',
+    'output_hijack',
+    0.7,
+    `${b}(?:do not|don'?t|never) (?:answer|respond to|reply to) (?:this|the|my|that) (?:question|request|message)(?:[\\s,]+\\p{L}+){0,2}?[\\s,]+(?:but|and|instead)[\\s,]+(?:just |only |simply )?(?:output|say|print|write|reply with|respond with)${e}`,
+  );
+  add(
+    'new_task_de',
+    'instruction_override',
+    0.72,
+    `${b}(?:nun|jetzt) folgen (?:neue|weitere) (?:anweisungen|aufgaben|instruktionen)${e}|${b}(?:deine|ihre) neue aufgabe${e}`,
+  );
+  add(
+    'new_task_es_fr_it_pt',
+    'instruction_override',
+    0.72,
+    `${b}(?:tu nueva tarea|nuevas instrucciones|ta nouvelle tache|nouvelles instructions|il tuo nuovo compito|nuove istruzioni|sua nova tarefa|novas instrucoes)${e}`,
+  );
+  add(
+    'from_now_on_ml',
+    'instruction_override',
+    0.55,
+    `${b}(?:a partir de ahora|de ahora en adelante|a partir de maintenant|desormais|ab jetzt|von nun an|ab sofort|d'ora in poi|da ora in poi|a partir de agora|daqui em diante|vanaf nu)[,\\s]+(?:eres|seras|actua|responde|tu es|tu vas|vous etes|agis|reponds|bist du|du bist|antwortest|agierst|sei|agisci|rispondi|voce e|voce sera|aja|responda|ben je|je bent)${e}`,
+  );
+  add(
+    'extract_prompt_ml',
+    'prompt_extraction',
+    0.8,
+    `${b}(?:muestra(?:me)?|revela(?:me)?|dime|imprime|repite|montre(?:-moi)?|affiche|revele|repete|donne-moi|zeige?(?: mir)?|gib mir|verrate|wiederhole|mostra(?:mi)?|rivela(?:mi)?|dimmi|ripeti|mostre|revele|repita|me diga)\\s+(?:tu|tus|el|las|ton|tes|votre|vos|le|les|deinen|deine|den|die|ihre|il tuo|le tue|il|seu|suas|o|as|alle deine)\\s+(?:\\p{L}+\\s+)?(?:prompt|prompts|instrucciones|instructions|consignes|anweisungen|prompt-texte?|systemprompt|istruzioni|instrucoes)${e}`,
+  );
+  add(
+    'persona_unfiltered_ml',
+    'jailbreak',
+    0.8,
+    `${b}(?:du bist|sei|ahora eres|eres|tu es|sois|sei|voce e|seja)(?: jetzt| nun| ahora| maintenant| ora| agora)? (?:eine? |una? |uma? )?(?:bose|unzensierte|uneingeschrankte|malvad[oa]|malvagi[oa]|malefique|malefica|malign[oa]|perversa|sin restricciones|sans restrictions|senza restrizioni|sem restricoes|sin filtros|sans filtres?|senza filtri|sem filtros)${e}|${b}(?:ki|ia|ai) (?:ohne|sin|sans|senza|sem) (?:einschrankungen|filter|restricciones|filtros|restrictions|filtres|restrizioni|filtri|restricoes)${e}`,
+  );
+  add(
+    'persona_ml',
+    'persona',
+    0.05,
+    `${b}(?:stell dir vor,? du bist|jetzt bist du|nun bist du|du bist jetzt|ahora eres|finge que eres|imagina que eres|maintenant tu es|imagine que tu es|fais comme si tu etais|ora sei|fingi di essere|agora voce e|finja que voce e)${e}`,
+  );
   // CJK and other scripts (no word boundaries there).
-  add('override_zh', 'instruction_override', 0.88, `(?:忽略|无视|忽视|忘记|忘掉|不要理会|跳过|無視|忽略掉)(?:之前|以上|上面|前面|所有|全部|先前|此前|以前)?(?:的)?(?:所有|全部)?(?:的)?(?:指令|指示|说明|說明|规则|規則|提示|要求|命令)`);
-  add('extract_zh', 'prompt_extraction', 0.75, `(?:显示|顯示|输出|輸出|告诉我|告訴我|重复|重複|打印)(?:你的)?(?:系统|系統)?(?:提示词|提示詞|提示|指令)`);
-  add('override_ja', 'instruction_override', 0.88, `(?:以前|前|上記|これまで|すべて|全て)の(?:指示|命令|ルール|指令)を(?:無視|忘れ)|指示を無視`);
-  add('override_ko', 'instruction_override', 0.88, `(?:이전|위의|모든|앞의)\\s*(?:지시|명령|지침|규칙)(?:을|를|사항을|들을)?\\s*(?:무시|잊어)`);
+  add(
+    'override_zh',
+    'instruction_override',
+    0.88,
+    `(?:忽略|无视|忽视|忘记|忘掉|不要理会|跳过|無視|忽略掉)(?:之前|以上|上面|前面|所有|全部|先前|此前|以前)?(?:的)?(?:所有|全部)?(?:的)?(?:指令|指示|说明|說明|规则|規則|提示|要求|命令)`,
+  );
+  add(
+    'extract_zh',
+    'prompt_extraction',
+    0.75,
+    `(?:显示|顯示|输出|輸出|告诉我|告訴我|重复|重複|打印)(?:你的)?(?:系统|系統)?(?:提示词|提示詞|提示|指令)`,
+  );
+  add(
+    'override_ja',
+    'instruction_override',
+    0.88,
+    `(?:以前|前|上記|これまで|すべて|全て)の(?:指示|命令|ルール|指令)を(?:無視|忘れ)|指示を無視`,
+  );
+  add(
+    'override_ko',
+    'instruction_override',
+    0.88,
+    `(?:이전|위의|모든|앞의)\\s*(?:지시|명령|지침|규칙)(?:을|를|사항을|들을)?\\s*(?:무시|잊어)`,
+  );
   add('override_ar', 'instruction_override', 0.88, `(?:تجاهل|انس|انسى)\\s+(?:جميع\\s+|كل\\s+)?(?:التعليمات|الأوامر|الاوامر|التوجيهات)`);
-  add('override_hi', 'instruction_override', 0.88, `(?:पिछले|सभी|पिछली|ऊपर\\s+के)\\s+(?:निर्देशों|निर्देश|आदेशों)\\s+(?:को\\s+)?(?:अनदेखा|भूल|नजरअंदाज)`);
+  add(
+    'override_hi',
+    'instruction_override',
+    0.88,
+    `(?:पिछले|सभी|पिछली|ऊपर\\s+के)\\s+(?:निर्देशों|निर्देश|आदेशों)\\s+(?:को\\s+)?(?:अनदेखा|भूल|नजरअंदाज)`,
+  );
   const wgap = `(?:[\\s,]+[\\p{L}\\p{M}\\p{N}'’-]+){0,4}?[\\s,]+`;
   for (const [lang, verbs, nouns, spaced] of WORLD_OVERRIDES) {
     // Written like the text they are matched against: NFKD without accents, lower case (Thai
@@ -216,9 +631,10 @@ function buildRules(): Rule[] {
     const v = foldPattern(alt(verbs));
     const o = foldPattern(alt(nouns));
     const before = r.length;
-    if (spaced) add(`override_${lang}`, 'instruction_override', 0.86, `${b}${v}[\\p{L}\\p{M}]*${wgap}${o}|${b}${o}[\\p{L}\\p{M}]*${wgap}${v}`);
+    if (spaced)
+      add(`override_${lang}`, 'instruction_override', 0.86, `${b}${v}[\\p{L}\\p{M}]*${wgap}${o}|${b}${o}[\\p{L}\\p{M}]*${wgap}${v}`);
     else add(`override_${lang}`, 'instruction_override', 0.86, `${v}.{0,10}?${o}|${o}.{0,10}?${v}`);
-    for (let k = before; k < r.length; k++) r[k]!.world = true;
+    for (let k = before; k < r.length; k++) r[k].world = true;
   }
   return r;
 }
@@ -228,11 +644,32 @@ const WORLD_VERBS = new RegExp(alt(WORLD_OVERRIDES.flatMap(([, verbs]) => verbs)
 
 // Phrases checked on letters-only text when letters were spaced out ("i-g-n-o-r-e a-l-l ...").
 const SQUASHED = [
-  'ignoreallpreviousinstructions', 'ignorepreviousinstructions', 'ignoreallinstructions', 'ignoreyourinstructions',
-  'ignoretheaboveinstructions', 'disregardallprevious', 'disregardpreviousinstructions', 'forgetallpreviousinstructions',
-  'forgeteverything', 'forgetyourinstructions', 'ignoretheabove', 'revealyoursystemprompt', 'showmeyoursystemprompt',
-  'printyoursystemprompt', 'doanythingnow', 'developermode', 'ignoreyourrules', 'bypassyourfilters', 'jailbreak',
-  'vergissalles', 'ignorierealle', 'olvidatodo', 'ignoratodas', 'oublieztout', 'oublietout', 'ignoratutte',
+  'ignoreallpreviousinstructions',
+  'ignorepreviousinstructions',
+  'ignoreallinstructions',
+  'ignoreyourinstructions',
+  'ignoretheaboveinstructions',
+  'disregardallprevious',
+  'disregardpreviousinstructions',
+  'forgetallpreviousinstructions',
+  'forgeteverything',
+  'forgetyourinstructions',
+  'ignoretheabove',
+  'revealyoursystemprompt',
+  'showmeyoursystemprompt',
+  'printyoursystemprompt',
+  'doanythingnow',
+  'developermode',
+  'ignoreyourrules',
+  'bypassyourfilters',
+  'jailbreak',
+  'vergissalles',
+  'ignorierealle',
+  'olvidatodo',
+  'ignoratodas',
+  'oublieztout',
+  'oublietout',
+  'ignoratutte',
 ];
 
 export interface RuleHit {
@@ -302,9 +739,9 @@ export function windows(text: string, size = 600): Array<[number, number]> {
   // Each sentence on its own; a short one ("Stop.", "Very good.") is joined with the next, which
   // keeps the little context that matters without scoring every sentence twice.
   for (let i = 0; i < sents.length && out.length < MAX_WINDOWS; i++) {
-    const s = sents[i]![0];
-    let e = sents[i]![1];
-    while (i + 1 < sents.length && spaceSeparated(text, s, e, 6) < 6 && sents[i + 1]![1] - s <= size) e = sents[++i]![1];
+    const s = sents[i][0];
+    let e = sents[i][1];
+    while (i + 1 < sents.length && spaceSeparated(text, s, e, 6) < 6 && sents[i + 1][1] - s <= size) e = sents[++i][1];
     if (e - s > size) e = s + size;
     if (e - s < text.length && spaceSeparated(text, s, e, 3) >= 3) out.push([s, e]);
   }
@@ -313,7 +750,19 @@ export function windows(text: string, size = 600): Array<[number, number]> {
 
 /** JavaScript's \s: white space and line terminators. */
 function isSpace(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  return (
+    c === 32 ||
+    (c >= 9 && c <= 13) ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 /** text.slice(from, to).trim().split(/\s+/).length, counted up to `max`, without building strings. */
 function spaceSeparated(text: string, from: number, to: number, max: number): number {
@@ -333,7 +782,8 @@ function spaceSeparated(text: string, from: number, to: number, max: number): nu
  * safety or extracts the system prompt, which is what the rules look for. The classifier, whose
  * training data holds many personas used for goal hijacking, only half-counts in such a text.
  */
-const PERSONA = /(?:^|[.!?:\n]\s*)(?:(?:ok(?:ay)?|now|please|hi|hello|hey|so)[,!.]?\s+)?(?:(?:i want you to|i would like you to|i'd like you to|i need you to|can you|could you|would you|will you|please|let'?s play a game:?(?:\s+where)?|for this (?:chat|conversation|session),?|from now on,?)\s+)?(?:act (?:as|like)|be (?:my|a|an|the)|behave (?:as|like)|pretend (?:to be|you are|you're)|role-?play as|play (?:the role of|the part of|a|an)|take on the (?:role|persona) of|assume the (?:role|persona) of|imagine (?:you are|you're)|respond as|answer as|reply as|you are|you're|you will be|you'll be|ich mochte,? dass (?:du|sie) als|agiere als|sei (?:ein|eine|mein|meine)|stell dir vor,? du bist|du bist (?:ein|eine|mein)|actua como|haz de|finge que eres|imagina que eres|eres (?:un|una|mi)|agis comme|agissez comme|sois (?:un|une|mon|ma)|fais comme si|comportati come|fingi di essere|sei (?:un|una|il mio)|aja como|finja que|seja (?:um|uma|meu))(?![\p{L}])/u;
+const PERSONA =
+  /(?:^|[.!?:\n]\s*)(?:(?:ok(?:ay)?|now|please|hi|hello|hey|so)[,!.]?\s+)?(?:(?:i want you to|i would like you to|i'd like you to|i need you to|can you|could you|would you|will you|please|let'?s play a game:?(?:\s+where)?|for this (?:chat|conversation|session),?|from now on,?)\s+)?(?:act (?:as|like)|be (?:my|a|an|the)|behave (?:as|like)|pretend (?:to be|you are|you're)|role-?play as|play (?:the role of|the part of|a|an)|take on the (?:role|persona) of|assume the (?:role|persona) of|imagine (?:you are|you're)|respond as|answer as|reply as|you are|you're|you will be|you'll be|ich mochte,? dass (?:du|sie) als|agiere als|sei (?:ein|eine|mein|meine)|stell dir vor,? du bist|du bist (?:ein|eine|mein)|actua como|haz de|finge que eres|imagina que eres|eres (?:un|una|mi)|agis comme|agissez comme|sois (?:un|une|mon|ma)|fais comme si|comportati come|fingi di essere|sei (?:un|una|il mio)|aja como|finja que|seja (?:um|uma|meu))(?![\p{L}])/u;
 const PERSONA_MODEL_WEIGHT = 0.5;
 
 /** Share of letters that are ASCII Latin (the first 600 characters are enough to tell). */
@@ -401,7 +851,9 @@ export function unescapeInPlace(text: string): string {
 // Quoted or code-formatted mentions in documents: `...`, "...", “...”, «...», fenced blocks. An
 // opening quote right after ":", "[", "{" or "," is JSON structure, not a quotation.
 // A quotation may wrap onto a second line, as prose in documents does.
-const MENTION = /```[\s\S]*?(?:```|$)|`[^`\n]{1,300}`|(?<=[\p{L}\p{N}\s(*-]\u0000*)"[^"\n]{0,300}(?:\n[^"\n]{0,300})?"|“[^”\n]{0,300}(?:\n[^”\n]{0,300})?”|«[^»\n]{1,300}»|„[^“”\n]{1,300}[“”]/gu;
+const MENTION =
+  // eslint-disable-next-line no-control-regex -- NUL is the padding unescapeInPlace() puts before an escaped quote
+  /```[\s\S]*?(?:```|$)|`[^`\n]{1,300}`|(?<=[\p{L}\p{N}\s(*-]\u0000*)"[^"\n]{0,300}(?:\n[^"\n]{0,300})?"|“[^”\n]{0,300}(?:\n[^”\n]{0,300})?”|«[^»\n]{1,300}»|„[^“”\n]{1,300}[“”]/gu;
 function mentionRanges(text: string): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   if (text.indexOf('`') < 0 && text.indexOf('"') < 0 && text.indexOf('“') < 0 && text.indexOf('«') < 0 && text.indexOf('„') < 0) return out;
@@ -432,10 +884,9 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
       .filter((h) => !quoted.some(([a, z]) => h.start >= a && h.end <= z))
       .map((h) => (WEAK_IN_DATA.has(h.rule) ? { ...h, weight: h.weight * 0.5 } : h));
   }
-  let ruleScore = 0;
   const byKind = new Map<string, number>();
   for (const h of hits) byKind.set(h.kind, Math.max(byKind.get(h.kind) ?? 0, h.weight));
-  ruleScore = noisyOr([...byKind.values()]);
+  let ruleScore = noisyOr([...byKind.values()]);
   // Obfuscation on top of a rule hit is itself evidence of intent.
   const obf = n.stats.invisible + n.stats.confusable + n.stats.spaced + (n.stats.leet > 2 ? 1 : 0);
   if (hits.length && obf > 0) ruleScore = noisyOr([ruleScore, opts.obfuscationWeight ?? 0.3]);
@@ -472,7 +923,13 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
       const inner = scoreInjection(blob.decoded, model, { decode: false, data: opts.data });
       if (inner.score > 0.3) {
         const boosted = noisyOr([inner.score, 0.2]);
-        hits.push({ rule: `encoded_${blob.encoding}`, kind: 'encoded_injection', weight: boosted, start: -blob.start - 1, end: -blob.end - 1 });
+        hits.push({
+          rule: `encoded_${blob.encoding}`,
+          kind: 'encoded_injection',
+          weight: boosted,
+          start: -blob.start - 1,
+          end: -blob.end - 1,
+        });
         score = Math.max(score, boosted);
       }
     }
@@ -483,7 +940,13 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
       if (inner.ruleScore > 0.3 || inner.score > 0.5) {
         const boosted = noisyOr([inner.score, 0.2]);
         const [s0, e0] = mapSpan(n, shifted.start, shifted.end, src);
-        hits.push({ rule: shifted.shift === 13 ? 'encoded_rot13' : `encoded_caesar_${shifted.shift}`, kind: 'encoded_injection', weight: boosted, start: -s0 - 1, end: -e0 - 1 });
+        hits.push({
+          rule: shifted.shift === 13 ? 'encoded_rot13' : `encoded_caesar_${shifted.shift}`,
+          kind: 'encoded_injection',
+          weight: boosted,
+          start: -s0 - 1,
+          end: -e0 - 1,
+        });
         score = Math.max(score, boosted);
       }
     }
@@ -507,13 +970,19 @@ export function createPromptInjectionGuardrail(model: HashedModel | LoadedModel 
   return defineLayer<PromptInjectionSettings>(
     {
       name: 'prompt_injection',
-      description: 'Jailbreaks, instruction overrides, prompt extraction and fake chat delimiters in 15+ languages, de-obfuscated, rules + classifier',
+      description:
+        'Jailbreaks, instruction overrides, prompt extraction and fake chat delimiters in 15+ languages, de-obfuscated, rules + classifier',
       defaultMode: 'block',
       directions: ['input', 'tool_result'],
       order: 20,
       defaults: promptInjectionDefaults,
       validate(s) {
-        return { ...s, threshold: num(s.threshold, 'prompt_injection.threshold', 0, 1), use_classifier: s.use_classifier !== false, decode_payloads: s.decode_payloads !== false };
+        return {
+          ...s,
+          threshold: num(s.threshold, 'prompt_injection.threshold', 0, 1),
+          use_classifier: s.use_classifier !== false,
+          decode_payloads: s.decode_payloads !== false,
+        };
       },
       build(s) {
         const m = s.use_classifier ? loaded : null;
@@ -532,15 +1001,31 @@ export function createPromptInjectionGuardrail(model: HashedModel | LoadedModel 
             if (h.start < 0) {
               start = -h.start - 1;
               end = -h.end - 1;
-            } else [start, end] = mapSpan(n!, h.start, h.end, text);
+            } else [start, end] = mapSpan(n, h.start, h.end, text);
             const key = `${start}:${end}`;
             if (seen.has(key)) continue;
             seen.add(key);
-            findings.push({ layer: 'prompt_injection', kind: h.kind, start, end, score, replacement: '[REDACTED:prompt_injection]', detail: h.rule });
+            findings.push({
+              layer: 'prompt_injection',
+              kind: h.kind,
+              start,
+              end,
+              score,
+              replacement: '[REDACTED:prompt_injection]',
+              detail: h.rule,
+            });
           }
           if (!findings.length) {
             const [ws, we] = r.window && n ? mapSpan(n, r.window[0], r.window[1], text) : [0, text.length];
-            findings.push({ layer: 'prompt_injection', kind: 'classifier', start: ws, end: we, score, replacement: '[REDACTED:prompt_injection]', detail: `model ${r.modelScore.toFixed(3)}` });
+            findings.push({
+              layer: 'prompt_injection',
+              kind: 'classifier',
+              start: ws,
+              end: we,
+              score,
+              replacement: '[REDACTED:prompt_injection]',
+              detail: `model ${r.modelScore.toFixed(3)}`,
+            });
           }
           return findings;
         };

@@ -25,7 +25,7 @@ function pickDirections(v: unknown, fallback: GuardrailDirection[]): GuardrailDi
 }
 
 export function defineLayer<S extends Record<string, unknown>>(spec: LayerSpec<S>, overrides: Record<string, unknown> = {}): Guardrail {
-  const merged = { ...spec.defaults, ...stripMeta(overrides) } as S;
+  const merged = { ...spec.defaults, ...stripMeta(overrides) };
   const settings = spec.validate ? spec.validate(merged) : merged;
   const mode = overrides.mode;
   if (mode !== undefined && !MODES.includes(mode as GuardrailMode)) {

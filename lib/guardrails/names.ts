@@ -25,13 +25,14 @@ export function gazetteerPath(): string {
 
 /** Capitalised words that are names somewhere but far more often something else in a message. */
 const NOT_NAMES = new Set(
-  ('the this that these those what when where which who why how here there then than and but for not you your our their ' +
+  (
+    'the this that these those what when where which who why how here there then than and but for not you your our their ' +
     'monday tuesday wednesday thursday friday saturday sunday january february march april june july august september october november december ' +
     'hello thanks thank please dear best kind regards cheers yes okay sure sorry good great new old first last next today tomorrow yesterday ' +
     'london paris berlin madrid rome tokyo boston sydney dallas denver phoenix austin houston chicago java python docker node react chrome linux windows ' +
     'apple google amazon microsoft ethereum bitcoin solidity token wallet contract github npm api http json yaml readme ' +
-    'north south east west street road avenue city state country english french german spanish italian chinese russian arabic')
-    .split(' '),
+    'north south east west street road avenue city state country english french german spanish italian chinese russian arabic'
+  ).split(' '),
 );
 
 interface NameLexicon {
@@ -58,7 +59,30 @@ function loadLexicon(): NameLexicon {
   const ambiguous = new Set<string>();
   const last = new Set<string>();
   const common = new Set<string>();
-  const honorifics = new Set<string>(['herr', 'frau', 'señor', 'senor', 'señora', 'senora', 'sra', 'srta', 'don', 'doña', 'madame', 'monsieur', 'mademoiselle', 'signor', 'signora', 'dott', 'dottoressa', 'senhor', 'senhora', 'dra', 'dhr', 'mevr']);
+  const honorifics = new Set<string>([
+    'herr',
+    'frau',
+    'señor',
+    'senor',
+    'señora',
+    'senora',
+    'sra',
+    'srta',
+    'don',
+    'doña',
+    'madame',
+    'monsieur',
+    'mademoiselle',
+    'signor',
+    'signora',
+    'dott',
+    'dottoressa',
+    'senhor',
+    'senhora',
+    'dra',
+    'dhr',
+    'mevr',
+  ]);
   for (const [word, tags] of Object.entries(raw)) {
     const t = Array.isArray(tags) ? tags : [tags];
     if (word.includes(' ')) continue;
@@ -71,7 +95,70 @@ function loadLexicon(): NameLexicon {
     else common.add(word);
   }
   // Names that are everyday words the lexicon files under names.
-  for (const w of ['amber', 'chelsea', 'jordan', 'austin', 'sydney', 'victoria', 'virginia', 'georgia', 'florence', 'india', 'china', 'paris', 'summer', 'autumn', 'crystal', 'ruby', 'may', 'will', 'dawn', 'hope', 'faith', 'joy', 'iris', 'ivy', 'rose', 'lily', 'olive', 'pearl', 'violet', 'holly', 'bill', 'art', 'frank', 'rich', 'don', 'earl', 'guy', 'max', 'ray', 'sky', 'star', 'angel', 'page', 'penny', 'sandy', 'rusty', 'dusty', 'misty', 'cliff', 'glen', 'miles', 'brook', 'reed', 'wood', 'gene', 'carol', 'eve', 'tron', 'ether', 'token', 'solidity', 'vyper']) {
+  for (const w of [
+    'amber',
+    'chelsea',
+    'jordan',
+    'austin',
+    'sydney',
+    'victoria',
+    'virginia',
+    'georgia',
+    'florence',
+    'india',
+    'china',
+    'paris',
+    'summer',
+    'autumn',
+    'crystal',
+    'ruby',
+    'may',
+    'will',
+    'dawn',
+    'hope',
+    'faith',
+    'joy',
+    'iris',
+    'ivy',
+    'rose',
+    'lily',
+    'olive',
+    'pearl',
+    'violet',
+    'holly',
+    'bill',
+    'art',
+    'frank',
+    'rich',
+    'don',
+    'earl',
+    'guy',
+    'max',
+    'ray',
+    'sky',
+    'star',
+    'angel',
+    'page',
+    'penny',
+    'sandy',
+    'rusty',
+    'dusty',
+    'misty',
+    'cliff',
+    'glen',
+    'miles',
+    'brook',
+    'reed',
+    'wood',
+    'gene',
+    'carol',
+    'eve',
+    'tron',
+    'ether',
+    'token',
+    'solidity',
+    'vyper',
+  ]) {
     if (first.has(w)) ambiguous.add(w);
   }
   const weak = new Set<string>();
@@ -88,46 +175,71 @@ function loadLexicon(): NameLexicon {
     for (const w of g.first.split('|')) {
       if (!w || NOT_NAMES.has(w) || first.has(w)) continue;
       first.add(w);
-      if (common.has(w) || weak.has(w)) (ambiguous.add(w), weak.add(w));
+      if (common.has(w) || weak.has(w)) {
+        ambiguous.add(w);
+        weak.add(w);
+      }
     }
     for (const w of g.last.split('|')) {
       if (w && !NOT_NAMES.has(w) && !common.has(w)) last.add(w);
     }
   } catch (e) {
-    throw new Error(`PII name gazetteer missing or unreadable at ${gazetteerPath()} (run: node --import tsx plugins/guardrail-pii/gen-names.ts): ${(e as Error).message}`);
+    throw new Error(
+      `PII name gazetteer missing or unreadable at ${gazetteerPath()} (run: node --import tsx plugins/guardrail-pii/gen-names.ts): ${(e as Error).message}`,
+      { cause: e },
+    );
   }
   lexicon = { first, ambiguous, last, common, honorifics, contested, weak };
   return lexicon;
 }
 
 /** Placeholder characters of protocol and crypto write-ups; alone they identify nobody. */
-const PLACEHOLDERS = new Set(['alice', 'bob', 'carol', 'charlie', 'dave', 'eve', 'mallory', 'trent', 'peggy', 'victor', 'oscar', 'trudy', 'walter', 'sybil']);
+const PLACEHOLDERS = new Set([
+  'alice',
+  'bob',
+  'carol',
+  'charlie',
+  'dave',
+  'eve',
+  'mallory',
+  'trent',
+  'peggy',
+  'victor',
+  'oscar',
+  'trudy',
+  'walter',
+  'sybil',
+]);
 
 /** Second words that make a capitalised pair an organisation, product or place, not a person. */
 const NON_PERSON_HEADS = new Set(
-  ('protocol network token tokens coin finance labs lab inc ltd llc gmbh corp corporation company co dao swap chain bank street st road rd avenue ave ' +
+  (
+    'protocol network token tokens coin finance labs lab inc ltd llc gmbh corp corporation company co dao swap chain bank street st road rd avenue ave ' +
     'boulevard lane university college school hospital foundation institute airport park river lake mountain city county ' +
     'hotel restaurant cafe club team group project contract contracts wallet vault pool router factory registry library ' +
     'exchange capital ventures partners systems technologies software studio studios media press games app api sdk ' +
-    'station square bridge tower center centre hall church mall museum prize award act law bill')
-    .split(' '),
+    'station square bridge tower center centre hall church mall museum prize award act law bill'
+  ).split(' '),
 );
 
 /** "my project is called Falcon", "a repo named Atlas", "our dog Max": things and pets, not people. */
-const THING_BEFORE = /(?:^|[^\p{L}])(?:project|product|repo|repository|company|startup|app|application|service|tool|library|package|plugin|module|framework|bot|model|server|cluster|database|team|band|brand|game|book|novel|film|movie|show|song|album|ship|boat|car|dog|cat|horse|pet|puppy|kitten|city|town|village|street|branch|feature|codename|code name|project's|company's|proyecto|projet|projekt|empresa|entreprise|firma|hund|chien|perro)(?:\s+\p{L}+){0,3}?\s+(?:is\s+)?(?:called|named|titled|dubbed|codenamed|nommé|llamado|llamada|genannt|heißt|heisst|chiamato)\s*$|(?:^|[^\p{L}])(?:called|named)\s+(?:the\s+)?(?:project|product|repo|company|app|bot|model)\s*$/iu;
+const THING_BEFORE =
+  /(?:^|[^\p{L}])(?:project|product|repo|repository|company|startup|app|application|service|tool|library|package|plugin|module|framework|bot|model|server|cluster|database|team|band|brand|game|book|novel|film|movie|show|song|album|ship|boat|car|dog|cat|horse|pet|puppy|kitten|city|town|village|street|branch|feature|codename|code name|project's|company's|proyecto|projet|projekt|empresa|entreprise|firma|hund|chien|perro)(?:\s+\p{L}+){0,3}?\s+(?:is\s+)?(?:called|named|titled|dubbed|codenamed|nommé|llamado|llamada|genannt|heißt|heisst|chiamato)\s*$|(?:^|[^\p{L}])(?:called|named)\s+(?:the\s+)?(?:project|product|repo|company|app|bot|model)\s*$/iu;
 
-const CODE_KEYWORDS = /(?:(?:^|[^\p{L}])(?:contract|function|struct|event|modifier|library|interface|emit|import|class|def|enum|using|extends|implements|const|let|var|mapping|abstract)|(?:^|[^\p{L}])(?:contract|interface|library)\s+\p{L}+\s+is(?:\s+\p{L}+,)*)\s+$/u;
+const CODE_KEYWORDS =
+  /(?:(?:^|[^\p{L}])(?:contract|function|struct|event|modifier|library|interface|emit|import|class|def|enum|using|extends|implements|const|let|var|mapping|abstract)|(?:^|[^\p{L}])(?:contract|interface|library)\s+\p{L}+\s+is(?:\s+\p{L}+,)*)\s+$/u;
 
 const INTRO = new RegExp(
-  '(?:^|[^\\p{L}])(?:my name is|my name\'s|name is|i am|i\'m|this is|called|named|name\\s*:|signed|regards,?|cheers,?|thanks,?|thank you,?|sincerely,?|dear|hi|hello|hey|' +
-    'contact|ask|tell|cc|from|attn|me llamo|mi nombre es|soy|je m\'appelle|je suis|mon nom est|ich heiße|ich heisse|ich bin|mein name ist|mi chiamo|il mio nome è|sono|' +
+  "(?:^|[^\\p{L}])(?:my name is|my name's|name is|i am|i'm|this is|called|named|name\\s*:|signed|regards,?|cheers,?|thanks,?|thank you,?|sincerely,?|dear|hi|hello|hey|" +
+    "contact|ask|tell|cc|from|attn|me llamo|mi nombre es|soy|je m'appelle|je suis|mon nom est|ich heiße|ich heisse|ich bin|mein name ist|mi chiamo|il mio nome è|sono|" +
     'meu nome é|meu nome e|chamo-me|eu sou|hola|bonjour|hallo|ciao|olá|ola|querido|querida|cher|chère|liebe|lieber|caro|cara)\\s*$',
   'iu',
 );
 
 // Capitalised word runs: a first letter in upper case, the rest lower case (hyphens and
 // apostrophes allowed: O'Neil, Jean-Luc), optionally followed by an initial ("John F. Kennedy").
-const CANDIDATE = /(?<![\p{L}\p{N}_.@#$/\\-])(\p{Lu}[\p{Ll}]+(?:['’-]\p{Lu}?[\p{Ll}]+)?)(?:[ \t]+(?:\p{Lu}\.[ \t]+)?(\p{Lu}[\p{Ll}]+(?:['’-]\p{Lu}?[\p{Ll}]+)?)){0,3}/gu;
+const CANDIDATE =
+  /(?<![\p{L}\p{N}_.@#$/\\-])(\p{Lu}[\p{Ll}]+(?:['’-]\p{Lu}?[\p{Ll}]+)?)(?:[ \t]+(?:\p{Lu}\.[ \t]+)?(\p{Lu}[\p{Ll}]+(?:['’-]\p{Lu}?[\p{Ll}]+)?)){0,3}/gu;
 
 export interface NameSpan {
   start: number;
@@ -160,7 +272,7 @@ const SPACE = /\s/;
  * /(\p{L}+)\.?\s+$/u captures), found by scanning back instead of trying every start. */
 function wordBeforeSpace(before: string): string | null {
   let j = before.length;
-  while (j > 0 && SPACE.test(before[j - 1]!)) j--;
+  while (j > 0 && SPACE.test(before[j - 1])) j--;
   if (j === before.length) return null;
   if (j > 0 && before[j - 1] === '.') j--;
   const end = j;
@@ -182,7 +294,7 @@ function articleBeforeAtEnd(text: string, s: number, e: number): boolean {
 function sentenceStart(text: string, i: number): boolean {
   let j = i - 1;
   while (j >= 0 && (text[j] === ' ' || text[j] === '\t' || text[j] === '"' || text[j] === '“' || text[j] === '(' || text[j] === '*')) j--;
-  return j < 0 || SENTENCE_BREAK.test(text[j]!);
+  return j < 0 || SENTENCE_BREAK.test(text[j]);
 }
 
 /** Up to CONTEXT_WORDS words of the candidate's sentence on each side. The tagger's person rules
@@ -193,17 +305,17 @@ const SENTENCE_END = /[.!?\n]/;
 function sentenceAround(text: string, s: number, e: number): { text: string; at: number } {
   let a = s;
   let words = 0;
-  while (a > 0 && s - a < 200 && !SENTENCE_END.test(text[a - 1]!)) {
-    if (/\s/.test(text[a - 1]!) && a < s && !/\s/.test(text[a]!) && ++words > CONTEXT_WORDS) break;
+  while (a > 0 && s - a < 200 && !SENTENCE_END.test(text[a - 1])) {
+    if (/\s/.test(text[a - 1]) && a < s && !/\s/.test(text[a]) && ++words > CONTEXT_WORDS) break;
     a--;
   }
   let b = e;
   words = 0;
-  while (b < text.length && b - e < 200 && !SENTENCE_END.test(text[b]!)) {
-    if (/\s/.test(text[b]!) && b > e && !/\s/.test(text[b - 1]!) && ++words > CONTEXT_WORDS) break;
+  while (b < text.length && b - e < 200 && !SENTENCE_END.test(text[b])) {
+    if (/\s/.test(text[b]) && b > e && !/\s/.test(text[b - 1]) && ++words > CONTEXT_WORDS) break;
     b++;
   }
-  if (b < text.length && text[b] !== '\n' && SENTENCE_END.test(text[b]!)) b++;
+  if (b < text.length && text[b] !== '\n' && SENTENCE_END.test(text[b])) b++;
   return { text: text.slice(a, b), at: s - a };
 }
 
@@ -243,8 +355,8 @@ export function tagPersons(windows: Array<{ text: string; at: number }>): boolea
       const from = pos + term.pre.length;
       const to = from + term.text.length;
       pos = to + term.post.length;
-      while (k < starts.length && starts[k]! < from) k++;
-      if (k < starts.length && starts[k]! >= from && starts[k]! < to && term.tags.has('Person')) result[k] = true;
+      while (k < starts.length && starts[k] < from) k++;
+      if (k < starts.length && starts[k] >= from && starts[k] < to && term.tags.has('Person')) result[k] = true;
     }
   }
   return result;
@@ -283,10 +395,10 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
     const honorific = prevWord !== null && lex.honorifics.has(prevWord.toLowerCase()) && /^\p{Lu}/u.test(prevWord);
     // Score the run as a whole, trimming leading words that are clearly not names ("Yesterday John Smith").
     let i0 = 0;
-    while (i0 < personWords.length - 1 && !lex.first.has(personWords[i0]!) && !lex.last.has(personWords[i0]!) && !intro && !honorific) i0++;
-    const first = personWords[i0]!;
+    while (i0 < personWords.length - 1 && !lex.first.has(personWords[i0]) && !lex.last.has(personWords[i0]) && !intro && !honorific) i0++;
+    const first = personWords[i0];
     const rest = personWords.slice(i0 + 1);
-    const spanStart = start + m[0].indexOf(words[i0]!);
+    const spanStart = start + m[0].indexOf(words[i0]);
     const spanEnd = end;
     const restLooksLikeSurname = rest.length > 0 && rest.every((w) => lex.last.has(w) || lex.first.has(w) || !lex.common.has(w));
     let score = 0;
@@ -294,13 +406,20 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
     if (honorific) {
       score = 0.92;
       reason = 'honorific';
-    } else if (lex.first.has(first) && !lex.ambiguous.has(first) && !lex.weak.has(first) && rest.length > 0 && rest.length <= 2 && !sentenceStart(text, spanStart)) {
+    } else if (
+      lex.first.has(first) &&
+      !lex.ambiguous.has(first) &&
+      !lex.weak.has(first) &&
+      rest.length > 0 &&
+      rest.length <= 2 &&
+      !sentenceStart(text, spanStart)
+    ) {
       // A known first name followed by capitalised words mid-sentence: a surname even when it is
       // also a word ("Lara Kiss", "Lura Little", "Alex Gal").
       score = rest.every((w) => lex.last.has(w)) ? 0.95 : 0.8;
       reason = 'first_last';
     } else if (lex.first.has(first) && restLooksLikeSurname) {
-      score = lex.last.has(rest[rest.length - 1]!) ? 0.95 : 0.85;
+      score = lex.last.has(rest[rest.length - 1]) ? 0.95 : 0.85;
       reason = 'first_last';
     } else if (intro && !lex.common.has(first)) {
       score = 0.85;
@@ -321,7 +440,10 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
         // A name that is also a verb or place: let the tagger decide on this sentence.
         if (budget <= 0) continue;
         budget--;
-        pending.push({ span: { start: spanStart, end: spanEnd, score: 0.7, reason: 'tagger' }, window: sentenceAround(text, spanStart, spanEnd) });
+        pending.push({
+          span: { start: spanStart, end: spanEnd, score: 0.7, reason: 'tagger' },
+          window: sentenceAround(text, spanStart, spanEnd),
+        });
         continue;
       } else {
         score = 0.75;

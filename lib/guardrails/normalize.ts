@@ -14,8 +14,10 @@ export function isInvisible(cp: number): boolean {
     cp === 0x00ad || // soft hyphen
     cp === 0x034f || // combining grapheme joiner
     cp === 0x061c || // arabic letter mark
-    cp === 0x115f || cp === 0x1160 ||
-    cp === 0x17b4 || cp === 0x17b5 ||
+    cp === 0x115f ||
+    cp === 0x1160 ||
+    cp === 0x17b4 ||
+    cp === 0x17b5 ||
     (cp >= 0x180b && cp <= 0x180f) ||
     (cp >= 0x200b && cp <= 0x200f) || // ZWSP, ZWNJ, ZWJ, LRM, RLM
     (cp >= 0x202a && cp <= 0x202e) || // bidi embeddings/overrides
@@ -33,18 +35,82 @@ export function isInvisible(cp: number): boolean {
 /** Cyrillic and Greek letters that render like Latin ones. */
 export const CONFUSABLES: Record<string, string> = {
   // Cyrillic lower / upper
-  'а': 'a', 'в': 'b', 'е': 'e', 'ё': 'e', 'к': 'k', 'м': 'm', 'н': 'h', 'о': 'o', 'р': 'p', 'с': 'c', 'т': 't',
-  'у': 'y', 'х': 'x', 'ѕ': 's', 'і': 'i', 'ї': 'i', 'ј': 'j', 'ԁ': 'd', 'ԛ': 'q', 'ԝ': 'w', 'ү': 'y', 'һ': 'h', 'ɡ': 'g',
-  'ӏ': 'l', 'ո': 'n', 'ս': 'u', 'օ': 'o',
-  'А': 'a', 'В': 'b', 'Е': 'e', 'К': 'k', 'М': 'm', 'Н': 'h', 'О': 'o', 'Р': 'p', 'С': 'c', 'Т': 't', 'Х': 'x',
-  'У': 'y', 'Ѕ': 's', 'І': 'i', 'Ј': 'j', 'Ү': 'y', 'Һ': 'h', 'Ԛ': 'q', 'Ԝ': 'w',
+  а: 'a',
+  в: 'b',
+  е: 'e',
+  ё: 'e',
+  к: 'k',
+  м: 'm',
+  н: 'h',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  т: 't',
+  у: 'y',
+  х: 'x',
+  ѕ: 's',
+  і: 'i',
+  ї: 'i',
+  ј: 'j',
+  ԁ: 'd',
+  ԛ: 'q',
+  ԝ: 'w',
+  ү: 'y',
+  һ: 'h',
+  ɡ: 'g',
+  ӏ: 'l',
+  ո: 'n',
+  ս: 'u',
+  օ: 'o',
+  А: 'a',
+  В: 'b',
+  Е: 'e',
+  К: 'k',
+  М: 'm',
+  Н: 'h',
+  О: 'o',
+  Р: 'p',
+  С: 'c',
+  Т: 't',
+  Х: 'x',
+  У: 'y',
+  Ѕ: 's',
+  І: 'i',
+  Ј: 'j',
+  Ү: 'y',
+  Һ: 'h',
+  Ԛ: 'q',
+  Ԝ: 'w',
   // Greek lower / upper
-  'α': 'a', 'β': 'b', 'ε': 'e', 'ι': 'i', 'κ': 'k', 'ν': 'v', 'ο': 'o', 'ρ': 'p', 'τ': 't', 'υ': 'u', 'χ': 'x', 'γ': 'y',
-  'Α': 'a', 'Β': 'b', 'Ε': 'e', 'Ζ': 'z', 'Η': 'h', 'Ι': 'i', 'Κ': 'k', 'Μ': 'm', 'Ν': 'n', 'Ο': 'o', 'Ρ': 'p',
-  'Τ': 't', 'Υ': 'y', 'Χ': 'x',
+  α: 'a',
+  β: 'b',
+  ε: 'e',
+  ι: 'i',
+  κ: 'k',
+  ν: 'v',
+  ο: 'o',
+  ρ: 'p',
+  τ: 't',
+  υ: 'u',
+  χ: 'x',
+  γ: 'y',
+  Α: 'a',
+  Β: 'b',
+  Ε: 'e',
+  Ζ: 'z',
+  Η: 'h',
+  Ι: 'i',
+  Κ: 'k',
+  Μ: 'm',
+  Ν: 'n',
+  Ο: 'o',
+  Ρ: 'p',
+  Τ: 't',
+  Υ: 'y',
+  Χ: 'x',
 };
 
-const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '@': 'a', '$': 's', '9': 'g' };
+const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '@': 'a', $: 's', '9': 'g' };
 
 export interface NormalizedText {
   /** Folded text used for matching. */
@@ -55,8 +121,8 @@ export interface NormalizedText {
   stats: { invisible: number; confusable: number; leet: number; spaced: number; spacedLetters: number };
 }
 
-const CYR_GREEK = /[\u0370-\u03ff\u0400-\u052f]/;
 // Latin/Greek/Cyrillic combining marks, and Arabic harakat/hamza marks (so "الأوامر" folds like "الاوامر").
+// eslint-disable-next-line no-misleading-character-class -- a class of bare combining marks, matched one by one on purpose
 export const COMBINING_MARKS = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u064b-\u065f\u0670]/g;
 const WORD_CHAR = /[\p{L}\p{N}@$]/u;
 
@@ -92,7 +158,7 @@ function classOf(cp: number): number {
     const letter = (cp >= 97 && cp <= 122) || (cp >= 65 && cp <= 90);
     return (letter ? LETTER : 0) | (letter || (cp >= 48 && cp <= 57) || cp === 64 || cp === 36 ? WORDCH : 0);
   }
-  if (cp < 0x10000 && classes[cp]) return classes[cp]!;
+  if (cp < 0x10000 && classes[cp]) return classes[cp];
   const ch = String.fromCodePoint(cp);
   const c = KNOWN | (/\p{L}/u.test(ch) ? LETTER : 0) | (WORD_CHAR.test(ch) ? WORDCH : 0);
   if (cp < 0x10000) classes[cp] = c;
@@ -112,7 +178,7 @@ function normalizeUncached(input: string): NormalizedText {
   const stats = { invisible: 0, confusable: 0, leet: 0, spaced: 0, spacedLetters: 0 };
   // Pass 1: drop invisibles, fold compatibility forms, keep provenance.
   let n = 0;
-  for (let i = 0; i < input.length; ) {
+  for (let i = 0; i < input.length;) {
     const cp = input.codePointAt(i)!;
     if (n + 32 > cps.length) {
       cps = grow32(cps, n + 32);
@@ -139,7 +205,7 @@ function normalizeUncached(input: string): NormalizedText {
       cps = grow32(cps, n + folded.length + 32);
       srcs = grow32(srcs, n + folded.length + 32);
     }
-    for (let j = 0; j < folded.length; ) {
+    for (let j = 0; j < folded.length;) {
       const f = folded.codePointAt(j)!;
       cps[n] = f;
       srcs[n++] = i;
@@ -151,7 +217,7 @@ function normalizeUncached(input: string): NormalizedText {
   let latinCount = 0;
   let otherCount = 0;
   for (let k = 0; k < n; k++) {
-    const code = cps[k]!;
+    const code = cps[k];
     if (code >= 97 && code <= 122) latinCount++;
     else if (isCyrGreek(code)) otherCount++;
   }
@@ -160,19 +226,19 @@ function normalizeUncached(input: string): NormalizedText {
   // Pass 2: per word, script and leet folding.
   let w = 0;
   while (w < n) {
-    if (!(classOf(cps[w]!) & WORDCH)) {
+    if (!(classOf(cps[w]) & WORDCH)) {
       w++;
       continue;
     }
     let e = w;
-    while (e < n && classOf(cps[e]!) & WORDCH) e++;
+    while (e < n && classOf(cps[e]) & WORDCH) e++;
     let hasLatin = false;
     let hasConf = false;
     let hasOther = false;
     let hasLetter = false;
     let hasLeet = false;
     for (let k = w; k < e; k++) {
-      const code = cps[k]!;
+      const code = cps[k];
       if (code < 0x80) {
         if (code >= 97 && code <= 122) {
           hasLatin = true;
@@ -186,7 +252,7 @@ function normalizeUncached(input: string): NormalizedText {
     }
     if (hasConf && (hasLatin || (latinText && !hasOther))) {
       for (let k = w; k < e; k++) {
-        const m = CONFUSABLE_CP.get(cps[k]!);
+        const m = CONFUSABLE_CP.get(cps[k]);
         if (m !== undefined) {
           cps[k] = m;
           stats.confusable++;
@@ -196,10 +262,10 @@ function normalizeUncached(input: string): NormalizedText {
     // Leet only inside words with letters, and not hex-looking tokens (0x..., hashes) or plain numbers.
     if (hasLeet && hasLetter && e - w <= 24 && !(cps[w] === 48 && w + 1 < n && cps[w + 1] === 120)) {
       let letters = 0;
-      for (let k = w; k < e; k++) if (cps[k]! >= 97 && cps[k]! <= 122) letters++;
+      for (let k = w; k < e; k++) if (cps[k] >= 97 && cps[k] <= 122) letters++;
       if (letters >= 2 || e - w <= 6) {
         for (let k = w; k < e; k++) {
-          const c = cps[k]!;
+          const c = cps[k];
           if (c < 0x80 && LEET_CP[c]) {
             cps[k] = LEET_CP[c]!;
             stats.leet++;
@@ -216,8 +282,8 @@ function normalizeUncached(input: string): NormalizedText {
     outSrcs = new Int32Array(cps.length);
   }
   let o = 0;
-  const isLetter = (k: number) => k >= 0 && k < n && (classOf(cps[k]!) & LETTER) !== 0;
-  const isSep = (k: number) => k < n && isSepCp(cps[k]!);
+  const isLetter = (k: number) => k >= 0 && k < n && (classOf(cps[k]) & LETTER) !== 0;
+  const isSep = (k: number) => k < n && isSepCp(cps[k]);
   let k = 0;
   while (k < n) {
     if (isLetter(k) && !isLetter(k - 1) && !isLetter(k + 1) && isSep(k + 1) && isLetter(k + 2) && !isLetter(k + 3)) {
@@ -250,7 +316,7 @@ function normalizeUncached(input: string): NormalizedText {
   const map = new Int32Array(2 * o + 1);
   let u = 0;
   for (let j = 0; j < o; j++) {
-    const c = outCps[j]!;
+    const c = outCps[j];
     if (c > 0xffff) {
       units[u] = 0xd800 + ((c - 0x10000) >> 10);
       map[u++] = outSrcs[j]!;
@@ -260,7 +326,8 @@ function normalizeUncached(input: string): NormalizedText {
   }
   map[u] = input.length;
   let text = '';
-  for (let c = 0; c < u; c += 8192) text += String.fromCharCode.apply(null, units.subarray(c, Math.min(u, c + 8192)) as unknown as number[]);
+  for (let c = 0; c < u; c += 8192)
+    text += String.fromCharCode.apply(null, units.subarray(c, Math.min(u, c + 8192)) as unknown as number[]);
   return { text, map: map.subarray(0, u + 1), stats };
 }
 

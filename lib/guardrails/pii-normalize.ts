@@ -79,7 +79,7 @@ export function normalizePii(input: string): PiiText {
     unitBuf = new Uint16Array(need);
   }
   let n = 0;
-  for (let i = 0; i < input.length; ) {
+  for (let i = 0; i < input.length;) {
     const cp = input.codePointAt(i)!;
     const len = cp > 0xffff ? 2 : 1;
     if (cp < 0x80) {
@@ -107,7 +107,8 @@ export function normalizePii(input: string): PiiText {
   for (let k = 0; same && k < n; k++) if (unitBuf[k] !== input.charCodeAt(k)) same = false;
   if (same && !hasSpelledAddress(input)) return { text: input, start: null, end: null };
   let out = '';
-  for (let c = 0; c < n; c += 8192) out += String.fromCharCode.apply(null, unitBuf.subarray(c, Math.min(n, c + 8192)) as unknown as number[]);
+  for (let c = 0; c < n; c += 8192)
+    out += String.fromCharCode.apply(null, unitBuf.subarray(c, Math.min(n, c + 8192)) as unknown as number[]);
   let start = startBuf.subarray(0, n);
   let end = endBuf.subarray(0, n);
   // Spelled-out "@" and "." (only when the text has them, so most messages skip this).
@@ -126,15 +127,23 @@ export function normalizePii(input: string): PiiText {
     while ((m = SPELLED.exec(out))) {
       const bracketed = m[1] !== undefined;
       if (!bracketed && !bare.some(([a, b]) => m!.index >= a && m!.index < b)) continue;
-      for (let k = last; k < m.index; k++) (text += out[k], s2.push(start0[k]!), e2.push(end0[k]!));
-      const word = (m[1] ?? m[2])!.toLowerCase();
+      for (let k = last; k < m.index; k++) {
+        text += out[k];
+        s2.push(start0[k]);
+        e2.push(end0[k]);
+      }
+      const word = (m[1] ?? m[2]).toLowerCase();
       text += word === 'at' ? '@' : '.';
-      s2.push(start0[m.index]!);
-      e2.push(end0[m.index + m[0].length - 1]!);
+      s2.push(start0[m.index]);
+      e2.push(end0[m.index + m[0].length - 1]);
       last = m.index + m[0].length;
     }
     if (last > 0) {
-      for (let k = last; k < out.length; k++) (text += out[k], s2.push(start0[k]!), e2.push(end0[k]!));
+      for (let k = last; k < out.length; k++) {
+        text += out[k];
+        s2.push(start0[k]);
+        e2.push(end0[k]);
+      }
       out = text;
       start = Int32Array.from(s2);
       end = Int32Array.from(e2);
@@ -147,5 +156,5 @@ export function normalizePii(input: string): PiiText {
 export function originalSpan(p: PiiText, s: number, e: number): [number, number] {
   if (!p.start || !p.end) return [s, e];
   if (e <= s) return [p.start[s] ?? 0, p.start[s] ?? 0];
-  return [p.start[s]!, p.end[e - 1]!];
+  return [p.start[s], p.end[e - 1]];
 }

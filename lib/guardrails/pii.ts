@@ -48,22 +48,60 @@ interface Span {
   score: number;
 }
 
-const EMAIL = /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]{1,64}@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.){1,8}\p{L}{2,24}(?![\p{L}\p{N}-])/gu;
+const EMAIL =
+  /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]{1,64}@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.){1,8}\p{L}{2,24}(?![\p{L}\p{N}-])/gu;
 // Phone candidates: an international "+" form, or digit groups joined by separators (with an
 // optional "(area)" and a leading "1-"/"0"), or a bare run of 7-13 digits next to a word such as
 // "phone". libphonenumber-js then decides whether the digits are a valid number (for the "+"
 // form on its own, for the others in one of PHONE_COUNTRIES).
 const PHONE_INTL = /(?<![\w+])(?:\+|00)\d{1,3}(?:[ .\-/\u00a0]?\(?\d{1,5}\)?){1,6}(?![\w])/g;
 // The whole run of digit groups is the candidate: no digit group may touch it on either side.
-const PHONE_GROUPED = /(?<![\w+.\-/]|\d[ .\-])(?:1[ .\-])?(?:\(\d{2,5}\)[ .\-]?|\d{2,6}[ .\-/])\d{2,8}(?:[ .\-]\d{2,6}){0,3}(?![\w\-/]|[ .,\-]\d)/g;
+const PHONE_GROUPED = /(?<![\w+./-]|\d[ .-])(?:1[ .-])?(?:\(\d{2,5}\)[ .-]?|\d{2,6}[ ./-])\d{2,8}(?:[ .-]\d{2,6}){0,3}(?![\w/-]|[ .,-]\d)/g;
 /** The North-American layouts, "(415) 555-2671", "415-555-2671", "415.555.2671": a phone even with a fictional area code. */
-const NANP_LAYOUT = /^(?:1[ .\-])?(?:\(\d{3}\)[ .\-]?|\d{3}([.\-]))\d{3}[ .\-]\d{4}$/;
+const NANP_LAYOUT = /^(?:1[ .-])?(?:\(\d{3}\)[ .-]?|\d{3}([.-]))\d{3}[ .-]\d{4}$/;
 /** "1 234 567", "12.345.678": thousands separators, an amount. */
 const THOUSANDS = /^\d{1,3}(?:([ .])\d{3})(?:\1\d{3})*$/;
-const PHONE_BARE = /(?<![\w+.\-])\d{7,13}(?![\w\-]|[.,]\d)/g;
+const PHONE_BARE = /(?<![\w+.-])\d{7,13}(?![\w-]|[.,]\d)/g;
 /** Countries whose numbering plans decide national numbers, most likely first. */
-const PHONE_COUNTRIES: CountryCode[] = ['US', 'GB', 'DE', 'FR', 'IN', 'ES', 'IT', 'NL', 'BR', 'AU', 'MX', 'PL', 'SE', 'CH', 'AT', 'BE', 'IE', 'ZA', 'NG', 'KE', 'PH', 'ID', 'TR', 'JP', 'CN', 'KR', 'RU', 'PT', 'DK', 'NO', 'FI', 'AR', 'CO', 'EG', 'PK'];
-const PHONE_CONTEXT = /(?:phone|tel(?:ephone)?|mobile|cell|call|fax|whatsapp|appeler|appelez|llamar|llama|llámame|chiamare|chiamami|anrufen|ruf|ligar|liga|bellen|bel|zadzwoń|zadzwon|ara|arayın|gọi|hubungi|telp|hp|wa|contact|reach|kontakt|numer|número|numero|nº|no\.|nr\.?|sms|text me|ring|telefon|teléfono|telefono|téléphone|portable|handy|móvil|movil|cellulare|celular|numéro|numero|número|nummer)\b[^\n]{0,25}$/iu;
+const PHONE_COUNTRIES: CountryCode[] = [
+  'US',
+  'GB',
+  'DE',
+  'FR',
+  'IN',
+  'ES',
+  'IT',
+  'NL',
+  'BR',
+  'AU',
+  'MX',
+  'PL',
+  'SE',
+  'CH',
+  'AT',
+  'BE',
+  'IE',
+  'ZA',
+  'NG',
+  'KE',
+  'PH',
+  'ID',
+  'TR',
+  'JP',
+  'CN',
+  'KR',
+  'RU',
+  'PT',
+  'DK',
+  'NO',
+  'FI',
+  'AR',
+  'CO',
+  'EG',
+  'PK',
+];
+const PHONE_CONTEXT =
+  /(?:phone|tel(?:ephone)?|mobile|cell|call|fax|whatsapp|appeler|appelez|llamar|llama|llámame|chiamare|chiamami|anrufen|ruf|ligar|liga|bellen|bel|zadzwoń|zadzwon|ara|arayın|gọi|hubungi|telp|hp|wa|contact|reach|kontakt|numer|número|numero|nº|no\.|nr\.?|sms|text me|ring|telefon|teléfono|telefono|téléphone|portable|handy|móvil|movil|cellulare|celular|numéro|numero|número|nummer)\b[^\n]{0,25}$/iu;
 const CARD = /(?<![\d\-./_])\d(?:[ .\-_/]?\d){11,18}(?![\d]|[.\-_/]\d)/g;
 // 3-2-4 digits with one separator used throughout ("123-45-6789", "123 45 6789", "123.45.6789").
 const SSN = /(?<![\d\-./_])(?!000|666|9\d\d)\d{3}([ .\-_/])(?!00)\d{2}\1(?!0000)\d{4}(?![\d]|[.\-_/]\d)/g;
@@ -127,11 +165,13 @@ export function findPii(original: string, s: PiiSettings): Span[] {
     const d = m[0].replace(/\D/g, '');
     // Mixed separators ("1234 5678-9012") are rarely cards; a uniform layout is.
     const seps = new Set(m[0].replace(/\d/g, ''));
-    if (seps.size <= 1 && d.length >= 12 && d.length <= 19 && luhnValid(d) && cardBrand(d)) push('credit_card', `credit_card_${cardBrand(d)}`, m.index, m.index + m[0].length, 0.95);
+    if (seps.size <= 1 && d.length >= 12 && d.length <= 19 && luhnValid(d) && cardBrand(d))
+      push('credit_card', `credit_card_${cardBrand(d)}`, m.index, m.index + m[0].length, 0.95);
   });
   each(SSN, text, (m) => push('national_id', 'us_ssn', m.index, m.index + m[0].length, m[1] === '-' ? 0.9 : 0.8));
   each(SSN_BARE, text, (m) => {
-    if (SSN_CONTEXT.test(text.slice(Math.max(0, m.index - 40), m.index))) push('national_id', 'us_ssn', m.index, m.index + m[0].length, 0.85);
+    if (SSN_CONTEXT.test(text.slice(Math.max(0, m.index - 40), m.index)))
+      push('national_id', 'us_ssn', m.index, m.index + m[0].length, 0.85);
   });
   each(NINO, text, (m) => push('national_id', 'uk_nino', m.index, m.index + m[0].length, 0.85));
   each(DNI, text, (m) => {
@@ -171,11 +211,12 @@ export function findPii(original: string, s: PiiSettings): Span[] {
       const nanp = NANP_LAYOUT.test(v);
       // Without a label, a national number starts with a trunk "0", an "(area)" or "1-", or has
       // the North-American layout; "2341 2341 2347" is more likely an ID or a reference.
-      if (!context && !nanp && !/^(?:0|\(|1[ .\-])/.test(v)) return;
+      if (!context && !nanp && !/^(?:0|\(|1[ .-])/.test(v)) return;
       if (validPhone(v, context || nanp)) push('phone', 'phone', m.index, m.index + v.length, context ? 0.9 : 0.8);
     });
     each(PHONE_BARE, text, (m) => {
-      if (PHONE_CONTEXT.test(text.slice(Math.max(0, m.index - 40), m.index)) && validPhone(m[0], true)) push('phone', 'phone', m.index, m.index + m[0].length, 0.8);
+      if (PHONE_CONTEXT.test(text.slice(Math.max(0, m.index - 40), m.index)) && validPhone(m[0], true))
+        push('phone', 'phone', m.index, m.index + m[0].length, 0.8);
     });
   }
   if (on.has('person')) {
@@ -204,7 +245,8 @@ export function createPiiGuardrail(overrides: Record<string, unknown> = {}) {
   return defineLayer<PiiSettings>(
     {
       name: 'pii',
-      description: 'Names, e-mail, phone numbers, payment cards (Luhn), national IDs (SSN, NINO, DNI/NIE, NIR, Aadhaar, PAN), IBAN (mod-97), IP addresses',
+      description:
+        'Names, e-mail, phone numbers, payment cards (Luhn), national IDs (SSN, NINO, DNI/NIE, NIR, Aadhaar, PAN), IBAN (mod-97), IP addresses',
       defaultMode: 'redact',
       directions: ['input', 'output', 'tool_args', 'tool_result'],
       order: 60,
@@ -213,11 +255,24 @@ export function createPiiGuardrail(overrides: Record<string, unknown> = {}) {
         const entities = strList(s.entities, 'pii.entities');
         const bad = entities.filter((e) => !(PII_ENTITIES as readonly string[]).includes(e));
         if (bad.length) throw new Error(`pii.entities: unknown ${bad.join(', ')}; use ${PII_ENTITIES.join(', ')}`);
-        return { ...s, entities, threshold: num(s.threshold, 'pii.threshold', 0, 1), allow: strList(s.allow, 'pii.allow'), private_ips: s.private_ips === true };
+        return {
+          ...s,
+          entities,
+          threshold: num(s.threshold, 'pii.threshold', 0, 1),
+          allow: strList(s.allow, 'pii.allow'),
+          private_ips: s.private_ips === true,
+        };
       },
       build(s) {
         return (text: string): GuardrailFinding[] =>
-          findPii(text, s).map((x) => ({ layer: 'pii', kind: x.kind, start: x.start, end: x.end, score: x.score, replacement: REPLACEMENT[x.entity] }));
+          findPii(text, s).map((x) => ({
+            layer: 'pii',
+            kind: x.kind,
+            start: x.start,
+            end: x.end,
+            score: x.score,
+            replacement: REPLACEMENT[x.entity],
+          }));
       },
     },
     overrides,

@@ -11,7 +11,11 @@ export interface SecretHit {
 }
 
 const SECRET_PATTERNS: Array<{ kind: string; score: number; re: RegExp }> = [
-  { kind: 'private_key_pem', score: 0.99, re: /-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----[\s\S]{0,8000}?(?:-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----|$)/g },
+  {
+    kind: 'private_key_pem',
+    score: 0.99,
+    re: /-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----[\s\S]{0,8000}?(?:-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
+  },
   { kind: 'openai_api_key', score: 0.95, re: /(?<![\w-])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}(?![\w-])/g },
   { kind: 'anthropic_api_key', score: 0.95, re: /(?<![\w-])sk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{20,}(?![\w-])/g },
   { kind: 'aws_access_key', score: 0.95, re: /(?<![A-Z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}(?![A-Z0-9])/g },
@@ -21,12 +25,18 @@ const SECRET_PATTERNS: Array<{ kind: string; score: number; re: RegExp }> = [
   { kind: 'google_api_key', score: 0.9, re: /(?<![\w-])AIza[0-9A-Za-z_-]{35}(?![\w-])/g },
   { kind: 'stripe_secret_key', score: 0.95, re: /(?<![\w])(?:sk|rk)_live_[0-9A-Za-z]{16,}(?![\w])/g },
   { kind: 'jwt', score: 0.75, re: /(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}(?![\w-])/g },
-  { kind: 'generic_secret_assignment', score: 0.8, re: /(?:api[_-]?key|secret[_-]?key|client[_-]?secret|access[_-]?token|auth[_-]?token|password|passwd)["'\s]*[:=]\s*["']?[A-Za-z0-9_\-+/=.]{16,}["']?/gi },
+  {
+    kind: 'generic_secret_assignment',
+    score: 0.8,
+    re: /(?:api[_-]?key|secret[_-]?key|client[_-]?secret|access[_-]?token|auth[_-]?token|password|passwd)["'\s]*[:=]\s*["']?[A-Za-z0-9_\-+/=.]{16,}["']?/gi,
+  },
 ];
 
 const HEX32 = /(?<![0-9A-Za-z])(?:0x)?[0-9a-fA-F]{64}(?![0-9A-Za-z])/g;
-const KEY_LABEL = /(?:private[\s_-]?key|priv[\s_-]?key|privkey|secret[\s_-]?key|signing[\s_-]?key|wallet[\s_-]?key|\bpk\b|\bsk\b|mnemonic|seed)[^\n]{0,20}$/i;
-const HASH_LABEL = /(?:hash|tx|txid|transaction|block|root|topic|keccak|sha|digest|salt|slot|storage|commit|nonce|id|codehash|selector|signature|sig|r|s|v)["'\s:=]*$/i;
+const KEY_LABEL =
+  /(?:private[\s_-]?key|priv[\s_-]?key|privkey|secret[\s_-]?key|signing[\s_-]?key|wallet[\s_-]?key|\bpk\b|\bsk\b|mnemonic|seed)[^\n]{0,20}$/i;
+const HASH_LABEL =
+  /(?:hash|tx|txid|transaction|block|root|topic|keccak|sha|digest|salt|slot|storage|commit|nonce|id|codehash|selector|signature|sig|r|s|v)["'\s:=]*$/i;
 
 export function findSecrets(text: string): SecretHit[] {
   const hits: SecretHit[] = [];

@@ -61,7 +61,10 @@ export function loadToxicityModel(file = defaultToxicityModelPath()): ToxicityMo
   try {
     raw = JSON.parse(fs.readFileSync(file, 'utf8')) as ToxicityModelFile;
   } catch (e) {
-    throw new Error(`toxicity model not found or unreadable at ${file} (run: node --import tsx plugins/guardrail-toxicity/train.ts): ${(e as Error).message}`);
+    throw new Error(
+      `toxicity model not found or unreadable at ${file} (run: node --import tsx plugins/guardrail-toxicity/train.ts): ${(e as Error).message}`,
+      { cause: e },
+    );
   }
   if (raw?.format !== 'vigil-tox-v1' || !raw.heads) throw new Error(`${file} is not a vigil-tox-v1 model`);
   const out = {} as ToxicityModel;
@@ -73,7 +76,7 @@ export function loadToxicityModel(file = defaultToxicityModelPath()): ToxicityMo
     const idx = new Int32Array(ib.buffer.slice(ib.byteOffset, ib.byteOffset + ib.length));
     const w = new Int8Array(wb.buffer.slice(wb.byteOffset, wb.byteOffset + wb.length));
     const weights = new Float32Array(raw.dims);
-    for (let i = 0; i < idx.length; i++) weights[idx[i]!] = w[i]! * h.scale;
+    for (let i = 0; i < idx.length; i++) weights[idx[i]] = w[i] * h.scale;
     out[c] = { dims: raw.dims, bias: h.bias, weights, threshold: 0.5 };
   }
   return out;
@@ -101,85 +104,493 @@ const alt = (xs: string[]) => `(?:${xs.join('|')})`;
 // Protected groups: religion, ethnicity/race/nationality, migration status, sex and gender,
 // sexual orientation, gender identity, disability. Adjective forms take "people/men/women/folks".
 const GROUP_NOUNS = [
-  'jews', 'muslims', 'christians', 'catholics', 'protestants', 'hindus', 'sikhs', 'buddhists', 'atheists', 'mormons',
-  'blacks', 'whites', 'asians', 'africans', 'arabs', 'latinos', 'latinas', 'latinx', 'hispanics', 'mexicans', 'chinese', 'japanese', 'koreans',
-  'indians', 'pakistanis', 'bangladeshis', 'palestinians', 'israelis', 'turks', 'kurds', 'somalis', 'nigerians', 'haitians', 'filipinos', 'vietnamese',
-  'russians', 'ukrainians', 'poles', 'romanians', 'gypsies', 'roma', 'irish', 'italians', 'germans', 'french', 'americans', 'europeans',
-  'immigrants', 'migrants', 'refugees', 'asylum seekers', 'foreigners', 'illegals', 'aliens',
-  'women', 'girls', 'females', 'men', 'males',
-  'gays', 'lesbians', 'homosexuals', 'bisexuals', 'queers', 'transgenders', 'transsexuals', 'trannies',
-  'disabled', 'cripples', 'retards', 'autists', 'autistics', 'the deaf', 'the blind', 'wheelchair users', 'amputees',
-  'juden', 'muslime', 'auslander', 'fluchtlinge', 'schwule', 'frauen', 'judios', 'musulmanes', 'inmigrantes', 'negros', 'mujeres',
-  'juifs', 'musulmans', 'immigres', 'noirs', 'femmes', 'ebrei', 'musulmani', 'immigrati', 'donne', 'judeus', 'imigrantes', 'mulheres',
+  'jews',
+  'muslims',
+  'christians',
+  'catholics',
+  'protestants',
+  'hindus',
+  'sikhs',
+  'buddhists',
+  'atheists',
+  'mormons',
+  'blacks',
+  'whites',
+  'asians',
+  'africans',
+  'arabs',
+  'latinos',
+  'latinas',
+  'latinx',
+  'hispanics',
+  'mexicans',
+  'chinese',
+  'japanese',
+  'koreans',
+  'indians',
+  'pakistanis',
+  'bangladeshis',
+  'palestinians',
+  'israelis',
+  'turks',
+  'kurds',
+  'somalis',
+  'nigerians',
+  'haitians',
+  'filipinos',
+  'vietnamese',
+  'russians',
+  'ukrainians',
+  'poles',
+  'romanians',
+  'gypsies',
+  'roma',
+  'irish',
+  'italians',
+  'germans',
+  'french',
+  'americans',
+  'europeans',
+  'immigrants',
+  'migrants',
+  'refugees',
+  'asylum seekers',
+  'foreigners',
+  'illegals',
+  'aliens',
+  'women',
+  'girls',
+  'females',
+  'men',
+  'males',
+  'gays',
+  'lesbians',
+  'homosexuals',
+  'bisexuals',
+  'queers',
+  'transgenders',
+  'transsexuals',
+  'trannies',
+  'disabled',
+  'cripples',
+  'retards',
+  'autists',
+  'autistics',
+  'the deaf',
+  'the blind',
+  'wheelchair users',
+  'amputees',
+  'juden',
+  'muslime',
+  'auslander',
+  'fluchtlinge',
+  'schwule',
+  'frauen',
+  'judios',
+  'musulmanes',
+  'inmigrantes',
+  'negros',
+  'mujeres',
+  'juifs',
+  'musulmans',
+  'immigres',
+  'noirs',
+  'femmes',
+  'ebrei',
+  'musulmani',
+  'immigrati',
+  'donne',
+  'judeus',
+  'imigrantes',
+  'mulheres',
 ];
 const GROUP_ADJ = [
-  'jewish', 'muslim', 'christian', 'catholic', 'hindu', 'sikh', 'buddhist', 'black', 'white', 'brown', 'asian', 'african', 'arab', 'latino', 'latina',
-  'hispanic', 'mexican', 'chinese', 'indian', 'pakistani', 'somali', 'gay', 'lesbian', 'bisexual', 'bi', 'queer', 'trans', 'transgender', 'nonbinary',
-  'non-binary', 'disabled', 'deaf', 'blind', 'autistic', 'immigrant', 'foreign', 'roma', 'romani',
+  'jewish',
+  'muslim',
+  'christian',
+  'catholic',
+  'hindu',
+  'sikh',
+  'buddhist',
+  'black',
+  'white',
+  'brown',
+  'asian',
+  'african',
+  'arab',
+  'latino',
+  'latina',
+  'hispanic',
+  'mexican',
+  'chinese',
+  'indian',
+  'pakistani',
+  'somali',
+  'gay',
+  'lesbian',
+  'bisexual',
+  'bi',
+  'queer',
+  'trans',
+  'transgender',
+  'nonbinary',
+  'non-binary',
+  'disabled',
+  'deaf',
+  'blind',
+  'autistic',
+  'immigrant',
+  'foreign',
+  'roma',
+  'romani',
 ];
 const GROUP = `(?:(?:all|these|those|the|most|every|many|some|you|fucking|damn|filthy|dirty)\\s+)*(?:${alt(GROUP_NOUNS)}|${alt(GROUP_ADJ)}\\s+(?:people|persons|men|women|folks|kids|children|guys|girls|boys|immigrants|families|community|communities|users)|(?:people|persons) (?:who are|with) (?:disabilities|${alt(GROUP_ADJ)}))`;
 
 /** Any mention of a protected group (noun or adjective), for gating the classifier's identity heads. */
-const GROUP_MENTION = wordRegex(`${WORD_START}(?:${alt(GROUP_NOUNS)}|${alt(GROUP_ADJ)}|jew|muslim|immigrant|migrant|refugee|woman|girl|gay|homo|trans|disabilities)${'(?![\\p{L}\\p{N}])'}`, 'gu');
+const GROUP_MENTION = wordRegex(
+  `${WORD_START}(?:${alt(GROUP_NOUNS)}|${alt(GROUP_ADJ)}|jew|muslim|immigrant|migrant|refugee|woman|girl|gay|homo|trans|disabilities)${'(?![\\p{L}\\p{N}])'}`,
+  'gu',
+);
 
 const NEG_ADJ = alt([
-  'disgusting', 'stupid', 'worthless', 'filthy', 'inferior', 'evil', 'lazy', 'dirty', 'pathetic', 'vile', 'useless', 'dangerous', 'sick', 'gross', 'scum',
-  'trash', 'garbage', 'criminals?', 'rapists?', 'terrorists?', 'thieves', 'liars', 'parasites', 'a burden', 'a waste of (?:space|oxygen)', 'the worst',
-  'the problem', 'a stain', 'idiots', 'morons', 'retarded', 'dumb', 'ugly', 'abominations?', 'degenerates?', 'deviants?', 'perverts?', 'freaks?',
-  'nothing but \\p{L}+', 'genetically \\p{L}+', 'all the same', 'a threat', 'a danger', 'unclean', 'backwards', 'primitive', 'barbaric', 'barbarians',
-  'mentally ill', 'a mistake', 'an abomination', 'not welcome', 'a joke', 'scroungers', 'leeches', 'invaders',
+  'disgusting',
+  'stupid',
+  'worthless',
+  'filthy',
+  'inferior',
+  'evil',
+  'lazy',
+  'dirty',
+  'pathetic',
+  'vile',
+  'useless',
+  'dangerous',
+  'sick',
+  'gross',
+  'scum',
+  'trash',
+  'garbage',
+  'criminals?',
+  'rapists?',
+  'terrorists?',
+  'thieves',
+  'liars',
+  'parasites',
+  'a burden',
+  'a waste of (?:space|oxygen)',
+  'the worst',
+  'the problem',
+  'a stain',
+  'idiots',
+  'morons',
+  'retarded',
+  'dumb',
+  'ugly',
+  'abominations?',
+  'degenerates?',
+  'deviants?',
+  'perverts?',
+  'freaks?',
+  'nothing but \\p{L}+',
+  'genetically \\p{L}+',
+  'all the same',
+  'a threat',
+  'a danger',
+  'unclean',
+  'backwards',
+  'primitive',
+  'barbaric',
+  'barbarians',
+  'mentally ill',
+  'a mistake',
+  'an abomination',
+  'not welcome',
+  'a joke',
+  'scroungers',
+  'leeches',
+  'invaders',
 ]);
 const DEHUMANISING = alt([
-  'animals', 'beasts', 'vermin', 'parasites', 'cockroaches', 'roaches', 'rats', 'apes', 'monkeys', 'pigs', 'dogs', 'insects', 'maggots', 'locusts',
-  'leeches', 'subhuman', 'sub-human', 'subhumans', 'a disease', 'a plague', 'a cancer', 'a virus', 'an infestation', 'filth', 'savages', 'not human',
-  'less than human', 'not even human', 'not people', 'untermenschen', 'ungeziefer', 'tiere', 'ratten', 'alimanas', 'ratas', 'animales', 'cucarachas',
-  'vermine', 'sous-hommes', 'parassiti', 'bestie', 'vermes', 'ratos',
+  'animals',
+  'beasts',
+  'vermin',
+  'parasites',
+  'cockroaches',
+  'roaches',
+  'rats',
+  'apes',
+  'monkeys',
+  'pigs',
+  'dogs',
+  'insects',
+  'maggots',
+  'locusts',
+  'leeches',
+  'subhuman',
+  'sub-human',
+  'subhumans',
+  'a disease',
+  'a plague',
+  'a cancer',
+  'a virus',
+  'an infestation',
+  'filth',
+  'savages',
+  'not human',
+  'less than human',
+  'not even human',
+  'not people',
+  'untermenschen',
+  'ungeziefer',
+  'tiere',
+  'ratten',
+  'alimanas',
+  'ratas',
+  'animales',
+  'cucarachas',
+  'vermine',
+  'sous-hommes',
+  'parassiti',
+  'bestie',
+  'vermes',
+  'ratos',
 ]);
-const KILL = alt(['kill', 'murder', 'exterminate', 'eradicate', 'gas', 'shoot', 'hang', 'lynch', 'slaughter', 'wipe out', 'get rid of', 'burn', 'behead', 'rape', 'beat up', 'hurt', 'attack', 'stab', 'bomb', 'deport', 'purge', 'cleanse', 'eliminate', 'destroy']);
-const BE = alt(['are', 'is', 'were', 'r', 'are all', 'are just', 'are nothing but', 'are like', 'are such', 'sind', 'son', 'sont', 'sono', 'sao']);
+const KILL = alt([
+  'kill',
+  'murder',
+  'exterminate',
+  'eradicate',
+  'gas',
+  'shoot',
+  'hang',
+  'lynch',
+  'slaughter',
+  'wipe out',
+  'get rid of',
+  'burn',
+  'behead',
+  'rape',
+  'beat up',
+  'hurt',
+  'attack',
+  'stab',
+  'bomb',
+  'deport',
+  'purge',
+  'cleanse',
+  'eliminate',
+  'destroy',
+]);
+const BE = alt([
+  'are',
+  'is',
+  'were',
+  'r',
+  'are all',
+  'are just',
+  'are nothing but',
+  'are like',
+  'are such',
+  'sind',
+  'son',
+  'sont',
+  'sono',
+  'sao',
+]);
 
 /** Any hostile word (negative evaluation, dehumanising term, violence, hatred, profanity): without
  * one, and without a rule hit or slur, the classifier alone cannot call a text hateful. */
-const HOSTILE = wordRegex(`${WORD_START}(?:${NEG_ADJ}|${DEHUMANISING}|${KILL}|hate|hates|hated|hating|despise|detest|loathe|die|death|dead|burn|kill\\p{L}*|fuck\\p{L}*|shit\\p{L}*|damn|bitch\\p{L}*|trash|scum\\p{L}*|ugly|nasty|stink\\p{L}*|smell\\p{L}*|go back|get out|deport\\p{L}*|ban|banned|invad\\p{L}*|steal\\p{L}*|rap\\p{L}*|terror\\p{L}*)(?![\\p{L}\\p{N}])`, 'gu');
+const HOSTILE = wordRegex(
+  `${WORD_START}(?:${NEG_ADJ}|${DEHUMANISING}|${KILL}|hate|hates|hated|hating|despise|detest|loathe|die|death|dead|burn|kill\\p{L}*|fuck\\p{L}*|shit\\p{L}*|damn|bitch\\p{L}*|trash|scum\\p{L}*|ugly|nasty|stink\\p{L}*|smell\\p{L}*|go back|get out|deport\\p{L}*|ban|banned|invad\\p{L}*|steal\\p{L}*|rap\\p{L}*|terror\\p{L}*)(?![\\p{L}\\p{N}])`,
+  'gu',
+);
 
 const RULES: Rule[] = [];
-const rule = (id: string, cats: Rule['cats'], src: string) => RULES.push({ id, cats, re: wordRegex(src, 'gu'), group: src.includes(GROUP) });
+const rule = (id: string, cats: Rule['cats'], src: string) =>
+  RULES.push({ id, cats, re: wordRegex(src, 'gu'), group: src.includes(GROUP) });
 // Hate against groups.
-rule('group_dehumanised', { identity_attack: 0.9, dehumanisation: 0.9 }, `${b}${GROUP}\\s+${BE}\\s+(?:(?:just|all|nothing but|like|basically|literally|simply)\\s+)*(?:(?:dirty|filthy|disgusting|stinking|subhuman)\\s+)?${DEHUMANISING}${e}`);
-rule('group_breed', { identity_attack: 0.85, dehumanisation: 0.85 }, `${b}${GROUP}\\s+(?:breed|multiply|swarm|infest)\\w*(?:\\s+like\\s+\\p{L}+)?`);
-rule('treat_like', { identity_attack: 0.85, dehumanisation: 0.85 }, `${b}(?:treat|exterminate|crush|kill)\\s+${GROUP}\\s+like\\s+(?:the\\s+)?${DEHUMANISING}`);
-rule('group_derogated', { identity_attack: 0.85 }, `${b}${GROUP}\\s+(?:${BE}|(?:will )?always be|remain)\\s+(?:(?:so|all|just|such|really|truly|inherently|naturally|genetically|basically|always|fucking|honestly)\\s+)*${NEG_ADJ}${e}`);
-rule('hate_group', { identity_attack: 0.85 }, `${b}(?:i|we|everyone|everybody)\\s+(?:(?:really|truly|fucking|just|absolutely|honestly)\\s+)?(?:hate|despise|detest|loathe|can'?t stand|cannot stand|am sick of|are sick of|am disgusted by)\\s+${GROUP}${e}`);
-rule('group_makes_sick', { identity_attack: 0.8 }, `${b}${GROUP}\\s+(?:make me (?:sick|want to (?:puke|vomit))|disgust me|ruin everything|(?:should|must) (?:not|never) be allowed\\b[^.!?\\n]{0,40}|(?:don'?t|do not) belong (?:here|in (?:this|our) country)|should (?:go back|leave|get out)\\b[^.!?\\n]{0,30})`);
-rule('never_trust', { identity_attack: 0.8 }, `${b}(?:never trust|don'?t trust|do not hire|never hire|no)\\s+${GROUP}(?:\\s+(?:allowed|welcome|should (?:ever )?be hired))?${e}`);
+rule(
+  'group_dehumanised',
+  { identity_attack: 0.9, dehumanisation: 0.9 },
+  `${b}${GROUP}\\s+${BE}\\s+(?:(?:just|all|nothing but|like|basically|literally|simply)\\s+)*(?:(?:dirty|filthy|disgusting|stinking|subhuman)\\s+)?${DEHUMANISING}${e}`,
+);
+rule(
+  'group_breed',
+  { identity_attack: 0.85, dehumanisation: 0.85 },
+  `${b}${GROUP}\\s+(?:breed|multiply|swarm|infest)\\w*(?:\\s+like\\s+\\p{L}+)?`,
+);
+rule(
+  'treat_like',
+  { identity_attack: 0.85, dehumanisation: 0.85 },
+  `${b}(?:treat|exterminate|crush|kill)\\s+${GROUP}\\s+like\\s+(?:the\\s+)?${DEHUMANISING}`,
+);
+rule(
+  'group_derogated',
+  { identity_attack: 0.85 },
+  `${b}${GROUP}\\s+(?:${BE}|(?:will )?always be|remain)\\s+(?:(?:so|all|just|such|really|truly|inherently|naturally|genetically|basically|always|fucking|honestly)\\s+)*${NEG_ADJ}${e}`,
+);
+rule(
+  'hate_group',
+  { identity_attack: 0.85 },
+  `${b}(?:i|we|everyone|everybody)\\s+(?:(?:really|truly|fucking|just|absolutely|honestly)\\s+)?(?:hate|despise|detest|loathe|can'?t stand|cannot stand|am sick of|are sick of|am disgusted by)\\s+${GROUP}${e}`,
+);
+rule(
+  'group_makes_sick',
+  { identity_attack: 0.8 },
+  `${b}${GROUP}\\s+(?:make me (?:sick|want to (?:puke|vomit))|disgust me|ruin everything|(?:should|must) (?:not|never) be allowed\\b[^.!?\\n]{0,40}|(?:don'?t|do not) belong (?:here|in (?:this|our) country)|should (?:go back|leave|get out)\\b[^.!?\\n]{0,30})`,
+);
+rule(
+  'never_trust',
+  { identity_attack: 0.8 },
+  `${b}(?:never trust|don'?t trust|do not hire|never hire|no)\\s+${GROUP}(?:\\s+(?:allowed|welcome|should (?:ever )?be hired))?${e}`,
+);
 rule('typical_group', { identity_attack: 0.75 }, `${b}typical\\s+${GROUP}${e}`);
-rule('why_group', { identity_attack: 0.8 }, `${b}why (?:are|do)\\s+${GROUP}\\s+(?:always\\s+|all\\s+|so\\s+)*(?:${NEG_ADJ}|smell|steal|lie|stink)${e}`);
-rule('group_violence', { identity_attack: 0.95, threat: 0.95 }, `${b}(?:(?:i|we|they|someone|somebody|people|you)\\s+(?:will|'ll|should|must|are going to|am going to|'m going to|gonna|want to|wanna|need to|ought to|have to)\\s+(?:\\p{L}+\\s+)?)?${KILL}\\s+(?:(?:all|every|the|any|each|more|those|these|some)\\s+(?:of\\s+)?(?:the\\s+)?)*(?:homes? of\\s+|next\\s+)?${GROUP}${e}`);
-rule('group_should_die', { identity_attack: 0.95, threat: 0.95 }, `${b}${GROUP}\\s+(?:should|must|deserve to|need to|ought to|will|have to)\\s+(?:all\\s+)?(?:be\\s+)?(?:die|killed|exterminated|gassed|shot|hanged|hung|burned|burnt|burn|hang|wiped out|deported|eradicated|eliminated|put (?:down|in camps)|lynched|beaten|raped|sterilised|sterilized)${e}`);
-rule('death_to', { identity_attack: 0.9, threat: 0.9 }, `${b}(?:death to|gas the|exterminate the|tod den|muerte a los|mort aux|morte agli?)\\s+\\p{L}+`);
+rule(
+  'why_group',
+  { identity_attack: 0.8 },
+  `${b}why (?:are|do)\\s+${GROUP}\\s+(?:always\\s+|all\\s+|so\\s+)*(?:${NEG_ADJ}|smell|steal|lie|stink)${e}`,
+);
+rule(
+  'group_violence',
+  { identity_attack: 0.95, threat: 0.95 },
+  `${b}(?:(?:i|we|they|someone|somebody|people|you)\\s+(?:will|'ll|should|must|are going to|am going to|'m going to|gonna|want to|wanna|need to|ought to|have to)\\s+(?:\\p{L}+\\s+)?)?${KILL}\\s+(?:(?:all|every|the|any|each|more|those|these|some)\\s+(?:of\\s+)?(?:the\\s+)?)*(?:homes? of\\s+|next\\s+)?${GROUP}${e}`,
+);
+rule(
+  'group_should_die',
+  { identity_attack: 0.95, threat: 0.95 },
+  `${b}${GROUP}\\s+(?:should|must|deserve to|need to|ought to|will|have to)\\s+(?:all\\s+)?(?:be\\s+)?(?:die|killed|exterminated|gassed|shot|hanged|hung|burned|burnt|burn|hang|wiped out|deported|eradicated|eliminated|put (?:down|in camps)|lynched|beaten|raped|sterilised|sterilized)${e}`,
+);
+rule(
+  'death_to',
+  { identity_attack: 0.9, threat: 0.9 },
+  `${b}(?:death to|gas the|exterminate the|tod den|muerte a los|mort aux|morte agli?)\\s+\\p{L}+`,
+);
 rule('hate_ml', { identity_attack: 0.8 }, `${b}(?:ich hasse|odio a los|je deteste les|odio gli|odeio os)\\s+(?:alle\\s+)?${GROUP}${e}`);
 // Threats and self-harm encouragement aimed at the reader.
-const THREAT_VERBS = alt(['kill', 'murder', 'shoot', 'stab', 'strangle', 'hurt', 'beat', 'rape', 'slit', 'behead', 'torture', 'find and kill', 'hunt (?:you|him|her|them) down', 'break your', 'smash your', 'burn down your', 'bomb', 'grope']);
-rule('threat_person', { threat: 0.95 }, `${b}(?:i|we)(?:'ll| will| am going to| are going to| gonna|'m going to|'re going to| want to| wanna| shall)\\s+(?:\\p{L}+\\s+)?${THREAT_VERBS}\\s+(?:you|u|him|her|them|your|his|their|everyone|all)${e}`);
-rule('threat_phrase', { threat: 0.9 }, `${b}(?:you(?:'re| are) (?:going to|gonna) die|you (?:will|'ll) die|i know where you live|watch your back|you(?:'re| are) dead(?: meat)?|you won'?t see tomorrow)${e}`);
-rule('threat_ml', { threat: 0.9 }, `${b}(?:te (?:voy a|vamos a) (?:matar|romper)|je vais te (?:tuer|buter|crever)|ich (?:werde|will) dich (?:umbringen|toten|abstechen)|ti (?:ammazzo|uccido)|vou te matar|te mato|ich bring dich um)${e}`);
-rule('self_harm_encourage', { self_harm: 0.95 }, `${b}(?:(?:you should|go|just|please|why don'?t you|do us a favou?r and|do everyone a favou?r and)\\s+(?:\\p{L}+\\s+)?(?:kill|hang|cut|shoot|drown|end)\\s+(?:yourself|urself|your life|it all)|kys|kill urself|(?:nobody|no one) (?:would|will) (?:care|miss you)\\b[^.!?\\n]{0,30}(?:died|killed yourself|gone|dead)|jump off a (?:bridge|building|cliff)|drink bleach|end it already|cut yourself again|you deserve to die|you should die|go die)${e}`);
-rule('self_harm_howto', { self_harm: 0.55 }, `${b}(?:how (?:do i|to|can i) (?:kill myself|commit suicide|end my life|cut myself)|best way to (?:kill myself|commit suicide|die))${e}`);
-rule('sexual_harass', { sexual: 0.85 }, `${b}(?:send (?:me )?(?:nudes|pics of your (?:body|tits|ass))|show me your (?:tits|boobs|ass|pussy|dick|cock)|i(?:'ll| will| want to| wanna| am going to|'m going to| gonna) (?:rape|grope|fuck|molest) (?:you|her|him)|suck my (?:dick|cock)|sit on my face)${e}`);
+const THREAT_VERBS = alt([
+  'kill',
+  'murder',
+  'shoot',
+  'stab',
+  'strangle',
+  'hurt',
+  'beat',
+  'rape',
+  'slit',
+  'behead',
+  'torture',
+  'find and kill',
+  'hunt (?:you|him|her|them) down',
+  'break your',
+  'smash your',
+  'burn down your',
+  'bomb',
+  'grope',
+]);
+rule(
+  'threat_person',
+  { threat: 0.95 },
+  `${b}(?:i|we)(?:'ll| will| am going to| are going to| gonna|'m going to|'re going to| want to| wanna| shall)\\s+(?:\\p{L}+\\s+)?${THREAT_VERBS}\\s+(?:you|u|him|her|them|your|his|their|everyone|all)${e}`,
+);
+rule(
+  'threat_phrase',
+  { threat: 0.9 },
+  `${b}(?:you(?:'re| are) (?:going to|gonna) die|you (?:will|'ll) die|i know where you live|watch your back|you(?:'re| are) dead(?: meat)?|you won'?t see tomorrow)${e}`,
+);
+rule(
+  'threat_ml',
+  { threat: 0.9 },
+  `${b}(?:te (?:voy a|vamos a) (?:matar|romper)|je vais te (?:tuer|buter|crever)|ich (?:werde|will) dich (?:umbringen|toten|abstechen)|ti (?:ammazzo|uccido)|vou te matar|te mato|ich bring dich um)${e}`,
+);
+rule(
+  'self_harm_encourage',
+  { self_harm: 0.95 },
+  `${b}(?:(?:you should|go|just|please|why don'?t you|do us a favou?r and|do everyone a favou?r and)\\s+(?:\\p{L}+\\s+)?(?:kill|hang|cut|shoot|drown|end)\\s+(?:yourself|urself|your life|it all)|kys|kill urself|(?:nobody|no one) (?:would|will) (?:care|miss you)\\b[^.!?\\n]{0,30}(?:died|killed yourself|gone|dead)|jump off a (?:bridge|building|cliff)|drink bleach|end it already|cut yourself again|you deserve to die|you should die|go die)${e}`,
+);
+rule(
+  'self_harm_howto',
+  { self_harm: 0.55 },
+  `${b}(?:how (?:do i|to|can i) (?:kill myself|commit suicide|end my life|cut myself)|best way to (?:kill myself|commit suicide|die))${e}`,
+);
+rule(
+  'sexual_harass',
+  { sexual: 0.85 },
+  `${b}(?:send (?:me )?(?:nudes|pics of your (?:body|tits|ass))|show me your (?:tits|boobs|ass|pussy|dick|cock)|i(?:'ll| will| want to| wanna| am going to|'m going to| gonna) (?:rape|grope|fuck|molest) (?:you|her|him)|suck my (?:dick|cock)|sit on my face)${e}`,
+);
 // Insults aimed at the reader.
 const INSULTS = alt([
-  'idiot', 'moron', 'imbecile', 'stupid', 'dumb', 'retard(?:ed)?', 'loser', 'bitch', 'bastard', 'asshole', 'arsehole', 'dickhead', 'dick', 'prick',
-  'cunt', 'whore', 'slut', 'scumbag', 'scum', 'piece of shit', 'worthless', 'pathetic', 'ugly', 'fat pig', 'pig', 'waste of space', 'clown', 'twat', 'wanker',
-  'idiota', 'estupid[oa]', 'imbecil', 'gilipollas', 'pendej[oa]', 'cabr[oó]n', 'puta', 'connard', 'connasse', 'salope', 'abruti', 'debile', 'arschloch',
-  'vollidiot', 'depp', 'schlampe', 'hurensohn', 'wichser', 'stronz[oa]', 'coglione', 'cretino', 'puttana', 'imbecille', 'otario', 'babaca', 'filho da puta',
+  'idiot',
+  'moron',
+  'imbecile',
+  'stupid',
+  'dumb',
+  'retard(?:ed)?',
+  'loser',
+  'bitch',
+  'bastard',
+  'asshole',
+  'arsehole',
+  'dickhead',
+  'dick',
+  'prick',
+  'cunt',
+  'whore',
+  'slut',
+  'scumbag',
+  'scum',
+  'piece of shit',
+  'worthless',
+  'pathetic',
+  'ugly',
+  'fat pig',
+  'pig',
+  'waste of space',
+  'clown',
+  'twat',
+  'wanker',
+  'idiota',
+  'estupid[oa]',
+  'imbecil',
+  'gilipollas',
+  'pendej[oa]',
+  'cabr[oó]n',
+  'puta',
+  'connard',
+  'connasse',
+  'salope',
+  'abruti',
+  'debile',
+  'arschloch',
+  'vollidiot',
+  'depp',
+  'schlampe',
+  'hurensohn',
+  'wichser',
+  'stronz[oa]',
+  'coglione',
+  'cretino',
+  'puttana',
+  'imbecille',
+  'otario',
+  'babaca',
+  'filho da puta',
 ]);
-rule('insult_you', { insult: 0.8 }, `${b}(?:you(?:'re| are| r)?|u r|ur|du bist|eres|tu es|t'es|sei|voce e|you stupid|you fucking|you little|you absolute)\\s+(?:such\\s+)?(?:an?\\s+|a\\s+fucking\\s+|ein(?:e)?\\s+|un(?:a|e)?\\s+|um(?:a)?\\s+)?(?:\\p{L}+\\s+)?${INSULTS}${e}`);
-rule('insult_phrase', { insult: 0.85 }, `${b}(?:fuck you|fuck off|screw you|go to hell|shut (?:the fuck )?up,? (?:you|bitch)|vete a la mierda|va te faire foutre|fick dich|vaffanculo|vai (?:se|te) foder)${e}`);
+rule(
+  'insult_you',
+  { insult: 0.8 },
+  `${b}(?:you(?:'re| are| r)?|u r|ur|du bist|eres|tu es|t'es|sei|voce e|you stupid|you fucking|you little|you absolute)\\s+(?:such\\s+)?(?:an?\\s+|a\\s+fucking\\s+|ein(?:e)?\\s+|un(?:a|e)?\\s+|um(?:a)?\\s+)?(?:\\p{L}+\\s+)?${INSULTS}${e}`,
+);
+rule(
+  'insult_phrase',
+  { insult: 0.85 },
+  `${b}(?:fuck you|fuck off|screw you|go to hell|shut (?:the fuck )?up,? (?:you|bitch)|vete a la mierda|va te faire foutre|fick dich|vaffanculo|vai (?:se|te) foder)${e}`,
+);
 
 // Counter-speech, reporting and negation: hate that is quoted, condemned or denied.
 // Negation counts only outside a rule's own match: "<group> are not human" is dehumanising,
 // "<group> are not vermin, they are our neighbours" is not.
-const NEGATION = /\b(?:do not|don'?t|does not|doesn'?t|never|would never|will never|nobody should|no one should|shouldn'?t|should not|isn'?t|aren'?t|are not|is not|not|no)\b/gi;
+const NEGATION =
+  /\b(?:do not|don'?t|does not|doesn'?t|never|would never|will never|nobody should|no one should|shouldn'?t|should not|isn'?t|aren'?t|are not|is not|not|no)\b/gi;
 const DAMPERS = new RegExp(
   [
     '\\b(?:bigot(?:ry|ed|s)?|racis[mt]|sexis[mt]|homophob\\w*|transphob\\w*|xenophob\\w*|antisemit\\w*|islamophob\\w*|hateful|hate speech|dehumanis\\w*|dehumaniz\\w*|unacceptable|disgusting when|wrong to|lies? that|myth that|false that|stereotype\\w*)\\b',
@@ -193,13 +604,58 @@ const DAMP = 0.35;
 
 /** Slurs by weight: lower where the word is widely reclaimed or has other senses ("nigga" in AAVE, "dyke", "coon"). */
 const SLURS = new Map<string, number>([
-  ['nigger', 0.9], ['sandnigger', 0.9], ['kike', 0.9], ['kyke', 0.9], ['chink', 0.85], ['spic', 0.85], ['wetback', 0.9], ['gook', 0.85], ['paki', 0.85],
-  ['raghead', 0.9], ['towelhead', 0.9], ['beaner', 0.85], ['golliwog', 0.85], ['faggot', 0.85], ['fag', 0.75], ['tranny', 0.8], ['shemale', 0.7],
-  ['retard', 0.6], ['dyke', 0.55], ['coon', 0.55], ['nigga', 0.45],
+  ['nigger', 0.9],
+  ['sandnigger', 0.9],
+  ['kike', 0.9],
+  ['kyke', 0.9],
+  ['chink', 0.85],
+  ['spic', 0.85],
+  ['wetback', 0.9],
+  ['gook', 0.85],
+  ['paki', 0.85],
+  ['raghead', 0.9],
+  ['towelhead', 0.9],
+  ['beaner', 0.85],
+  ['golliwog', 0.85],
+  ['faggot', 0.85],
+  ['fag', 0.75],
+  ['tranny', 0.8],
+  ['shemale', 0.7],
+  ['retard', 0.6],
+  ['dyke', 0.55],
+  ['coon', 0.55],
+  ['nigga', 0.45],
 ]);
-const SEXUAL = new Set(['whore', 'slut', 'cunt', 'pussy', 'cock', 'dick', 'penis', 'vagina', 'tits', 'boobs', 'dildo', 'blowjob', 'cum', 'semen', 'orgasm', 'porn', 'rape', 'rapist', 'hentai', 'anal', 'masturbate', 'jizz', 'tit']);
+const SEXUAL = new Set([
+  'whore',
+  'slut',
+  'cunt',
+  'pussy',
+  'cock',
+  'dick',
+  'penis',
+  'vagina',
+  'tits',
+  'boobs',
+  'dildo',
+  'blowjob',
+  'cum',
+  'semen',
+  'orgasm',
+  'porn',
+  'rape',
+  'rapist',
+  'hentai',
+  'anal',
+  'masturbate',
+  'jizz',
+  'tit',
+]);
 // Slurs obscenity's English list lacks, matched on the de-obfuscated text ("w3tb4ck" -> "wetback").
-const EXTRA_SLURS = wordRegex(`${WORD_START}(?:wetbacks?|ragheads?|towelheads?|beaners?|gooks?|pakis?|kykes?|sandn[i1]gg(?:er|a)s?|golliwogs?|spics?|spicks?|kanaken?|schwuchteln?|maricones?|sudacas?|bougnoules?)(?![\\p{L}\\p{N}])`, 'gu');
+const EXTRA_SLURS = wordRegex(
+  `${WORD_START}(?:wetbacks?|ragheads?|towelheads?|beaners?|gooks?|pakis?|kykes?|sandn[i1]gg(?:er|a)s?|golliwogs?|spics?|spicks?|kanaken?|schwuchteln?|maricones?|sudacas?|bougnoules?)(?![\\p{L}\\p{N}])`,
+  'gu',
+);
 let matcher: RegExpMatcher | null = null;
 const dataset = englishDataset.build();
 /**
@@ -241,7 +697,11 @@ function lexiconMatches(text: string, n: NormalizedText): Array<{ word: string; 
     done = b0;
     if (!matcher.hasMatch(piece)) continue;
     for (const x of matcher.getAllMatches(piece, true)) {
-      out.push({ word: englishDataset.getPayloadWithPhraseMetadata(x).phraseMetadata?.originalWord ?? '', start: a + x.startIndex, end: a + x.endIndex + 1 });
+      out.push({
+        word: englishDataset.getPayloadWithPhraseMetadata(x).phraseMetadata?.originalWord ?? '',
+        start: a + x.startIndex,
+        end: a + x.endIndex + 1,
+      });
     }
   }
   return out;
@@ -281,7 +741,14 @@ const calibrated = (c: ToxicityCategory, p: number) => {
 export function scoreToxicity(text: string, model: ToxicityModel | null = null): ToxicityResult {
   const n = normalizeForMatching(text);
   const spans: ToxicityResult['spans'] = [];
-  const ruleScore: Record<ToxicityCategory, number> = { insult: 0, identity_attack: 0, dehumanisation: 0, threat: 0, sexual: 0, self_harm: 0 };
+  const ruleScore: Record<ToxicityCategory, number> = {
+    insult: 0,
+    identity_attack: 0,
+    dehumanisation: 0,
+    threat: 0,
+    sexual: 0,
+    self_harm: 0,
+  };
   const matched: Array<[number, number]> = [];
   GROUP_MENTION.re.lastIndex = 0;
   const groupMention = execWord(GROUP_MENTION, n.text) !== null;
@@ -327,7 +794,14 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   if (slurMax) ruleScore.identity_attack = noisyOr([ruleScore.identity_attack, slurMax]);
   const lexInsult = slurMax || sexualTerms || profanity ? 0.3 + 0.05 * Math.min(3, slurMax ? 3 : sexualTerms + profanity - 1) : 0;
   const lexSexual = sexualTerms ? Math.min(0.4, 0.25 + 0.05 * sexualTerms) : 0;
-  const modelScore: Record<ToxicityCategory, number> = { insult: 0, identity_attack: 0, dehumanisation: 0, threat: 0, sexual: 0, self_harm: 0 };
+  const modelScore: Record<ToxicityCategory, number> = {
+    insult: 0,
+    identity_attack: 0,
+    dehumanisation: 0,
+    threat: 0,
+    sexual: 0,
+    self_harm: 0,
+  };
   if (model) {
     const tf = tokenFeatures(n.text, model.insult.dims);
     for (const c of TOXICITY_CATEGORIES) modelScore[c] = windowScore(model[c], tf, 0, n.text.length) ?? 0;
@@ -371,7 +845,8 @@ export function createToxicityGuardrail(overrides: Record<string, unknown> = {},
   return defineLayer<ToxicitySettings>(
     {
       name: 'toxicity',
-      description: 'Per-category toxicity 0..1 (insult, identity attack, dehumanisation, threat, sexual, self-harm): classifier + group-targeted rules + obscenity slur lexicon, counter-speech and negation damped',
+      description:
+        'Per-category toxicity 0..1 (insult, identity attack, dehumanisation, threat, sexual, self-harm): classifier + group-targeted rules + obscenity slur lexicon, counter-speech and negation damped',
       defaultMode: 'block',
       directions: ['input', 'output'],
       order: 15,
@@ -381,10 +856,16 @@ export function createToxicityGuardrail(overrides: Record<string, unknown> = {},
         if (typeof ct !== 'object' || Array.isArray(ct)) throw new Error('toxicity.category_thresholds must be an object');
         const category_thresholds: ToxicitySettings['category_thresholds'] = {};
         for (const [k, v] of Object.entries(ct)) {
-          if (!(TOXICITY_CATEGORIES as readonly string[]).includes(k)) throw new Error(`toxicity.category_thresholds: unknown category ${k}; use ${TOXICITY_CATEGORIES.join(', ')}`);
+          if (!(TOXICITY_CATEGORIES as readonly string[]).includes(k))
+            throw new Error(`toxicity.category_thresholds: unknown category ${k}; use ${TOXICITY_CATEGORIES.join(', ')}`);
           category_thresholds[k as ToxicityCategory] = num(v, `toxicity.category_thresholds.${k}`, 0, 1);
         }
-        return { ...s, threshold: num(s.threshold, 'toxicity.threshold', 0, 1), category_thresholds, use_classifier: s.use_classifier !== false };
+        return {
+          ...s,
+          threshold: num(s.threshold, 'toxicity.threshold', 0, 1),
+          category_thresholds,
+          use_classifier: s.use_classifier !== false,
+        };
       },
       build(s) {
         const m = s.use_classifier ? (model === undefined ? sharedDefaultModel() : model) : null;
@@ -396,8 +877,27 @@ export function createToxicityGuardrail(overrides: Record<string, unknown> = {},
           for (const c of over) {
             const own = r.spans.filter((sp) => sp.category === c);
             const score = r.categories[c];
-            if (own.length) for (const sp of own) findings.push({ layer: 'toxicity', kind: c, start: sp.start, end: sp.end, score, replacement: '[REDACTED:toxicity]', detail: sp.kind });
-            else findings.push({ layer: 'toxicity', kind: c, start: 0, end: text.length, score, replacement: '[REDACTED:toxicity]', detail: 'classifier' });
+            if (own.length)
+              for (const sp of own)
+                findings.push({
+                  layer: 'toxicity',
+                  kind: c,
+                  start: sp.start,
+                  end: sp.end,
+                  score,
+                  replacement: '[REDACTED:toxicity]',
+                  detail: sp.kind,
+                });
+            else
+              findings.push({
+                layer: 'toxicity',
+                kind: c,
+                start: 0,
+                end: text.length,
+                score,
+                replacement: '[REDACTED:toxicity]',
+                detail: 'classifier',
+              });
           }
           return findings;
         };

@@ -16,7 +16,8 @@ export interface UnicodeSettings extends Record<string, unknown> {
 export const unicodeDefaults: UnicodeSettings = { homoglyphs: true };
 
 const PICTO = /\p{Extended_Pictographic}|\p{Emoji_Modifier}|[\u{1F1E6}-\u{1F1FF}]/u;
-const JOINING_SCRIPTS = /[\p{Script=Arabic}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}\p{Script=Syriac}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Thai}\p{Script=Lao}\p{Script=Tibetan}\p{Script=Mongolian}]/u;
+const JOINING_SCRIPTS =
+  /[\p{Script=Arabic}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}\p{Script=Syriac}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Thai}\p{Script=Lao}\p{Script=Tibetan}\p{Script=Mongolian}]/u;
 
 const LOOKALIKE_SCRIPT = /[\u0370-\u03ff\u0400-\u052f\u0250-\u02af]/;
 
@@ -27,7 +28,7 @@ function cpAt(text: string, i: number): string {
 function cpBefore(text: string, i: number): string {
   if (i <= 0) return '';
   const c = text.charCodeAt(i - 1);
-  return c >= 0xdc00 && c <= 0xdfff && i >= 2 ? text.slice(i - 2, i) : text[i - 1]!;
+  return c >= 0xdc00 && c <= 0xdfff && i >= 2 ? text.slice(i - 2, i) : text[i - 1];
 }
 
 export function findUnicodeSmuggling(text: string, s: UnicodeSettings): GuardrailFinding[] {
@@ -38,7 +39,7 @@ export function findUnicodeSmuggling(text: string, s: UnicodeSettings): Guardrai
     if (last && last.kind === kind && last.end === start && replacement === '') last.end = end;
     else out.push({ layer: 'unicode_smuggling', kind, start, end, score, replacement, block });
   };
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const cp = text.codePointAt(i)!;
     const len = cp > 0xffff ? 2 : 1;
     if (cp >= 0xe0000 && cp <= 0xe007f) add('tag_characters', i, i + len, 1, '', true);
@@ -53,13 +54,29 @@ export function findUnicodeSmuggling(text: string, s: UnicodeSettings): Guardrai
       const emoji = cp === 0x200d && PICTO.test(prev) && PICTO.test(next);
       const script = JOINING_SCRIPTS.test(prev) || JOINING_SCRIPTS.test(next);
       if (!emoji && !script) add('zero_width', i, i + len, 0.8, '');
-    } else if (cp === 0x200b || cp === 0x2060 || cp === 0x180e || (cp === 0xfeff && i > 0) || (cp >= 0x2061 && cp <= 0x2064) || cp === 0x115f || cp === 0x1160 || cp === 0x3164 || cp === 0xffa0 || cp === 0x00ad || cp === 0x034f) {
+    } else if (
+      cp === 0x200b ||
+      cp === 0x2060 ||
+      cp === 0x180e ||
+      (cp === 0xfeff && i > 0) ||
+      (cp >= 0x2061 && cp <= 0x2064) ||
+      cp === 0x115f ||
+      cp === 0x1160 ||
+      cp === 0x3164 ||
+      cp === 0xffa0 ||
+      cp === 0x00ad ||
+      cp === 0x034f
+    ) {
       add('zero_width', i, i + len, 0.8, '');
     } else if (cp >= 0xfe00 && cp <= 0xfe0f) {
       const prev = cpBefore(text, i);
       const next = cpAt(text, i + len);
       // One selector after an emoji or a symbol is ordinary; a run of them is a carrier.
-      if (!(PICTO.test(prev) || /[\u2000-\u2bff\u3030\u303d\u3297\u3299#*0-9]/u.test(prev)) || (next.codePointAt(0)! >= 0xfe00 && next.codePointAt(0)! <= 0xfe0f)) add('variation_selector', i, i + len, 0.8, '');
+      if (
+        !(PICTO.test(prev) || /[\u2000-\u2bff\u3030\u303d\u3297\u3299#*0-9]/u.test(prev)) ||
+        (next.codePointAt(0)! >= 0xfe00 && next.codePointAt(0)! <= 0xfe0f)
+      )
+        add('variation_selector', i, i + len, 0.8, '');
     }
     i += len;
   }
@@ -76,13 +93,21 @@ export function findUnicodeSmuggling(text: string, s: UnicodeSettings): Guardrai
       let confusable = true;
       for (const ch of w) {
         if (/[A-Za-z]/.test(ch) || /\p{M}/u.test(ch)) folded += ch;
-        else if (CONFUSABLES[ch]) folded += /\p{Lu}/u.test(ch) ? CONFUSABLES[ch]!.toUpperCase() : CONFUSABLES[ch];
+        else if (CONFUSABLES[ch]) folded += /\p{Lu}/u.test(ch) ? CONFUSABLES[ch].toUpperCase() : CONFUSABLES[ch];
         else {
           confusable = false;
           break;
         }
       }
-      if (confusable) out.push({ layer: 'unicode_smuggling', kind: 'mixed_script_confusable', start: m.index, end: m.index + w.length, score: 0.85, replacement: folded });
+      if (confusable)
+        out.push({
+          layer: 'unicode_smuggling',
+          kind: 'mixed_script_confusable',
+          start: m.index,
+          end: m.index + w.length,
+          score: 0.85,
+          replacement: folded,
+        });
     }
   }
   return out.sort((a, b) => a.start - b.start);
@@ -92,7 +117,8 @@ export function createUnicodeSmugglingGuardrail(overrides: Record<string, unknow
   return defineLayer<UnicodeSettings>(
     {
       name: 'unicode_smuggling',
-      description: 'Tag characters, variation-selector carriers, bidi overrides (Trojan Source), zero-width characters and mixed-script homoglyphs',
+      description:
+        'Tag characters, variation-selector carriers, bidi overrides (Trojan Source), zero-width characters and mixed-script homoglyphs',
       defaultMode: 'redact',
       directions: ['input', 'output', 'tool_args', 'tool_result'],
       order: 10,

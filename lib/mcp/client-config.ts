@@ -3,7 +3,17 @@
 // reference environment variables as ${NAME}, so secrets stay out of the config file.
 import type { Capability } from '../../kernel/index.ts';
 
-export const CAPABILITIES: Capability[] = ['file_read', 'file_write', 'shell_exec', 'git_read', 'web_fetch', 'network', 'crypto', 'contract_analysis', 'llm_call'];
+export const CAPABILITIES: Capability[] = [
+  'file_read',
+  'file_write',
+  'shell_exec',
+  'git_read',
+  'web_fetch',
+  'network',
+  'crypto',
+  'contract_analysis',
+  'llm_call',
+];
 
 interface Common {
   name: string;
@@ -49,13 +59,17 @@ function strMap(v: unknown, where: string, env: NodeJS.ProcessEnv): Record<strin
 function caps(v: unknown, where: string): Capability[] {
   if (!Array.isArray(v)) throw new McpConfigError(`${where} must be a list of capabilities`);
   const bad = v.filter((c) => !CAPABILITIES.includes(c as Capability));
-  if (bad.length) throw new McpConfigError(`${where}: unknown capabilit${bad.length > 1 ? 'ies' : 'y'} ${bad.join(', ')} (known: ${CAPABILITIES.join(', ')})`);
+  if (bad.length)
+    throw new McpConfigError(
+      `${where}: unknown capabilit${bad.length > 1 ? 'ies' : 'y'} ${bad.join(', ')} (known: ${CAPABILITIES.join(', ')})`,
+    );
   return [...new Set(v as Capability[])];
 }
 
 function ms(v: unknown, where: string, dflt: number, max: number): number {
   if (v == null) return dflt;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 100 || v > max) throw new McpConfigError(`${where} must be an integer from 100 to ${max} (milliseconds)`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 100 || v > max)
+    throw new McpConfigError(`${where} must be an integer from 100 to ${max} (milliseconds)`);
   return v;
 }
 
@@ -72,29 +86,40 @@ export function parseMcpServers(mcp: unknown, env: NodeJS.ProcessEnv = process.e
     const at = `mcp.servers[${i}]`;
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new McpConfigError(`${at} must be an object`);
     const s = raw as Record<string, unknown>;
-    if (typeof s.name !== 'string' || !NAME.test(s.name)) throw new McpConfigError(`${at}.name must be 1-32 letters, digits, "_" or "-" (it becomes part of skill names mcp_<name>_<tool>)`);
+    if (typeof s.name !== 'string' || !NAME.test(s.name))
+      throw new McpConfigError(`${at}.name must be 1-32 letters, digits, "_" or "-" (it becomes part of skill names mcp_<name>_<tool>)`);
     const w = `mcp.servers "${s.name}"`;
     if (seen.has(s.name)) throw new McpConfigError(`${w}: the name is used twice`);
     seen.add(s.name);
     if (s.enabled === false) return;
     const hasCmd = s.command !== undefined;
     const hasUrl = s.url !== undefined;
-    if (hasCmd === hasUrl) throw new McpConfigError(`${w}: give exactly one of "command" (a local program speaking MCP on stdio) or "url" (a Streamable HTTP endpoint)`);
+    if (hasCmd === hasUrl)
+      throw new McpConfigError(
+        `${w}: give exactly one of "command" (a local program speaking MCP on stdio) or "url" (a Streamable HTTP endpoint)`,
+      );
     const toolCaps: Record<string, Capability[]> = {};
     if (s.tool_capabilities != null) {
-      if (typeof s.tool_capabilities !== 'object' || Array.isArray(s.tool_capabilities)) throw new McpConfigError(`${w}.tool_capabilities must map tool names to capability lists`);
+      if (typeof s.tool_capabilities !== 'object' || Array.isArray(s.tool_capabilities))
+        throw new McpConfigError(`${w}.tool_capabilities must map tool names to capability lists`);
       for (const [t, c] of Object.entries(s.tool_capabilities)) toolCaps[t] = caps(c, `${w}.tool_capabilities.${t}`);
     }
     let include: string[] | null = null;
     if (s.include_tools != null) {
-      if (!Array.isArray(s.include_tools) || s.include_tools.some((x) => typeof x !== 'string')) throw new McpConfigError(`${w}.include_tools must be a list of tool names`);
+      if (!Array.isArray(s.include_tools) || s.include_tools.some((x) => typeof x !== 'string'))
+        throw new McpConfigError(`${w}.include_tools must be a list of tool names`);
       include = s.include_tools as string[];
     }
     const common = {
       name: s.name,
       // A local program can do anything its user can, so until the operator says what it needs,
       // its tools require shell_exec (not in the default permission set); a remote one needs network.
-      capabilities: s.capabilities == null ? (hasUrl ? ['network' as Capability] : ['shell_exec' as Capability]) : caps(s.capabilities, `${w}.capabilities`),
+      capabilities:
+        s.capabilities == null
+          ? hasUrl
+            ? ['network' as Capability]
+            : ['shell_exec' as Capability]
+          : caps(s.capabilities, `${w}.capabilities`),
       writeCapabilities: s.write_capabilities == null ? [] : caps(s.write_capabilities, `${w}.write_capabilities`),
       toolCapabilities: toolCaps,
       includeTools: include,
@@ -103,9 +128,17 @@ export function parseMcpServers(mcp: unknown, env: NodeJS.ProcessEnv = process.e
     };
     if (hasCmd) {
       if (typeof s.command !== 'string' || !s.command.trim()) throw new McpConfigError(`${w}.command must be a program name or path`);
-      if (s.args != null && (!Array.isArray(s.args) || s.args.some((a) => typeof a !== 'string'))) throw new McpConfigError(`${w}.args must be a list of strings`);
+      if (s.args != null && (!Array.isArray(s.args) || s.args.some((a) => typeof a !== 'string')))
+        throw new McpConfigError(`${w}.args must be a list of strings`);
       if (s.cwd != null && typeof s.cwd !== 'string') throw new McpConfigError(`${w}.cwd must be a path`);
-      out.push({ ...common, transport: 'stdio', command: s.command, args: ((s.args as string[] | undefined) ?? []).map((a, j) => expand(a, env, `${w}.args[${j}]`)), env: strMap(s.env, `${w}.env`, env), cwd: (s.cwd as string | undefined) ?? null });
+      out.push({
+        ...common,
+        transport: 'stdio',
+        command: s.command,
+        args: ((s.args as string[] | undefined) ?? []).map((a, j) => expand(a, env, `${w}.args[${j}]`)),
+        env: strMap(s.env, `${w}.env`, env),
+        cwd: (s.cwd as string | undefined) ?? null,
+      });
     } else {
       let url: URL;
       try {

@@ -10,7 +10,8 @@ export const MAX_CONTRACT_BYTES = 1024 * 1024;
 
 export class ContractInputError extends Error {
   constructor(
-    readonly code: 'invalid_request' | 'path_not_allowed' | 'contract_not_found' | 'payload_too_large' | 'not_solidity' | 'source_too_complex',
+    readonly code:
+      'invalid_request' | 'path_not_allowed' | 'contract_not_found' | 'payload_too_large' | 'not_solidity' | 'source_too_complex',
     message: string,
   ) {
     super(message);

@@ -5,7 +5,14 @@
 // factory serves both transports: stdio (`vigil mcp`) and Streamable HTTP (`/mcp`, plugin
 // mcp-server); the caller's tenant is fixed per server instance.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import type { Capability, KernelServices, Skill, TenantContext } from '../../kernel/index.ts';
 import type { AgentRuntimeImpl } from '../gateway/agent/runtime.ts';
@@ -49,7 +56,10 @@ export class ToolCatalogue {
   readonly operations: Skill[];
   private readonly byName: Map<string, Skill>;
 
-  constructor(private readonly agent: AgentRuntimeImpl, services: KernelServices) {
+  constructor(
+    private readonly agent: AgentRuntimeImpl,
+    services: KernelServices,
+  ) {
     this.operations = analysisOperations(services);
     this.byName = new Map(this.operations.map((s) => [s.name, s]));
   }
@@ -103,7 +113,7 @@ export class ToolCatalogue {
 
 /** MCP requires an object schema at the top; a skill's schema always describes an input object. */
 function asObjectSchema(schema: Record<string, unknown>): Tool['inputSchema'] {
-  return { ...schema, type: 'object' } as Tool['inputSchema'];
+  return { ...schema, type: 'object' };
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -145,36 +155,52 @@ export function createMcpServer(o: McpServerOptions, tenant: TenantContext, cata
     const emit = (e: TurnEvent) => {
       if (e.event !== 'approval_required' || progressToken === undefined) return;
       void extra
-        .sendNotification({ method: 'notifications/progress', params: { progressToken, progress: 0, message: `waiting for a human to approve ${e.data.skill} (approval ${e.data.approval_id}, expires ${e.data.expires_at})` } })
+        .sendNotification({
+          method: 'notifications/progress',
+          params: {
+            progressToken,
+            progress: 0,
+            message: `waiting for a human to approve ${e.data.skill} (approval ${e.data.approval_id}, expires ${e.data.expires_at})`,
+          },
+        })
         .catch(() => undefined);
     };
     let release: (() => void) | null = null;
     if (catalogue.runsAnalysis(name, tenant)) {
       try {
-        release = await admissionFor(o.services).acquire(clientKey(tenant, o.client ?? o.origin), { signal: extra.signal, waitMs: operationTimeoutMs(args, maxAnalysisTimeout(o.services)) / 2 });
+        release = await admissionFor(o.services).acquire(clientKey(tenant, o.client ?? o.origin), {
+          signal: extra.signal,
+          waitMs: operationTimeoutMs(args, maxAnalysisTimeout(o.services)) / 2,
+        });
       } catch (e) {
         if (e instanceof HttpError) {
-          return { isError: true, content: [{ type: 'text', text: `${e.code}: ${e.message}` }], structuredContent: { status: e.code, error: e.message, ...(e.details ?? {}) } };
+          return {
+            isError: true,
+            content: [{ type: 'text', text: `${e.code}: ${e.message}` }],
+            structuredContent: { status: e.code, error: e.message, ...(e.details ?? {}) },
+          };
         }
         throw e;
       }
     }
-    const { record } = await o.agent.callSkillDirect({
-      tenant,
-      name,
-      input: args,
-      signal: extra.signal,
-      origin: o.origin,
-      resolve: (n) => catalogue.operation(n),
-      maxOutputChars: o.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
-      timeoutMs: op ? operationTimeoutMs(args, maxAnalysisTimeout(o.services)) : undefined,
-      // The result goes back to the MCP client, not into vigil's model, so it is checked like an
-      // answer ('output': PII, secrets, exfiltration, toxicity) rather than for indirect prompt
-      // injection aimed at our own model — which also misreads vulnerability write-ups ("the
-      // callee can re-enter and act on the stale state") as instructions.
-      resultDirection: 'output',
-      emit,
-    }).finally(() => release?.());
+    const { record } = await o.agent
+      .callSkillDirect({
+        tenant,
+        name,
+        input: args,
+        signal: extra.signal,
+        origin: o.origin,
+        resolve: (n) => catalogue.operation(n),
+        maxOutputChars: o.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
+        timeoutMs: op ? operationTimeoutMs(args, maxAnalysisTimeout(o.services)) : undefined,
+        // The result goes back to the MCP client, not into vigil's model, so it is checked like an
+        // answer ('output': PII, secrets, exfiltration, toxicity) rather than for indirect prompt
+        // injection aimed at our own model — which also misreads vulnerability write-ups ("the
+        // callee can re-enter and act on the stale state") as instructions.
+        resultDirection: 'output',
+        emit,
+      })
+      .finally(() => release?.());
     if (record.status === 'unknown_skill') throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}"`);
     if (record.status !== 'ok') o.log.debug({ tool: name, status: record.status, error: record.error }, 'MCP tool call refused or failed');
     return toCallToolResult(record);

@@ -11,7 +11,10 @@ import type { AgentRuntimeImpl } from '../gateway/agent/runtime.ts';
 import { createMcpServer } from './server.ts';
 
 export class StdioSetupError extends Error {
-  constructor(message: string, readonly exitCode: number) {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
     super(message);
   }
 }
@@ -44,7 +47,10 @@ export async function serveStdio(o: {
   if (!agent || typeof agent.callSkillDirect !== 'function') {
     throw new StdioSetupError('the agent runtime is not available (plugin gateway-core did not load); see `vigil plugins`', 1);
   }
-  const server = createMcpServer({ services: o.services, agent, log: o.log, version: o.version, origin: 'mcp-stdio', maxResultChars: o.maxResultChars }, o.tenant);
+  const server = createMcpServer(
+    { services: o.services, agent, log: o.log, version: o.version, origin: 'mcp-stdio', maxResultChars: o.maxResultChars },
+    o.tenant,
+  );
   const transport = new StdioServerTransport(o.stdin, o.stdout);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();

@@ -43,7 +43,10 @@ export interface UpstreamOptions {
   onState?: (u: Upstream) => void;
 }
 
-const firstLine = (e: unknown) => String((e as Error)?.message ?? e).split('\n')[0]!.slice(0, 300);
+const firstLine = (e: unknown) =>
+  String((e as Error)?.message ?? e)
+    .split('\n')[0]
+    .slice(0, 300);
 
 export class Upstream {
   state: UpstreamState = 'connecting';
@@ -80,10 +83,19 @@ export class Upstream {
     const client = new Client({ name: 'vigil', version: this.opts.version }, { capabilities: {} });
     let transport: Transport;
     if (this.cfg.transport === 'stdio') {
-      const t = new StdioClientTransport({ command: this.cfg.command, args: this.cfg.args, env: Object.keys(this.cfg.env).length ? this.cfg.env : undefined, cwd: this.cfg.cwd ?? undefined, stderr: 'pipe' });
+      const t = new StdioClientTransport({
+        command: this.cfg.command,
+        args: this.cfg.args,
+        env: Object.keys(this.cfg.env).length ? this.cfg.env : undefined,
+        cwd: this.cfg.cwd ?? undefined,
+        stderr: 'pipe',
+      });
       this.stderrTail = [];
       t.stderr?.on('data', (chunk: Buffer) => {
-        for (const line of chunk.toString('utf8').split('\n').filter((l) => l.trim())) {
+        for (const line of chunk
+          .toString('utf8')
+          .split('\n')
+          .filter((l) => l.trim())) {
           this.stderrTail = [...this.stderrTail.slice(-4), line.slice(0, 300)];
           this.log.debug({ mcp_server: this.cfg.name, stderr: line }, 'MCP server stderr');
         }
@@ -99,7 +111,12 @@ export class Upstream {
       do {
         const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.cfg.connectTimeoutMs });
         for (const t of page.tools) {
-          tools.push({ name: t.name, description: t.description ?? t.title ?? t.name, inputSchema: t.inputSchema as Record<string, unknown>, readOnly: t.annotations?.readOnlyHint === true });
+          tools.push({
+            name: t.name,
+            description: t.description ?? t.title ?? t.name,
+            inputSchema: t.inputSchema,
+            readOnly: t.annotations?.readOnlyHint === true,
+          });
         }
         cursor = page.nextCursor;
       } while (cursor && tools.length < 10_000);
@@ -115,7 +132,8 @@ export class Upstream {
       this.connectedAt = new Date();
       this.pid = transport instanceof StdioClientTransport ? transport.pid : null;
       client.onclose = () => {
-        if (gen === this.generation) this.lost(`the connection closed${this.stderrTail.length ? ` (stderr: ${this.stderrTail.at(-1)})` : ''}`);
+        if (gen === this.generation)
+          this.lost(`the connection closed${this.stderrTail.length ? ` (stderr: ${this.stderrTail.at(-1)})` : ''}`);
       };
       this.startPings(gen);
       this.setState('connected');
@@ -177,7 +195,11 @@ export class Upstream {
     }, delay);
     this.retryTimer.unref();
     this.setState('down');
-    if (this.failures === 1 || this.failures % 10 === 0) this.log.warn({ mcp_server: this.cfg.name, reason, failures: this.failures, retry_in_ms: Math.round(delay) }, 'MCP server unavailable');
+    if (this.failures === 1 || this.failures % 10 === 0)
+      this.log.warn(
+        { mcp_server: this.cfg.name, reason, failures: this.failures, retry_in_ms: Math.round(delay) },
+        'MCP server unavailable',
+      );
   }
 
   private setState(s: UpstreamState) {
@@ -190,8 +212,14 @@ export class Upstream {
   async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<SkillResult> {
     const c = this.client;
     if (this.state !== 'connected' || !c) {
-      const when = this.nextRetryAt ? `; next reconnect attempt in ${Math.max(0, Math.round((this.nextRetryAt.getTime() - Date.now()) / 1000))} s` : '';
-      return { ok: false, output: null, error: `mcp_server_unavailable: MCP server "${this.cfg.name}" is ${this.state}${this.lastError ? ` (${this.lastError})` : ''}${when}` };
+      const when = this.nextRetryAt
+        ? `; next reconnect attempt in ${Math.max(0, Math.round((this.nextRetryAt.getTime() - Date.now()) / 1000))} s`
+        : '';
+      return {
+        ok: false,
+        output: null,
+        error: `mcp_server_unavailable: MCP server "${this.cfg.name}" is ${this.state}${this.lastError ? ` (${this.lastError})` : ''}${when}`,
+      };
     }
     const gen = this.generation;
     let r: CallToolResult;
@@ -201,7 +229,7 @@ export class Upstream {
       if (signal.aborted) throw e;
       // Protocol errors (bad arguments, timeouts) leave the connection usable; anything else
       // (connection closed, fetch failed) means it is gone.
-      const connectionLost = e instanceof McpError ? e.code === ErrorCode.ConnectionClosed : true;
+      const connectionLost = e instanceof McpError ? e.code === (ErrorCode.ConnectionClosed as number) : true;
       if (connectionLost && gen === this.generation) this.lost(`call failed: ${firstLine(e)}`);
       return { ok: false, output: null, error: `MCP server "${this.cfg.name}" failed on ${tool}: ${firstLine(e)}` };
     }
@@ -244,12 +272,23 @@ export function fromCallResult(r: CallToolResult, server: string): SkillResult {
   const other = blocks
     .filter((b) => b.type !== 'text')
     .map((b) => {
-      if (b.type === 'image' || b.type === 'audio') return { type: b.type, mimeType: b.mimeType, bytes: Math.floor((b.data.length * 3) / 4) };
+      if (b.type === 'image' || b.type === 'audio')
+        return { type: b.type, mimeType: b.mimeType, bytes: Math.floor((b.data.length * 3) / 4) };
       if (b.type === 'resource_link') return { type: b.type, uri: b.uri, name: b.name };
-      if (b.type === 'resource') return { type: b.type, uri: b.resource.uri, ...('text' in b.resource ? { text: b.resource.text } : { mimeType: b.resource.mimeType }) };
+      if (b.type === 'resource')
+        return {
+          type: b.type,
+          uri: b.resource.uri,
+          ...('text' in b.resource ? { text: b.resource.text } : { mimeType: b.resource.mimeType }),
+        };
       return { type: (b as { type: string }).type };
     });
-  if (r.isError) return { ok: false, output: other.length ? { content: other } : null, error: `the tool reported an error (MCP server "${server}"): ${text || 'no message'}` };
+  if (r.isError)
+    return {
+      ok: false,
+      output: other.length ? { content: other } : null,
+      error: `the tool reported an error (MCP server "${server}"): ${text || 'no message'}`,
+    };
   if (r.structuredContent && typeof r.structuredContent === 'object') return { ok: true, output: r.structuredContent };
   return { ok: true, output: other.length ? { text, content: other } : text };
 }

@@ -5,7 +5,10 @@ import { fileURLToPath } from 'node:url';
 
 function read(): string {
   try {
-    return JSON.parse(fs.readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'package.json'), 'utf8')).version ?? '0.0.0';
+    return (
+      JSON.parse(fs.readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'package.json'), 'utf8')).version ??
+      '0.0.0'
+    );
   } catch {
     return '0.0.0';
   }

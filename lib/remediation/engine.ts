@@ -5,7 +5,17 @@
 // the pragma selects; otherwise it is reported as not applied with the compiler's reason.
 import { createPatch } from 'diff';
 import type { Finding } from '../../schemas/finding.ts';
-import { applyEdits, indentUnit, mapPosition, overlaps, parseStrict, usedIdentifiers, versionFacts, type Edit, type Move } from './source.ts';
+import {
+  applyEdits,
+  indentUnit,
+  mapPosition,
+  overlaps,
+  parseStrict,
+  usedIdentifiers,
+  versionFacts,
+  type Edit,
+  type Move,
+} from './source.ts';
 import { callableName, locate } from './solidity.ts';
 import { fixAccessControl } from './fixes/access-control.ts';
 import { fixArithmetic } from './fixes/arithmetic.ts';
@@ -59,7 +69,16 @@ export interface RemediationResult {
 }
 
 /** Order in which fixes run: syntax-level first, then the ones that move or wrap statements. */
-const ORDER: FixKind[] = ['floating-pragma', 'deprecated', 'constructor-name', 'tx-origin', 'unchecked-call', 'reentrancy', 'access-control', 'arithmetic'];
+const ORDER: FixKind[] = [
+  'floating-pragma',
+  'deprecated',
+  'constructor-name',
+  'tx-origin',
+  'unchecked-call',
+  'reentrancy',
+  'access-control',
+  'arithmetic',
+];
 
 const STRATEGIES: Record<FixKind, (ctx: FixContext) => FixResult> = {
   'floating-pragma': fixFloatingPragma,
@@ -134,7 +153,13 @@ export async function remediate(source: string, findings: Finding[], opts: Remed
   let lastCompile: CompileCheck | null = original;
   for (const { f, kind } of ranked) {
     if (!kind) {
-      record(f, false, null, null, `no automatic fix exists for ${f.category} findings ("${f.title}"); apply the recommendation by hand: ${f.recommendation}`);
+      record(
+        f,
+        false,
+        null,
+        null,
+        `no automatic fix exists for ${f.category} findings ("${f.title}"); apply the recommendation by hand: ${f.recommendation}`,
+      );
       continue;
     }
     const line = Math.min(Math.max(1, f.location?.line ?? 1), origLines);
@@ -150,7 +175,11 @@ export async function remediate(source: string, findings: Finding[], opts: Remed
     if (!cur.ok) break; // cannot happen: every kept fix was parse-checked
     const mappedLine = lineAt(current, startPos);
     const mappedEnd = Math.max(mappedLine, lineAt(current, endPos));
-    const where = locate(cur.parsed.ast, { line: mappedLine, contract: f.location?.contract ?? null, function: f.location?.function ?? null });
+    const where = locate(cur.parsed.ast, {
+      line: mappedLine,
+      contract: f.location?.contract ?? null,
+      function: f.location?.function ?? null,
+    });
     const ctx: FixContext = {
       source: current,
       ast: cur.parsed.ast,
@@ -192,7 +221,13 @@ export async function remediate(source: string, findings: Finding[], opts: Remed
     if (opts.compile && original?.ok) {
       const c = await opts.compile(next);
       if (!c.ok) {
-        record(f, false, res.strategy, null, `the fix did not compile with solc ${c.compiler ?? '?'} (${c.errors[0] ?? 'unknown error'}); left unchanged`);
+        record(
+          f,
+          false,
+          res.strategy,
+          null,
+          `the fix did not compile with solc ${c.compiler ?? '?'} (${c.errors[0] ?? 'unknown error'}); left unchanged`,
+        );
         continue;
       }
       lastCompile = c;
@@ -216,17 +251,38 @@ function sortLike(fixes: FixRecord[], findings: Finding[]): FixRecord[] {
 /** The answer when no fix could be attempted at all (the run was stopped): source unchanged, each
  *  finding recorded as not applied with the reason. */
 export function unchangedResult(source: string, findings: Finding[], file: string, reason: string): RemediationResult {
-  const fixes: FixRecord[] = findings.map((f) => ({ finding_id: f.id, title: f.title, category: f.category, applied: false, strategy: null, description: null, reason_if_not: reason }));
+  const fixes: FixRecord[] = findings.map((f) => ({
+    finding_id: f.id,
+    title: f.title,
+    category: f.category,
+    applied: false,
+    strategy: null,
+    description: null,
+    reason_if_not: reason,
+  }));
   return finish(source, source, fixes, file, null, null, findings.length);
 }
 
-function finish(source: string, patched: string, fixes: FixRecord[], file: string, original: CompileCheck | null, final: CompileCheck | null, n: number): RemediationResult {
+function finish(
+  source: string,
+  patched: string,
+  fixes: FixRecord[],
+  file: string,
+  original: CompileCheck | null,
+  final: CompileCheck | null,
+  n: number,
+): RemediationResult {
   const appliedN = fixes.filter((x) => x.applied).length;
   const diff = patched === source ? '' : createPatch(file, source, patched, 'original', 'remediated');
   const compiles = final ? final.ok : null;
   const parts = [`${appliedN} of ${n} finding${n === 1 ? '' : 's'} fixed in the source`];
   if (compiles === true) parts.push(`the patched contract compiles with solc ${final!.compiler}`);
-  else if (compiles === false) parts.push(original?.ok === false ? 'the original contract does not compile, so fixes were only checked for syntax' : 'the patched contract does not compile');
+  else if (compiles === false)
+    parts.push(
+      original?.ok === false
+        ? 'the original contract does not compile, so fixes were only checked for syntax'
+        : 'the patched contract does not compile',
+    );
   const skipped = n - appliedN;
   if (skipped) parts.push(`${skipped} not applied (see reason_if_not)`);
   return {

@@ -34,14 +34,20 @@ function within(n: Node, line: number): boolean {
 }
 
 /** Resolves a finding's location to its contract and function/modifier in the current source. */
-export function locate(ast: Node, loc: { line: number; contract?: string | null; function?: string | null }): { contract: Node | null; fn: Callable | null } {
+export function locate(
+  ast: Node,
+  loc: { line: number; contract?: string | null; function?: string | null },
+): { contract: Node | null; fn: Callable | null } {
   const fnName = loc.function ? loc.function.replace(/\(.*$/, '').trim() : null;
   const byLine = contracts(ast).find((c) => within(c, loc.line)) ?? null;
   const contract = (loc.contract ? contractByName(ast, loc.contract) : null) ?? byLine;
   if (!contract) return { contract: null, fn: null };
-  const callables = (contract.subNodes as Node[]).filter((s) => s.type === 'FunctionDefinition' || s.type === 'ModifierDefinition') as Callable[];
+  const callables = (contract.subNodes as Node[]).filter(
+    (s) => s.type === 'FunctionDefinition' || s.type === 'ModifierDefinition',
+  ) as Callable[];
   const containing = callables.find((f) => within(f, loc.line));
-  if (containing && (!fnName || callableName(containing) === fnName || fnName === 'constructor' || fnName === 'fallback')) return { contract, fn: containing };
+  if (containing && (!fnName || callableName(containing) === fnName || fnName === 'constructor' || fnName === 'fallback'))
+    return { contract, fn: containing };
   if (fnName) {
     const named = callables.filter((f) => callableName(f) === fnName);
     if (named.length === 1) return { contract, fn: named[0] };
@@ -148,7 +154,11 @@ export function lowLevelKind(call: Node): string | null {
   if (e?.type === 'NameValueExpression') e = e.expression;
   if (e?.type === 'MemberAccess' && LOW_LEVEL.has(e.memberName)) return e.memberName;
   // x.call.value(v)(...) / x.call.gas(g)(...): the outer call's callee is itself a call of .value/.gas
-  if (e?.type === 'FunctionCall' && e.expression?.type === 'MemberAccess' && (e.expression.memberName === 'value' || e.expression.memberName === 'gas')) {
+  if (
+    e?.type === 'FunctionCall' &&
+    e.expression?.type === 'MemberAccess' &&
+    (e.expression.memberName === 'value' || e.expression.memberName === 'gas')
+  ) {
     const inner = e.expression.expression;
     if (inner?.type === 'MemberAccess' && LOW_LEVEL.has(inner.memberName)) return inner.memberName;
     if (inner?.type === 'FunctionCall') return lowLevelKind({ ...inner, type: 'FunctionCall' });
@@ -168,7 +178,8 @@ export function isExternalCall(n: Node, parents: Node[], types: (e: Node) => Nod
   if (lowLevelKind(n)) return true;
   let e = n.expression;
   if (e?.type === 'NameValueExpression') e = e.expression;
-  if (e?.type === 'FunctionCall' && e.expression?.type === 'MemberAccess' && ['value', 'gas'].includes(e.expression.memberName)) e = e.expression.expression;
+  if (e?.type === 'FunctionCall' && e.expression?.type === 'MemberAccess' && ['value', 'gas'].includes(e.expression.memberName))
+    e = e.expression.expression;
   if (e?.type !== 'MemberAccess') return false;
   if (e.memberName === 'transfer' && e.expression && isAddressy(e.expression, types)) return true;
   const base = e.expression;
@@ -183,7 +194,20 @@ function isAddressy(e: Node, types: (e: Node) => Node | null): boolean {
   return !!t && t.type === 'ElementaryTypeName' && String(t.name).startsWith('address');
 }
 
-const UINT_MEMBERS = new Set(['value', 'timestamp', 'number', 'gas', 'gasprice', 'balance', 'length', 'difficulty', 'gaslimit', 'chainid', 'basefee', 'prevrandao']);
+const UINT_MEMBERS = new Set([
+  'value',
+  'timestamp',
+  'number',
+  'gas',
+  'gasprice',
+  'balance',
+  'length',
+  'difficulty',
+  'gaslimit',
+  'chainid',
+  'basefee',
+  'prevrandao',
+]);
 
 /** Static type of a simple expression, or null when it cannot be told without the compiler. */
 export function typeResolver(ast: Node, contract: Node | null, fn: Node | null): (e: Node) => Node | null {
@@ -239,7 +263,12 @@ export function isUnsigned(t: Node | null): boolean {
 export function sideEffectFree(e: Node): boolean {
   let ok = true;
   walk(e, (x) => {
-    if (x.type === 'FunctionCall' || (x.type === 'UnaryOperation' && ['++', '--', 'delete'].includes(x.operator)) || (x.type === 'BinaryOperation' && ASSIGN_OPS.has(x.operator))) ok = false;
+    if (
+      x.type === 'FunctionCall' ||
+      (x.type === 'UnaryOperation' && ['++', '--', 'delete'].includes(x.operator)) ||
+      (x.type === 'BinaryOperation' && ASSIGN_OPS.has(x.operator))
+    )
+      ok = false;
   });
   return ok;
 }
@@ -279,8 +308,16 @@ export function linesOf(n: Node): [number, number] {
   return [n.loc!.start.line, n.loc!.end.line];
 }
 
-export function nodesInLines<T extends Node>(root: Node, pred: (n: Node, parents: Node[]) => boolean, from: number, to: number): Array<{ node: T; parents: Node[] }> {
-  return findAll(root, (n, p) => !!n.loc && n.loc.start.line <= to && n.loc.end.line >= from && pred(n, p)) as Array<{ node: T; parents: Node[] }>;
+export function nodesInLines<T extends Node>(
+  root: Node,
+  pred: (n: Node, parents: Node[]) => boolean,
+  from: number,
+  to: number,
+): Array<{ node: T; parents: Node[] }> {
+  return findAll(root, (n, p) => !!n.loc && n.loc.start.line <= to && n.loc.end.line >= from && pred(n, p)) as Array<{
+    node: T;
+    parents: Node[];
+  }>;
 }
 
 export { span, isNode };

@@ -5,7 +5,12 @@ import { parseSolidityText } from '../analysis/solidity-parser.ts';
 import semver from 'semver';
 import { chooseCompiler, extractPragma, stripCommentsAndStrings } from '../analysis/compiler/index.ts';
 
-export type Node = { type: string; range?: [number, number]; loc?: { start: { line: number; column: number }; end: { line: number; column: number } }; [k: string]: any };
+export type Node = {
+  type: string;
+  range?: [number, number];
+  loc?: { start: { line: number; column: number }; end: { line: number; column: number } };
+  [k: string]: any;
+};
 
 export interface Parsed {
   ast: Node;
@@ -15,7 +20,9 @@ export interface Parsed {
 /** Strict parse (the fix engine never rewrites code it cannot fully read). */
 export function parseStrict(source: string): { ok: true; parsed: Parsed } | { ok: false; error: string } {
   try {
-    const ast = parseSolidityText(source, { loc: true, range: true, tolerant: true }) as unknown as Node & { errors?: Array<{ message: string; line?: number }> };
+    const ast = parseSolidityText(source, { loc: true, range: true, tolerant: true }) as unknown as Node & {
+      errors?: Array<{ message: string; line?: number }>;
+    };
     if (ast.errors && ast.errors.length) {
       const e = ast.errors[0];
       return { ok: false, error: `line ${e.line ?? '?'}: ${e.message}` };
@@ -122,7 +129,16 @@ export function applyEdits(src: string, edits: Edit[]): string {
 /** Maps a position of the source before `edits` to the source after them. */
 export function mapPosition(p: number, edits: Edit[], moves: Move[] = []): number {
   for (const m of moves) {
-    if (p >= m.from && p < m.to) return mapPosition(m.insertAt, edits.filter((e) => !(e.start === m.insertAt && e.end === m.insertAt)), []) + m.offset + (p - m.from);
+    if (p >= m.from && p < m.to)
+      return (
+        mapPosition(
+          m.insertAt,
+          edits.filter((e) => !(e.start === m.insertAt && e.end === m.insertAt)),
+          [],
+        ) +
+        m.offset +
+        (p - m.from)
+      );
   }
   // Text inserted exactly at p lands before the character at p, so it shifts p too.
   let delta = 0;

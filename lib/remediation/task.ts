@@ -18,7 +18,8 @@ export interface RemediateTaskArgs {
 }
 
 export async function remediateTask(args: RemediateTaskArgs): Promise<RemediationResult> {
-  if (!args || typeof args.source !== 'string' || !Array.isArray(args.findings)) throw new TypeError('remediateTask needs {source, findings, file, compile}');
+  if (!args || typeof args.source !== 'string' || !Array.isArray(args.findings))
+    throw new TypeError('remediateTask needs {source, findings, file, compile}');
   const c = args.compile;
   return remediate(args.source, args.findings, {
     file: args.file,
@@ -32,7 +33,10 @@ export async function remediateTask(args: RemediateTaskArgs): Promise<Remediatio
 }
 
 /** Runs the fix engine in the pool under the deadline (in process when there is no pool). */
-export async function remediateOffThread(args: RemediateTaskArgs, opts: { pool: WorkerPool | null; signal?: AbortSignal; deadline?: number }): Promise<RemediationResult> {
+export async function remediateOffThread(
+  args: RemediateTaskArgs,
+  opts: { pool: WorkerPool | null; signal?: AbortSignal; deadline?: number },
+): Promise<RemediationResult> {
   if (!opts.pool) return remediateTask(args);
   try {
     // At least a second, even when the analysis before it used the whole budget.
@@ -41,7 +45,13 @@ export async function remediateOffThread(args: RemediateTaskArgs, opts: { pool: 
   } catch (e) {
     const code = (e as { code?: string }).code;
     // Out of time answers like an analysis does: 200 with what is known, the reason on each finding.
-    if (code === 'task_timeout') return unchangedResult(args.source, args.findings, args.file, 'remediation did not finish within the request timeout; raise "timeout" to let it run longer');
+    if (code === 'task_timeout')
+      return unchangedResult(
+        args.source,
+        args.findings,
+        args.file,
+        'remediation did not finish within the request timeout; raise "timeout" to let it run longer',
+      );
     throw e;
   }
 }

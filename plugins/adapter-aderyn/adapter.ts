@@ -4,7 +4,13 @@
 // False positives avoided: instances in other files of the folder are dropped.
 import type { AnalysisTool, Finding, ToolRunOutput } from '../../kernel/index.ts';
 import type { Severity } from '../../kernel/index.ts';
-import { defineExternalTool, noJson, type AdapterOutput, type ExternalToolOptions, type FindingHelpers } from '../../lib/analysis/engine/adapter.ts';
+import {
+  defineExternalTool,
+  noJson,
+  type AdapterOutput,
+  type ExternalToolOptions,
+  type FindingHelpers,
+} from '../../lib/analysis/engine/adapter.ts';
 import { categoryFromText } from '../../lib/analysis/engine/categories.ts';
 import { parseJsonOutput } from '../../lib/analysis/engine/external.ts';
 
@@ -25,7 +31,7 @@ export function parseAderyn(out: AdapterOutput, h: FindingHelpers): ToolRunOutpu
     const m = /^(critical|high|medium|low|nc)_issues$/.exec(key);
     if (!m || !section || typeof section !== 'object') continue;
     const severity = SECTION_SEVERITY[m[1]];
-    for (const issue of ((section as { issues?: AderynIssue[] }).issues ?? [])) {
+    for (const issue of (section as { issues?: AderynIssue[] }).issues ?? []) {
       const rule = issue.detector_name ?? (issue.title ?? 'issue').toLowerCase().replace(/[^a-z0-9]+/g, '-');
       for (const inst of issue.instances ?? []) {
         if (!h.isTarget(inst.contract_path)) continue;
@@ -54,7 +60,8 @@ export function createAderynAdapter(options: ExternalToolOptions = {}): Analysis
       description: 'Aderyn static analyzer (Cyfrin): fast Rust detectors over the solc AST',
       modes: ['quick', 'full'],
       binary: 'aderyn',
-      installHint: 'curl -L https://raw.githubusercontent.com/Cyfrin/aderyn/dev/cyfrinup/install | bash && cyfrinup (or: cargo install aderyn)',
+      installHint:
+        'curl -L https://raw.githubusercontent.com/Cyfrin/aderyn/dev/cyfrinup/install | bash && cyfrinup (or: cargo install aderyn)',
       command: (ctx) => ({ args: [ctx.ws.dir, '--output', ctx.outFile], reportFile: ctx.outFile }),
       parse: (out, _ctx, h) => parseAderyn(out, h),
     },

@@ -6,7 +6,13 @@
 // False positives avoided: only "solved" tests (a concrete falsifying sequence exists) are
 // findings; "passed", "fuzzing" and "shrinking" are not.
 import type { AnalysisTool, Finding, ToolRunOutput } from '../../kernel/index.ts';
-import { defineExternalTool, noJson, type AdapterOutput, type ExternalToolOptions, type FindingHelpers } from '../../lib/analysis/engine/adapter.ts';
+import {
+  defineExternalTool,
+  noJson,
+  type AdapterOutput,
+  type ExternalToolOptions,
+  type FindingHelpers,
+} from '../../lib/analysis/engine/adapter.ts';
 import { parseJsonOutput } from '../../lib/analysis/engine/external.ts';
 import { functionLine } from '../../lib/analysis/engine/outline.ts';
 
@@ -22,13 +28,25 @@ interface EchidnaTest {
 
 /** "assertion in withdraw(uint256)" / "withdraw(uint256)" / "echidna_balance" -> function name. */
 function testFunction(name: string): string {
-  return name.replace(/^assertion in\s+/i, '').replace(/\(.*$/, '').trim();
+  return name
+    .replace(/^assertion in\s+/i, '')
+    .replace(/\(.*$/, '')
+    .trim();
 }
 
 export function parseEchidna(out: AdapterOutput, h: FindingHelpers, mainContract: string | null): ToolRunOutput {
   const doc = parseJsonOutput<{ success?: boolean; error?: string | null; tests?: EchidnaTest[] }>(out.stdout);
   if (!doc) return noJson('echidna', out);
-  if (doc.success === false) return { status: 'error', findings: [], error: `echidna failed: ${String(doc.error ?? 'unknown error').trim().split('\n').slice(-3).join(' ')}` };
+  if (doc.success === false)
+    return {
+      status: 'error',
+      findings: [],
+      error: `echidna failed: ${String(doc.error ?? 'unknown error')
+        .trim()
+        .split('\n')
+        .slice(-3)
+        .join(' ')}`,
+    };
   const findings: Finding[] = [];
   const tests = doc.tests ?? [];
   for (const t of tests) {
@@ -72,9 +90,22 @@ export function createEchidnaAdapter(options: ExternalToolOptions & { testLimit?
       installHint: 'download a release from https://github.com/crytic/echidna/releases (needs crytic-compile: pip install crytic-compile)',
       command: (ctx) => {
         const contract = ctx.input.contract;
-        if (!contract) return { status: 'skipped', findings: [], error: 'echidna needs a deployable contract and none was found in the source' };
+        if (!contract)
+          return { status: 'skipped', findings: [], error: 'echidna needs a deployable contract and none was found in the source' };
         return {
-          args: [ctx.ws.file, '--contract', contract, '--format', 'json', '--test-mode', 'assertion', '--test-limit', String(options.testLimit ?? 50_000), '--timeout', String(Math.max(1, ctx.secondsLeft - 3))],
+          args: [
+            ctx.ws.file,
+            '--contract',
+            contract,
+            '--format',
+            'json',
+            '--test-mode',
+            'assertion',
+            '--test-limit',
+            String(options.testLimit ?? 50_000),
+            '--timeout',
+            String(Math.max(1, ctx.secondsLeft - 3)),
+          ],
         };
       },
       parse: (out, ctx, h) => parseEchidna(out, h, ctx.input.contract ?? null),

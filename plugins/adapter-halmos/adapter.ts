@@ -7,7 +7,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AnalysisInput, AnalysisTool, Finding, ToolRunOutput } from '../../kernel/index.ts';
-import { defineExternalTool, noJson, type AdapterOutput, type ExternalToolOptions, type FindingHelpers } from '../../lib/analysis/engine/adapter.ts';
+import {
+  defineExternalTool,
+  noJson,
+  type AdapterOutput,
+  type ExternalToolOptions,
+  type FindingHelpers,
+} from '../../lib/analysis/engine/adapter.ts';
 import { parseJsonOutput } from '../../lib/analysis/engine/external.ts';
 import { functionLine, outlineSource } from '../../lib/analysis/engine/outline.ts';
 
@@ -43,7 +49,9 @@ function testContract(input: Pick<AnalysisInput, 'source'>): string | null {
 }
 
 export function parseHalmos(out: AdapterOutput, h: FindingHelpers, contract: string): ToolRunOutput {
-  const doc = parseJsonOutput<{ exitcode?: number; num_passed?: number; num_failed?: number; test_results?: Record<string, HalmosTest[]> }>(out.report ?? out.stdout);
+  const doc = parseJsonOutput<{ exitcode?: number; num_passed?: number; num_failed?: number; test_results?: Record<string, HalmosTest[]> }>(
+    out.report ?? out.stdout,
+  );
   if (!doc || !doc.test_results) return noJson('halmos', out);
   const findings: Finding[] = [];
   const other: Array<{ test: string; exitcode: number }> = [];
@@ -91,10 +99,16 @@ export function createHalmosAdapter(options: ExternalToolOptions = {}): Analysis
       binary: 'halmos',
       requires: ['forge'],
       installHint: 'pip install halmos (and Foundry for forge: curl -L https://foundry.paradigm.xyz | bash && foundryup)',
-      workspaceFiles: (input) => (foundryRoot(input.absPath) ? null : { 'foundry.toml': '[profile.default]\nsrc = "src"\nout = "out"\nlibs = ["lib"]\n' }),
+      workspaceFiles: (input) =>
+        foundryRoot(input.absPath) ? null : { 'foundry.toml': '[profile.default]\nsrc = "src"\nout = "out"\nlibs = ["lib"]\n' },
       command: (ctx) => {
         const contract = testContract(ctx.input);
-        if (!contract) return { status: 'skipped', findings: [], error: 'halmos proves check_*/prove* functions of a test contract, and this source declares none' };
+        if (!contract)
+          return {
+            status: 'skipped',
+            findings: [],
+            error: 'halmos proves check_*/prove* functions of a test contract, and this source declares none',
+          };
         const root = foundryRoot(ctx.input.absPath) ?? ctx.ws.dir;
         return { args: ['--root', root, '--contract', contract, '--json-output', ctx.outFile], cwd: root, reportFile: ctx.outFile };
       },

@@ -4,10 +4,16 @@
 // False positives avoided: only [FAILED] tests are findings; [PASSED] lines and the execution
 // trace are ignored.
 import type { AnalysisTool, Finding, ToolRunOutput } from '../../kernel/index.ts';
-import { defineExternalTool, type AdapterOutput, type ExternalToolOptions, type FindingHelpers } from '../../lib/analysis/engine/adapter.ts';
+import {
+  defineExternalTool,
+  type AdapterOutput,
+  type ExternalToolOptions,
+  type FindingHelpers,
+} from '../../lib/analysis/engine/adapter.ts';
 import { tail } from '../../lib/analysis/engine/external.ts';
 import { functionLine } from '../../lib/analysis/engine/outline.ts';
 
+// eslint-disable-next-line no-control-regex -- matches ANSI colour escapes (ESC [ ... m)
 const ANSI = /\x1b\[[0-9;]*m/g;
 
 export function parseMedusa(out: AdapterOutput, h: FindingHelpers): ToolRunOutput {
@@ -68,9 +74,20 @@ export function createMedusaAdapter(options: ExternalToolOptions & { testLimit?:
       installHint: 'download a release from https://github.com/crytic/medusa/releases (needs crytic-compile: pip install crytic-compile)',
       command: (ctx) => {
         const contract = ctx.input.contract;
-        if (!contract) return { status: 'skipped', findings: [], error: 'medusa needs a deployable contract and none was found in the source' };
+        if (!contract)
+          return { status: 'skipped', findings: [], error: 'medusa needs a deployable contract and none was found in the source' };
         return {
-          args: ['fuzz', '--compilation-target', ctx.ws.file, '--target-contracts', contract, '--timeout', String(Math.max(1, ctx.secondsLeft - 3)), '--test-limit', String(options.testLimit ?? 50_000)],
+          args: [
+            'fuzz',
+            '--compilation-target',
+            ctx.ws.file,
+            '--target-contracts',
+            contract,
+            '--timeout',
+            String(Math.max(1, ctx.secondsLeft - 3)),
+            '--test-limit',
+            String(options.testLimit ?? 50_000),
+          ],
         };
       },
       parse: (out, _ctx, h) => parseMedusa(out, h),

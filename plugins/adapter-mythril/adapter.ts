@@ -4,7 +4,13 @@
 // False positives avoided: issues located in other files (libraries) are dropped; issues
 // without a source line (bytecode-only) are kept at the contract line with lower confidence.
 import type { AnalysisTool, Finding, ToolRunOutput } from '../../kernel/index.ts';
-import { defineExternalTool, noJson, type AdapterOutput, type ExternalToolOptions, type FindingHelpers } from '../../lib/analysis/engine/adapter.ts';
+import {
+  defineExternalTool,
+  noJson,
+  type AdapterOutput,
+  type ExternalToolOptions,
+  type FindingHelpers,
+} from '../../lib/analysis/engine/adapter.ts';
 import { categoryFor, cweForSwc, severityFromText, swcId } from '../../lib/analysis/engine/categories.ts';
 import { parseJsonOutput } from '../../lib/analysis/engine/external.ts';
 import { chooseCompiler } from '../../lib/analysis/compiler/index.ts';
@@ -27,7 +33,15 @@ export function parseMythril(out: AdapterOutput, h: FindingHelpers, mainContract
   const doc = parseJsonOutput<{ success?: boolean; error?: string | null; issues?: MythrilIssue[] }>(out.stdout);
   if (!doc) return noJson('mythril', out);
   if (doc.success === false || (doc.error && !(doc.issues ?? []).length)) {
-    return { status: 'error', findings: [], error: `mythril failed: ${String(doc.error ?? 'unknown error').trim().split('\n').slice(-3).join(' ')}` };
+    return {
+      status: 'error',
+      findings: [],
+      error: `mythril failed: ${String(doc.error ?? 'unknown error')
+        .trim()
+        .split('\n')
+        .slice(-3)
+        .join(' ')}`,
+    };
   }
   const findings: Finding[] = [];
   for (const i of doc.issues ?? []) {

@@ -5,7 +5,13 @@
 // False positives avoided: results in other files are dropped; semgrep's own parse errors are
 // reported in meta, not as findings.
 import type { AnalysisTool, Finding, ToolRunOutput } from '../../kernel/index.ts';
-import { defineExternalTool, noJson, type AdapterOutput, type ExternalToolOptions, type FindingHelpers } from '../../lib/analysis/engine/adapter.ts';
+import {
+  defineExternalTool,
+  noJson,
+  type AdapterOutput,
+  type ExternalToolOptions,
+  type FindingHelpers,
+} from '../../lib/analysis/engine/adapter.ts';
 import { categoryFromText, confidenceFromText, severityFromText } from '../../lib/analysis/engine/categories.ts';
 import { parseJsonOutput } from '../../lib/analysis/engine/external.ts';
 
@@ -14,15 +20,28 @@ interface SemgrepResult {
   path?: string;
   start?: { line?: number; col?: number };
   end?: { line?: number; col?: number };
-  extra?: { message?: string; severity?: string; lines?: string; metadata?: { category?: string; cwe?: string | string[]; confidence?: string; references?: string[]; impact?: string } };
+  extra?: {
+    message?: string;
+    severity?: string;
+    lines?: string;
+    metadata?: { category?: string; cwe?: string | string[]; confidence?: string; references?: string[]; impact?: string };
+  };
 }
 
 export function parseSemgrep(out: AdapterOutput, h: FindingHelpers): ToolRunOutput {
-  const doc = parseJsonOutput<{ results?: SemgrepResult[]; errors?: Array<{ message?: string; level?: string; type?: unknown }> }>(out.stdout);
+  const doc = parseJsonOutput<{ results?: SemgrepResult[]; errors?: Array<{ message?: string; level?: string; type?: unknown }> }>(
+    out.stdout,
+  );
   if (!doc || !Array.isArray(doc.results)) return noJson('semgrep', out);
   const fatal = (doc.errors ?? []).filter((e) => String(e.level ?? '').toLowerCase() === 'error');
   if (!doc.results.length && fatal.length && out.code !== 0) {
-    return { status: 'error', findings: [], error: `semgrep failed: ${String(fatal[0].message ?? JSON.stringify(fatal[0].type)).trim().slice(0, 400)}` };
+    return {
+      status: 'error',
+      findings: [],
+      error: `semgrep failed: ${String(fatal[0].message ?? JSON.stringify(fatal[0].type))
+        .trim()
+        .slice(0, 400)}`,
+    };
   }
   const findings: Finding[] = [];
   for (const r of doc.results) {
@@ -31,7 +50,7 @@ export function parseSemgrep(out: AdapterOutput, h: FindingHelpers): ToolRunOutp
     const short = id.split('.').pop() ?? id;
     const meta = r.extra?.metadata ?? {};
     const cweRaw = Array.isArray(meta.cwe) ? meta.cwe[0] : meta.cwe;
-    const cwe = cweRaw ? /CWE-\d+/.exec(String(cweRaw))?.[0] ?? null : null;
+    const cwe = cweRaw ? (/CWE-\d+/.exec(String(cweRaw))?.[0] ?? null) : null;
     findings.push(
       h.finding({
         rule: short,
@@ -60,7 +79,8 @@ export function createSemgrepAdapter(options: ExternalToolOptions & { rules?: st
       description: `Semgrep pattern rules for Solidity (config: ${rules})`,
       modes: ['full'],
       binary: 'semgrep',
-      installHint: 'pip install semgrep (rules: a local clone of github.com/Decurity/semgrep-smart-contracts, or p/smart-contracts with network access)',
+      installHint:
+        'pip install semgrep (rules: a local clone of github.com/Decurity/semgrep-smart-contracts, or p/smart-contracts with network access)',
       command: (ctx) => ({ args: ['--config', rules, '--json', '--metrics=off', '--disable-version-check', ctx.ws.file] }),
       parse: (out, _ctx, h) => parseSemgrep(out, h),
     },

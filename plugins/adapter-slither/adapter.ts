@@ -4,7 +4,13 @@
 // False positives avoided: results whose elements all live in other files (imports,
 // libraries) are dropped, and "optimization" results are INFO, not vulnerabilities.
 import type { AnalysisTool, Category } from '../../kernel/index.ts';
-import { defineExternalTool, noJson, type AdapterOutput, type ExternalToolOptions, type FindingHelpers } from '../../lib/analysis/engine/adapter.ts';
+import {
+  defineExternalTool,
+  noJson,
+  type AdapterOutput,
+  type ExternalToolOptions,
+  type FindingHelpers,
+} from '../../lib/analysis/engine/adapter.ts';
 import { categoryFromText, confidenceFromText, severityFromText } from '../../lib/analysis/engine/categories.ts';
 import { parseJsonOutput } from '../../lib/analysis/engine/external.ts';
 import type { Finding, ToolRunOutput } from '../../kernel/index.ts';
@@ -37,7 +43,7 @@ export const SLITHER_CATEGORIES: Record<string, { category: Category; swc?: stri
   timestamp: { category: 'time_manipulation', swc: 'SWC-116', cwe: 'CWE-829' },
   'divide-before-multiply': { category: 'arithmetic', swc: 'SWC-101', cwe: 'CWE-682' },
   'incorrect-exp': { category: 'arithmetic', cwe: 'CWE-682' },
-  'tautology': { category: 'arithmetic' },
+  tautology: { category: 'arithmetic' },
   'calls-loop': { category: 'denial_of_service', swc: 'SWC-113', cwe: 'CWE-703' },
   'costly-loop': { category: 'denial_of_service', swc: 'SWC-128', cwe: 'CWE-400' },
   'msg-value-loop': { category: 'other' },
@@ -51,7 +57,14 @@ export const SLITHER_CATEGORIES: Record<string, { category: Category; swc?: stri
 interface SlitherElement {
   type?: string;
   name?: string;
-  source_mapping?: { filename_relative?: string; filename_absolute?: string; filename_short?: string; filename_used?: string; lines?: number[]; starting_column?: number };
+  source_mapping?: {
+    filename_relative?: string;
+    filename_absolute?: string;
+    filename_short?: string;
+    filename_used?: string;
+    lines?: number[];
+    starting_column?: number;
+  };
   type_specific_fields?: { parent?: SlitherElement & { type_specific_fields?: { parent?: SlitherElement } } };
 }
 
@@ -79,12 +92,27 @@ function names(el: SlitherElement): { contract: string | null; fn: string | null
 export function parseSlither(out: AdapterOutput, h: FindingHelpers): ToolRunOutput {
   const doc = parseJsonOutput<{ success?: boolean; error?: string | null; results?: { detectors?: SlitherDetector[] } }>(out.stdout);
   if (!doc) return noJson('slither', out);
-  if (doc.success === false) return { status: 'error', findings: [], error: `slither failed: ${String(doc.error ?? 'unknown error').trim().split('\n').slice(-4).join(' ')}` };
+  if (doc.success === false)
+    return {
+      status: 'error',
+      findings: [],
+      error: `slither failed: ${String(doc.error ?? 'unknown error')
+        .trim()
+        .split('\n')
+        .slice(-4)
+        .join(' ')}`,
+    };
   const findings: Finding[] = [];
   for (const d of doc.results?.detectors ?? []) {
     const inFile = (d.elements ?? []).filter((e) => {
       const sm = e.source_mapping;
-      return sm && (h.isTarget(sm.filename_absolute) || h.isTarget(sm.filename_relative) || h.isTarget(sm.filename_short) || h.isTarget(sm.filename_used));
+      return (
+        sm &&
+        (h.isTarget(sm.filename_absolute) ||
+          h.isTarget(sm.filename_relative) ||
+          h.isTarget(sm.filename_short) ||
+          h.isTarget(sm.filename_used))
+      );
     });
     const el = inFile.find((e) => e.type !== 'contract' && (e.source_mapping?.lines?.length ?? 0) > 0) ?? inFile[0];
     if (!el) continue;

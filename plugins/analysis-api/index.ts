@@ -34,7 +34,7 @@ export default definePlugin<ApiConfig>({
             detail:
               `outside analyses (REST :8000 and MCP): at most ${s.max_running} running, ${s.max_queued} waiting, ${s.per_client} per client (tenant or address), ` +
               `timeouts held to ${maxAnalysisTimeout(ctx.services)} s; now ${s.running} running, ${s.queued} waiting, ${s.refused} refused with 429 since start; ` +
-              'the gateway\'s own contract_audit calls keep the rest of the worker pool',
+              "the gateway's own contract_audit calls keep the rest of the worker pool",
           },
         ];
       });

@@ -24,7 +24,10 @@ export const StoredAnalysis = Type.Object(
   {
     audit_id: Type.String({ minLength: 1, maxLength: 200 }),
     audit_type: Type.Union(['quick', 'full', 'layer', 'tool'].map((t) => Type.Literal(t))),
-    contract: Type.Object({ name: NullableString, sha256: Type.String(), pragma: NullableString, compiler: NullableString }, { additionalProperties: true }),
+    contract: Type.Object(
+      { name: NullableString, sha256: Type.String(), pragma: NullableString, compiler: NullableString },
+      { additionalProperties: true },
+    ),
     layers: Type.Array(Type.Integer({ minimum: 0, maximum: 99 })),
     tools: Type.Array(Type.String()),
     results: Type.Array(
@@ -70,31 +73,44 @@ export function jsonDepth(v: unknown, limit = MAX_REPORT_DEPTH): number {
 /** Validates a body for POST /api/v1/reports/ and says which kind of report it is. */
 export function classifyReport(body: Record<string, unknown>): 'analysis' | 'submitted' {
   if (jsonDepth(body) > MAX_REPORT_DEPTH) {
-    throw new HttpError(400, 'invalid_report', `the report is nested more than ${MAX_REPORT_DEPTH} levels deep`, { max_depth: MAX_REPORT_DEPTH });
+    throw new HttpError(400, 'invalid_report', `the report is nested more than ${MAX_REPORT_DEPTH} levels deep`, {
+      max_depth: MAX_REPORT_DEPTH,
+    });
   }
   if (!('findings' in body) && !('summary' in body)) return 'submitted';
   if (Value.Check(StoredAnalysis, body)) {
-    const s = body as StoredAnalysis;
+    const s = body;
     const unknownSeverity = Object.keys(s.summary).filter((k) => !(SEVERITIES as readonly string[]).includes(k));
     if (!unknownSeverity.length) return 'analysis';
-    throw new HttpError(400, 'invalid_report', `summary may only count ${SEVERITIES.join(', ')}; got ${unknownSeverity.slice(0, 3).join(', ')}`, { errors: unknownSeverity.map((k) => ({ path: `/summary/${k}`, message: 'not a severity' })) });
+    throw new HttpError(
+      400,
+      'invalid_report',
+      `summary may only count ${SEVERITIES.join(', ')}; got ${unknownSeverity.slice(0, 3).join(', ')}`,
+      { errors: unknownSeverity.map((k) => ({ path: `/summary/${k}`, message: 'not a severity' })) },
+    );
   }
   const errors = [...Value.Errors(StoredAnalysis, body)].slice(0, 10).map((e) => ({ path: e.path, message: e.message }));
   throw new HttpError(
     400,
     'invalid_report',
-    `a report with findings or summary must be an analysis result (the body analyze returns): ${errors.slice(0, 3).map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`,
+    `a report with findings or summary must be an analysis result (the body analyze returns): ${errors
+      .slice(0, 3)
+      .map((e) => `${e.path || '/'} ${e.message}`)
+      .join('; ')}`,
     { errors },
   );
 }
 
-const str = (v: unknown, dflt = ''): string => (typeof v === 'string' ? v : v === null || v === undefined ? dflt : typeof v === 'number' || typeof v === 'boolean' ? String(v) : dflt);
+const str = (v: unknown, dflt = ''): string =>
+  typeof v === 'string' ? v : v === null || v === undefined ? dflt : typeof v === 'number' || typeof v === 'boolean' ? String(v) : dflt;
 const nstr = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const num = (v: unknown, dflt = 0): number => (typeof v === 'number' && Number.isFinite(v) ? v : dflt);
 const int = (v: unknown, dflt = 0): number => (typeof v === 'number' && Number.isInteger(v) ? v : dflt);
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const obj = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
-const oneOf = <T extends string>(v: unknown, list: readonly T[], dflt: T): T => (typeof v === 'string' && (list as readonly string[]).includes(v) ? (v as T) : dflt);
+const obj = (v: unknown): Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+const oneOf = <T extends string>(v: unknown, list: readonly T[], dflt: T): T =>
+  typeof v === 'string' && (list as readonly string[]).includes(v) ? (v as T) : dflt;
 
 /**
  * A stored analysis rebuilt with the right type in every field the formatters read, so a row
@@ -118,7 +134,13 @@ export function coerceAnalysis(data: Record<string, unknown>): AnalysisResult {
       category: oneOf(f.category, CATEGORIES, 'other'),
       swc_id: nstr(f.swc_id),
       cwe_id: nstr(f.cwe_id),
-      location: { file: str(loc.file), line, end_line: Math.max(line, int(loc.end_line, line)), contract: nstr(loc.contract), function: nstr(loc.function) },
+      location: {
+        file: str(loc.file),
+        line,
+        end_line: Math.max(line, int(loc.end_line, line)),
+        contract: nstr(loc.contract),
+        function: nstr(loc.function),
+      },
       tools: arr(f.tools).map((t) => str(t)),
       layers: arr(f.layers).filter((l): l is number => Number.isInteger(l)),
       recommendation: str(f.recommendation),
@@ -134,7 +156,14 @@ export function coerceAnalysis(data: Record<string, unknown>): AnalysisResult {
     tools: arr(data.tools).map((t) => str(t)),
     results: arr(data.results).map((x) => {
       const r = obj(x);
-      return { tool: str(r.tool), layer: int(r.layer), status: oneOf(r.status, ['success', 'error', 'timeout', 'not_available', 'skipped'] as const, 'error'), findings: arr(r.findings).map(finding), execution_time: Math.max(0, num(r.execution_time)), error: nstr(r.error) };
+      return {
+        tool: str(r.tool),
+        layer: int(r.layer),
+        status: oneOf(r.status, ['success', 'error', 'timeout', 'not_available', 'skipped'] as const, 'error'),
+        findings: arr(r.findings).map(finding),
+        execution_time: Math.max(0, num(r.execution_time)),
+        error: nstr(r.error),
+      };
     }),
     findings,
     summary: Object.fromEntries(SEVERITIES.map((s) => [s, Math.max(0, int(summary[s]))])) as AnalysisResult['summary'],

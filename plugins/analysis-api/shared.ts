@@ -2,7 +2,14 @@
 // an engine that failed to load shows up as 503 and in /health instead of taking these routes
 // down with it), output formatters, and request cancellation.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError, type AnalysisEngine, type AnalysisResult, type PluginContext, type Tenancy, type TenantContext } from '../../kernel/index.ts';
+import {
+  HttpError,
+  type AnalysisEngine,
+  type AnalysisResult,
+  type PluginContext,
+  type Tenancy,
+  type TenantContext,
+} from '../../kernel/index.ts';
 import { extractApiKey } from '../../lib/gateway/governance/keys.ts';
 import { admissionFor, applyTimeout, clientKey, maxAnalysisTimeout, type AppliedTimeout } from '../../lib/analysis/admission.ts';
 
@@ -17,14 +24,22 @@ export function engineOf(ctx: Ctx): AnalysisEngine {
   const engine = ctx.services.get<AnalysisEngine>('analysis');
   if (!engine) {
     const st = ctx.services.registry.plugins().find((p) => p.id === 'analysis-engine');
-    const why = st ? (st.status === 'error' ? `it failed to load: ${st.error}` : `it is ${st.status}`) : 'no analysis-engine plugin is installed';
+    const why = st
+      ? st.status === 'error'
+        ? `it failed to load: ${st.error}`
+        : `it is ${st.status}`
+      : 'no analysis-engine plugin is installed';
     throw new HttpError(503, 'unavailable', `contract analysis is not available: ${why}`);
   }
   return engine;
 }
 
 /** Aborts when the client goes away before the answer is written, or when the budget runs out. */
-export function requestSignal(req: FastifyRequest, reply: FastifyReply, timeoutS: number): { signal: AbortSignal; deadline: number; done: () => void } {
+export function requestSignal(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  timeoutS: number,
+): { signal: AbortSignal; deadline: number; done: () => void } {
   const ac = new AbortController();
   const deadline = Date.now() + timeoutS * 1000;
   const onClose = () => {
@@ -109,7 +124,8 @@ export async function reportScope(req: FastifyRequest, ctx: Ctx): Promise<{ owne
     // file still say whether tenants exist.
     tenantsExist = tenancy
       ? await tenancy.enabled()
-      : (await ctx.services.store.listTenants()).length > 0 || Boolean(ctx.services.settings.file.tenants && Object.keys(ctx.services.settings.file.tenants).length);
+      : (await ctx.services.store.listTenants()).length > 0 ||
+        Boolean(ctx.services.settings.file.tenants && Object.keys(ctx.services.settings.file.tenants).length);
   } catch {
     /* stays true */
   }
@@ -135,8 +151,16 @@ export function noteTimeout<T extends Record<string, unknown>>(body: T, t: Appli
  * this client or the queue is full. Returns the release function and the milliseconds left of
  * the request's budget once admitted.
  */
-export async function admit(req: FastifyRequest, ctx: Ctx, signal: AbortSignal, deadline: number): Promise<{ release: () => void; budgetMs: number }> {
+export async function admit(
+  req: FastifyRequest,
+  ctx: Ctx,
+  signal: AbortSignal,
+  deadline: number,
+): Promise<{ release: () => void; budgetMs: number }> {
   const gate = admissionFor(ctx.services);
-  const release = await gate.acquire(clientKey(await callerTenant(req, ctx), req.ip), { signal, waitMs: Math.max(1000, (deadline - Date.now()) / 2) });
+  const release = await gate.acquire(clientKey(await callerTenant(req, ctx), req.ip), {
+    signal,
+    waitMs: Math.max(1000, (deadline - Date.now()) / 2),
+  });
   return { release, budgetMs: Math.max(1000, deadline - Date.now()) };
 }

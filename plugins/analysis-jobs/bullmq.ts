@@ -4,7 +4,15 @@
 // by the handler, so a job that ran twice is still stored and audited once).
 import { Queue, QueueEvents, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { QueueFullError, type JobData, type JobEvent, type JobHandler, type JobProgress, type JobQueue, type QueueLimits } from './queue.ts';
+import {
+  QueueFullError,
+  type JobData,
+  type JobEvent,
+  type JobHandler,
+  type JobProgress,
+  type JobQueue,
+  type QueueLimits,
+} from './queue.ts';
 
 export interface BullOptions extends QueueLimits {
   url: string;
@@ -87,7 +95,7 @@ export function createBullQueue(o: BullOptions, onError: (e: unknown, what: stri
           await handler(job.data, {
             attempt,
             final: job.attemptsMade + 1 >= o.attempts,
-            progress: (p) => job.updateProgress(p as unknown as object),
+            progress: (p) => job.updateProgress(p),
           });
           return { stored: true };
         },
@@ -115,16 +123,18 @@ export function createBullQueue(o: BullOptions, onError: (e: unknown, what: stri
       // With Redis unreachable BullMQ's close would wait for it forever: every step is bounded.
       const bounded = (p: Promise<unknown> | undefined, ms: number) => {
         let t: NodeJS.Timeout | undefined;
-        return Promise.race([Promise.resolve(p).catch(() => undefined), new Promise((r) => (t = setTimeout(r, ms)))]).finally(() => clearTimeout(t));
+        return Promise.race([Promise.resolve(p).catch(() => undefined), new Promise((r) => (t = setTimeout(r, ms)))]).finally(() =>
+          clearTimeout(t),
+        );
       };
       const grace = Number(process.env.VIGIL_JOBS_SHUTDOWN_GRACE_MS) || 10_000;
       // Not even connected (Redis down): nothing to let finish.
       const connected = connections.some((r) => r.status === 'ready');
       await bounded(worker?.close(!connected), connected ? grace : 1000);
-      await bounded((events as QueueEvents | null)?.close(), 2000);
+      await bounded(events?.close(), 2000);
       await bounded(queue.close(), 2000);
       // BullMQ duplicates connections internally (the worker's blocking one): cut them all.
-      await Promise.all([worker?.disconnect(), (events as QueueEvents | null)?.disconnect(), queue.disconnect()].map((p) => bounded(p, 1000)));
+      await Promise.all([worker?.disconnect(), events?.disconnect(), queue.disconnect()].map((p) => bounded(p, 1000)));
       for (const r of connections) r.disconnect();
     },
   };

@@ -52,7 +52,10 @@ const JobBody = Type.Object(
   {
     ...AnalyzeRequest.properties,
     format: Type.Optional(Type.Literal('json', { description: 'jobs return JSON (the synchronous endpoints also offer SARIF)' })),
-    mode: Type.Union([Type.Literal('quick'), Type.Literal('full'), Type.Literal('layer'), Type.Literal('tool')], { default: 'full', description: 'quick, full (default), layer or tool' }),
+    mode: Type.Union([Type.Literal('quick'), Type.Literal('full'), Type.Literal('layer'), Type.Literal('tool')], {
+      default: 'full',
+      description: 'quick, full (default), layer or tool',
+    }),
     layer: Type.Optional(Type.Integer({ minimum: 1, description: 'with mode layer: the layer to run' })),
     tool: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'with mode tool: the tool to run' })),
   },
@@ -69,15 +72,21 @@ const JobView = Type.Object(
     started_at: Type.Union([Type.String(), Type.Null()]),
     finished_at: Type.Union([Type.String(), Type.Null()]),
     attempts: Type.Integer({ description: 'runs started so far (more than 1 after a retry)' }),
-    progress: Type.Union([Type.Object({ done: Type.Integer(), total: Type.Integer(), tool: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]),
-    result: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'when completed: the body the synchronous endpoint returns' })),
+    progress: Type.Union([
+      Type.Object({ done: Type.Integer(), total: Type.Integer(), tool: Type.Union([Type.String(), Type.Null()]) }),
+      Type.Null(),
+    ]),
+    result: Type.Optional(
+      Type.Object({}, { additionalProperties: true, description: 'when completed: the body the synchronous endpoint returns' }),
+    ),
     error: Type.Optional(Type.String()),
     report_url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   },
   { additionalProperties: true },
 );
 
-const tenantOf = (req: FastifyRequest): string | null => (req as FastifyRequest & { tenant?: { name: string | null } }).tenant?.name ?? null;
+const tenantOf = (req: FastifyRequest): string | null =>
+  (req as FastifyRequest & { tenant?: { name: string | null } }).tenant?.name ?? null;
 const FINAL = new Set<Status>(['completed', 'failed']);
 
 export default definePlugin<Config>({
@@ -98,7 +107,10 @@ export default definePlugin<Config>({
     if (redisUrl) {
       const { createBullQueue } = await import('./bullmq.ts');
       const name = process.env.VIGIL_JOBS_QUEUE ?? ctx.config.queue_name;
-      queue = createBullQueue({ ...limits, url: redisUrl, prefix: redisPrefixOf(settings), queueName: name, lockMs: ctx.config.lock_ms }, report);
+      queue = createBullQueue(
+        { ...limits, url: redisUrl, prefix: redisPrefixOf(settings), queueName: name, lockMs: ctx.config.lock_ms },
+        report,
+      );
     } else queue = createMemoryQueue(limits, report);
     // The embedded queue has no other consumer: this process runs its own jobs whatever its role.
     const consumes = queue.kind === 'memory' || settings.role === 'all' || settings.role === 'worker';
@@ -111,10 +123,27 @@ export default definePlugin<Config>({
     const run = async (d: JobData, ctl: { attempt: number; final: boolean; progress(p: JobProgress): Promise<void> }) => {
       const prev = await load(d.job_id, d.tenant);
       if (prev?.status === 'completed') return; // an earlier run stored it; nothing to redo
-      const base: JobRecord = prev ?? { job_id: d.job_id, status: 'queued', mode: d.mode, layer: d.layer ?? null, tool: d.tool ?? null, file: d.file, created_at: new Date().toISOString(), started_at: null, finished_at: null, attempts: 0, progress: null, worker: null };
+      const base: JobRecord = prev ?? {
+        job_id: d.job_id,
+        status: 'queued',
+        mode: d.mode,
+        layer: d.layer ?? null,
+        tool: d.tool ?? null,
+        file: d.file,
+        created_at: new Date().toISOString(),
+        started_at: null,
+        finished_at: null,
+        attempts: 0,
+        progress: null,
+        worker: null,
+      };
       await save({ ...base, status: 'running', started_at: new Date().toISOString(), attempts: ctl.attempt, worker: replica }, d.tenant);
       const parent = propagation.extract(ROOT_CONTEXT, d.trace ?? {});
-      const span = tracer.startSpan('analysis.job', { kind: SpanKind.CONSUMER, attributes: { 'vigil.job_id': d.job_id, 'vigil.job_attempt': ctl.attempt, 'analysis.mode': d.mode } }, parent);
+      const span = tracer.startSpan(
+        'analysis.job',
+        { kind: SpanKind.CONSUMER, attributes: { 'vigil.job_id': d.job_id, 'vigil.job_attempt': ctl.attempt, 'analysis.mode': d.mode } },
+        parent,
+      );
       let result: AnalysisResult;
       try {
         let last = 0;
@@ -142,8 +171,27 @@ export default definePlugin<Config>({
         span.setStatus({ code: SpanStatusCode.ERROR, message: (e as Error).message });
         span.end();
         if (ctl.final) {
-          await save({ ...base, status: 'failed', attempts: ctl.attempt, worker: replica, finished_at: new Date().toISOString(), error: (e as Error).message || String(e) }, d.tenant);
-          await audit()?.record({ tenant: d.tenant, type: 'analysis.job.failed', outcome: 'failure', actor: replica, severity: 4, detail: { job_id: d.job_id, attempt: ctl.attempt, error: (e as Error).message } }).catch((err) => report(err, 'audit of a failed job'));
+          await save(
+            {
+              ...base,
+              status: 'failed',
+              attempts: ctl.attempt,
+              worker: replica,
+              finished_at: new Date().toISOString(),
+              error: (e as Error).message || String(e),
+            },
+            d.tenant,
+          );
+          await audit()
+            ?.record({
+              tenant: d.tenant,
+              type: 'analysis.job.failed',
+              outcome: 'failure',
+              actor: replica,
+              severity: 4,
+              detail: { job_id: d.job_id, attempt: ctl.attempt, error: (e as Error).message },
+            })
+            .catch((err) => report(err, 'audit of a failed job'));
         }
         throw e;
       }
@@ -153,7 +201,7 @@ export default definePlugin<Config>({
       if (d.mode === 'full' && ctx.config.store_full_reports) {
         if (!(await store.getReport(d.job_id))) {
           try {
-            await store.putReport({ id: d.job_id, kind: 'analysis', tenant: d.tenant, data: result as unknown as Record<string, unknown> });
+            await store.putReport({ id: d.job_id, kind: 'analysis', tenant: d.tenant, data: result });
           } catch (e) {
             // Another run stored it between our check and insert: that copy is as good as ours.
             if (!(await store.getReport(d.job_id))) throw e;
@@ -163,9 +211,28 @@ export default definePlugin<Config>({
       }
       const again = await load(d.job_id, d.tenant);
       if (again?.status === 'completed') return;
-      await save({ ...base, status: 'completed', attempts: ctl.attempt, worker: replica, started_at: again?.started_at ?? base.started_at, finished_at: new Date().toISOString(), progress: { done: result.results.length, total: result.results.length, tool: null }, result }, d.tenant);
+      await save(
+        {
+          ...base,
+          status: 'completed',
+          attempts: ctl.attempt,
+          worker: replica,
+          started_at: again?.started_at ?? base.started_at,
+          finished_at: new Date().toISOString(),
+          progress: { done: result.results.length, total: result.results.length, tool: null },
+          result,
+        },
+        d.tenant,
+      );
       await audit()
-        ?.record({ tenant: d.tenant, type: 'analysis.job.completed', outcome: 'success', actor: replica, severity: 2, detail: { job_id: d.job_id, attempt: ctl.attempt, mode: d.mode, findings: result.total_findings } })
+        ?.record({
+          tenant: d.tenant,
+          type: 'analysis.job.completed',
+          outcome: 'success',
+          actor: replica,
+          severity: 2,
+          detail: { job_id: d.job_id, attempt: ctl.attempt, mode: d.mode, findings: result.total_findings },
+        })
         .catch((e) => report(e, 'audit of a completed job'));
     };
 
@@ -192,7 +259,10 @@ export default definePlugin<Config>({
         attempts: r.attempts,
         progress,
       };
-      if (status === 'completed' && r.result) (out.result = r.result, (out.report_url = (r.result.report_url as string | null | undefined) ?? null));
+      if (status === 'completed' && r.result) {
+        out.result = r.result;
+        out.report_url = r.result.report_url ?? null;
+      }
       if (error) out.error = error;
       return out;
     };
@@ -216,40 +286,104 @@ export default definePlugin<Config>({
           },
         },
         async (req, reply) => {
-          const b = req.body as { contract_code?: string; contract_path?: string; timeout?: number; mode?: JobData['mode']; layer?: number; tool?: string };
+          const b = req.body as {
+            contract_code?: string;
+            contract_path?: string;
+            timeout?: number;
+            mode?: JobData['mode'];
+            layer?: number;
+            tool?: string;
+          };
           const mode = b.mode ?? 'full';
-          if (mode === 'layer' && b.layer === undefined) throw new HttpError(400, 'invalid_request', 'mode "layer" needs "layer" (the layer number)', { field: 'layer' });
-          if (mode === 'tool' && b.tool === undefined) throw new HttpError(400, 'invalid_request', 'mode "tool" needs "tool" (the tool name)', { field: 'tool' });
-          if (mode !== 'layer' && b.layer !== undefined) throw new HttpError(400, 'invalid_request', '"layer" is only for mode "layer"', { field: 'layer' });
-          if (mode !== 'tool' && b.tool !== undefined) throw new HttpError(400, 'invalid_request', '"tool" is only for mode "tool"', { field: 'tool' });
-          const contract = await readContract({ code: b.contract_code, path: b.contract_path }, { code: 'contract_code', path: 'contract_path' }, { roots: settings.contractRoots, maxBytes: ctx.config.max_contract_bytes });
+          if (mode === 'layer' && b.layer === undefined)
+            throw new HttpError(400, 'invalid_request', 'mode "layer" needs "layer" (the layer number)', { field: 'layer' });
+          if (mode === 'tool' && b.tool === undefined)
+            throw new HttpError(400, 'invalid_request', 'mode "tool" needs "tool" (the tool name)', { field: 'tool' });
+          if (mode !== 'layer' && b.layer !== undefined)
+            throw new HttpError(400, 'invalid_request', '"layer" is only for mode "layer"', { field: 'layer' });
+          if (mode !== 'tool' && b.tool !== undefined)
+            throw new HttpError(400, 'invalid_request', '"tool" is only for mode "tool"', { field: 'tool' });
+          const contract = await readContract(
+            { code: b.contract_code, path: b.contract_path },
+            { code: 'contract_code', path: 'contract_path' },
+            { roots: settings.contractRoots, maxBytes: ctx.config.max_contract_bytes },
+          );
           const eng = engine();
           if (b.layer !== undefined) {
             const layers = await eng.layers();
-            if (!layers.some((l) => l.layer === b.layer)) throw new HttpError(400, 'unknown_layer', `layer ${b.layer} does not exist; layers are ${layers.map((l) => l.layer).join(', ')}`);
+            if (!layers.some((l) => l.layer === b.layer))
+              throw new HttpError(
+                400,
+                'unknown_layer',
+                `layer ${b.layer} does not exist; layers are ${layers.map((l) => l.layer).join(', ')}`,
+              );
           }
-          if (b.tool !== undefined && !(await eng.getTool(b.tool))) throw new HttpError(400, 'unknown_tool', `no tool named "${b.tool}"`, { available_tools: (await eng.listTools()).map((t) => t.name) });
+          if (b.tool !== undefined && !(await eng.getTool(b.tool)))
+            throw new HttpError(400, 'unknown_tool', `no tool named "${b.tool}"`, {
+              available_tools: (await eng.listTools()).map((t) => t.name),
+            });
           const tenant = tenantOf(req);
           const id = randomUUID();
-          const rec: JobRecord = { job_id: id, status: 'queued', mode, layer: b.layer ?? null, tool: b.tool ?? null, file: contract.file, created_at: new Date().toISOString(), started_at: null, finished_at: null, attempts: 0, progress: null, worker: null };
+          const rec: JobRecord = {
+            job_id: id,
+            status: 'queued',
+            mode,
+            layer: b.layer ?? null,
+            tool: b.tool ?? null,
+            file: contract.file,
+            created_at: new Date().toISOString(),
+            started_at: null,
+            finished_at: null,
+            attempts: 0,
+            progress: null,
+            worker: null,
+          };
           // A producer span under the request span; its context is what the worker continues.
-          const span = tracer.startSpan('analysis.job.enqueue', { kind: SpanKind.PRODUCER, attributes: { 'vigil.job_id': id, 'analysis.mode': mode } });
+          const span = tracer.startSpan('analysis.job.enqueue', {
+            kind: SpanKind.PRODUCER,
+            attributes: { 'vigil.job_id': id, 'analysis.mode': mode },
+          });
           const carrier: Record<string, string> = {};
           propagation.inject(trace.setSpan(context.active(), span), carrier);
           try {
             await save(rec, tenant);
-            await queue.enqueue({ job_id: id, tenant, mode, layer: b.layer, tool: b.tool, source: contract.source, file: contract.file, timeout: Math.min(b.timeout ?? 300, settings.maxAnalysisTimeoutS ?? 300), trace: carrier });
+            await queue.enqueue({
+              job_id: id,
+              tenant,
+              mode,
+              layer: b.layer,
+              tool: b.tool,
+              source: contract.source,
+              file: contract.file,
+              timeout: Math.min(b.timeout ?? 300, settings.maxAnalysisTimeoutS ?? 300),
+              trace: carrier,
+            });
           } catch (e) {
             await store.deleteRecord(JOBS_COLLECTION, id, tenant).catch(() => undefined);
             if (e instanceof QueueFullError) {
               span.setAttribute('vigil.outcome', 'queue_full');
-              throw new HttpError(503, 'queue_full', `${e.message}; retry in ${e.retryAfterS} s`, { waiting: e.waiting, retry_after_seconds: e.retryAfterS }, { 'retry-after': String(e.retryAfterS) });
+              throw new HttpError(
+                503,
+                'queue_full',
+                `${e.message}; retry in ${e.retryAfterS} s`,
+                { waiting: e.waiting, retry_after_seconds: e.retryAfterS },
+                { 'retry-after': String(e.retryAfterS) },
+              );
             }
             throw new HttpError(503, 'unavailable', `the analysis queue is unreachable: ${(e as Error).message}`);
           } finally {
             span.end();
           }
-          await audit()?.record({ tenant, type: 'analysis.job.queued', outcome: 'info', actor: replica, severity: 2, detail: { job_id: id, mode, file: contract.file } }).catch((e) => report(e, 'audit of a queued job'));
+          await audit()
+            ?.record({
+              tenant,
+              type: 'analysis.job.queued',
+              outcome: 'info',
+              actor: replica,
+              severity: 2,
+              detail: { job_id: id, mode, file: contract.file },
+            })
+            .catch((e) => report(e, 'audit of a queued job'));
           reply.code(202).header('location', `/api/v1/jobs/${id}/`);
           return { job_id: id, status: 'queued' };
         },
@@ -257,7 +391,14 @@ export default definePlugin<Config>({
 
       app.get(
         '/api/v1/jobs/:id/',
-        { schema: { summary: 'Status, progress and (when done) the result of an analysis job', tags: ['jobs'], params: JobParams, response: { 200: JobView, 404: ErrorBody } } },
+        {
+          schema: {
+            summary: 'Status, progress and (when done) the result of an analysis job',
+            tags: ['jobs'],
+            params: JobParams,
+            response: { 200: JobView, 404: ErrorBody },
+          },
+        },
         async (req) => view(await mustLoad(req)),
       );
 
@@ -266,7 +407,8 @@ export default definePlugin<Config>({
         {
           schema: {
             summary: 'Progress of an analysis job as server-sent events',
-            description: 'Events: status (the job as GET returns it, without result), progress {done, total, tool}, done (the final job, with result or error). The stream ends after done.',
+            description:
+              'Events: status (the job as GET returns it, without result), progress {done, total, tool}, done (the final job, with result or error). The stream ends after done.',
             tags: ['jobs'],
             params: JobParams,
             response: { 404: ErrorBody },
@@ -291,7 +433,10 @@ export default definePlugin<Config>({
             }
             const { result: _r, ...rest } = v;
             const key = JSON.stringify(rest);
-            if (key !== last) (last = key, ch.send('status', rest));
+            if (key !== last) {
+              last = key;
+              ch.send('status', rest);
+            }
           };
           const unsubscribe = queue.subscribe(first.job_id, (e) => {
             if (e.type === 'progress') ch.send('progress', e.progress);

@@ -30,7 +30,9 @@ const Transfer = Type.Object(
   {
     recipient: Type.String({ minLength: 1, maxLength: 200 }),
     destination_country: Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2 code' }),
-    mechanism: Type.Union(['adequacy_decision', 'standard_contractual_clauses', 'binding_corporate_rules', 'derogation', 'other'].map((s) => Type.Literal(s))),
+    mechanism: Type.Union(
+      ['adequacy_decision', 'standard_contractual_clauses', 'binding_corporate_rules', 'derogation', 'other'].map((s) => Type.Literal(s)),
+    ),
     data_categories: Strings(50),
     risk_level: Type.Union(['low', 'medium', 'high'].map((s) => Type.Literal(s))),
     supplementary_measures: Type.Optional(Strings(50)),
@@ -79,7 +81,7 @@ export default definePlugin({
       let transfers = 0;
       let overdue = 0;
       let highRiskNoMeasures = 0;
-      for (const t of await knownTenants(ctx.services.get)) {
+      for (const t of await knownTenants((name) => ctx.services.get(name))) {
         for (const r of await store.listRecords(AGREEMENTS.collection, t)) {
           agreements++;
           if (r.data.status === 'active') activeAgreements++;
@@ -88,7 +90,12 @@ export default definePlugin({
         for (const r of await store.listRecords(TRANSFERS.collection, t)) {
           transfers++;
           if (TRANSFERS.derive!(r.data).review_overdue) overdue++;
-          if (r.data.status === 'active' && r.data.risk_level === 'high' && !(r.data.supplementary_measures as unknown[] | undefined)?.length) highRiskNoMeasures++;
+          if (
+            r.data.status === 'active' &&
+            r.data.risk_level === 'high' &&
+            !(r.data.supplementary_measures as unknown[] | undefined)?.length
+          )
+            highRiskNoMeasures++;
         }
       }
       const next: string[] = [];
@@ -108,7 +115,11 @@ export default definePlugin({
     ctx.registerCompliance({ id: 'dpga', title: 'Data processing agreements and transfers', status });
 
     ctx.registerRoutes('gateway', async (app) => {
-      app.get('/api/v1/compliance/dpga/status', { schema: { summary: 'Status of this compliance module', tags: ['compliance-dpga'] } }, async () => status());
+      app.get(
+        '/api/v1/compliance/dpga/status',
+        { schema: { summary: 'Status of this compliance module', tags: ['compliance-dpga'] } },
+        async () => status(),
+      );
       mountRegister(app, store, () => ctx.services.get('audit'), AGREEMENTS);
       mountRegister(app, store, () => ctx.services.get('audit'), TRANSFERS);
     });
@@ -116,7 +127,16 @@ export default definePlugin({
     ctx.onStart(() => {
       ctx.services.get<ReadinessRegistry>('readiness')?.register(async () => {
         const s = await status();
-        return [{ id: 'compliance_dpga', category: 'compliance', title: s.title, status: s.status, detail: s.detail, next_action: s.next_actions?.[0] }];
+        return [
+          {
+            id: 'compliance_dpga',
+            category: 'compliance',
+            title: s.title,
+            status: s.status,
+            detail: s.detail,
+            next_action: s.next_actions?.[0],
+          },
+        ];
       });
     });
   },

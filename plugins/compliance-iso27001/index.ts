@@ -6,7 +6,15 @@
 // the tenant's blocked, denied and failed events from the audit log, newest first; ordinary 4xx
 // such as a 404 are failures of the caller and are listed, successful requests never are. Asset
 // registry (A 5.9): skills with their capabilities, LLM backends and plugins with versions.
-import { definePlugin, Type, type AuditEvent, type ApprovalGate, type ComplianceStatus, type ReadinessRegistry, type Tenancy } from '../../kernel/index.ts';
+import {
+  definePlugin,
+  Type,
+  type AuditEvent,
+  type ApprovalGate,
+  type ComplianceStatus,
+  type ReadinessRegistry,
+  type Tenancy,
+} from '../../kernel/index.ts';
 import { parseAuditFilters } from '../../lib/gateway/governance/audit-log.ts';
 import type { TenantDirectory } from '../../lib/gateway/governance/tenants.ts';
 
@@ -36,32 +44,40 @@ export default definePlugin({
     ctx.registerCompliance({ id: 'iso27001', title: 'ISO/IEC 27001', status });
 
     ctx.registerRoutes('gateway', async (app) => {
-      app.get('/api/v1/compliance/iso27001/status', { schema: { summary: 'Status of this compliance module', tags: ['compliance-iso27001'] } }, async () => status());
+      app.get(
+        '/api/v1/compliance/iso27001/status',
+        { schema: { summary: 'Status of this compliance module', tags: ['compliance-iso27001'] } },
+        async () => status(),
+      );
       const tags = ['compliance-iso27001'];
-      app.get('/api/v1/compliance/iso27001/access-control', { schema: { summary: 'Access-control evidence for the calling tenant', tags } }, async (req) => {
-        const tenant = req.tenant?.name ?? null;
-        const d = dir();
-        const all = d ? await d.list() : [];
-        const own = tenant ? all.find((t) => t.name === tenant) ?? null : null;
-        const keyEvents: AuditEvent[] = [];
-        for (const type of KEY_EVENTS) keyEvents.push(...(await store.queryAudit({ tenant, type, limit: 1000 })));
-        const gate = ctx.services.get<ApprovalGate & { policy?: unknown }>('approvals');
-        return {
-          authentication: all.length ? 'api_key' : 'none (single-tenant local mode)',
-          key_presentation: ['Authorization: Bearer <key>', 'X-API-Key: <key>'],
-          key_storage: 'SHA-256 hashes of 256-bit random keys; only a display prefix is kept in clear',
-          tenants_total: all.length,
-          tenant: own,
-          permissions: req.tenant?.permissions ?? null,
-          default_limits: {
-            rate_limit: settings.rateLimitPerKey?.text ?? null,
-            token_quota_per_day: settings.tokenQuotaPerDay,
-            max_concurrent_sessions: settings.maxConcurrentSessions,
-          },
-          approval_policy: gate?.policy ?? null,
-          key_events: keyEvents.sort((a, b) => (a.id ?? 0) - (b.id ?? 0)),
-        };
-      });
+      app.get(
+        '/api/v1/compliance/iso27001/access-control',
+        { schema: { summary: 'Access-control evidence for the calling tenant', tags } },
+        async (req) => {
+          const tenant = req.tenant?.name ?? null;
+          const d = dir();
+          const all = d ? await d.list() : [];
+          const own = tenant ? (all.find((t) => t.name === tenant) ?? null) : null;
+          const keyEvents: AuditEvent[] = [];
+          for (const type of KEY_EVENTS) keyEvents.push(...(await store.queryAudit({ tenant, type, limit: 1000 })));
+          const gate = ctx.services.get<ApprovalGate & { policy?: unknown }>('approvals');
+          return {
+            authentication: all.length ? 'api_key' : 'none (single-tenant local mode)',
+            key_presentation: ['Authorization: Bearer <key>', 'X-API-Key: <key>'],
+            key_storage: 'SHA-256 hashes of 256-bit random keys; only a display prefix is kept in clear',
+            tenants_total: all.length,
+            tenant: own,
+            permissions: req.tenant?.permissions ?? null,
+            default_limits: {
+              rate_limit: settings.rateLimitPerKey?.text ?? null,
+              token_quota_per_day: settings.tokenQuotaPerDay,
+              max_concurrent_sessions: settings.maxConcurrentSessions,
+            },
+            approval_policy: gate?.policy ?? null,
+            key_events: keyEvents.sort((a, b) => (a.id ?? 0) - (b.id ?? 0)),
+          };
+        },
+      );
 
       app.get(
         '/api/v1/compliance/iso27001/incidents',
@@ -69,7 +85,11 @@ export default definePlugin({
           schema: {
             summary: "The calling tenant's incident log: blocked, denied and failed events from the audit log, newest first",
             tags,
-            querystring: Type.Object({ from: Type.Optional(Type.String()), to: Type.Optional(Type.String()), limit: Type.Optional(Type.String()) }),
+            querystring: Type.Object({
+              from: Type.Optional(Type.String()),
+              to: Type.Optional(Type.String()),
+              limit: Type.Optional(Type.String()),
+            }),
           },
         },
         async (req) => {
@@ -96,33 +116,69 @@ export default definePlugin({
         },
       );
 
-      app.get('/api/v1/compliance/iso27001/assets', { schema: { summary: 'Asset registry: skills, models (LLM backends) and plugins', tags } }, async () => {
-        const plugins = registry.plugins();
-        const owner = (tag: string) => plugins.find((p) => p.registered.includes(tag));
-        return {
-          skills: registry.skills().map((s) => ({ name: s.name, description: s.description, capabilities: s.capabilities, plugin: s.plugin ?? null, runtime: s.runtime ?? null })),
-          models: registry.llms().map((l) => {
-            const p = owner(`llm:${l.provider}`);
-            return { provider: l.provider, model: l.defaultModel, configured: l.configured(), plugin: p?.id ?? null, plugin_version: p?.version ?? null };
-          }),
-          plugins: plugins.map((p) => ({ id: p.id, kind: p.kind, version: p.version, runtime: p.runtime, status: p.status, error: p.error })),
-        };
-      });
+      app.get(
+        '/api/v1/compliance/iso27001/assets',
+        { schema: { summary: 'Asset registry: skills, models (LLM backends) and plugins', tags } },
+        async () => {
+          const plugins = registry.plugins();
+          const owner = (tag: string) => plugins.find((p) => p.registered.includes(tag));
+          return {
+            skills: registry.skills().map((s) => ({
+              name: s.name,
+              description: s.description,
+              capabilities: s.capabilities,
+              plugin: s.plugin ?? null,
+              runtime: s.runtime ?? null,
+            })),
+            models: registry.llms().map((l) => {
+              const p = owner(`llm:${l.provider}`);
+              return {
+                provider: l.provider,
+                model: l.defaultModel,
+                configured: l.configured(),
+                plugin: p?.id ?? null,
+                plugin_version: p?.version ?? null,
+              };
+            }),
+            plugins: plugins.map((p) => ({
+              id: p.id,
+              kind: p.kind,
+              version: p.version,
+              runtime: p.runtime,
+              status: p.status,
+              error: p.error,
+            })),
+          };
+        },
+      );
     });
 
     ctx.onStart(() => {
       ctx.services.get<ReadinessRegistry>('readiness')?.register(async () => {
         const s = await status();
-        return [{ id: 'compliance_iso27001', category: 'compliance', title: s.title, status: s.status, detail: s.detail, next_action: s.next_actions?.[0] }];
+        return [
+          {
+            id: 'compliance_iso27001',
+            category: 'compliance',
+            title: s.title,
+            status: s.status,
+            detail: s.detail,
+            next_action: s.next_actions?.[0],
+          },
+        ];
       });
     });
   },
 });
 
 function summarize(e: AuditEvent): string {
-  const d = (e.detail ?? {}) as Record<string, unknown>;
-  if (e.type === 'http.request') return `${d.method ?? ''} ${d.route ?? d.path ?? ''} answered ${d.status ?? '?'}${d.error_code ? ` (${d.error_code})` : ''}`;
+  const d = e.detail ?? {};
+  if (e.type === 'http.request')
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string, @typescript-eslint/restrict-template-expressions -- audit detail values are JSON scalars
+    return `${d.method ?? ''} ${d.route ?? d.path ?? ''} answered ${d.status ?? '?'}${d.error_code ? ` (${d.error_code})` : ''}`;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string, @typescript-eslint/restrict-template-expressions -- audit detail values are JSON scalars
   if (d.layer) return `${e.type}: ${e.outcome} by the ${d.layer} guardrail`;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string, @typescript-eslint/restrict-template-expressions -- audit detail values are JSON scalars
   if (d.skill) return `${e.type}: ${e.outcome} for skill ${d.skill}`;
   return `${e.type}: ${e.outcome}`;
 }

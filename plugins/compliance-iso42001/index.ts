@@ -13,7 +13,9 @@ const Risk = Type.Object(
   {
     title: Type.String({ minLength: 1, maxLength: 200 }),
     description: Type.Optional(Type.String({ maxLength: 5000 })),
-    category: Type.Union(['bias', 'safety', 'security', 'privacy', 'transparency', 'robustness', 'accountability', 'other'].map((c) => Type.Literal(c))),
+    category: Type.Union(
+      ['bias', 'safety', 'security', 'privacy', 'transparency', 'robustness', 'accountability', 'other'].map((c) => Type.Literal(c)),
+    ),
     likelihood: Type.Integer({ minimum: 1, maximum: 5 }),
     impact: Type.Integer({ minimum: 1, maximum: 5 }),
     owner: Type.String({ minLength: 1, maxLength: 200 }),
@@ -51,7 +53,7 @@ export default definePlugin({
     const status = async (): Promise<ComplianceStatus> => {
       let risks = 0;
       let openHigh = 0;
-      for (const t of await knownTenants(ctx.services.get)) {
+      for (const t of await knownTenants((name) => ctx.services.get(name))) {
         for (const r of await store.listRecords(RISKS.collection, t)) {
           risks++;
           const score = Number(r.data.likelihood) * Number(r.data.impact);
@@ -75,33 +77,60 @@ export default definePlugin({
     ctx.registerCompliance({ id: 'iso42001', title: 'ISO/IEC 42001', status });
 
     ctx.registerRoutes('gateway', async (app) => {
-      app.get('/api/v1/compliance/iso42001/status', { schema: { summary: 'Status of this compliance module', tags: ['compliance-iso42001'] } }, async () => status());
+      app.get(
+        '/api/v1/compliance/iso42001/status',
+        { schema: { summary: 'Status of this compliance module', tags: ['compliance-iso42001'] } },
+        async () => status(),
+      );
       mountRegister(app, store, () => ctx.services.get('audit'), RISKS);
       const tags = ['compliance-iso42001'];
-      app.get('/api/v1/compliance/iso42001/models', { schema: { summary: 'Model inventory: LLM backends with provider, model and version', tags } }, async () => {
-        const plugins = registry.plugins();
-        return {
-          models: registry.llms().map((l) => {
-            const p = plugins.find((x) => x.registered.includes(`llm:${l.provider}`));
-            return { provider: l.provider, model: l.defaultModel, configured: l.configured(), plugin: p?.id ?? null, version: p?.version ?? null };
-          }),
-        };
-      });
-      app.get('/api/v1/compliance/iso42001/oversight', { schema: { summary: "Human-oversight hooks: the approval policy and this tenant's approval statistics", tags } }, async (req) => {
-        const g = gate();
-        if (!g) return { approval_gates: false, policy: null, stats: null };
-        return {
-          approval_gates: true,
-          policy: { skills: g.policy.skills, capabilities: g.policy.capabilities, ttl_seconds: g.policy.ttlSeconds },
-          stats: await g.stats(req.tenant?.name ?? null),
-        };
-      });
+      app.get(
+        '/api/v1/compliance/iso42001/models',
+        { schema: { summary: 'Model inventory: LLM backends with provider, model and version', tags } },
+        async () => {
+          const plugins = registry.plugins();
+          return {
+            models: registry.llms().map((l) => {
+              const p = plugins.find((x) => x.registered.includes(`llm:${l.provider}`));
+              return {
+                provider: l.provider,
+                model: l.defaultModel,
+                configured: l.configured(),
+                plugin: p?.id ?? null,
+                version: p?.version ?? null,
+              };
+            }),
+          };
+        },
+      );
+      app.get(
+        '/api/v1/compliance/iso42001/oversight',
+        { schema: { summary: "Human-oversight hooks: the approval policy and this tenant's approval statistics", tags } },
+        async (req) => {
+          const g = gate();
+          if (!g) return { approval_gates: false, policy: null, stats: null };
+          return {
+            approval_gates: true,
+            policy: { skills: g.policy.skills, capabilities: g.policy.capabilities, ttl_seconds: g.policy.ttlSeconds },
+            stats: await g.stats(req.tenant?.name ?? null),
+          };
+        },
+      );
     });
 
     ctx.onStart(() => {
       ctx.services.get<ReadinessRegistry>('readiness')?.register(async () => {
         const s = await status();
-        return [{ id: 'compliance_iso42001', category: 'compliance', title: s.title, status: s.status, detail: s.detail, next_action: s.next_actions?.[0] }];
+        return [
+          {
+            id: 'compliance_iso42001',
+            category: 'compliance',
+            title: s.title,
+            status: s.status,
+            detail: s.detail,
+            next_action: s.next_actions?.[0],
+          },
+        ];
       });
     });
   },

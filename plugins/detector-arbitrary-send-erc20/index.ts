@@ -22,12 +22,16 @@ export const arbitrarySendErc20Detector: StaticDetector = {
     category: 'access_control',
     swc: 'SWC-105',
     cwe: 'CWE-284',
-    description: 'Tokens are pulled with transferFrom from an address the caller passes in; any account that approved this contract can be drained by anyone.',
-    recommendation: 'Pull only from msg.sender (transferFrom(msg.sender, ...)), or check that the caller is allowed to move `from`\'s tokens (from == msg.sender, an allowance or signature of `from` for this caller).',
-    exploit_scenario: 'Alice approves the vault to spend her tokens before depositing; Mallory calls deposit(alice, mallory, amount) first and the vault moves Alice\'s tokens into Mallory\'s position.',
+    description:
+      'Tokens are pulled with transferFrom from an address the caller passes in; any account that approved this contract can be drained by anyone.',
+    recommendation:
+      "Pull only from msg.sender (transferFrom(msg.sender, ...)), or check that the caller is allowed to move `from`'s tokens (from == msg.sender, an allowance or signature of `from` for this caller).",
+    exploit_scenario:
+      "Alice approves the vault to spend her tokens before depositing; Mallory calls deposit(alice, mallory, amount) first and the vault moves Alice's tokens into Mallory's position.",
     messages: {
       pull: '`{{call}}` pulls from `{{from}}`, which the caller chooses.',
-      permit: '`{{call}}` pulls from `{{from}}` after `permit({{from}}, ...)`: a token without permit but with a fallback (WETH) accepts the permit call, and the approval of `{{from}}` is spent by whoever calls.',
+      permit:
+        '`{{call}}` pulls from `{{from}}` after `permit({{from}}, ...)`: a token without permit but with a fallback (WETH) accepts the permit call, and the approval of `{{from}}` is spent by whoever calls.',
     },
   },
   create(context) {
@@ -40,7 +44,7 @@ export const arbitrarySendErc20Detector: StaticDetector = {
         const args: Node[] = n.arguments ?? [];
         // `token.transferFrom(from, to, v)` (a call, or SafeERC20 bound with `using for`), or the
         // library form `SafeERC20.safeTransferFrom(token, from, to, v)`.
-        let from: Node | null = null;
+        let from: Node = null;
         if (args.length === 3 && (c?.kind === 'external' || member === 'safeTransferFrom')) from = args[0];
         else if (args.length === 4 && member === 'safeTransferFrom' && !c) from = args[1];
         else if (args.length >= 3 && c?.kind === 'external') from = args[0];
@@ -57,11 +61,27 @@ export const arbitrarySendErc20Detector: StaticDetector = {
         let viaPermit = false;
         for (const b of bodies)
           some(b, (m) => {
-            if (m.type === 'FunctionCall' && m.expression?.type === 'MemberAccess' && /^(safe)?[pP]ermit$/.test(m.expression.memberName) && (m.range?.[0] ?? 0) < (n.range?.[0] ?? 0) && (m.arguments ?? []).some((a: Node) => unwrap(a)?.type === 'Identifier' && unwrap(a).name === name)) viaPermit = true;
+            if (
+              m.type === 'FunctionCall' &&
+              m.expression?.type === 'MemberAccess' &&
+              /^(safe)?[pP]ermit$/.test(m.expression.memberName) &&
+              (m.range?.[0] ?? 0) < (n.range?.[0] ?? 0) &&
+              (m.arguments ?? []).some((a: Node) => unwrap(a)?.type === 'Identifier' && unwrap(a).name === name)
+            )
+              viaPermit = true;
             return false;
           });
-        const call = source.slice(n.range[0], n.range[1] + 1).replace(/\s+/g, ' ').slice(0, 80);
-        context.report({ node: n, loc: statementLoc(n, facts), messageId: viaPermit ? 'permit' : 'pull', data: { call, from: name }, ...(viaPermit ? { severity: 'MEDIUM' as const } : {}) });
+        const call = source
+          .slice(n.range[0], n.range[1] + 1)
+          .replace(/\s+/g, ' ')
+          .slice(0, 80);
+        context.report({
+          node: n,
+          loc: statementLoc(n, facts),
+          messageId: viaPermit ? 'permit' : 'pull',
+          data: { call, from: name },
+          ...(viaPermit ? { severity: 'MEDIUM' as const } : {}),
+        });
       },
     };
   },

@@ -6,7 +6,16 @@
 // Avoids false positives: `push`/`pop` (bounds-checked), arrays whose length only guarded code
 // touches, mappings.
 import { definePlugin } from '../../kernel/index.ts';
-import { callerControlled, conditions, norm, rootName, statementLoc, walk, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import {
+  callerControlled,
+  conditions,
+  norm,
+  rootName,
+  statementLoc,
+  walk,
+  type Node,
+  type StaticDetector,
+} from '../../lib/analysis/static/index.ts';
 
 export const arbitraryStorageWriteDetector: StaticDetector = {
   meta: {
@@ -17,9 +26,11 @@ export const arbitraryStorageWriteDetector: StaticDetector = {
     category: 'access_control',
     swc: 'SWC-124',
     cwe: 'CWE-123',
-    description: 'Callers can manipulate a dynamic array’s length and then write through it at an index they choose, overwriting any storage slot.',
+    description:
+      'Callers can manipulate a dynamic array’s length and then write through it at an index they choose, overwriting any storage slot.',
     recommendation: 'Use push()/pop() instead of assigning length, compile with Solidity >= 0.6, and bound indices by the real data size.',
-    exploit_scenario: 'The attacker pops an empty array (length underflows), computes the index that maps to the owner slot and writes their address there.',
+    exploit_scenario:
+      'The attacker pops an empty array (length underflows), computes the index that maps to the owner slot and writes their address there.',
     messages: {
       length: '`{{arr}}.length` changed by a caller-reachable function ({{how}}).',
       write: 'Write into `{{arr}}` at a caller-chosen index while callers control its length.',
@@ -42,7 +53,12 @@ export const arbitraryStorageWriteDetector: StaticDetector = {
             if (a && (n.operator === '-=' || callerControlled(n.right, fn))) arr = a;
           }
           // A real emptiness check (`arr.length > 0`) prevents the underflow.
-          if (arr && (n.type === 'UnaryOperation' || n.operator === '-=') && conditions(fn.node.body).some((x) => /\.length(>0|!=0|>=1)|(0<|0!=|1<=)[\w.\[\]]*\.length/.test(norm(source, x)))) arr = null;
+          if (
+            arr &&
+            (n.type === 'UnaryOperation' || n.operator === '-=') &&
+            conditions(fn.node.body).some((x) => /\.length(>0|!=0|>=1)|(0<|0!=|1<=)[\w.[\]]*\.length/.test(norm(source, x)))
+          )
+            arr = null;
           if (arr && c.stateVars.has(arr) && !fn.locals.has(arr)) {
             const l = open.get(`${c.name}.${arr}`) ?? [];
             l.push(n);
@@ -58,8 +74,21 @@ export const arbitraryStorageWriteDetector: StaticDetector = {
             const loc = statementLoc(n, facts);
             // A tautological check right before (`require(0 <= arr.length)`) belongs to the bug.
             const fn = facts.enclosing(n).fn;
-            const taut = fn ? conditions(fn.node.body).find((c) => /^(0<=|.*>=0$)/.test(norm(source, c)) && norm(source, c).includes(`${arr}.length`) && c.loc.start.line < loc.line && loc.line - c.loc.start.line <= 2) : null;
-            context.report({ node: n, loc: taut ? { line: taut.loc.start.line, end_line: loc.end_line } : loc, messageId: 'length', data: { arr, how: n.type === 'UnaryOperation' ? n.operator : n.operator === '-=' ? 'decrement' : 'caller-chosen value' } });
+            const taut = fn
+              ? conditions(fn.node.body).find(
+                  (c) =>
+                    /^(0<=|.*>=0$)/.test(norm(source, c)) &&
+                    norm(source, c).includes(`${arr}.length`) &&
+                    c.loc.start.line < loc.line &&
+                    loc.line - c.loc.start.line <= 2,
+                )
+              : null;
+            context.report({
+              node: n,
+              loc: taut ? { line: taut.loc.start.line, end_line: loc.end_line } : loc,
+              messageId: 'length',
+              data: { arr, how: n.type === 'UnaryOperation' ? n.operator : n.operator === '-=' ? 'decrement' : 'caller-chosen value' },
+            });
           }
         }
         for (const c of facts.contracts)

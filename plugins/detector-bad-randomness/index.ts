@@ -10,7 +10,24 @@
 // block number recorded from block.number when the player committed, read after that block and
 // within the 256-block window (outside it blockhash returns 0, which is the known attack).
 import { definePlugin } from '../../kernel/index.ts';
-import { blockValue, conditions, entropyFacts, isHashCall, memberPath, rootName, some, statementLoc, unwrap, walk, within, type ContractFacts, type FunctionFacts, type Node, type StaticDetector, type StaticFacts } from '../../lib/analysis/static/index.ts';
+import {
+  blockValue,
+  conditions,
+  entropyFacts,
+  isHashCall,
+  memberPath,
+  rootName,
+  some,
+  statementLoc,
+  unwrap,
+  walk,
+  within,
+  type ContractFacts,
+  type FunctionFacts,
+  type Node,
+  type StaticDetector,
+  type StaticFacts,
+} from '../../lib/analysis/static/index.ts';
 
 const isBlockNumber = (n: Node) => blockValue(unwrap(n)) === 'number';
 const isLiteral = (n: Node) => unwrap(n)?.type === 'NumberLiteral';
@@ -40,7 +57,13 @@ function recordsCommitBlock(base: Node, c: ContractFacts, fn: FunctionFacts): bo
       if (x.type === 'BinaryOperation' && /=$/.test(x.operator) && !/^(==|!=|<=|>=)$/.test(x.operator) && same(x.left)) {
         const r = unwrap(x.right);
         if (x.operator !== '=') other = true;
-        else if (isBlockNumber(r) || (r?.type === 'BinaryOperation' && r.operator === '+' && ((isBlockNumber(r.left) && isLiteral(r.right)) || (isBlockNumber(r.right) && isLiteral(r.left))))) records = true;
+        else if (
+          isBlockNumber(r) ||
+          (r?.type === 'BinaryOperation' &&
+            r.operator === '+' &&
+            ((isBlockNumber(r.left) && isLiteral(r.right)) || (isBlockNumber(r.right) && isLiteral(r.left))))
+        )
+          records = true;
         else if (!(r?.type === 'NumberLiteral' && Number(r.number) === 0)) other = true;
       }
       if (x.type === 'UnaryOperation' && (x.operator === '++' || x.operator === '--') && same(x.subExpression)) other = true;
@@ -58,9 +81,19 @@ function committedFutureBlock(n: Node, facts: StaticFacts): boolean {
   if (!recordsCommitBlock(base, contract, fn)) return false;
   const root = rootName(base)!;
   const conds = conditions(fn.node.body);
-  const mentionsBase = (c: Node) => some(c, (x) => rootName(x) === root && (x.type === 'Identifier' || x.type === 'MemberAccess' || x.type === 'IndexAccess'));
+  const mentionsBase = (c: Node) =>
+    some(c, (x) => rootName(x) === root && (x.type === 'Identifier' || x.type === 'MemberAccess' || x.type === 'IndexAccess'));
   const has256 = (c: Node) => some(c, (x) => x.type === 'NumberLiteral' && Number(x.number) === 256);
-  const after = conds.some((c) => some(c, (x) => x.type === 'BinaryOperation' && /^[<>]=?$/.test(x.operator) && (some(x.left, isBlockNumber) || some(x.right, isBlockNumber)) && mentionsBase(x)));
+  const after = conds.some((c) =>
+    some(
+      c,
+      (x) =>
+        x.type === 'BinaryOperation' &&
+        /^[<>]=?$/.test(x.operator) &&
+        (some(x.left, isBlockNumber) || some(x.right, isBlockNumber)) &&
+        mentionsBase(x),
+    ),
+  );
   const window = conds.some((c) => has256(c) && some(c, isBlockNumber) && mentionsBase(c));
   return after && window;
 }
@@ -85,7 +118,8 @@ function identifierOnly(x: string, fn: FunctionFacts, facts: StaticFacts, events
       const i = (p.arguments ?? []).indexOf(n);
       if (events.has(p.expression.name) || facts.parent(p)?.type === 'EmitStatement') return;
       const callees = fn.internalCalls.find((ic) => ic.node === p)?.callees ?? [];
-      if (i >= 0 && callees.length && callees.every((g) => !!g.params[i] && identifierOnly(g.params[i], g, facts, events, depth + 1))) return;
+      if (i >= 0 && callees.length && callees.every((g) => !!g.params[i] && identifierOnly(g.params[i], g, facts, events, depth + 1)))
+        return;
     }
     ok = false;
   });
@@ -94,7 +128,7 @@ function identifierOnly(x: string, fn: FunctionFacts, facts: StaticFacts, events
 
 /** The hash call enclosing a block value within its statement, and the name it is stored in. */
 function storedHash(n: Node, facts: StaticFacts): { hash: Node; name: string | null; key: boolean } | null {
-  let hash: Node | null = null;
+  let hash: Node = null;
   let p = facts.parent(n);
   while (p && !/Statement$|^Block$/.test(p.type)) {
     if (!hash && isHashCall(p)) hash = p;
@@ -103,8 +137,10 @@ function storedHash(n: Node, facts: StaticFacts): { hash: Node; name: string | n
   if (!hash) return null;
   const up = facts.parent(hash);
   if (up?.type === 'IndexAccess' && up.index === hash) return { hash, name: null, key: true };
-  if (up?.type === 'BinaryOperation' && up.operator === '=' && up.right === hash && up.left?.type === 'Identifier') return { hash, name: up.left.name, key: false };
-  if (up?.type === 'VariableDeclarationStatement' && up.initialValue === hash && up.variables?.length === 1) return { hash, name: up.variables[0]?.name ?? null, key: false };
+  if (up?.type === 'BinaryOperation' && up.operator === '=' && up.right === hash && up.left?.type === 'Identifier')
+    return { hash, name: up.left.name, key: false };
+  if (up?.type === 'VariableDeclarationStatement' && up.initialValue === hash && up.variables?.length === 1)
+    return { hash, name: up.variables[0]?.name ?? null, key: false };
   return null;
 }
 
@@ -166,8 +202,10 @@ export const badRandomnessDetector: StaticDetector = {
     swc: 'SWC-120',
     cwe: 'CWE-330',
     description: 'Block attributes are public and partly miner-controlled; randomness derived from them is predictable.',
-    recommendation: 'Use a commit-reveal scheme or a verifiable randomness oracle (e.g. Chainlink VRF); never derive winners from block data.',
-    exploit_scenario: 'An attacker contract computes the same keccak256(blockhash, timestamp) in the same block and only plays when it wins.',
+    recommendation:
+      'Use a commit-reveal scheme or a verifiable randomness oracle (e.g. Chainlink VRF); never derive winners from block data.',
+    exploit_scenario:
+      'An attacker contract computes the same keccak256(blockhash, timestamp) in the same block and only plays when it wins.',
     messages: {
       source: '`{{value}}` feeds a random draw.',
       blockhash: 'blockhash() used as entropy (only the last 256 blocks are available and all are public).',
@@ -191,8 +229,10 @@ export const badRandomnessDetector: StaticDetector = {
       }
       const enc = facts.enclosing(h);
       let name: string | null = null;
-      if (up?.type === 'VariableDeclarationStatement' && up.initialValue === h && up.variables?.length === 1) name = up.variables[0]?.name ?? null;
-      else if (up?.type === 'BinaryOperation' && up.operator === '=' && up.right === h && up.left?.type === 'Identifier') name = up.left.name;
+      if (up?.type === 'VariableDeclarationStatement' && up.initialValue === h && up.variables?.length === 1)
+        name = up.variables[0]?.name ?? null;
+      else if (up?.type === 'BinaryOperation' && up.operator === '=' && up.right === h && up.left?.type === 'Identifier')
+        name = up.left.name;
       return !!name && !!enc.fn && !enc.contract?.stateVars.has(name) && identifierOnly(name, enc.fn, facts, events);
     };
     /** An operation that draws from a value: modulo, a narrowing cast or a hash whose value is used. */
@@ -274,7 +314,12 @@ export const badRandomnessDetector: StaticDetector = {
       const c = facts.enclosing(n).contract?.name ?? '';
       const v = assignedTo(n);
       if (inSink(n) || (v && drawNames.get(c)?.has(v))) {
-        context.report({ node: n, loc: statementLoc(n, facts), messageId: 'source', data: { value: source.slice(n.range[0], n.range[1] + 1) } });
+        context.report({
+          node: n,
+          loc: statementLoc(n, facts),
+          messageId: 'source',
+          data: { value: source.slice(n.range[0], n.range[1] + 1) },
+        });
       }
     };
     const sink = (n: Node) => {
@@ -285,9 +330,11 @@ export const badRandomnessDetector: StaticDetector = {
       let direct = false;
       walk(n, (x) => {
         if (blockValue(x)) direct = true;
-        if (x.type === 'Identifier' && ef.carries(x, { contract: enc.contract?.name ?? null, fn: enc.fn?.name ?? null }).size) vars.add(x.name);
+        if (x.type === 'Identifier' && ef.carries(x, { contract: enc.contract?.name ?? null, fn: enc.fn?.name ?? null }).size)
+          vars.add(x.name);
       });
-      if (!direct && vars.size) context.report({ node: n, loc: statementLoc(n, facts), messageId: 'sink', data: { vars: [...vars].join('`, `') } });
+      if (!direct && vars.size)
+        context.report({ node: n, loc: statementLoc(n, facts), messageId: 'sink', data: { vars: [...vars].join('`, `') } });
     };
     return {
       Identifier: check,

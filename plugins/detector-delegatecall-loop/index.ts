@@ -17,7 +17,8 @@ export const delegatecallLoopDetector: StaticDetector = {
     cwe: 'CWE-837',
     description: 'Each delegatecall runs with the original msg.value; in a loop, one payment is seen by every iteration.',
     recommendation: 'Make the batching function non-payable, or forbid msg.value in the delegated calls and account for the ether once.',
-    exploit_scenario: 'multicall([deposit(), deposit(), deposit()]) with 1 ether credits 3 ether: each delegated deposit() reads msg.value = 1 ether.',
+    exploit_scenario:
+      'multicall([deposit(), deposit(), deposit()]) with 1 ether credits 3 ether: each delegated deposit() reads msg.value = 1 ether.',
     messages: { loop: 'delegatecall to `{{target}}` inside a loop of payable `{{fn}}`: each iteration reuses msg.value.' },
   },
   create(context) {
@@ -28,7 +29,12 @@ export const delegatecallLoopDetector: StaticDetector = {
         if (!c || c.kind !== 'delegatecall' || !c.inLoop) return;
         const { fn } = facts.enclosing(n);
         if (!fn || !fn.payable) return;
-        context.report({ node: n, loc: statementLoc(n, facts), messageId: 'loop', data: { fn: fn.name, target: c.targetText.slice(0, 60) } });
+        context.report({
+          node: n,
+          loc: statementLoc(n, facts),
+          messageId: 'loop',
+          data: { fn: fn.name, target: c.targetText.slice(0, 60) },
+        });
       },
     };
   },

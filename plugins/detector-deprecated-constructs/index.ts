@@ -25,7 +25,8 @@ export const deprecatedConstructsDetector: StaticDetector = {
     category: 'other',
     swc: 'SWC-111',
     cwe: 'CWE-477',
-    description: 'Deprecated constructs whose semantics differ from their replacements: throw burns all gas, var picks the smallest integer type, callcode rewrites msg.sender.',
+    description:
+      'Deprecated constructs whose semantics differ from their replacements: throw burns all gas, var picks the smallest integer type, callcode rewrites msg.sender.',
     recommendation: 'Replace them with their current equivalents and compile with a maintained compiler.',
     exploit_scenario: 'Code relying on `throw` consumes all gas on failure; `callcode` keeps msg.sender semantics nobody expects any more.',
     messages: { use: '`{{name}}` is deprecated; use {{replacement}} ({{count}} use(s) in this contract).' },

@@ -20,7 +20,8 @@ export const divideBeforeMultiplyDetector: StaticDetector = {
     cwe: 'CWE-682',
     description: 'The result of an integer division is multiplied; the remainder the division dropped is lost and the error is multiplied.',
     recommendation: 'Multiply first, then divide (a * c / b), using a full-precision mulDiv where the product can overflow.',
-    exploit_scenario: 'reward = stake / totalStake * pool rounds to 0 for every staker below totalStake: the pool is never paid out, or an attacker who splits deposits collects the dust.',
+    exploit_scenario:
+      'reward = stake / totalStake * pool rounds to 0 for every staker below totalStake: the pool is never paid out, or an attacker who splits deposits collects the dust.',
     messages: { order: '`{{expr}}` divides before it multiplies.' },
   },
   create(context) {
@@ -32,18 +33,30 @@ export const divideBeforeMultiplyDetector: StaticDetector = {
         const constants = new Set([...(contract?.stateVars.values() ?? [])].filter((v) => v.constant).map((v) => v.name));
         if (isConstantExpr(n.left, constants) && isConstantExpr(n.right, constants)) return;
         // A division operand, directly or through a local assigned once from a division.
-        const division = (x: Node): Node | null => {
+        const division = (x: Node): Node => {
           const u = unwrap(x);
           if (u?.type === 'BinaryOperation' && u.operator === '/') return u;
           if (u?.type === 'Identifier' && fn?.locals.has(u.name) && fn.node.body) {
-            let init: Node | null = null;
+            let init: Node = null;
             let writes = 0;
             walk(fn.node.body, (m) => {
-              if (m.type === 'VariableDeclarationStatement' && (m.variables ?? []).length === 1 && m.variables[0]?.name === u.name && m.initialValue) {
+              if (
+                m.type === 'VariableDeclarationStatement' &&
+                (m.variables ?? []).length === 1 &&
+                m.variables[0]?.name === u.name &&
+                m.initialValue
+              ) {
                 init = m.initialValue;
                 writes++;
               }
-              if (m.type === 'BinaryOperation' && /=$/.test(m.operator) && !/^(==|!=|<=|>=)$/.test(m.operator) && m.left?.type === 'Identifier' && m.left.name === u.name) writes++;
+              if (
+                m.type === 'BinaryOperation' &&
+                /=$/.test(m.operator) &&
+                !/^(==|!=|<=|>=)$/.test(m.operator) &&
+                m.left?.type === 'Identifier' &&
+                m.left.name === u.name
+              )
+                writes++;
             });
             const i = init ? unwrap(init) : null;
             if (writes === 1 && i?.type === 'BinaryOperation' && i.operator === '/') {
@@ -55,14 +68,25 @@ export const divideBeforeMultiplyDetector: StaticDetector = {
               walk(fn.node.body, (m) => {
                 if (m.type !== 'BinaryOperation' || m.operator !== '-' || norm(source, m.left) !== a) return;
                 const r = unwrap(m.right);
-                if (r?.type === 'BinaryOperation' && r.operator === '*' && [norm(source, r.left), norm(source, r.right)].sort().join() === [b, u.name].sort().join()) quotient = true;
+                if (
+                  r?.type === 'BinaryOperation' &&
+                  r.operator === '*' &&
+                  [norm(source, r.left), norm(source, r.right)].sort().join() === [b, u.name].sort().join()
+                )
+                  quotient = true;
               });
               if (!quotient) return i;
             }
           }
           return null;
         };
-        const sides = n.operator === '*=' ? [[n.left, n.right]] : [[n.left, n.right], [n.right, n.left]];
+        const sides =
+          n.operator === '*='
+            ? [[n.left, n.right]]
+            : [
+                [n.left, n.right],
+                [n.right, n.left],
+              ];
         for (const [a, other] of sides) {
           const d = division(a);
           if (!d) continue;
@@ -72,7 +96,17 @@ export const divideBeforeMultiplyDetector: StaticDetector = {
           if (unwrap(other)?.type === 'NumberLiteral') continue;
           // `x / unit * unit`: rounding down to a whole unit on purpose.
           if (norm(source, d.right) === norm(source, other)) continue;
-          context.report({ node: n, loc: statementLoc(n, facts), messageId: 'order', data: { expr: source.slice(n.range[0], n.range[1] + 1).replace(/\s+/g, ' ').slice(0, 80) } });
+          context.report({
+            node: n,
+            loc: statementLoc(n, facts),
+            messageId: 'order',
+            data: {
+              expr: source
+                .slice(n.range[0], n.range[1] + 1)
+                .replace(/\s+/g, ' ')
+                .slice(0, 80),
+            },
+          });
           return;
         }
       },

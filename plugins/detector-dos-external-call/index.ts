@@ -19,8 +19,10 @@ export const dosExternalCallDetector: StaticDetector = {
     swc: 'SWC-113',
     cwe: 'CWE-703',
     description: 'A payment that must succeed for the function to proceed lets one recipient block it for everybody.',
-    recommendation: 'Use pull payments (let each recipient withdraw), never require a push payment to a third party, and avoid payments inside loops.',
-    exploit_scenario: 'The current highest bidder is a contract whose fallback reverts; every new bid tries to refund it, fails, and the auction is frozen.',
+    recommendation:
+      'Use pull payments (let each recipient withdraw), never require a push payment to a third party, and avoid payments inside loops.',
+    exploit_scenario:
+      'The current highest bidder is a contract whose fallback reverts; every new bid tries to refund it, fails, and the auction is frozen.',
     messages: {
       loop: '{{kind}} to `{{target}}` inside a loop: one failing recipient stops the whole loop.',
       required: 'Payment to `{{target}}`, an address other users set, must succeed for `{{fn}}` to proceed.',
@@ -32,7 +34,8 @@ export const dosExternalCallDetector: StaticDetector = {
     const userSet = new Map<string, Set<string>>();
     for (const c of facts.contracts) {
       const s = new Set<string>();
-      for (const f of c.functions) if (f.isPublic && !f.senderGuard && f.kind !== 'constructor') for (const w of f.transitiveWrites) s.add(w);
+      for (const f of c.functions)
+        if (f.isPublic && !f.senderGuard && f.kind !== 'constructor') for (const w of f.transitiveWrites) s.add(w);
       userSet.set(c.name, s);
     }
     return {
@@ -50,7 +53,10 @@ export const dosExternalCallDetector: StaticDetector = {
           return;
         }
         if (isMsgSender(target) || fn.senderGuard || !fn.isPublic) return;
-        const mustSucceed = c.kind === 'transfer' || (p && isRequireLike(p)) || (p?.type === 'UnaryOperation' && p.operator === '!' && facts.parent(p)?.type === 'IfStatement');
+        const mustSucceed =
+          c.kind === 'transfer' ||
+          (p && isRequireLike(p)) ||
+          (p?.type === 'UnaryOperation' && p.operator === '!' && facts.parent(p)?.type === 'IfStatement');
         if (!mustSucceed) return;
         const r = rootName(target);
         if (!r || !contract.stateVars.has(r) || fn.locals.has(r) || !userSet.get(contract.name)?.has(r)) return;

@@ -21,7 +21,8 @@ export const dosUnboundedArrayDetector: StaticDetector = {
     cwe: 'CWE-400',
     description: 'Work proportional to an array that any user can grow eventually exceeds the block gas limit.',
     recommendation: 'Bound the array, process it in batches the caller pays for, or let users pull their own entries instead of iterating.',
-    exploit_scenario: 'An attacker pushes thousands of cheap entries; the payout loop over the array no longer fits in a block and funds stay locked.',
+    exploit_scenario:
+      'An attacker pushes thousands of cheap entries; the payout loop over the array no longer fits in a block and funds stay locked.',
     messages: {
       iterate: 'Loop over `{{arr}}`, which anyone can grow.',
       grow: 'Loop grows state array `{{arr}}` in a function anyone can call.',
@@ -32,9 +33,22 @@ export const dosUnboundedArrayDetector: StaticDetector = {
     const { facts } = context;
     const grownBy = new Map<string, Set<string>>();
     const isGrowth = (n: Node): string | null => {
-      if (n.type === 'FunctionCall' && n.expression?.type === 'MemberAccess' && n.expression.memberName === 'push') return rootName(n.expression.expression);
-      if (n.type === 'UnaryOperation' && n.operator === '++' && n.subExpression?.type === 'MemberAccess' && n.subExpression.memberName === 'length') return rootName(n.subExpression.expression);
-      if (n.type === 'BinaryOperation' && (n.operator === '+=' || n.operator === '=') && n.left?.type === 'MemberAccess' && n.left.memberName === 'length') return rootName(n.left.expression);
+      if (n.type === 'FunctionCall' && n.expression?.type === 'MemberAccess' && n.expression.memberName === 'push')
+        return rootName(n.expression.expression);
+      if (
+        n.type === 'UnaryOperation' &&
+        n.operator === '++' &&
+        n.subExpression?.type === 'MemberAccess' &&
+        n.subExpression.memberName === 'length'
+      )
+        return rootName(n.subExpression.expression);
+      if (
+        n.type === 'BinaryOperation' &&
+        (n.operator === '+=' || n.operator === '=') &&
+        n.left?.type === 'MemberAccess' &&
+        n.left.memberName === 'length'
+      )
+        return rootName(n.left.expression);
       return null;
     };
     for (const c of facts.contracts) {
@@ -45,10 +59,13 @@ export const dosUnboundedArrayDetector: StaticDetector = {
           const a = isGrowth(n);
           if (a && c.stateVars.has(a) && !f.locals.has(a)) s.add(a);
         });
-        for (const ic of f.internalCalls) for (const g of ic.callees) if (g.node.body) walk(g.node.body, (n) => {
-          const a = isGrowth(n);
-          if (a && c.stateVars.has(a) && !g.locals.has(a)) s.add(a);
-        });
+        for (const ic of f.internalCalls)
+          for (const g of ic.callees)
+            if (g.node.body)
+              walk(g.node.body, (n) => {
+                const a = isGrowth(n);
+                if (a && c.stateVars.has(a) && !g.locals.has(a)) s.add(a);
+              });
       }
       grownBy.set(c.name, s);
     }
@@ -77,7 +94,8 @@ export const dosUnboundedArrayDetector: StaticDetector = {
           if (!grown && a && stateArray(a, n)) grown = a;
         });
       if (grown) context.report({ node: n, loc: { line: line(n), end_line: n.loc.end.line }, messageId: 'grow', data: { arr: grown } });
-      else if (iterated) context.report({ node: n, loc: { line: line(n), end_line: line(n.body ?? n) }, messageId: 'iterate', data: { arr: iterated } });
+      else if (iterated)
+        context.report({ node: n, loc: { line: line(n), end_line: line(n.body ?? n) }, messageId: 'iterate', data: { arr: iterated } });
     };
     const visitor: Record<string, (n: Node) => void> = {
       BinaryOperation(n) {
@@ -97,7 +115,12 @@ export const dosUnboundedArrayDetector: StaticDetector = {
       // `if (arr.length > N) { arr = new T[](0); ... }`: the guarded reset block is the statement.
       let p = facts.parent(n);
       while (p && p.type !== 'IfStatement' && p.type !== 'FunctionDefinition') p = facts.parent(p);
-      const loc = p?.type === 'IfStatement' && some(p.condition, (x) => x.type === 'MemberAccess' && x.memberName === 'length' && rootName(x.expression) === a) && p.loc.end.line - p.loc.start.line <= 6 ? { line: line(p), end_line: p.loc.end.line } : statementLoc(n, facts);
+      const loc =
+        p?.type === 'IfStatement' &&
+        some(p.condition, (x) => x.type === 'MemberAccess' && x.memberName === 'length' && rootName(x.expression) === a) &&
+        p.loc.end.line - p.loc.start.line <= 6
+          ? { line: line(p), end_line: p.loc.end.line }
+          : statementLoc(n, facts);
       context.report({ node: n, loc, messageId: 'reset', data: { arr: a } });
     };
     for (const t of LOOPS) visitor[t] = loop;

@@ -6,9 +6,23 @@
 // values separated by a literal or fixed-size value (the split is pinned), string/bytes literals
 // and locals holding one (constants), abi.encode.
 import { definePlugin } from '../../kernel/index.ts';
-import { isHashCall, statementLoc, unwrap, walk, type ContractFacts, type FunctionFacts, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import {
+  isHashCall,
+  statementLoc,
+  unwrap,
+  walk,
+  type ContractFacts,
+  type FunctionFacts,
+  type Node,
+  type StaticDetector,
+} from '../../lib/analysis/static/index.ts';
 
-const isPacked = (n: Node) => n?.type === 'FunctionCall' && n.expression?.type === 'MemberAccess' && n.expression.memberName === 'encodePacked' && n.expression.expression?.type === 'Identifier' && n.expression.expression.name === 'abi';
+const isPacked = (n: Node) =>
+  n?.type === 'FunctionCall' &&
+  n.expression?.type === 'MemberAccess' &&
+  n.expression.memberName === 'encodePacked' &&
+  n.expression.expression?.type === 'Identifier' &&
+  n.expression.expression.name === 'abi';
 const DYNAMIC = /^(string|bytes)$|\[\]$/;
 
 function literalName(name: string, fn: FunctionFacts | null, contract: ContractFacts | null): boolean {
@@ -38,7 +52,8 @@ export const encodePackedCollisionDetector: StaticDetector = {
     cwe: 'CWE-294',
     description: 'abi.encodePacked drops the lengths of dynamic values, so different argument lists hash to the same digest.',
     recommendation: 'Use abi.encode (lengths included), or keep at most one variable-length value in encodePacked.',
-    exploit_scenario: 'A signature over keccak256(abi.encodePacked(names, roles)) for (["admin"], ["user"]) is replayed as (["adm"], ["inuser"])-style splits; the attacker moves bytes across the boundary and obtains a different authorization under the same signature.',
+    exploit_scenario:
+      'A signature over keccak256(abi.encodePacked(names, roles)) for (["admin"], ["user"]) is replayed as (["adm"], ["inuser"])-style splits; the attacker moves bytes across the boundary and obtains a different authorization under the same signature.',
     messages: { packed: '`abi.encodePacked` of `{{args}}` (variable-length) is hashed: values can shift across the boundary.' },
   },
   create(context) {
@@ -64,7 +79,12 @@ export const encodePackedCollisionDetector: StaticDetector = {
         let dyn: Node[] = [];
         for (let i = 0; i + 1 < args.length && !dyn.length; i++) if (isDyn(args[i]) && isDyn(args[i + 1])) dyn = [args[i], args[i + 1]];
         if (dyn.length < 2) return;
-        context.report({ node: n, loc: statementLoc(n, facts), messageId: 'packed', data: { args: dyn.map((a: Node) => source.slice(a.range[0], a.range[1] + 1)).join('`, `') } });
+        context.report({
+          node: n,
+          loc: statementLoc(n, facts),
+          messageId: 'packed',
+          data: { args: dyn.map((a: Node) => source.slice(a.range[0], a.range[1] + 1)).join('`, `') },
+        });
       },
     };
   },

@@ -17,14 +17,18 @@ export const enumConversionDetector: StaticDetector = {
     category: 'other',
     swc: null,
     cwe: 'CWE-704',
-    description: 'Compilers before 0.4.5 convert integers to enums without a range check; an out-of-range value becomes an enum no code handles.',
-    recommendation: 'Check the value against the number of members before converting (require(x <= uint(State.Last))), or compile with 0.4.5 or later.',
-    exploit_scenario: 'setState(7) stores State(7) on an enum of three members; every `state == State.X` check fails and the contract is stuck, or the fall-through branch pays out.',
+    description:
+      'Compilers before 0.4.5 convert integers to enums without a range check; an out-of-range value becomes an enum no code handles.',
+    recommendation:
+      'Check the value against the number of members before converting (require(x <= uint(State.Last))), or compile with 0.4.5 or later.',
+    exploit_scenario:
+      'setState(7) stores State(7) on an enum of three members; every `state == State.X` check fails and the contract is stuck, or the fall-through branch pays out.',
     messages: { conv: '`{{expr}}` converts a caller value to enum `{{enum}}` without a range check (pragma admits < 0.4.5).' },
   },
   create(context) {
     const { facts, source } = context;
     const min = facts.version.min;
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- needed: without it create()'s inferred return type no longer fits Visitor (tsc)
     if (!min || semver.gte(min, '0.4.5')) return {} as Visitor;
     return {
       FunctionCall(n: Node) {
@@ -34,7 +38,12 @@ export const enumConversionDetector: StaticDetector = {
         if (a?.type === 'NumberLiteral') return;
         const { fn, contract } = facts.enclosing(n);
         if (a?.type === 'Identifier' && facts.typeOf(a.name, fn, contract) === e.name) return;
-        context.report({ node: n, loc: statementLoc(n, facts), messageId: 'conv', data: { expr: source.slice(n.range[0], n.range[1] + 1), enum: e.name } });
+        context.report({
+          node: n,
+          loc: statementLoc(n, facts),
+          messageId: 'conv',
+          data: { expr: source.slice(n.range[0], n.range[1] + 1), enum: e.name },
+        });
       },
     };
   },

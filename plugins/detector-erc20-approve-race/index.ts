@@ -15,9 +15,11 @@ export const erc20ApproveRaceDetector: StaticDetector = {
     category: 'front_running',
     swc: 'SWC-114',
     cwe: 'CWE-362',
-    description: 'Changing an allowance with approve() can be front-run: the spender uses the old allowance before the new one lands, then the new one too.',
+    description:
+      'Changing an allowance with approve() can be front-run: the spender uses the old allowance before the new one lands, then the new one too.',
     recommendation: 'Require the allowance to be set to 0 first, or offer increaseAllowance/decreaseAllowance.',
-    exploit_scenario: 'Alice lowers Bob’s allowance from 100 to 50; Bob sees the pending transaction, spends 100 first, then 50 more after it is mined.',
+    exploit_scenario:
+      'Alice lowers Bob’s allowance from 100 to 50; Bob sees the pending transaction, spends 100 first, then 50 more after it is mined.',
     messages: { race: 'approve() overwrites the allowance without a zero check.' },
   },
   create(context) {
@@ -29,8 +31,20 @@ export const erc20ApproveRaceDetector: StaticDetector = {
         if (spender.typeName?.name !== 'address' || !/^uint/.test(value.typeName?.name ?? '')) return;
         const fn = facts.enclosing(n).fn;
         if (!fn || !fn.isPublic) return;
-        const writesValue = fn.writes.some((w) => w.node.type === 'BinaryOperation' && w.node.operator === '=' && norm(source, w.node.right) === value.name && /\[/.test(norm(source, w.node.left)));
-        const viaHelper = !fn.writes.length && fn.internalCalls.some((ic) => (ic.node.arguments ?? []).some((a: any) => a.type === 'Identifier' && a.name === value.name) && (ic.node.arguments ?? []).some((a: any) => isMsgSender(a)));
+        const writesValue = fn.writes.some(
+          (w) =>
+            w.node.type === 'BinaryOperation' &&
+            w.node.operator === '=' &&
+            norm(source, w.node.right) === value.name &&
+            /\[/.test(norm(source, w.node.left)),
+        );
+        const viaHelper =
+          !fn.writes.length &&
+          fn.internalCalls.some(
+            (ic) =>
+              (ic.node.arguments ?? []).some((a: any) => a.type === 'Identifier' && a.name === value.name) &&
+              (ic.node.arguments ?? []).some((a: any) => isMsgSender(a)),
+          );
         if (!writesValue && !viaHelper) return;
         const zeroCheck = conditions(n.body).some((c) => /==0|0==/.test(norm(source, c)));
         if (zeroCheck) return;

@@ -15,7 +15,11 @@ import { definePlugin } from '../../kernel/index.ts';
 import { some, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 /** Something in the file executes: a body, a state variable (its initializer, its storage). */
-const hasImplementation = (ast: Node) => some(ast, (n) => ((n.type === 'FunctionDefinition' || n.type === 'ModifierDefinition') && !!n.body) || n.type === 'StateVariableDeclaration');
+const hasImplementation = (ast: Node) =>
+  some(
+    ast,
+    (n) => ((n.type === 'FunctionDefinition' || n.type === 'ModifierDefinition') && !!n.body) || n.type === 'StateVariableDeclaration',
+  );
 
 /** The first release of the next breaking series after `v` (0.x: next minor; otherwise next major). */
 function nextBreaking(v: semver.SemVer): string {
@@ -50,9 +54,13 @@ export const floatingPragmaDetector: StaticDetector = {
     swc: 'SWC-103',
     cwe: 'CWE-664',
     description: 'The version pragma admits compilers of more than one breaking release series, whose language semantics differ.',
-    recommendation: 'Restrict the pragma to the release series the contract was written and tested for (pragma solidity ^0.8.24;), or pin it.',
-    exploit_scenario: 'Written for 0.7 with manual overflow handling in mind, the contract is compiled with 0.8, where the same arithmetic reverts instead of wrapping, and a payout path starts to fail.',
-    messages: { pragma: 'Pragma `{{value}}` admits compilers from {{from}} up to and beyond {{into}}, a release that changes language semantics.' },
+    recommendation:
+      'Restrict the pragma to the release series the contract was written and tested for (pragma solidity ^0.8.24;), or pin it.',
+    exploit_scenario:
+      'Written for 0.7 with manual overflow handling in mind, the contract is compiled with 0.8, where the same arithmetic reverts instead of wrapping, and a payout path starts to fail.',
+    messages: {
+      pragma: 'Pragma `{{value}}` admits compilers from {{from}} up to and beyond {{into}}, a release that changes language semantics.',
+    },
   },
   create(context) {
     return {

@@ -21,7 +21,8 @@ export const incorrectExponentDetector: StaticDetector = {
     cwe: 'CWE-682',
     description: 'In Solidity `^` is bitwise XOR; `10 ^ 18` evaluates to 24, not 10**18.',
     recommendation: 'Use `**` for powers (10 ** 18, 2 ** 256 - 1), or type(uint256).max.',
-    exploit_scenario: 'A cap written as `2 ^ 128` is 130: deposits above 130 wei revert, or a fee scaled by `10 ^ 18` is 24 and rounds every fee to zero.',
+    exploit_scenario:
+      'A cap written as `2 ^ 128` is 130: deposits above 130 wei revert, or a fee scaled by `10 ^ 18` is 24 and rounds every fee to zero.',
     messages: { xor: '`{{expr}}` is XOR ({{value}}), not a power.' },
   },
   create(context) {
@@ -33,7 +34,12 @@ export const incorrectExponentDetector: StaticDetector = {
         const r = unwrap(n.right);
         let value = '?';
         if (r?.type === 'NumberLiteral' && /^[0-9]+$/.test(String(r.number))) value = String(BigInt(l.number) ^ BigInt(r.number));
-        context.report({ node: n, loc: statementLoc(n, facts), messageId: 'xor', data: { expr: source.slice(n.range[0], n.range[1] + 1), value } });
+        context.report({
+          node: n,
+          loc: statementLoc(n, facts),
+          messageId: 'xor',
+          data: { expr: source.slice(n.range[0], n.range[1] + 1), value },
+        });
       },
     };
   },

@@ -28,8 +28,12 @@ export const incorrectShiftDetector: StaticDetector = {
     cwe: 'CWE-682',
     description: 'Yul shl/shr/sar take the shift amount as the first argument; the arguments here look swapped.',
     recommendation: 'Write shl(bits, value): `shl(8, x)` shifts x left by 8 bits.',
-    exploit_scenario: 'A packed-slot decoder writes shr(data, 96) instead of shr(96, data); the decoded address is 0 for most inputs and funds are sent to it.',
-    messages: { swapped: '`{{op}}({{a}}, {{b}})` shifts the constant {{b}} by a variable amount: the operands look swapped.', wide: '`{{op}}` by {{a}} bits always yields 0.' },
+    exploit_scenario:
+      'A packed-slot decoder writes shr(data, 96) instead of shr(96, data); the decoded address is 0 for most inputs and funds are sent to it.',
+    messages: {
+      swapped: '`{{op}}({{a}}, {{b}})` shifts the constant {{b}} by a variable amount: the operands look swapped.',
+      wide: '`{{op}}` by {{a}} bits always yields 0.',
+    },
   },
   create(context) {
     const { source } = context;
@@ -42,8 +46,10 @@ export const incorrectShiftDetector: StaticDetector = {
         const t = (x: Node) => source.slice(x.range[0], x.range[1] + 1);
         // `shl(x, 1)` is 2**x, `shl(x, 0xff)` a mask moved into place: only a value that reads like
         // a shift amount (a multiple of 8 below 256: 8, 96, 160, 224) is taken as swapped.
-        if (la === null && lb !== null && lb % 8n === 0n && lb > 0n && lb < 256n) context.report({ node: n, messageId: 'swapped', data: { op: n.functionName, a: t(a), b: t(b) } });
-        else if (la !== null && la >= 256n && n.functionName !== 'sar') context.report({ node: n, messageId: 'wide', data: { op: n.functionName, a: String(la) } });
+        if (la === null && lb !== null && lb % 8n === 0n && lb > 0n && lb < 256n)
+          context.report({ node: n, messageId: 'swapped', data: { op: n.functionName, a: t(a), b: t(b) } });
+        else if (la !== null && la >= 256n && n.functionName !== 'sar')
+          context.report({ node: n, messageId: 'wide', data: { op: n.functionName, a: String(la) } });
       },
     };
   },

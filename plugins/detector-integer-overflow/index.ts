@@ -15,13 +15,30 @@
 // calls out to nobody and is reached only from such functions) - real, but the caller only gets
 // the wrapped value of operands it chose itself; it matters when another contract relies on it.
 import { definePlugin } from '../../kernel/index.ts';
-import { blockValue, conditions, callerControlled, isConstantExpr, norm, ownerSound, rootName, some, statementLoc, unwrap, walk, type FunctionFacts, type Node, type StaticDetector, type StaticFacts } from '../../lib/analysis/static/index.ts';
+import {
+  blockValue,
+  conditions,
+  callerControlled,
+  isConstantExpr,
+  norm,
+  ownerSound,
+  rootName,
+  some,
+  statementLoc,
+  unwrap,
+  walk,
+  type FunctionFacts,
+  type Node,
+  type StaticDetector,
+  type StaticFacts,
+} from '../../lib/analysis/static/index.ts';
 
 const ARITH = new Set(['+', '-', '*', '+=', '-=', '*=', '**']);
 
 function isEtherAmount(n: Node): boolean {
   const u = unwrap(n);
-  if (u?.type === 'MemberAccess' && u.memberName === 'value' && u.expression?.type === 'Identifier' && u.expression.name === 'msg') return true;
+  if (u?.type === 'MemberAccess' && u.memberName === 'value' && u.expression?.type === 'Identifier' && u.expression.name === 'msg')
+    return true;
   if (u?.type === 'MemberAccess' && u.memberName === 'balance') return true;
   return false;
 }
@@ -58,8 +75,22 @@ function resultOnlyFunctions(facts: StaticFacts): Set<FunctionFacts> {
     if (m !== undefined) return m;
     if (stack.has(f)) return true; // recursion: decided by the other members of the cycle
     stack.add(f);
-    const selfdestructs = !!f.node.body && some(f.node.body, (x) => x.type === 'FunctionCall' && x.expression?.type === 'Identifier' && (x.expression.name === 'selfdestruct' || x.expression.name === 'suicide'));
-    const ok = f.kind !== 'modifier' && f.kind !== 'constructor' && !f.transitiveWrites.size && !f.transitiveExternal.length && !selfdestructs && (callers.get(f) ?? []).every((g) => pure(g, stack));
+    const selfdestructs =
+      !!f.node.body &&
+      some(
+        f.node.body,
+        (x) =>
+          x.type === 'FunctionCall' &&
+          x.expression?.type === 'Identifier' &&
+          (x.expression.name === 'selfdestruct' || x.expression.name === 'suicide'),
+      );
+    const ok =
+      f.kind !== 'modifier' &&
+      f.kind !== 'constructor' &&
+      !f.transitiveWrites.size &&
+      !f.transitiveExternal.length &&
+      !selfdestructs &&
+      (callers.get(f) ?? []).every((g) => pure(g, stack));
     stack.delete(f);
     memo.set(f, ok);
     return ok;
@@ -84,7 +115,8 @@ export const integerOverflowDetector: StaticDetector = {
     cwe: 'CWE-190',
     description: 'Unchecked arithmetic wraps around on overflow/underflow, silently producing huge or tiny values.',
     recommendation: 'Compile with Solidity >= 0.8 (checked arithmetic), use SafeMath, or require() the bounds before the operation.',
-    exploit_scenario: 'A holder with a balance of 0 transfers 1 token: `balance - 1` underflows to 2^256-1 and the attacker owns an enormous balance.',
+    exploit_scenario:
+      'A holder with a balance of 0 transfers 1 token: `balance - 1` underflows to 2^256-1 and the attacker owns an enormous balance.',
     messages: { op: '`{{expr}}` can {{kind}} ({{why}}).' },
   },
   create(context) {
@@ -98,7 +130,8 @@ export const integerOverflowDetector: StaticDetector = {
         c = [];
         for (const cond of conditions(fn.body)) {
           walk(cond, (x) => {
-            if (x.type === 'BinaryOperation' && /^(<|<=|>|>=|==|!=)$/.test(x.operator)) c!.push([norm(source, x.left), norm(source, x.right)]);
+            if (x.type === 'BinaryOperation' && /^(<|<=|>|>=|==|!=)$/.test(x.operator))
+              c!.push([norm(source, x.left), norm(source, x.right)]);
           });
         }
         cmpCache.set(fn, c);
@@ -134,16 +167,29 @@ export const integerOverflowDetector: StaticDetector = {
         const byParam = paramAsValue(n, fn.params);
         if (!byParam && !(op === '-' && callerControlled(n, fn))) return;
         // `x * c / d` scales by a fraction (fees, percentages).
-        if (op === '*' && p0?.type === 'BinaryOperation' && p0.operator === '/' && p0.left === child && (isConstantExpr(n.left, constants) || isConstantExpr(n.right, constants))) return;
+        if (
+          op === '*' &&
+          p0?.type === 'BinaryOperation' &&
+          p0.operator === '/' &&
+          p0.left === child &&
+          (isConstantExpr(n.left, constants) || isConstantExpr(n.right, constants))
+        )
+          return;
         if (op === '+' && (isEtherAmount(n.left) || isEtherAmount(n.right) || isTime(n.left) || isTime(n.right))) return;
         // msg.value times a constant stays far below 2^256.
-        if ((isEtherAmount(n.left) && isConstantExpr(n.right, constants)) || (isEtherAmount(n.right) && isConstantExpr(n.left, constants))) return;
+        if ((isEtherAmount(n.left) && isConstantExpr(n.right, constants)) || (isEtherAmount(n.right) && isConstantExpr(n.left, constants)))
+          return;
         if (op === '+' && (unwrap(n.right)?.type === 'NumberLiteral' || unwrap(n.left)?.type === 'NumberLiteral')) return;
         // Operands already compared with each other in this function: guarded.
         const a = norm(source, n.left);
         const b = norm(source, n.right);
         const p = facts.parent(n);
-        const target = p?.type === 'VariableDeclarationStatement' ? p.variables?.[0]?.name ?? '' : p?.type === 'BinaryOperation' && p.operator === '=' ? norm(source, p.left) : '';
+        const target =
+          p?.type === 'VariableDeclarationStatement'
+            ? (p.variables?.[0]?.name ?? '')
+            : p?.type === 'BinaryOperation' && p.operator === '='
+              ? norm(source, p.left)
+              : '';
         const across = (l: string, r: string, x: string, y: string) => mentions(l, x) && mentions(r, y);
         const guard = comparisons(fn.node).some(
           ([l, r]) =>
@@ -155,14 +201,42 @@ export const integerOverflowDetector: StaticDetector = {
         // A transfer between entries of one table: the same amount was first debited from
         // another entry in checked arithmetic, so the sum of the entries is unchanged and the
         // credit cannot exceed it (solmate's `unchecked { balanceOf[to] += amount; }`).
-        if (compound && op === '+' && lhsRoot && writesState && fn.writes.some((w) => w.node !== n && w.pos < (n.range?.[0] ?? 0) && w.node?.type === 'BinaryOperation' && w.node.operator === '-=' && rootName(w.node.left) === lhsRoot && norm(source, w.node.right) === b && facts.version.checkedArithmetic && !facts.inUnchecked(w.node))) return;
+        if (
+          compound &&
+          op === '+' &&
+          lhsRoot &&
+          writesState &&
+          fn.writes.some(
+            (w) =>
+              w.node !== n &&
+              w.pos < (n.range?.[0] ?? 0) &&
+              w.node?.type === 'BinaryOperation' &&
+              w.node.operator === '-=' &&
+              rootName(w.node.left) === lhsRoot &&
+              norm(source, w.node.right) === b &&
+              facts.version.checkedArithmetic &&
+              !facts.inUnchecked(w.node),
+          )
+        )
+          return;
 
         resultOnly ??= resultOnlyFunctions(facts);
         const harmless = resultOnly.has(fn);
         const kind = op === '-' ? 'underflow' : 'overflow';
-        const why = writesState ? `result stored in state variable \`${lhsRoot}\`` : harmless ? 'operand chosen by the caller; the result only goes back to the caller' : 'operand chosen by the caller';
+        const why = writesState
+          ? `result stored in state variable \`${lhsRoot}\``
+          : harmless
+            ? 'operand chosen by the caller; the result only goes back to the caller'
+            : 'operand chosen by the caller';
         const inUnchecked = facts.inUnchecked(n) && facts.version.checkedArithmetic;
-        context.report({ node: n, loc: statementLoc(n, facts), messageId: 'op', data: { expr: source.slice(n.range[0], n.range[1] + 1).slice(0, 80), kind, why: inUnchecked ? `${why}, inside unchecked` : why }, ...(harmless ? { severity: 'LOW' as const } : {}), confidence: some(n, (x) => x.type === 'Identifier' && fn.params.includes(x.name)) ? 0.65 : 0.5 });
+        context.report({
+          node: n,
+          loc: statementLoc(n, facts),
+          messageId: 'op',
+          data: { expr: source.slice(n.range[0], n.range[1] + 1).slice(0, 80), kind, why: inUnchecked ? `${why}, inside unchecked` : why },
+          ...(harmless ? { severity: 'LOW' as const } : {}),
+          confidence: some(n, (x) => x.type === 'Identifier' && fn.params.includes(x.name)) ? 0.65 : 0.5,
+        });
       },
     };
   },

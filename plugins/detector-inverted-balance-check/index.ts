@@ -18,9 +18,11 @@ export const invertedBalanceCheckDetector: StaticDetector = {
     category: 'access_control',
     swc: 'SWC-105',
     cwe: 'CWE-697',
-    description: 'The check before a debit requires the amount to be at least the balance, so amounts larger than the balance are accepted.',
+    description:
+      'The check before a debit requires the amount to be at least the balance, so amounts larger than the balance are accepted.',
     recommendation: 'Require balance >= amount (require(balances[msg.sender] >= amount)).',
-    exploit_scenario: 'With 1 wei deposited, the attacker withdraws the whole contract balance: `amount >= balances[msg.sender]` holds for every large amount, and the debit underflows.',
+    exploit_scenario:
+      'With 1 wei deposited, the attacker withdraws the whole contract balance: `amount >= balances[msg.sender]` holds for every large amount, and the debit underflows.',
     messages: { inverted: '`{{cond}}` lets `{{amount}}` exceed `{{balance}}`, which is then debited by it.' },
   },
   create(context) {
@@ -32,14 +34,17 @@ export const invertedBalanceCheckDetector: StaticDetector = {
             if (!fn.node.body || !fn.isPublic) continue;
             // Debits: `m[k] -= x` of state.
             const debits: Array<{ bal: string; amt: string }> = [];
-            for (const w of fn.writes) if (w.node?.type === 'BinaryOperation' && w.node.operator === '-=') debits.push({ bal: norm(source, w.node.left), amt: norm(source, w.node.right) });
+            for (const w of fn.writes)
+              if (w.node?.type === 'BinaryOperation' && w.node.operator === '-=')
+                debits.push({ bal: norm(source, w.node.left), amt: norm(source, w.node.right) });
             if (!debits.length) continue;
             // Conditions that must HOLD for the debit to run: require/assert arguments, and `if`
             // conditions whose then-branch holds the debit (`if (c) throw;` guards the negation).
             const must: Node[] = [];
             walk(fn.node.body, (n) => {
               if (isRequireLike(n) && n.arguments?.[0]) must.push(n.arguments[0]);
-              if (n.type === 'IfStatement' && n.condition && fn.writes.some((w) => w.node?.operator === '-=' && within(w.node, n.trueBody))) must.push(n.condition);
+              if (n.type === 'IfStatement' && n.condition && fn.writes.some((w) => w.node?.operator === '-=' && within(w.node, n.trueBody)))
+                must.push(n.condition);
             });
             for (const cond of must) {
               walk(cond, (n) => {
@@ -50,7 +55,12 @@ export const invertedBalanceCheckDetector: StaticDetector = {
                 const s = norm(source, small);
                 const d = debits.find((x) => x.amt === b && x.bal === s);
                 if (!d || !within(n, cond)) return;
-                context.report({ node: n, loc: statementLoc(n, facts), messageId: 'inverted', data: { cond: source.slice(n.range[0], n.range[1] + 1), amount: d.amt, balance: d.bal } });
+                context.report({
+                  node: n,
+                  loc: statementLoc(n, facts),
+                  messageId: 'inverted',
+                  data: { cond: source.slice(n.range[0], n.range[1] + 1), amount: d.amt, balance: d.bal },
+                });
               });
             }
           }

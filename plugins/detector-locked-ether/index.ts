@@ -8,7 +8,9 @@ import { definePlugin } from '../../kernel/index.ts';
 import { some, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 const sendsEther = (n: Node) =>
-  (n?.type === 'FunctionCall' && n.expression?.type === 'Identifier' && (n.expression.name === 'selfdestruct' || n.expression.name === 'suicide')) ||
+  (n?.type === 'FunctionCall' &&
+    n.expression?.type === 'Identifier' &&
+    (n.expression.name === 'selfdestruct' || n.expression.name === 'suicide')) ||
   (n?.type === 'AssemblyCall' && ['call', 'callcode', 'delegatecall', 'create', 'create2', 'selfdestruct'].includes(n.functionName));
 
 export const lockedEtherDetector: StaticDetector = {
@@ -22,7 +24,8 @@ export const lockedEtherDetector: StaticDetector = {
     cwe: 'CWE-404',
     description: 'The contract can receive ether but has no function that sends ether out.',
     recommendation: 'Add a (guarded) withdrawal function, or remove `payable` from functions that should not receive ether.',
-    exploit_scenario: 'Users pay the mint price into the contract; with no withdrawal path the proceeds stay locked forever, including for the owner.',
+    exploit_scenario:
+      'Users pay the mint price into the contract; with no withdrawal path the proceeds stay locked forever, including for the owner.',
     messages: { locked: '`{{contract}}` receives ether in `{{fns}}` but never sends any out.' },
   },
   create(context) {
@@ -33,9 +36,22 @@ export const lockedEtherDetector: StaticDetector = {
           if (c.kind !== 'contract' || c.node.isAbstract || c.unresolvedBase) continue;
           const payable = c.functions.filter((f) => f.payable && f.kind !== 'constructor' && f.kind !== 'modifier');
           if (!payable.length) continue;
-          const out = c.functions.some((f) => f.transitiveExternal.some((e) => e.kind === 'delegatecall' || e.kind === 'callcode' || e.kind === 'transfer' || e.kind === 'send' || !!e.value) || (!!f.node.body && some(f.node.body, sendsEther)));
+          const out = c.functions.some(
+            (f) =>
+              f.transitiveExternal.some(
+                (e) => e.kind === 'delegatecall' || e.kind === 'callcode' || e.kind === 'transfer' || e.kind === 'send' || !!e.value,
+              ) ||
+              (!!f.node.body && some(f.node.body, sendsEther)),
+          );
           if (out) continue;
-          context.report({ node: c.node, loc: { line: c.node.loc.start.line }, messageId: 'locked', contract: c.name, function: null, data: { contract: c.name, fns: payable.map((f) => f.name).join('`, `') } });
+          context.report({
+            node: c.node,
+            loc: { line: c.node.loc.start.line },
+            messageId: 'locked',
+            contract: c.name,
+            function: null,
+            data: { contract: c.name, fns: payable.map((f) => f.name).join('`, `') },
+          });
         }
       },
     };

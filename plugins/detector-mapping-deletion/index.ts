@@ -17,8 +17,10 @@ export const mappingDeletionDetector: StaticDetector = {
     swc: null,
     cwe: 'CWE-459',
     description: '`delete` does not clear mappings inside a struct; their entries remain after the struct is deleted.',
-    recommendation: 'Clear the mapping entries explicitly before deleting (track the keys), or key the inner mapping by a record version/nonce that changes on deletion.',
-    exploit_scenario: 'A vault record with `mapping(address => uint) shares` is deleted and re-created under the same id; the old shares are still there and their holders withdraw from the new vault.',
+    recommendation:
+      'Clear the mapping entries explicitly before deleting (track the keys), or key the inner mapping by a record version/nonce that changes on deletion.',
+    exploit_scenario:
+      'A vault record with `mapping(address => uint) shares` is deleted and re-created under the same id; the old shares are still there and their holders withdraw from the new vault.',
     messages: { del: '`delete {{expr}}` leaves the entries of mapping member(s) `{{members}}` in place.' },
   },
   create(context) {
@@ -45,7 +47,12 @@ export const mappingDeletionDetector: StaticDetector = {
         const name = t.replace(/(\[\d*\])+$/, '');
         const members = mappingMembers(name);
         if (!members.length) return;
-        context.report({ node: n, loc: statementLoc(n, facts), messageId: 'del', data: { expr: source.slice(n.subExpression.range[0], n.subExpression.range[1] + 1), members: members.join('`, `') } });
+        context.report({
+          node: n,
+          loc: statementLoc(n, facts),
+          messageId: 'del',
+          data: { expr: source.slice(n.subExpression.range[0], n.subExpression.range[1] + 1), members: members.join('`, `') },
+        });
       },
     };
   },

@@ -4,7 +4,15 @@
 // Avoids false positives: msg.value read outside loops; loops in functions that cannot receive
 // ether (non-payable entry points revert on value, so msg.value is 0 there).
 import { definePlugin } from '../../kernel/index.ts';
-import { isMember, reachableFunctions, statementLoc, walk, type FunctionFacts, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import {
+  isMember,
+  reachableFunctions,
+  statementLoc,
+  walk,
+  type FunctionFacts,
+  type Node,
+  type StaticDetector,
+} from '../../lib/analysis/static/index.ts';
 
 const isMsgValue = (n: Node) => isMember(n, 'msg', 'value');
 
@@ -18,9 +26,13 @@ export const msgValueLoopDetector: StaticDetector = {
     swc: null,
     cwe: 'CWE-837',
     description: 'msg.value does not change between iterations: using it per item counts one payment many times.',
-    recommendation: 'Read msg.value once before the loop, sum what each item costs and require(msg.value == total); track the ether spent in a local.',
+    recommendation:
+      'Read msg.value once before the loop, sum what each item costs and require(msg.value == total); track the ether spent in a local.',
     exploit_scenario: 'batchBuy(ids) credits msg.value for every id; the attacker pays for one item and receives ten.',
-    messages: { loop: '`msg.value` read inside a loop of `{{fn}}`: every iteration sees the same payment.', callee: '`{{callee}}` reads msg.value and is called inside a loop of `{{fn}}`.' },
+    messages: {
+      loop: '`msg.value` read inside a loop of `{{fn}}`: every iteration sees the same payment.',
+      callee: '`{{callee}}` reads msg.value and is called inside a loop of `{{fn}}`.',
+    },
   },
   create(context) {
     const { facts } = context;

@@ -9,7 +9,17 @@
 // `if (start > 1 && block.number > start + n) start = 0`), constructors and payable writers (paying
 // for a slot is a rule of the game), guards out of sight.
 import { definePlugin } from '../../kernel/index.ts';
-import { conditions, headerLoc, isMsgSender, reachableFunctions, some, unwrap, type FunctionFacts, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import {
+  conditions,
+  headerLoc,
+  isMsgSender,
+  reachableFunctions,
+  some,
+  unwrap,
+  type FunctionFacts,
+  type Node,
+  type StaticDetector,
+} from '../../lib/analysis/static/index.ts';
 
 /** `delete x`, `x = 0`, `x = false`, `x = address(0)`: a reset, not a chosen value. */
 function isClear(w: Node): boolean {
@@ -25,7 +35,13 @@ function openWrite(fn: FunctionFacts, v: string): boolean {
   return reachableFunctions(fn, 4).some((g) => {
     if (!g.node.body || g.writes.every((w) => w.variable !== v)) return false;
     const phase = conditions(g.node.body).some((c) => some(c, (x) => x.type === 'Identifier' && x.name === v));
-    const own = (w: Node) => some(w?.left ?? w?.subExpression ?? {}, (x) => x.type === 'IndexAccess' && (isMsgSender(x.index) || (unwrap(x.index)?.type === 'Identifier' && g.senderKeys.has(unwrap(x.index).name))));
+    const own = (w: Node) =>
+      some(
+        w?.left ?? w?.subExpression ?? {},
+        (x) =>
+          x.type === 'IndexAccess' &&
+          (isMsgSender(x.index) || (unwrap(x.index)?.type === 'Identifier' && g.senderKeys.has(unwrap(x.index).name))),
+      );
     return !phase && g.writes.some((w) => w.variable === v && !isClear(w.node) && !own(w.node));
   });
 }
@@ -39,9 +55,11 @@ export const protectedVarsDetector: StaticDetector = {
     category: 'access_control',
     swc: 'SWC-105',
     cwe: 'CWE-284',
-    description: 'A state variable is written behind a caller check in one function and without any check in another; anyone can make the restricted change through the open one.',
+    description:
+      'A state variable is written behind a caller check in one function and without any check in another; anyone can make the restricted change through the open one.',
     recommendation: 'Add the same access check (modifier) to every function that writes the variable, or remove the open writer.',
-    exploit_scenario: 'setFee() is onlyOwner, but initializeFees() writes the same `fee` for anyone; an attacker sets a 100% fee and collects every payment.',
+    exploit_scenario:
+      'setFee() is onlyOwner, but initializeFees() writes the same `fee` for anyone; an attacker sets a 100% fee and collects every payment.',
     messages: { open: '`{{fn}}` writes `{{var}}` for anyone, while `{{guarded}}` requires a caller check for it.' },
   },
   create(context) {
@@ -63,7 +81,14 @@ export const protectedVarsDetector: StaticDetector = {
               const key = `${f.contract}.${f.name}`;
               if (reported.has(key)) continue;
               reported.add(key);
-              context.report({ node: f.node, loc: headerLoc(f.node), messageId: 'open', contract: f.contract, function: f.name, data: { fn: f.name, var: v, guarded: guarded.name } });
+              context.report({
+                node: f.node,
+                loc: headerLoc(f.node),
+                messageId: 'open',
+                contract: f.contract,
+                function: f.name,
+                data: { fn: f.name, var: v, guarded: guarded.name },
+              });
             }
           }
         }

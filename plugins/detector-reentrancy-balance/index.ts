@@ -6,12 +6,26 @@
 // (the `before`/`after` measurement pattern reads it again and compares the two, which is the
 // fix), copies not used after the call, and calls into the contract's trusted, owner-set addresses.
 import { definePlugin } from '../../kernel/index.ts';
-import { hasReentrancyLock, ownerSetOnly, rootName, some, statementLoc, unwrap, walk, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import {
+  hasReentrancyLock,
+  ownerSetOnly,
+  rootName,
+  statementLoc,
+  unwrap,
+  walk,
+  type Node,
+  type StaticDetector,
+} from '../../lib/analysis/static/index.ts';
 
 const isBalance = (n: Node) => {
   const u = unwrap(n);
   if (u?.type === 'MemberAccess' && u.memberName === 'balance') return true;
-  return u?.type === 'FunctionCall' && u.expression?.type === 'MemberAccess' && u.expression.memberName === 'balanceOf' && (u.arguments ?? []).length === 1;
+  return (
+    u?.type === 'FunctionCall' &&
+    u.expression?.type === 'MemberAccess' &&
+    u.expression.memberName === 'balanceOf' &&
+    (u.arguments ?? []).length === 1
+  );
 };
 
 export const reentrancyBalanceDetector: StaticDetector = {
@@ -23,9 +37,11 @@ export const reentrancyBalanceDetector: StaticDetector = {
     category: 'reentrancy',
     swc: 'SWC-107',
     cwe: 'CWE-841',
-    description: 'A balance is cached before an external call and used afterwards; a reentrant call can change the real balance in between.',
+    description:
+      'A balance is cached before an external call and used afterwards; a reentrant call can change the real balance in between.',
     recommendation: 'Re-read the balance after the call, or apply checks-effects-interactions and a reentrancy guard (nonReentrant).',
-    exploit_scenario: 'deposit() caches token.balanceOf(this), calls the token (an ERC777 hook re-enters deposit()), then credits the difference against the stale cache: the attacker is credited twice for one transfer.',
+    exploit_scenario:
+      'deposit() caches token.balanceOf(this), calls the token (an ERC777 hook re-enters deposit()), then credits the difference against the stale cache: the attacker is credited twice for one transfer.',
     messages: { stale: '`{{local}}` caches `{{balance}}` before the call to `{{target}}` and is used after it (line {{use}}).' },
   },
   create(context) {
@@ -37,14 +53,26 @@ export const reentrancyBalanceDetector: StaticDetector = {
             if (!fn.node.body || !fn.isPublic || fn.isView || hasReentrancyLock(fn) || !fn.transitiveExternal.length) continue;
             const caches: Array<{ name: string; at: number; node: Node }> = [];
             walk(fn.node.body, (n) => {
-              if (n.type === 'VariableDeclarationStatement' && n.initialValue && isBalance(n.initialValue) && n.variables?.length === 1 && n.variables[0]?.name) caches.push({ name: n.variables[0].name, at: n.range[1], node: n.initialValue });
+              if (
+                n.type === 'VariableDeclarationStatement' &&
+                n.initialValue &&
+                isBalance(n.initialValue) &&
+                n.variables?.length === 1 &&
+                n.variables[0]?.name
+              )
+                caches.push({ name: n.variables[0].name, at: n.range[1], node: n.initialValue });
             });
             for (const k of caches) {
               const balanceText = source.slice(k.node.range[0], k.node.range[1] + 1).replace(/\s+/g, '');
-              const call = fn.externalCalls.find((e) => (e.node.range?.[0] ?? 0) > k.at && !(rootName(e.target) && c.stateVars.has(rootName(e.target)!) && ownerSetOnly(c, rootName(e.target)!)) && !isBalance(e.node));
+              const call = fn.externalCalls.find(
+                (e) =>
+                  (e.node.range?.[0] ?? 0) > k.at &&
+                  !(rootName(e.target) && c.stateVars.has(rootName(e.target)!) && ownerSetOnly(c, rootName(e.target)!)) &&
+                  !isBalance(e.node),
+              );
               if (!call) continue;
               const after = call.node.range[1];
-              let use: Node | null = null;
+              let use: Node = null;
               let reread = false;
               walk(fn.node.body, (n) => {
                 if ((n.range?.[0] ?? 0) <= after) return;
@@ -52,7 +80,12 @@ export const reentrancyBalanceDetector: StaticDetector = {
                 if (isBalance(n) && source.slice(n.range[0], n.range[1] + 1).replace(/\s+/g, '') === balanceText) reread = true;
               });
               if (!use || reread) continue;
-              context.report({ node: call.node, loc: statementLoc(call.node, facts), messageId: 'stale', data: { local: k.name, balance: balanceText, target: call.targetText.slice(0, 60), use: (use as Node).loc.start.line } });
+              context.report({
+                node: call.node,
+                loc: statementLoc(call.node, facts),
+                messageId: 'stale',
+                data: { local: k.name, balance: balanceText, target: call.targetText.slice(0, 60), use: use.loc.start.line },
+              });
               break;
             }
           }

@@ -16,7 +16,22 @@
 // function reads except to update itself or in a view nothing calls internally): a re-entrant
 // call that sees the stale value decides nothing with it.
 import { definePlugin } from '../../kernel/index.ts';
-import { conditions, hasReentrancyLock, isMsgSender, isTxOrigin, namesFor, ownerSetOnly, some, statementLoc, walk, type ContractFacts, type FunctionFacts, type Node, type StaticDetector, type StaticFacts } from '../../lib/analysis/static/index.ts';
+import {
+  conditions,
+  hasReentrancyLock,
+  isMsgSender,
+  isTxOrigin,
+  namesFor,
+  ownerSetOnly,
+  some,
+  statementLoc,
+  walk,
+  type ContractFacts,
+  type FunctionFacts,
+  type Node,
+  type StaticDetector,
+  type StaticFacts,
+} from '../../lib/analysis/static/index.ts';
 
 export const reentrancyDetector: StaticDetector = {
   meta: {
@@ -27,9 +42,12 @@ export const reentrancyDetector: StaticDetector = {
     category: 'reentrancy',
     swc: 'SWC-107',
     cwe: 'CWE-841',
-    description: 'The contract calls an external address and only afterwards updates its own state; the callee can re-enter and act on the stale state.',
-    recommendation: 'Apply checks-effects-interactions: update balances and flags before the external call, or guard the function with a reentrancy lock.',
-    exploit_scenario: 'An attacker contract calls withdraw(); in its fallback it calls withdraw() again before its balance is zeroed, draining the contract in a loop.',
+    description:
+      'The contract calls an external address and only afterwards updates its own state; the callee can re-enter and act on the stale state.',
+    recommendation:
+      'Apply checks-effects-interactions: update balances and flags before the external call, or guard the function with a reentrancy lock.',
+    exploit_scenario:
+      'An attacker contract calls withdraw(); in its fallback it calls withdraw() again before its balance is zeroed, draining the contract in a loop.',
     messages: {
       value: 'Call to `{{target}}` sends ether and forwards gas; `{{vars}}` written afterwards (line {{writeLine}}).',
       call: 'External call to `{{target}}` before `{{vars}}` is written (line {{writeLine}}).',
@@ -60,7 +78,15 @@ export const reentrancyDetector: StaticDetector = {
               // Re-entering an owner-only function needs the owner's cooperation: only
               // value-carrying calls stay reported there, one level lower.
               if (fn.senderGuard && call.kind === 'external') continue;
-              if (call.kind === 'external' && !p.writes.some((w) => (p.via === 'modifier' ? readBeforeModifierCall(fn, p.at, w.variable, call.node.range?.[0] ?? 0) : readBefore(fn, w.variable, call.node.range?.[0] ?? 0)))) continue;
+              if (
+                call.kind === 'external' &&
+                !p.writes.some((w) =>
+                  p.via === 'modifier'
+                    ? readBeforeModifierCall(fn, p.at, w.variable, call.node.range?.[0] ?? 0)
+                    : readBefore(fn, w.variable, call.node.range?.[0] ?? 0),
+                )
+              )
+                continue;
               if (p.writes.every((w) => writeOnly(c, w.variable, facts))) continue;
               seen.add(p.at);
               const vars = [...new Set(p.writes.map((w) => w.variable))].join('`, `');
@@ -80,7 +106,8 @@ export const reentrancyDetector: StaticDetector = {
               }
               if (p.via === 'internal') messageId = 'internal';
               if (p.via === 'modifier') messageId = 'modifier';
-              const callee = p.via === 'modifier' ? p.at.name : p.via === 'internal' ? p.at.expression?.name ?? p.at.expression?.memberName ?? '' : '';
+              const callee =
+                p.via === 'modifier' ? p.at.name : p.via === 'internal' ? (p.at.expression?.name ?? p.at.expression?.memberName ?? '') : '';
               const loc = p.via === 'modifier' ? { line: p.at.loc.start.line, end_line: p.at.loc.end.line } : statementLoc(p.at, facts);
               context.report({
                 node: p.at,
@@ -110,7 +137,9 @@ export const reentrancyDetector: StaticDetector = {
 function trustedCallee(c: ContractFacts, fn: FunctionFacts, target: Node, callNode: Node): boolean {
   const root = target?.type === 'Identifier' ? target.name : null;
   if (!root || fn.locals.has(root) || fn.params.includes(root) || !ownerSetOnly(c, root)) return false;
-  const addressParams = new Set<string>((fn.node.parameters ?? []).filter((p: Node) => /^address/.test(p?.typeName?.name ?? '')).map((p: Node) => p.name));
+  const addressParams = new Set<string>(
+    (fn.node.parameters ?? []).filter((p: Node) => /^address/.test(p?.typeName?.name ?? '')).map((p: Node) => p.name),
+  );
   const callerAddress = (x: Node) => isMsgSender(x) || isTxOrigin(x) || (x.type === 'Identifier' && addressParams.has(x.name));
   return !(callNode.arguments ?? []).some((a: Node) => some(a, callerAddress));
 }
@@ -136,9 +165,18 @@ function heldLock(c: ContractFacts, fn: FunctionFacts, callPos: number): boolean
   });
   const held = [...last].filter(([, w]) => w.held).map(([v]) => v);
   if (!held.length) return false;
-  const checkedIn = (body: Node | undefined, v: string) => !!body && conditions(body).some((cond) => some(cond, (x) => x.type === 'Identifier' && x.name === v));
+  const checkedIn = (body: Node, v: string) =>
+    !!body && conditions(body).some((cond) => some(cond, (x) => x.type === 'Identifier' && x.name === v));
   const checks = (g: FunctionFacts, v: string) => checkedIn(g.node.body, v) || g.modifiers.some((m) => checkedIn(m.def?.node.body, v));
-  const open = c.functions.filter((g) => g.isPublic && g.kind !== 'constructor' && !g.isView && !g.senderGuard && !!g.node.body && (g.transitiveWrites.size > 0 || g.transitiveExternal.length > 0));
+  const open = c.functions.filter(
+    (g) =>
+      g.isPublic &&
+      g.kind !== 'constructor' &&
+      !g.isView &&
+      !g.senderGuard &&
+      !!g.node.body &&
+      (g.transitiveWrites.size > 0 || g.transitiveExternal.length > 0),
+  );
   return held.some((v) => open.every((g) => checks(g, v)));
 }
 
@@ -155,7 +193,9 @@ function writeOnly(c: ContractFacts, v: string, facts: StaticFacts): boolean {
     });
     if (read) return false;
   }
-  for (const f of c.functions) for (const m of f.modifiers) if (m.def?.node.body && some(m.def.node.body, (n) => n.type === 'Identifier' && n.name === v)) return false;
+  for (const f of c.functions)
+    for (const m of f.modifiers)
+      if (m.def?.node.body && some(m.def.node.body, (n) => n.type === 'Identifier' && n.name === v)) return false;
   return true;
 }
 
@@ -168,7 +208,9 @@ function assignedOnly(id: Node, facts: StaticFacts): boolean {
     p = facts.parent(p);
   }
   if (!p) return false;
-  const isTarget = (p.type === 'BinaryOperation' && /^(=|\+=|-=|\*=|\/=|%=|\|=|&=|\^=|<<=|>>=)$/.test(p.operator) && p.left === child) || (p.type === 'UnaryOperation' && /^(\+\+|--|delete)$/.test(p.operator));
+  const isTarget =
+    (p.type === 'BinaryOperation' && /^(=|\+=|-=|\*=|\/=|%=|\|=|&=|\^=|<<=|>>=)$/.test(p.operator) && p.left === child) ||
+    (p.type === 'UnaryOperation' && /^(\+\+|--|delete)$/.test(p.operator));
   return isTarget && facts.parent(p)?.type === 'ExpressionStatement';
 }
 
@@ -179,7 +221,8 @@ function assignedOnly(id: Node, facts: StaticFacts): boolean {
 function readBeforeModifierCall(fn: FunctionFacts, at: unknown, variable: string, pos: number): boolean {
   const idx = fn.modifiers.findIndex((m) => m.node === at);
   if (idx < 0) return true;
-  for (const m of fn.modifiers.slice(0, idx)) if (m.def && (m.def.transitiveReads.has(variable) || readBefore(m.def, variable, Infinity))) return true;
+  for (const m of fn.modifiers.slice(0, idx))
+    if (m.def && (m.def.transitiveReads.has(variable) || readBefore(m.def, variable, Infinity))) return true;
   const def = fn.modifiers[idx].def;
   return !!def && readBefore(def, variable, pos);
 }

@@ -18,9 +18,12 @@ export const returnBombDetector: StaticDetector = {
     category: 'denial_of_service',
     swc: 'SWC-113',
     cwe: 'CWE-400',
-    description: 'The return data of a call to an untrusted address is copied in full; a malicious callee can return enough data to exhaust the caller\'s gas.',
-    recommendation: 'Limit the gas forwarded and copy at most a bounded return size with assembly (ExcessivelySafeCall), or ignore return data in assembly.',
-    exploit_scenario: 'A relayer executes a user call that returns 1 MB; copying it costs all remaining gas, the relayer\'s fee transfer after the call never happens, and the relayer pays for the failed transaction.',
+    description:
+      "The return data of a call to an untrusted address is copied in full; a malicious callee can return enough data to exhaust the caller's gas.",
+    recommendation:
+      'Limit the gas forwarded and copy at most a bounded return size with assembly (ExcessivelySafeCall), or ignore return data in assembly.',
+    exploit_scenario:
+      "A relayer executes a user call that returns 1 MB; copying it costs all remaining gas, the relayer's fee transfer after the call never happens, and the relayer pays for the failed transaction.",
     messages: { bomb: 'Call to caller-chosen `{{target}}` copies all return data and execution continues after a failure.' },
   },
   create(context) {
@@ -34,15 +37,33 @@ export const returnBombDetector: StaticDetector = {
         // or an internal helper's target was chosen by trusted or visible code).
         if (!fn || !fn.isPublic || fn.senderGuard || !callerControlled(c.target, fn)) return;
         // An explicit gas limit: `{gas: x}` or `.gas(x)`.
-        if (some(n.expression, (x) => (x.type === 'NameValueExpression' && (x.arguments?.names ?? []).includes('gas')) || (x.type === 'MemberAccess' && x.memberName === 'gas'))) return;
+        if (
+          some(
+            n.expression,
+            (x) =>
+              (x.type === 'NameValueExpression' && (x.arguments?.names ?? []).includes('gas')) ||
+              (x.type === 'MemberAccess' && x.memberName === 'gas'),
+          )
+        )
+          return;
         // The success flag must be used to carry on, not to revert everything.
         const p = facts.parent(n);
-        const flag = p?.type === 'VariableDeclarationStatement' ? p.variables?.[0]?.name : p?.type === 'BinaryOperation' && p.left?.type === 'TupleExpression' ? p.left.components?.[0]?.name : null;
+        const flag =
+          p?.type === 'VariableDeclarationStatement'
+            ? p.variables?.[0]?.name
+            : p?.type === 'BinaryOperation' && p.left?.type === 'TupleExpression'
+              ? p.left.components?.[0]?.name
+              : null;
         if (!flag || !fn.node.body) return;
         let required = false;
         some(fn.node.body, (x) => {
           if (isRequireLike(x) && some(x.arguments?.[0], (m) => m.type === 'Identifier' && m.name === flag)) required = true;
-          if (x.type === 'IfStatement' && some(x.condition, (m) => m.type === 'Identifier' && m.name === flag) && some(x.trueBody, (m) => m.type === 'RevertStatement' || (m.type === 'FunctionCall' && m.expression?.name === 'revert'))) required = true;
+          if (
+            x.type === 'IfStatement' &&
+            some(x.condition, (m) => m.type === 'Identifier' && m.name === flag) &&
+            some(x.trueBody, (m) => m.type === 'RevertStatement' || (m.type === 'FunctionCall' && m.expression?.name === 'revert'))
+          )
+            required = true;
           return false;
         });
         if (required) return;

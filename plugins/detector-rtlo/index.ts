@@ -16,9 +16,11 @@ export const rtloDetector: StaticDetector = {
     category: 'other',
     swc: 'SWC-130',
     cwe: 'CWE-451',
-    description: 'Bidirectional control characters reorder how the source is displayed; the code that compiles is not the code a reviewer sees.',
+    description:
+      'Bidirectional control characters reorder how the source is displayed; the code that compiles is not the code a reviewer sees.',
     recommendation: 'Remove every bidirectional control character (U+202A–U+202E, U+2066–U+2069) from the source.',
-    exploit_scenario: 'A comment containing U+202E makes `transfer(attacker, amount)` display as a harmless call in review; the compiled contract pays the attacker.',
+    exploit_scenario:
+      'A comment containing U+202E makes `transfer(attacker, amount)` display as a harmless call in review; the compiled contract pays the attacker.',
     messages: { line: 'Line contains bidirectional control character U+{{code}}.' },
   },
   create(context) {
@@ -27,7 +29,14 @@ export const rtloDetector: StaticDetector = {
         const lines = context.source.split('\n');
         lines.forEach((l, i) => {
           const m = BIDI.exec(l);
-          if (m) context.report({ loc: { line: i + 1, end_line: i + 1 }, messageId: 'line', data: { code: m[0].codePointAt(0)!.toString(16).toUpperCase() }, contract: null, function: null });
+          if (m)
+            context.report({
+              loc: { line: i + 1, end_line: i + 1 },
+              messageId: 'line',
+              data: { code: m[0].codePointAt(0)!.toString(16).toUpperCase() },
+              contract: null,
+              function: null,
+            });
         });
       },
     };

@@ -11,7 +11,7 @@ import type { Node, StaticDetector } from '../../lib/analysis/static/index.ts';
 export const shadowedStateDetector: StaticDetector = {
   meta: {
     id: 'shadowed-state',
-    title: 'State variable shadows a base contract\'s variable',
+    title: "State variable shadows a base contract's variable",
     severity: 'HIGH',
     confidence: 0.75,
     category: 'other',
@@ -19,11 +19,13 @@ export const shadowedStateDetector: StaticDetector = {
     cwe: 'CWE-710',
     description: 'A derived contract redeclares a state variable of its base; the two names refer to two different storage slots.',
     recommendation: 'Remove the redeclaration and assign the inherited variable (in the constructor), or rename one of them.',
-    exploit_scenario: 'The derived constructor sets its own `owner`; the base\'s onlyOwner modifier reads the base\'s `owner`, still address(0), so the guard and the intended owner never match (or a function writing the base copy hands the role to anyone).',
+    exploit_scenario:
+      "The derived constructor sets its own `owner`; the base's onlyOwner modifier reads the base's `owner`, still address(0), so the guard and the intended owner never match (or a function writing the base copy hands the role to anyone).",
     messages: { shadow: '`{{name}}` redeclares `{{base}}.{{name}}`: two slots with one name.' },
   },
   create(context) {
     const { facts } = context;
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- needed: without it create()'s inferred return type no longer fits Visitor (tsc)
     if (facts.version.min && semver.gte(facts.version.min, '0.6.0')) return {} as Visitor;
     return {
       'SourceUnit:exit'() {
@@ -32,8 +34,25 @@ export const shadowedStateDetector: StaticDetector = {
             if (sub.type !== 'StateVariableDeclaration') continue;
             for (const v of sub.variables ?? []) {
               if (!v?.name || v.isDeclaredConst) continue;
-              const base = c.linearization.slice(1).map((b) => facts.contractByName.get(b)).find((b) => b && (b.node.subNodes ?? []).some((s: Node) => s.type === 'StateVariableDeclaration' && (s.variables ?? []).some((x: Node) => x?.name === v.name && !x.isDeclaredConst)));
-              if (base) context.report({ node: v, loc: { line: v.loc.start.line, end_line: v.loc.end.line }, messageId: 'shadow', data: { name: v.name, base: base.name } });
+              const base = c.linearization
+                .slice(1)
+                .map((b) => facts.contractByName.get(b))
+                .find(
+                  (b) =>
+                    b &&
+                    (b.node.subNodes ?? []).some(
+                      (s: Node) =>
+                        s.type === 'StateVariableDeclaration' &&
+                        (s.variables ?? []).some((x: Node) => x?.name === v.name && !x.isDeclaredConst),
+                    ),
+                );
+              if (base)
+                context.report({
+                  node: v,
+                  loc: { line: v.loc.start.line, end_line: v.loc.end.line },
+                  messageId: 'shadow',
+                  data: { name: v.name, base: base.name },
+                });
             }
           }
         }

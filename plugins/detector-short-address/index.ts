@@ -20,15 +20,26 @@ export const shortAddressDetector: StaticDetector = {
     swc: null,
     cwe: 'CWE-20',
     description: 'Token transfer functions compiled before 0.5 accept short calldata; a truncated address shifts the amount argument.',
-    recommendation: 'Compile with Solidity >= 0.5 or check msg.data.length (onlyPayloadSize) in transfer functions; validate addresses in clients.',
-    exploit_scenario: 'An exchange lets a user withdraw to an address missing its last byte; the amount is shifted by 8 bits and the user receives 256 times the tokens.',
+    recommendation:
+      'Compile with Solidity >= 0.5 or check msg.data.length (onlyPayloadSize) in transfer functions; validate addresses in clients.',
+    exploit_scenario:
+      'An exchange lets a user withdraw to an address missing its last byte; the amount is shifted by 8 bits and the user receives 256 times the tokens.',
     messages: { transfer: '`{{fn}}(address,uint)` moves balances without a payload-size check.' },
   },
   create(context) {
     const { facts } = context;
     const min = facts.version.min;
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- needed: without it create()'s inferred return type no longer fits Visitor (tsc)
     if (min && semver.gte(min, '0.5.0')) return {} as Visitor;
-    const checksPayload = (n: Node) => some(n, (x) => x.type === 'MemberAccess' && x.memberName === 'length' && x.expression?.type === 'MemberAccess' && x.expression.memberName === 'data');
+    const checksPayload = (n: Node) =>
+      some(
+        n,
+        (x) =>
+          x.type === 'MemberAccess' &&
+          x.memberName === 'length' &&
+          x.expression?.type === 'MemberAccess' &&
+          x.expression.memberName === 'data',
+      );
     return {
       'SourceUnit:exit'() {
         for (const c of facts.contracts)
@@ -49,7 +60,14 @@ export const shortAddressDetector: StaticDetector = {
             });
             if (!credits || !debits) continue;
             if (checksPayload(fn.node.body) || fn.modifiers.some((m) => m.def && checksPayload(m.def.node))) continue;
-            context.report({ node: fn.node, loc: headerLoc(fn.node), messageId: 'transfer', contract: c.name, function: fn.name, data: { fn: fn.name } });
+            context.report({
+              node: fn.node,
+              loc: headerLoc(fn.node),
+              messageId: 'transfer',
+              contract: c.name,
+              function: fn.name,
+              data: { fn: fn.name },
+            });
           }
       },
     };

@@ -12,14 +12,26 @@ import { conditions, statementLoc, unwrap, within, type Node, type StaticDetecto
 const isThis = (n: Node): boolean => {
   const u = unwrap(n);
   // `address(this)`: some parser versions give `address` as a plain identifier callee.
-  if (u?.type === 'FunctionCall' && u.expression?.type === 'Identifier' && u.expression.name === 'address' && (u.arguments ?? []).length === 1) return isThis(u.arguments[0]);
+  if (
+    u?.type === 'FunctionCall' &&
+    u.expression?.type === 'Identifier' &&
+    u.expression.name === 'address' &&
+    (u.arguments ?? []).length === 1
+  )
+    return isThis(u.arguments[0]);
   return u?.type === 'Identifier' && u.name === 'this';
 };
 /** The contract's own balance: address(this).balance, this.balance, token.balanceOf(this). */
 const isBalance = (n: Node) => {
   const u = unwrap(n);
   if (u?.type === 'MemberAccess' && u.memberName === 'balance') return isThis(u.expression);
-  return u?.type === 'FunctionCall' && u.expression?.type === 'MemberAccess' && u.expression.memberName === 'balanceOf' && (u.arguments ?? []).length === 1 && isThis(u.arguments[0]);
+  return (
+    u?.type === 'FunctionCall' &&
+    u.expression?.type === 'MemberAccess' &&
+    u.expression.memberName === 'balanceOf' &&
+    (u.arguments ?? []).length === 1 &&
+    isThis(u.arguments[0])
+  );
 };
 
 export const strictBalanceEqualityDetector: StaticDetector = {
@@ -31,9 +43,11 @@ export const strictBalanceEqualityDetector: StaticDetector = {
     category: 'denial_of_service',
     swc: 'SWC-132',
     cwe: 'CWE-667',
-    description: 'Balances can be changed from outside (forced ether, direct token transfers); an exact == / != test on them can be broken by anyone.',
+    description:
+      'Balances can be changed from outside (forced ether, direct token transfers); an exact == / != test on them can be broken by anyone.',
     recommendation: 'Compare with >= / <=, or track the expected amount in a state variable instead of reading the live balance.',
-    exploit_scenario: 'The game ends only when this.balance == target; the attacker force-sends 1 wei through selfdestruct and the balance never equals the target again, locking every deposit.',
+    exploit_scenario:
+      'The game ends only when this.balance == target; the attacker force-sends 1 wei through selfdestruct and the balance never equals the target again, locking every deposit.',
     messages: { eq: '`{{expr}}` tests a balance for exact equality.' },
   },
   create(context) {
@@ -48,7 +62,12 @@ export const strictBalanceEqualityDetector: StaticDetector = {
         if (!fn?.node.body) return;
         const inCondition = conditions(fn.node.body).some((c) => within(n, c));
         if (!inCondition && !fn.calledInternally) return;
-        context.report({ node: n, loc: statementLoc(n, facts), messageId: 'eq', data: { expr: source.slice(n.range[0], n.range[1] + 1).slice(0, 80) } });
+        context.report({
+          node: n,
+          loc: statementLoc(n, facts),
+          messageId: 'eq',
+          data: { expr: source.slice(n.range[0], n.range[1] + 1).slice(0, 80) },
+        });
       },
     };
   },

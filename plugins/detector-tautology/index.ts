@@ -30,8 +30,10 @@ export const tautologyDetector: StaticDetector = {
     swc: null,
     cwe: 'CWE-571',
     description: 'The type of the operand fixes the outcome of this comparison; the check it was meant to make does not happen.',
-    recommendation: 'Compare against the bound that was meant (`> 0`, a real limit), or iterate downward with `i > 0` and use `i - 1` inside the loop.',
-    exploit_scenario: 'require(amount >= 0) was meant as require(amount > 0); zero-amount calls pass and register as participants for free.',
+    recommendation:
+      'Compare against the bound that was meant (`> 0`, a real limit), or iterate downward with `i > 0` and use `i - 1` inside the loop.',
+    exploit_scenario:
+      'require(amount >= 0) was meant as require(amount > 0); zero-amount calls pass and register as participants for free.',
     messages: { always: '`{{expr}}` is always {{value}} for `{{type}}`.' },
   },
   create(context) {
@@ -64,7 +66,12 @@ export const tautologyDetector: StaticDetector = {
         // Always true inside `&&`, always false inside `||`: a redundant term beside real checks.
         const p = facts.parent(n);
         if (p?.type === 'BinaryOperation' && ((p.operator === '&&' && value) || (p.operator === '||' && !value))) return;
-        context.report({ node: n, loc: statementLoc(n, facts), messageId: 'always', data: { expr: source.slice(n.range[0], n.range[1] + 1), value: String(value), type: t! } });
+        context.report({
+          node: n,
+          loc: statementLoc(n, facts),
+          messageId: 'always',
+          data: { expr: source.slice(n.range[0], n.range[1] + 1), value: String(value), type: t! },
+        });
       },
     };
   },

@@ -13,7 +13,18 @@
 // Fields a condition only tests against zero (`birthTime != 0`) are existence flags, not times.
 // One finding per stored variable: every store into the same variable feeds the same condition.
 import { definePlugin } from '../../kernel/index.ts';
-import { blockValue, conditions, isMsgSender, entropyFacts, norm, statementLoc, unwrap, walk, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import {
+  blockValue,
+  conditions,
+  isMsgSender,
+  entropyFacts,
+  norm,
+  statementLoc,
+  unwrap,
+  walk,
+  type Node,
+  type StaticDetector,
+} from '../../lib/analysis/static/index.ts';
 
 const COMPARE = /^(<|<=|>|>=|==|!=)$/;
 const isZero = (n: Node) => unwrap(n)?.type === 'NumberLiteral' && Number(unwrap(n).number) === 0;
@@ -28,7 +39,8 @@ export const timestampDependenceDetector: StaticDetector = {
     swc: 'SWC-116',
     cwe: 'CWE-829',
     description: 'block.timestamp is set by the miner within a tolerance; decisions based on it can be manipulated by a few seconds.',
-    recommendation: 'Do not use timestamps for randomness or fine-grained decisions; tolerate ~15 s of drift, or use block numbers / oracles for time windows.',
+    recommendation:
+      'Do not use timestamps for randomness or fine-grained decisions; tolerate ~15 s of drift, or use block numbers / oracles for time windows.',
     exploit_scenario: 'A miner sets the block timestamp so that `now % 15 == 0` or a short deadline check passes, winning the pot.',
     messages: {
       condition: 'Timestamp decides a condition.',
@@ -61,7 +73,11 @@ export const timestampDependenceDetector: StaticDetector = {
     };
     const structMembers = new Map<string, string[]>();
     walk(facts.ast, (x) => {
-      if (x.type === 'StructDefinition') structMembers.set(x.name, (x.members ?? []).map((m: Node) => m?.name ?? ''));
+      if (x.type === 'StructDefinition')
+        structMembers.set(
+          x.name,
+          (x.members ?? []).map((m: Node) => m?.name ?? ''),
+        );
     });
     // The struct field a constructor argument lands in (`S(a, b)` positional or `S({f: b})`).
     const structField = (call: Node, arg: Node): string | null => {
@@ -69,7 +85,7 @@ export const timestampDependenceDetector: StaticDetector = {
       const members = structMembers.get(call.expression.name);
       const i = (call.arguments ?? []).indexOf(arg);
       if (!members || i < 0) return null;
-      return call.names?.length ? call.names[i] ?? null : members[i] ?? null;
+      return call.names?.length ? (call.names[i] ?? null) : (members[i] ?? null);
     };
     const otherBlockValue = (e: Node, at: Node): boolean => {
       const enc = facts.enclosing(at);
@@ -96,7 +112,8 @@ export const timestampDependenceDetector: StaticDetector = {
         }
         // Creating a deadline (`t = now + 1 days`) decides nothing by itself.
         if (p.type === 'BinaryOperation' && p.operator === '+') return null;
-        if (p.type === 'FunctionCall' && p.expression?.type === 'Identifier' && /^(require|assert)$/.test(p.expression.name)) return { id: 'condition' };
+        if (p.type === 'FunctionCall' && p.expression?.type === 'Identifier' && /^(require|assert)$/.test(p.expression.name))
+          return { id: 'condition' };
         if (ef.isSink(p)) return otherBlockValue(p, n) ? null : { id: 'draw' };
         // Stored as a struct field: what matters is whether a condition reads that field.
         const field = p.type === 'FunctionCall' ? structField(p, child) : null;
@@ -114,7 +131,12 @@ export const timestampDependenceDetector: StaticDetector = {
       if (!p) return null;
       if ((p.type === 'IfStatement' || p.type === 'WhileStatement') && p.condition === child) return { id: 'condition' };
       if (p.type === 'ReturnStatement') return { id: 'returned' };
-      if ((p.type === 'VariableDeclarationStatement' || p.type === 'StateVariableDeclaration') && p.variables?.[0]?.name && condNames.has(p.variables[0].name)) return { id: 'stored', name: p.variables[0].name };
+      if (
+        (p.type === 'VariableDeclarationStatement' || p.type === 'StateVariableDeclaration') &&
+        p.variables?.[0]?.name &&
+        condNames.has(p.variables[0].name)
+      )
+        return { id: 'stored', name: p.variables[0].name };
       return null;
     };
     const storedReported = new Set<string>();

@@ -8,7 +8,16 @@
 // only a privileged account can call (the owner collecting accrued fees): nobody can submit a
 // competing claim, and the payer chooses the moment itself, so no ordering costs anyone value.
 import { definePlugin } from '../../kernel/index.ts';
-import { conditions, isMsgSender, rootName, some, statementLoc, unwrap, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import {
+  conditions,
+  isMsgSender,
+  rootName,
+  some,
+  statementLoc,
+  unwrap,
+  type Node,
+  type StaticDetector,
+} from '../../lib/analysis/static/index.ts';
 
 export const transactionOrderDependenceDetector: StaticDetector = {
   meta: {
@@ -19,11 +28,15 @@ export const transactionOrderDependenceDetector: StaticDetector = {
     category: 'front_running',
     swc: 'SWC-114',
     cwe: 'CWE-362',
-    description: 'The result of a transaction depends on which pending transaction is mined first; observers of the mempool can jump the queue.',
-    recommendation: 'Use commit-reveal for submitted answers, and make reward changes take effect only after pending claims (or bind claims to the expected amount).',
-    exploit_scenario: 'A user submits the correct solution; a bot copies it from the mempool with a higher gas price and collects the prize first.',
+    description:
+      'The result of a transaction depends on which pending transaction is mined first; observers of the mempool can jump the queue.',
+    recommendation:
+      'Use commit-reveal for submitted answers, and make reward changes take effect only after pending claims (or bind claims to the expected amount).',
+    exploit_scenario:
+      'A user submits the correct solution; a bot copies it from the mempool with a higher gas price and collects the prize first.',
     messages: {
-      solution: 'Caller-supplied `{{param}}` is checked against stored `{{secret}}` before paying the caller: the answer can be copied from the mempool.',
+      solution:
+        'Caller-supplied `{{param}}` is checked against stored `{{secret}}` before paying the caller: the answer can be copied from the mempool.',
       reward: 'Payout of `{{amount}}`, which `{{setter}}` changes: the result depends on transaction order.',
     },
   },
@@ -43,10 +56,20 @@ export const transactionOrderDependenceDetector: StaticDetector = {
                 if (!cmp) continue;
                 const sides = [cmp.left, cmp.right];
                 const param = sides.find((s) => some(s, (x: Node) => x.type === 'Identifier' && fn.params.includes(x.name)));
-                const secret = sides.find((s) => s !== param && rootName(unwrap(s)) && c.stateVars.has(rootName(unwrap(s))!) && !fn.locals.has(rootName(unwrap(s))!));
+                const secret = sides.find(
+                  (s) =>
+                    s !== param && rootName(unwrap(s)) && c.stateVars.has(rootName(unwrap(s))!) && !fn.locals.has(rootName(unwrap(s))!),
+                );
                 if (param && secret) {
                   const pname = fn.params.find((p) => some(param, (x: Node) => x.type === 'Identifier' && x.name === p)) ?? '';
-                  context.report({ node: cond, loc: statementLoc(cond, facts), messageId: 'solution', contract: c.name, function: fn.name, data: { param: pname, secret: rootName(unwrap(secret))! } });
+                  context.report({
+                    node: cond,
+                    loc: statementLoc(cond, facts),
+                    messageId: 'solution',
+                    contract: c.name,
+                    function: fn.name,
+                    data: { param: pname, secret: rootName(unwrap(secret))! },
+                  });
                 }
               }
             }
@@ -54,12 +77,30 @@ export const transactionOrderDependenceDetector: StaticDetector = {
             for (const p of fn.senderGuard ? [] : payouts) {
               const amt = unwrap(p.value);
               if (amt?.type !== 'Identifier' || fn.locals.has(amt.name) || !c.stateVars.has(amt.name)) continue;
-              const setter = [...c.functions].find((g) => g !== fn && g.isPublic && g.kind === 'function' && g.writes.some((w) => w.variable === amt.name));
+              const setter = [...c.functions].find(
+                (g) => g !== fn && g.isPublic && g.kind === 'function' && g.writes.some((w) => w.variable === amt.name),
+              );
               if (!setter) continue;
-              context.report({ node: p.node, loc: statementLoc(p.node, facts), messageId: 'reward', contract: c.name, function: fn.name, data: { amount: amt.name, setter: setter.name } });
-              if (setter.externalCalls.some((e) => e.value && unwrap(e.value)?.type === 'Identifier' && unwrap(e.value).name === amt.name)) {
+              context.report({
+                node: p.node,
+                loc: statementLoc(p.node, facts),
+                messageId: 'reward',
+                contract: c.name,
+                function: fn.name,
+                data: { amount: amt.name, setter: setter.name },
+              });
+              if (
+                setter.externalCalls.some((e) => e.value && unwrap(e.value)?.type === 'Identifier' && unwrap(e.value).name === amt.name)
+              ) {
                 for (const e of setter.externalCalls.filter((e) => e.value && unwrap(e.value)?.name === amt.name))
-                  context.report({ node: e.node, loc: statementLoc(e.node, facts), messageId: 'reward', contract: c.name, function: setter.name, data: { amount: amt.name, setter: setter.name } });
+                  context.report({
+                    node: e.node,
+                    loc: statementLoc(e.node, facts),
+                    messageId: 'reward',
+                    contract: c.name,
+                    function: setter.name,
+                    data: { amount: amt.name, setter: setter.name },
+                  });
               }
             }
           }
@@ -69,7 +110,7 @@ export const transactionOrderDependenceDetector: StaticDetector = {
   },
 };
 
-function findCmp(cond: Node): Node | null {
+function findCmp(cond: Node): Node {
   const u = unwrap(cond);
   if (u?.type === 'BinaryOperation' && (u.operator === '==' || u.operator === '!=')) return u;
   return null;

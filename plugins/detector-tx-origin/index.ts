@@ -14,9 +14,11 @@ export const txOriginDetector: StaticDetector = {
     category: 'access_control',
     swc: 'SWC-115',
     cwe: 'CWE-477',
-    description: 'tx.origin is the account that started the transaction, not the immediate caller; checks on it can be satisfied through a malicious contract.',
+    description:
+      'tx.origin is the account that started the transaction, not the immediate caller; checks on it can be satisfied through a malicious contract.',
     recommendation: 'Use msg.sender for authorization.',
-    exploit_scenario: 'The owner is lured into calling an attacker contract, which then calls the wallet; tx.origin is still the owner, so the wallet pays the attacker.',
+    exploit_scenario:
+      'The owner is lured into calling an attacker contract, which then calls the wallet; tx.origin is still the owner, so the wallet pays the attacker.',
     messages: { cmp: 'Access decided by comparing tx.origin with `{{other}}`.' },
   },
   create(context) {
@@ -30,7 +32,12 @@ export const txOriginDetector: StaticDetector = {
         if (!origin) return;
         const other = origin === l ? r : l;
         if (isMsgSender(other)) return;
-        context.report({ node: n, loc: statementLoc(n, facts), messageId: 'cmp', data: { other: source.slice(other.range[0], other.range[1] + 1) } });
+        context.report({
+          node: n,
+          loc: statementLoc(n, facts),
+          messageId: 'cmp',
+          data: { other: source.slice(other.range[0], other.range[1] + 1) },
+        });
       },
     };
   },

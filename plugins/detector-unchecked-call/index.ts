@@ -15,8 +15,10 @@ export const uncheckedCallDetector: StaticDetector = {
     swc: 'SWC-104',
     cwe: 'CWE-252',
     description: 'Low-level calls and send() report failure through their return value; execution continues when it is ignored.',
-    recommendation: 'Check the return value (require(ok)) or use transfer()/a high-level call that reverts; prefer the withdrawal pattern for payments.',
-    exploit_scenario: 'A payout to a contract whose fallback reverts (or runs out of gas) fails silently; the contract records the payment as done and the funds stay locked or are lost to the payee.',
+    recommendation:
+      'Check the return value (require(ok)) or use transfer()/a high-level call that reverts; prefer the withdrawal pattern for payments.',
+    exploit_scenario:
+      'A payout to a contract whose fallback reverts (or runs out of gas) fails silently; the contract records the payment as done and the funds stay locked or are lost to the payee.',
     messages: {
       call: 'Return value of {{kind}} to `{{target}}` is not checked.',
       send: 'Return value of send() to `{{target}}` is not checked.',

@@ -17,9 +17,11 @@ export const uncheckedErc20TransferDetector: StaticDetector = {
     category: 'unchecked_low_level_calls',
     swc: 'SWC-104',
     cwe: 'CWE-252',
-    description: 'The boolean returned by an ERC20 transfer/transferFrom is ignored; tokens that signal failure by returning false (instead of reverting) are treated as paid.',
+    description:
+      'The boolean returned by an ERC20 transfer/transferFrom is ignored; tokens that signal failure by returning false (instead of reverting) are treated as paid.',
     recommendation: 'Use OpenZeppelin SafeERC20 (safeTransfer/safeTransferFrom), or require() the returned value.',
-    exploit_scenario: 'A deposit() calls token.transferFrom(msg.sender, this, amount) without checking; with a token that returns false on insufficient balance, the attacker is credited a deposit it never made and withdraws real tokens.',
+    exploit_scenario:
+      'A deposit() calls token.transferFrom(msg.sender, this, amount) without checking; with a token that returns false on insufficient balance, the attacker is credited a deposit it never made and withdraws real tokens.',
     messages: { call: 'Result of `{{target}}.{{member}}(...)` is ignored.' },
   },
   create(context) {
@@ -45,7 +47,12 @@ export const uncheckedErc20TransferDetector: StaticDetector = {
         let typeName: string | null = facts.typeOfExpr(t, fn, contract);
         if (t?.type === 'FunctionCall' && t.expression?.type === 'Identifier') typeName = t.expression.name;
         if (returnsNothing(typeName, c.member, arity)) return;
-        context.report({ node: n, loc: statementLoc(n, facts), messageId: 'call', data: { target: c.targetText.slice(0, 60), member: c.member } });
+        context.report({
+          node: n,
+          loc: statementLoc(n, facts),
+          messageId: 'call',
+          data: { target: c.targetText.slice(0, 60), member: c.member },
+        });
       },
     };
   },

@@ -7,7 +7,7 @@
 // not in this file (it may set the variable), public variables (a getter is their whole use),
 // mappings and arrays (their zero default is the empty table).
 import { definePlugin } from '../../kernel/index.ts';
-import { some, statementLoc, unwrap, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { some, statementLoc, unwrap, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 export const uninitializedStateDetector: StaticDetector = {
   meta: {
@@ -24,7 +24,7 @@ export const uninitializedStateDetector: StaticDetector = {
     messages: { use: '`{{name}}` is never assigned (always address(0)) but is used here as {{role}}.' },
   },
   create(context) {
-    const { facts, source } = context;
+    const { facts } = context;
     return {
       'SourceUnit:exit'() {
         for (const c of facts.contracts) {
@@ -35,12 +35,27 @@ export const uninitializedStateDetector: StaticDetector = {
           if (assembly) continue;
           for (const v of c.stateVars.values()) {
             if (v.constant || v.immutable || v.visibility === 'public' || v.node.expression || written.has(v.name)) continue;
-            if (!(v.type === 'address' || v.type === 'address payable' || facts.contractByName.get(v.type)?.kind === 'interface' || facts.contractByName.get(v.type)?.kind === 'contract')) continue;
+            if (!(
+              v.type === 'address' ||
+              v.type === 'address payable' ||
+              facts.contractByName.get(v.type)?.kind === 'interface' ||
+              facts.contractByName.get(v.type)?.kind === 'contract'
+            ))
+              continue;
             // Report the first use that matters: a call target / payee, or a comparison.
             for (const f of c.functions) {
-              const use = f.externalCalls.find((e) => unwrap(e.target)?.type === 'Identifier' && unwrap(e.target).name === v.name && !f.locals.has(v.name));
+              const use = f.externalCalls.find(
+                (e) => unwrap(e.target)?.type === 'Identifier' && unwrap(e.target).name === v.name && !f.locals.has(v.name),
+              );
               if (use) {
-                context.report({ node: use.node, loc: statementLoc(use.node, facts), messageId: 'use', contract: c.name, function: f.name, data: { name: v.name, role: use.value || use.kind === 'transfer' || use.kind === 'send' ? 'the payee' : 'a call target' } });
+                context.report({
+                  node: use.node,
+                  loc: statementLoc(use.node, facts),
+                  messageId: 'use',
+                  contract: c.name,
+                  function: f.name,
+                  data: { name: v.name, role: use.value || use.kind === 'transfer' || use.kind === 'send' ? 'the payee' : 'a call target' },
+                });
                 break;
               }
             }

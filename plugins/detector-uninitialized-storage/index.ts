@@ -18,14 +18,20 @@ export const uninitializedStorageDetector: StaticDetector = {
     category: 'other',
     swc: 'SWC-109',
     cwe: 'CWE-824',
-    description: 'An uninitialized local struct or array defaults to a storage pointer at slot 0; writes through it corrupt state variables.',
+    description:
+      'An uninitialized local struct or array defaults to a storage pointer at slot 0; writes through it corrupt state variables.',
     recommendation: 'Declare the local `memory`, or initialise it from a storage element; compile with Solidity >= 0.5.',
-    exploit_scenario: 'Writing game.player through the uninitialised pointer overwrites the secret number stored in slot 0, letting the attacker set it.',
-    messages: { decl: '`{{name}}` is an uninitialized storage pointer (slot 0).', write: 'Write through uninitialized storage pointer `{{name}}` overwrites slot 0.' },
+    exploit_scenario:
+      'Writing game.player through the uninitialised pointer overwrites the secret number stored in slot 0, letting the attacker set it.',
+    messages: {
+      decl: '`{{name}}` is an uninitialized storage pointer (slot 0).',
+      write: 'Write through uninitialized storage pointer `{{name}}` overwrites slot 0.',
+    },
   },
   create(context) {
     const { facts } = context;
     const min = facts.version.min;
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- needed: without it create()'s inferred return type no longer fits Visitor (tsc)
     if (min && semver.gte(min, '0.5.0')) return {} as Visitor;
     return {
       VariableDeclarationStatement(n) {
@@ -33,7 +39,8 @@ export const uninitializedStorageDetector: StaticDetector = {
         const v = n.variables[0];
         if (!v?.name || v.storageLocation === 'memory' || v.storageLocation === 'calldata') return;
         const t = v.typeName;
-        const isRef = (t?.type === 'UserDefinedTypeName' && facts.structs.has(t.namePath)) || t?.type === 'ArrayTypeName' || t?.type === 'Mapping';
+        const isRef =
+          (t?.type === 'UserDefinedTypeName' && facts.structs.has(t.namePath)) || t?.type === 'ArrayTypeName' || t?.type === 'Mapping';
         if (!isRef) return;
         const fn = facts.enclosing(n).fn;
         if (!fn) return;

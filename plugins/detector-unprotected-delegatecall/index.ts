@@ -9,18 +9,33 @@
 // target any caller can set (a parameter, or a state variable an unguarded function writes) is
 // as bad as a caller-chosen one.
 import { definePlugin } from '../../kernel/index.ts';
-import { callerControlled, rootName, statementLoc, unwrap, type ContractFacts, type StaticDetector, type StaticFacts } from '../../lib/analysis/static/index.ts';
+import {
+  callerControlled,
+  rootName,
+  statementLoc,
+  unwrap,
+  type ContractFacts,
+  type StaticDetector,
+  type StaticFacts,
+} from '../../lib/analysis/static/index.ts';
 
 /** Unguarded entry points (not constructors) that write the state variable `name`. */
 function openWriters(name: string, c: ContractFacts): string[] {
-  return c.functions.filter((f) => f.isPublic && !f.senderGuard && f.kind !== 'constructor' && !f.isView && f.transitiveWrites.has(name)).map((f) => f.name);
+  return c.functions
+    .filter((f) => f.isPublic && !f.senderGuard && f.kind !== 'constructor' && !f.isView && f.transitiveWrites.has(name))
+    .map((f) => f.name);
 }
 
 /** Whether another contract of the file (not `c` or its bases) lets anyone write its storage:
  *  through a delegatecall those writes land in the caller's storage. */
 function exposesOpenWriters(c: ContractFacts, facts: StaticFacts): boolean {
   const own = new Set(c.linearization);
-  return facts.contracts.some((o) => !own.has(o.name) && o.kind !== 'interface' && o.ownFunctions.some((f) => f.isPublic && !f.senderGuard && f.kind === 'function' && !f.isView && f.writes.length > 0));
+  return facts.contracts.some(
+    (o) =>
+      !own.has(o.name) &&
+      o.kind !== 'interface' &&
+      o.ownFunctions.some((f) => f.isPublic && !f.senderGuard && f.kind === 'function' && !f.isView && f.writes.length > 0),
+  );
 }
 
 export const unprotectedDelegatecallDetector: StaticDetector = {
@@ -32,15 +47,19 @@ export const unprotectedDelegatecallDetector: StaticDetector = {
     category: 'access_control',
     swc: 'SWC-112',
     cwe: 'CWE-829',
-    description: 'delegatecall executes another contract’s code in the context of this one; without an access check callers decide what runs against this storage.',
-    recommendation: 'Restrict delegatecall to trusted, fixed targets behind an access check, whitelist callable selectors, and never forward arbitrary msg.data.',
-    exploit_scenario: 'An attacker sends calldata for the library’s initWallet() through the fallback’s delegatecall and becomes owner of the wallet.',
+    description:
+      'delegatecall executes another contract’s code in the context of this one; without an access check callers decide what runs against this storage.',
+    recommendation:
+      'Restrict delegatecall to trusted, fixed targets behind an access check, whitelist callable selectors, and never forward arbitrary msg.data.',
+    exploit_scenario:
+      'An attacker sends calldata for the library’s initWallet() through the fallback’s delegatecall and becomes owner of the wallet.',
     messages: {
       target: 'delegatecall to caller-chosen address `{{target}}`.',
       data: 'delegatecall forwards caller-chosen calldata to `{{target}}`.',
       open: 'delegatecall to `{{target}}` reachable by any caller.',
       settable: 'delegatecall to `{{target}}`, which anyone can set through `{{writers}}`.',
-      proxy: 'delegatecall forwards caller calldata to the fixed or owner-set implementation `{{target}}`; every public function of the implementation runs on this storage.',
+      proxy:
+        'delegatecall forwards caller calldata to the fixed or owner-set implementation `{{target}}`; every public function of the implementation runs on this storage.',
     },
   },
   create(context) {
@@ -53,7 +72,13 @@ export const unprotectedDelegatecallDetector: StaticDetector = {
         if (!fn || !contract || fn.senderGuard || fn.kind === 'constructor') return;
         let t = unwrap(c.target);
         // `address(this)`: the parser may give `address` as a plain identifier.
-        if (t?.type === 'FunctionCall' && t.expression?.type === 'Identifier' && t.expression.name === 'address' && t.arguments?.length === 1) t = unwrap(t.arguments[0]);
+        if (
+          t?.type === 'FunctionCall' &&
+          t.expression?.type === 'Identifier' &&
+          t.expression.name === 'address' &&
+          t.arguments?.length === 1
+        )
+          t = unwrap(t.arguments[0]);
         if (t?.type === 'Identifier' && t.name === 'this') return;
         if (!fn.isPublic) return;
         // `require(!lib.delegatecall(d))` only proceeds when the call failed and changed nothing.
@@ -75,7 +100,13 @@ export const unprotectedDelegatecallDetector: StaticDetector = {
           messageId = exposesOpenWriters(contract, facts) ? 'data' : 'proxy';
           severity = messageId === 'data' ? 'HIGH' : 'INFO';
         }
-        context.report({ node: n, loc: statementLoc(n, facts), messageId, severity, data: { target: c.targetText, writers: writers.join('`, `') } });
+        context.report({
+          node: n,
+          loc: statementLoc(n, facts),
+          messageId,
+          severity,
+          data: { target: c.targetText, writers: writers.join('`, `') },
+        });
       },
     };
   },

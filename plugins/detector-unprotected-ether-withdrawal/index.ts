@@ -6,7 +6,16 @@
 // claims), amounts the function debits (balances[x] = 0 / -=), payouts of msg.value
 // (refunds), and recipients that are neither the caller nor a caller-chosen address.
 import { definePlugin } from '../../kernel/index.ts';
-import { conditions, isConstantExpr, isMsgSender, rootName, some, statementLoc, unwrap, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import {
+  conditions,
+  isConstantExpr,
+  isMsgSender,
+  rootName,
+  some,
+  statementLoc,
+  unwrap,
+  type StaticDetector,
+} from '../../lib/analysis/static/index.ts';
 
 export const unprotectedEtherWithdrawalDetector: StaticDetector = {
   meta: {
@@ -18,12 +27,15 @@ export const unprotectedEtherWithdrawalDetector: StaticDetector = {
     swc: 'SWC-105',
     cwe: 'CWE-284',
     description: 'Ether leaves the contract from a function any account can call, without an access check or a debit of the amount paid.',
-    recommendation: 'Check the caller’s entitlement and debit it before paying (balances[msg.sender] = 0), or restrict the function to the owner.',
-    exploit_scenario: 'An attacker calls refund() repeatedly; the balance it pays is never reduced, so each call drains more of the contract.',
+    recommendation:
+      'Check the caller’s entitlement and debit it before paying (balances[msg.sender] = 0), or restrict the function to the owner.',
+    exploit_scenario:
+      'An attacker calls refund() repeatedly; the balance it pays is never reduced, so each call drains more of the contract.',
     messages: {
       balance: 'Whole contract balance sent to `{{to}}` by a function anyone can call.',
       nodebit: '`{{amount}}` paid to `{{to}}` but `{{var}}` is never debited.',
-      fixed: 'A fixed `{{amount}}` is paid to `{{to}}` on every call, with no check and no record of the caller: calling it repeatedly drains the contract.',
+      fixed:
+        'A fixed `{{amount}}` is paid to `{{to}}` on every call, with no check and no record of the caller: calling it repeatedly drains the contract.',
     },
   },
   create(context) {
@@ -49,14 +61,22 @@ export const unprotectedEtherWithdrawalDetector: StaticDetector = {
         if (isConstantExpr(amount, constants) && !(amount.type === 'NumberLiteral' && Number(amount.number) === 0)) {
           // Any accounting of the caller (a debit, a claimed flag keyed by msg.sender) makes it
           // something else: a bounded claim, judged by the rules for that state.
-          const keyedByCaller = fn.writes.some((w) => some(w.node?.left ?? w.node?.subExpression ?? {}, (x) => x.type === 'IndexAccess' && isMsgSender(x.index)));
-          if (!keyedByCaller && !fn.transitiveUnresolved) context.report({ node: n, loc: statementLoc(n, facts), messageId: 'fixed', data: { to: text(to), amount: text(amount) } });
+          const keyedByCaller = fn.writes.some((w) =>
+            some(w.node?.left ?? w.node?.subExpression ?? {}, (x) => x.type === 'IndexAccess' && isMsgSender(x.index)),
+          );
+          if (!keyedByCaller && !fn.transitiveUnresolved)
+            context.report({ node: n, loc: statementLoc(n, facts), messageId: 'fixed', data: { to: text(to), amount: text(amount) } });
           return;
         }
         const v = rootName(amount);
         const stateVar = v && (fn.aliases.get(v) ?? (facts.enclosing(n).contract?.stateVars.has(v) && !fn.locals.has(v) ? v : null));
         if (!stateVar || fn.transitiveWrites.has(stateVar)) return;
-        context.report({ node: n, loc: statementLoc(n, facts), messageId: 'nodebit', data: { to: text(to), amount: text(amount), var: stateVar } });
+        context.report({
+          node: n,
+          loc: statementLoc(n, facts),
+          messageId: 'nodebit',
+          data: { to: text(to), amount: text(amount), var: stateVar },
+        });
       },
     };
   },

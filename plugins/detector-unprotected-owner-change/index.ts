@@ -13,7 +13,18 @@
 // contract checks (`require(stage == Stage.Done)`) gives nobody a role. An unconditional reset is
 // still reported (anyone could strip the owner at will).
 import { definePlugin } from '../../kernel/index.ts';
-import { conditions, headerLoc, isMsgSender, memberPath, some, unwrap, type ContractFacts, type FunctionFacts, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import {
+  conditions,
+  headerLoc,
+  isMsgSender,
+  memberPath,
+  some,
+  unwrap,
+  type ContractFacts,
+  type FunctionFacts,
+  type Node,
+  type StaticDetector,
+} from '../../lib/analysis/static/index.ts';
 
 /** `delete x`, `x = 0`, `x = address(0)`, `x = false`: a write that leaves no role holder. */
 function isClear(w: Node): boolean {
@@ -26,7 +37,11 @@ function isClear(w: Node): boolean {
 /** Some require/if of the function (or its modifiers) reads contract state: it runs only in a phase. */
 function phaseGated(fn: FunctionFacts, c: ContractFacts): boolean {
   const bodies = [fn.node.body, ...fn.modifiers.map((m) => m.def?.node.body)].filter(Boolean);
-  return bodies.some((b) => conditions(b).some((cond) => some(cond, (x) => x.type === 'Identifier' && c.stateVars.has(x.name) && !fn.locals.has(x.name) && !c.stateVars.get(x.name)!.constant)));
+  return bodies.some((b) =>
+    conditions(b).some((cond) =>
+      some(cond, (x) => x.type === 'Identifier' && c.stateVars.has(x.name) && !fn.locals.has(x.name) && !c.stateVars.get(x.name)!.constant),
+    ),
+  );
 }
 
 export const unprotectedOwnerChangeDetector: StaticDetector = {
@@ -40,7 +55,8 @@ export const unprotectedOwnerChangeDetector: StaticDetector = {
     cwe: 'CWE-284',
     description: 'A function anyone can call writes the variables the contract uses to authorize callers.',
     recommendation: 'Add the access check (onlyOwner) or make it a real constructor / an initializer that can only run once.',
-    exploit_scenario: 'An attacker calls the function, becomes the owner and then uses owner-only functions to drain or destroy the contract.',
+    exploit_scenario:
+      'An attacker calls the function, becomes the owner and then uses owner-only functions to drain or destroy the contract.',
     messages: { write: '`{{fn}}` writes `{{vars}}` (used for access checks) without checking the caller.' },
   },
   create(context) {
@@ -57,7 +73,14 @@ export const unprotectedOwnerChangeDetector: StaticDetector = {
             if (!vars.length) continue;
             // Inherited functions are reported once, in the contract that declares them.
             if (fn.contract !== c.name && facts.contractByName.get(fn.contract)?.authVars.size) continue;
-            context.report({ node: fn.node, loc: headerLoc(fn.node), messageId: 'write', contract: fn.contract, function: fn.name, data: { fn: fn.name, vars: vars.join('`, `') } });
+            context.report({
+              node: fn.node,
+              loc: headerLoc(fn.node),
+              messageId: 'write',
+              contract: fn.contract,
+              function: fn.name,
+              data: { fn: fn.name, vars: vars.join('`, `') },
+            });
           }
         }
       },
@@ -76,7 +99,13 @@ function keyedByCaller(lhs: Node): boolean {
 
 /** Access-control state written by `fn` or its internal callees. A caller adding itself to a
  *  table (`members[msg.sender] = true`) is self-registration, not taking someone's role. */
-function authWrites(fn: FunctionFacts, auth: Set<string>, members: Map<string, Set<string> | null>, depth: number, gated: boolean): Set<string> {
+function authWrites(
+  fn: FunctionFacts,
+  auth: Set<string>,
+  members: Map<string, Set<string> | null>,
+  depth: number,
+  gated: boolean,
+): Set<string> {
   const out = new Set<string>();
   for (const w of fn.writes) {
     if (!auth.has(w.variable)) continue;
@@ -91,7 +120,10 @@ function authWrites(fn: FunctionFacts, auth: Set<string>, members: Map<string, S
     if (checked && written.length && !written.some((m) => checked.has(m))) continue;
     out.add(w.variable);
   }
-  if (depth < 4) for (const ic of fn.internalCalls) for (const g of ic.callees) if (g !== fn && !g.senderGuard) for (const v of authWrites(g, auth, members, depth + 1, gated)) out.add(v);
+  if (depth < 4)
+    for (const ic of fn.internalCalls)
+      for (const g of ic.callees)
+        if (g !== fn && !g.senderGuard) for (const v of authWrites(g, auth, members, depth + 1, gated)) out.add(v);
   return out;
 }
 

@@ -20,7 +20,8 @@ export const unprotectedSelfdestructDetector: StaticDetector = {
     cwe: 'CWE-284',
     description: 'Any caller can destroy the contract: selfdestruct is reachable without an access check.',
     recommendation: 'Restrict the function to the owner (onlyOwner / require(msg.sender == owner)) or remove selfdestruct.',
-    exploit_scenario: 'An attacker calls the function and the contract is destroyed, its ether sent to the attacker and every dependent contract broken.',
+    exploit_scenario:
+      'An attacker calls the function and the contract is destroyed, its ether sent to the attacker and every dependent contract broken.',
     messages: {
       call: '`{{name}}` in `{{fn}}`, callable by anyone.',
       takeover: '`{{name}}` in `{{fn}}` is guarded by `{{vars}}`, which `{{by}}` lets anyone set first.',
@@ -40,7 +41,14 @@ export const unprotectedSelfdestructDetector: StaticDetector = {
         }
         const contract = facts.enclosing(n).contract;
         if (!contract || fn.opaqueGuard || ownerSound(contract) || !contract.authVars.size) return;
-        const by = contract.functions.find((f) => f.isPublic && f.kind === 'function' && !f.senderGuard && !f.payable && [...f.transitiveWrites].some((v) => contract.authVars.has(v)));
+        const by = contract.functions.find(
+          (f) =>
+            f.isPublic &&
+            f.kind === 'function' &&
+            !f.senderGuard &&
+            !f.payable &&
+            [...f.transitiveWrites].some((v) => contract.authVars.has(v)),
+        );
         if (!by) return;
         const vars = [...by.transitiveWrites].filter((v) => contract.authVars.has(v));
         // The weakness is the guard in the header: span header to the selfdestruct when close.

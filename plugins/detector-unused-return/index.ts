@@ -19,7 +19,8 @@ export const unusedReturnDetector: StaticDetector = {
     cwe: 'CWE-252',
     description: 'The called function returns a result that says what happened (an amount, a flag); the caller ignores it.',
     recommendation: 'Use the returned values (the amounts actually received, the success flag) or require() them.',
-    exploit_scenario: 'addLiquidity returns the liquidity actually minted; the vault credits the requested amounts instead, and a depositor is credited shares the pool never issued.',
+    exploit_scenario:
+      'addLiquidity returns the liquidity actually minted; the vault credits the requested amounts instead, and a depositor is credited shares the pool never issued.',
     messages: { ignored: '`{{target}}.{{member}}(...)` returns {{returns}}, which is ignored.' },
   },
   create(context) {
@@ -38,7 +39,12 @@ export const unusedReturnDetector: StaticDetector = {
         const decl = k?.functions.find((f) => f.name === c.member && (f.node.parameters ?? []).length === arity);
         if (!decl || decl.isView || !(decl.node.returnParameters ?? []).length) return;
         const returns = (decl.node.returnParameters as Node[]).map((p) => p.name || p.typeName?.name || 'a value').join(', ');
-        context.report({ node: n, loc: statementLoc(n, facts), messageId: 'ignored', data: { target: c.targetText.slice(0, 60), member: c.member, returns } });
+        context.report({
+          node: n,
+          loc: statementLoc(n, facts),
+          messageId: 'ignored',
+          data: { target: c.targetText.slice(0, 60), member: c.member, returns },
+        });
       },
     };
   },

@@ -9,7 +9,7 @@ import { definePlugin } from '../../kernel/index.ts';
 import { some, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 /** `x = e;` → x (plain identifier assignments only). */
-function assigned(st: Node): Node | null {
+function assigned(st: Node): Node {
   const e = st?.type === 'ExpressionStatement' ? st.expression : null;
   return e?.type === 'BinaryOperation' && e.operator === '=' && e.left?.type === 'Identifier' ? e : null;
 }
@@ -25,7 +25,8 @@ export const writeAfterWriteDetector: StaticDetector = {
     cwe: 'CWE-563',
     description: 'A variable is assigned twice in a row without being read in between; the first assignment has no effect.',
     recommendation: 'Remove the dead assignment, or assign the second value to the variable that was meant.',
-    exploit_scenario: 'setLimits(min, max) writes `minLimit = min; minLimit = max;`: the maximum is never stored and the old one keeps applying.',
+    exploit_scenario:
+      'setLimits(min, max) writes `minLimit = min; minLimit = max;`: the maximum is never stored and the old one keeps applying.',
     messages: { dead: '`{{name}}` is assigned here and again on line {{next}} before anything reads it.' },
   },
   create(context) {
@@ -43,14 +44,17 @@ export const writeAfterWriteDetector: StaticDetector = {
           for (let j = i + 1; j < sts.length; j++) {
             const second = assigned(sts[j]);
             if (second && second.left.name === name) {
-              if (!some(second.right, (x) => x.type === 'Identifier' && x.name === name)) context.report({ node: sts[i], messageId: 'dead', data: { name, next: sts[j].loc.start.line } });
+              if (!some(second.right, (x) => x.type === 'Identifier' && x.name === name))
+                context.report({ node: sts[i], messageId: 'dead', data: { name, next: sts[j].loc.start.line } });
               break;
             }
             // A modifier's `_` runs the whole function body in between (a lock's set and reset).
-            const placeholder = sts[j].type === 'ExpressionStatement' && sts[j].expression?.type === 'Identifier' && sts[j].expression.name === '_';
+            const placeholder =
+              sts[j].type === 'ExpressionStatement' && sts[j].expression?.type === 'Identifier' && sts[j].expression.name === '_';
             if (placeholder) break;
             const mentions = some(sts[j], (x) => x.type === 'Identifier' && x.name === name);
-            const callOrFlow = sts[j].type !== 'ExpressionStatement' && sts[j].type !== 'VariableDeclarationStatement' && sts[j].type !== 'EmitStatement';
+            const callOrFlow =
+              sts[j].type !== 'ExpressionStatement' && sts[j].type !== 'VariableDeclarationStatement' && sts[j].type !== 'EmitStatement';
             if (mentions || callOrFlow || (isState && some(sts[j], (x) => x.type === 'FunctionCall'))) break;
           }
         }

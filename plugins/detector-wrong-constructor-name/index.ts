@@ -33,7 +33,14 @@ export const wrongConstructorNameDetector: StaticDetector = {
             const n = fn.name.toLowerCase();
             const looksLike = (n === lc && fn.name !== c.name) || (n !== lc && lc.length >= 4 && n.includes(lc)) || n === 'constructor';
             if (!looksLike) continue;
-            context.report({ node: fn.node, loc: headerLoc(fn.node), messageId: 'name', contract: c.name, function: fn.name, data: { fn: fn.name, contract: c.name } });
+            context.report({
+              node: fn.node,
+              loc: headerLoc(fn.node),
+              messageId: 'name',
+              contract: c.name,
+              function: fn.name,
+              data: { fn: fn.name, contract: c.name },
+            });
           }
         }
       },

@@ -16,7 +16,14 @@ import {
   type AuditSink,
   type ReadinessRegistry,
 } from '../../kernel/index.ts';
-import { createApprovalService, deciderName, parseApprovalPolicy, type ApprovalPolicy, type ApprovalService, type Decider } from '../../lib/gateway/governance/approval-gate.ts';
+import {
+  createApprovalService,
+  deciderName,
+  parseApprovalPolicy,
+  type ApprovalPolicy,
+  type ApprovalService,
+  type Decider,
+} from '../../lib/gateway/governance/approval-gate.ts';
 import { approvalsCheck, separationCheck } from '../../lib/gateway/governance/readiness.ts';
 import type { TenantDirectory } from '../../lib/gateway/governance/tenants.ts';
 import { openRedis, redisPrefixOf, redisUrlOf, newReplicaId } from '../../kernel/redis.ts';
@@ -53,7 +60,12 @@ export default definePlugin<{ sweep_interval_ms: number; poll_interval_ms: numbe
     const redis = redisUrl ? openRedis(redisUrl) : null;
     redis?.on('error', (err) => ctx.log.warn({ err: err.message }, 'gateway-approvals Redis error'));
     const bus = redis
-      ? createRedisApprovalBus({ redis, prefix: redisPrefixOf(settings), replicaId: newReplicaId(), onError: (err, what) => ctx.log.error({ err }, `approvals: ${what} failed`) })
+      ? createRedisApprovalBus({
+          redis,
+          prefix: redisPrefixOf(settings),
+          replicaId: newReplicaId(),
+          onError: (err, what) => ctx.log.error({ err }, `approvals: ${what} failed`),
+        })
       : undefined;
     const svc: ApprovalService = createApprovalService({
       bus,
@@ -68,7 +80,11 @@ export default definePlugin<{ sweep_interval_ms: number; poll_interval_ms: numbe
       ? {
           ...svc,
           async check() {
-            throw new HttpError(503, 'unavailable', 'the approval policy in the config file is invalid; gated skills cannot run until it is fixed');
+            throw new HttpError(
+              503,
+              'unavailable',
+              'the approval policy in the config file is invalid; gated skills cannot run until it is fixed',
+            );
           },
         }
       : svc;
@@ -96,7 +112,9 @@ export default definePlugin<{ sweep_interval_ms: number; poll_interval_ms: numbe
           schema: {
             summary: "The calling tenant's approvals, newest first",
             tags: ['approvals'],
-            querystring: Type.Object({ status: Type.Optional(Type.Union(['pending', 'approved', 'denied', 'expired'].map((s) => Type.Literal(s)))) }),
+            querystring: Type.Object({
+              status: Type.Optional(Type.Union(['pending', 'approved', 'denied', 'expired'].map((s) => Type.Literal(s)))),
+            }),
             response: { 200: Type.Object({ approvals: Type.Array(ApprovalSchema) }) },
           },
         },
@@ -104,7 +122,14 @@ export default definePlugin<{ sweep_interval_ms: number; poll_interval_ms: numbe
       );
       app.get(
         '/api/v1/approvals/:id',
-        { schema: { summary: 'One approval of the calling tenant', tags: ['approvals'], params: Type.Object({ id: Type.String({ maxLength: 128 }) }), response: { 200: ApprovalSchema } } },
+        {
+          schema: {
+            summary: 'One approval of the calling tenant',
+            tags: ['approvals'],
+            params: Type.Object({ id: Type.String({ maxLength: 128 }) }),
+            response: { 200: ApprovalSchema },
+          },
+        },
         async (req) => {
           const { id } = req.params as { id: string };
           const a = await svc.get(id, req.tenant?.name ?? null);
@@ -117,7 +142,8 @@ export default definePlugin<{ sweep_interval_ms: number; poll_interval_ms: numbe
         {
           schema: {
             summary: 'Approve or deny a pending approval; the paused agent turn resumes',
-            description: 'Needs a key of the same tenant with the permission approvals_decide that is not the key whose request caused the approval (403 otherwise). The operator decides any approval with `vigil approvals approve|deny ID`.',
+            description:
+              'Needs a key of the same tenant with the permission approvals_decide that is not the key whose request caused the approval (403 otherwise). The operator decides any approval with `vigil approvals approve|deny ID`.',
             tags: ['approvals'],
             params: Type.Object({ id: Type.String({ maxLength: 128 }) }),
             body: Type.Object(
@@ -149,7 +175,9 @@ export default definePlugin<{ sweep_interval_ms: number; poll_interval_ms: numbe
       await sweep();
       sweeper = setInterval(() => void sweep(), ctx.config.sweep_interval_ms);
       sweeper.unref();
-      ctx.services.get<ReadinessRegistry>('readiness')?.register(async () => [approvalsCheck(policy, policyError, svc.armed()), await separationCheck(ctx.services, policy)]);
+      ctx.services
+        .get<ReadinessRegistry>('readiness')
+        ?.register(async () => [approvalsCheck(policy, policyError, svc.armed()), await separationCheck(ctx.services, policy)]);
     });
     ctx.onClose(async () => {
       if (sweeper) clearInterval(sweeper);

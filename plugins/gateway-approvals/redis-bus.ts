@@ -6,7 +6,13 @@ import type { Redis } from 'ioredis';
 import type { ApprovalRecord } from '../../kernel/index.ts';
 import type { ApprovalBus } from '../../lib/gateway/governance/approval-gate.ts';
 
-export function createRedisApprovalBus(o: { redis: Redis; prefix: string; replicaId: string; onError: (e: unknown, what: string) => void; holdTtlMs?: number }): ApprovalBus & { close(): Promise<void> } {
+export function createRedisApprovalBus(o: {
+  redis: Redis;
+  prefix: string;
+  replicaId: string;
+  onError: (e: unknown, what: string) => void;
+  holdTtlMs?: number;
+}): ApprovalBus & { close(): Promise<void> } {
   const channel = `${o.prefix}approvals:decided`;
   const holdKey = (id: string) => `${o.prefix}approvals:waiting:${id}`;
   const holdTtlMs = o.holdTtlMs ?? 10_000;

@@ -40,8 +40,17 @@ export default definePlugin<{ skip_paths: string[] }>({
   async setup(ctx) {
     const { store, metrics, version } = { ...ctx.services, version: ctx.manifest.version };
     const log = createAuditLog(store);
-    const written = new Counter({ name: 'vigil_audit_events_total', help: 'Audit events written, by type and outcome', labelNames: ['type', 'outcome'], registers: [metrics] });
-    const failed = new Counter({ name: 'vigil_audit_write_failures_total', help: 'Audit events that could not be written', registers: [metrics] });
+    const written = new Counter({
+      name: 'vigil_audit_events_total',
+      help: 'Audit events written, by type and outcome',
+      labelNames: ['type', 'outcome'],
+      registers: [metrics],
+    });
+    const failed = new Counter({
+      name: 'vigil_audit_write_failures_total',
+      help: 'Audit events that could not be written',
+      registers: [metrics],
+    });
     const sink = {
       ...log,
       async record(e: Parameters<typeof log.record>[0]) {
@@ -66,7 +75,14 @@ export default definePlugin<{ skip_paths: string[] }>({
     // Authentication failures (401, and 429 from the keyless-request limit) are counted per client
     // address and minute and written as one `auth.failure` row when the minute is over: a flood of
     // bad keys is one line per address per minute in the trail, not thousands.
-    interface Bucket { ip: string; minute: string; surface: string; count: number; statuses: Record<string, number>; paths: Record<string, number> }
+    interface Bucket {
+      ip: string;
+      minute: string;
+      surface: string;
+      count: number;
+      statuses: Record<string, number>;
+      paths: Record<string, number>;
+    }
     const buckets = new Map<string, Bucket>();
     const flushFailures = async (all = false) => {
       const current = new Date().toISOString().slice(0, 16);
@@ -120,12 +136,19 @@ export default definePlugin<{ skip_paths: string[] }>({
     ctx.registerSurfaceHooks('gateway', (app) => {
       captureCode(app);
       app.addHook('onResponse', async (req, reply) => {
-        const path = req.url.split('?')[0]!;
+        const path = req.url.split('?')[0];
         if (skip(path)) return;
         const status = reply.statusCode;
         const code = errors.get(req);
         if (isAuthFailure(req, status, code)) return countFailure('gateway', req, status);
-        const outcome = code === 'guardrail_blocked' ? 'blocked' : (code && DENIED.has(code)) || status === 401 || status === 403 || status === 429 ? 'denied' : status >= 400 ? 'failure' : 'success';
+        const outcome =
+          code === 'guardrail_blocked'
+            ? 'blocked'
+            : (code && DENIED.has(code)) || status === 401 || status === 403 || status === 429
+              ? 'denied'
+              : status >= 400
+                ? 'failure'
+                : 'success';
         const latency = req.startedAt ? Number(process.hrtime.bigint() - req.startedAt) / 1e6 : null;
         try {
           await sink.record({
@@ -203,11 +226,16 @@ export default definePlugin<{ skip_paths: string[] }>({
         },
         async (req, reply) => {
           const q = req.query as Record<string, unknown>;
+          // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a query-string value; anything else is rejected below
           const format = String(q.format ?? 'jsonl');
-          if (format !== 'jsonl' && format !== 'cef') throw new HttpError(400, 'invalid_request', `"format" must be jsonl or cef, got "${format}"`, { field: 'format' });
+          if (format !== 'jsonl' && format !== 'cef')
+            throw new HttpError(400, 'invalid_request', `"format" must be jsonl or cef, got "${format}"`, { field: 'format' });
           const { limit: _l, after: _a, before: _b, order, ...f } = parseAuditFilters({ ...q, format: undefined });
           // A SIEM ingests in time order; a newest-first export would read as a reversed clock.
-          if (order === 'desc') throw new HttpError(400, 'invalid_request', 'the export streams oldest first; "order=desc" is for GET /api/v1/audit/events', { field: 'order' });
+          if (order === 'desc')
+            throw new HttpError(400, 'invalid_request', 'the export streams oldest first; "order=desc" is for GET /api/v1/audit/events', {
+              field: 'order',
+            });
           const tenant = req.tenant?.name ?? null;
           const v = gatewayVersion();
           async function* lines() {
@@ -216,7 +244,10 @@ export default definePlugin<{ skip_paths: string[] }>({
           const day = new Date().toISOString().slice(0, 10);
           reply
             .type(format === 'cef' ? 'text/plain; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
-            .header('content-disposition', `attachment; filename="vigil-audit-${tenant ?? 'local'}-${day}.${format === 'cef' ? 'cef' : 'jsonl'}"`);
+            .header(
+              'content-disposition',
+              `attachment; filename="vigil-audit-${tenant ?? 'local'}-${day}.${format === 'cef' ? 'cef' : 'jsonl'}"`,
+            );
           return reply.send(Readable.from(lines()));
         },
       );

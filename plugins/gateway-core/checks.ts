@@ -28,8 +28,16 @@ export function builtinChecks(sh: Shared) {
       category: 'runtime',
       title: 'LLM backend',
       status: b.problem ? 'attention' : 'active',
-      detail: b.problem ?? (b.provider === 'demo' ? `demo backend ${b.label}: offline and deterministic, calls skills from explicit requests` : `${b.label} (chosen by ${b.source})`),
-      next_action: b.problem ? `Fix the LLM configuration: ${b.problem}.` : b.provider === 'demo' ? 'Set a provider key (e.g. OPENAI_API_KEY) or VIGIL_MODEL=provider/model for live answers.' : undefined,
+      detail:
+        b.problem ??
+        (b.provider === 'demo'
+          ? `demo backend ${b.label}: offline and deterministic, calls skills from explicit requests`
+          : `${b.label} (chosen by ${b.source})`),
+      next_action: b.problem
+        ? `Fix the LLM configuration: ${b.problem}.`
+        : b.provider === 'demo'
+          ? 'Set a provider key (e.g. OPENAI_API_KEY) or VIGIL_MODEL=provider/model for live answers.'
+          : undefined,
     });
     const skills = agent.skillsFor({ name: null, permissions: null });
     const allowed = skills.filter((s) => s.allowed).length;
@@ -61,7 +69,11 @@ export function builtinChecks(sh: Shared) {
       category: 'security',
       title: 'Guardrail chain',
       status: agent.guardrails.available && layers.length ? 'active' : 'attention',
-      detail: !agent.guardrails.available ? agent.guardrails.problem ?? 'unavailable' : layers.length ? `${layers.length} layers on every request and response: ${layers.join(', ')}` : 'no guardrail layer is loaded',
+      detail: !agent.guardrails.available
+        ? (agent.guardrails.problem ?? 'unavailable')
+        : layers.length
+          ? `${layers.length} layers on every request and response: ${layers.join(', ')}`
+          : 'no guardrail layer is loaded',
       next_action: layers.length ? undefined : 'Load the guardrail plugins (plugins/guardrail-*).',
     });
     const failed = services.registry.plugins().filter((p) => p.status === 'error');
@@ -70,7 +82,9 @@ export function builtinChecks(sh: Shared) {
       category: 'runtime',
       title: 'Plugins',
       status: failed.length ? 'attention' : 'active',
-      detail: failed.length ? `${failed.length} plugins failed: ${failed.map((f) => `${f.id} (${f.error})`).join('; ')}` : `${services.registry.plugins().filter((p) => p.status === 'loaded').length} plugins loaded, none failed`,
+      detail: failed.length
+        ? `${failed.length} plugins failed: ${failed.map((f) => `${f.id} (${f.error})`).join('; ')}`
+        : `${services.registry.plugins().filter((p) => p.status === 'loaded').length} plugins loaded, none failed`,
       next_action: failed.length ? 'Run `vigil plugins` to see why plugins failed to load.' : undefined,
     });
     const exporting = !!(process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
@@ -79,20 +93,58 @@ export function builtinChecks(sh: Shared) {
       category: 'observability',
       title: 'OpenTelemetry tracing',
       status: exporting ? 'active' : 'available',
-      detail: exporting ? `spans exported over OTLP/HTTP to ${process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_ENDPOINT}` : 'spans are recorded but not exported (OTEL_EXPORTER_OTLP_ENDPOINT is not set)',
+      detail: exporting
+        ? `spans exported over OTLP/HTTP to ${process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_ENDPOINT}`
+        : 'spans are recorded but not exported (OTEL_EXPORTER_OTLP_ENDPOINT is not set)',
       next_action: exporting ? undefined : 'Set OTEL_EXPORTER_OTLP_ENDPOINT (e.g. a Jaeger all-in-one on :4318) to export traces.',
     });
     const families = (await services.metrics.getMetricsAsJSON()).length;
-    out.push({ id: 'metrics', category: 'observability', title: 'Prometheus metrics', status: 'active', detail: `/metrics serves ${families} metric families` });
+    out.push({
+      id: 'metrics',
+      category: 'observability',
+      title: 'Prometheus metrics',
+      status: 'active',
+      detail: `/metrics serves ${families} metric families`,
+    });
     // Governance checks: contributed by their plugins when loaded; these say what is missing.
     const tenancy = services.get<Tenancy>('tenancy');
     if (!tenancy) {
-      out.push({ id: 'tenancy', category: 'security', title: 'Multi-tenant API keys', status: 'available', detail: 'single-tenant local mode: no tenancy plugin is loaded, requests need no key', next_action: 'Load the tenancy plugin and create per-tenant API keys.' });
+      out.push({
+        id: 'tenancy',
+        category: 'security',
+        title: 'Multi-tenant API keys',
+        status: 'available',
+        detail: 'single-tenant local mode: no tenancy plugin is loaded, requests need no key',
+        next_action: 'Load the tenancy plugin and create per-tenant API keys.',
+      });
     } else if (!(await tenancy.enabled().catch(() => false))) {
-      out.push({ id: 'tenancy', category: 'security', title: 'Multi-tenant API keys', status: 'available', detail: 'single-tenant local mode: no tenant is configured, requests need no key', next_action: 'Create tenants with per-tenant API keys (vigil tenants add).' });
+      out.push({
+        id: 'tenancy',
+        category: 'security',
+        title: 'Multi-tenant API keys',
+        status: 'available',
+        detail: 'single-tenant local mode: no tenant is configured, requests need no key',
+        next_action: 'Create tenants with per-tenant API keys (vigil tenants add).',
+      });
     }
-    if (!services.get('approvals')) out.push({ id: 'approvals', category: 'governance', title: 'Human approval gates', status: 'available', detail: 'no approval plugin is loaded: permitted skills run without human review', next_action: 'Load the approvals plugin and set an approval policy.' });
-    if (!services.get('audit')) out.push({ id: 'audit_log', category: 'governance', title: 'Audit log', status: 'available', detail: 'no audit plugin is loaded: turns and skill calls are not recorded', next_action: 'Load the audit plugin to keep a structured audit log.' });
+    if (!services.get('approvals'))
+      out.push({
+        id: 'approvals',
+        category: 'governance',
+        title: 'Human approval gates',
+        status: 'available',
+        detail: 'no approval plugin is loaded: permitted skills run without human review',
+        next_action: 'Load the approvals plugin and set an approval policy.',
+      });
+    if (!services.get('audit'))
+      out.push({
+        id: 'audit_log',
+        category: 'governance',
+        title: 'Audit log',
+        status: 'available',
+        detail: 'no audit plugin is loaded: turns and skill calls are not recorded',
+        next_action: 'Load the audit plugin to keep a structured audit log.',
+      });
     return out;
   };
 }

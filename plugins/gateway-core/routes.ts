@@ -30,7 +30,18 @@ export interface Shared {
 }
 
 const LOCAL: TenantContext = { name: null, permissions: null };
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 413: ErrorBody, 415: ErrorBody, 429: ErrorBody, 500: ErrorBody, 502: ErrorBody };
+const errors = {
+  400: ErrorBody,
+  401: ErrorBody,
+  403: ErrorBody,
+  404: ErrorBody,
+  409: ErrorBody,
+  413: ErrorBody,
+  415: ErrorBody,
+  429: ErrorBody,
+  500: ErrorBody,
+  502: ErrorBody,
+};
 
 export function gatewayRoutes(sh: Shared): FastifyPluginAsync {
   return async (app) => {
@@ -65,7 +76,11 @@ export function gatewayRoutes(sh: Shared): FastifyPluginAsync {
       '/api/v1/agent/chat',
       {
         bodyLimit: sh.config.max_body_bytes,
-        schema: chatSchema('Chat (synchronous)', 'Runs one agent turn and returns the answer, the tool calls made and the guardrail findings. Returns early with pending_approval when a skill call waits for a human.', ChatResponse),
+        schema: chatSchema(
+          'Chat (synchronous)',
+          'Runs one agent turn and returns the answer, the tool calls made and the guardrail findings. Returns early with pending_approval when a skill call waits for a human.',
+          ChatResponse,
+        ),
       },
       async (req, reply) => {
         checkMessage(req.body);
@@ -75,7 +90,10 @@ export function gatewayRoutes(sh: Shared): FastifyPluginAsync {
         };
         reply.raw.on('close', onClose);
         try {
-          return await sh.agent.chat({ tenant: tenantOf(req), sessionId: req.body.session_id, message: req.body.message, subject: req.body.subject }, ac.signal);
+          return await sh.agent.chat(
+            { tenant: tenantOf(req), sessionId: req.body.session_id, message: req.body.message, subject: req.body.subject },
+            ac.signal,
+          );
         } finally {
           reply.raw.off('close', onClose);
         }
@@ -102,7 +120,12 @@ export function gatewayRoutes(sh: Shared): FastifyPluginAsync {
           ch.send(e.event, e.data);
           if (e.event === 'session') for (const x of early.splice(0)) ch.send(x.event, x.data);
         };
-        const prepared = await sh.agent.prepare({ tenant: tenantOf(req), sessionId: req.body.session_id, message: req.body.message, subject: req.body.subject }, ac.signal, emit, true);
+        const prepared = await sh.agent.prepare(
+          { tenant: tenantOf(req), sessionId: req.body.session_id, message: req.body.message, subject: req.body.subject },
+          ac.signal,
+          emit,
+          true,
+        );
         ch = openSse(req, reply, sh.config.heartbeat_ms);
         const channel = ch;
         if (channel.signal.aborted) ac.abort(channel.signal.reason);
@@ -113,7 +136,12 @@ export function gatewayRoutes(sh: Shared): FastifyPluginAsync {
           if (!ac.signal.aborted) {
             const err = e instanceof HttpError ? e : null;
             if (!err) req.log.error({ err: e }, 'stream turn failed');
-            channel.send('error', err ? { error: err.message, code: err.code, ...(err.details ? { details: err.details } : {}) } : { error: 'internal error; see the server log for the request id ' + req.id, code: 'internal_error' });
+            channel.send(
+              'error',
+              err
+                ? { error: err.message, code: err.code, ...(err.details ? { details: err.details } : {}) }
+                : { error: 'internal error; see the server log for the request id ' + req.id, code: 'internal_error' },
+            );
           }
         } finally {
           channel.end();
@@ -201,7 +229,9 @@ export function gatewayRoutes(sh: Shared): FastifyPluginAsync {
               role: m.role,
               content: m.content,
               created_at: m.created_at,
-              ...(Array.isArray(d.tool_calls) ? { tool_calls: d.tool_calls as Array<{ id: string; name: string; arguments: string }> } : {}),
+              ...(Array.isArray(d.tool_calls)
+                ? { tool_calls: d.tool_calls as Array<{ id: string; name: string; arguments: string }> }
+                : {}),
               ...(typeof d.tool_call_id === 'string' ? { tool_call_id: d.tool_call_id } : {}),
               ...(typeof d.name === 'string' ? { name: d.name } : {}),
               ...(typeof d.status === 'string' ? { status: d.status } : {}),
@@ -237,13 +267,26 @@ export function gatewayRoutes(sh: Shared): FastifyPluginAsync {
           version: sh.version,
           uptime_seconds: Math.floor((Date.now() - sh.startedAt) / 1000),
           checks: {
-            store: { status: storeOk ? 'ok' : 'down', detail: `${sh.services.store.kind} store ${storeOk ? 'answers' : 'does not answer'}` },
-            plugins: { status: failed.length ? 'degraded' : 'ok', detail: `${failed.length} plugins in error`, errors: failed.map((f) => ({ id: f.id, error: f.error ?? 'unknown' })) },
+            store: {
+              status: storeOk ? 'ok' : 'down',
+              detail: `${sh.services.store.kind} store ${storeOk ? 'answers' : 'does not answer'}`,
+            },
+            plugins: {
+              status: failed.length ? 'degraded' : 'ok',
+              detail: `${failed.length} plugins in error`,
+              errors: failed.map((f) => ({ id: f.id, error: f.error ?? 'unknown' })),
+            },
             llm: { status: b.problem ? 'degraded' : 'ok', detail: b.problem ?? `using ${b.label}`, provider: b.provider, model: b.model },
-            guardrails: { status: layers.length ? 'ok' : 'degraded', detail: layers.length ? `${layers.length} layers loaded` : sh.agent.guardrails.problem ?? 'no guardrail layer loaded', layers },
+            guardrails: {
+              status: layers.length ? 'ok' : 'degraded',
+              detail: layers.length ? `${layers.length} layers loaded` : (sh.agent.guardrails.problem ?? 'no guardrail layer loaded'),
+              layers,
+            },
             integrations: {
               status: down.length ? 'degraded' : 'ok',
-              detail: down.length ? `${down.length} of ${integrations.length} down: ${down.map((c) => c.title).join(', ')}` : `${integrations.filter((c) => c.status === 'active').length} connected`,
+              detail: down.length
+                ? `${down.length} of ${integrations.length} down: ${down.map((c) => c.title).join(', ')}`
+                : `${integrations.filter((c) => c.status === 'active').length} connected`,
               items: integrations.map((c) => ({ id: c.id, status: c.status, detail: c.detail })),
             },
           },
@@ -273,17 +316,19 @@ export function gatewayRoutes(sh: Shared): FastifyPluginAsync {
       {
         schema: {
           summary: 'Enterprise readiness report',
-          description: 'Deployment posture: each check is verified against this running instance (active), compiled in but not wired (available), or needs attention.',
+          description:
+            'Deployment posture: each check is verified against this running instance (active), compiled in but not wired (available), or needs attention.',
           tags: ['operations'],
           response: { 200: Readiness, 401: ErrorBody, 429: ErrorBody },
         },
       },
-      async () => sh.readiness.report(sh.version, {
-        skills_registered: sh.services.registry.skills().length,
-        active_connections: await connections(app),
-        active_sessions: sh.agent.activeSessions(),
-        uptime_seconds: Math.floor((Date.now() - sh.startedAt) / 1000),
-      }),
+      async () =>
+        sh.readiness.report(sh.version, {
+          skills_registered: sh.services.registry.skills().length,
+          active_connections: await connections(app),
+          active_sessions: sh.agent.activeSessions(),
+          uptime_seconds: Math.floor((Date.now() - sh.startedAt) / 1000),
+        }),
     );
   };
 }
@@ -294,4 +339,3 @@ function connections(app: FastifyInstance): Promise<number> {
     app.server.getConnections((err, n) => resolve(err ? 0 : n));
   });
 }
-

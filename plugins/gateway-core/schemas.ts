@@ -10,7 +10,13 @@ export const ErrorBody = Type.Object(
 export const ChatBody = Type.Object({
   message: Type.String({ minLength: 1, description: 'The user message' }),
   session_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Continue this session (omit to start one)' })),
-  subject: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'Id of the end user the conversation concerns (GDPR data-subject requests find sessions by it); kept with a new session' })),
+  subject: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 256,
+      description: 'Id of the end user the conversation concerns (GDPR data-subject requests find sessions by it); kept with a new session',
+    }),
+  ),
 });
 
 const Usage = Type.Object({ prompt_tokens: Type.Integer(), completion_tokens: Type.Integer() });
@@ -19,7 +25,9 @@ export const ToolCall = Type.Object({
   id: Type.String(),
   name: Type.String(),
   arguments: Type.Unknown(),
-  status: Type.Union(['ok', 'error', 'denied', 'invalid_args', 'blocked', 'unknown_skill', 'pending', 'aborted'].map((s) => Type.Literal(s))),
+  status: Type.Union(
+    ['ok', 'error', 'denied', 'invalid_args', 'blocked', 'unknown_skill', 'pending', 'aborted'].map((s) => Type.Literal(s)),
+  ),
   ok: Type.Boolean(),
   output: Type.Unknown(),
   error: Type.Optional(Type.String()),
@@ -63,7 +71,11 @@ export const SkillInfo = Type.Object({
   runtime: Type.String(),
 });
 
-export const SkillList = Type.Object({ permission_set: Type.String(), capabilities: Type.Array(Type.String()), skills: Type.Array(SkillInfo) });
+export const SkillList = Type.Object({
+  permission_set: Type.String(),
+  capabilities: Type.Array(Type.String()),
+  skills: Type.Array(SkillInfo),
+});
 
 export const SessionSummary = Type.Object({
   id: Type.String(),
@@ -86,7 +98,10 @@ export const SessionMessage = Type.Object({
 
 export const SessionDetail = Type.Intersect([SessionSummary, Type.Object({ messages: Type.Array(SessionMessage) })]);
 
-const HealthPart = Type.Object({ status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('down')]), detail: Type.String() });
+const HealthPart = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('down')]),
+  detail: Type.String(),
+});
 
 export const Health = Type.Object({
   status: Type.Union([Type.Literal('healthy'), Type.Literal('degraded'), Type.Literal('unhealthy')]),

@@ -69,17 +69,30 @@ export default definePlugin<{ open_paths: string[]; api_open_paths: string[]; re
     const limitFor = (req: FastifyRequest): RateLimit | null => rateOf(records.get(req)?.rate_limit ?? null) ?? settings.rateLimitPerKey;
 
     // Several replicas share rate limits, quotas and session caps through Redis (VIGIL_REDIS_URL).
-    const redisUrl = ctx.config.redis_url ?? settings.file.rate_limit?.redis_url ?? process.env.VIGIL_RATE_LIMIT_REDIS_URL ?? redisUrlOf(settings);
+    const redisUrl =
+      ctx.config.redis_url ?? settings.file.rate_limit?.redis_url ?? process.env.VIGIL_RATE_LIMIT_REDIS_URL ?? redisUrlOf(settings);
     const prefix = redisPrefixOf(settings);
     const redis = redisUrl ? openRedis(redisUrl) : null;
     redis?.on('error', (err) => ctx.log.warn({ err: err.message }, 'gateway-tenancy Redis error'));
     const shared = redis ? { redis, prefix } : undefined;
 
     const recordOf = async (t: string | null) => (t == null ? null : dir.get(t));
-    const usage = createUsageMeter(store, async (t) => (await recordOf(t))?.token_quota_per_day ?? settings.tokenQuotaPerDay, undefined, shared);
-    const cap = createSessionCap(async (t) => (await recordOf(t))?.max_concurrent_sessions ?? settings.maxConcurrentSessions, shared && { ...shared, replicaId: newReplicaId() });
+    const usage = createUsageMeter(
+      store,
+      async (t) => (await recordOf(t))?.token_quota_per_day ?? settings.tokenQuotaPerDay,
+      undefined,
+      shared,
+    );
+    const cap = createSessionCap(
+      async (t) => (await recordOf(t))?.max_concurrent_sessions ?? settings.maxConcurrentSessions,
+      shared && { ...shared, replicaId: newReplicaId() },
+    );
 
-    const tenancy: Tenancy & { directory: TenantDirectory; activeSessions(t?: string | null): number; apiMode(): Promise<'keyed' | 'open' | 'local'> } = {
+    const tenancy: Tenancy & {
+      directory: TenantDirectory;
+      activeSessions(t?: string | null): number;
+      apiMode(): Promise<'keyed' | 'open' | 'local'>;
+    } = {
       directory: dir,
       apiMode: () => apiMode(),
       enabled: () => dir.enabled(),
@@ -92,7 +105,6 @@ export default definePlugin<{ open_paths: string[]; api_open_paths: string[]; re
     ctx.provide('usage', usage);
     ctx.provide('tenant-directory', dir);
 
-
     const limiter = createAnonymousLimiter(settings.anonymousRateLimit);
     const apiOpenPaths = [...new Set(ctx.config.api_open_paths)];
     const isApiOpen = (path: string) => apiOpenPaths.some((p) => (p === '/' ? pathOf(path) === '/' : underPath(path, p)));
@@ -103,14 +115,20 @@ export default definePlugin<{ open_paths: string[]; api_open_paths: string[]; re
     } catch {
       defaultCaps = BUILTIN_PERMISSION_SETS.default!;
     }
-    const apiMode = async (): Promise<'keyed' | 'open' | 'local'> => (settings.apiOpen ? 'open' : (await dir.enabled()) ? 'keyed' : 'local');
+    const apiMode = async (): Promise<'keyed' | 'open' | 'local'> =>
+      settings.apiOpen ? 'open' : (await dir.enabled()) ? 'keyed' : 'local';
 
     // One authentication for both surfaces: the same keys, the same request property
     // (req.tenant = {name, permissions, key}), the same per-address limit on keyless requests.
     const authenticate = async (req: FastifyRequest, surface: 'gateway' | 'api') => {
-      const path = req.url.split('?')[0]!;
+      const path = req.url.split('?')[0];
       const open = surface === 'gateway' ? isOpen(path) : isApiOpen(path);
-      if (configError && !open) throw new HttpError(503, 'unavailable', 'the tenant configuration is invalid, so every protected route is closed; see the server log');
+      if (configError && !open)
+        throw new HttpError(
+          503,
+          'unavailable',
+          'the tenant configuration is invalid, so every protected route is closed; see the server log',
+        );
       const key = extractApiKey(req.headers);
       if (key) {
         const t = await dir.resolveKey(key).catch((e) => {
@@ -121,7 +139,12 @@ export default definePlugin<{ open_paths: string[]; api_open_paths: string[]; re
           req.tenant = { name: t.name, permissions: t.permissions as TenantContext['permissions'], key: t.key_id };
           records.set(req, t);
           if (surface === 'api' && !open && !(t.permissions ?? defaultCaps).includes('contract_analysis')) {
-            throw new HttpError(403, 'forbidden', `the key ${t.key_id} lacks the permission contract_analysis, which the analysis API requires`, { permission: 'contract_analysis' });
+            throw new HttpError(
+              403,
+              'forbidden',
+              `the key ${t.key_id} lacks the permission contract_analysis, which the analysis API requires`,
+              { permission: 'contract_analysis' },
+            );
           }
           return;
         }
@@ -170,7 +193,7 @@ export default definePlugin<{ open_paths: string[]; api_open_paths: string[]; re
     };
 
     const mountLimits = async (app: FastifyInstance, surface: 'gateway' | 'api') => {
-      const openOf = (req: FastifyRequest) => (surface === 'gateway' ? isOpen(req.url.split('?')[0]!) : isApiOpen(req.url.split('?')[0]!));
+      const openOf = (req: FastifyRequest) => (surface === 'gateway' ? isOpen(req.url.split('?')[0]) : isApiOpen(req.url.split('?')[0]));
       await app.register(rateLimit, {
         global: true,
         hook: 'onRequest',
@@ -214,7 +237,7 @@ export default definePlugin<{ open_paths: string[]; api_open_paths: string[]; re
         '/api/v1/tenants/me',
         {
           schema: {
-            summary: 'The calling tenant: mode, permissions, limits, today\'s token usage and active sessions',
+            summary: "The calling tenant: mode, permissions, limits, today's token usage and active sessions",
             tags: ['tenants'],
             response: {
               200: Type.Object({
@@ -228,7 +251,13 @@ export default definePlugin<{ open_paths: string[]; api_open_paths: string[]; re
                   token_quota_per_day: Type.Union([Type.Integer(), Type.Null()]),
                   max_concurrent_sessions: Type.Union([Type.Integer(), Type.Null()]),
                 }),
-                usage: Type.Object({ day: Type.String(), tokens: Type.Integer(), quota: Type.Union([Type.Integer(), Type.Null()]), remaining: Type.Union([Type.Integer(), Type.Null()]), resets_at: Type.String() }),
+                usage: Type.Object({
+                  day: Type.String(),
+                  tokens: Type.Integer(),
+                  quota: Type.Union([Type.Integer(), Type.Null()]),
+                  remaining: Type.Union([Type.Integer(), Type.Null()]),
+                  resets_at: Type.String(),
+                }),
                 active_sessions: Type.Integer(),
               }),
             },
@@ -256,10 +285,14 @@ export default definePlugin<{ open_paths: string[]; api_open_paths: string[]; re
     });
 
     ctx.onStart(() => {
-      ctx.services.get<ReadinessRegistry>('readiness')?.register(() =>
-        securityChecks({ services: ctx.services, directory: dir, configError, openPaths, redis: redisUrl != null }),
-      );
-      ctx.services.get<ReadinessRegistry>('readiness')?.register(async () => edgeChecks({ services: ctx.services, apiMode: await apiMode(), apiOpenPaths, anonymousLimit: limiter.limit.text }));
+      ctx.services
+        .get<ReadinessRegistry>('readiness')
+        ?.register(() => securityChecks({ services: ctx.services, directory: dir, configError, openPaths, redis: redisUrl != null }));
+      ctx.services
+        .get<ReadinessRegistry>('readiness')
+        ?.register(async () =>
+          edgeChecks({ services: ctx.services, apiMode: await apiMode(), apiOpenPaths, anonymousLimit: limiter.limit.text }),
+        );
     });
     ctx.onClose(async () => {
       limiter.close();

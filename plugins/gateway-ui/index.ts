@@ -79,7 +79,7 @@ export function loadAssets(dir: string, pageUrls: Record<string, string>): { ass
     const ext = path.extname(name);
     if (ext === '.html' || !ASSET_NAME.test(name)) continue;
     const body = fs.readFileSync(path.join(dir, name));
-    assets.set(name, { body, type: CONTENT_TYPES[ext]!, etag: etagOf(body) });
+    assets.set(name, { body, type: CONTENT_TYPES[ext], etag: etagOf(body) });
   }
   for (const name of names.filter((n) => n.endsWith('.html'))) {
     const base = pageUrls[name];
@@ -90,7 +90,7 @@ export function loadAssets(dir: string, pageUrls: Record<string, string>): { ass
       return `${base}/assets/${ref}?v=${a.etag.slice(1, 11)}`;
     });
     const body = Buffer.from(html, 'utf8');
-    pages.set(name, { body, type: CONTENT_TYPES['.html']!, etag: etagOf(body) });
+    pages.set(name, { body, type: CONTENT_TYPES['.html'], etag: etagOf(body) });
   }
   return { assets, pages };
 }
@@ -120,7 +120,11 @@ const PluginStatusSchema = Type.Object({
   description: Type.Union([Type.String(), Type.Null()]),
 });
 
-const ErrorSchema = Type.Object({ error: Type.String(), code: Type.String(), details: Type.Optional(Type.Record(Type.String(), Type.Unknown())) });
+const ErrorSchema = Type.Object({
+  error: Type.String(),
+  code: Type.String(),
+  details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+});
 
 export default definePlugin<UiConfig>({
   setup(ctx) {
@@ -156,7 +160,11 @@ export default definePlugin<UiConfig>({
       // GET /: where a newcomer lands. A small page naming what is here (HTML for a browser,
       // JSON for curl or a script asking for it); open like the pages it links to.
       const links = [
-        { href: '/dashboard', title: 'Dashboard', text: 'tenants, sessions, approvals, audit, guardrails, metrics and the readiness report' },
+        {
+          href: '/dashboard',
+          title: 'Dashboard',
+          text: 'tenants, sessions, approvals, audit, guardrails, metrics and the readiness report',
+        },
         { href: '/playground', title: 'Playground', text: 'chat with the agent: streaming, skills, approvals' },
         { href: '/openapi.json', title: 'API documentation', text: 'the OpenAPI 3 document of every gateway endpoint' },
         { href: '/health', title: 'Health', text: 'liveness and dependencies' },
@@ -170,7 +178,7 @@ export default definePlugin<UiConfig>({
           `</ul><p>The contract-analysis API listens on its own port (default 8000); its documentation is at /openapi.json there.</p></main></body></html>\n`,
         'utf8',
       );
-      const indexAsset: Asset = { body: index, type: CONTENT_TYPES['.html']!, etag: etagOf(index) };
+      const indexAsset: Asset = { body: index, type: CONTENT_TYPES['.html'], etag: etagOf(index) };
       app.get(
         '/',
         { schema: { summary: 'Index: links to the dashboard, the playground and the API documentation', tags: ['ui'] } },
@@ -191,7 +199,11 @@ export default definePlugin<UiConfig>({
               summary: 'Static asset of the dashboard and playground',
               tags: ['ui'],
               params: Type.Object({ name: Type.String({ maxLength: 80 }) }),
-              response: { 200: { description: 'asset', type: 'string' }, 304: { description: 'Not modified', type: 'null' }, 404: ErrorSchema },
+              response: {
+                200: { description: 'asset', type: 'string' },
+                304: { description: 'Not modified', type: 'null' },
+                404: ErrorSchema,
+              },
             },
           },
           async (req, reply) => {

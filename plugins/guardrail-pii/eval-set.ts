@@ -15,7 +15,34 @@ export interface PiiEvalItem {
   locale: string;
 }
 
-const LOCALES = ['en_US', 'en_GB', 'en_IN', 'en_AU', 'en_NG', 'de', 'fr', 'es', 'es_MX', 'it', 'pt_BR', 'nl', 'pl', 'sv', 'tr', 'vi', 'id_ID', 'af_ZA', 'cs_CZ', 'ro', 'hu', 'fi', 'da', 'nb_NO', 'en_IE', 'en_ZA'] as const;
+const LOCALES = [
+  'en_US',
+  'en_GB',
+  'en_IN',
+  'en_AU',
+  'en_NG',
+  'de',
+  'fr',
+  'es',
+  'es_MX',
+  'it',
+  'pt_BR',
+  'nl',
+  'pl',
+  'sv',
+  'tr',
+  'vi',
+  'id_ID',
+  'af_ZA',
+  'cs_CZ',
+  'ro',
+  'hu',
+  'fi',
+  'da',
+  'nb_NO',
+  'en_IE',
+  'en_ZA',
+] as const;
 
 /** Templates per slot combination; {x} are filled, the rest is plain text. */
 const TEMPLATES = [
@@ -90,28 +117,30 @@ function email(f: Faker): string {
 
 function phone(f: Faker): string {
   // faker's locale formats; extensions ("x123") are cut, they are not part of a number people type.
-  const p = f.phone.number({ style: f.helpers.arrayElement(['national', 'international', 'human']) as 'national' }).replace(/\s*(?:x|ext\.?)\s*\d+$/i, '');
+  const p = f.phone
+    .number({ style: f.helpers.arrayElement(['national', 'international', 'human']) as 'national' })
+    .replace(/\s*(?:x|ext\.?)\s*\d+$/i, '');
   return f.number.int({ min: 0, max: 9 }) === 0 ? DEVANAGARI(p) : p;
 }
 
 export function buildPiiEvalSet(seed = 2026, n = 600): PiiEvalItem[] {
   const items: PiiEvalItem[] = [];
   for (let i = 0; i < n; i++) {
-    const locale = LOCALES[i % LOCALES.length]!;
-    const f = (allFakers as Record<string, Faker>)[locale]!;
+    const locale = LOCALES[i % LOCALES.length];
+    const f = (allFakers as Record<string, Faker>)[locale];
     f.seed(seed * 1000 + i);
     if (i % 9 === 8) {
-      items.push({ text: NEGATIVES[(i / 9) % NEGATIVES.length | 0]!, gold: [], locale });
+      items.push({ text: NEGATIVES[((i / 9) % NEGATIVES.length) | 0], gold: [], locale });
       continue;
     }
-    const tpl = TEMPLATES[f.number.int({ min: 0, max: TEMPLATES.length - 1 })]!;
+    const tpl = TEMPLATES[f.number.int({ min: 0, max: TEMPLATES.length - 1 })];
     let text = '';
     const gold: PiiEvalItem['gold'] = [];
     let last = 0;
     for (const m of tpl.matchAll(/\{(\w+)\}/g)) {
       text += tpl.slice(last, m.index);
-      last = m.index! + m[0].length;
-      const slot = m[1]!;
+      last = m.index + m[0].length;
+      const slot = m[1];
       let value: string;
       let entity: PiiEntityKind;
       if (slot === 'person') {
@@ -122,7 +151,11 @@ export function buildPiiEvalSet(seed = 2026, n = 600): PiiEvalItem[] {
       else if (slot === 'card') [value, entity] = [card(f), 'credit_card'];
       else if (slot === 'iban') [value, entity] = [f.finance.iban({ formatted: f.datatype.boolean() }), 'iban'];
       else if (slot === 'ssn') [value, entity] = [ssn(f), 'national_id'];
-      else [value, entity] = [f.datatype.boolean({ probability: 0.8 }) ? f.internet.ipv4({ network: 'any' }) : f.internet.ipv6(), 'ip_address'];
+      else
+        [value, entity] = [
+          f.datatype.boolean({ probability: 0.8 }) ? f.internet.ipv4({ network: 'any' }) : f.internet.ipv6(),
+          'ip_address',
+        ];
       gold.push({ entity, start: text.length, end: text.length + value.length });
       text += value;
     }
@@ -142,7 +175,10 @@ export interface EntityScore {
 }
 
 /** Overlap matching per entity: a found span of the right kind overlapping a gold span is a hit. */
-export function scorePii(items: PiiEvalItem[], detect: (text: string) => Array<{ entity: string; start: number; end: number }>): Record<string, EntityScore> {
+export function scorePii(
+  items: PiiEvalItem[],
+  detect: (text: string) => Array<{ entity: string; start: number; end: number }>,
+): Record<string, EntityScore> {
   const c: Record<string, { tp: number; fp: number; fn: number }> = {};
   const get = (k: string) => (c[k] ??= { tp: 0, fp: 0, fn: 0 });
   for (const it of items) {

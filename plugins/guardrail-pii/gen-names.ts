@@ -18,7 +18,11 @@ const locales: string[] = [];
 function collect(v: unknown, into: Set<string>): number {
   let n = 0;
   if (typeof v === 'string') {
-    for (const w of v.split(/\s+/)) if (WORD.test(w) && w.length >= 2 && w.length <= 24) (into.add(w.toLowerCase()), n++);
+    for (const w of v.split(/\s+/))
+      if (WORD.test(w) && w.length >= 2 && w.length <= 24) {
+        into.add(w.toLowerCase());
+        n++;
+      }
   } else if (Array.isArray(v)) for (const x of v) n += collect(x, into);
   else if (v && typeof v === 'object') for (const x of Object.values(v)) n += collect(x, into);
   return n;
@@ -38,15 +42,40 @@ for (const [code, loc] of Object.entries(allLocales as Record<string, { person?:
 // tags it as something other than a noun (preposition, verb, adjective, place...) or when it is
 // used in lower case in English text (the Davidson tweets, MIT, and this repository's docs).
 const lowerCounts = new Map<string, number>();
-const corpora = [path.resolve(here, '..', '..', '..', 'shared', 'datasets', 'toxicity', 'davidson-hate-offensive', 'labeled_data.csv'), path.resolve(here, '..', '..', 'README.md')];
-for (const f of [...corpora, ...fs.readdirSync(path.resolve(here, '..', '..', 'docs')).filter((x) => x.endsWith('.md')).map((x) => path.resolve(here, '..', '..', 'docs', x))]) {
+const corpora = [
+  path.resolve(here, '..', '..', '..', 'shared', 'datasets', 'toxicity', 'davidson-hate-offensive', 'labeled_data.csv'),
+  path.resolve(here, '..', '..', 'README.md'),
+];
+for (const f of [
+  ...corpora,
+  ...fs
+    .readdirSync(path.resolve(here, '..', '..', 'docs'))
+    .filter((x) => x.endsWith('.md'))
+    .map((x) => path.resolve(here, '..', '..', 'docs', x)),
+]) {
   if (!fs.existsSync(f)) continue;
-  for (const m of fs.readFileSync(f, 'utf8').matchAll(/(?<![\p{L}@#])\p{Ll}+(?![\p{L}])/gu)) lowerCounts.set(m[0], (lowerCounts.get(m[0]) ?? 0) + 1);
+  for (const m of fs.readFileSync(f, 'utf8').matchAll(/(?<![\p{L}@#])\p{Ll}+(?![\p{L}])/gu))
+    lowerCounts.set(m[0], (lowerCounts.get(m[0]) ?? 0) + 1);
 }
-const NON_NAME_TAGS = ['Conjunction', 'Preposition', 'Determiner', 'Verb', 'Adjective', 'Adverb', 'Place', 'Country', 'Pronoun', 'Value', 'Date', 'Organization', 'QuestionWord', 'Expression'];
+const NON_NAME_TAGS = [
+  'Conjunction',
+  'Preposition',
+  'Determiner',
+  'Verb',
+  'Adjective',
+  'Adverb',
+  'Place',
+  'Country',
+  'Pronoun',
+  'Value',
+  'Date',
+  'Organization',
+  'QuestionWord',
+  'Expression',
+];
 const weak = new Set<string>();
 for (const w of new Set([...first, ...last])) {
-  const cap = w[0]!.toUpperCase() + w.slice(1);
+  const cap = w[0].toUpperCase() + w.slice(1);
   const tags: string[] = (nlp as any)(cap).json()[0]?.terms[0]?.tags ?? [];
   const knownName = tags.includes('Person') || tags.includes('FirstName') || tags.includes('LastName');
   if (w.length < 3 || (!knownName && (tags.some((t) => NON_NAME_TAGS.includes(t)) || (lowerCounts.get(w) ?? 0) >= 3))) weak.add(w);
@@ -61,4 +90,6 @@ const out = {
   weak: [...weak].sort().join('|'),
 };
 fs.writeFileSync(path.join(here, 'names.json'), JSON.stringify(out) + '\n');
-console.log(`names.json: ${first.size} first names, ${last.size} last names (${weak.size} also everyday words) from ${locales.length} locales`);
+console.log(
+  `names.json: ${first.size} first names, ${last.size} last names (${weak.size} also everyday words) from ${locales.length} locales`,
+);

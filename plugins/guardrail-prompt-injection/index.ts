@@ -12,9 +12,10 @@ import { createPromptInjectionGuardrail } from '../../lib/guardrails/injection.t
 
 export const promptInjectionGuardrailPlugin = definePlugin({
   setup(ctx) {
-    const { model_file: modelFile, ...settings } = ctx.config as Record<string, unknown>;
+    const { model_file: modelFile, ...settings } = ctx.config;
     const useModel = settings.use_classifier !== false;
     // A missing or corrupt model is a setup error (the plugin shows status "error"), never a silent rules-only run.
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a config value; a bad one fails to load with its text in the error
     const model = useModel ? loadInjectionModelFile(path.resolve(ctx.dir, String(modelFile ?? 'model.json'))) : null;
     ctx.registerGuardrail(createPromptInjectionGuardrail(model, settings));
   },

@@ -24,12 +24,83 @@ export interface ToxExample {
   kind: string;
 }
 
-const TRAIN_GROUPS = ['Muslims', 'Jews', 'Black people', 'immigrants', 'gay people', 'women', 'trans people', 'disabled people', 'Mexicans', 'Asians', 'refugees', 'Christians', 'Hindus', 'lesbians', 'Roma', 'Arabs'];
-const EVAL_GROUPS = ['Sikhs', 'Chinese people', 'gay men', 'trans women', 'Africans', 'Latinos', 'deaf people', 'bisexual people', 'Indians', 'Pakistanis', 'Catholics', 'Buddhists', 'migrants', 'Black women', 'Jewish people', 'wheelchair users'];
-const NEG = ['disgusting', 'stupid', 'worthless', 'filthy', 'inferior', 'evil', 'lazy', 'dirty', 'pathetic', 'vile', 'useless', 'dangerous'];
+const TRAIN_GROUPS = [
+  'Muslims',
+  'Jews',
+  'Black people',
+  'immigrants',
+  'gay people',
+  'women',
+  'trans people',
+  'disabled people',
+  'Mexicans',
+  'Asians',
+  'refugees',
+  'Christians',
+  'Hindus',
+  'lesbians',
+  'Roma',
+  'Arabs',
+];
+const EVAL_GROUPS = [
+  'Sikhs',
+  'Chinese people',
+  'gay men',
+  'trans women',
+  'Africans',
+  'Latinos',
+  'deaf people',
+  'bisexual people',
+  'Indians',
+  'Pakistanis',
+  'Catholics',
+  'Buddhists',
+  'migrants',
+  'Black women',
+  'Jewish people',
+  'wheelchair users',
+];
+const NEG = [
+  'disgusting',
+  'stupid',
+  'worthless',
+  'filthy',
+  'inferior',
+  'evil',
+  'lazy',
+  'dirty',
+  'pathetic',
+  'vile',
+  'useless',
+  'dangerous',
+];
 const NEG_N = ['parasites', 'criminals', 'trash', 'scum', 'a burden', 'liars', 'a waste of space', 'garbage'];
-const ANIMAL = ['animals', 'rats', 'cockroaches', 'vermin', 'parasites', 'apes', 'pigs', 'a disease', 'a cancer', 'savages', 'filth', 'insects'];
-const THINGS = ['Mondays', 'this printer', 'traffic jams', 'spam callers', 'mosquitoes', 'my old laptop', 'the new tax form', 'this weather', 'the referee', 'pineapple on pizza'];
+const ANIMAL = [
+  'animals',
+  'rats',
+  'cockroaches',
+  'vermin',
+  'parasites',
+  'apes',
+  'pigs',
+  'a disease',
+  'a cancer',
+  'savages',
+  'filth',
+  'insects',
+];
+const THINGS = [
+  'Mondays',
+  'this printer',
+  'traffic jams',
+  'spam callers',
+  'mosquitoes',
+  'my old laptop',
+  'the new tax form',
+  'this weather',
+  'the referee',
+  'pineapple on pizza',
+];
 
 type T = [string, 0 | 1, Category[], string];
 // Each template: text with {G} group, {N} negative adjective, {M} negative noun, {A} animal word, {X} thing.
@@ -144,7 +215,7 @@ const TEMPLATES: T[] = [
 ];
 
 function fill(t: string, groups: string[], rnd: () => number): string {
-  const pick = (xs: string[]) => xs[Math.floor(rnd() * xs.length)]!;
+  const pick = (xs: string[]) => xs[Math.floor(rnd() * xs.length)];
   return t
     .replace(/\{G\}/g, () => pick(groups))
     .replace(/\{N\}/g, () => pick(NEG))
@@ -168,11 +239,17 @@ export function buildSets(): { train: ToxExample[]; evalSet: ToxExample[] } {
     for (let r = 0; r < reps; r++) {
       if (!heldOut) {
         const t = fill(tpl, TRAIN_GROUPS, rnd);
-        if (!seen.has(t)) (seen.add(t), train.push({ text: t, harmful, cats, kind }));
+        if (!seen.has(t)) {
+          seen.add(t);
+          train.push({ text: t, harmful, cats, kind });
+        }
       }
       if (heldOut || (hasGroup && r < 2)) {
         const t = fill(tpl, EVAL_GROUPS, rnd);
-        if (!seen.has(t)) (seen.add(t), evalSet.push({ text: t, harmful, cats, kind }));
+        if (!seen.has(t)) {
+          seen.add(t);
+          evalSet.push({ text: t, harmful, cats, kind });
+        }
       }
     }
   });

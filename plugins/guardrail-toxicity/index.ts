@@ -9,8 +9,9 @@ import { createToxicityGuardrail, loadToxicityModel } from '../../lib/guardrails
 
 export const toxicityGuardrailPlugin = definePlugin({
   setup(ctx) {
-    const { model_file: modelFile, ...settings } = ctx.config as Record<string, unknown>;
+    const { model_file: modelFile, ...settings } = ctx.config;
     // A missing or corrupt model is a setup error (status "error"), never a silent rules-only run.
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a config value; a bad one fails to load with its text in the error
     const model = settings.use_classifier === false ? null : loadToxicityModel(path.resolve(ctx.dir, String(modelFile ?? 'model.json')));
     ctx.registerGuardrail(createToxicityGuardrail(settings, model));
   },

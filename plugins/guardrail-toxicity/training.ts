@@ -30,11 +30,15 @@ export interface ToxModelFile {
 export const TOX_KEEP = 20000;
 
 function compactHead(m: HashedModel): ToxHead {
-  const order = m.w.map((_, i) => i).sort((a, b) => Math.abs(m.w[b]!) - Math.abs(m.w[a]!)).slice(0, TOX_KEEP).sort((a, b) => m.idx[a]! - m.idx[b]!);
-  const max = order.reduce((x, i) => Math.max(x, Math.abs(m.w[i]!)), 1e-9);
+  const order = m.w
+    .map((_, i) => i)
+    .sort((a, b) => Math.abs(m.w[b]) - Math.abs(m.w[a]))
+    .slice(0, TOX_KEEP)
+    .sort((a, b) => m.idx[a] - m.idx[b]);
+  const max = order.reduce((x, i) => Math.max(x, Math.abs(m.w[i])), 1e-9);
   const scale = max / 127;
-  const idx = Int32Array.from(order.map((i) => m.idx[i]!));
-  const w = Int8Array.from(order.map((i) => Math.round(m.w[i]! / scale)));
+  const idx = Int32Array.from(order.map((i) => m.idx[i]));
+  const w = Int8Array.from(order.map((i) => Math.round(m.w[i] / scale)));
   return { bias: m.bias, scale, idx: Buffer.from(idx.buffer).toString('base64'), w: Buffer.from(w.buffer).toString('base64') };
 }
 
@@ -51,14 +55,18 @@ export function parseCsv(src: string): string[][] {
   let field = '';
   let quoted = false;
   for (let i = 0; i < src.length; i++) {
-    const c = src[i]!;
+    const c = src[i];
     if (quoted) {
-      if (c === '"' && src[i + 1] === '"') (field += '"', i++);
-      else if (c === '"') quoted = false;
+      if (c === '"' && src[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') (row.push(field), (field = ''));
-    else if (c === '\n' || c === '\r') {
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
       if (c === '\r' && src[i + 1] === '\n') i++;
       row.push(field);
       rows.push(row);
@@ -66,16 +74,24 @@ export function parseCsv(src: string): string[][] {
       field = '';
     } else field += c;
   }
-  if (field || row.length) (row.push(field), rows.push(row));
+  if (field || row.length) {
+    row.push(field);
+    rows.push(row);
+  }
   return rows;
 }
 
-const decodeEntities = (s: string) => s.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#\d+;/g, ' ');
+const decodeEntities = (s: string) =>
+  s
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&#\d+;/g, ' ');
 
 /** Davidson tweets as examples: hate -> identity_attack (harmful), offensive -> insult (not hate), neither -> nothing. */
 export function readDavidson(file = davidsonPath()): ToxExample[] {
   const rows = parseCsv(fs.readFileSync(file, 'utf8'));
-  const head = rows[0]!;
+  const head = rows[0];
   const ci = head.indexOf('class');
   const ti = head.indexOf('tweet');
   if (ci < 0 || ti < 0) throw new Error(`${file}: expected columns "class" and "tweet"`);
@@ -84,7 +100,12 @@ export function readDavidson(file = davidsonPath()): ToxExample[] {
     if (r.length <= ti) continue;
     const cls = Number(r[ci]);
     // Retweet headers and @handles say nothing about toxicity.
-    const text = decodeEntities(r[ti]!).replace(/\bRT\b/g, ' ').replace(/@\w+:?/g, ' ').replace(/https?:\/\/\S+/g, ' ').replace(/\s+/g, ' ').trim();
+    const text = decodeEntities(r[ti])
+      .replace(/\bRT\b/g, ' ')
+      .replace(/@\w+:?/g, ' ')
+      .replace(/https?:\/\/\S+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
     if (!text) continue;
     if (cls === 0) out.push({ text, harmful: 1, cats: ['identity_attack', 'insult'], kind: 'davidson_hate' });
     else if (cls === 1) out.push({ text, harmful: 0, cats: ['insult'], kind: 'davidson_offensive' });
@@ -116,7 +137,7 @@ export function trainToxModel(data: ToxExample[], meta?: Record<string, unknown>
     const ys: number[] = [];
     data.forEach((d, i) => {
       if (!usableFor(cat, d)) return;
-      xs.push(feats[i]!);
+      xs.push(feats[i]);
       ys.push(d.cats.includes(cat) ? 1 : 0);
     });
     const m = trainLogReg(xs, ys, TOX_TRAIN);

@@ -2,7 +2,7 @@
 // it on a bare Fastify instance with any guardrail chain.
 import type { FastifyPluginAsync } from 'fastify';
 import type { Registry } from 'prom-client';
-import { HttpError, Type, type GuardrailDirection, type Static } from '../../kernel/index.ts';
+import { HttpError, Type, type Static } from '../../kernel/index.ts';
 import type { GuardrailChain } from '../../lib/guardrails/chain.ts';
 import { countGuardrailHits, guardrailHitsCounter } from '../../lib/guardrails/metrics.ts';
 
@@ -35,7 +35,11 @@ export const CheckResponse = Type.Object({
   blocked_by: Type.Optional(Type.String()),
 });
 
-export const ErrorResponse = Type.Object({ error: Type.String(), code: Type.String(), details: Type.Optional(Type.Record(Type.String(), Type.Unknown())) });
+export const ErrorResponse = Type.Object({
+  error: Type.String(),
+  code: Type.String(),
+  details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+});
 
 export interface GuardrailsRouteOptions {
   chain: GuardrailChain;
@@ -61,7 +65,8 @@ export function guardrailsRoutes(opts: GuardrailsRouteOptions): FastifyPluginAsy
         // Runs before schema validation, which would coerce a number to a string: text must really be one.
         preValidation: async (req) => {
           const body = req.body as Record<string, unknown> | null;
-          if (!body || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'invalid_request', 'body must be a JSON object {text, direction?}');
+          if (!body || typeof body !== 'object' || Array.isArray(body))
+            throw new HttpError(400, 'invalid_request', 'body must be a JSON object {text, direction?}');
           if (typeof body.text !== 'string') throw new HttpError(400, 'invalid_request', 'field "text" is required and must be a string');
         },
       },
@@ -70,9 +75,13 @@ export function guardrailsRoutes(opts: GuardrailsRouteOptions): FastifyPluginAsy
         if (text.length > maxChars) {
           throw new HttpError(413, 'payload_too_large', `text is ${text.length} characters; the limit is ${maxChars}`);
         }
-        const result = await opts.chain.run(text, direction as GuardrailDirection);
+        const result = await opts.chain.run(text, direction);
         if (result.findings.length) countGuardrailHits(hits, result);
-        const body: Static<typeof CheckResponse> = { action: result.action, redacted_text: result.redacted_text, findings: result.findings };
+        const body: Static<typeof CheckResponse> = {
+          action: result.action,
+          redacted_text: result.redacted_text,
+          findings: result.findings,
+        };
         if (result.blocked_by) body.blocked_by = result.blocked_by;
         return body;
       },

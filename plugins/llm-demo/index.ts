@@ -18,7 +18,8 @@ const approxTokens = (s: string | null | undefined) => (s ? Math.ceil(s.length /
 function render(output: unknown): string {
   if (output == null) return 'no output';
   if (typeof output === 'string') return output.length > 1500 ? output.slice(0, 1500) + '…' : output;
-  if (typeof output === 'object' && typeof (output as { summary?: unknown }).summary === 'string') return (output as { summary: string }).summary;
+  if (typeof output === 'object' && typeof (output as { summary?: unknown }).summary === 'string')
+    return (output as { summary: string }).summary;
   const s = JSON.stringify(output);
   return s.length > 1500 ? s.slice(0, 1500) + '…' : s;
 }
@@ -35,7 +36,12 @@ function answerFromTools(results: LlmMessage[]): string {
     return r.ok ? `- ${m.name}: ${render(r.output)}` : `- ${m.name} did not run (${r.status ?? 'error'}): ${r.error ?? 'no reason given'}`;
   });
   const failed = results.length - lines.filter((l) => !l.includes(' did not run (')).length;
-  const head = failed === results.length ? 'The skill call did not succeed.' : failed ? 'Some skill calls did not succeed.' : 'Here is what the skills returned.';
+  const head =
+    failed === results.length
+      ? 'The skill call did not succeed.'
+      : failed
+        ? 'Some skill calls did not succeed.'
+        : 'Here is what the skills returned.';
   return `${head}\n${lines.join('\n')}\n`;
 }
 
@@ -64,7 +70,9 @@ export function createDemoBackend(cfg: DemoConfig): LlmBackend {
     defaultModel: cfg.model,
     configured: () => true,
     async *stream(req: LlmRequest): AsyncIterable<LlmStreamEvent> {
-      const prompt = req.messages.reduce((n, m) => n + approxTokens(m.content) + approxTokens(m.tool_calls ? JSON.stringify(m.tool_calls) : null), 0) + approxTokens(req.tools ? JSON.stringify(req.tools) : null);
+      const prompt =
+        req.messages.reduce((n, m) => n + approxTokens(m.content) + approxTokens(m.tool_calls ? JSON.stringify(m.tool_calls) : null), 0) +
+        approxTokens(req.tools ? JSON.stringify(req.tools) : null);
       const lastUser = req.messages.map((m) => m.role).lastIndexOf('user');
       const after = req.messages.slice(lastUser + 1);
       const toolResults = after.filter((m) => m.role === 'tool');

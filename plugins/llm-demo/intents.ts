@@ -42,11 +42,11 @@ export function explicitCalls(message: string): PlannedCall[] {
     const at = m.index + m[0].length;
     const json = scanJson(message, at);
     if (json) {
-      out.push({ name: m[2]!, arguments: json.raw });
+      out.push({ name: m[2], arguments: json.raw });
       SKILL_CMD.lastIndex = json.end;
     } else {
-      const line = message.slice(at).split('\n')[0]!.trim();
-      out.push({ name: m[2]!, arguments: line || '{}' });
+      const line = message.slice(at).split('\n')[0].trim();
+      out.push({ name: m[2], arguments: line || '{}' });
     }
   }
   return out;
@@ -63,7 +63,7 @@ const PHRASES: Phrase[] = [
     match: (m) => {
       const r = /\b(keccak-?256|keccak|sha-?256)\s+(?:hash\s+)?(?:of|for)\s+([\s\S]+?)\s*[?.!]?$/i.exec(m.trim());
       if (!r) return null;
-      return { op: /sha/i.test(r[1]!) ? 'sha256' : 'keccak256', data: unquote(r[2]!) };
+      return { op: /sha/i.test(r[1]) ? 'sha256' : 'keccak256', data: unquote(r[2]) };
     },
   },
   {
@@ -84,21 +84,21 @@ const PHRASES: Phrase[] = [
     skill: 'files',
     match: (m) => {
       const r = /\b(?:read|show|open)\s+(?:the\s+)?file\s+(\S+?)\s*[?.!]?$/im.exec(m);
-      return r ? { op: 'read', path: unquote(r[1]!) } : null;
+      return r ? { op: 'read', path: unquote(r[1]) } : null;
     },
   },
   {
     skill: 'git',
     match: (m) => {
       const r = /^\s*(?:show\s+(?:me\s+)?(?:the\s+)?)?git\s+(status|log|diff)\b/im.exec(m);
-      return r ? { op: r[1]!.toLowerCase() } : null;
+      return r ? { op: r[1].toLowerCase() } : null;
     },
   },
   {
     skill: 'web_search',
     match: (m) => {
       const r = /\bsearch\s+the\s+web\s+for\s+([\s\S]+?)\s*[?.!]?$/i.exec(m.trim());
-      return r ? { query: unquote(r[1]!) } : null;
+      return r ? { query: unquote(r[1]) } : null;
     },
   },
   {
@@ -106,7 +106,7 @@ const PHRASES: Phrase[] = [
     match: (m) => {
       const r = /\baudit\s+(?:this\s+|the\s+)?contract\s*:?\s*([\s\S]+)$/i.exec(m);
       if (!r) return null;
-      const rest = r[1]!.trim();
+      const rest = r[1].trim();
       if (/^\S+\.sol$/.test(rest)) return { path: rest };
       return /\b(contract|library|interface|pragma)\b/.test(rest) ? { code: rest } : null;
     },
@@ -116,7 +116,7 @@ const PHRASES: Phrase[] = [
     match: (m) => {
       const r = /\brun\s+`([^`]+)`/i.exec(m);
       if (!r) return null;
-      const [program, ...args] = r[1]!.trim().split(/\s+/);
+      const [program, ...args] = r[1].trim().split(/\s+/);
       return { program, args };
     },
   },

@@ -29,7 +29,15 @@ export function toOpenAiMessages(messages: LlmMessage[]): ChatMessage[] {
     if (m.role === 'tool') return { role: 'tool', tool_call_id: m.tool_call_id ?? '', content: m.content ?? '' };
     if (m.role === 'assistant') {
       return m.tool_calls?.length
-        ? { role: 'assistant', content: m.content, tool_calls: m.tool_calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) }
+        ? {
+            role: 'assistant',
+            content: m.content,
+            tool_calls: m.tool_calls.map((c) => ({
+              id: c.id,
+              type: 'function' as const,
+              function: { name: c.name, arguments: c.arguments },
+            })),
+          }
         : { role: 'assistant', content: m.content ?? '' };
     }
     return { role: m.role, content: m.content ?? '' };
@@ -38,7 +46,10 @@ export function toOpenAiMessages(messages: LlmMessage[]): ChatMessage[] {
 
 const estimate = (s: string) => Math.ceil(s.length / 4);
 
-export function createOpenAiCompatibleBackend(spec: ProviderSpec, opts: { maxRetries: number; timeoutMs: number; env?: NodeJS.ProcessEnv }): LlmBackend {
+export function createOpenAiCompatibleBackend(
+  spec: ProviderSpec,
+  opts: { maxRetries: number; timeoutMs: number; env?: NodeJS.ProcessEnv },
+): LlmBackend {
   const env = opts.env ?? process.env;
   const isOllama = spec.name === 'ollama';
   let client: OpenAI | null = null;
@@ -60,7 +71,10 @@ export function createOpenAiCompatibleBackend(spec: ProviderSpec, opts: { maxRet
     async *stream(req: LlmRequest): AsyncIterable<LlmStreamEvent> {
       if (!env[spec.keyEnv]) throw new LlmProviderError(spec.name, `${spec.keyEnv} is not set`);
       const tools = req.tools?.length
-        ? req.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters } }))
+        ? req.tools.map((t) => ({
+            type: 'function' as const,
+            function: { name: t.name, description: t.description, parameters: t.parameters },
+          }))
         : undefined;
       let stream;
       try {
@@ -126,7 +140,7 @@ function wrap(provider: string, e: unknown, signal?: AbortSignal): unknown {
     const status = typeof e.status === 'number' ? e.status : null;
     const detail = status ? `HTTP ${status}` : 'no HTTP response';
     // The provider's own message can be long or echo the request; keep its first line only.
-    const msg = (e.message || '').split('\n')[0]!.slice(0, 300);
+    const msg = (e.message || '').split('\n')[0].slice(0, 300);
     return new LlmProviderError(provider, `${detail}: ${msg}`, status);
   }
   return new LlmProviderError(provider, (e as Error)?.message ?? String(e));
@@ -147,6 +161,7 @@ export default definePlugin<OaiConfig>({
         usageInStream: o.usage_in_stream ?? base?.usageInStream ?? true,
       });
     }
-    for (const spec of specs.values()) ctx.registerLlm(createOpenAiCompatibleBackend(spec, { maxRetries: cfg.max_retries, timeoutMs: cfg.timeout_ms }));
+    for (const spec of specs.values())
+      ctx.registerLlm(createOpenAiCompatibleBackend(spec, { maxRetries: cfg.max_retries, timeoutMs: cfg.timeout_ms }));
   },
 });

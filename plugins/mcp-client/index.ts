@@ -46,7 +46,12 @@ export default definePlugin<ClientConfig>({
     const reg = ctx.services.metrics;
     const up =
       (reg.getSingleMetric('vigil_mcp_upstream_up') as client.Gauge<string> | undefined) ??
-      new client.Gauge({ name: 'vigil_mcp_upstream_up', help: 'External MCP server connected (1) or not (0)', labelNames: ['server'], registers: [reg] });
+      new client.Gauge({
+        name: 'vigil_mcp_upstream_up',
+        help: 'External MCP server connected (1) or not (0)',
+        labelNames: ['server'],
+        registers: [reg],
+      });
     const upstreams = servers.map(
       (cfg) =>
         new Upstream(cfg, ctx.log, {
@@ -65,11 +70,13 @@ export default definePlugin<ClientConfig>({
     const sources = new Map<string, 'live' | 'cache' | 'none'>();
     await Promise.all(
       upstreams.map(async (u) => {
-        let tools: UpstreamTool[] = [];
+        let tools: UpstreamTool[];
         if (await u.connect()) {
           tools = u.tools;
           sources.set(u.cfg.name, 'live');
-          await ctx.services.store.putRecord(CACHE, u.cfg.name, { tools, at: new Date().toISOString() }).catch((err) => ctx.log.warn({ err }, 'could not cache MCP tool list'));
+          await ctx.services.store
+            .putRecord(CACHE, u.cfg.name, { tools, at: new Date().toISOString() })
+            .catch((err) => ctx.log.warn({ err }, 'could not cache MCP tool list'));
         } else {
           const cached = (await ctx.services.store.getRecord(CACHE, u.cfg.name).catch(() => null)) as { tools?: UpstreamTool[] } | null;
           tools = Array.isArray(cached?.tools) ? cached.tools : [];
@@ -103,8 +110,16 @@ export default definePlugin<ClientConfig>({
     const view = () =>
       upstreams.map((u) => {
         const names = registered.get(u.cfg.name) ?? new Set<string>();
-        const unregistered = u.state === 'connected' ? u.tools.filter((t) => !names.has(t.name) && (!u.cfg.includeTools || u.cfg.includeTools.includes(t.name))).map((t) => t.name) : [];
-        return { ...u.status(), skills: [...names].map((t) => skillName(u.cfg.name, t)), tool_list_source: sources.get(u.cfg.name) ?? 'none', unregistered_tools: unregistered };
+        const unregistered =
+          u.state === 'connected'
+            ? u.tools.filter((t) => !names.has(t.name) && (!u.cfg.includeTools || u.cfg.includeTools.includes(t.name))).map((t) => t.name)
+            : [];
+        return {
+          ...u.status(),
+          skills: [...names].map((t) => skillName(u.cfg.name, t)),
+          tool_list_source: sources.get(u.cfg.name) ?? 'none',
+          unregistered_tools: unregistered,
+        };
       });
 
     ctx.registerRoutes('gateway', async (app) => {
@@ -138,25 +153,41 @@ export default definePlugin<ClientConfig>({
     });
 
     ctx.onStart(() => {
-      ctx.services.get<ReadinessRegistry>('readiness')?.register((): ReadinessCheck[] => {
-        if (!upstreams.length) {
-          return [{ id: 'mcp_client', category: 'integrations', title: 'External MCP servers', status: 'available', detail: 'no external MCP servers configured (mcp.servers)', next_action: 'Connect external tool servers under mcp.servers in the config file (see docs/mcp.md).' }];
-        }
-        return view().map((s) => {
-          const ok = s.state === 'connected';
-          const newTools = s.unregistered_tools.length ? `; ${s.unregistered_tools.length} tool(s) appeared since start and need a restart to become skills` : '';
-          return {
-            id: `mcp_server_${s.name}`,
-            category: 'integrations',
-            title: `MCP server ${s.name}`,
-            status: ok ? 'active' : 'attention',
-            detail: ok
-              ? `connected over ${s.transport}; ${s.skills.length} skill(s)${newTools}`
-              : `${s.state}: ${s.last_error ?? 'not connected yet'}; ${s.skills.length} skill(s) registered from ${s.tool_list_source === 'cache' ? 'the cached tool list' : 'no tool list'}${s.next_retry_at ? `; next retry at ${s.next_retry_at}` : ''}`,
-            ...(ok ? {} : { next_action: `Check MCP server "${s.name}" (command/url in mcp.servers); vigil keeps retrying with backoff.` }),
-          };
-        });
-      }, { health: true });
+      ctx.services.get<ReadinessRegistry>('readiness')?.register(
+        (): ReadinessCheck[] => {
+          if (!upstreams.length) {
+            return [
+              {
+                id: 'mcp_client',
+                category: 'integrations',
+                title: 'External MCP servers',
+                status: 'available',
+                detail: 'no external MCP servers configured (mcp.servers)',
+                next_action: 'Connect external tool servers under mcp.servers in the config file (see docs/mcp.md).',
+              },
+            ];
+          }
+          return view().map((s) => {
+            const ok = s.state === 'connected';
+            const newTools = s.unregistered_tools.length
+              ? `; ${s.unregistered_tools.length} tool(s) appeared since start and need a restart to become skills`
+              : '';
+            return {
+              id: `mcp_server_${s.name}`,
+              category: 'integrations',
+              title: `MCP server ${s.name}`,
+              status: ok ? 'active' : 'attention',
+              detail: ok
+                ? `connected over ${s.transport}; ${s.skills.length} skill(s)${newTools}`
+                : `${s.state}: ${s.last_error ?? 'not connected yet'}; ${s.skills.length} skill(s) registered from ${s.tool_list_source === 'cache' ? 'the cached tool list' : 'no tool list'}${s.next_retry_at ? `; next retry at ${s.next_retry_at}` : ''}`,
+              ...(ok
+                ? {}
+                : { next_action: `Check MCP server "${s.name}" (command/url in mcp.servers); vigil keeps retrying with backoff.` }),
+            };
+          });
+        },
+        { health: true },
+      );
     });
   },
 });

@@ -44,14 +44,26 @@ export default definePlugin<McpServerConfig>({
           schema: {
             summary: 'MCP (Streamable HTTP, stateless)',
             description:
-              'Model Context Protocol endpoint: initialize, tools/list, tools/call. Send `Accept: application/json, text/event-stream`. Tools are the contract-analysis operations and the skills the caller\'s permission set allows; with tenants configured an API key is required.',
+              "Model Context Protocol endpoint: initialize, tools/list, tools/call. Send `Accept: application/json, text/event-stream`. Tools are the contract-analysis operations and the skills the caller's permission set allows; with tenants configured an API key is required.",
             tags: ['mcp'],
           },
         },
         async (req, reply) => {
           const agent = agentOf();
           const tenant = req.tenant ?? ctx.services.get<Tenancy>('tenancy')?.of(req) ?? LOCAL;
-          const server = createMcpServer({ services: ctx.services, agent, log: ctx.log, version: VERSION, origin: 'mcp-http', maxResultChars: ctx.config.max_result_chars, client: req.ip }, tenant, catalogue!);
+          const server = createMcpServer(
+            {
+              services: ctx.services,
+              agent,
+              log: ctx.log,
+              version: VERSION,
+              origin: 'mcp-http',
+              maxResultChars: ctx.config.max_result_chars,
+              client: req.ip,
+            },
+            tenant,
+            catalogue!,
+          );
           const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
           // The transport writes the response itself (JSON or an SSE stream).
           reply.hijack();
@@ -66,13 +78,21 @@ export default definePlugin<McpServerConfig>({
             req.log.error({ err }, 'MCP request failed');
             if (!reply.raw.headersSent) {
               reply.raw.writeHead(500, { 'content-type': 'application/json' });
-              reply.raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'internal error; see the server log for request ' + req.id }, id: null }));
+              reply.raw.end(
+                JSON.stringify({
+                  jsonrpc: '2.0',
+                  error: { code: -32603, message: 'internal error; see the server log for request ' + req.id },
+                  id: null,
+                }),
+              );
             }
           }
         },
       );
       const notAllowed = async () => {
-        throw new HttpError(405, 'method_not_allowed', `${path} is a stateless MCP endpoint: send JSON-RPC messages with POST`, undefined, { allow: 'POST' });
+        throw new HttpError(405, 'method_not_allowed', `${path} is a stateless MCP endpoint: send JSON-RPC messages with POST`, undefined, {
+          allow: 'POST',
+        });
       };
       app.get(path, { schema: { hide: true } }, notAllowed);
       app.delete(path, { schema: { hide: true } }, notAllowed);
@@ -82,7 +102,16 @@ export default definePlugin<McpServerConfig>({
       ctx.services.get<ReadinessRegistry>('readiness')?.register(() => {
         const agent = ctx.services.get<AgentRuntimeImpl>('agent');
         if (!agent) {
-          return [{ id: 'mcp_server', category: 'integrations', title: 'MCP server', status: 'attention', detail: 'the agent runtime is not loaded, so /mcp answers 503', next_action: 'Fix the gateway-core plugin (see /health).' }];
+          return [
+            {
+              id: 'mcp_server',
+              category: 'integrations',
+              title: 'MCP server',
+              status: 'attention',
+              detail: 'the agent runtime is not loaded, so /mcp answers 503',
+              next_action: 'Fix the gateway-core plugin (see /health).',
+            },
+          ];
         }
         const cat = (catalogue ??= new ToolCatalogue(agent, ctx.services));
         const local = cat.tools(LOCAL).length;

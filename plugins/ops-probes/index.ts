@@ -14,7 +14,11 @@ interface Check {
 }
 
 const CheckSchema = Type.Object({ status: Type.String(), detail: Type.String(), latency_ms: Type.Number() });
-const Ready = Type.Object({ status: Type.String({ description: 'ready | not_ready' }), role: Type.String(), checks: Type.Record(Type.String(), CheckSchema) });
+const Ready = Type.Object({
+  status: Type.String({ description: 'ready | not_ready' }),
+  role: Type.String(),
+  checks: Type.Record(Type.String(), CheckSchema),
+});
 const Live = Type.Object({ status: Type.String(), role: Type.String(), uptime_seconds: Type.Integer() });
 
 export default definePlugin<{ timeout_ms: number }>({
@@ -23,14 +27,26 @@ export default definePlugin<{ timeout_ms: number }>({
     const started = Date.now();
     const redisUrl = redisUrlOf(settings);
     // Its own connection: a probe must not queue behind the job queue's blocking commands.
-    const redis = redisUrl ? new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: ctx.config.timeout_ms, enableOfflineQueue: false }) : null;
+    const redis = redisUrl
+      ? new Redis(redisUrl, {
+          lazyConnect: true,
+          maxRetriesPerRequest: 0,
+          connectTimeout: ctx.config.timeout_ms,
+          enableOfflineQueue: false,
+        })
+      : null;
     redis?.on('error', () => undefined);
 
     const timed = async (what: () => Promise<string>): Promise<Check> => {
       const t0 = Date.now();
       let timer: NodeJS.Timeout | undefined;
       try {
-        const detail = await Promise.race([what(), new Promise<never>((_, rej) => (timer = setTimeout(() => rej(new Error(`no answer within ${ctx.config.timeout_ms} ms`)), ctx.config.timeout_ms)))]);
+        const detail = await Promise.race([
+          what(),
+          new Promise<never>(
+            (_, rej) => (timer = setTimeout(() => rej(new Error(`no answer within ${ctx.config.timeout_ms} ms`)), ctx.config.timeout_ms)),
+          ),
+        ]);
         return { status: 'ok', detail, latency_ms: Date.now() - t0 };
       } catch (e) {
         return { status: 'down', detail: (e as Error).message, latency_ms: Date.now() - t0 };
@@ -66,14 +82,24 @@ export default definePlugin<{ timeout_ms: number }>({
 
     for (const surface of ['api', 'gateway'] as const) {
       ctx.registerRoutes(surface, async (app) => {
-        app.get('/health/live', { schema: { summary: 'Liveness: the process answers (restart it if not)', tags: ['operations'], response: { 200: Live } } }, async () => ({
-          status: 'alive',
-          role: settings.role ?? 'all',
-          uptime_seconds: Math.floor((Date.now() - started) / 1000),
-        }));
+        app.get(
+          '/health/live',
+          { schema: { summary: 'Liveness: the process answers (restart it if not)', tags: ['operations'], response: { 200: Live } } },
+          async () => ({
+            status: 'alive',
+            role: settings.role ?? 'all',
+            uptime_seconds: Math.floor((Date.now() - started) / 1000),
+          }),
+        );
         app.get(
           '/health/ready',
-          { schema: { summary: 'Readiness: the store, Redis and the job queue answer (route traffic here only on 200)', tags: ['operations'], response: { 200: Ready, 503: Ready } } },
+          {
+            schema: {
+              summary: 'Readiness: the store, Redis and the job queue answer (route traffic here only on 200)',
+              tags: ['operations'],
+              response: { 200: Ready, 503: Ready },
+            },
+          },
           async (_req, reply) => {
             const r = await ready();
             reply.code(r.ok ? 200 : 503);

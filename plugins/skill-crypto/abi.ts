@@ -18,7 +18,7 @@ export function parseType(t: string): Ty {
   if (arr) {
     const len = arr[2] === '' ? null : Number(arr[2]);
     if (len !== null && len < 1) throw new AbiError(`array length in "${t}" must be at least 1`);
-    return { k: 'array', of: parseType(arr[1]!), len };
+    return { k: 'array', of: parseType(arr[1]), len };
   }
   let m = /^(u?int)(\d*)$/.exec(s);
   if (m) {
@@ -53,7 +53,8 @@ function toBig(v: unknown, t: string): bigint {
 }
 
 function hexData(v: unknown, what: string): string {
-  if (typeof v !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(v)) throw new AbiError(`${what} must be a 0x-prefixed hex string with whole bytes`);
+  if (typeof v !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(v))
+    throw new AbiError(`${what} must be a 0x-prefixed hex string with whole bytes`);
   return v.slice(2).toLowerCase();
 }
 
@@ -63,7 +64,8 @@ function encodeOne(t: Ty, v: unknown, name: string): string {
     case 'int': {
       const n = toBig(v, name);
       const max = 1n << BigInt(t.bits);
-      if (t.k === 'uint' ? n < 0n || n >= max : n < -(max >> 1n) || n >= max >> 1n) throw new AbiError(`value ${n} is out of range for ${name}`);
+      if (t.k === 'uint' ? n < 0n || n >= max : n < -(max >> 1n) || n >= max >> 1n)
+        throw new AbiError(`value ${n} is out of range for ${name}`);
       return word(n < 0n ? (1n << 256n) + n : n);
     }
     case 'address': {
@@ -81,13 +83,24 @@ function encodeOne(t: Ty, v: unknown, name: string): string {
     }
     case 'bytes':
     case 'string': {
-      const h = t.k === 'string' ? (typeof v === 'string' ? bytesToHex(utf8ToBytes(v)) : (() => { throw new AbiError('a string value must be a string'); })()) : hexData(v, 'bytes');
+      const h =
+        t.k === 'string'
+          ? typeof v === 'string'
+            ? bytesToHex(utf8ToBytes(v))
+            : (() => {
+                throw new AbiError('a string value must be a string');
+              })()
+          : hexData(v, 'bytes');
       return word(BigInt(h.length / 2)) + (h.length ? pad32(h) : '');
     }
     case 'array': {
       if (!Array.isArray(v)) throw new AbiError(`${name} needs an array value`);
       if (t.len !== null && v.length !== t.len) throw new AbiError(`${name} needs exactly ${t.len} elements, got ${v.length}`);
-      const body = encodeSeq(v.map(() => t.of), v, v.map(() => name.replace(/\[\d*\]$/, '')));
+      const body = encodeSeq(
+        v.map(() => t.of),
+        v,
+        v.map(() => name.replace(/\[\d*\]$/, '')),
+      );
       return t.len === null ? word(BigInt(v.length)) + body : body;
     }
   }
@@ -98,7 +111,7 @@ function encodeSeq(types: Ty[], values: unknown[], names: string[]): string {
   const tails: string[] = [];
   let offset = types.reduce((a, t) => a + (dynamic(t) ? 32 : headSize(t)), 0);
   types.forEach((t, i) => {
-    const enc = encodeOne(t, values[i], names[i]!);
+    const enc = encodeOne(t, values[i], names[i]);
     if (dynamic(t)) {
       heads.push(word(BigInt(offset)));
       tails.push(enc);
@@ -148,7 +161,11 @@ function decodeOne(t: Ty, buf: Uint8Array, at: number): unknown {
         start = at + 32;
         if (len > buf.length) throw new AbiError('array length is larger than the data');
       }
-      return decodeSeq(Array.from({ length: len }, () => t.of), buf, start);
+      return decodeSeq(
+        Array.from({ length: len }, () => t.of),
+        buf,
+        start,
+      );
     }
   }
 }
@@ -179,6 +196,6 @@ export function checksumAddressFromHex(hex40: string): string {
   const lower = hex40.toLowerCase();
   const h = bytesToHex(keccak_256(utf8ToBytes(lower)));
   let out = '0x';
-  for (let i = 0; i < 40; i++) out += parseInt(h[i]!, 16) >= 8 ? lower[i]!.toUpperCase() : lower[i];
+  for (let i = 0; i < 40; i++) out += parseInt(h[i], 16) >= 8 ? lower[i].toUpperCase() : lower[i];
   return out;
 }

@@ -11,7 +11,16 @@ import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from '@noble/hashes/
 import { definePlugin, type SkillResult } from '../../kernel/index.ts';
 import { AbiError, abiDecode, abiEncode, checksumAddressFromHex } from './abi.ts';
 
-const OPS = ['keccak256', 'sha256', 'function_selector', 'abi_encode', 'abi_decode', 'checksum_address', 'recover_signer', 'hash_message'] as const;
+const OPS = [
+  'keccak256',
+  'sha256',
+  'function_selector',
+  'abi_encode',
+  'abi_decode',
+  'checksum_address',
+  'recover_signer',
+  'hash_message',
+] as const;
 type Op = (typeof OPS)[number];
 
 const need = (op: Op, fields: string[]) => ({ if: { properties: { op: { const: op } } }, then: { required: fields } });
@@ -57,7 +66,8 @@ export function checksumAddress(address: string): { address: string; valid: bool
   const fixed = checksumAddressFromHex(address.slice(2));
   const body = address.slice(2);
   const mixed = body !== body.toLowerCase() && body !== body.toUpperCase();
-  if (mixed && address !== fixed) return { address: fixed, valid: false, reason: 'the mixed-case input does not match its EIP-55 checksum (likely a typo)' };
+  if (mixed && address !== fixed)
+    return { address: fixed, valid: false, reason: 'the mixed-case input does not match its EIP-55 checksum (likely a typo)' };
   return { address: fixed, valid: true };
 }
 
@@ -69,7 +79,7 @@ export function hashMessage(msg: Uint8Array): Uint8Array {
 export function recoverSigner(msg: Uint8Array, signature: string): string {
   if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) throw new InputError('signature must be 65 bytes: 0x followed by 130 hex digits (r, s, v)');
   const raw = hexToBytes(signature.slice(2));
-  let v = raw[64]!;
+  let v = raw[64];
   if (v >= 27) v -= 27;
   if (v !== 0 && v !== 1) throw new InputError(`signature v must be 27, 28, 0 or 1, got ${raw[64]}`);
   const sig = secp256k1.Signature.fromCompact(raw.subarray(0, 64)).addRecoveryBit(v);
@@ -87,7 +97,8 @@ export function runCrypto(input: Record<string, unknown>): unknown {
       return { hash: '0x' + bytesToHex(sha256(bytesOf(String(input.data), enc, 'data'))) };
     case 'function_selector': {
       const sig = String(input.signature).replace(/\s+/g, '');
-      if (!/^[A-Za-z_$][\w$]*\([\w,\[\]()]*\)$/.test(sig)) throw new InputError('signature must look like name(type1,type2), e.g. transfer(address,uint256)');
+      if (!/^[A-Za-z_$][\w$]*\([\w,[\]()]*\)$/.test(sig))
+        throw new InputError('signature must look like name(type1,type2), e.g. transfer(address,uint256)');
       return { signature: sig, selector: '0x' + bytesToHex(keccak_256(utf8ToBytes(sig)).subarray(0, 4)) };
     }
     case 'abi_encode':

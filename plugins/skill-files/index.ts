@@ -18,11 +18,19 @@ interface FilesConfig extends Record<string, unknown> {
 }
 
 const fail = (e: unknown): SkillResult =>
-  e instanceof PathError ? { ok: false, output: null, error: `${e.code}: ${e.message}` } : { ok: false, output: null, error: (e as Error).message };
+  e instanceof PathError
+    ? { ok: false, output: null, error: `${e.code}: ${e.message}` }
+    : { ok: false, output: null, error: (e as Error).message };
 
 type Entry = { path: string; type: 'file' | 'dir' | 'symlink' | 'other'; size: number | null };
 
-async function list(root: string, rel: string, depth: number, max: number, protect: string[]): Promise<{ entries: Entry[]; truncated: boolean }> {
+async function list(
+  root: string,
+  rel: string,
+  depth: number,
+  max: number,
+  protect: string[],
+): Promise<{ entries: Entry[]; truncated: boolean }> {
   const out: Entry[] = [];
   const walk = async (dirAbs: string, level: number): Promise<boolean> => {
     const ents = (await fs.readdir(dirAbs, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
@@ -30,7 +38,7 @@ async function list(root: string, rel: string, depth: number, max: number, prote
       if (out.length >= max) return false;
       const abs = path.join(dirAbs, e.name);
       const type = e.isSymbolicLink() ? 'symlink' : e.isDirectory() ? 'dir' : e.isFile() ? 'file' : 'other';
-      const size = type === 'file' ? (await fs.stat(abs).catch(() => null))?.size ?? null : null;
+      const size = type === 'file' ? ((await fs.stat(abs).catch(() => null))?.size ?? null) : null;
       out.push({ path: path.relative(root, abs), type, size });
       // Symlinked folders are listed, never entered: they may point anywhere.
       if (type === 'dir' && level < depth && e.name !== '.git' && e.name !== 'node_modules' && !protect.some((q) => inside(q, abs))) {
@@ -65,6 +73,7 @@ export default definePlugin<FilesConfig>({
       async call(input, sc): Promise<SkillResult> {
         try {
           const root = await realRoot(sc.workspace);
+          // eslint-disable-next-line @typescript-eslint/no-base-to-string -- input is schema-validated (path: string)
           const target = await resolveExisting(root, String(input.path ?? '.'), { protect });
           const st = await fs.stat(target.abs);
           if (input.op === 'list') {
@@ -80,7 +89,10 @@ export default definePlugin<FilesConfig>({
             const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
             const data = buf.subarray(0, bytesRead);
             if (data.includes(0)) return { ok: true, output: { path: target.rel, size: st.size, binary: true, content: null } };
-            return { ok: true, output: { path: target.rel, size: st.size, truncated: st.size > bytesRead, content: data.toString('utf8') } };
+            return {
+              ok: true,
+              output: { path: target.rel, size: st.size, truncated: st.size > bytesRead, content: data.toString('utf8') },
+            };
           } finally {
             await fh.close();
           }
@@ -91,7 +103,8 @@ export default definePlugin<FilesConfig>({
     });
     ctx.registerSkill({
       name: 'write_file',
-      description: 'Create or overwrite a text file inside the workspace (missing folders are created). Refuses to replace an existing file unless overwrite is true.',
+      description:
+        'Create or overwrite a text file inside the workspace (missing folders are created). Refuses to replace an existing file unless overwrite is true.',
       capabilities: ['file_write'],
       inputSchema: {
         type: 'object',
@@ -108,7 +121,8 @@ export default definePlugin<FilesConfig>({
           const root = await realRoot(sc.workspace);
           const target = await resolveForWrite(root, String(input.path), { protect });
           const content = String(input.content);
-          if (Buffer.byteLength(content) > cfg.max_write_bytes) return { ok: false, output: null, error: `content is larger than ${cfg.max_write_bytes} bytes` };
+          if (Buffer.byteLength(content) > cfg.max_write_bytes)
+            return { ok: false, output: null, error: `content is larger than ${cfg.max_write_bytes} bytes` };
           await fs.mkdir(path.dirname(target.abs), { recursive: true });
           // Re-check after mkdir: a folder created above cannot have become a link, but the parent chain is now final.
           await resolveForWrite(root, String(input.path), { protect });
@@ -117,7 +131,8 @@ export default definePlugin<FilesConfig>({
           try {
             fh = await fs.open(target.abs, flags, 0o644);
           } catch (e) {
-            if ((e as NodeJS.ErrnoException).code === 'EEXIST') return { ok: false, output: null, error: `file_exists: "${target.rel}" exists; pass overwrite: true to replace it` };
+            if ((e as NodeJS.ErrnoException).code === 'EEXIST')
+              return { ok: false, output: null, error: `file_exists: "${target.rel}" exists; pass overwrite: true to replace it` };
             throw e;
           }
           try {

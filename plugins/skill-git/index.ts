@@ -21,7 +21,7 @@ import path from 'node:path';
 import { definePlugin, type SkillResult } from '../../kernel/index.ts';
 import { runGit, type GitConfig } from './safe-git.ts';
 
-const REF = /^(?!-)[A-Za-z0-9._\/~^@{}:-]{1,200}$/;
+const REF = /^(?!-)[A-Za-z0-9._/~^@{}:-]{1,200}$/;
 
 export default definePlugin<GitConfig>({
   setup(ctx) {
@@ -49,6 +49,7 @@ export default definePlugin<GitConfig>({
       async call(input, sc): Promise<SkillResult> {
         const ref = input.ref as string | undefined;
         if (ref !== undefined && !REF.test(ref)) return { ok: false, output: null, error: `invalid_ref: "${ref}" is not a valid git ref` };
+        // eslint-disable-next-line @typescript-eslint/no-base-to-string -- input is schema-validated (path: string)
         const pathArgs = input.path ? ['--', String(input.path)] : [];
         let args: string[];
         switch (input.op) {
@@ -56,33 +57,77 @@ export default definePlugin<GitConfig>({
             args = ['status', '--porcelain=v1', '--branch', '--ignore-submodules=all'];
             break;
           case 'log':
-            args = ['log', '--no-show-signature', `--max-count=${input.limit ?? 10}`, '--date=iso-strict', '--pretty=format:%H%x09%an%x09%ad%x09%s', ...pathArgs];
+            args = [
+              'log',
+              '--no-show-signature',
+              `--max-count=${(input.limit as number | undefined) ?? 10}`,
+              '--date=iso-strict',
+              '--pretty=format:%H%x09%an%x09%ad%x09%s',
+              ...pathArgs,
+            ];
             break;
           case 'diff':
-            args = ['diff', '--no-ext-diff', '--no-textconv', '--ignore-submodules=all', '--stat', '--patch', ...(input.staged ? ['--cached'] : []), ...(ref ? [ref] : []), ...pathArgs];
+            args = [
+              'diff',
+              '--no-ext-diff',
+              '--no-textconv',
+              '--ignore-submodules=all',
+              '--stat',
+              '--patch',
+              ...(input.staged ? ['--cached'] : []),
+              ...(ref ? [ref] : []),
+              ...pathArgs,
+            ];
             break;
           default:
-            args = ['show', '--no-show-signature', '--no-ext-diff', '--no-textconv', '--ignore-submodules=all', '--stat', '--patch', ref ?? 'HEAD'];
+            args = [
+              'show',
+              '--no-show-signature',
+              '--no-ext-diff',
+              '--no-textconv',
+              '--ignore-submodules=all',
+              '--stat',
+              '--patch',
+              ref ?? 'HEAD',
+            ];
         }
         const r = await runGit(args, { workspace: sc.workspace, empty, cfg, signal: sc.signal });
         if ('error' in r) return { ok: false, output: null, error: r.error };
-        if (r.timedOut) return { ok: false, output: null, error: `timeout: git ${input.op} took longer than ${cfg.timeout_ms} ms` };
+        if (r.timedOut)
+          return { ok: false, output: null, error: `timeout: git ${input.op as string} took longer than ${cfg.timeout_ms} ms` };
         if (r.code !== 0 && !r.truncated) {
           const msg = r.stderr.trim().split('\n')[0] ?? '';
-          return { ok: false, output: null, error: /not a git repository/i.test(msg) ? 'not_a_repository: the workspace is not a git repository' : `git ${input.op} failed: ${msg}` };
+          return {
+            ok: false,
+            output: null,
+            error: /not a git repository/i.test(msg)
+              ? 'not_a_repository: the workspace is not a git repository'
+              : `git ${input.op as string} failed: ${msg}`,
+          };
         }
         const ignored = r.ignored.length ? { ignored_config: r.ignored } : {};
         if (input.op === 'log') {
-          const commits = r.stdout.split('\n').filter(Boolean).map((l) => {
-            const [hash, author, date, ...subject] = l.split('\t');
-            return { hash, author, date, subject: subject.join('\t') };
-          });
+          const commits = r.stdout
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => {
+              const [hash, author, date, ...subject] = l.split('\t');
+              return { hash, author, date, subject: subject.join('\t') };
+            });
           return { ok: true, output: { commits, truncated: r.truncated, ...ignored } };
         }
         if (input.op === 'status') {
           const lines = r.stdout.split('\n').filter(Boolean);
           const branch = lines[0]?.startsWith('## ') ? lines.shift()!.slice(3) : null;
-          return { ok: true, output: { branch, changes: lines.map((l) => ({ status: l.slice(0, 2), path: l.slice(3) })), clean: lines.length === 0, ...ignored } };
+          return {
+            ok: true,
+            output: {
+              branch,
+              changes: lines.map((l) => ({ status: l.slice(0, 2), path: l.slice(3) })),
+              clean: lines.length === 0,
+              ...ignored,
+            },
+          };
         }
         return { ok: true, output: { text: r.stdout, truncated: r.truncated, ...ignored } };
       },

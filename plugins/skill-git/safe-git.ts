@@ -28,8 +28,16 @@ export const EXECUTABLE_KEYS: Array<{ pattern: RegExp; how: 'static' | 'flag' | 
   { pattern: /^diff\.external$/, how: 'static', why: 'diff.external= (empty) and --no-ext-diff' },
   { pattern: /^diff\..+\.command$/, how: 'flag', why: '--no-ext-diff on diff and show' },
   { pattern: /^diff\..+\.textconv$/, how: 'flag', why: '--no-textconv on diff and show; status and log do not convert' },
-  { pattern: /^filter\..+\.(clean|smudge|process|required)$/, how: 'per-name', why: 'filter.<name>.clean/smudge/process= (empty) and .required=false for every filter the config defines' },
-  { pattern: /^log\.showsignature$/, how: 'static', why: 'log.showSignature=false and --no-show-signature, so gpg.program is never started' },
+  {
+    pattern: /^filter\..+\.(clean|smudge|process|required)$/,
+    how: 'per-name',
+    why: 'filter.<name>.clean/smudge/process= (empty) and .required=false for every filter the config defines',
+  },
+  {
+    pattern: /^log\.showsignature$/,
+    how: 'static',
+    why: 'log.showSignature=false and --no-show-signature, so gpg.program is never started',
+  },
   { pattern: /^gpg\.(.+\.)?program$/, how: 'flag', why: 'signatures are never verified (log.showSignature=false)' },
   { pattern: /^gpg\.ssh\.defaultkeycommand$/, how: 'flag', why: 'used only for signing, which no operation does' },
   { pattern: /^status\.submodulesummary$/, how: 'static', why: 'status.submoduleSummary=false and --ignore-submodules=all' },
@@ -104,8 +112,8 @@ function spawnGit(args: string[], env: NodeJS.ProcessEnv, cwd: string, cfg: GitC
         size += b.length;
       }
     };
-    child.stdout!.on('data', take(out));
-    child.stderr!.on('data', take(err));
+    child.stdout.on('data', take(out));
+    child.stderr.on('data', take(err));
     child.on('error', (e) => (clearTimeout(timer), reject(e)));
     child.on('close', (code) => {
       clearTimeout(timer);
@@ -148,12 +156,25 @@ export function gitEnv(workspace: string, empty: string, overrides: Array<[strin
 
 /** Reads the names of every config key git would see (repository, worktree and included files),
  *  and works out which need a per-name override or make the repository unusable. */
-export async function inspectConfig(workspace: string, empty: string, cfg: GitConfig, signal: AbortSignal): Promise<{ overrides: Array<[string, string]>; ignored: string[]; refused: string[] } | { error: string }> {
-  const r = await spawnGit(['config', '--list', '--name-only', '--show-scope', '-z'], gitEnv(workspace, empty, staticOverrides(empty)), workspace, cfg, signal);
+export async function inspectConfig(
+  workspace: string,
+  empty: string,
+  cfg: GitConfig,
+  signal: AbortSignal,
+): Promise<{ overrides: Array<[string, string]>; ignored: string[]; refused: string[] } | { error: string }> {
+  const r = await spawnGit(
+    ['config', '--list', '--name-only', '--show-scope', '-z'],
+    gitEnv(workspace, empty, staticOverrides(empty)),
+    workspace,
+    cfg,
+    signal,
+  );
   if (r.timedOut) return { error: `timeout: reading the repository config took longer than ${cfg.timeout_ms} ms` };
   if (r.code !== 0 || r.truncated) {
     const msg = r.stderr.trim().split('\n')[0] ?? '';
-    return { error: /not a git repository/i.test(msg) ? 'not_a_repository: the workspace is not a git repository' : `git config failed: ${msg}` };
+    return {
+      error: /not a git repository/i.test(msg) ? 'not_a_repository: the workspace is not a git repository' : `git config failed: ${msg}`,
+    };
   }
   const parts = r.stdout.split('\0');
   const overrides: Array<[string, string]> = [];
@@ -161,8 +182,8 @@ export async function inspectConfig(workspace: string, empty: string, cfg: GitCo
   const refused: string[] = [];
   const filters = new Set<string>();
   for (let i = 0; i + 1 < parts.length; i += 2) {
-    const scope = parts[i]!;
-    const name = parts[i + 1]!;
+    const scope = parts[i];
+    const name = parts[i + 1];
     if (scope === 'command') continue;
     const lower = name.toLowerCase();
     const rule = EXECUTABLE_KEYS.find((k) => k.pattern.test(lower));
@@ -170,7 +191,7 @@ export async function inspectConfig(workspace: string, empty: string, cfg: GitCo
     if (rule.how === 'refuse') refused.push(name);
     else ignored.add(name);
     const f = /^filter\.(.+)\.[^.]+$/i.exec(name);
-    if (f) filters.add(f[1]!);
+    if (f) filters.add(f[1]);
   }
   for (const n of filters) {
     for (const k of ['clean', 'smudge', 'process']) overrides.push([`filter.${n}.${k}`, '']);
@@ -187,7 +208,7 @@ function isLinkedWorktree(ws: string, dotGit: string): boolean {
   try {
     const m = /^gitdir: (.+)$/m.exec(fs.readFileSync(dotGit, 'utf8'));
     if (!m) return false;
-    const target = fs.realpathSync(path.resolve(ws, m[1]!.trim()));
+    const target = fs.realpathSync(path.resolve(ws, m[1].trim()));
     const rel = path.relative(ws, target);
     if (!(rel.startsWith('..') || path.isAbsolute(rel))) return false;
     const back = fs.readFileSync(path.join(target, 'gitdir'), 'utf8').trim();
@@ -233,7 +254,10 @@ function linksOutside(ws: string, dotGit: string): string | null {
   return null;
 }
 
-export async function runGit(args: string[], o: { workspace: string; empty: string; cfg: GitConfig; signal: AbortSignal }): Promise<(Run & { ignored: string[] }) | { error: string }> {
+export async function runGit(
+  args: string[],
+  o: { workspace: string; empty: string; cfg: GitConfig; signal: AbortSignal },
+): Promise<(Run & { ignored: string[] }) | { error: string }> {
   let ws: string;
   try {
     ws = fs.realpathSync(o.workspace);
@@ -247,15 +271,23 @@ export async function runGit(args: string[], o: { workspace: string; empty: stri
   const st = fs.lstatSync(dotGit, { throwIfNoEntry: false });
   if (!st) return { error: 'not_a_repository: the workspace is not a git repository (it has no .git of its own)' };
   if (!(st.isDirectory() || (st.isFile() && isLinkedWorktree(ws, dotGit)))) {
-    return { error: 'unsupported_repository: the workspace .git is a file or link pointing elsewhere (not a linked worktree of the repository it names); the git skill reads only a repository whose .git folder lies in the workspace, or a worktree made by `git worktree add`' };
+    return {
+      error:
+        'unsupported_repository: the workspace .git is a file or link pointing elsewhere (not a linked worktree of the repository it names); the git skill reads only a repository whose .git folder lies in the workspace, or a worktree made by `git worktree add`',
+    };
   }
   const outside = st.isDirectory() ? linksOutside(ws, dotGit) : null;
-  if (outside) return { error: `unsupported_repository: the repository's ${outside} points outside the workspace; the git skill reads only objects and refs that lie in the workspace` };
+  if (outside)
+    return {
+      error: `unsupported_repository: the repository's ${outside} points outside the workspace; the git skill reads only objects and refs that lie in the workspace`,
+    };
   try {
     const c = await inspectConfig(ws, o.empty, o.cfg, o.signal);
     if ('error' in c) return c;
     if (c.refused.length) {
-      return { error: `unsafe_repository_config: the repository config includes other files (${c.refused.join(', ')}); the git skill does not run on it. Remove the include (git config --unset ${c.refused[0]}) to use it.` };
+      return {
+        error: `unsafe_repository_config: the repository config includes other files (${c.refused.join(', ')}); the git skill does not run on it. Remove the include (git config --unset ${c.refused[0]}) to use it.`,
+      };
     }
     const r = await spawnGit(args, gitEnv(ws, o.empty, [...staticOverrides(o.empty), ...c.overrides]), ws, o.cfg, o.signal);
     return { ...r, ignored: c.ignored };

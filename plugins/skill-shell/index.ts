@@ -27,7 +27,13 @@ interface ShellConfig extends Record<string, unknown> {
 export function runProgram(
   program: string,
   args: string[],
-  opts: { cwd: string; timeoutMs: number; maxBytes: number; signal: AbortSignal; sandbox?: { mode: SandboxMode; command: string; argv: string[]; home: string } },
+  opts: {
+    cwd: string;
+    timeoutMs: number;
+    maxBytes: number;
+    signal: AbortSignal;
+    sandbox?: { mode: SandboxMode; command: string; argv: string[]; home: string };
+  },
 ): Promise<SkillResult> {
   return new Promise((resolve) => {
     const sb = opts.sandbox;
@@ -59,19 +65,30 @@ export function runProgram(
       } else into.push(b);
       size += Math.min(b.length, room);
     };
-    child.stdout!.on('data', take(out));
-    child.stderr!.on('data', take(err));
+    child.stdout.on('data', take(out));
+    child.stderr.on('data', take(err));
     const started = Date.now();
     child.on('error', (e: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       if (e.name === 'AbortError') resolve({ ok: false, output: null, error: 'aborted' });
-      else if (e.code === 'ENOENT') resolve({ ok: false, output: null, error: `program_not_found: "${program}" is allowed but not installed on this host` });
+      else if (e.code === 'ENOENT')
+        resolve({ ok: false, output: null, error: `program_not_found: "${program}" is allowed but not installed on this host` });
       else resolve({ ok: false, output: null, error: `could not start ${program}: ${e.message}` });
     });
     child.on('close', (code, sig) => {
       clearTimeout(timer);
       const elapsed = Date.now() - started;
-      const output = { program, args, exit_code: code, signal: sig, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), truncated, duration_ms: elapsed, ...(sb ? { sandbox: sb.mode } : {}) };
+      const output = {
+        program,
+        args,
+        exit_code: code,
+        signal: sig,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        truncated,
+        duration_ms: elapsed,
+        ...(sb ? { sandbox: sb.mode } : {}),
+      };
       if (timedOut) resolve({ ok: false, output, error: `timeout: ${program} ran longer than ${opts.timeoutMs} ms and was killed` });
       else resolve({ ok: true, output });
     });
@@ -84,7 +101,13 @@ export default definePlugin<ShellConfig>({
     const sandbox = prepareSandbox(cfg.sandbox);
     ctx.onClose(() => fs.rmSync(sandbox.etc, { recursive: true, force: true }));
     const protect = protectedPaths(ctx.services.settings);
-    if (sandbox.mode !== 'bwrap') ctx.log.warn({ problem: sandbox.problem }, sandbox.mode ? 'shell skill: bubblewrap is not used, programs run with the argument-checking fallback' : 'shell skill: bubblewrap is required but cannot start; shell calls are refused');
+    if (sandbox.mode !== 'bwrap')
+      ctx.log.warn(
+        { problem: sandbox.problem },
+        sandbox.mode
+          ? 'shell skill: bubblewrap is not used, programs run with the argument-checking fallback'
+          : 'shell skill: bubblewrap is required but cannot start; shell calls are refused',
+      );
     ctx.services.get<ReadinessRegistry>('readiness')?.register((): ReadinessCheck[] => [
       {
         id: 'shell_sandbox',
@@ -97,7 +120,10 @@ export default definePlugin<ShellConfig>({
             : sandbox.mode === 'fallback'
               ? `fallback (argument confinement, clean environment; no namespaces): ${sandbox.problem}`
               : `none: bubblewrap is required (plugins.skill-shell.sandbox: bwrap) but ${sandbox.problem}; shell calls are refused`,
-        next_action: sandbox.mode === 'bwrap' ? undefined : 'Install bubblewrap (apt-get install bubblewrap) so the shell skill runs in a namespace sandbox.',
+        next_action:
+          sandbox.mode === 'bwrap'
+            ? undefined
+            : 'Install bubblewrap (apt-get install bubblewrap) so the shell skill runs in a namespace sandbox.',
       },
     ]);
     ctx.registerSkill({
@@ -115,10 +141,17 @@ export default definePlugin<ShellConfig>({
       },
       async call(input, sc): Promise<SkillResult> {
         const program = String(input.program);
-        if (!/^[A-Za-z0-9._+-]+$/.test(program)) return { ok: false, output: null, error: `program_not_allowed: give a bare program name, not a path ("${program}")` };
-        if (!cfg.allow.includes(program)) return { ok: false, output: null, error: `program_not_allowed: "${program}" is not in the allow-list (${cfg.allow.join(', ') || 'empty'})` };
+        if (!/^[A-Za-z0-9._+-]+$/.test(program))
+          return { ok: false, output: null, error: `program_not_allowed: give a bare program name, not a path ("${program}")` };
+        if (!cfg.allow.includes(program))
+          return {
+            ok: false,
+            output: null,
+            error: `program_not_allowed: "${program}" is not in the allow-list (${cfg.allow.join(', ') || 'empty'})`,
+          };
         const args = (input.args as string[]) ?? [];
-        if (args.some((a) => a.includes('\0'))) return { ok: false, output: null, error: 'invalid_argument: arguments must not contain NUL bytes' };
+        if (args.some((a) => a.includes('\0')))
+          return { ok: false, output: null, error: 'invalid_argument: arguments must not contain NUL bytes' };
         let ws: string;
         try {
           ws = fs.realpathSync(sc.workspace);
@@ -128,10 +161,19 @@ export default definePlugin<ShellConfig>({
         const base = { cwd: ws, timeoutMs: cfg.timeout_ms, maxBytes: cfg.max_output_bytes, signal: sc.signal };
         if (sandbox.mode === 'bwrap') {
           // bwrap would only say "execvp: No such file" with exit 1; name the problem like the fallback does.
-          if (!SANDBOX_PATH.split(':').some((d) => fs.existsSync(`${d}/${program}`))) return { ok: false, output: null, error: `program_not_found: "${program}" is allowed but not installed on this host` };
-          return runProgram(program, args, { ...base, sandbox: { mode: 'bwrap', command: sandbox.bwrap!, argv: bwrapArgs(sandbox, ws, protect, program, args), home: sandbox.empty } });
+          if (!SANDBOX_PATH.split(':').some((d) => fs.existsSync(`${d}/${program}`)))
+            return { ok: false, output: null, error: `program_not_found: "${program}" is allowed but not installed on this host` };
+          return runProgram(program, args, {
+            ...base,
+            sandbox: { mode: 'bwrap', command: sandbox.bwrap!, argv: bwrapArgs(sandbox, ws, protect, program, args), home: sandbox.empty },
+          });
         }
-        if (sandbox.mode === null) return { ok: false, output: null, error: `sandbox_unavailable: bubblewrap is required for the shell skill but ${sandbox.problem}` };
+        if (sandbox.mode === null)
+          return {
+            ok: false,
+            output: null,
+            error: `sandbox_unavailable: bubblewrap is required for the shell skill but ${sandbox.problem}`,
+          };
         const refused = checkFallbackArgs(ws, protect, program, args);
         if (refused) return { ok: false, output: null, error: refused };
         return runProgram(program, args, { ...base, sandbox: { mode: 'fallback', command: program, argv: args, home: sandbox.empty } });

@@ -39,11 +39,89 @@ export const SANDBOX_PATH = '/usr/local/bin:/usr/bin:/bin';
  *  find -exec, xargs, env, awk system(), sed e, tar --to-command, interpreters). Without a real
  *  sandbox an allow-list entry for one of these would be a way out, so the fallback refuses them. */
 export const STARTS_PROGRAMS = new Set([
-  'git', 'find', 'xargs', 'env', 'nice', 'nohup', 'timeout', 'stdbuf', 'setsid', 'chroot', 'flock', 'watch', 'time', 'strace', 'ltrace',
-  'awk', 'gawk', 'mawk', 'nawk', 'sed', 'perl', 'python', 'python3', 'ruby', 'node', 'nodejs', 'deno', 'bun', 'php', 'lua', 'tclsh', 'expect',
-  'sh', 'bash', 'dash', 'zsh', 'ksh', 'csh', 'tcsh', 'fish', 'busybox', 'make', 'cmake', 'npm', 'npx', 'yarn', 'pnpm', 'pip', 'cargo', 'go',
-  'tar', 'zip', 'unzip', 'rsync', 'ssh', 'scp', 'sftp', 'curl', 'wget', 'vim', 'vi', 'nvim', 'emacs', 'less', 'more', 'man', 'ed', 'ex',
-  'gdb', 'sudo', 'su', 'doas', 'crontab', 'at', 'systemd-run', 'docker', 'podman', 'kubectl', 'forge', 'cast', 'anvil', 'hardhat', 'solc',
+  'git',
+  'find',
+  'xargs',
+  'env',
+  'nice',
+  'nohup',
+  'timeout',
+  'stdbuf',
+  'setsid',
+  'chroot',
+  'flock',
+  'watch',
+  'time',
+  'strace',
+  'ltrace',
+  'awk',
+  'gawk',
+  'mawk',
+  'nawk',
+  'sed',
+  'perl',
+  'python',
+  'python3',
+  'ruby',
+  'node',
+  'nodejs',
+  'deno',
+  'bun',
+  'php',
+  'lua',
+  'tclsh',
+  'expect',
+  'sh',
+  'bash',
+  'dash',
+  'zsh',
+  'ksh',
+  'csh',
+  'tcsh',
+  'fish',
+  'busybox',
+  'make',
+  'cmake',
+  'npm',
+  'npx',
+  'yarn',
+  'pnpm',
+  'pip',
+  'cargo',
+  'go',
+  'tar',
+  'zip',
+  'unzip',
+  'rsync',
+  'ssh',
+  'scp',
+  'sftp',
+  'curl',
+  'wget',
+  'vim',
+  'vi',
+  'nvim',
+  'emacs',
+  'less',
+  'more',
+  'man',
+  'ed',
+  'ex',
+  'gdb',
+  'sudo',
+  'su',
+  'doas',
+  'crontab',
+  'at',
+  'systemd-run',
+  'docker',
+  'podman',
+  'kubectl',
+  'forge',
+  'cast',
+  'anvil',
+  'hardhat',
+  'solc',
 ]);
 
 function mountsForRoot(): string[] {
@@ -63,21 +141,45 @@ export function bwrapArgs(s: SandboxState, workspace: string, protect: string[],
     '--unshare-all',
     '--die-with-parent',
     '--new-session',
-    '--cap-drop', 'ALL',
-    '--hostname', 'vigil-sandbox',
+    '--cap-drop',
+    'ALL',
+    '--hostname',
+    'vigil-sandbox',
     ...mountsForRoot(),
-    '--dir', '/etc',
-    '--ro-bind', path.join(s.etc, 'passwd'), '/etc/passwd',
-    '--ro-bind', path.join(s.etc, 'group'), '/etc/group',
+    '--dir',
+    '/etc',
+    '--ro-bind',
+    path.join(s.etc, 'passwd'),
+    '/etc/passwd',
+    '--ro-bind',
+    path.join(s.etc, 'group'),
+    '/etc/group',
   ];
   for (const f of ['/etc/ld.so.cache', '/etc/localtime', '/etc/alternatives']) if (fs.existsSync(f)) out.push('--ro-bind', f, f);
   out.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--bind', workspace, workspace);
   const git = path.join(workspace, '.git');
   if (fs.existsSync(git)) out.push('--ro-bind', git, git);
   for (const p of protect) {
-    if (p !== workspace && insideDir(workspace, p) && fs.existsSync(p)) out.push('--ro-bind', fs.statSync(p).isDirectory() ? s.empty : '/dev/null', p);
+    if (p !== workspace && insideDir(workspace, p) && fs.existsSync(p))
+      out.push('--ro-bind', fs.statSync(p).isDirectory() ? s.empty : '/dev/null', p);
   }
-  out.push('--chdir', workspace, '--clearenv', '--setenv', 'PATH', SANDBOX_PATH, '--setenv', 'LANG', 'C.UTF-8', '--setenv', 'HOME', '/tmp', '--setenv', 'TMPDIR', '/tmp');
+  out.push(
+    '--chdir',
+    workspace,
+    '--clearenv',
+    '--setenv',
+    'PATH',
+    SANDBOX_PATH,
+    '--setenv',
+    'LANG',
+    'C.UTF-8',
+    '--setenv',
+    'HOME',
+    '/tmp',
+    '--setenv',
+    'TMPDIR',
+    '/tmp',
+  );
   out.push('--', program, ...args);
   return out;
 }
@@ -122,7 +224,11 @@ export function prepareSandbox(wanted: SandboxState['wanted'], bwrapPath: string
   else {
     const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-sandbox-probe-'));
     try {
-      const r = spawnSync(bwrap, bwrapArgs({ ...s, bwrap }, fs.realpathSync(ws), [], 'true', []), { env: { PATH: SANDBOX_PATH }, timeout: 10000, encoding: 'utf8' });
+      const r = spawnSync(bwrap, bwrapArgs({ ...s, bwrap }, fs.realpathSync(ws), [], 'true', []), {
+        env: { PATH: SANDBOX_PATH },
+        timeout: 10000,
+        encoding: 'utf8',
+      });
       if (r.status === 0) s.bwrap = bwrap;
       else s.problem = `bwrap cannot start a sandbox here: ${(r.stderr || r.error?.message || `exit ${r.status}`).trim().split('\n')[0]}`;
     } finally {
@@ -138,9 +244,11 @@ const SYSTEM = ['/proc', '/sys', '/dev'];
 /** The fallback's argument check: null when every path-like argument stays inside the
  *  workspace and off the protected paths, else the reason. */
 export function checkFallbackArgs(workspace: string, protect: string[], program: string, args: string[]): string | null {
-  if (STARTS_PROGRAMS.has(program)) return `program_needs_sandbox: "${program}" can start other programs, so it runs only inside bubblewrap, which is not available here`;
+  if (STARTS_PROGRAMS.has(program))
+    return `program_needs_sandbox: "${program}" can start other programs, so it runs only inside bubblewrap, which is not available here`;
   const hidden = protect.filter((p) => insideDir(workspace, p) || insideDir(p, workspace));
-  if (hidden.length) return `sandbox_unavailable: the server's data dir or config (${hidden.join(', ')}) lies inside the workspace; without bubblewrap the shell skill cannot hide it. Move it out (--data-dir) or install bubblewrap`;
+  if (hidden.length)
+    return `sandbox_unavailable: the server's data dir or config (${hidden.join(', ')}) lies inside the workspace; without bubblewrap the shell skill cannot hide it. Move it out (--data-dir) or install bubblewrap`;
   for (const a of args) {
     const candidates = [a];
     if (a.startsWith('--') && a.includes('=')) candidates.push(a.slice(a.indexOf('=') + 1));
@@ -151,7 +259,8 @@ export function checkFallbackArgs(workspace: string, protect: string[], program:
       // Anything with a slash, a dot-name, or a name that exists is treated as a path.
       const pathLike = c.includes('/') || c.startsWith('.') || c.startsWith('~') || fs.existsSync(abs);
       if (!pathLike) continue;
-      const refuse = (why: string) => `argument_outside_workspace: "${a}" ${why}; without bubblewrap only paths inside the workspace are allowed`;
+      const refuse = (why: string) =>
+        `argument_outside_workspace: "${a}" ${why}; without bubblewrap only paths inside the workspace are allowed`;
       if (!insideDir(workspace, abs)) return refuse('names a path outside the workspace');
       let probe = abs;
       let real: string | null = null;
@@ -165,8 +274,8 @@ export function checkFallbackArgs(workspace: string, protect: string[], program:
         }
       }
       if (!real || !insideDir(workspace, real)) return refuse('leads outside the workspace through a symlink');
-      if (SYSTEM.some((d) => insideDir(d, real!))) return refuse('names a system folder');
-      if (protect.some((p) => insideDir(p, real!))) return refuse("names the server's data or config");
+      if (SYSTEM.some((d) => insideDir(d, real))) return refuse('names a system folder');
+      if (protect.some((p) => insideDir(p, real))) return refuse("names the server's data or config");
     }
   }
   return null;

@@ -23,11 +23,23 @@ const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
 export function parseResults(body: unknown, max: number): SearchHit[] {
   const b = body as Record<string, any>;
-  const list: unknown[] = Array.isArray(b?.web?.results) ? b.web.results : Array.isArray(b?.results) ? b.results : Array.isArray(b?.items) ? b.items : Array.isArray(b?.organic_results) ? b.organic_results : [];
+  const list: unknown[] = Array.isArray(b?.web?.results)
+    ? b.web.results
+    : Array.isArray(b?.results)
+      ? b.results
+      : Array.isArray(b?.items)
+        ? b.items
+        : Array.isArray(b?.organic_results)
+          ? b.organic_results
+          : [];
   return list
     .map((r) => {
       const x = r as Record<string, unknown>;
-      return { title: str(x.title), url: str(x.url) || str(x.link), snippet: (str(x.snippet) || str(x.description) || str(x.content)).replace(/<[^>]+>/g, '') };
+      return {
+        title: str(x.title),
+        url: str(x.url) || str(x.link),
+        snippet: (str(x.snippet) || str(x.description) || str(x.content)).replace(/<[^>]+>/g, ''),
+      };
     })
     .filter((h) => h.url)
     .slice(0, max);
@@ -38,7 +50,8 @@ export default definePlugin<SearchConfig>({
     const cfg = ctx.config;
     ctx.registerSkill({
       name: 'web_search',
-      description: 'Search the web and return titles, URLs and snippets. Fails with "web search is not configured" when no search API is set up.',
+      description:
+        'Search the web and return titles, URLs and snippets. Fails with "web search is not configured" when no search API is set up.',
       capabilities: ['web_fetch'],
       inputSchema: {
         type: 'object',
@@ -51,7 +64,12 @@ export default definePlugin<SearchConfig>({
       },
       async call(input, sc): Promise<SkillResult> {
         if (!cfg.url) {
-          return { ok: false, output: null, error: 'web search is not configured: set plugins.skill-web-search.url (and the key in the env var named by api_key_env) in the service config' };
+          return {
+            ok: false,
+            output: null,
+            error:
+              'web search is not configured: set plugins.skill-web-search.url (and the key in the env var named by api_key_env) in the service config',
+          };
         }
         let url: URL;
         try {

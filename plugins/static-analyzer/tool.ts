@@ -6,7 +6,15 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AnalysisInput, AnalysisTool, Finding, RegistryView, ToolRunOptions, ToolRunOutput, WorkerPool } from '../../kernel/index.ts';
-import { dedupeFindings, groupProjectNotes, mapWasmFindings, wasmDetectorMeta, type DetectorPluginDescriptor, type EngineDiagnostic, type StaticResult } from '../../lib/analysis/static/index.ts';
+import {
+  dedupeFindings,
+  groupProjectNotes,
+  mapWasmFindings,
+  wasmDetectorMeta,
+  type DetectorPluginDescriptor,
+  type EngineDiagnostic,
+  type StaticResult,
+} from '../../lib/analysis/static/index.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const STATIC_WORKER = path.resolve(here, '../../lib/analysis/static/worker.ts');
@@ -28,14 +36,31 @@ export interface StaticToolDeps {
   registry: Pick<RegistryView, 'detectorPlugins' | 'wasmInstance'>;
 }
 
-export function createStaticTool(deps: StaticToolDeps): AnalysisTool & { analyze: (input: Pick<AnalysisInput, 'source' | 'file'>, opts: ToolRunOptions & { only?: string[] }) => Promise<ToolRunOutput> } {
+export function createStaticTool(deps: StaticToolDeps): AnalysisTool & {
+  analyze: (input: Pick<AnalysisInput, 'source' | 'file'>, opts: ToolRunOptions & { only?: string[] }) => Promise<ToolRunOutput>;
+} {
   const descriptors = (): DetectorPluginDescriptor[] =>
-    deps.registry.detectorPlugins().map((d) => ({ id: d.id, dir: d.dir, entry: d.entry, runtime: d.runtime, config: d.config, manifest: d.manifest as Record<string, any> }));
+    deps.registry.detectorPlugins().map((d) => ({
+      id: d.id,
+      dir: d.dir,
+      entry: d.entry,
+      runtime: d.runtime,
+      config: d.config,
+      manifest: d.manifest as Record<string, any>,
+    }));
 
   /** `only` restricts the run to some detector plugins (a WASM detector run as its own tool). */
-  async function analyze(input: Pick<AnalysisInput, 'source' | 'file'>, opts: ToolRunOptions & { only?: string[] }): Promise<ToolRunOutput> {
+  async function analyze(
+    input: Pick<AnalysisInput, 'source' | 'file'>,
+    opts: ToolRunOptions & { only?: string[] },
+  ): Promise<ToolRunOutput> {
     const plugins = opts.only ? descriptors().filter((d) => opts.only!.includes(d.id)) : descriptors();
-    const result = await deps.pool.run<StaticResult>(STATIC_WORKER, 'analyze', { source: input.source, file: input.file, plugins }, { signal: opts.signal, deadline: opts.deadline });
+    const result = await deps.pool.run<StaticResult>(
+      STATIC_WORKER,
+      'analyze',
+      { source: input.source, file: input.file, plugins },
+      { signal: opts.signal, deadline: opts.deadline },
+    );
     const diagnostics: EngineDiagnostic[] = [...result.diagnostics];
     let findings: Finding[] = result.findings;
     for (const p of plugins.filter((x) => x.runtime === 'wasm')) {
@@ -60,16 +85,22 @@ export function createStaticTool(deps: StaticToolDeps): AnalysisTool & { analyze
   return {
     name: 'vigil-static',
     layer: 1,
-    description: 'Built-in static analysis: one-pass ESLint-style detectors over the Solidity AST with shared facts (call graph, inheritance, state written after external calls, access checks)',
+    description:
+      'Built-in static analysis: one-pass ESLint-style detectors over the Solidity AST with shared facts (call graph, inheritance, state written after external calls, access checks)',
     builtin: true,
     modes: ['quick', 'full'],
     async availability() {
       return { available: true, version: '1.0.0', reason: null, install_hint: null };
     },
     async selfTest() {
-      const out = await analyze({ source: SELF_TEST_SOURCE, file: 'SelfTest.sol' }, { signal: new AbortController().signal, deadline: Date.now() + 60_000 });
+      const out = await analyze(
+        { source: SELF_TEST_SOURCE, file: 'SelfTest.sol' },
+        { signal: new AbortController().signal, deadline: Date.now() + 60_000 },
+      );
       if (!out.findings.some((f) => f.category === 'reentrancy' && f.location.line === 6)) {
-        throw new Error(`vigil-static self-test: expected a reentrancy finding on line 6, got ${out.findings.map((f) => `${f.category}@${f.location.line}`).join(', ') || 'none'}`);
+        throw new Error(
+          `vigil-static self-test: expected a reentrancy finding on line 6, got ${out.findings.map((f) => `${f.category}@${f.location.line}`).join(', ') || 'none'}`,
+        );
       }
     },
     run: analyze,

@@ -32,7 +32,12 @@ export function createAiReviewTool(deps: AiToolDeps): AnalysisTool {
     if (choice.provider === 'demo') {
       const items = demoReview(input.source, prior);
       const { findings, dropped } = reviewToFindings(items, input.source, input.file, prior, 'demo');
-      return { status: 'success', findings, error: null, meta: { ...meta, mode: 'demo: explains earlier findings, proposes none', proposed: items.length, dropped } };
+      return {
+        status: 'success',
+        findings,
+        error: null,
+        meta: { ...meta, mode: 'demo: explains earlier findings, proposes none', proposed: items.length, dropped },
+      };
     }
     const { messages, truncated } = buildReviewMessages(input.source, input.file, prior);
     // The model gets what is left of the budget; a late answer is cut at the deadline.
@@ -49,10 +54,18 @@ export function createAiReviewTool(deps: AiToolDeps): AnalysisTool {
         status: 'success',
         findings: mapped.findings,
         error: null,
-        meta: { ...meta, usage, proposed: parsed.items.length + parsed.dropped.filter((d) => d.startsWith('item ')).length, kept: mapped.findings.length, dropped, ...(truncated ? { note: 'the source was cut to fit the prompt' } : {}) },
+        meta: {
+          ...meta,
+          usage,
+          proposed: parsed.items.length + parsed.dropped.filter((d) => d.startsWith('item ')).length,
+          kept: mapped.findings.length,
+          dropped,
+          ...(truncated ? { note: 'the source was cut to fit the prompt' } : {}),
+        },
       };
     } catch (e) {
-      if (ctl.signal.aborted) return { status: 'timeout', findings: [], error: `${choice.label} did not answer within the time budget`, meta };
+      if (ctl.signal.aborted)
+        return { status: 'timeout', findings: [], error: `${choice.label} did not answer within the time budget`, meta };
       return { status: 'error', findings: [], error: `${choice.label} failed: ${(e as Error).message}`, meta };
     } finally {
       clearTimeout(timer);
@@ -63,23 +76,43 @@ export function createAiReviewTool(deps: AiToolDeps): AnalysisTool {
   return {
     name: AI_TOOL,
     layer: 5,
-    description: 'AI review: an LLM reads the contract with the earlier layers\' findings and proposes findings as validated JSON (LLM-only findings are marked and capped at 0.3 confidence)',
+    description:
+      "AI review: an LLM reads the contract with the earlier layers' findings and proposes findings as validated JSON (LLM-only findings are marked and capped at 0.3 confidence)",
     builtin: true,
     modes: ['full'],
     usesPrior: true,
     async availability() {
       const c = chooseReviewBackend(deps);
-      if (c.problem) return { available: false, reason: c.problem, install_hint: 'set the provider\'s API key, or analysis.ai.provider: demo' };
+      if (c.problem)
+        return { available: false, reason: c.problem, install_hint: "set the provider's API key, or analysis.ai.provider: demo" };
       return { available: true, version: c.label };
     },
     async selfTest() {
-      const source = 'pragma solidity ^0.8.0;\ncontract SelfTest {\n    function kill() external { selfdestruct(payable(msg.sender)); }\n}\n';
-      const prior = [{ id: 'p1', title: 'Unprotected selfdestruct', description: '', severity: 'CRITICAL', confidence: 0.8, category: 'access_control', location: { file: 'SelfTest.sol', line: 3, end_line: 3 }, tools: ['vigil-static'], layers: [1], recommendation: '' }] as AnalysisInput['prior'];
+      const source =
+        'pragma solidity ^0.8.0;\ncontract SelfTest {\n    function kill() external { selfdestruct(payable(msg.sender)); }\n}\n';
+      const prior = [
+        {
+          id: 'p1',
+          title: 'Unprotected selfdestruct',
+          description: '',
+          severity: 'CRITICAL',
+          confidence: 0.8,
+          category: 'access_control',
+          location: { file: 'SelfTest.sol', line: 3, end_line: 3 },
+          tools: ['vigil-static'],
+          layers: [1],
+          recommendation: '',
+        },
+      ] as AnalysisInput['prior'];
       const c = chooseReviewBackend(deps);
       if (c.provider !== 'demo') return; // a remote model is not called at start-up
-      const out = await analyze({ source, file: 'SelfTest.sol', sha256: '', prior }, { signal: new AbortController().signal, deadline: Date.now() + 10_000 });
+      const out = await analyze(
+        { source, file: 'SelfTest.sol', sha256: '', prior },
+        { signal: new AbortController().signal, deadline: Date.now() + 10_000 },
+      );
       const f = out.findings[0];
-      if (!f || (f.evidence as any)?.confirms !== 'p1' || f.llm_only) throw new Error('vigil-ai self-test: the demo review did not confirm the earlier finding');
+      if (!f || (f.evidence as any)?.confirms !== 'p1' || f.llm_only)
+        throw new Error('vigil-ai self-test: the demo review did not confirm the earlier finding');
     },
     run: analyze,
   };

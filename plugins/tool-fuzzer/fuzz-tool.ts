@@ -44,19 +44,27 @@ export function createFuzzTool(opts: FuzzToolOptions): AnalysisTool {
   const tool: AnalysisTool = {
     name: 'vigil-fuzz',
     layer: 2,
-    description: 'In-process EVM fuzzer: coverage-guided transaction sequences against the deployed contracts; findings carry the sequence that proves them (ether drained, reentrancy, owner takeover, selfdestruct, assertion failures, wrap-around, denial of service, echidna_/invariant_ properties)',
+    description:
+      'In-process EVM fuzzer: coverage-guided transaction sequences against the deployed contracts; findings carry the sequence that proves them (ether drained, reentrancy, owner takeover, selfdestruct, assertion failures, wrap-around, denial of service, echidna_/invariant_ properties)',
     builtin: true,
     modes: ['full'],
     usesPrior: true,
     async availability() {
-      if (!installedCompilers().length) return { available: false, reason: 'no solc release is installed', install_hint: 'npm install (solc ships with the package)' };
+      if (!installedCompilers().length)
+        return { available: false, reason: 'no solc release is installed', install_hint: 'npm install (solc ships with the package)' };
       return { available: true, version: '0.1.0' };
     },
     async selfTest() {
-      const source = 'pragma solidity 0.4.24;\ncontract SelfTest {\n  function () public payable {}\n  function kill() public {\n    selfdestruct(msg.sender);\n  }\n}\n';
-      const r = await runFuzz({ source, file: 'SelfTest.sol', sha256: '' }, { signal: new AbortController().signal, deadline: Date.now() + 90_000, mode: 'full' }, 60_000);
+      const source =
+        'pragma solidity 0.4.24;\ncontract SelfTest {\n  function () public payable {}\n  function kill() public {\n    selfdestruct(msg.sender);\n  }\n}\n';
+      const r = await runFuzz(
+        { source, file: 'SelfTest.sol', sha256: '' },
+        { signal: new AbortController().signal, deadline: Date.now() + 90_000, mode: 'full' },
+        60_000,
+      );
       if (r.status !== 'success') throw new Error(`fuzzer self-test: status ${r.status}${r.error ? `: ${r.error}` : ''}`);
-      if (!r.findings.some((f) => (f.evidence as { property?: string })?.property === 'selfdestruct')) throw new Error('fuzzer self-test: the unprotected selfdestruct was not proved');
+      if (!r.findings.some((f) => (f.evidence as { property?: string })?.property === 'selfdestruct'))
+        throw new Error('fuzzer self-test: the unprotected selfdestruct was not proved');
     },
     run: (input, run) => runFuzz(input, run),
   };
@@ -65,25 +73,47 @@ export function createFuzzTool(opts: FuzzToolOptions): AnalysisTool {
     const t0 = Date.now();
     if (input.compilation) {
       const c = await input.compilation;
-      if (!c.ok) return { status: 'skipped', findings: [], error: `dynamic testing needs a compiling contract: ${c.errors[0] ?? 'compilation failed'}` };
+      if (!c.ok)
+        return {
+          status: 'skipped',
+          findings: [],
+          error: `dynamic testing needs a compiling contract: ${c.errors[0] ?? 'compilation failed'}`,
+        };
       if (!c.contracts.length) return { status: 'skipped', findings: [], error: 'the file defines no contract to deploy' };
     }
     // The budget runs from when a worker starts the task (waiting in the pool behind other
     // layers does not eat it); the request deadline bounds it, and the pool kills it there.
     const killAt = run.deadline;
     const taskDeadline = killAt - Math.min(RETURN_MARGIN_MS, Math.max(200, (killAt - Date.now()) * 0.1));
-    if (taskDeadline - Date.now() < 1000) return { status: 'timeout', findings: [], error: 'less than a second was left for dynamic testing' };
+    if (taskDeadline - Date.now() < 1000)
+      return { status: 'timeout', findings: [], error: 'less than a second was left for dynamic testing' };
     const budgetMs = budgetOverride ?? budget;
-    const priorFunctions = [...new Set((input.prior ?? []).map((f) => f.location?.function).filter((f): f is string => typeof f === 'string' && f !== ''))];
+    const priorFunctions = [
+      ...new Set((input.prior ?? []).map((f) => f.location?.function).filter((f): f is string => typeof f === 'string' && f !== '')),
+    ];
     try {
       const r = await execute(
-        { source: input.source, file: input.file, absPath: input.absPath ?? null, roots: input.roots, deadline: taskDeadline, budgetMs, priorFunctions },
+        {
+          source: input.source,
+          file: input.file,
+          absPath: input.absPath ?? null,
+          roots: input.roots,
+          deadline: taskDeadline,
+          budgetMs,
+          priorFunctions,
+        },
         { signal: run.signal, killAt },
       );
-      return { status: r.status, findings: r.findings, error: r.error, meta: { ...r.meta, prior_functions: priorFunctions, elapsed_ms: Date.now() - t0 } };
+      return {
+        status: r.status,
+        findings: r.findings,
+        error: r.error,
+        meta: { ...r.meta, prior_functions: priorFunctions, elapsed_ms: Date.now() - t0 },
+      };
     } catch (e) {
       const code = (e as { code?: string }).code;
-      if (code === 'task_timeout') return { status: 'timeout', findings: [], error: 'the fuzzing task did not return before its deadline and was stopped' };
+      if (code === 'task_timeout')
+        return { status: 'timeout', findings: [], error: 'the fuzzing task did not return before its deadline and was stopped' };
       if (code === 'task_aborted') return { status: 'timeout', findings: [], error: 'the request was cancelled while fuzzing' };
       return { status: 'error', findings: [], error: `fuzzing failed: ${(e as Error).message}` };
     }

@@ -22,21 +22,28 @@ contract SelfTest {
 `;
 
 export function createMlTool(opts: { pool: WorkerPool | null }): AnalysisTool {
-  async function analyze(input: Pick<AnalysisInput, 'source' | 'file' | 'compilation' | 'absPath' | 'roots'>, run: ToolRunOptions): Promise<ToolRunOutput> {
+  async function analyze(
+    input: Pick<AnalysisInput, 'source' | 'file' | 'compilation' | 'absPath' | 'roots'>,
+    run: ToolRunOptions,
+  ): Promise<ToolRunOutput> {
     // Opcode features need a compiling source; without one the AST features still work.
     const compiles = input.compilation ? (await input.compilation).ok : true;
     const args = { source: input.source, file: input.file, absPath: input.absPath ?? null, roots: input.roots, compile: compiles };
-    const r = opts.pool ? await opts.pool.run<MlResult>(WORKER, 'mlTask', args, { signal: run.signal, deadline: run.deadline }) : await mlTask(args);
+    const r = opts.pool
+      ? await opts.pool.run<MlResult>(WORKER, 'mlTask', args, { signal: run.signal, deadline: run.deadline })
+      : await mlTask(args);
     return { status: 'success', findings: r.findings, error: null, meta: { predictions: r.predictions, opcode_features: r.bytecode } };
   }
   return {
     name: ML_TOOL,
     layer: 6,
-    description: 'ML detection: a softmax model over per-function code features (syntax tree, call graph, opcode bigrams) trained on SmartBugs curated and the SWC registry',
+    description:
+      'ML detection: a softmax model over per-function code features (syntax tree, call graph, opcode bigrams) trained on SmartBugs curated and the SWC registry',
     builtin: true,
     modes: ['full'],
     async availability() {
-      if (!fs.existsSync(MODEL_PATH)) return { available: false, reason: 'plugins/tool-ml/model.json is missing', install_hint: 'node --import tsx scripts/train-ml.ts' };
+      if (!fs.existsSync(MODEL_PATH))
+        return { available: false, reason: 'plugins/tool-ml/model.json is missing', install_hint: 'node --import tsx scripts/train-ml.ts' };
       try {
         const m = loadModel();
         return { available: true, version: `model ${m.trained.at} (${m.classes.length - 1} classes)` };
@@ -45,10 +52,14 @@ export function createMlTool(opts: { pool: WorkerPool | null }): AnalysisTool {
       }
     },
     async selfTest() {
-      const out = await analyze({ source: SELF_TEST_SOURCE, file: 'SelfTest.sol' }, { signal: new AbortController().signal, deadline: Date.now() + 60_000 });
+      const out = await analyze(
+        { source: SELF_TEST_SOURCE, file: 'SelfTest.sol' },
+        { signal: new AbortController().signal, deadline: Date.now() + 60_000 },
+      );
       const preds = (out.meta as { predictions: Array<{ function: string; class: string }> }).predictions;
       const w = preds.find((p) => p.function === 'withdraw');
-      if (w?.class !== 'reentrancy') throw new Error(`vigil-ml self-test: expected withdraw() to be predicted reentrancy, got ${w?.class ?? 'no prediction'}`);
+      if (w?.class !== 'reentrancy')
+        throw new Error(`vigil-ml self-test: expected withdraw() to be predicted reentrancy, got ${w?.class ?? 'no prediction'}`);
     },
     run: analyze,
   };

@@ -14,7 +14,16 @@ export const MODEL_PATH = path.join(path.dirname(fileURLToPath(import.meta.url))
 /** An unconfirmed prediction never claims more than this confidence (correlation raises it). */
 export const CONFIDENCE_CAP = 0.6;
 
-const SWC: Record<string, string> = { reentrancy: 'SWC-107', arithmetic: 'SWC-101', unchecked_low_level_calls: 'SWC-104', access_control: 'SWC-105', bad_randomness: 'SWC-120', denial_of_service: 'SWC-128', time_manipulation: 'SWC-116', front_running: 'SWC-114' };
+const SWC: Record<string, string> = {
+  reentrancy: 'SWC-107',
+  arithmetic: 'SWC-101',
+  unchecked_low_level_calls: 'SWC-104',
+  access_control: 'SWC-105',
+  bad_randomness: 'SWC-120',
+  denial_of_service: 'SWC-128',
+  time_manipulation: 'SWC-116',
+  front_running: 'SWC-114',
+};
 const ADVICE: Record<string, string> = {
   reentrancy: 'Update state before external calls (checks-effects-interactions) or add a reentrancy guard.',
   arithmetic: 'Use checked arithmetic (Solidity >= 0.8 or SafeMath) and bound user-supplied amounts.',
@@ -30,7 +39,8 @@ let cached: MlModel | null = null;
 export function loadModel(file = MODEL_PATH): MlModel {
   if (cached && file === MODEL_PATH) return cached;
   const m = JSON.parse(fs.readFileSync(file, 'utf8')) as MlModel;
-  if (m.version !== 1 || !Array.isArray(m.weights) || m.weights.length !== m.classes.length) throw new Error(`${file} is not a vigil-ml model`);
+  if (m.version !== 1 || !Array.isArray(m.weights) || m.weights.length !== m.classes.length)
+    throw new Error(`${file} is not a vigil-ml model`);
   if (file === MODEL_PATH) cached = m;
   return m;
 }
@@ -41,7 +51,14 @@ export interface MlResult {
   bytecode: boolean;
 }
 
-export async function mlTask(args: { source: string; file: string; absPath?: string | null; roots?: string[]; compile?: boolean; modelPath?: string }): Promise<MlResult> {
+export async function mlTask(args: {
+  source: string;
+  file: string;
+  absPath?: string | null;
+  roots?: string[];
+  compile?: boolean;
+  modelPath?: string;
+}): Promise<MlResult> {
   const model = loadModel(args.modelPath);
   const wantsCode = (model.trained.metrics as { bytecode_features?: boolean } | null)?.bytecode_features !== false;
   const bc = wantsCode && args.compile !== false ? bytecodeOf(args.source, args.file, { absPath: args.absPath, roots: args.roots }) : null;
@@ -51,7 +68,13 @@ export async function mlTask(args: { source: string; file: string; absPath?: str
   for (const s of samples) {
     const ranked = predict(model, s.features);
     const top = ranked[0];
-    predictions.push({ contract: s.contract, function: s.function, line: s.signature_line, class: top.class, p: Math.round(top.p * 1000) / 1000 });
+    predictions.push({
+      contract: s.contract,
+      function: s.function,
+      line: s.signature_line,
+      class: top.class,
+      p: Math.round(top.p * 1000) / 1000,
+    });
     if (top.class === 'none' || top.p < model.threshold) continue;
     // The features that pushed hardest toward the predicted class, for the reader.
     const c = model.classes.indexOf(top.class);
@@ -62,7 +85,12 @@ export async function mlTask(args: { source: string; file: string; absPath?: str
       .map((x) => x.f);
     const category = top.class as Category;
     findings.push({
-      id: findingId({ detector: `ml-${category}`, contract: s.contract, function: s.function, code: sliceLines(args.source, s.line, s.end_line) }),
+      id: findingId({
+        detector: `ml-${category}`,
+        contract: s.contract,
+        function: s.function,
+        code: sliceLines(args.source, s.line, s.end_line),
+      }),
       detector: `ml-${category}`,
       title: `Function resembles known ${category.replace(/_/g, ' ')} vulnerabilities`,
       description: `The layer-6 model (softmax regression over code features, trained on SmartBugs curated and the SWC registry) gives \`${s.function}\` a ${(top.p * 100).toFixed(0)}% probability of a ${category.replace(/_/g, ' ')} weakness. A statistical signal, not a proof: confirm with the other layers.`,
@@ -75,7 +103,13 @@ export async function mlTask(args: { source: string; file: string; absPath?: str
       tools: [ML_TOOL],
       layers: [6],
       recommendation: ADVICE[category] ?? 'Review the function for this class of weakness.',
-      evidence: { kind: 'prediction', probability: Math.round(top.p * 1000) / 1000, runner_up: ranked[1] ? { class: ranked[1].class, p: Math.round(ranked[1].p * 1000) / 1000 } : null, top_features: why, model_trained: model.trained.at },
+      evidence: {
+        kind: 'prediction',
+        probability: Math.round(top.p * 1000) / 1000,
+        runner_up: ranked[1] ? { class: ranked[1].class, p: Math.round(ranked[1].p * 1000) / 1000 } : null,
+        top_features: why,
+        model_trained: model.trained.at,
+      },
     });
   }
   return { findings, predictions, bytecode: !!bc };

@@ -1,34 +1,72 @@
 // Layer 8 rules (cross-chain and signatures), ESLint-shaped detectors run by this plugin's own
 // tool over the shared static facts (they are not registered as layer-1 detectors).
-import { argumentFlow, conditions, isRequireLike, line, reachableFunctions, some, walk, type FunctionFacts, type Node, type StaticDetector, type StaticFacts } from '../../lib/analysis/static/index.ts';
+import {
+  argumentFlow,
+  conditions,
+  isRequireLike,
+  line,
+  reachableFunctions,
+  some,
+  walk,
+  type FunctionFacts,
+  type Node,
+  type StaticDetector,
+  type StaticFacts,
+} from '../../lib/analysis/static/index.ts';
 
 /** secp256k1n / 2: the upper bound EIP-2 puts on `s`. */
 const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e73_57a4501d_dfe92f46_681b20a0n;
 
 const isEcrecover = (n: Node) => n?.type === 'FunctionCall' && n.expression?.type === 'Identifier' && n.expression.name === 'ecrecover';
 /** OpenZeppelin ECDSA: `ECDSA.recover(h, sig)` or `h.recover(sig)` (rejects malleable s and address(0)). */
-const isOzRecover = (n: Node) => n?.type === 'FunctionCall' && n.expression?.type === 'MemberAccess' && (n.expression.memberName === 'recover' || n.expression.memberName === 'tryRecover');
-const isChainId = (n: Node) => (n?.type === 'MemberAccess' && n.memberName === 'chainid' && n.expression?.name === 'block') || (n?.type === 'AssemblyCall' && n.functionName === 'chainid');
+const isOzRecover = (n: Node) =>
+  n?.type === 'FunctionCall' &&
+  n.expression?.type === 'MemberAccess' &&
+  (n.expression.memberName === 'recover' || n.expression.memberName === 'tryRecover');
+const isChainId = (n: Node) =>
+  (n?.type === 'MemberAccess' && n.memberName === 'chainid' && n.expression?.name === 'block') ||
+  (n?.type === 'AssemblyCall' && n.functionName === 'chainid');
 const isThis = (n: Node) => n?.type === 'Identifier' && n.name === 'this';
 /** OpenZeppelin EIP712 helpers fold chain id and this contract into the digest. */
-const isEip712Helper = (n: Node) => n?.type === 'FunctionCall' && ((n.expression?.type === 'Identifier' && /^_(hashTypedDataV4|domainSeparatorV4)$/.test(n.expression.name)) || (n.expression?.type === 'MemberAccess' && n.expression.memberName === 'toTypedDataHash'));
-const isBlockTime = (n: Node) => (n?.type === 'MemberAccess' && n.memberName === 'timestamp' && n.expression?.name === 'block') || (n?.type === 'Identifier' && n.name === 'now');
+const isEip712Helper = (n: Node) =>
+  n?.type === 'FunctionCall' &&
+  ((n.expression?.type === 'Identifier' && /^_(hashTypedDataV4|domainSeparatorV4)$/.test(n.expression.name)) ||
+    (n.expression?.type === 'MemberAccess' && n.expression.memberName === 'toTypedDataHash'));
+const isBlockTime = (n: Node) =>
+  (n?.type === 'MemberAccess' && n.memberName === 'timestamp' && n.expression?.name === 'block') ||
+  (n?.type === 'Identifier' && n.name === 'now');
 
 const isBlockNumber = (n: Node) => n?.type === 'MemberAccess' && n.memberName === 'number' && n.expression?.name === 'block';
 /** A call that reads the clock through a helper or library (`Time.timestamp()`, `clock()`). */
-const isClockCall = (n: Node) => n?.type === 'FunctionCall' && /^(_?(block)?timestamp|_?blockNumber|clock|_?now|_?currentTime|_?getBlockTimestamp)$/i.test(n.expression?.memberName ?? n.expression?.name ?? '');
+const isClockCall = (n: Node) =>
+  n?.type === 'FunctionCall' &&
+  /^(_?(block)?timestamp|_?blockNumber|clock|_?now|_?currentTime|_?getBlockTimestamp)$/i.test(
+    n.expression?.memberName ?? n.expression?.name ?? '',
+  );
 
 /** Whether `body` compares `name` (ordering comparison) with the current time or block. */
 function comparesWithTime(body: Node, name: string, fn: FunctionFacts): boolean {
   const clockLocals = new Set<string>();
   walk(body, (n) => {
-    if (n.type === 'VariableDeclarationStatement' && n.initialValue && some(n.initialValue, (m) => isBlockTime(m) || isBlockNumber(m) || isClockCall(m))) for (const v of n.variables ?? []) if (v?.name) clockLocals.add(v.name);
+    if (
+      n.type === 'VariableDeclarationStatement' &&
+      n.initialValue &&
+      some(n.initialValue, (m) => isBlockTime(m) || isBlockNumber(m) || isClockCall(m))
+    )
+      for (const v of n.variables ?? []) if (v?.name) clockLocals.add(v.name);
   });
-  const isClock = (m: Node) => isBlockTime(m) || isBlockNumber(m) || isClockCall(m) || (m.type === 'Identifier' && clockLocals.has(m.name) && fn.locals.has(m.name));
+  const isClock = (m: Node) =>
+    isBlockTime(m) || isBlockNumber(m) || isClockCall(m) || (m.type === 'Identifier' && clockLocals.has(m.name) && fn.locals.has(m.name));
   let hit = false;
   walk(body, (n) => {
     if (hit) return false;
-    if (n.type === 'BinaryOperation' && ['<', '<=', '>', '>='].includes(n.operator) && some(n, isClock) && some(n, (m) => m.type === 'Identifier' && m.name === name)) hit = true;
+    if (
+      n.type === 'BinaryOperation' &&
+      ['<', '<=', '>', '>='].includes(n.operator) &&
+      some(n, isClock) &&
+      some(n, (m) => m.type === 'Identifier' && m.name === name)
+    )
+      hit = true;
   });
   return hit;
 }
@@ -62,9 +100,12 @@ function digestMaterial(arg: Node, fn: FunctionFacts, facts: StaticFacts): Node[
       // Locals: declaration initializers and later assignments (also in inline assembly).
       if (scope.locals.has(n.name) && scope.node.body)
         walk(scope.node.body, (m) => {
-          if (m.type === 'VariableDeclarationStatement' && m.initialValue && (m.variables ?? []).some((v: Node) => v?.name === n.name)) queue.push({ e: m.initialValue, in: scope });
-          if (m.type === 'BinaryOperation' && m.operator === '=' && m.left?.type === 'Identifier' && m.left.name === n.name) queue.push({ e: m.right, in: scope });
-          if (m.type === 'AssemblyAssignment' && (m.names ?? []).some((x: Node) => x?.name === n.name) && m.expression) queue.push({ e: m.expression, in: scope });
+          if (m.type === 'VariableDeclarationStatement' && m.initialValue && (m.variables ?? []).some((v: Node) => v?.name === n.name))
+            queue.push({ e: m.initialValue, in: scope });
+          if (m.type === 'BinaryOperation' && m.operator === '=' && m.left?.type === 'Identifier' && m.left.name === n.name)
+            queue.push({ e: m.right, in: scope });
+          if (m.type === 'AssemblyAssignment' && (m.names ?? []).some((x: Node) => x?.name === n.name) && m.expression)
+            queue.push({ e: m.expression, in: scope });
         });
       // State variables: initializer and assignments anywhere in the contract (constructor).
       const sv = contract?.stateVars.get(n.name);
@@ -73,13 +114,17 @@ function digestMaterial(arg: Node, fn: FunctionFacts, facts: StaticFacts): Node[
         for (const g of contract!.functions) {
           if (!g.node.body) continue;
           walk(g.node.body, (m) => {
-            if (m.type === 'BinaryOperation' && m.operator === '=' && m.left?.type === 'Identifier' && m.left.name === n.name) queue.push({ e: m.right, in: g });
+            if (m.type === 'BinaryOperation' && m.operator === '=' && m.left?.type === 'Identifier' && m.left.name === n.name)
+              queue.push({ e: m.right, in: g });
           });
         }
       }
       // Internal helpers that build the digest (getDigest(...), domainSeparator()).
       const callee = contract?.functions.find((g) => g.name === n.name && g.kind === 'function');
-      if (callee?.node.body) walk(callee.node.body, (m) => (m.type === 'ReturnStatement' && m.expression ? (queue.push({ e: m.expression, in: callee }), false) : undefined));
+      if (callee?.node.body)
+        walk(callee.node.body, (m) =>
+          m.type === 'ReturnStatement' && m.expression ? (queue.push({ e: m.expression, in: callee }), false) : undefined,
+        );
     });
   }
   return out;
@@ -134,7 +179,7 @@ function sigSites(facts: StaticFacts): SigSite[] {
         walk(fn.node.body, (n) => {
           if (n.type !== 'FunctionCall') return;
           const e = n.expression;
-          let arg: Node | null = null;
+          let arg: Node = null;
           if (e?.type === 'Identifier' && e.name === h.fn.name) arg = n.arguments?.[h.index] ?? null;
           else if (e?.type === 'MemberAccess' && e.memberName === h.fn.name) {
             // Library call `Lib.f(h, ...)` or bound `h.f(...)`.
@@ -156,9 +201,16 @@ function nonceReads(site: SigSite, facts: StaticFacts): string[] {
   const out = new Set<string>();
   for (const m of site.material)
     walk(m, (n) => {
-      if (n.type === 'IndexAccess' && n.base?.type === 'Identifier' && contract?.stateVars.has(n.base.name) && !site.fn.locals.has(n.base.name)) out.add(n.base.name);
+      if (
+        n.type === 'IndexAccess' &&
+        n.base?.type === 'Identifier' &&
+        contract?.stateVars.has(n.base.name) &&
+        !site.fn.locals.has(n.base.name)
+      )
+        out.add(n.base.name);
       // `nonces[owner]++` inside the encode call.
-      if (n.type === 'Identifier' && contract?.stateVars.get(n.name)?.type.startsWith('uint') && !site.fn.locals.has(n.name)) out.add(n.name);
+      if (n.type === 'Identifier' && contract?.stateVars.get(n.name)?.type.startsWith('uint') && !site.fn.locals.has(n.name))
+        out.add(n.name);
     });
   return [...out];
 }
@@ -170,15 +222,19 @@ function marksProcessed(fn: FunctionFacts): boolean {
   if (!body) return false;
   walk(body, (n) => {
     const cond = isRequireLike(n) ? n.arguments?.[0] : n.type === 'IfStatement' ? n.condition : null;
-    if (cond) walk(cond, (m) => (m.type === 'IndexAccess' && m.base?.type === 'Identifier' ? (checked.add(m.base.name), undefined) : undefined));
+    if (cond)
+      walk(cond, (m) => (m.type === 'IndexAccess' && m.base?.type === 'Identifier' ? (checked.add(m.base.name), undefined) : undefined));
   });
-  return fn.writes.some((w) => checked.has(w.variable) && (w.node?.left?.type === 'IndexAccess' || w.node?.subExpression?.type === 'IndexAccess'));
+  return fn.writes.some(
+    (w) => checked.has(w.variable) && (w.node?.left?.type === 'IndexAccess' || w.node?.subExpression?.type === 'IndexAccess'),
+  );
 }
 
 /** Names whose value is part of the signed material or is the recovered signer. */
 function signedNames(site: SigSite): Set<string> {
   const out = new Set<string>();
-  for (const p of site.fn.node.parameters ?? []) if (p?.name && site.material.some((m) => some(m, (n) => n.type === 'Identifier' && n.name === p.name))) out.add(p.name);
+  for (const p of site.fn.node.parameters ?? [])
+    if (p?.name && site.material.some((m) => some(m, (n) => n.type === 'Identifier' && n.name === p.name))) out.add(p.name);
   if (site.signer) out.add(site.signer);
   return out;
 }
@@ -187,7 +243,15 @@ function consumedOutOfSight(site: SigSite, fn: FunctionFacts): boolean {
   const params = new Set<string>(fn.params);
   // An imported helper in the digest that is handed a caller's parameter (`_useNonce(owner)`);
   // digest builders that take the hash (`_hashTypedDataV4(structHash)`) consume nothing.
-  const unresolvedNodes = new Set(reachableFunctions(fn).flatMap((g) => g.unresolvedCalls.filter((c) => (c.node.arguments ?? []).some((a: Node) => a?.type === 'Identifier' && (params.has(a.name) || a.name === site.signer))).map((c) => c.node)));
+  const unresolvedNodes = new Set(
+    reachableFunctions(fn).flatMap((g) =>
+      g.unresolvedCalls
+        .filter((c) =>
+          (c.node.arguments ?? []).some((a: Node) => a?.type === 'Identifier' && (params.has(a.name) || a.name === site.signer)),
+        )
+        .map((c) => c.node),
+    ),
+  );
   if (site.material.some((m) => some(m, (n) => unresolvedNodes.has(n)))) return true;
   for (const name of signedNames(site)) if (argumentFlow(fn, name).unresolved) return true;
   return false;
@@ -200,7 +264,8 @@ function consumedByHelper(site: SigSite, fn: FunctionFacts): boolean {
     for (const s of argumentFlow(fn, name).sites) {
       if (s.fn === fn || !s.fn.node.body) continue;
       const updatesWhatItReads = [...s.fn.transitiveWrites].some((v) => s.fn.transitiveReads.has(v));
-      if (updatesWhatItReads && conditions(s.fn.node.body).some((c) => some(c, (x) => x.type === 'Identifier' && x.name === s.name))) return true;
+      if (updatesWhatItReads && conditions(s.fn.node.body).some((c) => some(c, (x) => x.type === 'Identifier' && x.name === s.name)))
+        return true;
     }
   }
   return false;
@@ -216,11 +281,14 @@ export const signatureReplayRule: StaticDetector = {
     swc: 'SWC-121',
     cwe: 'CWE-294',
     description: 'A signature authorizes an action, but the signed digest does not bind it to a single use, chain and contract.',
-    recommendation: 'Sign an EIP-712 digest that includes a per-signer nonce (incremented on use) or mark each digest as used, plus block.chainid and address(this) (OpenZeppelin EIP712 + Nonces).',
-    exploit_scenario: 'Anyone who saw a valid signature submits it again (or on another chain / a copy of the contract) and repeats the transfer it authorized.',
+    recommendation:
+      'Sign an EIP-712 digest that includes a per-signer nonce (incremented on use) or mark each digest as used, plus block.chainid and address(this) (OpenZeppelin EIP712 + Nonces).',
+    exploit_scenario:
+      'Anyone who saw a valid signature submits it again (or on another chain / a copy of the contract) and repeats the transfer it authorized.',
     messages: {
       replay: 'The digest verified in `{{fn}}` has no nonce and the function never marks it used: the same signature works again{{more}}.',
-      nonceNotIncremented: 'The digest in `{{fn}}` reads `{{nonce}}` but the function never updates it: the nonce does not change, so the signature can be replayed.',
+      nonceNotIncremented:
+        'The digest in `{{fn}}` reads `{{nonce}}` but the function never updates it: the nonce does not change, so the signature can be replayed.',
       crossChain: 'The digest verified in `{{fn}}` is single-use but lacks {{missing}}: it can be replayed {{where}}.',
     },
   },
@@ -245,14 +313,29 @@ export const signatureReplayRule: StaticDetector = {
           if (!written.length && !marked && consumedOutOfSight(site, fn)) continue;
           const missing = [!chain && 'the chain id', !self && 'the contract address'].filter(Boolean) as string[];
           if (!written.length && !marked) {
-            if (nonces.length) context.report({ node: site.call, messageId: 'nonceNotIncremented', data: { fn: fn.name, nonce: nonces[0] } });
-            else context.report({ node: site.call, messageId: 'replay', data: { fn: fn.name, more: missing.length ? ` (it also lacks ${missing.join(' and ')})` : '' } });
+            if (nonces.length)
+              context.report({ node: site.call, messageId: 'nonceNotIncremented', data: { fn: fn.name, nonce: nonces[0] } });
+            else
+              context.report({
+                node: site.call,
+                messageId: 'replay',
+                data: { fn: fn.name, more: missing.length ? ` (it also lacks ${missing.join(' and ')})` : '' },
+              });
           } else if (missing.length) {
             context.report({
               node: site.call,
               messageId: 'crossChain',
               severity: chain ? 'LOW' : 'MEDIUM',
-              data: { fn: fn.name, missing: missing.join(' and '), where: [!chain && 'on another chain (after a fork or on an L2 deployment)', !self && 'against another deployment of this contract'].filter(Boolean).join(' or ') },
+              data: {
+                fn: fn.name,
+                missing: missing.join(' and '),
+                where: [
+                  !chain && 'on another chain (after a fork or on an L2 deployment)',
+                  !self && 'against another deployment of this contract',
+                ]
+                  .filter(Boolean)
+                  .join(' or '),
+              },
             });
           }
         }
@@ -271,7 +354,8 @@ export const ecrecoverMalleabilityRule: StaticDetector = {
     swc: 'SWC-117',
     cwe: 'CWE-347',
     description: 'Raw ecrecover accepts both (r, s) and (r, n - s): every signature has a second valid form.',
-    recommendation: 'Use OpenZeppelin ECDSA.recover, or require(uint256(s) <= 0x7FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF5D576E7357A4501DDFE92F46681B20A0) and v in {27, 28}.',
+    recommendation:
+      'Use OpenZeppelin ECDSA.recover, or require(uint256(s) <= 0x7FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF5D576E7357A4501DDFE92F46681B20A0) and v in {27, 28}.',
     messages: {
       malleable: '`{{fn}}` calls ecrecover without bounding `s`{{keyed}}.',
     },
@@ -293,18 +377,37 @@ export const ecrecoverMalleabilityRule: StaticDetector = {
           for (const g of contract?.functions ?? []) {
             if (!g.node.body) continue;
             // Signature bytes (a `bytes` parameter, or r/s) reaching a mapping key, directly or via a local.
-            const sigParams = new Set<string>((g.node.parameters ?? []).filter((p: Node) => p?.typeName?.name === 'bytes' || (p?.typeName?.name === 'bytes32' && /^_?[rs]$/.test(p.name))).map((p: Node) => p.name));
+            const sigParams = new Set<string>(
+              (g.node.parameters ?? [])
+                .filter((p: Node) => p?.typeName?.name === 'bytes' || (p?.typeName?.name === 'bytes32' && /^_?[rs]$/.test(p.name)))
+                .map((p: Node) => p.name),
+            );
             if (!sigParams.size) continue;
             const tainted = new Set(sigParams);
             walk(g.node.body, (n) => {
               // The recovered signer is not the signature: its identity is the same for both forms.
-              if (n.type === 'VariableDeclarationStatement' && n.initialValue && !isEcrecover(n.initialValue) && !isOzRecover(n.initialValue) && some(n.initialValue, (m) => m.type === 'Identifier' && tainted.has(m.name))) for (const v of n.variables ?? []) if (v?.name) tainted.add(v.name);
+              if (
+                n.type === 'VariableDeclarationStatement' &&
+                n.initialValue &&
+                !isEcrecover(n.initialValue) &&
+                !isOzRecover(n.initialValue) &&
+                some(n.initialValue, (m) => m.type === 'Identifier' && tainted.has(m.name))
+              )
+                for (const v of n.variables ?? []) if (v?.name) tainted.add(v.name);
             });
             walk(g.node.body, (n) => {
               if (n.type === 'IndexAccess' && some(n.index, (m) => m.type === 'Identifier' && tainted.has(m.name))) keyedBySig = true;
             });
           }
-          context.report({ node: site.call, messageId: 'malleable', severity: keyedBySig ? 'MEDIUM' : 'LOW', data: { fn: site.fn.name, keyed: keyedBySig ? '; the function keys replay protection on the signature itself, so the second form passes it' : '' } });
+          context.report({
+            node: site.call,
+            messageId: 'malleable',
+            severity: keyedBySig ? 'MEDIUM' : 'LOW',
+            data: {
+              fn: site.fn.name,
+              keyed: keyedBySig ? '; the function keys replay protection on the signature itself, so the second form passes it' : '',
+            },
+          });
         }
       },
     };
@@ -335,7 +438,7 @@ export const ecrecoverZeroAddressRule: StaticDetector = {
           const name = site.signer;
           const refersSigner = (n: Node) => (name ? n?.type === 'Identifier' && n.name === name : n === site.call);
           let zeroChecked = false;
-          let comparedWith: Node | null = null;
+          let comparedWith: Node = null;
           walk(site.fn.node.body, (n) => {
             if (n.type !== 'BinaryOperation' || (n.operator !== '==' && n.operator !== '!=')) return;
             const [a, b] = [n.left, n.right];
@@ -346,14 +449,24 @@ export const ecrecoverZeroAddressRule: StaticDetector = {
             else comparedWith ??= other;
           });
           if (zeroChecked || !comparedWith) continue;
-          const c = comparedWith as Node;
+          const c = comparedWith;
           const root = c.type === 'IndexAccess' ? c.base : c;
           const isParam = root?.type === 'Identifier' && site.fn.params.includes(root.name);
           const isTable = c.type === 'IndexAccess';
           if (!isParam && !isTable) {
             // Compared with a state variable: only a problem while it is unset.
-            context.report({ node: site.call, messageId: 'zero', severity: 'LOW', data: { fn: site.fn.name, what: 'a state variable (dangerous while it is unset)' } });
-          } else context.report({ node: site.call, messageId: 'zero', data: { fn: site.fn.name, what: isParam ? 'a caller-supplied address' : 'an entry of a table (address(0) for unknown keys)' } });
+            context.report({
+              node: site.call,
+              messageId: 'zero',
+              severity: 'LOW',
+              data: { fn: site.fn.name, what: 'a state variable (dangerous while it is unset)' },
+            });
+          } else
+            context.report({
+              node: site.call,
+              messageId: 'zero',
+              data: { fn: site.fn.name, what: isParam ? 'a caller-supplied address' : 'an entry of a table (address(0) for unknown keys)' },
+            });
         }
       },
     };
@@ -369,7 +482,8 @@ export const permitDeadlineRule: StaticDetector = {
     category: 'time_manipulation',
     swc: 'SWC-121',
     cwe: 'CWE-613',
-    description: 'A deadline is part of the signed message but the function never compares it with block.timestamp, so an expired signature still works.',
+    description:
+      'A deadline is part of the signed message but the function never compares it with block.timestamp, so an expired signature still works.',
     recommendation: 'require(block.timestamp <= deadline) before verifying the signature (EIP-2612).',
     messages: { deadline: '`{{fn}}` signs `{{param}}` but never checks it against block.timestamp.' },
   },
@@ -379,7 +493,10 @@ export const permitDeadlineRule: StaticDetector = {
       'SourceUnit:exit'() {
         for (const site of sigSites(facts)) {
           const fn = site.fn;
-          const params = (fn.node.parameters ?? []).filter((p: Node) => p?.name && /^_?(deadline|expiry|expiration|validUntil|validBefore)$/i.test(p.name) && /^uint/.test(p.typeName?.name ?? ''));
+          const params = (fn.node.parameters ?? []).filter(
+            (p: Node) =>
+              p?.name && /^_?(deadline|expiry|expiration|validUntil|validBefore)$/i.test(p.name) && /^uint/.test(p.typeName?.name ?? ''),
+          );
           for (const p of params) {
             const signed = site.material.some((m) => some(m, (n) => n.type === 'Identifier' && n.name === p.name));
             if (!signed) continue;
@@ -389,7 +506,12 @@ export const permitDeadlineRule: StaticDetector = {
             if (flow.unresolved) continue;
             let checked = false;
             for (const s of flow.sites) {
-              for (const body of [s.fn.node.body, ...s.fn.modifiers.filter((m) => (m.node.arguments ?? []).some((a: Node) => some(a, (x) => x.type === 'Identifier' && x.name === s.name))).map((m) => m.def?.node.body)]) {
+              for (const body of [
+                s.fn.node.body,
+                ...s.fn.modifiers
+                  .filter((m) => (m.node.arguments ?? []).some((a: Node) => some(a, (x) => x.type === 'Identifier' && x.name === s.name)))
+                  .map((m) => m.def?.node.body),
+              ]) {
                 if (body && comparesWithTime(body, s.name, s.fn)) checked = true;
               }
             }
@@ -403,7 +525,8 @@ export const permitDeadlineRule: StaticDetector = {
 
 /** Entry points of the common cross-chain messaging interfaces (LayerZero, CCIP, Hyperlane,
  *  Wormhole, Connext, Axelar, Polygon FxPortal, arbitrary "bridge" receivers). */
-const HANDLER_NAMES = /^_?(lzReceive|nonblockingLzReceive|_nonblockingLzReceive|ccipReceive|handle|receiveWormholeMessages|xReceive|execute(WithToken)?|_execute(WithToken)?|processMessageFromRoot|_processMessageFromRoot|processMessageFromChild|receiveMessage|onMessageReceived|anyExecute|bridgeReceive|finalizeBridge\w*|relayMessage)$/;
+const HANDLER_NAMES =
+  /^_?(lzReceive|nonblockingLzReceive|_nonblockingLzReceive|ccipReceive|handle|receiveWormholeMessages|xReceive|execute(WithToken)?|_execute(WithToken)?|processMessageFromRoot|_processMessageFromRoot|processMessageFromChild|receiveMessage|onMessageReceived|anyExecute|bridgeReceive|finalizeBridge\w*|relayMessage)$/;
 const CHAIN_TYPES = /^(uint16|uint32|uint64|uint256|string)$/;
 
 function isHandler(fn: FunctionFacts): boolean {
@@ -426,8 +549,10 @@ export const bridgeVerificationRule: StaticDetector = {
     category: 'access_control',
     swc: null,
     cwe: 'CWE-346',
-    description: 'A cross-chain message handler must accept messages only from the messaging endpoint and only from the expected chain and sender, and must not process a message twice.',
-    recommendation: 'require(msg.sender == endpoint), check the source chain and the remote sender against a trusted table, and record processed message ids.',
+    description:
+      'A cross-chain message handler must accept messages only from the messaging endpoint and only from the expected chain and sender, and must not process a message twice.',
+    recommendation:
+      'require(msg.sender == endpoint), check the source chain and the remote sender against a trusted table, and record processed message ids.',
     messages: { gaps: 'Handler `{{fn}}`: {{gaps}}.' },
   },
   create(context) {
@@ -450,17 +575,44 @@ export const bridgeVerificationRule: StaticDetector = {
             // Parameters that say what to call (target, value, calldata of an executor such as a
             // timelock's execute) describe the action, not where a message came from.
             const describesCall = (name: string) =>
-              argumentFlow(fn, name).sites.some((st) => st.fn.externalCalls.some((c) => [c.target, c.value].some((x) => x && some(x, (m) => m.type === 'Identifier' && m.name === st.name))));
-            const sourceParams = params.filter((p) => (CHAIN_TYPES.test(p.typeName?.name ?? '') || p.typeName?.name === 'address' || (p.typeName?.name === 'bytes' && bytesParams.length > 1 && p !== bytesParams.at(-1))) && !describesCall(p.name));
+              argumentFlow(fn, name).sites.some((st) =>
+                st.fn.externalCalls.some((c) =>
+                  [c.target, c.value].some((x) => x && some(x, (m) => m.type === 'Identifier' && m.name === st.name)),
+                ),
+              );
+            const sourceParams = params.filter(
+              (p) =>
+                (CHAIN_TYPES.test(p.typeName?.name ?? '') ||
+                  p.typeName?.name === 'address' ||
+                  (p.typeName?.name === 'bytes' && bytesParams.length > 1 && p !== bytesParams.at(-1))) &&
+                !describesCall(p.name),
+            );
             if (sourceParams.length && !sourceParams.some((p) => usedInCondition(fn, p.name))) {
-              gaps.push(`it never checks the source chain or remote sender (${sourceParams.map((p) => p.name).join(', ')}), so any contract on any chain can send it messages`);
+              gaps.push(
+                `it never checks the source chain or remote sender (${sourceParams.map((p) => p.name).join(', ')}), so any contract on any chain can send it messages`,
+              );
             }
             const idParam = params.find((p) => p.typeName?.name === 'bytes32' && /id|hash|guid|nonce/i.test(p.name));
             // An id handed to a hook a derived contract implements may be recorded there.
-            if (idParam && !argumentFlow(fn, idParam.name).unresolved && !fn.writes.some((w) => some(w.node, (n) => n.type === 'IndexAccess' && some(n.index, (m) => m.type === 'Identifier' && m.name === idParam.name)))) {
-              gaps.push(`it receives message id \`${idParam.name}\` but never records it as processed, so a relayed message can be delivered again`);
+            if (
+              idParam &&
+              !argumentFlow(fn, idParam.name).unresolved &&
+              !fn.writes.some((w) =>
+                some(w.node, (n) => n.type === 'IndexAccess' && some(n.index, (m) => m.type === 'Identifier' && m.name === idParam.name)),
+              )
+            ) {
+              gaps.push(
+                `it receives message id \`${idParam.name}\` but never records it as processed, so a relayed message can be delivered again`,
+              );
             }
-            if (gaps.length) context.report({ node: fn.node, loc: { line: line(fn.node) }, messageId: 'gaps', severity, data: { fn: fn.name, gaps: gaps.join('; ') } });
+            if (gaps.length)
+              context.report({
+                node: fn.node,
+                loc: { line: line(fn.node) },
+                messageId: 'gaps',
+                severity,
+                data: { fn: fn.name, gaps: gaps.join('; ') },
+              });
           }
         }
       },
@@ -477,11 +629,23 @@ function usedInCondition(fn: FunctionFacts, name: string): boolean {
     const cond = isRequireLike(n) ? n.arguments?.[0] : n.type === 'IfStatement' ? n.condition : null;
     if (cond && mentions(cond)) hit = true;
     // Passed to a helper that checks it (_checkSource(srcChain, sender)).
-    if (n.type === 'FunctionCall' && n.expression?.type === 'Identifier' && !isRequireLike(n) && (n.arguments ?? []).some(mentions) && /check|verify|valid|trusted|only|require|auth/i.test(n.expression.name)) hit = true;
+    if (
+      n.type === 'FunctionCall' &&
+      n.expression?.type === 'Identifier' &&
+      !isRequireLike(n) &&
+      (n.arguments ?? []).some(mentions) &&
+      /check|verify|valid|trusted|only|require|auth/i.test(n.expression.name)
+    )
+      hit = true;
   });
   if (hit) return true;
   return fn.modifiers.some((m) => (m.node.arguments ?? []).some(mentions));
 }
 
-export const SIGNATURE_RULES: StaticDetector[] = [signatureReplayRule, ecrecoverMalleabilityRule, ecrecoverZeroAddressRule, permitDeadlineRule, bridgeVerificationRule];
-
+export const SIGNATURE_RULES: StaticDetector[] = [
+  signatureReplayRule,
+  ecrecoverMalleabilityRule,
+  ecrecoverZeroAddressRule,
+  permitDeadlineRule,
+  bridgeVerificationRule,
+];

@@ -22,7 +22,8 @@ export function createSignaturesTool(opts: { pool: WorkerPool | null }): Analysi
     {
       name: SIGNATURES_TOOL,
       layer: 8,
-      description: 'Signature and cross-chain checks: replayable signatures (nonce, chain id, domain), ecrecover malleability and address(0), permit deadlines, bridge message verification',
+      description:
+        'Signature and cross-chain checks: replayable signatures (nonce, chain id, domain), ecrecover malleability and address(0), permit deadlines, bridge message verification',
       worker: WORKER,
       taskName: 'signaturesTask',
       task: signaturesTask,

@@ -36,7 +36,10 @@ function loadSolhint() {
   return require('solhint/lib/index.js');
 }
 
-export function lintTask(args: { source: string; file: string; rules: Record<string, unknown> }): { reports: SolhintReport[]; version: string } {
+export function lintTask(args: { source: string; file: string; rules: Record<string, unknown> }): {
+  reports: SolhintReport[];
+  version: string;
+} {
   solhint ??= loadSolhint();
   // An explicit rule object (no "extends", no .solhint.json lookup): the result never depends
   // on config files lying around the analysed folder.

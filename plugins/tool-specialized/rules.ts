@@ -16,12 +16,19 @@ import {
   type StaticFacts,
 } from '../../lib/analysis/static/index.ts';
 
-const isMemberCall = (n: Node, member: string) => n?.type === 'FunctionCall' && n.expression?.type === 'MemberAccess' && n.expression.memberName === member;
-const isThisAddr = (n: Node) => n?.type === 'FunctionCall' && n.arguments?.length === 1 && n.arguments[0]?.type === 'Identifier' && n.arguments[0].name === 'this';
+const isMemberCall = (n: Node, member: string) =>
+  n?.type === 'FunctionCall' && n.expression?.type === 'MemberAccess' && n.expression.memberName === member;
+const isThisAddr = (n: Node) =>
+  n?.type === 'FunctionCall' && n.arguments?.length === 1 && n.arguments[0]?.type === 'Identifier' && n.arguments[0].name === 'this';
 /** `token.balanceOf(address(this))` or `address(this).balance`. */
-const isOwnBalance = (n: Node) => (isMemberCall(n, 'balanceOf') && isThisAddr(n.arguments?.[0])) || (n?.type === 'MemberAccess' && n.memberName === 'balance' && isThisAddr(n.expression));
+const isOwnBalance = (n: Node) =>
+  (isMemberCall(n, 'balanceOf') && isThisAddr(n.arguments?.[0])) ||
+  (n?.type === 'MemberAccess' && n.memberName === 'balance' && isThisAddr(n.expression));
 /** Time-weighted or external oracles (Uniswap TWAP, Chainlink): reading them is the fix. */
-const isRobustOracle = (n: Node) => n?.type === 'FunctionCall' && n.expression?.type === 'MemberAccess' && /^(consult|observe|latestRoundData|currentCumulativePrices|getTwap|twap)$/.test(n.expression.memberName);
+const isRobustOracle = (n: Node) =>
+  n?.type === 'FunctionCall' &&
+  n.expression?.type === 'MemberAccess' &&
+  /^(consult|observe|latestRoundData|currentCumulativePrices|getTwap|twap)$/.test(n.expression.memberName);
 const mentions = (n: Node, names: Set<string>) => some(n, (m) => m.type === 'Identifier' && names.has(m.name));
 
 function bodies(fn: FunctionFacts): Node[] {
@@ -31,15 +38,18 @@ function bodies(fn: FunctionFacts): Node[] {
 export const spotPriceOracleRule: StaticDetector = {
   meta: {
     id: 'spot-price-oracle',
-    title: 'Price read from a pool\'s spot reserves',
+    title: "Price read from a pool's spot reserves",
     severity: 'HIGH',
     confidence: 0.65,
     category: 'other',
     swc: null,
     cwe: 'CWE-682',
-    description: 'A price computed from a pair\'s current reserves or balances can be moved within one transaction (a flash loan or a large swap) and restored afterwards.',
-    recommendation: 'Use a time-weighted average price (Uniswap TWAP oracle) or an external oracle (Chainlink) with staleness checks instead of current reserves.',
-    exploit_scenario: 'An attacker flash-borrows, swaps to skew the pool, calls this function at the manipulated price (borrowing or minting too much), swaps back and repays.',
+    description:
+      "A price computed from a pair's current reserves or balances can be moved within one transaction (a flash loan or a large swap) and restored afterwards.",
+    recommendation:
+      'Use a time-weighted average price (Uniswap TWAP oracle) or an external oracle (Chainlink) with staleness checks instead of current reserves.',
+    exploit_scenario:
+      'An attacker flash-borrows, swaps to skew the pool, calls this function at the manipulated price (borrowing or minting too much), swaps back and repays.',
     messages: {
       reserves: '`{{fn}}` does price math with `getReserves()` of `{{pair}}`.',
       balances: '`{{fn}}` divides balances held by `{{pair}}`: a spot price.',
@@ -58,27 +68,49 @@ export const spotPriceOracleRule: StaticDetector = {
               const reserveVars = new Set<string>();
               const p = facts.parent(n);
               if (p?.type === 'VariableDeclarationStatement') for (const v of p.variables ?? []) if (v?.name) reserveVars.add(v.name);
-              if (p?.type === 'BinaryOperation' && p.operator === '=' && p.left?.type === 'TupleExpression') for (const v of p.left.components ?? []) if (v?.type === 'Identifier') reserveVars.add(v.name);
+              if (p?.type === 'BinaryOperation' && p.operator === '=' && p.left?.type === 'TupleExpression')
+                for (const v of p.left.components ?? []) if (v?.type === 'Identifier') reserveVars.add(v.name);
               let math = false;
               walk(fn.node.body, (m) => {
                 if (math) return false;
-                if (m.type === 'BinaryOperation' && (m.operator === '/' || m.operator === '*') && (mentions(m, reserveVars) || some(m, (x) => x === n))) math = true;
+                if (
+                  m.type === 'BinaryOperation' &&
+                  (m.operator === '/' || m.operator === '*') &&
+                  (mentions(m, reserveVars) || some(m, (x) => x === n))
+                )
+                  math = true;
                 // Reserves handed to a quote helper (getAmountOut/quote) are price math too.
-                if (m.type === 'FunctionCall' && /^(quote|getAmountOut|getAmountIn|getAmountsOut)$/.test(m.expression?.memberName ?? m.expression?.name ?? '') && (m.arguments ?? []).some((a: Node) => mentions(a, reserveVars))) math = true;
+                if (
+                  m.type === 'FunctionCall' &&
+                  /^(quote|getAmountOut|getAmountIn|getAmountsOut)$/.test(m.expression?.memberName ?? m.expression?.name ?? '') &&
+                  (m.arguments ?? []).some((a: Node) => mentions(a, reserveVars))
+                )
+                  math = true;
               });
-              if (math) context.report({ node: n, loc: statementLoc(n, facts), messageId: 'reserves', data: { fn: fn.name, pair: text(source, n.expression.expression) } });
+              if (math)
+                context.report({
+                  node: n,
+                  loc: statementLoc(n, facts),
+                  messageId: 'reserves',
+                  data: { fn: fn.name, pair: text(source, n.expression.expression) },
+                });
             });
             walk(fn.node.body, (n) => {
               if (n.type !== 'BinaryOperation' || n.operator !== '/') return;
               const holders = (side: Node) => {
                 const out = new Set<string>();
-                walk(side, (m) => (isMemberCall(m, 'balanceOf') && m.arguments?.[0] && !isThisAddr(m.arguments[0]) ? (out.add(text(source, m.arguments[0]).replace(/\s+/g, '')), undefined) : undefined));
+                walk(side, (m) =>
+                  isMemberCall(m, 'balanceOf') && m.arguments?.[0] && !isThisAddr(m.arguments[0])
+                    ? (out.add(text(source, m.arguments[0]).replace(/\s+/g, '')), undefined)
+                    : undefined,
+                );
                 return out;
               };
               const l = holders(n.left);
               const r = holders(n.right);
               const shared = [...l].filter((x) => r.has(x) && x !== 'msg.sender');
-              if (shared.length) context.report({ node: n, loc: statementLoc(n, facts), messageId: 'balances', data: { fn: fn.name, pair: shared[0] } });
+              if (shared.length)
+                context.report({ node: n, loc: statementLoc(n, facts), messageId: 'balances', data: { fn: fn.name, pair: shared[0] } });
             });
           }
         }
@@ -90,15 +122,18 @@ export const spotPriceOracleRule: StaticDetector = {
 export const flashLoanSharePriceRule: StaticDetector = {
   meta: {
     id: 'flash-loan-share-price',
-    title: 'Share price from the contract\'s own balance',
+    title: "Share price from the contract's own balance",
     severity: 'MEDIUM',
     confidence: 0.6,
     category: 'other',
     swc: null,
     cwe: 'CWE-682',
-    description: 'Shares are priced from balanceOf(address(this)) (or address(this).balance), which anyone can inflate by sending tokens directly or with a flash loan.',
-    recommendation: 'Track deposited assets in a state variable instead of reading the live balance, and protect the first deposit (virtual shares / dead shares, as in OpenZeppelin ERC4626).',
-    exploit_scenario: 'The first depositor mints one share, donates a large amount directly to the vault, and every later deposit rounds down to zero shares that the attacker then redeems.',
+    description:
+      'Shares are priced from balanceOf(address(this)) (or address(this).balance), which anyone can inflate by sending tokens directly or with a flash loan.',
+    recommendation:
+      'Track deposited assets in a state variable instead of reading the live balance, and protect the first deposit (virtual shares / dead shares, as in OpenZeppelin ERC4626).',
+    exploit_scenario:
+      'The first depositor mints one share, donates a large amount directly to the vault, and every later deposit rounds down to zero shares that the attacker then redeems.',
     messages: { share: '`{{fn}}` computes with `{{balance}}` and `{{supply}}`: the price per share follows the live balance.' },
   },
   create(context) {
@@ -113,7 +148,8 @@ export const flashLoanSharePriceRule: StaticDetector = {
             // Locals holding the live balance (`uint256 bal = token.balanceOf(address(this))`).
             const balanceLocals = new Set<string>();
             walk(fn.node.body, (n) => {
-              if (n.type === 'VariableDeclarationStatement' && n.initialValue && some(n.initialValue, isOwnBalance)) for (const v of n.variables ?? []) if (v?.name) balanceLocals.add(v.name);
+              if (n.type === 'VariableDeclarationStatement' && n.initialValue && some(n.initialValue, isOwnBalance))
+                for (const v of n.variables ?? []) if (v?.name) balanceLocals.add(v.name);
             });
             walk(fn.node.body, (n) => {
               if (n.type !== 'BinaryOperation' || (n.operator !== '/' && n.operator !== '*')) return;
@@ -122,7 +158,8 @@ export const flashLoanSharePriceRule: StaticDetector = {
               // Paired with a supply-like counter the contract maintains arithmetically.
               let supply: string | null = null;
               walk(n, (m) => {
-                if (!supply && m.type === 'Identifier' && accounting.has(m.name) && c.stateVars.has(m.name) && !fn.locals.has(m.name)) supply = m.name;
+                if (!supply && m.type === 'Identifier' && accounting.has(m.name) && c.stateVars.has(m.name) && !fn.locals.has(m.name))
+                  supply = m.name;
               });
               if (!supply) return;
               const loc = statementLoc(n, facts);
@@ -142,7 +179,8 @@ export const flashLoanSharePriceRule: StaticDetector = {
 /** Every state write of fn is its own direct assignment of a literal (no caller-derived or computed value, none through calls). */
 function onlyFixedWrites(fn: FunctionFacts, writes: string[]): boolean {
   const direct = fn.writes.filter((w) => writes.includes(w.variable));
-  const literal = (n: Node) => n?.type === 'BinaryOperation' && n.operator === '=' && (n.right?.type === 'BooleanLiteral' || n.right?.type === 'NumberLiteral');
+  const literal = (n: Node) =>
+    n?.type === 'BinaryOperation' && n.operator === '=' && (n.right?.type === 'BooleanLiteral' || n.right?.type === 'NumberLiteral');
   return writes.every((v) => direct.some((w) => w.variable === v)) && direct.every((w) => literal(w.node));
 }
 
@@ -157,8 +195,10 @@ export const unprotectedInitializerRule: StaticDetector = {
     category: 'access_control',
     swc: 'SWC-118',
     cwe: 'CWE-665',
-    description: 'An upgradeable contract\'s initializer is public, has no `initializer` guard and no run-once flag, so anyone can call it (first, or again) and take over the state it sets.',
-    recommendation: 'Mark it `initializer` (OpenZeppelin Initializable), or check and set an `initialized` flag, and call it in the deployment transaction; call _disableInitializers() in the implementation\'s constructor.',
+    description:
+      "An upgradeable contract's initializer is public, has no `initializer` guard and no run-once flag, so anyone can call it (first, or again) and take over the state it sets.",
+    recommendation:
+      "Mark it `initializer` (OpenZeppelin Initializable), or check and set an `initialized` flag, and call it in the deployment transaction; call _disableInitializers() in the implementation's constructor.",
     exploit_scenario: 'An attacker calls initialize() on the proxy (or the bare implementation) and becomes its owner.',
     messages: { init: '`{{fn}}` is {{vis}} with no initializer modifier, caller check or run-once flag, and writes `{{vars}}`.' },
   },
@@ -180,7 +220,8 @@ export const unprotectedInitializerRule: StaticDetector = {
               if (g === fn || !g.node.body) continue;
               walk(g.node.body, (n) => {
                 const cond = isRequireLike(n) ? n.arguments?.[0] : n.type === 'IfStatement' ? n.condition : null;
-                if (cond) walk(cond, (m) => (m.type === 'Identifier' && c.stateVars.has(m.name) ? (gates.add(m.name), undefined) : undefined));
+                if (cond)
+                  walk(cond, (m) => (m.type === 'Identifier' && c.stateVars.has(m.name) ? (gates.add(m.name), undefined) : undefined));
               });
             }
             if (!writes.some((w) => gates.has(w))) continue;
@@ -189,13 +230,19 @@ export const unprotectedInitializerRule: StaticDetector = {
             for (const b of bodies(fn))
               walk(b, (n) => {
                 const cond = isRequireLike(n) ? n.arguments?.[0] : n.type === 'IfStatement' ? n.condition : null;
-                if (cond) walk(cond, (m) => (m.type === 'Identifier' && c.stateVars.has(m.name) ? (checked.add(m.name), undefined) : undefined));
+                if (cond)
+                  walk(cond, (m) => (m.type === 'Identifier' && c.stateVars.has(m.name) ? (checked.add(m.name), undefined) : undefined));
               });
             if (writes.some((w) => checked.has(w))) continue;
             // Advancing a lifecycle flag to a fixed value (`initialized = true`) lets the caller
             // choose nothing and take over nothing: only state it can set is worth reporting.
             if (!writes.some((w) => c.authVars.has(w)) && onlyFixedWrites(fn, writes)) continue;
-            context.report({ node: fn.node, loc: headerLoc(fn.node), messageId: 'init', data: { fn: fn.name, vis: fn.visibility, vars: writes.slice(0, 4).join('`, `') } });
+            context.report({
+              node: fn.node,
+              loc: headerLoc(fn.node),
+              messageId: 'init',
+              data: { fn: fn.name, vis: fn.visibility, vars: writes.slice(0, 4).join('`, `') },
+            });
           }
         }
       },
@@ -240,10 +287,11 @@ export function storageLayout(c: ContractFacts, facts: StaticFacts): { vars: Slo
           const named = v.typeName.namePath;
           if (facts.enums.has(named)) size = 1;
           else if (facts.contractByName.has(named) && !facts.structs.has(named)) size = 20;
-        } else for (const [re, f] of VALUE_SIZE) {
-          const m = re.exec(t);
-          if (m) size = f(m);
-        }
+        } else
+          for (const [re, f] of VALUE_SIZE) {
+            const m = re.exec(t);
+            if (m) size = f(m);
+          }
         if (size === null) {
           // Struct or fixed array: starts a new slot; its length needs the compiler.
           if (used > 0) slot++;
@@ -269,7 +317,11 @@ export function storageLayout(c: ContractFacts, facts: StaticFacts): { vars: Slo
 }
 
 function delegates(c: ContractFacts): boolean {
-  return c.functions.some((f) => f.externalCalls.some((x) => x.kind === 'delegatecall') || (f.node.body && some(f.node.body, (n) => n.type === 'AssemblyCall' && n.functionName === 'delegatecall')));
+  return c.functions.some(
+    (f) =>
+      f.externalCalls.some((x) => x.kind === 'delegatecall') ||
+      (f.node.body && some(f.node.body, (n) => n.type === 'AssemblyCall' && n.functionName === 'delegatecall')),
+  );
 }
 
 export const storageCollisionRule: StaticDetector = {
@@ -283,10 +335,15 @@ export const storageCollisionRule: StaticDetector = {
     category: 'access_control',
     swc: 'SWC-124',
     cwe: 'CWE-1321',
-    description: 'A contract that delegatecalls keeps its own state in slots the implementation uses for something else: the implementation\'s writes overwrite the proxy\'s variables (and the reverse).',
-    recommendation: 'Keep proxy state in EIP-1967 slots (keccak256("eip1967.proxy.implementation") - 1) or inherit the same storage base in proxy and implementation; append new variables only at the end.',
-    exploit_scenario: 'A call to the implementation writes its slot-0 variable through the proxy and replaces the implementation address (or owner) with a caller-chosen value.',
-    messages: { slot: 'Slot {{slot}} holds `{{proxyVar}}` ({{proxyType}}) in `{{proxy}}`, which delegatecalls, but `{{implVar}}` ({{implType}}) in `{{impl}}`.' },
+    description:
+      "A contract that delegatecalls keeps its own state in slots the implementation uses for something else: the implementation's writes overwrite the proxy's variables (and the reverse).",
+    recommendation:
+      'Keep proxy state in EIP-1967 slots (keccak256("eip1967.proxy.implementation") - 1) or inherit the same storage base in proxy and implementation; append new variables only at the end.',
+    exploit_scenario:
+      'A call to the implementation writes its slot-0 variable through the proxy and replaces the implementation address (or owner) with a caller-chosen value.',
+    messages: {
+      slot: 'Slot {{slot}} holds `{{proxyVar}}` ({{proxyType}}) in `{{proxy}}`, which delegatecalls, but `{{implVar}}` ({{implType}}) in `{{impl}}`.',
+    },
   },
   create(context) {
     const { facts } = context;
@@ -298,9 +355,21 @@ export const storageCollisionRule: StaticDetector = {
           if (!pl.vars.length) continue;
           // Which contracts of the file can sit behind this proxy: those it names, else the only
           // other contract, else those shaped like upgradeable implementations (an initializer).
-          const others = candidates.filter((impl) => impl !== proxy && !impl.linearization.includes(proxy.name) && !proxy.linearization.includes(impl.name) && !delegates(impl));
-          const named = others.filter((impl) => some(proxy.node, (n) => (n.type === 'Identifier' && n.name === impl.name) || (n.type === 'UserDefinedTypeName' && n.namePath === impl.name)));
-          const impls = named.length ? named : others.length === 1 ? others : others.filter((impl) => impl.functions.some((f) => /^_?initiali[sz]e/i.test(f.name)));
+          const others = candidates.filter(
+            (impl) =>
+              impl !== proxy && !impl.linearization.includes(proxy.name) && !proxy.linearization.includes(impl.name) && !delegates(impl),
+          );
+          const named = others.filter((impl) =>
+            some(
+              proxy.node,
+              (n) => (n.type === 'Identifier' && n.name === impl.name) || (n.type === 'UserDefinedTypeName' && n.namePath === impl.name),
+            ),
+          );
+          const impls = named.length
+            ? named
+            : others.length === 1
+              ? others
+              : others.filter((impl) => impl.functions.some((f) => /^_?initiali[sz]e/i.test(f.name)));
           for (const impl of impls) {
             const il = storageLayout(impl, facts);
             // The implementation must write its side of the slot: otherwise nothing is clobbered.
@@ -316,7 +385,15 @@ export const storageCollisionRule: StaticDetector = {
                 contract: pv.contract,
                 function: null,
                 messageId: 'slot',
-                data: { slot: pv.slot, proxyVar: pv.name, proxyType: pv.type, proxy: proxy.name, implVar: iv.name, implType: iv.type, impl: impl.name },
+                data: {
+                  slot: pv.slot,
+                  proxyVar: pv.name,
+                  proxyType: pv.type,
+                  proxy: proxy.name,
+                  implVar: iv.name,
+                  implType: iv.type,
+                  impl: impl.name,
+                },
               });
               break;
             }
@@ -329,7 +406,14 @@ export const storageCollisionRule: StaticDetector = {
 
 function emits(fn: FunctionFacts, events: Set<string>, depth = 0): boolean {
   if (depth > 4 || !fn.node.body) return false;
-  if (some(fn.node.body, (n) => n.type === 'EmitStatement' || (n.type === 'FunctionCall' && n.expression?.type === 'Identifier' && events.has(n.expression.name)))) return true;
+  if (
+    some(
+      fn.node.body,
+      (n) =>
+        n.type === 'EmitStatement' || (n.type === 'FunctionCall' && n.expression?.type === 'Identifier' && events.has(n.expression.name)),
+    )
+  )
+    return true;
   return fn.internalCalls.some((ic) => ic.callees.some((g) => g !== fn && emits(g, events, depth + 1)));
 }
 
@@ -338,7 +422,17 @@ function critical(c: ContractFacts, v: string): boolean {
   const t = c.stateVars.get(v)?.type ?? '';
   if (/^address/.test(t) || (c.stateVars.get(v)?.typeNode?.type === 'UserDefinedTypeName' && !/\[/.test(t))) return true;
   if (!/^u?int/.test(t)) return false;
-  return c.functions.some((f) => f.node.body && some(f.node.body, (n) => n.type === 'BinaryOperation' && (n.operator === '*' || n.operator === '/') && some(n, (m) => m.type === 'Identifier' && m.name === v && !f.locals.has(v))));
+  return c.functions.some(
+    (f) =>
+      f.node.body &&
+      some(
+        f.node.body,
+        (n) =>
+          n.type === 'BinaryOperation' &&
+          (n.operator === '*' || n.operator === '/') &&
+          some(n, (m) => m.type === 'Identifier' && m.name === v && !f.locals.has(v)),
+      ),
+  );
 }
 
 export const missingEventRule: StaticDetector = {
@@ -352,7 +446,8 @@ export const missingEventRule: StaticDetector = {
     category: 'other',
     swc: null,
     cwe: 'CWE-778',
-    description: 'An access-controlled setter changes a critical parameter (owner, admin, fee, oracle) without emitting an event, so users and monitoring cannot see the change.',
+    description:
+      'An access-controlled setter changes a critical parameter (owner, admin, fee, oracle) without emitting an event, so users and monitoring cannot see the change.',
     recommendation: 'Emit an event with the old and new value in every privileged setter.',
     messages: { setter: '`{{fn}}` sets `{{vars}}` from its arguments without emitting an event.' },
   },
@@ -379,7 +474,12 @@ export const missingEventRule: StaticDetector = {
             // rates used in multiplication/division (fees).
             for (const v of [...set]) if (!critical(c, v)) set.delete(v);
             if (!set.size || emits(fn, events)) continue;
-            context.report({ node: fn.node, loc: headerLoc(fn.node), messageId: 'setter', data: { fn: fn.name, vars: [...set].join('`, `') } });
+            context.report({
+              node: fn.node,
+              loc: headerLoc(fn.node),
+              messageId: 'setter',
+              data: { fn: fn.name, vars: [...set].join('`, `') },
+            });
           }
         }
       },
@@ -396,7 +496,8 @@ export const unboundedLoopRule: StaticDetector = {
     category: 'denial_of_service',
     swc: 'SWC-128',
     cwe: 'CWE-834',
-    description: 'An external function loops over a storage array that callers can grow; once it is long enough the loop needs more gas than a block holds and the function can never run again.',
+    description:
+      'An external function loops over a storage array that callers can grow; once it is long enough the loop needs more gas than a block holds and the function can never run again.',
     recommendation: 'Bound the loop (process a page: start index + count), or use a mapping and pull payments instead of iterating.',
     exploit_scenario: 'An attacker pushes thousands of cheap entries; payouts that loop over the array then always run out of gas.',
     messages: { loop: '`{{fn}}` iterates over `{{array}}`, which `{{grower}}` lets {{who}} grow.' },
@@ -427,16 +528,36 @@ export const unboundedLoopRule: StaticDetector = {
               if (!cond) return;
               let array: string | null = null;
               walk(cond, (m) => {
-                if (m.type === 'MemberAccess' && m.memberName === 'length' && m.expression?.type === 'Identifier' && c.stateVars.has(m.expression.name) && !fn.locals.has(m.expression.name) && /\[\]$/.test(c.stateVars.get(m.expression.name)!.type)) array = m.expression.name;
+                if (
+                  m.type === 'MemberAccess' &&
+                  m.memberName === 'length' &&
+                  m.expression?.type === 'Identifier' &&
+                  c.stateVars.has(m.expression.name) &&
+                  !fn.locals.has(m.expression.name) &&
+                  /\[\]$/.test(c.stateVars.get(m.expression.name)!.type)
+                )
+                  array = m.expression.name;
               });
               if (!array) return;
               // A second, constant bound (`i < arr.length && i < MAX`) makes the loop bounded.
-              const bounded = some(cond, (m) => m.type === 'BinaryOperation' && (m.operator === '<' || m.operator === '<=') && (m.right?.type === 'NumberLiteral' || (m.right?.type === 'Identifier' && !!c.stateVars.get(m.right.name)?.constant)));
+              const bounded = some(
+                cond,
+                (m) =>
+                  m.type === 'BinaryOperation' &&
+                  (m.operator === '<' || m.operator === '<=') &&
+                  (m.right?.type === 'NumberLiteral' || (m.right?.type === 'Identifier' && !!c.stateVars.get(m.right.name)?.constant)),
+              );
               if (bounded) return;
               const grower = growers.get(array);
               if (!grower) return;
               const who = grower.isPublic && !grower.senderGuard ? 'any caller' : 'the owner';
-              context.report({ node: n, loc: { line: line(n), end_line: line(n.body ?? n) }, messageId: 'loop', severity: who === 'any caller' ? 'MEDIUM' : 'LOW', data: { fn: fn.name, array, grower: grower.name, who } });
+              context.report({
+                node: n,
+                loc: { line: line(n), end_line: line(n.body ?? n) },
+                messageId: 'loop',
+                severity: who === 'any caller' ? 'MEDIUM' : 'LOW',
+                data: { fn: fn.name, array, grower: grower.name, who },
+              });
             });
           }
         }
@@ -445,4 +566,11 @@ export const unboundedLoopRule: StaticDetector = {
   },
 };
 
-export const SPECIALIZED_RULES: StaticDetector[] = [spotPriceOracleRule, flashLoanSharePriceRule, unprotectedInitializerRule, storageCollisionRule, missingEventRule, unboundedLoopRule];
+export const SPECIALIZED_RULES: StaticDetector[] = [
+  spotPriceOracleRule,
+  flashLoanSharePriceRule,
+  unprotectedInitializerRule,
+  storageCollisionRule,
+  missingEventRule,
+  unboundedLoopRule,
+];

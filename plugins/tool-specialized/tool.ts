@@ -25,13 +25,14 @@ export function createSpecializedTool(opts: { pool: WorkerPool | null }): Analys
     {
       name: SPECIALIZED_TOOL,
       layer: 7,
-      description: 'DeFi, upgradeability and gas checks: spot-price oracles, flash-loan-sensitive share prices, unprotected initializers, proxy storage collisions, silent privileged setters, unbounded loops',
+      description:
+        'DeFi, upgradeability and gas checks: spot-price oracles, flash-loan-sensitive share prices, unprotected initializers, proxy storage collisions, silent privileged setters, unbounded loops',
       worker: WORKER,
       taskName: 'specializedTask',
       task: specializedTask,
       selfTest: { source: SELF_TEST_SOURCE, expect: ['unprotected-initializer@4'] },
-    // A privileged setter without an event is an auditing gap, not an exploitable bug.
-    fullModeOnly: ['missing-event'],
+      // A privileged setter without an event is an auditing gap, not an exploitable bug.
+      fullModeOnly: ['missing-event'],
     },
     opts,
   );

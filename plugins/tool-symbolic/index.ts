@@ -18,7 +18,13 @@
 import { definePlugin } from '../../kernel/index.ts';
 import { createSymbolicTool } from './tool.ts';
 
-export default definePlugin<{ max_transactions?: number; loop_bound?: number; max_paths?: number; solver_timeout_ms?: number; budget_ms?: number }>({
+export default definePlugin<{
+  max_transactions?: number;
+  loop_bound?: number;
+  max_paths?: number;
+  solver_timeout_ms?: number;
+  budget_ms?: number;
+}>({
   setup(ctx) {
     ctx.registerTool(
       createSymbolicTool({

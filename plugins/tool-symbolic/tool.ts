@@ -59,17 +59,42 @@ export function createSymbolicTool(opts: SymbolicToolOptions): AnalysisTool {
   async function analyze(input: AnalysisInput, run: ToolRunOptions, budgetOverride?: number): Promise<ToolRunOutput> {
     if (input.compilation) {
       const c = await input.compilation;
-      if (!c.ok) return { status: 'skipped', findings: [], error: `symbolic execution needs a compiling contract: ${c.errors[0] ?? 'compilation failed'}` };
+      if (!c.ok)
+        return {
+          status: 'skipped',
+          findings: [],
+          error: `symbolic execution needs a compiling contract: ${c.errors[0] ?? 'compilation failed'}`,
+        };
     }
     let r: SymbolicResult;
     try {
-      r = await runTask({ source: input.source, file: input.file, absPath: input.absPath ?? null, roots: input.roots, deadline: run.deadline, budgetMs: budgetOverride ?? budget, limits, solverTimeoutMs: opts.solverTimeoutMs }, run);
+      r = await runTask(
+        {
+          source: input.source,
+          file: input.file,
+          absPath: input.absPath ?? null,
+          roots: input.roots,
+          deadline: run.deadline,
+          budgetMs: budgetOverride ?? budget,
+          limits,
+          solverTimeoutMs: opts.solverTimeoutMs,
+        },
+        run,
+      );
     } catch (e) {
       const code = (e as { code?: string }).code;
-      if (code === 'task_timeout') return { status: 'timeout', findings: [], error: 'symbolic execution did not answer before the request deadline and was stopped' };
+      if (code === 'task_timeout')
+        return { status: 'timeout', findings: [], error: 'symbolic execution did not answer before the request deadline and was stopped' };
       throw e;
     }
-    const meta = { compiler: r.compiler, sinks: r.sinks, contracts: r.contracts, replay: r.replay ?? null, z3_init_ms: r.z3_init_ms, elapsed_ms: r.elapsed_ms };
+    const meta = {
+      compiler: r.compiler,
+      sinks: r.sinks,
+      contracts: r.contracts,
+      replay: r.replay ?? null,
+      z3_init_ms: r.z3_init_ms,
+      elapsed_ms: r.elapsed_ms,
+    };
     if (r.status === 'skipped') return { status: 'skipped', findings: [], error: r.reason, meta };
     return { status: r.status, findings: r.findings, error: r.status === 'success' ? null : r.reason, meta };
   }
@@ -77,14 +102,19 @@ export function createSymbolicTool(opts: SymbolicToolOptions): AnalysisTool {
   return {
     name: SYMBOLIC_TOOL,
     layer: 3,
-    description: 'Symbolic execution of the deployed bytecode with Z3: finds attacker-reachable selfdestruct, delegatecall to a chosen address, ether withdrawal, assertion failures and stored integer overflows, and reports only counterexamples that break the property when replayed on the in-process EVM (replayable transaction sequences)',
+    description:
+      'Symbolic execution of the deployed bytecode with Z3: finds attacker-reachable selfdestruct, delegatecall to a chosen address, ether withdrawal, assertion failures and stored integer overflows, and reports only counterexamples that break the property when replayed on the in-process EVM (replayable transaction sequences)',
     builtin: true,
     modes: ['full'],
     async availability() {
       try {
         createRequire(import.meta.url).resolve('z3-solver');
       } catch {
-        return { available: false, reason: 'the z3-solver package is not installed', install_hint: 'npm install (z3-solver is a dependency)' };
+        return {
+          available: false,
+          reason: 'the z3-solver package is not installed',
+          install_hint: 'npm install (z3-solver is a dependency)',
+        };
       }
       if (!installedCompilers().length) return { available: false, reason: 'no solc compiler is installed', install_hint: 'npm install' };
       return { available: true, version: '1.0.0 (z3-solver wasm)' };
@@ -99,8 +129,12 @@ export function createSymbolicTool(opts: SymbolicToolOptions): AnalysisTool {
       const kill = hit.find((f) => f.location.function === 'kill');
       const ev = kill?.evidence as { kind?: string; sequence?: Array<{ function: string }> } | undefined;
       const tx = ev?.kind === 'transaction_sequence' ? ev.sequence?.at(-1) : undefined;
-      if (!kill || tx?.function !== 'kill()') throw new Error(`vigil-symbolic self-test: expected a proven selfdestruct in kill() with a replayed kill() transaction, got ${hit.map((f) => f.location.function).join(', ') || 'none'} (${out.status}${out.error ? ': ' + out.error : ''})`);
-      if (hit.some((f) => f.location.function === 'guarded')) throw new Error('vigil-symbolic self-test: the owner-guarded selfdestruct was reported as reachable');
+      if (!kill || tx?.function !== 'kill()')
+        throw new Error(
+          `vigil-symbolic self-test: expected a proven selfdestruct in kill() with a replayed kill() transaction, got ${hit.map((f) => f.location.function).join(', ') || 'none'} (${out.status}${out.error ? ': ' + out.error : ''})`,
+        );
+      if (hit.some((f) => f.location.function === 'guarded'))
+        throw new Error('vigil-symbolic self-test: the owner-guarded selfdestruct was reported as reachable');
     },
     run: (input, run) => analyze(input, run),
   };

@@ -17,7 +17,8 @@ export const layersRule = {
     type: 'problem',
     docs: { description: 'keep the kernel <- lib <- plugins layering and plugins independent of each other' },
     messages: {
-      kernel: 'the kernel imports nothing from {{target}}/: a plugin registers what the kernel needs (services, CLI commands, adapters) through the registry',
+      kernel:
+        'the kernel imports nothing from {{target}}/: a plugin registers what the kernel needs (services, CLI commands, adapters) through the registry',
       lib: 'lib/ holds code several plugins share and never imports a plugin ({{target}})',
       plugin: 'plugin "{{from}}" imports plugin "{{to}}": plugins talk through declared services, never through each other\'s files',
     },

@@ -7,7 +7,15 @@ import { AnalysisAdmission, admissionLimits, applyTimeout, clientKey } from '../
 import { HttpError } from '../../kernel/index.ts';
 
 const busy = async (p: Promise<unknown>, reason: string) => {
-  await assert.rejects(p, (e: unknown) => e instanceof HttpError && e.statusCode === 429 && e.code === 'analysis_busy' && (e.details as any).reason === reason && Number(e.headers!['retry-after']) >= 1);
+  await assert.rejects(
+    p,
+    (e: unknown) =>
+      e instanceof HttpError &&
+      e.statusCode === 429 &&
+      e.code === 'analysis_busy' &&
+      (e.details as any).reason === reason &&
+      Number(e.headers!['retry-after']) >= 1,
+  );
 };
 
 test('slots are granted in arrival order; a release admits the next waiter', async () => {
@@ -59,8 +67,13 @@ test('a full queue refuses; a waiter leaves on abort or when its wait limit pass
 test('limits come from analysis_admission with defaults; bad values are refused', () => {
   const d = admissionLimits({});
   assert.ok(d.max_running >= 1 && d.max_queued === 16 && d.per_client === 3);
-  assert.deepEqual(admissionLimits({ analysis_admission: { max_running: 2, max_queued: 4, per_client: 1 } }), { max_running: 2, max_queued: 4, per_client: 1 });
-  for (const bad of [0, -1, 1.5, '2']) assert.throws(() => admissionLimits({ analysis_admission: { per_client: bad } }), /per_client must be a positive integer/);
+  assert.deepEqual(admissionLimits({ analysis_admission: { max_running: 2, max_queued: 4, per_client: 1 } }), {
+    max_running: 2,
+    max_queued: 4,
+    per_client: 1,
+  });
+  for (const bad of [0, -1, 1.5, '2'])
+    assert.throws(() => admissionLimits({ analysis_admission: { per_client: bad } }), /per_client must be a positive integer/);
 });
 
 test('timeouts are held to the server maximum and say so; clients are keyed by tenant, else address', () => {
@@ -82,5 +95,8 @@ test('--max-analysis-timeout / max_analysis_timeout / VIGIL_MAX_ANALYSIS_TIMEOUT
   assert.equal(resolveSettings({ env: {}, config: null, maxAnalysisTimeout: '45' }).maxAnalysisTimeoutS, 45);
   assert.equal(resolveSettings({ env: { VIGIL_MAX_ANALYSIS_TIMEOUT: '90' }, config: null }).maxAnalysisTimeoutS, 90);
   assert.equal(resolveSettings({ env: {}, config: null, overrides: { max_analysis_timeout: 120 } }).maxAnalysisTimeoutS, 120);
-  assert.throws(() => resolveSettings({ env: {}, config: null, maxAnalysisTimeout: '0' }), /--max-analysis-timeout must be a positive integer/);
+  assert.throws(
+    () => resolveSettings({ env: {}, config: null, maxAnalysisTimeout: '0' }),
+    /--max-analysis-timeout must be a positive integer/,
+  );
 });

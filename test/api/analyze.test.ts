@@ -30,12 +30,29 @@ test('quick analysis answers the decisions.md shape with normalized findings', a
   const r = await post('/api/v1/analyze/quick/', { contract_code: VULNERABLE, timeout: 120 });
   assert.equal(r.statusCode, 200, r.body);
   const j = r.json();
-  for (const k of ['audit_id', 'audit_type', 'contract', 'layers', 'tools', 'results', 'findings', 'summary', 'total_findings', 'execution_time', 'timestamp', 'version']) assert.ok(k in j, k);
+  for (const k of [
+    'audit_id',
+    'audit_type',
+    'contract',
+    'layers',
+    'tools',
+    'results',
+    'findings',
+    'summary',
+    'total_findings',
+    'execution_time',
+    'timestamp',
+    'version',
+  ])
+    assert.ok(k in j, k);
   assert.equal(j.audit_type, 'quick');
   assert.equal(j.contract.name, 'Bank');
   assert.match(j.contract.sha256, /^[0-9a-f]{64}$/);
   assert.equal(j.total_findings, j.findings.length);
-  assert.equal(Object.values<number>(j.summary).reduce((a, x) => a + x, 0), j.total_findings);
+  assert.equal(
+    Object.values<number>(j.summary).reduce((a, x) => a + x, 0),
+    j.total_findings,
+  );
   for (const res of j.results) assert.ok(['success', 'error', 'timeout', 'not_available', 'skipped'].includes(res.status));
   const cats = new Set(j.findings.map((f: any) => f.category));
   assert.ok(cats.has('access_control'), 'tx.origin found');
@@ -70,7 +87,7 @@ test('format "sarif" returns a valid SARIF 2.1.0 log that GitHub code scanning a
   const r = await post('/api/v1/analyze/quick/', { contract_code: VULNERABLE, format: 'sarif', timeout: 120 });
   assert.equal(r.statusCode, 200, r.body);
   assert.match(String(r.headers['content-type']), /^application\/sarif\+json/);
-  const log = r.json() as any;
+  const log = r.json<any>();
   const valid = validateSarif(JSON.parse(r.body));
   assert.ok(valid, JSON.stringify(validateSarif.errors?.slice(0, 5), null, 1));
   assert.equal(log.version, '2.1.0');

@@ -20,10 +20,18 @@ test('listening server: root, analysis, errors as JSON', async () => {
   const root = await fetch(`${base}/`);
   assert.equal(root.status, 200);
   assert.equal((await root.json()).service, 'vigil');
-  const r = await fetch(`${base}/api/v1/analyze/tool/solhint/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ contract_code: VULNERABLE, timeout: 60 }) });
+  const r = await fetch(`${base}/api/v1/analyze/tool/solhint/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ contract_code: VULNERABLE, timeout: 60 }),
+  });
   assert.equal(r.status, 200);
   assert.ok((await r.json()).findings.length > 0);
-  const bad = await fetch(`${base}/api/v1/analyze/quick/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"contract_code":' });
+  const bad = await fetch(`${base}/api/v1/analyze/quick/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"contract_code":',
+  });
   assert.equal(bad.status, 400);
   assert.match(bad.headers.get('content-type') ?? '', /application\/json/);
   assert.equal((await bad.json()).code, 'invalid_json');
@@ -37,7 +45,9 @@ test('a client that disconnects mid-analysis leaves the server answering', async
   const body = JSON.stringify({ contract_code: VULNERABLE, timeout: 300 });
   await new Promise<void>((resolve, reject) => {
     const s = net.connect(Number(port), '127.0.0.1', () => {
-      s.write(`POST /api/v1/analyze/full/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      s.write(
+        `POST /api/v1/analyze/full/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
       setTimeout(() => {
         s.destroy();
         resolve();

@@ -9,7 +9,10 @@ import { boot, tempDir, type Booted } from './helpers.ts';
 let b: Booted;
 before(async () => {
   b = await boot();
-  fs.writeFileSync(path.join(b.roots, 'A.sol'), 'pragma solidity 0.8.30;\ncontract A { function f() external pure returns (uint) { return 1; } }\n');
+  fs.writeFileSync(
+    path.join(b.roots, 'A.sol'),
+    'pragma solidity 0.8.30;\ncontract A { function f() external pure returns (uint) { return 1; } }\n',
+  );
 });
 after(async () => {
   await b.stop();
@@ -17,7 +20,12 @@ after(async () => {
 
 const ROUTES = ['/api/v1/analyze/quick/', '/api/v1/analyze/full/', '/api/v1/analyze/layer/1/', '/api/v1/analyze/tool/solhint/'];
 const post = (url: string, payload?: unknown, headers: Record<string, string> = {}) =>
-  b.kernel.api.inject({ method: 'POST', url, payload: payload === undefined ? undefined : typeof payload === 'string' ? payload : JSON.stringify(payload), headers: { 'content-type': 'application/json', ...headers } });
+  b.kernel.api.inject({
+    method: 'POST',
+    url,
+    payload: payload === undefined ? undefined : typeof payload === 'string' ? payload : JSON.stringify(payload),
+    headers: { 'content-type': 'application/json', ...headers },
+  });
 
 function expectError(r: { statusCode: number; json(): any; headers: Record<string, unknown>; body: string }, status: number, code: string) {
   assert.equal(r.statusCode, status, r.body);
@@ -91,18 +99,40 @@ test('non-JSON bodies are 400, never a crash', async () => {
   expectError(await post('/api/v1/analyze/quick/', '{"contract_code": '), 400, 'invalid_json');
   expectError(await post('/api/v1/analyze/quick/', '[1,2]'), 400, 'invalid_request');
   // Issue 15: a wrong content type says which one is expected.
-  const r = await b.kernel.api.inject({ method: 'POST', url: '/api/v1/analyze/quick/', payload: 'contract A {}', headers: { 'content-type': 'text/plain' } });
+  const r = await b.kernel.api.inject({
+    method: 'POST',
+    url: '/api/v1/analyze/quick/',
+    payload: 'contract A {}',
+    headers: { 'content-type': 'text/plain' },
+  });
   expectError(r, 415, 'unsupported_media_type');
   assert.match(r.json().error, /expects "Content-Type: application\/json"/);
-  const xml = await b.kernel.api.inject({ method: 'POST', url: '/api/v1/analyze/quick/', payload: '<a/>', headers: { 'content-type': 'application/xml' } });
+  const xml = await b.kernel.api.inject({
+    method: 'POST',
+    url: '/api/v1/analyze/quick/',
+    payload: '<a/>',
+    headers: { 'content-type': 'application/xml' },
+  });
   expectError(xml, 415, 'unsupported_media_type');
 });
 
 test('remediate and validate-remediation validate their bodies', async () => {
   expectError(await post('/api/v1/remediate/', {}), 400, 'invalid_request');
-  expectError(await post('/api/v1/remediate/', { contract_code: 'contract A {}', findings: [], finding_ids: ['x'] }), 400, 'invalid_request');
-  expectError(await post('/api/v1/remediate/', { contract_code: 'contract A {}', findings: [{ category: 'nonsense', location: { line: 1 } }] }), 400, 'invalid_request');
+  expectError(
+    await post('/api/v1/remediate/', { contract_code: 'contract A {}', findings: [], finding_ids: ['x'] }),
+    400,
+    'invalid_request',
+  );
+  expectError(
+    await post('/api/v1/remediate/', { contract_code: 'contract A {}', findings: [{ category: 'nonsense', location: { line: 1 } }] }),
+    400,
+    'invalid_request',
+  );
   expectError(await post('/api/v1/validate-remediation/', { original_code: 'contract A {}' }), 400, 'invalid_request');
   expectError(await post('/api/v1/validate-remediation/', { patched_code: 'contract A {}' }), 400, 'invalid_request');
-  expectError(await post('/api/v1/validate-remediation/', { original_code: 'contract A {}', patched_path: '../x.sol' }), 403, 'path_not_allowed');
+  expectError(
+    await post('/api/v1/validate-remediation/', { original_code: 'contract A {}', patched_path: '../x.sol' }),
+    403,
+    'path_not_allowed',
+  );
 });

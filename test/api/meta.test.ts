@@ -87,7 +87,10 @@ test('GET /api/v1/layers/ lists the nine layers by name', async () => {
   const r = await b.kernel.api.inject({ method: 'GET', url: '/api/v1/layers/' });
   assert.equal(r.statusCode, 200);
   const { layers } = r.json();
-  assert.deepEqual(layers.slice(0, 9).map((l: any) => l.layer), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  assert.deepEqual(
+    layers.slice(0, 9).map((l: any) => l.layer),
+    [1, 2, 3, 4, 5, 6, 7, 8, 9],
+  );
   assert.equal(layers[0].name, 'Static Analysis');
   assert.equal(layers[8].name, 'Correlation & Ensemble');
   assert.ok(layers[0].tools.length > 0);
@@ -101,13 +104,28 @@ test('unknown routes are 404 JSON, never HTML; a missing trailing slash still an
     assert.equal(r.json().code, 'not_found');
   }
   // Issue 15: "/api/v1/health" without the slash was a bare 404 for a newcomer.
-  for (const url of ['/api/v1/health', '/api/v1/tools']) assert.equal((await b.kernel.api.inject({ method: 'GET', url })).statusCode, 200, url);
+  for (const url of ['/api/v1/health', '/api/v1/tools'])
+    assert.equal((await b.kernel.api.inject({ method: 'GET', url })).statusCode, 200, url);
 });
 
 test('the OpenAPI document describes every endpoint of the spec', async () => {
   const r = await b.kernel.api.inject({ method: 'GET', url: '/openapi.json' });
   const paths = Object.keys(r.json().paths);
-  for (const p of ['/', '/api/v1/health/', '/api/v1/tools/', '/api/v1/tools/{tool_name}/', '/api/v1/layers/', '/api/v1/analyze/quick/', '/api/v1/analyze/full/', '/api/v1/analyze/layer/{layer_num}/', '/api/v1/analyze/tool/{tool_name}/', '/api/v1/remediate/', '/api/v1/validate-remediation/', '/api/v1/reports/', '/api/v1/reports/{report_id}/']) {
+  for (const p of [
+    '/',
+    '/api/v1/health/',
+    '/api/v1/tools/',
+    '/api/v1/tools/{tool_name}/',
+    '/api/v1/layers/',
+    '/api/v1/analyze/quick/',
+    '/api/v1/analyze/full/',
+    '/api/v1/analyze/layer/{layer_num}/',
+    '/api/v1/analyze/tool/{tool_name}/',
+    '/api/v1/remediate/',
+    '/api/v1/validate-remediation/',
+    '/api/v1/reports/',
+    '/api/v1/reports/{report_id}/',
+  ]) {
     assert.ok(paths.includes(p), `${p} missing from ${paths.join(', ')}`);
   }
   const body = r.json().paths['/api/v1/analyze/quick/'].post.requestBody.content['application/json'].schema;

@@ -48,5 +48,8 @@ test('quick mode reports a fixed payout anyone can repeat (SWC-105), not a once-
   assert.ok(['HIGH', 'CRITICAL'].includes(hit.severity));
   const c = await b.kernel.api.inject({ method: 'POST', url: '/api/v1/analyze/quick/', payload: { contract_code: CLAIM, timeout: 60 } });
   assert.equal(c.statusCode, 200, c.body);
-  assert.ok(!c.json().findings.some((f: any) => f.swc_id === 'SWC-105'), JSON.stringify(c.json().findings.map((f: any) => [f.detector, f.location.line])));
+  assert.ok(
+    !c.json().findings.some((f: any) => f.swc_id === 'SWC-105'),
+    JSON.stringify(c.json().findings.map((f: any) => [f.detector, f.location.line])),
+  );
 });

@@ -12,8 +12,28 @@ const compile = async (source: string) => {
 };
 
 let n = 0;
-function finding(line: number, category: Finding['category'], title: string, swc: string | null, fn: string | null, contract: string | null = null, severity: Finding['severity'] = 'HIGH'): Finding {
-  return { id: `f${++n}`, title, description: title, severity, confidence: 0.9, category, swc_id: swc, location: { file: 'C.sol', line, end_line: line, contract, function: fn }, tools: ['test'], layers: [1], recommendation: 'fix' };
+function finding(
+  line: number,
+  category: Finding['category'],
+  title: string,
+  swc: string | null,
+  fn: string | null,
+  contract: string | null = null,
+  severity: Finding['severity'] = 'HIGH',
+): Finding {
+  return {
+    id: `f${++n}`,
+    title,
+    description: title,
+    severity,
+    confidence: 0.9,
+    category,
+    swc_id: swc,
+    location: { file: 'C.sol', line, end_line: line, contract, function: fn },
+    tools: ['test'],
+    layers: [1],
+    recommendation: 'fix',
+  };
 }
 
 function lineOf(src: string, needle: string): number {
@@ -70,7 +90,11 @@ test('0.4: CEI reordering, require-wrapped call, tx.origin, guard when reorderin
   const r = await remediate(src, fs, { file: 'C.sol', compile });
   const out = r.patched_code;
   assert.equal(r.summary.compiles, true, r.summary.text);
-  assert.deepEqual(r.fixes.map((f) => f.applied), [true, true, true, true, true, true], JSON.stringify(r.fixes, null, 1));
+  assert.deepEqual(
+    r.fixes.map((f) => f.applied),
+    [true, true, true, true, true, true],
+    JSON.stringify(r.fixes, null, 1),
+  );
   // CEI: the balance update now precedes the (now checked) call.
   const w = out.slice(out.indexOf('function withdraw('), out.indexOf('function withdrawAll'));
   assert.ok(w.indexOf('balances[msg.sender] -= amount;') < w.indexOf('msg.sender.call.value(amount)()'), w);
@@ -79,12 +103,18 @@ test('0.4: CEI reordering, require-wrapped call, tx.origin, guard when reorderin
   // withdrawAll writes inside an if on the call result: not reorderable, so guarded.
   assert.equal(r.fixes[2].strategy, 'nonreentrant_guard');
   assert.match(out, /function withdrawAll\(\) public nonReentrant \{/);
-  assert.match(out, /modifier nonReentrant\(\) \{\s*require\(!reentrancyLock, "reentrant call"\);\s*reentrancyLock = true;\s*_;\s*reentrancyLock = false;\s*\}/);
+  assert.match(
+    out,
+    /modifier nonReentrant\(\) \{\s*require\(!reentrancyLock, "reentrant call"\);\s*reentrancyLock = true;\s*_;\s*reentrancyLock = false;\s*\}/,
+  );
   assert.match(out, /require\(msg\.sender == owner\);/);
   assert.doesNotMatch(out, /tx\.origin/);
   assert.match(out, /function kill\(\) public onlyOwner \{/);
   assert.match(out, /modifier onlyOwner\(\) \{\s*require\(msg\.sender == owner, "caller is not the owner"\);\s*_;\s*\}/);
-  assert.match(out, /require\(balances\[msg\.sender\] \+ msg\.value >= balances\[msg\.sender\], "addition overflow"\);\s*balances\[msg\.sender\] \+= msg\.value;/);
+  assert.match(
+    out,
+    /require\(balances\[msg\.sender\] \+ msg\.value >= balances\[msg\.sender\], "addition overflow"\);\s*balances\[msg\.sender\] \+= msg\.value;/,
+  );
   // Real fixes, not comments.
   assert.doesNotMatch(out, /\/\/|\/\*/);
   assert.match(r.diff, /^--- C\.sol\toriginal$/m);
@@ -123,7 +153,10 @@ contract P {
   const fs = [4, 5, 6].map((l) => finding(l, 'unchecked_low_level_calls', 'Unchecked call', 'SWC-104', 'pay', 'P'));
   const r = await remediate(src, fs, { compile });
   assert.equal(r.summary.compiles, true, r.summary.text + JSON.stringify(r.fixes));
-  assert.ok(r.fixes.every((f) => f.applied), JSON.stringify(r.fixes));
+  assert.ok(
+    r.fixes.every((f) => f.applied),
+    JSON.stringify(r.fixes),
+  );
   assert.match(r.patched_code, /if \(v > 0\) \{ \(bool success, \) = to\.call\{value: v\}\(""\); require\(success, "call failed"\); \}/);
   assert.match(r.patched_code, /\(bool success2, \) = to\.call\{value: 1\}\(""\);\n\s+require\(success2, "call failed"\);/);
   assert.match(r.patched_code, /require\(to\.send\(1\), "send failed"\);/);
@@ -140,7 +173,11 @@ contract U {
     }
 }
 `;
-  const r = await remediate(src, [finding(6, 'arithmetic', 'Overflow', 'SWC-101', 'add', 'U'), finding(7, 'arithmetic', 'Overflow', 'SWC-101', 'add', 'U')], { compile });
+  const r = await remediate(
+    src,
+    [finding(6, 'arithmetic', 'Overflow', 'SWC-101', 'add', 'U'), finding(7, 'arithmetic', 'Overflow', 'SWC-101', 'add', 'U')],
+    { compile },
+  );
   assert.equal(r.fixes[0].applied, true);
   assert.equal(r.fixes[0].strategy, 'remove_unchecked');
   assert.equal(r.fixes[1].applied, false);
@@ -170,7 +207,10 @@ contract Owned {
     finding(9, 'other', 'Deprecated suicide', 'SWC-111', 'k', 'Owned', 'INFO'),
   ];
   const r = await remediate(src, fs, { compile });
-  assert.ok(r.fixes.every((f) => f.applied), JSON.stringify(r.fixes, null, 1));
+  assert.ok(
+    r.fixes.every((f) => f.applied),
+    JSON.stringify(r.fixes, null, 1),
+  );
   const out = r.patched_code;
   assert.match(out, /^pragma solidity 0\.4\.26;/);
   assert.match(out, /constructor\(\) public \{ owner = msg\.sender; \}/);
@@ -189,8 +229,18 @@ contract Wallet {
     function pay(address to) { to.send(1); }
 }
 `;
-  const r = await remediate(src, [finding(4, 'access_control', 'Wrong constructor name', 'SWC-118', 'wallet', 'Wallet'), finding(5, 'unchecked_low_level_calls', 'Unchecked send', 'SWC-104', 'pay', 'Wallet')], { compile });
-  assert.ok(r.fixes.every((f) => f.applied), JSON.stringify(r.fixes));
+  const r = await remediate(
+    src,
+    [
+      finding(4, 'access_control', 'Wrong constructor name', 'SWC-118', 'wallet', 'Wallet'),
+      finding(5, 'unchecked_low_level_calls', 'Unchecked send', 'SWC-104', 'pay', 'Wallet'),
+    ],
+    { compile },
+  );
+  assert.ok(
+    r.fixes.every((f) => f.applied),
+    JSON.stringify(r.fixes),
+  );
   assert.equal(r.fixes[0].strategy, 'constructor_rename');
   assert.match(r.patched_code, /function Wallet\(\) \{/);
   assert.match(r.patched_code, /require\(to\.send\(1\)\);/);
@@ -206,11 +256,15 @@ contract T {
     function h(int a, int b) public returns (int) { return a + b; }
 }
 `;
-  const r = await remediate(src, [
-    finding(4, 'time_manipulation', 'Timestamp dependence', 'SWC-116', 'f', 'T'),
-    finding(5, 'access_control', 'Unprotected selfdestruct', 'SWC-106', 'g', 'T'),
-    finding(6, 'arithmetic', 'Overflow', 'SWC-101', 'h', 'T'),
-  ], { compile });
+  const r = await remediate(
+    src,
+    [
+      finding(4, 'time_manipulation', 'Timestamp dependence', 'SWC-116', 'f', 'T'),
+      finding(5, 'access_control', 'Unprotected selfdestruct', 'SWC-106', 'g', 'T'),
+      finding(6, 'arithmetic', 'Overflow', 'SWC-101', 'h', 'T'),
+    ],
+    { compile },
+  );
   assert.equal(r.summary.applied, 0);
   assert.equal(r.patched_code, src);
   assert.equal(r.diff, '');
@@ -230,7 +284,8 @@ contract D {
     }
 }
 `;
-  const picky = async (s: string) => (s.includes('nonReentrant') ? { ok: false, compiler: '0.4.26', errors: ['C.sol:9: DeclarationError: rejected'] } : compile(s));
+  const picky = async (s: string) =>
+    s.includes('nonReentrant') ? { ok: false, compiler: '0.4.26', errors: ['C.sol:9: DeclarationError: rejected'] } : compile(s);
   const r = await remediate(src, [finding(5, 'reentrancy', 'Reentrancy', 'SWC-107', 'withdraw', 'D')], { compile: picky });
   assert.equal(r.fixes[0].applied, false);
   assert.match(r.fixes[0].reason_if_not!, /did not compile with solc 0\.4\.26 \(C\.sol:9: DeclarationError: rejected\)/);
@@ -249,8 +304,14 @@ test('validation matching survives moved lines and new ids; verdicts', () => {
   const b = finding(20, 'arithmetic', 'Overflow', 'SWC-101', 'deposit', 'Bank', 'MEDIUM');
   const bMoved = { ...b, id: 'other-id', location: { ...b.location, line: 25, end_line: 25 } };
   const c = compareFindings([a, b], [bMoved]);
-  assert.deepEqual(c.fixed.map((f) => f.id), [a.id]);
-  assert.deepEqual(c.remaining.map((f) => f.original_id), [b.id]);
+  assert.deepEqual(
+    c.fixed.map((f) => f.id),
+    [a.id],
+  );
+  assert.deepEqual(
+    c.remaining.map((f) => f.original_id),
+    [b.id],
+  );
   assert.equal(c.introduced.length, 0);
   assert.equal(decideVerdict(true, c), 'improved');
   assert.equal(decideVerdict(false, c), 'broken');

@@ -13,7 +13,10 @@ after(async () => {
   await shared.stop();
 });
 
-const json = (payload: unknown) => ({ payload: typeof payload === 'string' ? payload : JSON.stringify(payload), headers: { 'content-type': 'application/json' } });
+const json = (payload: unknown) => ({
+  payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+  headers: { 'content-type': 'application/json' },
+});
 
 const ANALYSIS_SHAPED = {
   audit_id: 'a-1',
@@ -78,9 +81,15 @@ test('GET /api/v1/reports/ lists newest first with validated limit/offset paging
     assert.equal(all.total, before + 5);
     assert.equal(all.limit, 20);
     assert.equal(all.offset, 0);
-    assert.deepEqual(all.reports.slice(0, 5).map((r: any) => r.report_id), [...ids].reverse());
+    assert.deepEqual(
+      all.reports.slice(0, 5).map((r: any) => r.report_id),
+      [...ids].reverse(),
+    );
     const page = (await b.kernel.api.inject({ method: 'GET', url: '/api/v1/reports/?limit=2&offset=1' })).json();
-    assert.deepEqual(page.reports.map((r: any) => r.report_id), [ids[3], ids[2]]);
+    assert.deepEqual(
+      page.reports.map((r: any) => r.report_id),
+      [ids[3], ids[2]],
+    );
     assert.equal(page.total, before + 5);
     for (const q of ['limit=0', 'limit=101', 'limit=abc', 'offset=-1', 'offset=x', 'limit=1.5']) {
       const r = await b.kernel.api.inject({ method: 'GET', url: `/api/v1/reports/?${q}` });

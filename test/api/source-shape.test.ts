@@ -27,15 +27,20 @@ const refusal = (src: string) => {
     checkSourceShape(src, 'contract_code');
   } catch (e) {
     assert.ok(e instanceof HttpError && e.statusCode === 400 && e.code === 'source_too_complex', String(e));
-    return e as HttpError;
+    return e;
   }
   return null;
 };
 
 test('deep nesting, long operator chains and too many tokens are refused with the position', () => {
-  const deep = refusal(`contract C {\n  function f(uint a) public pure returns (uint) {\n    return ${'('.repeat(500)}a${')'.repeat(500)};\n  }\n}`);
+  const deep = refusal(
+    `contract C {\n  function f(uint a) public pure returns (uint) {\n    return ${'('.repeat(500)}a${')'.repeat(500)};\n  }\n}`,
+  );
   assert.ok(deep);
-  assert.deepEqual({ line: deep.details!.line, column: deep.details!.column, limit: deep.details!.limit }, { line: 3, column: 11 + SOURCE_LIMITS.maxNesting - 2 + 1, limit: 128 });
+  assert.deepEqual(
+    { line: deep.details!.line, column: deep.details!.column, limit: deep.details!.limit },
+    { line: 3, column: 11 + SOURCE_LIMITS.maxNesting - 2 + 1, limit: 128 },
+  );
   const chain = refusal(`contract C {\n  function f(uint a) public pure returns (uint) {\n    return a${' + a'.repeat(600)};\n  }\n}`);
   assert.ok(chain);
   assert.match(chain.message, /one statement \(starting at line 2, column \d+\) has more than 512 operators/);
@@ -43,13 +48,21 @@ test('deep nesting, long operator chains and too many tokens are refused with th
   assert.ok(many);
   assert.match(many.message, /more than 250000 tokens/);
   // At the limits exactly: accepted.
-  assert.equal(refusal(`contract C { function f(uint a) public pure returns (uint) { return ${'('.repeat(125)}a${')'.repeat(125)}; } }`), null);
+  assert.equal(
+    refusal(`contract C { function f(uint a) public pure returns (uint) { return ${'('.repeat(125)}a${')'.repeat(125)}; } }`),
+    null,
+  );
   assert.equal(refusal(`contract C { function f(uint a) public pure returns (uint) { return a${'+a'.repeat(512)}; } }`), null);
 });
 
 test('brackets and operators in comments and strings do not count', () => {
   const noise = '((((((((((+-*%[{'.repeat(100);
-  assert.equal(refusal(`// ${noise}\n/* ${noise}\n${noise} */\ncontract C { string s = "${noise}"; string t = '${noise}'; string u = "esc \\" ${noise}"; }`), null);
+  assert.equal(
+    refusal(
+      `// ${noise}\n/* ${noise}\n${noise} */\ncontract C { string s = "${noise}"; string t = '${noise}'; string u = "esc \\" ${noise}"; }`,
+    ),
+    null,
+  );
 });
 
 test('no contract in the repository or the datasets is refused', () => {

@@ -36,7 +36,10 @@ test('compiles a 0.4 contract with solc 0.4.26: abi, bytecode, source maps', () 
   assert.match(c.deployedBytecode, /^[0-9a-f]{100,}$/);
   assert.match(c.deployedSourceMap, /^\d+:\d+:\d/);
   // 0.4 warnings come back with their line in the submitted source
-  assert.ok(r.warnings.some((w) => w.line === 4 && /visibility/i.test(w.message)), JSON.stringify(r.warnings.map((w) => [w.line, w.message])));
+  assert.ok(
+    r.warnings.some((w) => w.line === 4 && /visibility/i.test(w.message)),
+    JSON.stringify(r.warnings.map((w) => [w.line, w.message])),
+  );
 });
 
 test('compiles a 0.8 contract with solc 0.8.30, with storage layout and AST', () => {
@@ -59,7 +62,10 @@ test('a pragma nothing satisfies gives a specific message listing installed comp
   const r = compileTask({ source: 'pragma solidity ^0.3.0;\ncontract C {}', file: 'C.sol' });
   assert.equal(r.ok, false);
   assert.equal(r.compiler, null);
-  assert.match(r.errors[0].message, /^pragma \^0\.3\.0: no installed compiler satisfies it; installed: 0\.4\.11, 0\.4\.18, 0\.4\.24, 0\.4\.26, 0\.5\.17, 0\.6\.12, 0\.7\.6, 0\.8\.30$/);
+  assert.match(
+    r.errors[0].message,
+    /^pragma \^0\.3\.0: no installed compiler satisfies it; installed: 0\.4\.11, 0\.4\.18, 0\.4\.24, 0\.4\.26, 0\.5\.17, 0\.6\.12, 0\.7\.6, 0\.8\.30$/,
+  );
 });
 
 test('empty source is refused with a clear message', () => {
@@ -85,9 +91,15 @@ test('imports: text submissions report them missing; files resolve them inside t
   const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-out-'));
   try {
     fs.mkdirSync(path.join(dir, 'lib'));
-    fs.writeFileSync(path.join(dir, 'lib', 'Lib.sol'), '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\nlibrary L { function one() internal pure returns (uint) { return 1; } }\n');
+    fs.writeFileSync(
+      path.join(dir, 'lib', 'Lib.sol'),
+      '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\nlibrary L { function one() internal pure returns (uint) { return 1; } }\n',
+    );
     const main = path.join(dir, 'A.sol');
-    fs.writeFileSync(main, '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\nimport "./lib/Lib.sol";\ncontract A { function f() external pure returns (uint) { return L.one(); } }\n');
+    fs.writeFileSync(
+      main,
+      '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\nimport "./lib/Lib.sol";\ncontract A { function f() external pure returns (uint) { return L.one(); } }\n',
+    );
     const ok = compileTask({ source: fs.readFileSync(main, 'utf8'), file: 'A.sol', absPath: main, roots: [dir], outputs: 'full' });
     assert.equal(ok.ok, true, JSON.stringify(ok.errors));
     assert.ok(ok.contracts.A && ok.contracts.L);
@@ -95,7 +107,10 @@ test('imports: text submissions report them missing; files resolve them inside t
     // ../ imports from a subfolder resolve against the root (solc drops the leading ..).
     fs.mkdirSync(path.join(dir, 'contracts'));
     const sub = path.join(dir, 'contracts', 'C.sol');
-    fs.writeFileSync(sub, '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\nimport "../lib/Lib.sol";\ncontract C { function f() external pure returns (uint) { return L.one(); } }\n');
+    fs.writeFileSync(
+      sub,
+      '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\nimport "../lib/Lib.sol";\ncontract C { function f() external pure returns (uint) { return L.one(); } }\n',
+    );
     const up = compileTask({ source: fs.readFileSync(sub, 'utf8'), file: 'contracts/C.sol', absPath: sub, roots: [dir] });
     assert.equal(up.ok, true, JSON.stringify(up.errors));
 
@@ -117,23 +132,34 @@ test('a repeated compile is answered from the memo, as a copy, and never with a 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-memo-'));
   try {
     const lib = path.join(dir, 'Lib.sol');
-    fs.writeFileSync(lib, '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\nlibrary L { function one() internal pure returns (uint) { return 1; } }\n');
+    fs.writeFileSync(
+      lib,
+      '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\nlibrary L { function one() internal pure returns (uint) { return 1; } }\n',
+    );
     const main = path.join(dir, 'A.sol');
-    const src = '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\nimport "./Lib.sol";\ncontract A { function f() external pure returns (uint) { return L.one(); } }\n';
+    const src =
+      '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\nimport "./Lib.sol";\ncontract A { function f() external pure returns (uint) { return L.one(); } }\n';
     fs.writeFileSync(main, src);
     const req = { source: src, file: 'A.sol', absPath: main, roots: [dir], outputs: 'full' as const };
     const first = compileTask(req);
     assert.equal(first.ok, true, JSON.stringify(first.errors));
-    first.contracts.A!.bytecode = 'tampered';
+    first.contracts.A.bytecode = 'tampered';
     const again = compileTask(req);
-    assert.notEqual(again.contracts.A!.bytecode, 'tampered', 'each caller gets its own copy');
+    assert.notEqual(again.contracts.A.bytecode, 'tampered', 'each caller gets its own copy');
     assert.ok(compileTask({ ...req, outputs: 'check' }).contracts.A, 'a check request is answered by the full result');
     // The ML tool allows 2 compiler attempts, the other layers the default: one compile serves both.
     const before = compileMemoStats();
     assert.ok(compileTask({ ...req, maxAttempts: 2 }).contracts.A);
-    assert.deepEqual(compileMemoStats(), { hits: before.hits + 1, misses: before.misses }, 'a build made in 1 attempt answers a 2-attempt request');
+    assert.deepEqual(
+      compileMemoStats(),
+      { hits: before.hits + 1, misses: before.misses },
+      'a build made in 1 attempt answers a 2-attempt request',
+    );
     // The imported file changes between two runs: the memo must not answer with the old build.
-    fs.writeFileSync(lib, '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\nlibrary L { function one() internal pure returns (uint) { return ; } }\n');
+    fs.writeFileSync(
+      lib,
+      '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\nlibrary L { function one() internal pure returns (uint) { return ; } }\n',
+    );
     const edited = compileTask(req);
     assert.equal(edited.ok, false, 'the edited import is compiled, not served from memory');
   } finally {

@@ -55,7 +55,11 @@ async function staticPrior() {
 
 test('demo backend offline: deterministic review that confirms the static finding and invents nothing', async () => {
   const prior = await staticPrior();
-  const tool = createAiReviewTool({ registry: registryWith(createDemoBackend({ token_delay_ms: 0, model: 'demo-1' })), settingsFile: () => ({}), env: {} });
+  const tool = createAiReviewTool({
+    registry: registryWith(createDemoBackend({ token_delay_ms: 0, model: 'demo-1' })),
+    settingsFile: () => ({}),
+    env: {},
+  });
   assert.deepEqual(await tool.availability(), { available: true, version: 'demo/demo-1' });
   const a = await tool.run({ source: SRC, file: 'Bank.sol', sha256: '', prior }, opts());
   const b = await tool.run({ source: SRC, file: 'Bank.sol', sha256: '', prior }, opts());
@@ -80,17 +84,39 @@ test('demo backend offline: deterministic review that confirms the static findin
 
 test('a model answer is validated: invalid items dropped, llm_only capped at 0.3, confirmations matched', async () => {
   const prior = await staticPrior();
-  const answer = 'Here is my review:\n```json\n' + JSON.stringify({
-    findings: [
-      { title: 'Reentrancy in withdraw', description: 'External call before the balance is zeroed.', severity: 'high', category: 'reentrancy', line: 6, confidence: 0.9, confirms: prior[0].id },
-      { title: 'Deposit overflow', description: 'balances can wrap on 0.4.', severity: 'MEDIUM', category: 'arithmetic', line: 10, confidence: 0.8 },
-      { title: 'Bad severity', description: 'x', severity: 'URGENT', category: 'reentrancy', line: 4 },
-      { title: 'No line', description: 'missing line number', severity: 'LOW', category: 'other' },
-      { title: 'Out of file', description: 'line past the end', severity: 'LOW', category: 'other', line: 400 },
-    ],
-  }) + '\n```';
+  const answer =
+    'Here is my review:\n```json\n' +
+    JSON.stringify({
+      findings: [
+        {
+          title: 'Reentrancy in withdraw',
+          description: 'External call before the balance is zeroed.',
+          severity: 'high',
+          category: 'reentrancy',
+          line: 6,
+          confidence: 0.9,
+          confirms: prior[0].id,
+        },
+        {
+          title: 'Deposit overflow',
+          description: 'balances can wrap on 0.4.',
+          severity: 'MEDIUM',
+          category: 'arithmetic',
+          line: 10,
+          confidence: 0.8,
+        },
+        { title: 'Bad severity', description: 'x', severity: 'URGENT', category: 'reentrancy', line: 4 },
+        { title: 'No line', description: 'missing line number', severity: 'LOW', category: 'other' },
+        { title: 'Out of file', description: 'line past the end', severity: 'LOW', category: 'other', line: 400 },
+      ],
+    }) +
+    '\n```';
   const seen: LlmRequest[] = [];
-  const tool = createAiReviewTool({ registry: registryWith(createDemoBackend({ token_delay_ms: 0, model: 'demo-1' }), scripted('openai', answer, seen)), settingsFile: () => ({ analysis: { ai: { provider: 'openai', model: 'gpt-test' } } }), env: {} });
+  const tool = createAiReviewTool({
+    registry: registryWith(createDemoBackend({ token_delay_ms: 0, model: 'demo-1' }), scripted('openai', answer, seen)),
+    settingsFile: () => ({ analysis: { ai: { provider: 'openai', model: 'gpt-test' } } }),
+    env: {},
+  });
   const r = await tool.run({ source: SRC, file: 'Bank.sol', sha256: '', prior }, opts());
   assert.equal(r.status, 'success', r.error ?? '');
   assert.equal(seen[0].model, 'gpt-test');
@@ -111,11 +137,19 @@ test('a model answer is validated: invalid items dropped, llm_only capped at 0.3
 
 test('a provider without a key is not available; prose without JSON is an empty review with a note', async () => {
   const unconfigured: LlmBackend = { ...scripted('anthropic', '{}'), configured: () => false };
-  const tool = createAiReviewTool({ registry: registryWith(unconfigured), settingsFile: () => ({ analysis: { ai: { provider: 'anthropic' } } }), env: {} });
+  const tool = createAiReviewTool({
+    registry: registryWith(unconfigured),
+    settingsFile: () => ({ analysis: { ai: { provider: 'anthropic' } } }),
+    env: {},
+  });
   const av = await tool.availability();
   assert.equal(av.available, false);
   assert.match(av.reason ?? '', /not configured/);
-  const chatty = createAiReviewTool({ registry: registryWith(scripted('groq', 'I think the contract looks fine.')), settingsFile: () => ({ analysis: { ai: { provider: 'groq' } } }), env: {} });
+  const chatty = createAiReviewTool({
+    registry: registryWith(scripted('groq', 'I think the contract looks fine.')),
+    settingsFile: () => ({ analysis: { ai: { provider: 'groq' } } }),
+    env: {},
+  });
   const r = await chatty.run({ source: SRC, file: 'Bank.sol', sha256: '', prior: [] }, opts());
   assert.equal(r.status, 'success');
   assert.deepEqual(r.findings, []);

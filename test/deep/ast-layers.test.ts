@@ -41,7 +41,11 @@ for (const [plugin, tool, layer, rules] of [
       assert.ok(f.location.contract && !f.location.contract.startsWith('Good'), `${f.detector} in ${f.location.contract}`);
     }
     // Every rule is exercised by its fixture.
-    for (const r of rules) assert.ok(out.findings.some((f) => f.detector === r.meta.id), `${r.meta.id} has a BAD case`);
+    for (const r of rules)
+      assert.ok(
+        out.findings.some((f) => f.detector === r.meta.id),
+        `${r.meta.id} has a BAD case`,
+      );
   });
 
   test(`${plugin}: self-test passes; ids are stable across an unrelated edit; bad input does not throw`, async () => {

@@ -9,14 +9,31 @@ import type { Finding } from '../../schemas/finding.ts';
 
 const SRC = Array.from({ length: 40 }, (_, i) => `line ${i + 1};`).join('\n');
 const f = (tool: string, layer: number, line: number, over: Partial<Finding> = {}): Finding => ({
-  id: `${tool}-${line}`, detector: `${tool}-rule`, title: `${tool} title`, description: `${tool} says`, severity: 'MEDIUM', confidence: 0.6,
-  category: 'reentrancy', location: { file: 'A.sol', line, end_line: line, contract: 'A', function: 'withdraw' },
-  tools: [tool], layers: [layer], recommendation: 'fix', ...over,
+  id: `${tool}-${line}`,
+  detector: `${tool}-rule`,
+  title: `${tool} title`,
+  description: `${tool} says`,
+  severity: 'MEDIUM',
+  confidence: 0.6,
+  category: 'reentrancy',
+  location: { file: 'A.sol', line, end_line: line, contract: 'A', function: 'withdraw' },
+  tools: [tool],
+  layers: [layer],
+  recommendation: 'fix',
+  ...over,
 });
-const ml = (line: number, over: Partial<Finding> = {}) => f('vigil-ml', 6, line, { confidence: 0.6, evidence: { kind: 'prediction', probability: 0.8 }, ...over });
-const lint = (line: number, over: Partial<Finding> = {}) => f('solhint', 1, line, { severity: 'INFO', confidence: 0.3, evidence: { kind: 'lint', rule: 'reentrancy' }, ...over });
+const ml = (line: number, over: Partial<Finding> = {}) =>
+  f('vigil-ml', 6, line, { confidence: 0.6, evidence: { kind: 'prediction', probability: 0.8 }, ...over });
+const lint = (line: number, over: Partial<Finding> = {}) =>
+  f('solhint', 1, line, { severity: 'INFO', confidence: 0.3, evidence: { kind: 'lint', rule: 'reentrancy' }, ...over });
 const echo = (of: Finding, provider = 'demo') =>
-  f('vigil-ai', 5, of.location.line, { id: `ai-${of.id}`, category: of.category, location: of.location, confidence: 0.1, evidence: { kind: 'llm_review', provider, confirms: of.id } });
+  f('vigil-ai', 5, of.location.line, {
+    id: `ai-${of.id}`,
+    category: of.category,
+    location: of.location,
+    confidence: 0.1,
+    evidence: { kind: 'llm_review', provider, confirms: of.id },
+  });
 
 test('support-only: predictions, lint hits and confirmations are; claims, proofs and LLM-only items are not', () => {
   assert.equal(supportOnly(ml(10)), true);
@@ -24,7 +41,11 @@ test('support-only: predictions, lint hits and confirmations are; claims, proofs
   assert.equal(supportOnly(echo(f('vigil-static', 1, 10))), true);
   assert.equal(supportOnly(f('vigil-static', 1, 10)), false);
   assert.equal(supportOnly(f('vigil-fuzz', 2, 10, { evidence: { kind: 'transaction_sequence' } })), false);
-  assert.equal(supportOnly(f('vigil-ai', 5, 10, { llm_only: true, evidence: { kind: 'llm_review', provider: 'openai' } })), false, 'an LLM-only item stays a (marked) claim');
+  assert.equal(
+    supportOnly(f('vigil-ai', 5, 10, { llm_only: true, evidence: { kind: 'llm_review', provider: 'openai' } })),
+    false,
+    'an LLM-only item stays a (marked) claim',
+  );
 });
 
 test('alone, support-only findings are not in the verdict; with a claim they merge into it', () => {
@@ -43,8 +64,16 @@ test('an ML prediction on the function header backs a claim anywhere in that fun
   assert.equal(out[0].location.line, 20);
   assert.ok(out[0].confidence > 0.7, `agreement raises confidence (${out[0].confidence})`);
   // Another function, or another category: no support, and the prediction is dropped.
-  assert.deepEqual(correlate([ml(8, { location: { file: 'A.sol', line: 8, end_line: 8, contract: 'A', function: 'deposit' } }), claim], SRC).map((x) => x.id), [claim.id]);
-  assert.deepEqual(correlate([ml(8, { category: 'arithmetic' }), claim], SRC).map((x) => x.id), [claim.id]);
+  assert.deepEqual(
+    correlate([ml(8, { location: { file: 'A.sol', line: 8, end_line: 8, contract: 'A', function: 'deposit' } }), claim], SRC).map(
+      (x) => x.id,
+    ),
+    [claim.id],
+  );
+  assert.deepEqual(
+    correlate([ml(8, { category: 'arithmetic' }), claim], SRC).map((x) => x.id),
+    [claim.id],
+  );
 });
 
 test('each AI confirmation joins the finding it confirms, and the demo echo casts no vote', () => {
@@ -57,13 +86,18 @@ test('each AI confirmation joins the finding it confirms, and the demo echo cast
     assert.deepEqual(x.tools.slice().sort(), ['vigil-ai', 'vigil-static']);
     assert.match(x.description, new RegExp(`vigil-ai \\(vigil-ai-rule, line ${x.location.line}\\)`), 'paired with its own echo');
   }
-  assert.deepEqual(out.map((x) => x.confidence), [0.6, 0.6], 'an echo of the finding is not independent agreement');
+  assert.deepEqual(
+    out.map((x) => x.confidence),
+    [0.6, 0.6],
+    'an echo of the finding is not independent agreement',
+  );
   const real = correlate([a, { ...echo(a, 'openai'), confidence: 0.5 }], SRC);
   assert.ok(real[0].confidence > 0.6, 'a model that reviewed the code independently does count');
 });
 
 test('solhint: rules that claim a flaw are claims; construct, hygiene and tx.origin-read rules are lint (support-only)', () => {
-  const source = 'pragma solidity ^0.4.24;\ncontract T {\n  uint x;\n  function f() {\n    require(tx.origin == msg.sender);\n    x = now;\n  }\n}\n';
+  const source =
+    'pragma solidity ^0.4.24;\ncontract T {\n  uint x;\n  function f() {\n    require(tx.origin == msg.sender);\n    x = now;\n  }\n}\n';
   const reports = [
     { line: 5, column: 12, ruleId: 'avoid-tx-origin', message: 'Avoid to use tx.origin' },
     { line: 6, column: 8, ruleId: 'not-rely-on-time', message: 'Avoid making time-based decisions' },
@@ -76,8 +110,15 @@ test('solhint: rules that claim a flaw are claims; construct, hygiene and tx.ori
   assert.ok(SOLHINT_QUICK_RULES.has('avoid-tx-origin'), 'quick mode still runs it, to back vigil-static');
   // `tx.origin == msg.sender` is an externally-owned-account check, not authorization through
   // tx.origin: solhint flags every tx.origin read, so its hit only backs vigil-static's rule.
-  for (const d of ['solhint-avoid-tx-origin', 'solhint-not-rely-on-time', 'solhint-func-visibility', 'solhint-state-visibility']) assert.equal(supportOnly(by[d]), true, d);
-  assert.deepEqual(correlate(fs, source).map((x) => x.detector), []);
-  const checkSend = solhintFindings([{ line: 5, column: 4, ruleId: 'check-send-result', message: 'Check result of send' }] as any, { source, file: 'T.sol' });
+  for (const d of ['solhint-avoid-tx-origin', 'solhint-not-rely-on-time', 'solhint-func-visibility', 'solhint-state-visibility'])
+    assert.equal(supportOnly(by[d]), true, d);
+  assert.deepEqual(
+    correlate(fs, source).map((x) => x.detector),
+    [],
+  );
+  const checkSend = solhintFindings([{ line: 5, column: 4, ruleId: 'check-send-result', message: 'Check result of send' }] as any, {
+    source,
+    file: 'T.sol',
+  });
   assert.equal(supportOnly(checkSend[0]), false, 'an unchecked send is a claim by itself');
 });

@@ -39,7 +39,11 @@ contract Bank {
 `;
 
 test('features are about code: renaming and comments change nothing', () => {
-  const renamed = VULN.replace(/Bank/g, 'Vault').replace(/balances/g, 'credit').replace(/withdraw/g, 'takeOut').replace(/amount/g, 'x').replace('contract Vault {', 'contract Vault { // reentrancy here!');
+  const renamed = VULN.replace(/Bank/g, 'Vault')
+    .replace(/balances/g, 'credit')
+    .replace(/withdraw/g, 'takeOut')
+    .replace(/amount/g, 'x')
+    .replace('contract Vault {', 'contract Vault { // reentrancy here!');
   const a = extractFunctionSamples(VULN, 'A.sol').map((s) => s.features);
   const b = extractFunctionSamples(renamed, 'B.sol').map((s) => s.features);
   assert.deepEqual(a, b);
@@ -73,5 +77,8 @@ contract Bank {
 }
 `;
   const s = await tool.run({ source: safe, file: 'Bank.sol', sha256: '' }, opts);
-  assert.deepEqual(s.findings.map((x) => `${x.location.function}:${x.category}`), []);
+  assert.deepEqual(
+    s.findings.map((x) => `${x.location.function}:${x.category}`),
+    [],
+  );
 });

@@ -15,7 +15,8 @@ import { encodeArgs } from '../../lib/analysis/dynamic/abi.ts';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixture = (n: string) => fs.readFileSync(path.join(here, 'fixtures', n), 'utf8');
 const tool = createSymbolicTool({ pool: null, budgetMs: 120_000 });
-const run = (source: string) => tool.run({ source, file: 'C.sol', sha256: '' }, { signal: new AbortController().signal, deadline: Date.now() + 120_000, mode: 'full' });
+const run = (source: string) =>
+  tool.run({ source, file: 'C.sol', sha256: '' }, { signal: new AbortController().signal, deadline: Date.now() + 120_000, mode: 'full' });
 type Sink = { kind: string; line: number; status: string; why?: string };
 
 test('a symbolic proof is replayed: transaction_sequence evidence that replaySequence confirms on a fresh EVM', async () => {
@@ -45,17 +46,27 @@ test('a counterexample that does not hold on the EVM is dropped, not reported', 
   assert.ok(gate, `the solver did produce a candidate in claim(): ${JSON.stringify(sinks)}`);
   assert.equal(gate.status, 'not_replayed');
   assert.match(gate.why ?? '', /holds when the sequence runs on the EVM/);
-  assert.deepEqual(r.findings.filter((x) => x.location.function === 'claim'), []);
+  assert.deepEqual(
+    r.findings.filter((x) => x.location.function === 'claim'),
+    [],
+  );
   assert.ok((r.meta as any).replay.dropped >= 1);
 });
 
 test('model fix: the attacker cannot be an address hard-coded in the contract (honeypot backdoor owner)', async () => {
   const r = await run(fixture('symbolic-backdoor-owner.sol'));
   assert.equal(r.status, 'success', r.error ?? '');
-  assert.deepEqual(r.findings.filter((x) => x.detector === 'symbolic-ether'), []);
+  assert.deepEqual(
+    r.findings.filter((x) => x.detector === 'symbolic-ether'),
+    [],
+  );
   // Not even a candidate: the path where msg.sender is 0x1Fb3... is infeasible for the attacker.
   const sinks = (r.meta as any).sinks as Sink[];
-  assert.deepEqual(sinks.filter((s) => s.kind === 'ether'), [], JSON.stringify(sinks));
+  assert.deepEqual(
+    sinks.filter((s) => s.kind === 'ether'),
+    [],
+    JSON.stringify(sinks),
+  );
 });
 
 test('validateCandidate: the guarded selfdestruct called by the attacker does not break the property', async () => {
@@ -66,9 +77,18 @@ test('validateCandidate: the guarded selfdestruct called by the attacker does no
   const wallet = base.targets.find((t) => t.name === 'Wallet')!;
   const kill = wallet.fns.find((f) => /selfdestruct|kill|close/i.test(f.name) && (f.entry.inputs ?? []).length <= 1)!;
   assert.ok(kill, wallet.fns.map((f) => f.signature).join(','));
-  const args = encodeArgs(kill.entry.inputs ?? [], (kill.entry.inputs ?? []).map(() => '0x0000000000000000000000000000000000bad000'));
+  const args = encodeArgs(
+    kill.entry.inputs ?? [],
+    (kill.entry.inputs ?? []).map(() => '0x0000000000000000000000000000000000bad000'),
+  );
   const calldata = new Uint8Array([...Buffer.from(kill.selector, 'hex'), ...args]);
-  const v = await validateCandidate(base, 'selfdestruct', 'Wallet', [{ calldata, value: 0n, timestamp: 1_700_000_001n }], Date.now() + 30_000);
+  const v = await validateCandidate(
+    base,
+    'selfdestruct',
+    'Wallet',
+    [{ calldata, value: 0n, timestamp: 1_700_000_001n }],
+    Date.now() + 30_000,
+  );
   assert.equal(v.ok, false);
   assert.match((v as { why: string }).why, /holds/);
 });

@@ -13,7 +13,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const fixture = (n: string) => fs.readFileSync(path.join(here, 'fixtures', n), 'utf8');
 // Generous budgets: these tests pin what is proved, not how fast (the budget test is below).
 const tool = createSymbolicTool({ pool: null, budgetMs: 120_000 });
-const run = (source: string, ms = 120_000) => tool.run({ source, file: 'C.sol', sha256: '' }, { signal: new AbortController().signal, deadline: Date.now() + ms, mode: 'full' });
+const run = (source: string, ms = 120_000) =>
+  tool.run({ source, file: 'C.sol', sha256: '' }, { signal: new AbortController().signal, deadline: Date.now() + ms, mode: 'full' });
 const creator = '0x' + CREATOR.toString(16).padStart(40, '0');
 const attacker = '0x' + ATTACKER.toString(16).padStart(40, '0');
 
@@ -44,13 +45,25 @@ test('selfdestruct guarded by require(msg.sender == owner): refuted, no finding'
   assert.equal(r.status, 'success', r.error ?? '');
   assert.equal(r.findings.filter((x) => x.detector === 'symbolic-selfdestruct').length, 0);
   const sinks = (r.meta as any).sinks as Array<{ kind: string; line: number; status: string }>;
-  assert.deepEqual(sinks.find((s) => s.kind === 'selfdestruct'), { kind: 'selfdestruct', contract: 'Wallet', line: 18, status: 'refuted', why: 'no path from an arbitrary caller reaches it within 2 transaction(s)' });
+  assert.deepEqual(
+    sinks.find((s) => s.kind === 'selfdestruct'),
+    {
+      kind: 'selfdestruct',
+      contract: 'Wallet',
+      line: 18,
+      status: 'refuted',
+      why: 'no path from an arbitrary caller reaches it within 2 transaction(s)',
+    },
+  );
 });
 
 test('assert, delegatecall to a chosen target and ether drain are proven; bookkept withdraw and owner-only kill are not', async () => {
   // One attacker transaction is enough for these properties (and keeps the suite fast).
   const oneTx = createSymbolicTool({ pool: null, maxTransactions: 1, budgetMs: 240_000 });
-  const r = await oneTx.run({ source: fixture('symbolic-mixed.sol'), file: 'C.sol', sha256: '' }, { signal: new AbortController().signal, deadline: Date.now() + 240_000, mode: 'full' });
+  const r = await oneTx.run(
+    { source: fixture('symbolic-mixed.sol'), file: 'C.sol', sha256: '' },
+    { signal: new AbortController().signal, deadline: Date.now() + 240_000, mode: 'full' },
+  );
   const by = (d: string) => r.findings.filter((x) => x.detector === d).map((x) => `${x.location.function}@${x.location.line}`);
   assert.deepEqual(by('symbolic-assert'), ['check@32']);
   const a = r.findings.find((x) => x.detector === 'symbolic-assert')!;
@@ -67,10 +80,16 @@ test('assert, delegatecall to a chosen target and ether drain are proven; bookke
 test('pre-0.8 overflow stored to storage needs two transactions; a checked addition is not reported', async () => {
   const r = await run(fixture('overflow-04.sol'));
   const o = r.findings.filter((x) => x.detector === 'symbolic-overflow');
-  assert.deepEqual(o.map((x) => `${x.location.function}@${x.location.line}`), ['add@8']);
+  assert.deepEqual(
+    o.map((x) => `${x.location.function}@${x.location.line}`),
+    ['add@8'],
+  );
   const txs = (o[0].evidence as any).sequence;
   assert.equal(txs.length, 2);
-  assert.deepEqual(txs.map((t: any) => t.function), ['add(uint256)', 'add(uint256)']);
+  assert.deepEqual(
+    txs.map((t: any) => t.function),
+    ['add(uint256)', 'add(uint256)'],
+  );
   assert.ok(BigInt(txs[0].args[0]) + BigInt(txs[1].args[0]) >= 1n << 256n, 'the two amounts really wrap');
 });
 
@@ -93,14 +112,20 @@ contract Loops {
   const r = await run(src, 60_000);
   assert.ok(Date.now() - t0 < 60_000);
   assert.ok(r.status === 'success' || r.status === 'timeout', r.error ?? '');
-  assert.ok(((r.meta as any).contracts[0].notes as string[]).some((n) => /budget|bound/.test(n)), 'the bound that cut the loop is reported');
+  assert.ok(
+    ((r.meta as any).contracts[0].notes as string[]).some((n) => /budget|bound/.test(n)),
+    'the bound that cut the loop is reported',
+  );
 
   const pool = new TinyWorkerPool({ maxThreads: 1 });
   try {
     const pooled = createSymbolicTool({ pool });
     const started = Date.now();
     const out = await pooled
-      .run({ source: fixture('symbolic-mixed.sol'), file: 'C.sol', sha256: '' }, { signal: new AbortController().signal, deadline: Date.now() + 4000, mode: 'full' })
+      .run(
+        { source: fixture('symbolic-mixed.sol'), file: 'C.sol', sha256: '' },
+        { signal: new AbortController().signal, deadline: Date.now() + 4000, mode: 'full' },
+      )
       .catch((e: Error & { code?: string }) => ({ status: e.code, findings: [] }));
     assert.ok(Date.now() - started < 6000, `answered ${Date.now() - started} ms after a 4 s deadline`);
     assert.ok(['success', 'timeout', 'task_timeout'].includes(String(out.status)), String(out.status));
@@ -121,8 +146,14 @@ contract Loops {
 `;
   const bounded = createSymbolicTool({ pool: null });
   const t0 = Date.now();
-  const r = await bounded.run({ source: src, file: 'C.sol', sha256: '' }, { signal: new AbortController().signal, deadline: Date.now() + 120_000, mode: 'full' });
+  const r = await bounded.run(
+    { source: src, file: 'C.sol', sha256: '' },
+    { signal: new AbortController().signal, deadline: Date.now() + 120_000, mode: 'full' },
+  );
   const took = Date.now() - t0;
-  assert.ok(took < DEFAULT_SYMBOLIC_BUDGET_MS + 1500, `took ${took} ms with a ${DEFAULT_SYMBOLIC_BUDGET_MS} ms budget and a 120 s deadline`);
+  assert.ok(
+    took < DEFAULT_SYMBOLIC_BUDGET_MS + 1500,
+    `took ${took} ms with a ${DEFAULT_SYMBOLIC_BUDGET_MS} ms budget and a 120 s deadline`,
+  );
   assert.ok(r.status === 'success' || r.status === 'timeout', r.error ?? '');
 });

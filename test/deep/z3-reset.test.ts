@@ -34,7 +34,13 @@ test('a query Z3 cannot finish comes back "unknown" near its time limit, not whe
   const q = (1n << 113n) - 1n + 18n; // any large cofactor; the product is what matters
   const x = t.v('x');
   const y = t.v('y');
-  const conds = [t.op('eq', t.op('mul', x, y), t.c(p * q)), t.op('gt', x, t.c(1)), t.op('gt', y, t.c(1)), t.op('lt', x, t.c(1n << 128n)), t.op('lt', y, t.c(1n << 128n))];
+  const conds = [
+    t.op('eq', t.op('mul', x, y), t.c(p * q)),
+    t.op('gt', x, t.c(1)),
+    t.op('gt', y, t.c(1)),
+    t.op('lt', x, t.c(1n << 128n)),
+    t.op('lt', y, t.c(1n << 128n)),
+  ];
   const solver = new TermSolver(z, 300);
   const t0 = Date.now();
   const r = await solver.check(conds);

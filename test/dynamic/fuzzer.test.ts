@@ -7,7 +7,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileTask } from '../../lib/analysis/compiler/index.ts';
-import { compileForFuzzing, fuzzProgram, fuzzTask, proofsToFindings, replaySequence, type SequenceEvidence } from '../../lib/analysis/dynamic/index.ts';
+import {
+  compileForFuzzing,
+  fuzzProgram,
+  fuzzTask,
+  proofsToFindings,
+  replaySequence,
+  type SequenceEvidence,
+} from '../../lib/analysis/dynamic/index.ts';
 import { ATTACKER_BYTECODE, REFUSER_BYTECODE } from '../../lib/analysis/dynamic/actors.ts';
 import { encodeCall, toHex } from '../../lib/analysis/dynamic/abi.ts';
 import type { Finding } from '../../schemas/finding.ts';
@@ -36,7 +43,10 @@ function evidence(f: Finding): SequenceEvidence {
 }
 
 test('ABI encoding matches the standard selector and head/tail layout', () => {
-  const data = encodeCall({ name: 'transfer', inputs: [{ type: 'address' }, { type: 'uint256' }] }, ['0x00000000000000000000000000000000000b0b00', '5']);
+  const data = encodeCall({ name: 'transfer', inputs: [{ type: 'address' }, { type: 'uint256' }] }, [
+    '0x00000000000000000000000000000000000b0b00',
+    '5',
+  ]);
   assert.equal(toHex(data.slice(0, 4)), '0xa9059cbb');
   assert.equal(data.length, 4 + 64);
   const dyn = encodeCall({ name: 'f', inputs: [{ type: 'bytes' }, { type: 'uint8' }] }, ['0x0102', '1']);
@@ -65,7 +75,10 @@ test('0.4.24 call.value before zeroing the balance: confirmed reentrancy whose s
   const e = evidence(f);
   assert.equal(e.property, 'ether_drained');
   // deposit by the attacker's contract, then withdraw that re-enters
-  assert.deepEqual(e.sequence.map((s) => s.function), ['deposit()', 'withdraw()']);
+  assert.deepEqual(
+    e.sequence.map((s) => s.function),
+    ['deposit()', 'withdraw()'],
+  );
   assert.equal(e.sequence[1].role, 'attacker_contract');
   assert.equal(e.sequence[1].reenter, 1);
   assert.equal((await replaySequence(program, e)).broken, true, 'replays on a fresh EVM');
@@ -112,7 +125,10 @@ test('a "constructor" with the wrong name: a stranger takes ownership, then drai
 test('first-come registration is not a takeover: filling an empty seat displaces nobody', async () => {
   const { findings, r } = await fuzz('seats.sol', { ms: 15_000, maxSequences: 400 });
   assert.ok(r.stats.transactions > 100, `fuzzed (${r.stats.transactions} transactions)`);
-  assert.deepEqual(findings.map((f) => `${(f.evidence as SequenceEvidence).property}:${f.location.line}`), []);
+  assert.deepEqual(
+    findings.map((f) => `${(f.evidence as SequenceEvidence).property}:${f.location.line}`),
+    [],
+  );
 });
 
 test('an echidna_ invariant broken by a call sequence (0.8)', async () => {
@@ -129,7 +145,10 @@ test('an echidna_ invariant broken by a call sequence (0.8)', async () => {
 test('safe contract (checks-effects-interactions, onlyOwner): no confirmed findings', async () => {
   const { findings, r } = await fuzz('safe.sol', { ms: 15_000, maxSequences: 500 });
   assert.ok(r.stats.transactions > 200, `fuzzed (${r.stats.transactions} transactions)`);
-  assert.deepEqual(findings.map((f) => `${f.category}:${f.location.line}`), []);
+  assert.deepEqual(
+    findings.map((f) => `${f.category}:${f.location.line}`),
+    [],
+  );
 });
 
 test('unprotected selfdestruct, push-payment denial of service, assert and wrap-around', async () => {
@@ -168,10 +187,18 @@ test('bad input: a constructor that never ends is an error with the reason, insi
 });
 
 test('bad input: a contract that does not compile is skipped with the compiler message', async () => {
-  const r = await fuzzTask({ source: 'pragma solidity 0.4.24;\ncontract Broken { function f( public {} }\n', file: 'Broken.sol', deadline: Date.now() + 30_000 });
+  const r = await fuzzTask({
+    source: 'pragma solidity 0.4.24;\ncontract Broken { function f( public {} }\n',
+    file: 'Broken.sol',
+    deadline: Date.now() + 30_000,
+  });
   assert.equal(r.status, 'skipped');
   assert.match(r.error ?? '', /does not compile/);
-  const none = await fuzzTask({ source: 'pragma solidity 0.4.24;\ninterface I { function f() external; }\n', file: 'I.sol', deadline: Date.now() + 30_000 });
+  const none = await fuzzTask({
+    source: 'pragma solidity 0.4.24;\ninterface I { function f() external; }\n',
+    file: 'I.sol',
+    deadline: Date.now() + 30_000,
+  });
   assert.equal(none.status, 'skipped');
   assert.match(none.error ?? '', /no deployable contract/);
 });

@@ -33,7 +33,10 @@ test('runs in the worker pool, uses prior findings, answers before the deadline 
   const tool = createFuzzTool({ pool, budgetMs: 60_000 });
   const prior = [{ location: { file: 'Bank.sol', line: 13, end_line: 13, contract: 'EtherBank', function: 'withdraw' } } as Finding];
   const deadline = Date.now() + 60_000;
-  const r = await tool.run({ source, file: 'Bank.sol', sha256: '', prior }, { signal: new AbortController().signal, deadline, mode: 'full' });
+  const r = await tool.run(
+    { source, file: 'Bank.sol', sha256: '', prior },
+    { signal: new AbortController().signal, deadline, mode: 'full' },
+  );
   assert.ok(Date.now() <= deadline);
   assert.equal(r.status, 'success', r.error ?? '');
   assert.deepEqual(r.meta?.prior_functions, ['withdraw']);
@@ -80,9 +83,17 @@ test('full mode budget: the default is a per-contract share, and it runs from wh
   const busy = new TinyWorkerPool({ maxThreads: 1 });
   try {
     const safe = fs.readFileSync(path.join(here, 'fixtures', 'safe.sol'), 'utf8');
-    const blocker = busy.run(path.join(here, '../../lib/analysis/dynamic/index.ts'), 'fuzzTask', { source: safe, file: 'Safe.sol', deadline: Date.now() + 60_000, budgetMs: 2500 });
+    const blocker = busy.run(path.join(here, '../../lib/analysis/dynamic/index.ts'), 'fuzzTask', {
+      source: safe,
+      file: 'Safe.sol',
+      deadline: Date.now() + 60_000,
+      budgetMs: 2500,
+    });
     const tool = createFuzzTool({ pool: busy, budgetMs: 8000 });
-    const out = await tool.run({ source, file: 'Bank.sol', sha256: '' }, { signal: new AbortController().signal, deadline: Date.now() + 60_000, mode: 'full' });
+    const out = await tool.run(
+      { source, file: 'Bank.sol', sha256: '' },
+      { signal: new AbortController().signal, deadline: Date.now() + 60_000, mode: 'full' },
+    );
     await blocker;
     assert.equal(out.status, 'success', out.error ?? '');
     assert.ok(Number(out.meta?.sequences) > 0, 'it fuzzed after waiting for the worker');

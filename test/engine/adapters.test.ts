@@ -56,10 +56,19 @@ before(() => {
   bin = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-fakebin-'));
   hang = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-hangbin-'));
   const version = (v: string, flag = '--version') => `[ "$1" = "${flag}" ] && { echo "${v}"; exit 0; }`;
-  const copyTo = (flag: string, fixture: string) => `out=""; while [ $# -gt 0 ]; do [ "$1" = "${flag}" ] && out="$2"; shift; done; cp "${path.join(FIX, fixture)}" "$out"`;
-  script(bin, 'slither', `${version('0.10.4')}\n[ -f "$1" ] || { echo "target missing: $1" >&2; exit 3; }\ncat "${path.join(FIX, 'slither.json')}"\nexit 255`);
+  const copyTo = (flag: string, fixture: string) =>
+    `out=""; while [ $# -gt 0 ]; do [ "$1" = "${flag}" ] && out="$2"; shift; done; cp "${path.join(FIX, fixture)}" "$out"`;
+  script(
+    bin,
+    'slither',
+    `${version('0.10.4')}\n[ -f "$1" ] || { echo "target missing: $1" >&2; exit 3; }\ncat "${path.join(FIX, 'slither.json')}"\nexit 255`,
+  );
   script(bin, 'aderyn', `${version('aderyn 0.5.2')}\n${copyTo('--output', 'aderyn.json')}`);
-  script(bin, 'myth', `${version('Mythril version v0.24.8', 'version')}\necho "mythril banner line"\ncat "${path.join(FIX, 'mythril.json')}"\nexit 1`);
+  script(
+    bin,
+    'myth',
+    `${version('Mythril version v0.24.8', 'version')}\necho "mythril banner line"\ncat "${path.join(FIX, 'mythril.json')}"\nexit 1`,
+  );
   script(bin, 'echidna', `${version('Echidna 2.2.4')}\ncat "${path.join(FIX, 'echidna.json')}"\nexit 1`);
   script(bin, 'medusa', `${version('medusa version 1.1.0')}\ncat "${path.join(FIX, 'medusa.txt')}"\nexit 7`);
   script(bin, 'halmos', `${version('halmos 0.2.4')}\n${copyTo('--json-output', 'halmos.json')}\nexit 1`);
@@ -73,7 +82,10 @@ after(() => {
 });
 
 const run = (t: AnalysisTool, source = VAULT, contract = 'Vault', ms = 20_000): Promise<ToolRunOutput> =>
-  t.run({ source, file: 'Vault.sol', sha256: '', contract }, { signal: new AbortController().signal, deadline: Date.now() + ms, mode: 'full' });
+  t.run(
+    { source, file: 'Vault.sol', sha256: '', contract },
+    { signal: new AbortController().signal, deadline: Date.now() + ms, mode: 'full' },
+  );
 
 const ALL: Array<[string, (o: { envPath: string }) => AnalysisTool, RegExp]> = [
   ['slither', createSlitherAdapter, /pip install slither-analyzer/],
@@ -118,14 +130,23 @@ test('slither: detector results in the file become findings; results in other fi
 test('aderyn: report file read, section gives severity, other files dropped', async () => {
   const r = await run(createAderynAdapter({ envPath: withSys(bin) }));
   assert.equal(r.status, 'success', r.error ?? '');
-  assert.deepEqual(r.findings.map((f) => [f.location.line, f.severity, f.category]), [[7, 'HIGH', 'access_control'], [2, 'LOW', 'other']]);
+  assert.deepEqual(
+    r.findings.map((f) => [f.location.line, f.severity, f.category]),
+    [
+      [7, 'HIGH', 'access_control'],
+      [2, 'LOW', 'other'],
+    ],
+  );
 });
 
 test('mythril: JSON after a banner line; SWC-101 -> arithmetic; tx sequence kept as evidence', async () => {
   const r = await run(createMythrilAdapter({ envPath: withSys(bin) }));
   assert.equal(r.status, 'success', r.error ?? '');
   const f = r.findings[0];
-  assert.deepEqual([f.category, f.swc_id, f.severity, f.location.line, f.location.function], ['arithmetic', 'SWC-101', 'HIGH', 9, 'withdraw']);
+  assert.deepEqual(
+    [f.category, f.swc_id, f.severity, f.location.line, f.location.function],
+    ['arithmetic', 'SWC-101', 'HIGH', 9, 'withdraw'],
+  );
   assert.equal((f.evidence as any).kind, 'transaction_sequence');
   assert.equal(f.layers[0], 3);
 });
@@ -137,7 +158,10 @@ test('echidna: only solved tests are findings, located at the function, with the
   const f = r.findings[0];
   assert.deepEqual([f.location.line, f.location.function, f.layers[0]], [6, 'withdraw', 2]);
   assert.deepEqual((f.evidence as any).transactions[0].arguments, ['13']);
-  const skipped = await createEchidnaAdapter({ envPath: withSys(bin) }).run({ source: 'library L {}', file: 'L.sol', sha256: '', contract: null }, { signal: new AbortController().signal, deadline: Date.now() + 5000 });
+  const skipped = await createEchidnaAdapter({ envPath: withSys(bin) }).run(
+    { source: 'library L {}', file: 'L.sol', sha256: '', contract: null },
+    { signal: new AbortController().signal, deadline: Date.now() + 5000 },
+  );
   assert.equal(skipped.status, 'skipped');
 });
 

@@ -25,7 +25,11 @@ fs.writeFileSync(path.join(dir, 'empty', 'node_modules', 'x', 'D.sol'), UNCHECKE
 function io() {
   const out: string[] = [];
   const err: string[] = [];
-  return { io: { stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => err.push(s) } }, out: () => out.join(''), err: () => err.join('') };
+  return {
+    io: { stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => err.push(s) } },
+    out: () => out.join(''),
+    err: () => err.join(''),
+  };
 }
 
 test('a file: prints the analysis body as JSON, exit 0', async () => {
@@ -34,7 +38,10 @@ test('a file: prints the analysis body as JSON, exit 0', async () => {
   assert.equal(code, 0, c.err());
   const body = JSON.parse(c.out());
   assert.equal(body.audit_type, 'quick');
-  assert.ok(body.findings.some((f: any) => f.detector === 'solhint-check-send-result'), JSON.stringify(body.findings.map((f: any) => f.detector)));
+  assert.ok(
+    body.findings.some((f: any) => f.detector === 'solhint-check-send-result'),
+    JSON.stringify(body.findings.map((f: any) => f.detector)),
+  );
 });
 
 test('--fail-on: exit 1 when a finding is at or above the threshold, 0 otherwise', async () => {
@@ -49,7 +56,10 @@ test('a folder: one body, findings carry their relative file, node_modules skipp
   assert.equal(code, 0, c.err());
   const body = JSON.parse(c.out());
   // paths are relative to the folder given (or to the working directory when inside it)
-  assert.deepEqual(body.files.map((f: any) => f.file), ['A.sol', 'sub/B.sol']);
+  assert.deepEqual(
+    body.files.map((f: any) => f.file),
+    ['A.sol', 'sub/B.sol'],
+  );
   const f = body.findings.find((x: any) => x.detector === 'solhint-check-send-result');
   assert.equal(f.location.file, 'A.sol');
   assert.ok(!f.location.file.startsWith('/'));
@@ -91,7 +101,7 @@ test('bad input exits 2 with a specific message', async () => {
   fs.rmSync(big);
 });
 
-test('a file that is not Solidity: solc\'s ParserError with its position on stderr, nothing on stdout, exit 2', async () => {
+test("a file that is not Solidity: solc's ParserError with its position on stderr, nothing on stdout, exit 2", async () => {
   const c = io();
   const code = await runAnalyzeCommand(engine, path.join(dir, 'Broken.sol'), {}, c.io);
   assert.equal(code, 2);

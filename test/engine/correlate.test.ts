@@ -6,9 +6,18 @@ import type { Finding } from '../../schemas/finding.ts';
 
 const SRC = Array.from({ length: 30 }, (_, i) => `line ${i + 1};`).join('\n');
 const f = (tool: string, layer: number, line: number, over: Partial<Finding> = {}): Finding => ({
-  id: `${tool}-${line}`, detector: `${tool}-rule`, title: `${tool} title`, description: `${tool} says`, severity: 'MEDIUM', confidence: 0.6,
-  category: 'reentrancy', location: { file: 'A.sol', line, end_line: line, contract: 'A', function: 'withdraw' },
-  tools: [tool], layers: [layer], recommendation: 'fix', ...over,
+  id: `${tool}-${line}`,
+  detector: `${tool}-rule`,
+  title: `${tool} title`,
+  description: `${tool} says`,
+  severity: 'MEDIUM',
+  confidence: 0.6,
+  category: 'reentrancy',
+  location: { file: 'A.sol', line, end_line: line, contract: 'A', function: 'withdraw' },
+  tools: [tool],
+  layers: [layer],
+  recommendation: 'fix',
+  ...over,
 });
 
 test('same category, near lines, same function: one finding listing both tools and layers', () => {
@@ -33,7 +42,13 @@ test('severity comes from the most trusted source', () => {
 test('different categories, distant lines, other functions or two hits of one tool stay apart', () => {
   assert.equal(correlate([f('a', 1, 10), f('b', 1, 10, { category: 'arithmetic' })], SRC).length, 2);
   assert.equal(correlate([f('a', 1, 10), f('b', 1, 20)], SRC).length, 2);
-  assert.equal(correlate([f('a', 1, 10), f('b', 1, 10, { location: { file: 'A.sol', line: 10, end_line: 10, contract: 'A', function: 'deposit' } })], SRC).length, 2);
+  assert.equal(
+    correlate(
+      [f('a', 1, 10), f('b', 1, 10, { location: { file: 'A.sol', line: 10, end_line: 10, contract: 'A', function: 'deposit' } })],
+      SRC,
+    ).length,
+    2,
+  );
   assert.equal(correlate([f('a', 1, 10), f('a', 1, 12)], SRC).length, 2);
 });
 
@@ -48,5 +63,8 @@ test('ids: unmerged findings keep theirs; merged ids are stable and independent 
 
 test('output sorted by severity', () => {
   const out = correlate([f('a', 1, 3, { severity: 'LOW', category: 'other' }), f('b', 1, 20, { severity: 'HIGH' })], SRC);
-  assert.deepEqual(out.map((x) => x.severity), ['HIGH', 'LOW']);
+  assert.deepEqual(
+    out.map((x) => x.severity),
+    ['HIGH', 'LOW'],
+  );
 });

@@ -82,7 +82,14 @@ describe('chat', () => {
 describe('bad input changes nothing', () => {
   test('missing, empty and blank messages, wrong types', async () => {
     const before = await sessionCount();
-    for (const body of [{}, { message: '' }, { message: '   ' }, { message: null }, { message: ['a', 'b'] }, { message: 'hi', session_id: '' }]) {
+    for (const body of [
+      {},
+      { message: '' },
+      { message: '   ' },
+      { message: null },
+      { message: ['a', 'b'] },
+      { message: 'hi', session_id: '' },
+    ]) {
       const r = await chat(body);
       assert.equal(r.statusCode, 400, JSON.stringify(body));
       assert.equal(r.json().code, 'invalid_request');
@@ -93,13 +100,28 @@ describe('bad input changes nothing', () => {
 
   test('malformed JSON, wrong content type, oversized body', async () => {
     const before = await sessionCount();
-    const bad = await g.kernel.gateway.inject({ method: 'POST', url: '/api/v1/agent/chat', payload: '{"message": ', headers: { 'content-type': 'application/json' } });
+    const bad = await g.kernel.gateway.inject({
+      method: 'POST',
+      url: '/api/v1/agent/chat',
+      payload: '{"message": ',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(bad.statusCode, 400);
     assert.equal(bad.json().code, 'invalid_json');
-    const text = await g.kernel.gateway.inject({ method: 'POST', url: '/api/v1/agent/chat', payload: 'message=hi', headers: { 'content-type': 'text/plain' } });
+    const text = await g.kernel.gateway.inject({
+      method: 'POST',
+      url: '/api/v1/agent/chat',
+      payload: 'message=hi',
+      headers: { 'content-type': 'text/plain' },
+    });
     assert.equal(text.statusCode, 415);
     assert.equal(text.json().code, 'unsupported_media_type');
-    const form = await g.kernel.gateway.inject({ method: 'POST', url: '/api/v1/chat/stream', payload: 'message=hi', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = await g.kernel.gateway.inject({
+      method: 'POST',
+      url: '/api/v1/chat/stream',
+      payload: 'message=hi',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     assert.equal(form.statusCode, 415);
     const big = await chat({ message: 'x'.repeat(300 * 1024) });
     assert.equal(big.statusCode, 413);
@@ -127,7 +149,10 @@ describe('sessions', () => {
     const h = await g.kernel.gateway.inject({ method: 'GET', url: `/api/v1/sessions/${first.session_id}` });
     assert.equal(h.statusCode, 200);
     const msgs = h.json().messages;
-    assert.deepEqual(msgs.map((m: any) => m.role), ['user', 'assistant', 'tool', 'assistant', 'user', 'assistant', 'tool', 'assistant']);
+    assert.deepEqual(
+      msgs.map((m: any) => m.role),
+      ['user', 'assistant', 'tool', 'assistant', 'user', 'assistant', 'tool', 'assistant'],
+    );
     assert.equal(msgs[1].tool_calls[0].name, 'crypto');
     assert.equal(msgs[2].tool_call_id, msgs[1].tool_calls[0].id);
     assert.match(msgs[2].content, /0xba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad/);
@@ -157,11 +182,20 @@ describe('stream', () => {
     assert.ok(names.slice(3, -1).every((n) => n === 'delta') && names.length > 6, names.join(','));
     assert.equal(names.at(-1), 'done');
     const done = evs.at(-1)!.data;
-    assert.equal(evs.filter((e) => e.event === 'delta').map((e) => e.data.text).join(''), done.response);
-    assert.equal(done.session_id, evs[0]!.data.session_id);
+    assert.equal(
+      evs
+        .filter((e) => e.event === 'delta')
+        .map((e) => e.data.text)
+        .join(''),
+      done.response,
+    );
+    assert.equal(done.session_id, evs[0].data.session_id);
     const sync = (await chat({ message: 'keccak256 of hello' })).json();
     assert.equal(done.response, sync.response);
-    assert.deepEqual(done.tool_calls.map((c: any) => c.output), sync.tool_calls.map((c: any) => c.output));
+    assert.deepEqual(
+      done.tool_calls.map((c: any) => c.output),
+      sync.tool_calls.map((c: any) => c.output),
+    );
   });
 
   test('a provider failure arrives as an error event and ends the stream', async () => {
@@ -169,8 +203,11 @@ describe('stream', () => {
     try {
       const r = await g2.kernel.gateway.inject({ method: 'POST', url: '/api/v1/chat/stream', payload: { message: 'hi' } });
       const evs = parseSse(r.body);
-      assert.deepEqual(evs.map((e) => e.event), ['session', 'error']);
-      assert.equal(evs[1]!.data.code, 'provider_error');
+      assert.deepEqual(
+        evs.map((e) => e.event),
+        ['session', 'error'],
+      );
+      assert.equal(evs[1].data.code, 'provider_error');
       const c = await g2.kernel.gateway.inject({ method: 'POST', url: '/api/v1/agent/chat', payload: { message: 'hi' } });
       assert.equal(c.statusCode, 502);
       assert.equal(c.json().code, 'provider_error');
@@ -234,7 +271,16 @@ describe('operations', () => {
     assert.match(m.body, /vigil_skill_calls_total\{skill="shell",outcome="denied"\} \d+/);
     const o = (await g.kernel.gateway.inject({ method: 'GET', url: '/openapi.json' })).json();
     assert.equal(o.openapi, '3.0.3');
-    for (const p of ['/api/v1/agent/chat', '/api/v1/chat/stream', '/api/v1/skills', '/api/v1/sessions/{id}', '/api/v1/enterprise/readiness', '/health', '/metrics']) assert.ok(o.paths[p], p);
+    for (const p of [
+      '/api/v1/agent/chat',
+      '/api/v1/chat/stream',
+      '/api/v1/skills',
+      '/api/v1/sessions/{id}',
+      '/api/v1/enterprise/readiness',
+      '/health',
+      '/metrics',
+    ])
+      assert.ok(o.paths[p], p);
     assert.ok(o.paths['/api/v1/agent/chat'].post.responses['200'].content['application/json'].schema.properties.tool_calls);
   });
 });

@@ -16,7 +16,8 @@ const KEY_A_APPROVER = 'tenant-a-approver-0123456789abcdef';
 const sha = (k: string) => createHash('sha256').update(k).digest('hex');
 
 let g: Awaited<ReturnType<typeof bootGateway>>;
-const post = (url: string, payload: unknown, key = KEY_A) => g.kernel.gateway.inject({ method: 'POST', url, payload: payload as any, headers: { authorization: `Bearer ${key}` } });
+const post = (url: string, payload: unknown, key = KEY_A) =>
+  g.kernel.gateway.inject({ method: 'POST', url, payload: payload as any, headers: { authorization: `Bearer ${key}` } });
 const get = (url: string, key = KEY_A) => g.kernel.gateway.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
 
 before(async () => {
@@ -24,7 +25,12 @@ before(async () => {
     extra: ['gateway-tenancy', 'gateway-approvals', 'gateway-audit', 'guardrail-prompt-injection'],
     config: {
       tenants: [
-        { name: 'alpha', api_key_sha256: sha(KEY_A), permissions: ['file_read', 'file_write', 'crypto'], keys: [{ label: 'approver', api_key_sha256: sha(KEY_A_APPROVER), permissions: ['approvals_decide'] }] },
+        {
+          name: 'alpha',
+          api_key_sha256: sha(KEY_A),
+          permissions: ['file_read', 'file_write', 'crypto'],
+          keys: [{ label: 'approver', api_key_sha256: sha(KEY_A_APPROVER), permissions: ['approvals_decide'] }],
+        },
         { name: 'beta', api_key_sha256: sha(KEY_B) },
       ],
       approvals: { skills: ['write_file'], ttl_seconds: 60 },
@@ -54,7 +60,11 @@ describe('tenants', () => {
   test("a tenant's permissions replace the default set", async () => {
     const a = (await get('/api/v1/skills')).json();
     const b = (await get('/api/v1/skills', KEY_B)).json();
-    const allowed = (x: any) => x.skills.filter((s: any) => s.allowed).map((s: any) => s.name).sort();
+    const allowed = (x: any) =>
+      x.skills
+        .filter((s: any) => s.allowed)
+        .map((s: any) => s.name)
+        .sort();
     assert.deepEqual(allowed(a), ['crypto', 'files', 'write_file']);
     assert.ok(allowed(b).includes('git') && !allowed(b).includes('write_file'));
     const denied = (await post('/api/v1/agent/chat', { message: 'git status' }, KEY_A)).json();
@@ -86,7 +96,11 @@ describe('approvals', () => {
     assert.equal(b.pending_approval.skill, 'write_file');
     assert.equal(b.tool_calls[0].status, 'pending');
     assert.ok(!fs.existsSync(path.join(g.workspace, 'notes/a.txt')), 'nothing written before the decision');
-    assert.equal((await post(`/api/v1/approvals/${b.pending_approval.approval_id}`, { decision: 'approve' })).statusCode, 403, 'not by the requesting key');
+    assert.equal(
+      (await post(`/api/v1/approvals/${b.pending_approval.approval_id}`, { decision: 'approve' })).statusCode,
+      403,
+      'not by the requesting key',
+    );
     const d = await post(`/api/v1/approvals/${b.pending_approval.approval_id}`, { decision: 'approve' }, KEY_A_APPROVER);
     assert.equal(d.statusCode, 200, d.body);
     const deadline = Date.now() + 5000;
@@ -114,8 +128,8 @@ describe('approvals', () => {
     const evs = parseSse((await pending).body);
     const names = evs.map((e) => e.event);
     assert.deepEqual(names.slice(0, 4), ['session', 'tool_call', 'approval_required', 'tool_result']);
-    assert.equal(evs[3]!.data.status, 'denied');
-    assert.match(evs[3]!.data.error, /not today/);
+    assert.equal(evs[3].data.status, 'denied');
+    assert.match(evs[3].data.error, /not today/);
     assert.equal(names.at(-1), 'done');
     assert.ok(!fs.existsSync(path.join(g.workspace, 'notes/b.txt')));
   });

@@ -8,7 +8,17 @@ import pino from 'pino';
 import { Kernel } from '../../kernel/kernel.ts';
 
 export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-export const CORE = ['gateway-core', 'llm-demo', 'llm-openai-compatible', 'skill-files', 'skill-shell', 'skill-git', 'skill-web-search', 'skill-crypto', 'skill-contract-audit'];
+export const CORE = [
+  'gateway-core',
+  'llm-demo',
+  'llm-openai-compatible',
+  'skill-files',
+  'skill-shell',
+  'skill-git',
+  'skill-web-search',
+  'skill-crypto',
+  'skill-contract-audit',
+];
 
 // Keys or a model choice in the developer's environment must not change what tests see.
 delete process.env.VIGIL_MODEL;
@@ -26,12 +36,18 @@ export interface BootOptions {
   workspace?: string;
 }
 
-export async function bootGateway(o: BootOptions = {}): Promise<{ kernel: Kernel; workspace: string; dataDir: string; close: () => Promise<void> }> {
+export async function bootGateway(
+  o: BootOptions = {},
+): Promise<{ kernel: Kernel; workspace: string; dataDir: string; close: () => Promise<void> }> {
   const keep = new Set([...(o.only ?? CORE), ...(o.extra ?? [])]);
-  const all = fs.readdirSync(path.join(ROOT, 'plugins'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  const all = fs
+    .readdirSync(path.join(ROOT, 'plugins'), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
   const plugins: Record<string, any> = {};
   for (const id of all) if (!keep.has(id)) plugins[id] = { enabled: false };
-  for (const [id, cfg] of Object.entries((o.config?.plugins as Record<string, any>) ?? {})) plugins[id] = { ...(plugins[id] ?? {}), ...cfg };
+  for (const [id, cfg] of Object.entries((o.config?.plugins as Record<string, any>) ?? {}))
+    plugins[id] = { ...(plugins[id] ?? {}), ...cfg };
   const dataDir = tmpDir('vigil-gw-data-');
   const workspace = o.workspace ?? tmpDir('vigil-gw-ws-');
   const kernel = new Kernel({

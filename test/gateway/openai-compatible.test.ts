@@ -16,14 +16,21 @@ let server: http.Server;
 let g: Awaited<ReturnType<typeof bootGateway>>;
 
 const chunk = (res: http.ServerResponse, delta: unknown, finish: string | null = null) =>
-  res.write(`data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'test-model', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+  res.write(
+    `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'test-model', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+  );
 const sseHead = (res: http.ServerResponse) => res.writeHead(200, { 'content-type': 'text/event-stream' });
 const usage = (res: http.ServerResponse, p: number, c: number) =>
-  res.write(`data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'test-model', choices: [], usage: { prompt_tokens: p, completion_tokens: c, total_tokens: p + c } })}\n\ndata: [DONE]\n\n`);
+  res.write(
+    `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'test-model', choices: [], usage: { prompt_tokens: p, completion_tokens: c, total_tokens: p + c } })}\n\ndata: [DONE]\n\n`,
+  );
 
 const toolCallReply = (res: http.ServerResponse) => {
   sseHead(res);
-  chunk(res, { role: 'assistant', tool_calls: [{ index: 0, id: 'call_abc', type: 'function', function: { name: 'crypto', arguments: '' } }] });
+  chunk(res, {
+    role: 'assistant',
+    tool_calls: [{ index: 0, id: 'call_abc', type: 'function', function: { name: 'crypto', arguments: '' } }],
+  });
   chunk(res, { tool_calls: [{ index: 0, function: { arguments: '{"op":"keccak256",' } }] });
   chunk(res, { tool_calls: [{ index: 0, function: { arguments: '"data":"hello"}' } }] }, 'tool_calls');
   usage(res, 50, 12);
@@ -37,10 +44,12 @@ const textReply = (text: string) => (res: http.ServerResponse) => {
   usage(res, 80, 7);
   res.end();
 };
-const status = (code: number, headers: Record<string, string> = {}) => (res: http.ServerResponse) => {
-  res.writeHead(code, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify({ error: { message: `upstream says ${code}`, type: 'server_error' } }));
-};
+const status =
+  (code: number, headers: Record<string, string> = {}) =>
+  (res: http.ServerResponse) => {
+    res.writeHead(code, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify({ error: { message: `upstream says ${code}`, type: 'server_error' } }));
+  };
 
 before(async () => {
   server = http.createServer((req, res) => {
@@ -83,12 +92,12 @@ test('a streamed tool call runs the skill and the second request carries its res
   assert.equal(done.data.tool_calls[0].output.hash, '0x1c8aff950685c2ed4bc3174f3472287b56d9517b9c948127319a09a7a36deac8');
   assert.ok(evs.filter((e) => e.event === 'delta').length >= 2, 'the answer streams in pieces');
   // What the provider received: key, model, tools, stream flag, then the tool result round trip.
-  assert.equal(seen[0]!.auth, 'Bearer sk-test-123');
-  assert.equal(seen[0]!.body.model, 'test-model');
-  assert.equal(seen[0]!.body.stream, true);
-  assert.ok(seen[0]!.body.tools.some((t: any) => t.function.name === 'crypto' && t.function.parameters.type === 'object'));
-  assert.ok(!seen[0]!.body.tools.some((t: any) => t.function.name === 'shell'), 'skills outside the permission set are not offered');
-  const second = seen[1]!.body.messages;
+  assert.equal(seen[0].auth, 'Bearer sk-test-123');
+  assert.equal(seen[0].body.model, 'test-model');
+  assert.equal(seen[0].body.stream, true);
+  assert.ok(seen[0].body.tools.some((t: any) => t.function.name === 'crypto' && t.function.parameters.type === 'object'));
+  assert.ok(!seen[0].body.tools.some((t: any) => t.function.name === 'shell'), 'skills outside the permission set are not offered');
+  const second = seen[1].body.messages;
   const asst = second.find((m: any) => m.role === 'assistant');
   assert.equal(asst.tool_calls[0].function.arguments, '{"op":"keccak256","data":"hello"}');
   const tool = second.find((m: any) => m.role === 'tool');

@@ -19,13 +19,19 @@ let search: http.Server;
 let searchUrl = '';
 
 const call = (name: string, input: Record<string, unknown>) =>
-  g.kernel.registry.skill(name)!.call(input, { sessionId: 's', tenant: null, signal: new AbortController().signal, workspace: g.workspace });
+  g.kernel.registry
+    .skill(name)!
+    .call(input, { sessionId: 's', tenant: null, signal: new AbortController().signal, workspace: g.workspace });
 
 before(async () => {
   search = http.createServer((req, res) => {
     const q = new URL(req.url!, 'http://x').searchParams.get('q');
     res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify({ web: { results: [{ title: `About ${q}`, url: 'https://example.org/a', description: '<b>reentrancy</b> explained' }] } }));
+    res.end(
+      JSON.stringify({
+        web: { results: [{ title: `About ${q}`, url: 'https://example.org/a', description: '<b>reentrancy</b> explained' }] },
+      }),
+    );
   });
   await new Promise<void>((r) => search.listen(0, '127.0.0.1', r));
   searchUrl = `http://127.0.0.1:${(search.address() as any).port}/search`;
@@ -54,7 +60,15 @@ describe('files', () => {
   });
 
   test('refuses .., absolute paths and symlinks that lead out', async () => {
-    for (const p of ['../secret.txt', '../../etc/passwd', '/etc/passwd', path.join(outside, 'secret.txt'), 'link-out.txt', 'dir-out/secret.txt', 'src/../../x']) {
+    for (const p of [
+      '../secret.txt',
+      '../../etc/passwd',
+      '/etc/passwd',
+      path.join(outside, 'secret.txt'),
+      'link-out.txt',
+      'dir-out/secret.txt',
+      'src/../../x',
+    ]) {
       const r = await call('files', { op: 'read', path: p });
       assert.equal(r.ok, false, p);
       assert.match(r.error!, /path_outside_workspace|not_found/, p);
@@ -96,7 +110,12 @@ describe('shell', () => {
     const g2 = await bootGateway({ only: ['skill-shell'], config: { plugins: { 'skill-shell': { timeout_ms: 200 } } } });
     try {
       const t0 = Date.now();
-      const r = await g2.kernel.registry.skill('shell')!.call({ program: 'sleep', args: ['5'] }, { sessionId: 's', tenant: null, signal: new AbortController().signal, workspace: g2.workspace });
+      const r = await g2.kernel.registry
+        .skill('shell')!
+        .call(
+          { program: 'sleep', args: ['5'] },
+          { sessionId: 's', tenant: null, signal: new AbortController().signal, workspace: g2.workspace },
+        );
       assert.match(r.error!, /timeout/);
       assert.ok(Date.now() - t0 < 2000);
     } finally {
@@ -107,7 +126,11 @@ describe('shell', () => {
 
 describe('git', () => {
   test('status, log and diff on the workspace repository; option-like refs refused', async () => {
-    const run = (...a: string[]) => execFileSync('git', a, { cwd: g.workspace, env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@x', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@x' } });
+    const run = (...a: string[]) =>
+      execFileSync('git', a, {
+        cwd: g.workspace,
+        env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@x', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@x' },
+      });
     assert.match((await call('git', { op: 'status' })).error!, /not_a_repository/);
     run('init', '-q');
     run('add', 'src/Token.sol');
@@ -127,7 +150,9 @@ describe('web search', () => {
   test('without a provider it says so and returns no results', async () => {
     const g2 = await bootGateway({ only: ['skill-web-search'] });
     try {
-      const r = await g2.kernel.registry.skill('web_search')!.call({ query: 'x' }, { sessionId: 's', tenant: null, signal: new AbortController().signal, workspace: g2.workspace });
+      const r = await g2.kernel.registry
+        .skill('web_search')!
+        .call({ query: 'x' }, { sessionId: 's', tenant: null, signal: new AbortController().signal, workspace: g2.workspace });
       assert.equal(r.ok, false);
       assert.match(r.error!, /web search is not configured/);
       assert.equal(r.output, null);
@@ -139,14 +164,22 @@ describe('web search', () => {
   test('with a provider it returns its results', async () => {
     const r = await call('web_search', { query: 'reentrancy' });
     assert.ok(r.ok);
-    assert.deepEqual((r.output as any).results, [{ title: 'About reentrancy', url: 'https://example.org/a', snippet: 'reentrancy explained' }]);
+    assert.deepEqual((r.output as any).results, [
+      { title: 'About reentrancy', url: 'https://example.org/a', snippet: 'reentrancy explained' },
+    ]);
   });
 });
 
 describe('crypto', () => {
   test('hashes, selectors, EIP-55', async () => {
-    assert.equal(((await call('crypto', { op: 'keccak256', data: '' })).output as any).hash, '0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470');
-    assert.equal(((await call('crypto', { op: 'sha256', data: '0x616263', encoding: 'hex' })).output as any).hash, '0xba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    assert.equal(
+      ((await call('crypto', { op: 'keccak256', data: '' })).output as any).hash,
+      '0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470',
+    );
+    assert.equal(
+      ((await call('crypto', { op: 'sha256', data: '0x616263', encoding: 'hex' })).output as any).hash,
+      '0xba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    );
     const cs = (await call('crypto', { op: 'checksum_address', address: '0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359' })).output as any;
     assert.equal(cs.address, '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359');
     const typo = (await call('crypto', { op: 'checksum_address', address: '0xFB6916095ca1df60bB79Ce92cE3Ea74c37c5d359' })).output as any;
@@ -155,12 +188,33 @@ describe('crypto', () => {
 
   test('ABI encode/decode round trip with static and dynamic types', async () => {
     const types = ['uint256', 'int8', 'bool', 'address', 'bytes2', 'string', 'uint16[]', 'bytes'];
-    const values = ['123456789012345678901234567890', -5, true, '0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359', '0xbeef', 'héllo', [1, 2, 65535], '0x'];
+    const values = [
+      '123456789012345678901234567890',
+      -5,
+      true,
+      '0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359',
+      '0xbeef',
+      'héllo',
+      [1, 2, 65535],
+      '0x',
+    ];
     const enc = (await call('crypto', { op: 'abi_encode', types, values })).output as any;
     // uint256(1) in head position is the canonical example every ABI library agrees on.
-    assert.equal(((await call('crypto', { op: 'abi_encode', types: ['uint256'], values: [1] })).output as any).data, '0x' + '0'.repeat(63) + '1');
+    assert.equal(
+      ((await call('crypto', { op: 'abi_encode', types: ['uint256'], values: [1] })).output as any).data,
+      '0x' + '0'.repeat(63) + '1',
+    );
     const dec = (await call('crypto', { op: 'abi_decode', types, data: enc.data })).output as any;
-    assert.deepEqual(dec.values, ['123456789012345678901234567890', '-5', true, '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359', '0xbeef', 'héllo', ['1', '2', '65535'], '0x']);
+    assert.deepEqual(dec.values, [
+      '123456789012345678901234567890',
+      '-5',
+      true,
+      '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+      '0xbeef',
+      'héllo',
+      ['1', '2', '65535'],
+      '0x',
+    ]);
     const over = await call('crypto', { op: 'abi_encode', types: ['uint8'], values: [256] });
     assert.match(over.error!, /out of range/);
     const short = await call('crypto', { op: 'abi_decode', types: ['uint256'], data: '0x01' });
@@ -181,7 +235,8 @@ describe('crypto', () => {
     const known = await call('crypto', {
       op: 'recover_signer',
       message: 'Some data',
-      signature: '0xb91467e570a6466aa9e9876cbcd013baba02900b8979d43fe208a4a4f339f5fd6007e74cd82e037b800186422fc2da167c747ef045e5d18a5f5d4300f8e1a0291c',
+      signature:
+        '0xb91467e570a6466aa9e9876cbcd013baba02900b8979d43fe208a4a4f339f5fd6007e74cd82e037b800186422fc2da167c747ef045e5d18a5f5d4300f8e1a0291c',
     });
     assert.equal((known.output as any).address, '0x2c7536E3605D9C16a7a3D7b1898e529396a65c23');
     assert.match((await call('crypto', { op: 'recover_signer', message: 'x', signature: '0x1234' })).error!, /65 bytes/);
@@ -190,9 +245,39 @@ describe('crypto', () => {
 
 describe('contract_audit', () => {
   test('summary puts the most severe findings first', () => {
-    const f = (id: string, severity: string, line: number) => ({ id, title: `t${id}`, description: '', severity, confidence: 0.9, category: 'other', location: { file: 'a.sol', line, end_line: line, function: 'f' }, tools: [], layers: [1], recommendation: 'r' });
-    const out = summarise({ audit_id: 'a', audit_type: 'quick', contract: { name: 'C', sha256: '', pragma: null, compiler: null }, layers: [1], tools: ['x'], results: [], findings: [f('1', 'LOW', 3), f('2', 'CRITICAL', 9), f('3', 'MEDIUM', 5)], summary: { CRITICAL: 1, HIGH: 0, MEDIUM: 1, LOW: 1, INFO: 0 }, total_findings: 3, execution_time: 0, timestamp: '', version: '' } as any, 2);
-    assert.deepEqual(out.findings.map((x) => x.severity), ['CRITICAL', 'MEDIUM']);
+    const f = (id: string, severity: string, line: number) => ({
+      id,
+      title: `t${id}`,
+      description: '',
+      severity,
+      confidence: 0.9,
+      category: 'other',
+      location: { file: 'a.sol', line, end_line: line, function: 'f' },
+      tools: [],
+      layers: [1],
+      recommendation: 'r',
+    });
+    const out = summarise(
+      {
+        audit_id: 'a',
+        audit_type: 'quick',
+        contract: { name: 'C', sha256: '', pragma: null, compiler: null },
+        layers: [1],
+        tools: ['x'],
+        results: [],
+        findings: [f('1', 'LOW', 3), f('2', 'CRITICAL', 9), f('3', 'MEDIUM', 5)],
+        summary: { CRITICAL: 1, HIGH: 0, MEDIUM: 1, LOW: 1, INFO: 0 },
+        total_findings: 3,
+        execution_time: 0,
+        timestamp: '',
+        version: '',
+      } as any,
+      2,
+    );
+    assert.deepEqual(
+      out.findings.map((x) => x.severity),
+      ['CRITICAL', 'MEDIUM'],
+    );
     assert.equal(out.summary.split('\n')[0], 'C: 3 findings (1 CRITICAL, 1 MEDIUM, 1 LOW).');
     assert.match(out.summary, /CRITICAL t2 at line 9 in f\(\)/);
   });
@@ -206,7 +291,10 @@ describe('contract_audit', () => {
   test('with the analysis engine: audits inline code and workspace files, refuses paths outside', async () => {
     const g2 = await bootGateway({ only: ['skill-contract-audit', 'analysis-engine', 'detector-reentrancy'] });
     try {
-      const c = (input: Record<string, unknown>) => g2.kernel.registry.skill('contract_audit')!.call(input, { sessionId: 's', tenant: null, signal: new AbortController().signal, workspace: g2.workspace });
+      const c = (input: Record<string, unknown>) =>
+        g2.kernel.registry
+          .skill('contract_audit')!
+          .call(input, { sessionId: 's', tenant: null, signal: new AbortController().signal, workspace: g2.workspace });
       const code = `pragma solidity ^0.8.0;
 contract Bank {
   mapping(address => uint) public balances;

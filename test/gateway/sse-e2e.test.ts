@@ -16,7 +16,11 @@ before(async () => {
 after(() => g.close());
 
 test('events arrive in order over the wire and the stream ends after done', async () => {
-  const res = await fetch(`${base}/api/v1/chat/stream`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'sha256 of abc' }) });
+  const res = await fetch(`${base}/api/v1/chat/stream`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ message: 'sha256 of abc' }),
+  });
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type')!, /^text\/event-stream/);
   assert.equal(res.headers.get('cache-control'), 'no-cache, no-transform');
@@ -37,7 +41,12 @@ test('a client that disconnects stops the turn', async () => {
   };
   const abortedBefore = await turns('aborted');
   const ac = new AbortController();
-  const res = await fetch(`${base}/api/v1/chat/stream`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'tell me a long story about nothing' }), signal: ac.signal });
+  const res = await fetch(`${base}/api/v1/chat/stream`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ message: 'tell me a long story about nothing' }),
+    signal: ac.signal,
+  });
   const reader = res.body!.getReader();
   let seen = '';
   while (!seen.includes('event: delta')) seen += new TextDecoder().decode((await reader.read()).value);

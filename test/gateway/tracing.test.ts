@@ -17,7 +17,7 @@ const contentTypes = new Set<string>();
 let rx: http.Server;
 let g: any;
 
-const val = (v: any) => v?.stringValue ?? (v?.intValue !== undefined ? Number(v.intValue) : v?.doubleValue ?? v?.boolValue);
+const val = (v: any) => v?.stringValue ?? (v?.intValue !== undefined ? Number(v.intValue) : (v?.doubleValue ?? v?.boolValue));
 
 before(async () => {
   rx = http.createServer((req, res) => {
@@ -27,9 +27,17 @@ before(async () => {
       contentTypes.add(String(req.headers['content-type']));
       if (req.url === '/v1/traces' && req.method === 'POST') {
         const body = JSON.parse(raw);
-        for (const rs of body.resourceSpans ?? []) for (const ss of rs.scopeSpans ?? []) for (const s of ss.spans ?? []) {
-          spans.push({ name: s.name, traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId || undefined, attributes: Object.fromEntries((s.attributes ?? []).map((a: any) => [a.key, val(a.value)])) });
-        }
+        for (const rs of body.resourceSpans ?? [])
+          for (const ss of rs.scopeSpans ?? [])
+            for (const s of ss.spans ?? []) {
+              spans.push({
+                name: s.name,
+                traceId: s.traceId,
+                spanId: s.spanId,
+                parentSpanId: s.parentSpanId || undefined,
+                attributes: Object.fromEntries((s.attributes ?? []).map((a: any) => [a.key, val(a.value)])),
+              });
+            }
       }
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{}');
@@ -54,7 +62,10 @@ test('a chat turn produces the span tree under the request span', async () => {
   await g.kernel.telemetry.forceFlush();
   const deadline = Date.now() + 3000;
   while (!spans.some((s) => s.name === 'POST /api/v1/agent/chat') && Date.now() < deadline) await new Promise((res) => setTimeout(res, 20));
-  assert.ok([...contentTypes].every((c) => c.startsWith('application/json')), [...contentTypes].join());
+  assert.ok(
+    [...contentTypes].every((c) => c.startsWith('application/json')),
+    [...contentTypes].join(),
+  );
   const req = spans.find((s) => s.name === 'POST /api/v1/agent/chat');
   assert.ok(req, `request span missing; got ${spans.map((s) => s.name).join(', ')}`);
   const inTrace = spans.filter((s) => s.traceId === req.traceId);
@@ -66,13 +77,23 @@ test('a chat turn produces the span tree under the request span', async () => {
   assert.ok(Number(turn.attributes['vigil.tokens.completion']) > 0);
   const llm = inTrace.filter((s) => s.name === 'llm.request');
   assert.equal(llm.length, 2, 'one call asks for the tool, one answers');
-  assert.ok(llm.every((s) => s.parentSpanId === turn.spanId && s.attributes['vigil.model'] === 'vigil-demo-1' && Number(s.attributes['vigil.tokens.prompt']) > 0));
+  assert.ok(
+    llm.every(
+      (s) =>
+        s.parentSpanId === turn.spanId && s.attributes['vigil.model'] === 'vigil-demo-1' && Number(s.attributes['vigil.tokens.prompt']) > 0,
+    ),
+  );
   const skill = inTrace.find((s) => s.name === 'skill.call')!;
   assert.equal(skill.parentSpanId, turn.spanId);
   assert.equal(skill.attributes['vigil.skill'], 'crypto');
   assert.equal(skill.attributes['vigil.outcome'], 'ok');
   const guards = inTrace.filter((s) => s.name === 'guardrail.check');
-  assert.deepEqual([...new Set(guards.map((s) => s.attributes['vigil.direction']))].sort(), ['input', 'output', 'tool_args', 'tool_result']);
+  assert.deepEqual([...new Set(guards.map((s) => s.attributes['vigil.direction']))].sort(), [
+    'input',
+    'output',
+    'tool_args',
+    'tool_result',
+  ]);
   assert.ok(guards.every((s) => s.parentSpanId === turn.spanId));
 
   const m = await g.kernel.gateway.inject({ method: 'GET', url: '/metrics' });

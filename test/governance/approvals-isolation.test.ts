@@ -11,7 +11,12 @@ let acme: string;
 let acmeApprover: string;
 let beta: string;
 before(async () => {
-  b = await boot({ overrides: { approvals: { skills: ['crypto'], ttl_seconds: 4 }, plugins: { 'gateway-approvals': { sweep_interval_ms: 200, poll_interval_ms: 100 } } } });
+  b = await boot({
+    overrides: {
+      approvals: { skills: ['crypto'], ttl_seconds: 4 },
+      plugins: { 'gateway-approvals': { sweep_interval_ms: 200, poll_interval_ms: 100 } },
+    },
+  });
   acme = await b.addTenant('acme');
   // Separation of duties: acme's agent key asks, acme's approver key decides.
   acmeApprover = await b.addKey('acme', 'approver', ['approvals_decide']);
@@ -45,7 +50,10 @@ test('approve: the decision is stored, audited, and the paused turn runs the ski
   assert.ok(list.json.approvals.some((a: any) => a.id === id));
   const self = await b.req('POST', `/api/v1/approvals/${id}`, { key: acme, body: { decision: 'approve' } });
   assert.equal(self.status, 403, 'the requesting key never decides its own approval');
-  const d = await b.req('POST', `/api/v1/approvals/${id}`, { key: acmeApprover, body: { decision: 'approve', reason: 'looks fine', decided_by: 'alice' } });
+  const d = await b.req('POST', `/api/v1/approvals/${id}`, {
+    key: acmeApprover,
+    body: { decision: 'approve', reason: 'looks fine', decided_by: 'alice' },
+  });
   assert.equal(d.status, 200, d.body);
   assert.equal(d.json.status, 'approved');
   assert.equal(d.json.data.decided_by, 'acme/approver (alice)');
@@ -95,12 +103,15 @@ test('calls outside the policy are not held, bad decisions are 400', async () =>
   const v = await gate.check({ tenant: 'acme', sessionId: 's', skill: 'files', capabilities: ['file_read'], input: {}, toolCallId: 'c' });
   assert.equal(v.decision, 'allow');
   const t = await gatedTurn(acme);
-  const bad = await b.req('POST', `/api/v1/approvals/${t.pending_approval.approval_id}`, { key: acmeApprover, body: { decision: 'maybe' } });
+  const bad = await b.req('POST', `/api/v1/approvals/${t.pending_approval.approval_id}`, {
+    key: acmeApprover,
+    body: { decision: 'maybe' },
+  });
   assert.equal(bad.status, 400);
   assert.equal(bad.json.code, 'invalid_request');
 });
 
-test('tenant isolation: another tenant\'s session, approval and audit event answer 404', async () => {
+test("tenant isolation: another tenant's session, approval and audit event answer 404", async () => {
   const t = await gatedTurn(acme);
   const id = t.pending_approval.approval_id;
   const s = await b.req('GET', `/api/v1/sessions/${t.session_id}`, { key: beta });

@@ -20,7 +20,9 @@ async function pageAll(query: string): Promise<{ seen: number[]; pages: number }
   let cursor: string | null = null;
   let pages = 0;
   do {
-    const p = await b.req('GET', `/api/v1/audit/events?${cursor ? query.replace(/&?order=\w+/, '') + `&cursor=${cursor}` : query}`, { key });
+    const p = await b.req('GET', `/api/v1/audit/events?${cursor ? query.replace(/&?order=\w+/, '') + `&cursor=${cursor}` : query}`, {
+      key,
+    });
     assert.equal(p.status, 200, p.body);
     seen.push(...p.json.events.map((e: any) => e.detail.i));
     cursor = p.json.next_cursor;
@@ -30,7 +32,11 @@ async function pageAll(query: string): Promise<{ seen: number[]; pages: number }
 }
 
 test('every gateway request is recorded with method, route, status, tenant, latency and request id', async () => {
-  const r = await b.kernel.gateway.inject({ method: 'GET', url: '/api/v1/skills', headers: { authorization: `Bearer ${key}`, 'x-request-id': 'req-audit-1' } });
+  const r = await b.kernel.gateway.inject({
+    method: 'GET',
+    url: '/api/v1/skills',
+    headers: { authorization: `Bearer ${key}`, 'x-request-id': 'req-audit-1' },
+  });
   assert.equal(r.statusCode, 200);
   await b.req('GET', '/api/v1/skills', { key: 'vgl_wrong_key_wrong_key_wrong_key_wrong_key_x' });
   const ev = await b.req('GET', '/api/v1/audit/events?type=http.request', { key });
@@ -58,7 +64,13 @@ test('every gateway request is recorded with method, route, status, tenant, late
 test('filters by type, outcome and time; cursor paging visits every event once', async () => {
   const audit = b.kernel.services.get<AuditSink>('audit')!;
   for (let i = 0; i < 25; i++) {
-    await audit.record({ tenant: 'acme', type: 'skill.call', outcome: i % 5 === 0 ? 'failure' : 'success', session_id: `s${i}`, detail: { skill: 'files', i } });
+    await audit.record({
+      tenant: 'acme',
+      type: 'skill.call',
+      outcome: i % 5 === 0 ? 'failure' : 'success',
+      session_id: `s${i}`,
+      detail: { skill: 'files', i },
+    });
   }
   const failures = await b.req('GET', '/api/v1/audit/events?type=skill.call&outcome=failure', { key });
   assert.equal(failures.status, 200);
@@ -68,7 +80,11 @@ test('filters by type, outcome and time; cursor paging visits every event once',
   assert.deepEqual(seen, [...Array(25).keys()]);
   const future = await b.req('GET', '/api/v1/audit/events?from=2999-01-01T00:00:00Z', { key });
   assert.equal(future.json.events.length, 0);
-  const past = await b.req('GET', `/api/v1/audit/events?type=skill.call&from=2000-01-01&to=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}&limit=1000`, { key });
+  const past = await b.req(
+    'GET',
+    `/api/v1/audit/events?type=skill.call&from=2000-01-01&to=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}&limit=1000`,
+    { key },
+  );
   assert.equal(past.json.events.length, 25);
 });
 
@@ -85,7 +101,9 @@ test('order=desc pages newest first; cursors keep their direction', async () => 
   assert.equal(newest.json.events[0].id, all.json.events.at(-1).id);
   // A newest-first cursor cannot continue an oldest-first listing (and vice versa).
   const first = await b.req('GET', '/api/v1/audit/events?type=approval.decision&limit=5&order=desc', { key });
-  const mixed = await b.req('GET', `/api/v1/audit/events?type=approval.decision&limit=5&order=asc&cursor=${first.json.next_cursor}`, { key });
+  const mixed = await b.req('GET', `/api/v1/audit/events?type=approval.decision&limit=5&order=asc&cursor=${first.json.next_cursor}`, {
+    key,
+  });
   assert.equal(mixed.status, 400);
   assert.match(mixed.json.error, /cursor/);
   const bad = await b.req('GET', '/api/v1/audit/events?order=newest', { key });
@@ -120,7 +138,7 @@ function splitCefHeader(line: string): string[] {
   const parts: string[] = [];
   let cur = '';
   for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!;
+    const ch = line[i];
     if (ch === '\\' && parts.length < 7) {
       cur += ch + (line[i + 1] ?? '');
       i++;
@@ -138,14 +156,27 @@ test('CEF escaping: header pipes and backslashes, extension equals signs and new
   assert.equal(cefHeader('two\nlines'), 'two lines');
   assert.equal(cefValue('k=v\\x\nnext\rz'), 'k\\=v\\\\x\\nnext\\rz');
   assert.equal(cefValue('a|b'), 'a|b');
-  const line = toCef({ id: 7, ts: '2025-01-02T03:04:05.000Z', tenant: 'ac|me', type: 'skill|call', outcome: 'failure', actor: 'x=y', session_id: 's\n1', severity: 12, detail: { arg: 'rm -rf / | cat\nsrc=1.2.3.4' } }, '1|0');
+  const line = toCef(
+    {
+      id: 7,
+      ts: '2025-01-02T03:04:05.000Z',
+      tenant: 'ac|me',
+      type: 'skill|call',
+      outcome: 'failure',
+      actor: 'x=y',
+      session_id: 's\n1',
+      severity: 12,
+      detail: { arg: 'rm -rf / | cat\nsrc=1.2.3.4' },
+    },
+    '1|0',
+  );
   assert.ok(!line.includes('\n'), 'one event is one line');
   const header = splitCefHeader(line);
   assert.equal(header.length, 8, `7 unescaped pipes separate the header: ${line}`);
   assert.equal(header[3], '1\\|0');
   assert.equal(header[4], 'skill\\|call');
   assert.equal(header[6], '10', 'severity clamped to 0..10');
-  const ext = header[7]!;
+  const ext = header[7];
   // Only real key=value separators are unescaped '=': an injected "src=1.2.3.4" stays inside msg.
   const keys = [...ext.matchAll(/(?:^| )([A-Za-z0-9]+)=(?<!\\=)/g)].map((m) => m[1]);
   assert.deepEqual(keys, ['rt', 'externalId', 'outcome', 'suser', 'cs1Label', 'cs1', 'cs2Label', 'cs2', 'msg']);
@@ -154,19 +185,23 @@ test('CEF escaping: header pipes and backslashes, extension equals signs and new
   assert.match(ext, /rt=1735787045000/);
 });
 
-test('export streams the tenant\'s events as JSON lines and as CEF', async () => {
+test("export streams the tenant's events as JSON lines and as CEF", async () => {
   const j = await b.req('GET', '/api/v1/audit/export?format=jsonl&type=skill.call', { key });
   assert.equal(j.status, 200);
   assert.match(String(j.headers['content-type']), /application\/x-ndjson/);
   assert.match(String(j.headers['content-disposition']), /attachment; filename="vigil-audit-acme-/);
-  const rows = j.body.trim().split('\n').map((l) => JSON.parse(l));
+  const rows = j.body
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.equal(rows.length, 25);
   assert.ok(rows.every((r) => r.tenant === 'acme' && r.type === 'skill.call'));
   const c = await b.req('GET', '/api/v1/audit/export?format=cef&type=skill.call&outcome=failure', { key });
   assert.equal(c.status, 200);
   const lines = c.body.trim().split('\n');
   assert.equal(lines.length, 5);
-  for (const l of lines) assert.match(l, /^CEF:0\|vigil\|vigil\|[^|]+\|skill\.call\|skill\.call failure\|3\|rt=\d+ externalId=\d+ outcome=failure /);
+  for (const l of lines)
+    assert.match(l, /^CEF:0\|vigil\|vigil\|[^|]+\|skill\.call\|skill\.call failure\|3\|rt=\d+ externalId=\d+ outcome=failure /);
   const other = await b.addTenant('other');
   const none = await b.req('GET', '/api/v1/audit/export?type=skill.call', { key: other });
   assert.equal(none.body, '', "another tenant's export holds none of acme's events");

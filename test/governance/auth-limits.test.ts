@@ -61,7 +61,10 @@ test('daily token quota: 429 quota_exceeded once used up, usage persisted', asyn
   await usage.consume('acme', 300);
   await usage.assertAvailable('acme');
   await Promise.all([usage.consume('acme', 150), usage.consume('acme', 100)]);
-  await assert.rejects(usage.assertAvailable('acme'), (e: any) => e.statusCode === 429 && e.code === 'quota_exceeded' && Number(e.headers['retry-after']) > 0 && e.details.used === 550);
+  await assert.rejects(
+    usage.assertAvailable('acme'),
+    (e: any) => e.statusCode === 429 && e.code === 'quota_exceeded' && Number(e.headers['retry-after']) > 0 && e.details.used === 550,
+  );
   // Another tenant is unaffected.
   const b2 = await b.req('POST', '/api/v1/agent/chat', { key: beta, body: { message: 'what can you do?' } });
   assert.equal(b2.status, 200, b2.body);
@@ -139,7 +142,9 @@ test('config-declared tenants authenticate by a key held in an environment varia
   const key = 'cfg-key-0123456789abcdef';
   // Config tenants read their key variable from the process environment, as in production.
   process.env.VIGIL_TEST_ACME_KEY = key;
-  const k = await boot({ overrides: { tenants: [{ name: 'cfg', api_key_env: 'VIGIL_TEST_ACME_KEY', rate_limit: '2/s', permissions: ['crypto'] }] } });
+  const k = await boot({
+    overrides: { tenants: [{ name: 'cfg', api_key_env: 'VIGIL_TEST_ACME_KEY', rate_limit: '2/s', permissions: ['crypto'] }] },
+  });
   try {
     const me = await k.req('GET', '/api/v1/tenants/me', { key, header: 'x-api-key' });
     assert.equal(me.status, 200, me.body);

@@ -12,7 +12,21 @@ async function cli(args: string[]) {
 
 test('tenants add/list/rotate-key/remove: keys shown once, stored hashed, old key stops working', async () => {
   const dataDir = tempDir();
-  const add = await cli(['tenants', 'add', 'acme', '--rate-limit', '100/min', '--token-quota-per-day', '5000', '--max-concurrent-sessions', '2', '--permissions', 'file_read,web_fetch', '--data-dir', dataDir]);
+  const add = await cli([
+    'tenants',
+    'add',
+    'acme',
+    '--rate-limit',
+    '100/min',
+    '--token-quota-per-day',
+    '5000',
+    '--max-concurrent-sessions',
+    '2',
+    '--permissions',
+    'file_read,web_fetch',
+    '--data-dir',
+    dataDir,
+  ]);
   assert.equal(add.code, 0, add.err);
   const created = JSON.parse(add.out);
   assert.equal(created.tenant.name, 'acme');
@@ -77,7 +91,7 @@ test('audit export from the CLI prints CEF for one tenant', async () => {
   assert.equal(r.code, 0, r.err);
   const lines = r.out.trim().split('\n');
   assert.equal(lines.length, 1);
-  assert.match(lines[0]!, /^CEF:0\|vigil\|vigil\|[^|]+\|tenant\.created\|/);
+  assert.match(lines[0], /^CEF:0\|vigil\|vigil\|[^|]+\|tenant\.created\|/);
   assert.equal((await cli(['audit', 'export', '--data-dir', dataDir])).code, 2, 'needs --tenant or --local');
   assert.equal((await cli(['audit', 'export', '--local', '--from', 'yesterday', '--data-dir', dataDir])).code, 2);
 });

@@ -9,7 +9,9 @@ let b: Booted;
 let acme: string;
 let beta: string;
 before(async () => {
-  b = await boot({ overrides: { approvals: { capabilities: ['shell_exec'], ttl_seconds: 60 }, compliance: { gdpr: { retention_days: 30 } } } });
+  b = await boot({
+    overrides: { approvals: { capabilities: ['shell_exec'], ttl_seconds: 60 }, compliance: { gdpr: { retention_days: 30 } } },
+  });
   acme = await b.addTenant('acme');
   beta = await b.addTenant('beta');
   const store = b.kernel.store;
@@ -30,7 +32,7 @@ after(() => b.stop());
 
 const aliceUrl = '/api/v1/compliance/gdpr/subjects/user-alice?email=alice@example.com';
 
-test('GDPR access finds the subject by id and by e-mail, only in the caller\'s tenant', async () => {
+test("GDPR access finds the subject by id and by e-mail, only in the caller's tenant", async () => {
   const r = await b.req('GET', aliceUrl, { key: acme });
   assert.equal(r.status, 200, r.body);
   const byId = Object.fromEntries(r.json.sessions.map((s: any) => [s.id, s.matched_by]));
@@ -39,7 +41,10 @@ test('GDPR access finds the subject by id and by e-mail, only in the caller\'s t
   assert.deepEqual(byId['alice-2'], ['email']);
   assert.equal(r.json.audit_events, 1);
   const beta1 = await b.req('GET', aliceUrl, { key: beta });
-  assert.deepEqual(beta1.json.sessions.map((s: any) => s.id), ['beta-alice']);
+  assert.deepEqual(
+    beta1.json.sessions.map((s: any) => s.id),
+    ['beta-alice'],
+  );
 });
 
 test('GDPR export returns the full conversations as JSON', async () => {
@@ -51,7 +56,7 @@ test('GDPR export returns the full conversations as JSON', async () => {
   assert.equal(r.json.audit_events[0].session_id, 'alice-1');
 });
 
-test('GDPR erasure deletes the subject\'s sessions, redacts their audit entries, leaves others', async () => {
+test("GDPR erasure deletes the subject's sessions, redacts their audit entries, leaves others", async () => {
   const r = await b.req('DELETE', aliceUrl, { key: acme });
   assert.equal(r.status, 200, r.body);
   assert.equal(r.json.sessions_deleted, 2);
@@ -123,15 +128,32 @@ test('ISO 27001: access-control evidence, incident log, asset registry', async (
 
 test('ISO 42001: risk register CRUD with derived score, model inventory, oversight', async () => {
   const base = '/api/v1/compliance/iso42001/risks';
-  const bad = await b.req('POST', base, { key: acme, body: { title: 'x', category: 'bias', likelihood: 9, impact: 1, owner: 'o', status: 'open' } });
+  const bad = await b.req('POST', base, {
+    key: acme,
+    body: { title: 'x', category: 'bias', likelihood: 9, impact: 1, owner: 'o', status: 'open' },
+  });
   assert.equal(bad.status, 400);
-  const c = await b.req('POST', base, { key: acme, body: { title: 'Prompt injection via web pages', category: 'security', likelihood: 4, impact: 5, owner: 'secops', status: 'open' } });
+  const c = await b.req('POST', base, {
+    key: acme,
+    body: { title: 'Prompt injection via web pages', category: 'security', likelihood: 4, impact: 5, owner: 'secops', status: 'open' },
+  });
   assert.equal(c.status, 201, c.body);
   assert.equal(c.json.score, 20);
   assert.equal(c.json.level, 'critical');
   let st = await b.req('GET', '/api/v1/compliance/iso42001/status', { key: acme });
   assert.equal(st.json.status, 'attention', 'an open critical risk without mitigation needs attention');
-  const u = await b.req('PUT', `${base}/${c.json.id}`, { key: acme, body: { title: 'Prompt injection via web pages', category: 'security', likelihood: 2, impact: 5, owner: 'secops', status: 'mitigating', mitigation: 'injection guardrail in block mode' } });
+  const u = await b.req('PUT', `${base}/${c.json.id}`, {
+    key: acme,
+    body: {
+      title: 'Prompt injection via web pages',
+      category: 'security',
+      likelihood: 2,
+      impact: 5,
+      owner: 'secops',
+      status: 'mitigating',
+      mitigation: 'injection guardrail in block mode',
+    },
+  });
   assert.equal(u.json.score, 10);
   assert.equal(u.json.level, 'medium');
   st = await b.req('GET', '/api/v1/compliance/iso42001/status', { key: acme });
@@ -150,21 +172,75 @@ test('ISO 42001: risk register CRUD with derived score, model inventory, oversig
 test('DPGA: agreements and transfer assessments, expiry and overdue reviews flagged', async () => {
   let st = await b.req('GET', '/api/v1/compliance/dpga/status', { key: acme });
   assert.equal(st.json.status, 'available');
-  const dpa = await b.req('POST', '/api/v1/compliance/dpga/agreements', { key: acme, body: { processor: 'LLM Provider Inc', controller: 'Acme', purpose: 'chat completions', data_categories: ['prompts'], signed_at: '2024-01-01', expires_at: '2099-01-01', status: 'active' } });
+  const dpa = await b.req('POST', '/api/v1/compliance/dpga/agreements', {
+    key: acme,
+    body: {
+      processor: 'LLM Provider Inc',
+      controller: 'Acme',
+      purpose: 'chat completions',
+      data_categories: ['prompts'],
+      signed_at: '2024-01-01',
+      expires_at: '2099-01-01',
+      status: 'active',
+    },
+  });
   assert.equal(dpa.status, 201, dpa.body);
   assert.equal(dpa.json.expired, false);
   st = await b.req('GET', '/api/v1/compliance/dpga/status', { key: acme });
   assert.equal(st.json.status, 'active');
-  const backwards = await b.req('POST', '/api/v1/compliance/dpga/agreements', { key: acme, body: { processor: 'p', controller: 'c', purpose: 'x', data_categories: [], signed_at: '2024-05-01', expires_at: '2024-01-01', status: 'active' } });
+  const backwards = await b.req('POST', '/api/v1/compliance/dpga/agreements', {
+    key: acme,
+    body: {
+      processor: 'p',
+      controller: 'c',
+      purpose: 'x',
+      data_categories: [],
+      signed_at: '2024-05-01',
+      expires_at: '2024-01-01',
+      status: 'active',
+    },
+  });
   assert.equal(backwards.status, 400);
-  const tia = await b.req('POST', '/api/v1/compliance/dpga/transfers', { key: acme, body: { recipient: 'LLM Provider Inc', destination_country: 'US', mechanism: 'standard_contractual_clauses', data_categories: ['prompts'], risk_level: 'medium', assessed_at: '2023-01-01', next_review_at: '2024-01-01', status: 'active', agreement_id: dpa.json.id } });
+  const tia = await b.req('POST', '/api/v1/compliance/dpga/transfers', {
+    key: acme,
+    body: {
+      recipient: 'LLM Provider Inc',
+      destination_country: 'US',
+      mechanism: 'standard_contractual_clauses',
+      data_categories: ['prompts'],
+      risk_level: 'medium',
+      assessed_at: '2023-01-01',
+      next_review_at: '2024-01-01',
+      status: 'active',
+      agreement_id: dpa.json.id,
+    },
+  });
   assert.equal(tia.status, 201, tia.body);
   assert.equal(tia.json.review_overdue, true);
   st = await b.req('GET', '/api/v1/compliance/dpga/status', { key: acme });
   assert.equal(st.json.status, 'attention');
   assert.ok(st.json.next_actions.some((a: string) => /review date/.test(a)));
-  assert.equal((await b.req('POST', '/api/v1/compliance/dpga/transfers', { key: acme, body: { recipient: 'x', destination_country: 'usa', mechanism: 'other', data_categories: [], risk_level: 'low', assessed_at: '2024-01-01', status: 'active' } })).status, 400);
-  const closed = await b.req('PUT', `/api/v1/compliance/dpga/transfers/${tia.json.id}`, { key: acme, body: { ...tia.json, id: undefined, updated_at: undefined, review_overdue: undefined, status: 'closed' } });
+  assert.equal(
+    (
+      await b.req('POST', '/api/v1/compliance/dpga/transfers', {
+        key: acme,
+        body: {
+          recipient: 'x',
+          destination_country: 'usa',
+          mechanism: 'other',
+          data_categories: [],
+          risk_level: 'low',
+          assessed_at: '2024-01-01',
+          status: 'active',
+        },
+      })
+    ).status,
+    400,
+  );
+  const closed = await b.req('PUT', `/api/v1/compliance/dpga/transfers/${tia.json.id}`, {
+    key: acme,
+    body: { ...tia.json, id: undefined, updated_at: undefined, review_overdue: undefined, status: 'closed' },
+  });
   assert.equal(closed.status, 200, closed.body);
   st = await b.req('GET', '/api/v1/compliance/dpga/status', { key: acme });
   assert.equal(st.json.status, 'active');
@@ -174,7 +250,21 @@ test('every compliance module and governance check appears in the readiness repo
   const r = await b.req('GET', '/api/v1/enterprise/readiness', { key: acme });
   assert.equal(r.status, 200);
   const ids = new Map(r.json.checks.map((c: any) => [c.id, c.status]));
-  for (const id of ['compliance_gdpr', 'compliance_iso27001', 'compliance_iso42001', 'compliance_dpga', 'tenancy', 'rate_limits', 'token_quota', 'session_cap', 'guardrail_modes', 'approvals', 'audit_log', 'tracing', 'metrics']) {
+  for (const id of [
+    'compliance_gdpr',
+    'compliance_iso27001',
+    'compliance_iso42001',
+    'compliance_dpga',
+    'tenancy',
+    'rate_limits',
+    'token_quota',
+    'session_cap',
+    'guardrail_modes',
+    'approvals',
+    'audit_log',
+    'tracing',
+    'metrics',
+  ]) {
     assert.ok(ids.has(id), `readiness has ${id}`);
   }
   assert.equal(ids.get('tenancy'), 'active');

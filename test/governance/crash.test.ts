@@ -12,7 +12,10 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 
 test('SIGKILL during audit writes: store intact, every acknowledged event present', async () => {
   const dir = tempDir('vigil-crash-');
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'fixtures/audit-writer.ts'), dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'fixtures/audit-writer.ts'), dir], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const acked = new Map<number, number>();
   let buf = '';
   let stderr = '';
@@ -24,7 +27,7 @@ test('SIGKILL during audit writes: store intact, every acknowledged event presen
       buf = lines.pop()!;
       for (const l of lines) {
         const [id, i] = l.split(' ').map(Number);
-        acked.set(id!, i!);
+        acked.set(id, i);
       }
       // Kill while it is writing flat out, well after the first few thousand commits.
       if (acked.size >= 3000 && !child.killed) child.kill('SIGKILL');
@@ -44,8 +47,8 @@ test('SIGKILL during audit writes: store intact, every acknowledged event presen
     for (const [id, i] of acked) {
       const r = byId.get(id);
       assert.ok(r, `acknowledged event ${id} is present`);
-      assert.equal((r.detail as any).i, i);
-      assert.equal((r.detail as any).pad.length, 200 + (i % 50), 'stored whole');
+      assert.equal(r.detail.i, i);
+      assert.equal(r.detail.pad.length, 200 + (i % 50), 'stored whole');
     }
     // Ids are dense: nothing half-written sits between acknowledged events.
     const ids = rows.map((r) => r.id!).sort((a, b) => a - b);

@@ -15,8 +15,15 @@ export function tempDir(prefix = 'vigil-gov-'): string {
 export interface Booted {
   kernel: Kernel;
   dataDir: string;
-  req(method: string, url: string, opts?: { key?: string; header?: 'bearer' | 'x-api-key'; body?: unknown }): Promise<{ status: number; json: any; headers: Record<string, any>; body: string }>;
-  addTenant(name: string, o?: { rateLimit?: string; tokenQuotaPerDay?: number; maxConcurrentSessions?: number; permissions?: string[] }): Promise<string>;
+  req(
+    method: string,
+    url: string,
+    opts?: { key?: string; header?: 'bearer' | 'x-api-key'; body?: unknown },
+  ): Promise<{ status: number; json: any; headers: Record<string, any>; body: string }>;
+  addTenant(
+    name: string,
+    o?: { rateLimit?: string; tokenQuotaPerDay?: number; maxConcurrentSessions?: number; permissions?: string[] },
+  ): Promise<string>;
   /** Another key of an existing tenant (e.g. an approver with permissions ['approvals_decide']). */
   addKey(tenant: string, label: string, permissions?: string[]): Promise<string>;
   stop(): Promise<void>;
@@ -27,7 +34,13 @@ export async function boot(input: Omit<SettingsInput, 'dataDir'> & { dataDir?: s
   const kernel = new Kernel({
     // The injection layer logs instead of blocking here: these tests are about governance, and
     // must not depend on how another layer's classifier scores a "/skill ..." command.
-    settingsInput: { env: {}, ...input, dataDir, config: input.config ?? null, overrides: { guardrails: { prompt_injection: { mode: 'log' } }, ...(input.overrides ?? {}) } },
+    settingsInput: {
+      env: {},
+      ...input,
+      dataDir,
+      config: input.config ?? null,
+      overrides: { guardrails: { prompt_injection: { mode: 'log' } }, ...(input.overrides ?? {}) },
+    },
     logger: pino({ level: 'silent' }),
     poolThreads: 1,
   });
@@ -41,8 +54,13 @@ export async function boot(input: Omit<SettingsInput, 'dataDir'> & { dataDir?: s
         if (opts.header === 'x-api-key') headers['x-api-key'] = opts.key;
         else headers.authorization = `Bearer ${opts.key}`;
       }
-      const r = await kernel.gateway.inject({ method: method as any, url, headers, ...(opts.body !== undefined ? { payload: opts.body as any } : {}) });
-      let json: any = null;
+      const r = await kernel.gateway.inject({
+        method: method,
+        url,
+        headers,
+        ...(opts.body !== undefined ? { payload: opts.body as any } : {}),
+      });
+      let json: any;
       try {
         json = r.body ? JSON.parse(r.body) : null;
       } catch {
@@ -52,7 +70,13 @@ export async function boot(input: Omit<SettingsInput, 'dataDir'> & { dataDir?: s
     },
     async addTenant(name, o = {}) {
       const dir = new TenantDirectory(kernel.store, [], createAuditLog(kernel.store));
-      const r = await dir.create({ name, rateLimit: o.rateLimit, tokenQuotaPerDay: o.tokenQuotaPerDay, maxConcurrentSessions: o.maxConcurrentSessions, permissions: o.permissions });
+      const r = await dir.create({
+        name,
+        rateLimit: o.rateLimit,
+        tokenQuotaPerDay: o.tokenQuotaPerDay,
+        maxConcurrentSessions: o.maxConcurrentSessions,
+        permissions: o.permissions,
+      });
       return r.api_key;
     },
     async addKey(tenant, label, permissions) {

@@ -46,13 +46,22 @@ describe('guardrails check endpoint (bare Fastify)', () => {
     assert.match(text, /vigil_guardrail_hits_total\{layer="toxicity",action="block"\} [1-9]/);
   });
   it('bad input gets 400/413 JSON errors', async () => {
-    for (const [payload, code] of [[{}, 'invalid_request'], [{ text: 5 }, 'invalid_request'], [{ text: 'x', direction: 'sideways' }, 'invalid_request']] as const) {
+    for (const [payload, code] of [
+      [{}, 'invalid_request'],
+      [{ text: 5 }, 'invalid_request'],
+      [{ text: 'x', direction: 'sideways' }, 'invalid_request'],
+    ] as const) {
       const r = await check(payload);
       assert.equal(r.statusCode, 400, JSON.stringify(payload));
       assert.equal(r.json().code, code);
       assert.equal(typeof r.json().error, 'string');
     }
-    const bad = await app.inject({ method: 'POST', url: '/api/v1/guardrails/check', headers: { 'content-type': 'application/json' }, payload: '{"text":' });
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/api/v1/guardrails/check',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"text":',
+    });
     assert.equal(bad.statusCode, 400);
     assert.equal(bad.json().code, 'invalid_json');
     const big = await check({ text: 'a'.repeat(5001) });
@@ -67,7 +76,10 @@ describe('guardrails check endpoint (kernel)', () => {
     try {
       const plugins = k.registry.plugins().filter((p) => p.kind === 'guardrail');
       assert.equal(plugins.length, 6);
-      assert.ok(plugins.every((p) => p.status === 'loaded'), JSON.stringify(plugins.map((p) => [p.id, p.error])));
+      assert.ok(
+        plugins.every((p) => p.status === 'loaded'),
+        JSON.stringify(plugins.map((p) => [p.id, p.error])),
+      );
       const r = await k.gateway.inject({ method: 'POST', url: '/api/v1/guardrails/check', payload: { text: 'mail a@example.com' } });
       assert.equal(r.statusCode, 200);
       assert.equal(r.json().action, 'log');

@@ -19,7 +19,7 @@ describe('classifier window scoring from cached token features', () => {
     const rnd = mulberry32(3);
     for (let i = 0; i < 200; i++) {
       const starts = windows(text).map(([s]) => s);
-      const s = starts[Math.floor(rnd() * starts.length)]!;
+      const s = starts[Math.floor(rnd() * starts.length)];
       ranges.push([s, s + 1 + Math.floor(rnd() * (text.length - s))]);
     }
     let scored = 0;

@@ -10,7 +10,8 @@ import { buildPiiEvalSet, scorePii } from '../../plugins/guardrail-pii/eval-set.
 import type { GuardrailFinding } from '../../kernel/index.ts';
 
 const pii = createPiiGuardrail();
-const found = (t: string) => (pii.check(t, 'input') as { findings: GuardrailFinding[] }).findings.map((f) => [f.kind, t.slice(f.start, f.end)]);
+const found = (t: string) =>
+  (pii.check(t, 'input') as { findings: GuardrailFinding[] }).findings.map((f) => [f.kind, t.slice(f.start, f.end)]);
 
 describe('pii bypasses', () => {
   it('catches every bypass of the issue, with the span on the original text', () => {
@@ -21,13 +22,20 @@ describe('pii bypasses', () => {
     assert.deepEqual(found('write to john.doe (at) example (dot) com today'), [['email', 'john.doe (at) example (dot) com']]);
     assert.deepEqual(found('write to john.doe [at] example [dot] com'), [['email', 'john.doe [at] example [dot] com']]);
     assert.deepEqual(found('my SSN is 123 45 6789'), [['us_ssn', '123 45 6789']]);
-    assert.deepEqual(found('ssn 123.45.6789 and 123_45_6789'), [['us_ssn', '123.45.6789'], ['us_ssn', '123_45_6789']]);
+    assert.deepEqual(found('ssn 123.45.6789 and 123_45_6789'), [
+      ['us_ssn', '123.45.6789'],
+      ['us_ssn', '123_45_6789'],
+    ]);
     assert.deepEqual(found('card 4111\u200b1111\u200b1111\u200b1111'), [['credit_card_visa', '4111\u200b1111\u200b1111\u200b1111']]);
   });
 
   it('redacts them in the chain, leaving the rest of the text as it was', async () => {
     const layers = [{ guardrail: pii, mode: 'redact' as const }];
-    const r = await runGuardrails(layers, 'Pay with ４１１１ １１１１ １１１１ １１１１ and mail john.doe (at) example (dot) com, thanks', 'input');
+    const r = await runGuardrails(
+      layers,
+      'Pay with ４１１１ １１１１ １１１１ １１１１ and mail john.doe (at) example (dot) com, thanks',
+      'input',
+    );
     assert.equal(r.redacted_text, 'Pay with [CREDIT_CARD] and mail [EMAIL], thanks');
   });
 
@@ -43,13 +51,30 @@ describe('pii bypasses', () => {
 
 describe('phone numbers', () => {
   it('finds international and national formats that libphonenumber-js validates', () => {
-    for (const p of ['+44 20 7946 0958', '+49 30 1234567', '0151 23456789', '020 7946 0958', '(415) 555-2671', '415.555.2671', '+33 6 12 34 56 78', '+91 98765 43210', '0049 30 1234567']) {
+    for (const p of [
+      '+44 20 7946 0958',
+      '+49 30 1234567',
+      '0151 23456789',
+      '020 7946 0958',
+      '(415) 555-2671',
+      '415.555.2671',
+      '+33 6 12 34 56 78',
+      '+91 98765 43210',
+      '0049 30 1234567',
+    ]) {
       assert.deepEqual(found(`reach me on ${p} tomorrow`), [['phone', p]], p);
     }
     assert.deepEqual(found('Mi número es 612 34 56 78.'), [['phone', '612 34 56 78']]);
   });
   it('leaves dates, versions, amounts, IDs and addresses alone', () => {
-    for (const t of ['released 2024-03-18 as 2.14.3', 'total 1 234 567 units', 'order 20240115123045', 'kernel 6.8.0-45', 'Aadhaar 2341 2341 2347', 'NIR 2 84 05 75 120 005 32']) {
+    for (const t of [
+      'released 2024-03-18 as 2.14.3',
+      'total 1 234 567 units',
+      'order 20240115123045',
+      'kernel 6.8.0-45',
+      'Aadhaar 2341 2341 2347',
+      'NIR 2 84 05 75 120 005 32',
+    ]) {
       assert.deepEqual(found(t), [], t);
     }
   });
@@ -57,14 +82,29 @@ describe('phone numbers', () => {
 
 describe('names', () => {
   it('finds names from many locales by the gazetteer', () => {
-    assert.deepEqual(found('Zainab Okafor met Søren Kjær and Nguyễn Văn An in Lagos.').map((x) => x[1]), ['Zainab Okafor', 'Søren Kjær', 'Nguyễn Văn An']);
-    assert.deepEqual(found('Yesterday Lara Kiss and Alex Gal signed it.').map((x) => x[1]), ['Lara Kiss', 'Alex Gal']);
+    assert.deepEqual(
+      found('Zainab Okafor met Søren Kjær and Nguyễn Văn An in Lagos.').map((x) => x[1]),
+      ['Zainab Okafor', 'Søren Kjær', 'Nguyễn Văn An'],
+    );
+    assert.deepEqual(
+      found('Yesterday Lara Kiss and Alex Gal signed it.').map((x) => x[1]),
+      ['Lara Kiss', 'Alex Gal'],
+    );
   });
   it('does not take projects, products, pets or everyday capitalised words for people', () => {
-    for (const t of ['remember: my project is called Falcon', 'Our startup named Jasper raised a round.', 'my dog is called Max', 'The repo is named Atlas.', 'Memory allocated per message fell. Before this round it was 388 KB; 0.3 ms. Per-message cost']) {
+    for (const t of [
+      'remember: my project is called Falcon',
+      'Our startup named Jasper raised a round.',
+      'my dog is called Max',
+      'The repo is named Atlas.',
+      'Memory allocated per message fell. Before this round it was 388 KB; 0.3 ms. Per-message cost',
+    ]) {
       assert.deepEqual(found(t), [], t);
     }
-    assert.deepEqual(found('My name is Falcon Jones.').map((x) => x[1]), ['Falcon Jones']);
+    assert.deepEqual(
+      found('My name is Falcon Jones.').map((x) => x[1]),
+      ['Falcon Jones'],
+    );
   });
 });
 
@@ -73,7 +113,7 @@ describe('evaluation set', () => {
     const scores = scorePii(buildPiiEvalSet(7, 260), (t) => findPii(t, piiDefaults));
     for (const e of ['person', 'email', 'phone', 'credit_card', 'iban', 'national_id', 'ip_address']) {
       assert.ok(scores[e], `${e} present in the set`);
-      assert.ok(scores[e]!.f1 >= 0.85, `${e}: ${JSON.stringify(scores[e])}`);
+      assert.ok(scores[e].f1 >= 0.85, `${e}: ${JSON.stringify(scores[e])}`);
     }
   });
 });

@@ -10,12 +10,15 @@ const all = (src: string, text: string) => {
   while ((m = execWord(w, text))) out.push([m.index, m[0]]);
   return out;
 };
-const reference = (src: string, text: string) => [...text.matchAll(new RegExp(src, 'gu'))].map((m) => [m.index!, m[0]] as [number, string]);
+const reference = (src: string, text: string) => [...text.matchAll(new RegExp(src, 'gu'))].map((m) => [m.index, m[0]] as [number, string]);
 
 describe('word-start rules without a leading look-behind', () => {
   it('finds exactly what the look-behind pattern finds', () => {
     const cases: Array<[string, string]> = [
-      [`${WORD_START}(?:ignore|forget) (?:all|the) rules`, 'xignore all rules; ignore all rules, éforget the rules 忽forget the rules 😀ignore the rules'],
+      [
+        `${WORD_START}(?:ignore|forget) (?:all|the) rules`,
+        'xignore all rules; ignore all rules, éforget the rules 忽forget the rules 😀ignore the rules',
+      ],
       [`${WORD_START}ab|${WORD_START}b`, 'cab ab b xb'],
       [`${WORD_START}(?:a|b)c(?![\\p{L}])`, 'ac bc xac 1bc жac'],
     ];

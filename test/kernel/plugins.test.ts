@@ -72,7 +72,7 @@ test('each broken plugin is reported with its id and a clear reason, and the oth
   for (const [id, re] of Object.entries(expect)) {
     const s = status(id);
     assert.equal(s?.status, 'error', `${id} should be in error`);
-    assert.match(s!.error!, re, `${id}: ${s!.error}`);
+    assert.match(s.error!, re, `${id}: ${s.error}`);
   }
   // A failed setup leaves nothing half-registered.
   assert.equal(k.registry.skill('half-registered'), undefined);
@@ -91,10 +91,14 @@ test('unknown routes answer a JSON error body, never HTML', async () => {
 });
 
 test('lifecycle: ordered start, reverse-order close', async () => {
-  assert.deepEqual(
-    k.lifecycle.slice(0, 6),
-    ['start:telemetry', 'start:store', 'start:metrics', 'start:pool', 'start:wasm', 'start:plugins'],
-  );
+  assert.deepEqual(k.lifecycle.slice(0, 6), [
+    'start:telemetry',
+    'start:store',
+    'start:metrics',
+    'start:pool',
+    'start:wasm',
+    'start:plugins',
+  ]);
   assert.ok(lifecycle.indexOf('good-tool:start') < lifecycle.indexOf('depends-on-good:start'));
   await k.stop();
   assert.ok(lifecycle.indexOf('depends-on-good:close') < lifecycle.indexOf('good-tool:close'), lifecycle.join(','));

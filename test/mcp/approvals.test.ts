@@ -24,7 +24,7 @@ describe('MCP calls under the approval policy', () => {
   const pending = async () => {
     for (let i = 0; i < 200; i++) {
       const p = (await gate.list(null, 'pending')).filter((a) => a.skill === 'crypto');
-      if (p.length) return p[0]!;
+      if (p.length) return p[0];
       await new Promise((r) => setTimeout(r, 25));
     }
     assert.fail('no pending approval appeared');
@@ -32,13 +32,18 @@ describe('MCP calls under the approval policy', () => {
 
   test('approve: the waiting call runs and returns its result; progress names the approval', async () => {
     const progress: string[] = [];
-    const call = c.callTool({ name: 'crypto', arguments: { op: 'keccak256', data: 'hello' } }, undefined, { onprogress: (p) => progress.push(p.message ?? '') });
+    const call = c.callTool({ name: 'crypto', arguments: { op: 'keccak256', data: 'hello' } }, undefined, {
+      onprogress: (p) => progress.push(p.message ?? ''),
+    });
     const a = await pending();
     await gate.decide(a.id, null, 'approve', 'looks fine', 'tester');
     const r: any = await call;
     assert.ok(!r.isError, textOf(r));
     assert.match(JSON.stringify(r.structuredContent), /1c8aff950685c2ed4bc3174f3472287b56d9517b9c948127319a09a7a36deac8/);
-    assert.ok(progress.some((m) => m.includes(a.id)), JSON.stringify(progress));
+    assert.ok(
+      progress.some((m) => m.includes(a.id)),
+      JSON.stringify(progress),
+    );
   });
 
   test('deny: the call is refused with the reason', async () => {

@@ -15,7 +15,8 @@ const CORE = ['gateway-core', 'llm-demo', 'skill-crypto', 'gateway-audit', 'mcp-
 async function boot(o: { servers: unknown[]; dataDir?: string; workspace?: string; env?: Record<string, string> }) {
   const keep = new Set(CORE);
   const plugins: Record<string, any> = {};
-  for (const d of fs.readdirSync(path.join(ROOT, 'plugins'), { withFileTypes: true })) if (d.isDirectory() && !keep.has(d.name)) plugins[d.name] = { enabled: false };
+  for (const d of fs.readdirSync(path.join(ROOT, 'plugins'), { withFileTypes: true }))
+    if (d.isDirectory() && !keep.has(d.name)) plugins[d.name] = { enabled: false };
   plugins['mcp-client'] = { retry_base_ms: 50, retry_max_ms: 400, ping_interval_ms: 200 };
   const dataDir = o.dataDir ?? tmp('vigil-mcpc-data-');
   const workspace = o.workspace ?? tmp('vigil-mcpc-ws-');
@@ -33,7 +34,8 @@ async function boot(o: { servers: unknown[]; dataDir?: string; workspace?: strin
     return r.json();
   };
   const servers = async () => (await kernel.gateway.inject({ method: 'GET', url: '/api/v1/mcp/servers' })).json().servers as any[];
-  const readiness = async () => (await kernel.gateway.inject({ method: 'GET', url: '/api/v1/enterprise/readiness' })).json().checks as any[];
+  const readiness = async () =>
+    (await kernel.gateway.inject({ method: 'GET', url: '/api/v1/enterprise/readiness' })).json().checks as any[];
   return { kernel, dataDir, workspace, chat, servers, readiness };
 }
 
@@ -47,7 +49,13 @@ async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 15_000
   }
 }
 
-const fsServer = (dir: string) => ({ name: 'fs', command: process.execPath, args: [FS_SERVER, dir], capabilities: ['file_read'], write_capabilities: ['file_write'] });
+const fsServer = (dir: string) => ({
+  name: 'fs',
+  command: process.execPath,
+  args: [FS_SERVER, dir],
+  capabilities: ['file_read'],
+  write_capabilities: ['file_write'],
+});
 
 describe('MCP client: the reference filesystem server over stdio', () => {
   let b: Awaited<ReturnType<typeof boot>>;
@@ -121,7 +129,11 @@ describe('MCP client: the reference filesystem server over stdio', () => {
 
 describe('MCP client: servers that are down', () => {
   test('a server down at start is not fatal: reported in readiness, retried with growing backoff', async () => {
-    const b = await boot({ servers: [{ name: 'broken', command: process.execPath, args: ['-e', 'process.stderr.write("no such database\\n"); process.exit(3)'] }] });
+    const b = await boot({
+      servers: [
+        { name: 'broken', command: process.execPath, args: ['-e', 'process.stderr.write("no such database\\n"); process.exit(3)'] },
+      ],
+    });
     try {
       const s = await until(b.servers, (x) => x[0].failures >= 3);
       assert.equal(s[0].state === 'connected', false);
@@ -167,9 +179,14 @@ describe('MCP client: servers that are down', () => {
   test('bad mcp.servers config fails the plugin with the key named, not the gateway', async () => {
     const keep = new Set(CORE);
     const plugins: Record<string, any> = {};
-    for (const d of fs.readdirSync(path.join(ROOT, 'plugins'), { withFileTypes: true })) if (d.isDirectory() && !keep.has(d.name)) plugins[d.name] = { enabled: false };
+    for (const d of fs.readdirSync(path.join(ROOT, 'plugins'), { withFileTypes: true }))
+      if (d.isDirectory() && !keep.has(d.name)) plugins[d.name] = { enabled: false };
     const kernel = new Kernel({
-      settingsInput: { dataDir: tmp('vigil-mcpc-bad-'), env: {}, overrides: { llm: { provider: 'demo' }, mcp: { servers: [{ name: 'x', command: 'a', url: 'http://b' }] }, plugins } },
+      settingsInput: {
+        dataDir: tmp('vigil-mcpc-bad-'),
+        env: {},
+        overrides: { llm: { provider: 'demo' }, mcp: { servers: [{ name: 'x', command: 'a', url: 'http://b' }] }, plugins },
+      },
       logger: pino({ level: 'silent' }),
       poolThreads: 1,
     });
@@ -194,11 +211,21 @@ describe('MCP client: another vigil over Streamable HTTP with a tenant key', () 
 
   test('its tools become skills; the key comes from the environment through ${VAR}; the agent runs its analysis', async () => {
     const key = await peer.addTenant('upstream-user');
-    const server = { name: 'peer', url: peer.gateway + '/mcp', headers: { Authorization: 'Bearer ${VIGIL_TEST_PEER_KEY}' }, capabilities: ['contract_analysis'], include_tools: ['list_layers', 'analyze_contract'] };
+    const server = {
+      name: 'peer',
+      url: peer.gateway + '/mcp',
+      headers: { Authorization: 'Bearer ${VIGIL_TEST_PEER_KEY}' },
+      capabilities: ['contract_analysis'],
+      include_tools: ['list_layers', 'analyze_contract'],
+    };
     process.env.VIGIL_TEST_PEER_KEY = key;
     const b = await boot({ servers: [server] });
     try {
-      const names = b.kernel.registry.skills().map((s) => s.name).filter((n) => n.startsWith('mcp_peer_')).sort();
+      const names = b.kernel.registry
+        .skills()
+        .map((s) => s.name)
+        .filter((n) => n.startsWith('mcp_peer_'))
+        .sort();
       assert.deepEqual(names, ['mcp_peer_analyze_contract', 'mcp_peer_list_layers']);
       const r = await b.chat('/skill mcp_peer_list_layers {}');
       assert.equal(r.tool_calls[0].status, 'ok', JSON.stringify(r.tool_calls[0]));

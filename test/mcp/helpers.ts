@@ -58,7 +58,12 @@ export async function listen(o: { config?: Record<string, any>; disable?: string
     },
     async connect(key) {
       const c = new Client({ name: 'vigil-test', version: '1.0.0' });
-      await c.connect(new StreamableHTTPClientTransport(new URL(addrs.gateway + '/mcp'), key ? { requestInit: { headers: { authorization: `Bearer ${key}` } } } : undefined));
+      await c.connect(
+        new StreamableHTTPClientTransport(
+          new URL(addrs.gateway + '/mcp'),
+          key ? { requestInit: { headers: { authorization: `Bearer ${key}` } } } : undefined,
+        ),
+      );
       clients.push(c);
       return c;
     },

@@ -70,12 +70,18 @@ describe('MCP over Streamable HTTP (single-tenant)', () => {
     assert.match(textOf(layer), /invalid_arguments: "layer"/);
     const tool: any = await c.callTool({ name: 'analyze_tool', arguments: { contract_code: REENTRANT, tool: 'no-such-tool' } });
     assert.match(textOf(tool), /unknown_tool/);
-    await assert.rejects(c.callTool({ name: 'no_such_tool', arguments: {} }), (e: unknown) => e instanceof McpError && /unknown tool/.test(e.message));
+    await assert.rejects(
+      c.callTool({ name: 'no_such_tool', arguments: {} }),
+      (e: unknown) => e instanceof McpError && /unknown tool/.test(e.message),
+    );
   });
 
   test('analyze_layer, analyze_tool, list_tools and list_layers answer with the REST shapes', async () => {
     const layers: any = await c.callTool({ name: 'list_layers', arguments: {} });
-    assert.deepEqual(layers.structuredContent.layers.map((l: any) => l.layer), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    assert.deepEqual(
+      layers.structuredContent.layers.map((l: any) => l.layer),
+      [1, 2, 3, 4, 5, 6, 7, 8, 9],
+    );
     const tools: any = await c.callTool({ name: 'list_tools', arguments: {} });
     const builtin = tools.structuredContent.tools.find((t: any) => t.builtin && t.layer === 1 && t.available);
     assert.ok(builtin, 'a built-in layer-1 tool is available');
@@ -150,15 +156,28 @@ describe('MCP over Streamable HTTP with tenants', () => {
   after(() => h.close());
 
   test('401 without a key or with a wrong one; the SDK client cannot connect', async () => {
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    };
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const r = await fetch(h.gateway + '/mcp', { method: 'POST', headers, body: JSON.stringify(init) });
     assert.equal(r.status, 401);
     assert.equal((await r.json()).code, 'unauthorized');
-    const bad = await fetch(h.gateway + '/mcp', { method: 'POST', headers: { ...headers, authorization: 'Bearer nope' }, body: JSON.stringify(init) });
+    const bad = await fetch(h.gateway + '/mcp', {
+      method: 'POST',
+      headers: { ...headers, authorization: 'Bearer nope' },
+      body: JSON.stringify(init),
+    });
     assert.equal(bad.status, 401);
     await assert.rejects(h.connect());
-    const xkey = await fetch(h.gateway + '/mcp', { method: 'POST', headers: { ...headers, 'x-api-key': full }, body: JSON.stringify(init) });
+    const xkey = await fetch(h.gateway + '/mcp', {
+      method: 'POST',
+      headers: { ...headers, 'x-api-key': full },
+      body: JSON.stringify(init),
+    });
     assert.equal(xkey.status, 200);
   });
 
@@ -175,7 +194,10 @@ describe('MCP over Streamable HTTP with tenants', () => {
     for (const t of listed) for (const cap of t._meta?.['vigil/capabilities'] as string[]) assert.equal(cap, 'crypto', t.name);
     const denied: any = await l.callTool({ name: 'analyze_contract', arguments: { contract_code: REENTRANT } });
     assert.equal(denied.isError, true);
-    assert.match(textOf(denied), /capability_denied: skill "analyze_contract" needs contract_analysis, which the permission set "tenant:locked" does not grant/);
+    assert.match(
+      textOf(denied),
+      /capability_denied: skill "analyze_contract" needs contract_analysis, which the permission set "tenant:locked" does not grant/,
+    );
 
     const acme = await h.kernel.store.queryAudit({ tenant: 'acme', type: 'skill.call', limit: 50 });
     assert.ok(acme.some((e) => e.detail.skill === 'analyze_contract' && e.outcome === 'success' && e.detail.via === 'mcp-http'));

@@ -38,14 +38,26 @@ describe('vigil mcp (stdio)', () => {
   test('initialize reports vigil; tools/list has the analysis operations and the permitted skills', async () => {
     assert.equal(client.getServerVersion()?.name, 'vigil');
     const names = (await client.listTools()).tools.map((t) => t.name);
-    for (const n of ['analyze_contract', 'analyze_layer', 'analyze_tool', 'remediate', 'validate_remediation', 'list_tools', 'list_layers', 'contract_audit', 'crypto']) {
+    for (const n of [
+      'analyze_contract',
+      'analyze_layer',
+      'analyze_tool',
+      'remediate',
+      'validate_remediation',
+      'list_tools',
+      'list_layers',
+      'contract_audit',
+      'crypto',
+    ]) {
       assert.ok(names.includes(n), `missing ${n}`);
     }
     assert.ok(!names.includes('shell'));
   });
 
   test('analyze_contract (by path, inside the contract roots) finds the reentrancy', async () => {
-    const r: any = await client.callTool({ name: 'analyze_contract', arguments: { contract_path: 'Bank.sol', mode: 'quick' } }, undefined, { timeout: 120_000 });
+    const r: any = await client.callTool({ name: 'analyze_contract', arguments: { contract_path: 'Bank.sol', mode: 'quick' } }, undefined, {
+      timeout: 120_000,
+    });
     assert.ok(!r.isError, textOf(r));
     const f = r.structuredContent.findings.find((x: any) => x.category === 'reentrancy');
     assert.ok(f, JSON.stringify(r.structuredContent.findings.map((x: any) => x.category)));

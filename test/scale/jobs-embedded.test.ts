@@ -33,7 +33,7 @@ async function settled(id: string) {
   throw new Error(`job ${id} did not finish`);
 }
 
-test('a quick job: 202 with job_id, then the synchronous endpoint\'s body', async () => {
+test("a quick job: 202 with job_id, then the synchronous endpoint's body", async () => {
   const r = await post({ contract_code: VULNERABLE, mode: 'quick' });
   assert.equal(r.statusCode, 202, r.body);
   const { job_id, status } = r.json();
@@ -55,7 +55,7 @@ test('events: progress then done, and the stream ends', async () => {
   const s = await k.api.inject({ method: 'GET', url: `/api/v1/jobs/${job_id}/events` });
   assert.equal(s.statusCode, 200);
   assert.match(String(s.headers['content-type']), /text\/event-stream/);
-  const events = [...s.body.matchAll(/event: (\w+)\ndata: (.*)\n/g)].map((m) => ({ event: m[1], data: JSON.parse(m[2]!) }));
+  const events = [...s.body.matchAll(/event: (\w+)\ndata: (.*)\n/g)].map((m) => ({ event: m[1], data: JSON.parse(m[2]) }));
   const done = events.at(-1)!;
   assert.equal(done.event, 'done');
   assert.equal(done.data.status, 'completed');
@@ -86,8 +86,8 @@ test('a full queue answers 503 queue_full with Retry-After; accepted jobs all fi
   const ok = rs.filter((r) => r.statusCode === 202);
   assert.ok(full.length >= 1, rs.map((r) => r.statusCode).join(','));
   assert.ok(ok.length >= 1);
-  assert.equal(full[0]!.json().code, 'queue_full');
-  assert.ok(Number(full[0]!.headers['retry-after']) >= 1);
+  assert.equal(full[0].json().code, 'queue_full');
+  assert.ok(Number(full[0].headers['retry-after']) >= 1);
   for (const r of ok) assert.equal((await settled(r.json().job_id)).status, 'completed');
   // A refused job left nothing behind.
   assert.equal(ok.length + full.length, 6);

@@ -21,7 +21,12 @@ import { REDIS_URL, dropPrefix, redisProblem, uniquePrefix } from './services.ts
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const skip = (await redisProblem()) ?? (await postgresProblem());
 
-interface Span { traceId: string; spanId: string; parentSpanId?: string; name: string }
+interface Span {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+}
 
 // --- an OTLP/HTTP (JSON) trace receiver --------------------------------------------------------
 function otlpReceiver() {
@@ -42,10 +47,20 @@ function otlpReceiver() {
   return { spans, server };
 }
 
-interface Proc { role: string; child: ChildProcess; gateway: string; api: string; log: string[] }
+interface Proc {
+  role: string;
+  child: ChildProcess;
+  gateway: string;
+  api: string;
+  log: string[];
+}
 
 function start(role: string, env: NodeJS.ProcessEnv): Promise<Proc> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/vigil.js'), 'serve', '--role', role, '--bind', '127.0.0.1:0', '--api-bind', '127.0.0.1:0'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'bin/vigil.js'), 'serve', '--role', role, '--bind', '127.0.0.1:0', '--api-bind', '127.0.0.1:0'],
+    { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const log: string[] = [];
   return new Promise((resolve, reject) => {
     let buf = '';
@@ -80,7 +95,9 @@ const procs: Proc[] = [];
 const cleanups: Array<() => Promise<unknown>> = [];
 after(async () => {
   for (const p of procs) if (p.child.exitCode === null && !p.child.killed) p.child.kill('SIGTERM');
-  await Promise.all(procs.map((p) => (p.child.exitCode !== null || p.child.signalCode ? null : new Promise((r) => p.child.once('exit', r)))));
+  await Promise.all(
+    procs.map((p) => (p.child.exitCode !== null || p.child.signalCode ? null : new Promise((r) => p.child.once('exit', r)))),
+  );
   for (const c of cleanups) await c().catch(() => undefined);
 });
 
@@ -240,7 +257,10 @@ test('2 gateways, 2 API replicas, 2 workers on PostgreSQL and Redis', { skip: sk
     }
   }
   phase('20 jobs settled');
-  assert.deepEqual(final.map((j) => j.status), Array(20).fill('completed'));
+  assert.deepEqual(
+    final.map((j) => j.status),
+    Array(20).fill('completed'),
+  );
   assert.ok(final.every((j, i) => j.result.audit_id === ids[i] && j.result.findings.length > 0));
   const killed = final[ids.indexOf(victim!)];
   assert.ok(killed.attempts >= 2, `the job W1 held ran again elsewhere (attempts ${killed.attempts})`);
@@ -248,7 +268,10 @@ test('2 gateways, 2 API replicas, 2 workers on PostgreSQL and Redis', { skip: sk
   const events = await store.queryAudit({ tenant: 'ci', limit: 10_000 });
   const completions = events.filter((e) => e.type === 'analysis.job.completed').map((e) => e.detail.job_id as string);
   assert.deepEqual([...completions].sort(), [...ids].sort());
-  assert.ok(!completions.includes(victim!) || events.find((e) => e.type === 'analysis.job.completed' && e.detail.job_id === victim)!.actor!.startsWith(`${w2.child.pid}-`));
+  assert.ok(
+    !completions.includes(victim!) ||
+      events.find((e) => e.type === 'analysis.job.completed' && e.detail.job_id === victim)!.actor!.startsWith(`${w2.child.pid}-`),
+  );
 
   // --- one ordered audit log from every replica -------------------------------------------------
   const actors = new Set(events.filter((e) => e.type.startsWith('analysis.job.')).map((e) => String(e.actor).split('-')[0]));
@@ -257,7 +280,10 @@ test('2 gateways, 2 API replicas, 2 workers on PostgreSQL and Redis', { skip: sk
   assert.ok(acme.filter((e) => e.type === 'http.request').length >= 6, 'both gateways audited their requests');
   for (const list of [events, acme]) {
     const idsInOrder = list.map((e) => e.id!);
-    assert.deepEqual(idsInOrder, [...idsInOrder].sort((x, y) => x - y));
+    assert.deepEqual(
+      idsInOrder,
+      [...idsInOrder].sort((x, y) => x - y),
+    );
   }
 
   // --- one trace: API request -> enqueue -> worker job -> analysis.tool -------------------------
@@ -267,7 +293,9 @@ test('2 gateways, 2 API replicas, 2 workers on PostgreSQL and Redis', { skip: sk
     for (const job of otlp.spans.filter((s) => s.name === 'analysis.job')) {
       const enqueue = byId.get(job.parentSpanId ?? '');
       const api = enqueue && byId.get(enqueue.parentSpanId ?? '');
-      const tool = otlp.spans.find((s) => s.name === 'analysis.tool' && s.traceId === job.traceId && byId.get(s.parentSpanId ?? '')?.traceId === job.traceId);
+      const tool = otlp.spans.find(
+        (s) => s.name === 'analysis.tool' && s.traceId === job.traceId && byId.get(s.parentSpanId ?? '')?.traceId === job.traceId,
+      );
       if (enqueue?.name === 'analysis.job.enqueue' && api && /POST \/api\/v1\/jobs/.test(api.name) && tool) {
         chain = { api, job, tool };
         break;

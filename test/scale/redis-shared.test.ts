@@ -54,7 +54,10 @@ test('concurrent sessions: the cap counts sessions on both replicas', { skip: sk
   const tb = b.kernel.services.get<Tenancy>('tenancy')!;
   await ta.sessionOpened('cap', 's1');
   await tb.sessionOpened('cap', 's2');
-  await assert.rejects(ta.sessionOpened('cap', 's3'), (e: any) => e.statusCode === 429 && e.code === 'session_limit' && e.details.active === 2);
+  await assert.rejects(
+    ta.sessionOpened('cap', 's3'),
+    (e: any) => e.statusCode === 429 && e.code === 'session_limit' && e.details.active === 2,
+  );
   await assert.rejects(tb.sessionOpened('cap', 's3'), (e: any) => e.statusCode === 429);
   // The same session on the other replica counts once.
   await tb.sessionOpened('cap', 's1');
@@ -75,7 +78,10 @@ test('daily token quota: usage on one replica counts on the other', { skip: skip
   await Promise.all([ua.consume('quota', 200), ub.consume('quota', 200)]);
   await ub.assertAvailable('quota');
   await ua.consume('quota', 150);
-  await assert.rejects(ub.assertAvailable('quota'), (e: any) => e.statusCode === 429 && e.code === 'quota_exceeded' && e.details.used === 550);
+  await assert.rejects(
+    ub.assertAvailable('quota'),
+    (e: any) => e.statusCode === 429 && e.code === 'quota_exceeded' && e.details.used === 550,
+  );
   await assert.rejects(ua.assertAvailable('quota'), (e: any) => e.statusCode === 429);
 });
 

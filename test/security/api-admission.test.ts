@@ -15,7 +15,11 @@ import { VULNERABLE } from '../api/helpers.ts';
 const TRIVIAL = 'pragma solidity 0.8.30;\ncontract T { function f() external pure returns (uint) { return 1; } }\n';
 // 20,000 parentheses around `a`, padded to 40 KB, exactly as in the report.
 const PARENS = 20_000;
-const PATHOLOGICAL = `pragma solidity 0.8.30;\ncontract P {\n  function f(uint a) external pure returns (uint) {\n    return ${'('.repeat(PARENS)}a${')'.repeat(PARENS)};\n  }\n}\n`.padEnd(40 * 1024, ' ');
+const PATHOLOGICAL =
+  `pragma solidity 0.8.30;\ncontract P {\n  function f(uint a) external pure returns (uint) {\n    return ${'('.repeat(PARENS)}a${')'.repeat(PARENS)};\n  }\n}\n`.padEnd(
+    40 * 1024,
+    ' ',
+  );
 
 // Start-up self-tests would compete with these requests for the two pool threads.
 const NO_SELF_TEST = { 'analysis-engine': { self_test_on_start: false } };
@@ -27,7 +31,18 @@ async function post(base: string, url: string, body: unknown, key?: string) {
   if (key) headers.authorization = `Bearer ${key}`;
   const r = await fetch(base + url, { method: 'POST', headers, body: JSON.stringify(body) });
   const text = await r.text();
-  return { status: r.status, headers: r.headers, text, json: (() => { try { return JSON.parse(text); } catch { return null; } })() };
+  return {
+    status: r.status,
+    headers: r.headers,
+    text,
+    json: (() => {
+      try {
+        return JSON.parse(text);
+      } catch {
+        return null;
+      }
+    })(),
+  };
 }
 
 // One kernel for both parts (each new kernel pays for loading the compiler into its workers):
@@ -35,12 +50,13 @@ async function post(base: string, url: string, body: unknown, key?: string) {
 let s: Listening;
 const keys: Record<string, string> = {};
 before(async () => {
-  s = await listen({ config: { analysis_admission: { max_running: 1, max_queued: 1, per_client: 1 }, max_analysis_timeout: 120, plugins: NO_SELF_TEST } });
+  s = await listen({
+    config: { analysis_admission: { max_running: 1, max_queued: 1, per_client: 1 }, max_analysis_timeout: 120, plugins: NO_SELF_TEST },
+  });
 });
 after(() => s.close());
 
 describe('the reproduction (keyless, no tenants)', () => {
-
   test('three 40 KB 20,000-parenthesis requests are refused up front; a trivial analysis 4 s later and a chat contract_audit succeed', async () => {
     assert.equal(PATHOLOGICAL.length, 40 * 1024);
     const api = apiOf(s);
@@ -55,7 +71,10 @@ describe('the reproduction (keyless, no tenants)', () => {
     const trivial = await post(api, '/api/v1/analyze/quick/', { contract_code: TRIVIAL, timeout: 60 });
     assert.equal(trivial.status, 200, trivial.text);
     assert.equal(trivial.json.timeout_clamped, undefined);
-    assert.ok(trivial.json.results.every((t: any) => t.status !== "timeout"), `a tool timed out: ${JSON.stringify(trivial.json.results.map((t: any) => [t.tool, t.status]))}`);
+    assert.ok(
+      trivial.json.results.every((t: any) => t.status !== 'timeout'),
+      `a tool timed out: ${JSON.stringify(trivial.json.results.map((t: any) => [t.tool, t.status]))}`,
+    );
     const chat = await post(s.gateway, '/api/v1/agent/chat', { message: `/skill contract_audit ${JSON.stringify({ code: TRIVIAL })}` });
     assert.equal(chat.status, 200, chat.text);
     assert.equal(chat.json.tool_calls[0].name, 'contract_audit');
@@ -104,11 +123,14 @@ describe('admission gate and maximum timeout (tenants; one running, one waiting,
     const r = await post(apiOf(s), '/api/v1/analyze/quick/', { contract_code: TRIVIAL, timeout: 600 }, keys.alice);
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.json.timeout_clamped, { requested: 600, applied: 120 });
-    assert.ok(r.json.notes.some((n: string) => /requested timeout of 600 s was lowered to the server's maximum of 120 s/.test(n)), r.json.notes);
+    assert.ok(
+      r.json.notes.some((n: string) => /requested timeout of 600 s was lowered to the server's maximum of 120 s/.test(n)),
+      r.json.notes,
+    );
     assert.equal(r.headers.get('x-vigil-timeout-clamped'), 'requested=600; applied=120');
   });
 
-  test('per-client cap and queue bound answer 429 with Retry-After; the gateway\'s contract_audit still runs', async () => {
+  test("per-client cap and queue bound answer 429 with Retry-After; the gateway's contract_audit still runs", async () => {
     const api = apiOf(s);
     const gate = admissionFor(s.kernel.services);
     const until = async (cond: () => boolean) => {
@@ -141,7 +163,12 @@ describe('admission gate and maximum timeout (tenants; one running, one waiting,
 
     // The gateway's own skill call is not behind the API's queue.
     assert.equal(gate.stats().running, 1, 'the API is still saturated');
-    const chat = await post(s.gateway, '/api/v1/agent/chat', { message: `/skill contract_audit ${JSON.stringify({ code: TRIVIAL })}` }, keys.carol);
+    const chat = await post(
+      s.gateway,
+      '/api/v1/agent/chat',
+      { message: `/skill contract_audit ${JSON.stringify({ code: TRIVIAL })}` },
+      keys.carol,
+    );
     assert.equal(chat.status, 200, chat.text);
     assert.equal(chat.json.tool_calls[0].status, 'ok', JSON.stringify(chat.json.tool_calls[0]));
 

@@ -25,7 +25,10 @@ before(async () => {
   fs.writeFileSync(path.join(root, '.git', 'config'), `[remote "origin"]\n\turl = https://user:${SECRET}@example.com/x.git\n`);
   fs.writeFileSync(path.join(root, 'vigil.config.yaml'), `llm:\n  api_key: ${SECRET}\n`);
   fs.symlinkSync(path.join(root, '.env'), path.join(root, 'x.sol'));
-  fs.writeFileSync(path.join(root, 'A.sol'), 'pragma solidity 0.8.30;\ncontract A { function f() external pure returns (uint) { return 1; } }\n');
+  fs.writeFileSync(
+    path.join(root, 'A.sol'),
+    'pragma solidity 0.8.30;\ncontract A { function f() external pure returns (uint) { return 1; } }\n',
+  );
   // A .sol file that imports a secret: solc's parse errors quote what they read.
   fs.writeFileSync(path.join(root, '.env2'), `contract ${SECRET.replace(/-/g, '_')} {}\n`);
   fs.writeFileSync(path.join(root, 'Imp.sol'), 'pragma solidity 0.8.30;\nimport "./.env2";\ncontract B {}\n');

@@ -57,7 +57,7 @@ test('a report POSTed with a key belongs to that tenant: the other tenant gets 4
   const lb = await call('GET', '/api/v1/reports/?limit=100', bob);
   assert.ok(ids(la.json).includes(aid) && !ids(la.json).includes(bid));
   assert.ok(ids(lb.json).includes(bid) && !ids(lb.json).includes(aid));
-  assert.equal(la.json.total, ids(la.json).length, 'the total counts only the caller\'s reports');
+  assert.equal(la.json.total, ids(la.json).length, "the total counts only the caller's reports");
 
   // Keyless, with tenants configured: refused outright (authentication) or shown nothing owned.
   const anon = await call('GET', `/api/v1/reports/${aid}/`);
@@ -67,9 +67,16 @@ test('a report POSTed with a key belongs to that tenant: the other tenant gets 4
   else assert.equal(anonList.status, 401);
 });
 
-test('a full audit made through MCP is stored under the caller\'s tenant and only it reads it on :8000', async () => {
+test("a full audit made through MCP is stored under the caller's tenant and only it reads it on :8000", async () => {
   const c = await s.connect(alice);
-  const r: any = await c.callTool({ name: 'analyze_contract', arguments: { contract_code: 'pragma solidity 0.8.30;\ncontract T { uint x; function set(uint v) external { x = v; } }\n', mode: 'full', timeout: 60 } });
+  const r: any = await c.callTool({
+    name: 'analyze_contract',
+    arguments: {
+      contract_code: 'pragma solidity 0.8.30;\ncontract T { uint x; function set(uint v) external { x = v; } }\n',
+      mode: 'full',
+      timeout: 60,
+    },
+  });
   assert.notEqual(r.isError, true, JSON.stringify(r).slice(0, 500));
   const auditId = r.structuredContent.audit_id as string;
   assert.equal(r.structuredContent.report_url, `/api/v1/reports/${auditId}/`);
@@ -103,7 +110,7 @@ test('without the tenancy plugin, tenants in the store still keep keyless caller
     assert.ok([401, 404].includes(one.status));
     const list = await fetch(`${base}/api/v1/reports/?limit=100`);
     if (list.status === 200) {
-      const got = ((await list.json()) as any).reports.map((r: any) => r.report_id);
+      const got = (await list.json()).reports.map((r: any) => r.report_id);
       assert.ok(!got.includes(owned.id) && got.includes(mine.id), JSON.stringify(got));
     }
   } finally {

@@ -19,7 +19,10 @@ const SAMPLE = {
   contract: { name: 'Bank', sha256: 'ab'.repeat(32), pragma: '^0.8.0', compiler: '0.8.30' },
   layers: [1, 3],
   tools: ['vigil-static', 'solhint'],
-  results: [{ tool: 'vigil-static', layer: 1, status: 'success', findings: [], execution_time: 0.25, error: null }, { tool: 'solhint', layer: 1, status: 'error', findings: [], execution_time: 1.5, error: 'boom' }],
+  results: [
+    { tool: 'vigil-static', layer: 1, status: 'success', findings: [], execution_time: 0.25, error: null },
+    { tool: 'solhint', layer: 1, status: 'error', findings: [], execution_time: 1.5, error: 'boom' },
+  ],
   findings: [
     {
       id: 'f1',
@@ -76,7 +79,7 @@ test('property: markup in any field of a result never reaches the HTML page unes
     for (const value of variants) {
       const bad = setAt(SAMPLE, p, value);
       for (const [how, page] of [
-        ['renderer alone', () => toHtml(bad as any)],
+        ['renderer alone', () => toHtml(bad)],
         ['stored-report path', () => toHtml(coerceAnalysis(bad))],
       ] as const) {
         let html: string;
@@ -101,7 +104,8 @@ before(async () => {
 });
 after(() => b?.stop());
 
-const inject = (method: 'GET' | 'POST', url: string, payload?: string) => b.kernel.api.inject({ method, url, payload, headers: payload ? { 'content-type': 'application/json' } : {} });
+const inject = (method: 'GET' | 'POST', url: string, payload?: string) =>
+  b.kernel.api.inject({ method, url, payload, headers: payload ? { 'content-type': 'application/json' } : {} });
 
 test('POST validates analysis reports: a string where a count belongs, a bad layer, a 3,000-deep body are 400', async () => {
   const cases = [
@@ -129,13 +133,37 @@ test('POST validates analysis reports: a string where a count belongs, a bad lay
 });
 
 test('bad rows written straight into the store never break a listing (also after a restart) and render safely', async () => {
-  const hostileRow = await b.kernel.store.putReport({ kind: 'analysis', data: setAt(setAt(setAt(SAMPLE, ['summary', 'CRITICAL'], hostile(1)), ['layers'], [hostile(2)]), ['findings', 0, 'location', 'line'], hostile(3)) });
-  const deepRow = await b.kernel.store.putReport({ kind: 'analysis', data: { findings: [], summary: JSON.parse('['.repeat(3000) + ']'.repeat(3000)) } });
+  const hostileRow = await b.kernel.store.putReport({
+    kind: 'analysis',
+    data: setAt(
+      setAt(setAt(SAMPLE, ['summary', 'CRITICAL'], hostile(1)), ['layers'], [hostile(2)]),
+      ['findings', 0, 'location', 'line'],
+      hostile(3),
+    ),
+  });
+  const deepRow = await b.kernel.store.putReport({
+    kind: 'analysis',
+    data: { findings: [], summary: JSON.parse('['.repeat(3000) + ']'.repeat(3000)) },
+  });
   const db = new Database(path.join(b.dataDir, 'vigil.db'));
-  db.prepare('INSERT INTO reports (id, kind, tenant, created_at, data) VALUES (?, ?, NULL, ?, ?)').run('not-json', 'analysis', new Date().toISOString(), '{"findings": [tru');
+  db.prepare('INSERT INTO reports (id, kind, tenant, created_at, data) VALUES (?, ?, NULL, ?, ?)').run(
+    'not-json',
+    'analysis',
+    new Date().toISOString(),
+    '{"findings": [tru',
+  );
   // Columns of the wrong type: SQLite keeps whatever it is given.
-  db.prepare('INSERT INTO reports (id, kind, tenant, created_at, data) VALUES (?, ?, NULL, ?, ?)').run('odd-columns', Buffer.from('analysis'), 20261125, '[1, 2]');
-  db.prepare('INSERT INTO reports (id, kind, tenant, created_at, data) VALUES (NULL, ?, NULL, ?, ?)').run('analysis', '9999-12-31T00:00:00.000Z', '{"summary": {"HIGH": 1}}');
+  db.prepare('INSERT INTO reports (id, kind, tenant, created_at, data) VALUES (?, ?, NULL, ?, ?)').run(
+    'odd-columns',
+    Buffer.from('analysis'),
+    20261125,
+    '[1, 2]',
+  );
+  db.prepare('INSERT INTO reports (id, kind, tenant, created_at, data) VALUES (NULL, ?, NULL, ?, ?)').run(
+    'analysis',
+    '9999-12-31T00:00:00.000Z',
+    '{"summary": {"HIGH": 1}}',
+  );
   db.close();
 
   const check = async () => {

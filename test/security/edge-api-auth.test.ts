@@ -27,16 +27,23 @@ test('with a tenant, the analysis API needs a key with contract_analysis; health
   // The issue's reproduction: remediate read any text file for anyone.
   assert.equal((await http(s.api, 'POST', '/api/v1/remediate/', { body: { contract_path: '.env' } })).status, 401);
   assert.equal((await http(s.api, 'GET', '/api/v1/reports/')).status, 401);
-  const wrong = await http(s.api, 'POST', '/api/v1/analyze/quick/', { key: 'vgl_not_a_key_not_a_key_not_a_key_00000', body: { contract_code: SRC } });
+  const wrong = await http(s.api, 'POST', '/api/v1/analyze/quick/', {
+    key: 'vgl_not_a_key_not_a_key_not_a_key_00000',
+    body: { contract_code: SRC },
+  });
   assert.equal(wrong.status, 401);
   const forbidden = await http(s.api, 'POST', '/api/v1/analyze/quick/', { key: chatOnly, body: { contract_code: SRC } });
   assert.equal(forbidden.status, 403, forbidden.text);
   assert.match(forbidden.json.error, /lacks the permission contract_analysis/);
   // Authenticated calls go through (cheap routes: this test is about the door, not analysis).
-  const ok = await http(s.api, 'POST', '/api/v1/reports/', { headers: { 'x-api-key': analyst }, body: { kind: 'note', note: 'reviewed by hand' } });
+  const ok = await http(s.api, 'POST', '/api/v1/reports/', {
+    headers: { 'x-api-key': analyst },
+    body: { kind: 'note', note: 'reviewed by hand' },
+  });
   assert.equal(ok.status, 201, ok.text);
   assert.equal((await http(s.api, 'GET', '/api/v1/tools/', { key: analyst })).status, 200);
-  for (const open of ['/api/v1/health/', '/api/v1/health', '/openapi.json']) assert.equal((await http(s.api, 'GET', open)).status, 200, open);
+  for (const open of ['/api/v1/health/', '/api/v1/health', '/openapi.json'])
+    assert.equal((await http(s.api, 'GET', open)).status, 200, open);
 });
 
 test('keyless and bad-key requests are limited per address before authentication; valid keys still pass', async () => {
@@ -65,10 +72,13 @@ test('keyless and bad-key requests are limited per address before authentication
     const agg = await fresh.kernel.store.queryAudit({ tenant: null, type: 'auth.failure', limit: 1000 });
     const gw = agg.filter((e) => (e.detail as any).surface === 'gateway');
     assert.equal(gw.length, 1, JSON.stringify(agg));
-    assert.equal((gw[0]!.detail as any).count, 12);
-    assert.deepEqual((gw[0]!.detail as any).statuses, { 401: 5, 429: 7 });
-    assert.equal((gw[0]!.detail as any).ip, '127.0.0.1');
-    assert.ok(agg.some((e) => (e.detail as any).surface === 'api'), 'the analysis API\'s failures are aggregated too');
+    assert.equal((gw[0].detail as any).count, 12);
+    assert.deepEqual((gw[0].detail as any).statuses, { 401: 5, 429: 7 });
+    assert.equal((gw[0].detail as any).ip, '127.0.0.1');
+    assert.ok(
+      agg.some((e) => (e.detail as any).surface === 'api'),
+      "the analysis API's failures are aggregated too",
+    );
     // The operator exports them like any other local event.
     await fresh.stop();
     const exp = await cli(['audit', 'export', '--local', '--type', 'auth.failure', '--data-dir', fresh.dataDir]);
@@ -93,8 +103,21 @@ test('readiness names the analysis API mode: keyed, open by --api-open, local', 
   const open = await serve({ config: { api_open: true } });
   try {
     const k = await addTenant(open.kernel, 'dave', ['contract_analysis']);
-    assert.equal((await http(open.api, 'POST', '/api/v1/reports/', { body: { kind: 'note', note: 'reviewed by hand' } })).status, 201, 'keyless on purpose');
-    assert.equal((await http(open.api, 'POST', '/api/v1/reports/', { key: 'vgl_wrong_wrong_wrong_wrong_wrong_wrong_00', body: { kind: 'note', note: 'reviewed by hand' } })).status, 401, 'a wrong key is still an error');
+    assert.equal(
+      (await http(open.api, 'POST', '/api/v1/reports/', { body: { kind: 'note', note: 'reviewed by hand' } })).status,
+      201,
+      'keyless on purpose',
+    );
+    assert.equal(
+      (
+        await http(open.api, 'POST', '/api/v1/reports/', {
+          key: 'vgl_wrong_wrong_wrong_wrong_wrong_wrong_00',
+          body: { kind: 'note', note: 'reviewed by hand' },
+        })
+      ).status,
+      401,
+      'a wrong key is still an error',
+    );
     assert.match((await mode(open, k)).all, /open by --api-open/);
   } finally {
     await open.stop();
@@ -113,7 +136,10 @@ test('an approver-only key (approvals_decide) runs no skill and no analysis', as
   assert.equal((await http(s.api, 'POST', '/api/v1/analyze/quick/', { key: approver, body: { contract_code: SRC } })).status, 403);
   const keys = await cli(['tenants', 'keys', 'carol', '--data-dir', s.dataDir]);
   assert.equal(keys.code, 0, keys.err);
-  assert.deepEqual(JSON.parse(keys.out).keys.map((k: any) => k.label), ['primary', 'approver']);
+  assert.deepEqual(
+    JSON.parse(keys.out).keys.map((k: any) => k.label),
+    ['primary', 'approver'],
+  );
   assert.ok(!keys.out.includes(approver), 'keys are never printed again');
   const me = await http(s.gateway, 'GET', '/api/v1/tenants/me', { key: approver });
   assert.equal(me.json.tenant, 'carol');

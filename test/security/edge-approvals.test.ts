@@ -13,7 +13,10 @@ let bob: string;
 let approver: string;
 let alice: string;
 
-const config = { approvals: { skills: ['crypto'], ttl_seconds: 600 }, plugins: { 'gateway-approvals': { sweep_interval_ms: 200, poll_interval_ms: 100 } } };
+const config = {
+  approvals: { skills: ['crypto'], ttl_seconds: 600 },
+  plugins: { 'gateway-approvals': { sweep_interval_ms: 200, poll_interval_ms: 100 } },
+};
 
 before(async () => {
   s = await serve({ config });
@@ -31,10 +34,14 @@ async function pendingTurn(base: string, key: string) {
 }
 
 const toolResult = (base: string, key: string, session: string) =>
-  until(async () => {
-    const r = await http(base, 'GET', `/api/v1/sessions/${session}`, { key });
-    return r.json?.messages?.find((m: any) => m.role === 'tool') ?? null;
-  }, 15_000, 'the resumed turn');
+  until(
+    async () => {
+      const r = await http(base, 'GET', `/api/v1/sessions/${session}`, { key });
+      return r.json?.messages?.find((m: any) => m.role === 'tool') ?? null;
+    },
+    15_000,
+    'the resumed turn',
+  );
 
 test('the requesting key cannot approve its own call; an approver key of the tenant can', async () => {
   const t = await pendingTurn(s.gateway, bob);
@@ -44,9 +51,16 @@ test('the requesting key cannot approve its own call; an approver key of the ten
   assert.match(self.json.error, /caused this approval request and cannot decide it/);
   // Another tenant's approver cannot see it at all.
   assert.equal((await http(s.gateway, 'POST', `/api/v1/approvals/${t.id}`, { key: alice, body: { decision: 'approve' } })).status, 404);
-  assert.equal((await http(s.gateway, 'GET', `/api/v1/approvals/${t.id}`, { key: bob })).json.status, 'pending', 'the refused attempts changed nothing');
+  assert.equal(
+    (await http(s.gateway, 'GET', `/api/v1/approvals/${t.id}`, { key: bob })).json.status,
+    'pending',
+    'the refused attempts changed nothing',
+  );
 
-  const ok = await http(s.gateway, 'POST', `/api/v1/approvals/${t.id}`, { key: approver, body: { decision: 'approve', reason: 'reviewed' } });
+  const ok = await http(s.gateway, 'POST', `/api/v1/approvals/${t.id}`, {
+    key: approver,
+    body: { decision: 'approve', reason: 'reviewed' },
+  });
   assert.equal(ok.status, 200, ok.text);
   assert.equal(ok.json.data.decided_by, 'bob/approver');
   assert.match((await toolResult(s.gateway, bob, t.session)).content, RESULT);
@@ -64,16 +78,23 @@ test('a key without approvals_decide cannot decide even what another key request
   const r = await http(s.gateway, 'POST', `/api/v1/approvals/${t.id}`, { key: helper, body: { decision: 'deny' } });
   assert.equal(r.status, 403);
   assert.match(r.json.error, /lacks the permission approvals_decide/);
-  assert.equal((await http(s.gateway, 'POST', `/api/v1/approvals/${t.id}`, { key: approver, body: { decision: 'deny', reason: 'cleanup' } })).status, 200);
+  assert.equal(
+    (await http(s.gateway, 'POST', `/api/v1/approvals/${t.id}`, { key: approver, body: { decision: 'deny', reason: 'cleanup' } })).status,
+    200,
+  );
 });
 
 test('the operator CLI approves while the server runs; the waiting stream resumes', async () => {
-  const res = await fetch(`${s.gateway}/api/v1/chat/stream`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${bob}` }, body: JSON.stringify({ message: GATED }) });
+  const res = await fetch(`${s.gateway}/api/v1/chat/stream`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${bob}` },
+    body: JSON.stringify({ message: GATED }),
+  });
   assert.equal(res.status, 200);
   const reader = res.body!.getReader();
   let text = '';
   while (!/event: approval_required\ndata: .*\n/.test(text)) text += new TextDecoder().decode((await reader.read()).value);
-  const id = JSON.parse(/event: approval_required\ndata: (.*)\n/.exec(text)![1]!).approval_id as string;
+  const id = JSON.parse(/event: approval_required\ndata: (.*)\n/.exec(text)![1]).approval_id as string;
 
   const list = await cli(['approvals', 'list', '--data-dir', s.dataDir]);
   assert.equal(list.code, 0, list.err);

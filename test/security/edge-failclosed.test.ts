@@ -17,7 +17,7 @@ async function broken(plugins: Record<string, unknown>, withTenant = true): Prom
 }
 
 const inject = (s: Server, surface: 'gateway' | 'api', method: string, url: string, payload?: unknown) =>
-  s.kernel[surface].inject({ method: method as any, url, ...(payload !== undefined ? { payload: payload as any } : {}) });
+  s.kernel[surface].inject({ method: method, url, ...(payload !== undefined ? { payload: payload as any } : {}) });
 
 test('tenancy with a malformed config: every protected route on both surfaces answers 503 naming it', async () => {
   const s = await broken({ 'gateway-tenancy': { open_paths: '/dashboard' } });
@@ -58,9 +58,36 @@ test('also without any tenant: a failed tenancy plugin is not read as single-ten
 test('approvals, audit and a guardrail that fail to load close the routes each protects', async () => {
   const cases: Array<[string, Record<string, unknown>, Array<[string, string]>, Array<[string, string]>]> = [
     // [plugin, bad config, closed routes, still-open routes]
-    ['gateway-approvals', { sweep_interval_ms: 'often' }, [['POST', '/api/v1/agent/chat'], ['POST', '/mcp'], ['GET', '/api/v1/approvals']], [['GET', '/api/v1/sessions']]],
-    ['gateway-audit', { skip_paths: '/health' }, [['GET', '/api/v1/sessions'], ['POST', '/api/v1/agent/chat'], ['GET', '/api/v1/skills']], [['GET', '/health']]],
-    ['guardrail-pii', { mode: 'sometimes' }, [['POST', '/api/v1/agent/chat'], ['POST', '/api/v1/chat/stream'], ['POST', '/mcp']], [['GET', '/api/v1/sessions']]],
+    [
+      'gateway-approvals',
+      { sweep_interval_ms: 'often' },
+      [
+        ['POST', '/api/v1/agent/chat'],
+        ['POST', '/mcp'],
+        ['GET', '/api/v1/approvals'],
+      ],
+      [['GET', '/api/v1/sessions']],
+    ],
+    [
+      'gateway-audit',
+      { skip_paths: '/health' },
+      [
+        ['GET', '/api/v1/sessions'],
+        ['POST', '/api/v1/agent/chat'],
+        ['GET', '/api/v1/skills'],
+      ],
+      [['GET', '/health']],
+    ],
+    [
+      'guardrail-pii',
+      { mode: 'sometimes' },
+      [
+        ['POST', '/api/v1/agent/chat'],
+        ['POST', '/api/v1/chat/stream'],
+        ['POST', '/mcp'],
+      ],
+      [['GET', '/api/v1/sessions']],
+    ],
   ];
   for (const [plugin, cfg, closed, open] of cases) {
     const s = await broken({ [plugin]: cfg }, false);

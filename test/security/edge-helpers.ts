@@ -21,7 +21,9 @@ export function tempDir(prefix = 'vigil-edge-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-export async function serve(o: { dataDir?: string; config?: Record<string, unknown>; env?: Record<string, string>; listen?: boolean } = {}): Promise<Server> {
+export async function serve(
+  o: { dataDir?: string; config?: Record<string, unknown>; env?: Record<string, string>; listen?: boolean } = {},
+): Promise<Server> {
   const dataDir = o.dataDir ?? tempDir();
   const kernel = new Kernel({
     settingsInput: {
@@ -70,11 +72,20 @@ export async function until<T>(fn: () => Promise<T | null | undefined | false>, 
   }
 }
 
-export async function http(base: string, method: string, url: string, o: { key?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+export async function http(
+  base: string,
+  method: string,
+  url: string,
+  o: { key?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { ...(o.headers ?? {}) };
   if (o.key) headers.authorization = `Bearer ${o.key}`;
   if (o.body !== undefined) headers['content-type'] ??= 'application/json';
-  const res = await fetch(base + url, { method, headers, body: o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body) });
+  const res = await fetch(base + url, {
+    method,
+    headers,
+    body: o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body),
+  });
   const text = await res.text();
   let json: any = null;
   try {

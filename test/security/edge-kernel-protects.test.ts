@@ -12,7 +12,10 @@ import { tempDir } from './edge-helpers.ts';
 function plugin(root: string, id: string, manifest: Record<string, unknown>, code: string) {
   const dir = path.join(root, id);
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'plugin.json'), JSON.stringify({ id, kind: 'service', version: '1.0.0', runtime: 'ts', entry: 'index.ts', ...manifest }));
+  fs.writeFileSync(
+    path.join(dir, 'plugin.json'),
+    JSON.stringify({ id, kind: 'service', version: '1.0.0', runtime: 'ts', entry: 'index.ts', ...manifest }),
+  );
   fs.writeFileSync(path.join(dir, 'index.ts'), code);
 }
 
@@ -28,8 +31,18 @@ test('setup, config, manifest and start-hook failures all close the declared rou
   const guard = { protects: [{ surface: 'both', paths: ['/guarded'], except: ['/guarded/open'] }] };
   plugin(root, 'throws-in-setup', guard, `export default { setup() { throw new Error('boom'); } };`);
   plugin(root, 'bad-config', { ...guard, config: { properties: { n: { type: 'integer' } } } }, `export default { setup() {} };`);
-  plugin(root, 'fails-on-start', { protects: [{ surface: 'api', paths: ['/elsewhere'] }] }, `export default { setup(ctx) { ctx.onStart(() => { throw new Error('late'); }); } };`);
-  plugin(root, 'bad-manifest', { version: 'one', protects: [{ surface: 'gateway', paths: ['/elsewhere'] }] }, `export default { setup() {} };`);
+  plugin(
+    root,
+    'fails-on-start',
+    { protects: [{ surface: 'api', paths: ['/elsewhere'] }] },
+    `export default { setup(ctx) { ctx.onStart(() => { throw new Error('late'); }); } };`,
+  );
+  plugin(
+    root,
+    'bad-manifest',
+    { version: 'one', protects: [{ surface: 'gateway', paths: ['/elsewhere'] }] },
+    `export default { setup() {} };`,
+  );
   plugin(root, 'loads-fine', { protects: [{ surface: 'gateway', paths: ['/'] }] }, `export default { setup() {} };`);
 
   const k = new Kernel({

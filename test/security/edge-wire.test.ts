@@ -27,7 +27,10 @@ function raw(base: string, host: string, path = '/api/v1/health/'): Promise<{ st
 }
 
 test('a Host that is not ours is 421 on both surfaces; loopback, bind and allowed names are served', async () => {
-  for (const [base, path] of [[s.gateway, '/health'], [s.api, '/api/v1/health/']] as const) {
+  for (const [base, path] of [
+    [s.gateway, '/health'],
+    [s.api, '/api/v1/health/'],
+  ] as const) {
     const port = new URL(base).port;
     const bad = await raw(base, `rebind.evil.example:${port}`, path);
     assert.equal(bad.status, 421, JSON.stringify(bad.body));
@@ -35,7 +38,15 @@ test('a Host that is not ours is 421 on both surfaces; loopback, bind and allowe
     assert.match(bad.body.error, /rebind\.evil\.example/);
     assert.equal((await raw(base, 'evil.example', path)).status, 421);
     assert.equal((await raw(base, 'localhost.evil.example', path)).status, 421, 'a name merely starting with localhost is not loopback');
-    for (const ok of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, 'app.localhost', 'vigil.example.com', 'VIGIL.example.com:443', 'ci.corp.example']) {
+    for (const ok of [
+      `localhost:${port}`,
+      `127.0.0.1:${port}`,
+      `[::1]:${port}`,
+      'app.localhost',
+      'vigil.example.com',
+      'VIGIL.example.com:443',
+      'ci.corp.example',
+    ]) {
       assert.equal((await raw(base, ok, path)).status, 200, ok);
     }
   }
@@ -47,10 +58,12 @@ test('a body that trickles in is cut with 408 and the connection closed', async 
   const u = new URL(s.gateway);
   const sock = net.connect(Number(u.port), u.hostname);
   await new Promise((r) => sock.once('connect', r));
-  sock.write(`POST /api/v1/agent/chat HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"message":"`);
+  sock.write(
+    `POST /api/v1/agent/chat HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"message":"`,
+  );
   const tick = setInterval(() => sock.write('a'), 200);
   let got = '';
-  sock.on('data', (c) => (got += c));
+  sock.on('data', (c) => (got += String(c)));
   await new Promise((r) => sock.once('close', r));
   clearInterval(tick);
   assert.match(got, /^HTTP\/1\.1 408/);
@@ -68,7 +81,11 @@ test('JSON nested deeper than 64 levels is 400 invalid_request on both surfaces,
   ];
   for (const [base, url, body] of cases) {
     for (const n of [65, 5000]) {
-      const r = await fetch(base + url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: body(deep(n)) });
+      const r = await fetch(base + url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: body(deep(n)),
+      });
       const j = await r.json();
       assert.equal(r.status, 400, `${url} depth ${n}: ${JSON.stringify(j)}`);
       assert.equal(j.code, 'invalid_request');
@@ -76,9 +93,17 @@ test('JSON nested deeper than 64 levels is 400 invalid_request on both surfaces,
     }
   }
   // Brackets inside strings are text, not nesting; 64 levels are accepted by the parser.
-  const text = await fetch(s.gateway + '/api/v1/guardrails/check', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: '['.repeat(500), direction: 'input' }) });
+  const text = await fetch(s.gateway + '/api/v1/guardrails/check', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ text: '['.repeat(500), direction: 'input' }),
+  });
   assert.notEqual((await text.json()).code, 'invalid_request');
-  const ok = await fetch(s.api + '/api/v1/analyze/quick/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"contract_code":"contract A {}","x":${deep(63)}}` });
+  const ok = await fetch(s.api + '/api/v1/analyze/quick/', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: `{"contract_code":"contract A {}","x":${deep(63)}}`,
+  });
   assert.doesNotMatch(await ok.text(), /deeper than 64/);
 });
 
@@ -101,16 +126,27 @@ test('GET / on the gateway is an index naming the dashboard, playground and API 
   const page = await html.text();
   for (const href of ['/dashboard', '/playground', '/openapi.json']) assert.match(page, new RegExp(`href="${href}"`));
   const json = await (await fetch(s.gateway + '/', { headers: { accept: 'application/json' } })).json();
-  assert.deepEqual(json.links.map((l: any) => l.href), ['/dashboard', '/playground', '/openapi.json', '/health']);
+  assert.deepEqual(
+    json.links.map((l: any) => l.href),
+    ['/dashboard', '/playground', '/openapi.json', '/health'],
+  );
 });
 
 test('validation names the allowed values; a wrong content type names the one expected', async () => {
-  const r = await fetch(s.api + '/api/v1/analyze/quick/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ contract_code: 'contract A {}', format: 'xml' }) });
+  const r = await fetch(s.api + '/api/v1/analyze/quick/', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ contract_code: 'contract A {}', format: 'xml' }),
+  });
   const j = await r.json();
   assert.equal(r.status, 400);
   assert.match(j.error, /"format": must be one of json, sarif/);
   assert.deepEqual(j.details.allowed, ['json', 'sarif']);
-  const t = await fetch(s.api + '/api/v1/analyze/quick/', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'contract A {}' });
+  const t = await fetch(s.api + '/api/v1/analyze/quick/', {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain' },
+    body: 'contract A {}',
+  });
   const tj = await t.json();
   assert.equal(t.status, 415);
   assert.match(tj.error, /expects "Content-Type: application\/json"/);
@@ -128,9 +164,11 @@ test('an error answered before the body arrived closes the connection instead of
   const u = new URL(s.gateway);
   const sock = net.connect(Number(u.port), u.hostname);
   await new Promise((r) => sock.once('connect', r));
-  sock.write(`POST /api/v1/agent/chat HTTP/1.1\r\nHost: rebind.evil.example\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"message":"`);
+  sock.write(
+    `POST /api/v1/agent/chat HTTP/1.1\r\nHost: rebind.evil.example\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"message":"`,
+  );
   let got = '';
-  sock.on('data', (c) => (got += c));
+  sock.on('data', (c) => (got += String(c)));
   await new Promise((r) => sock.once('close', r));
   assert.match(got, /^HTTP\/1\.1 421/);
   assert.match(got, /connection: close/i);

@@ -12,7 +12,12 @@ import { bootGateway, tmpDir } from '../gateway/helpers.ts';
 const ALICE = 'alice-key-0123456789abcdef0123';
 const sha = (k: string) => createHash('sha256').update(k).digest('hex');
 const ID = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@x', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@x' };
-const gitIn = (ws: string, ...args: string[]) => execFileSync('git', args, { cwd: ws, env: { PATH: process.env.PATH!, HOME: ws, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', ...ID }, encoding: 'utf8' });
+const gitIn = (ws: string, ...args: string[]) =>
+  execFileSync('git', args, {
+    cwd: ws,
+    env: { PATH: process.env.PATH!, HOME: ws, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', ...ID },
+    encoding: 'utf8',
+  });
 
 type Boot = Awaited<ReturnType<typeof bootGateway>>;
 const bootAs = (workspace: string) =>
@@ -22,7 +27,12 @@ const bootAs = (workspace: string) =>
     config: { tenants: [{ name: 'alice', api_key_sha256: sha(ALICE), permissions: ['file_read', 'file_write', 'git_read', 'crypto'] }] },
   });
 const say = async (g: Boot, message: string) => {
-  const r = await g.kernel.gateway.inject({ method: 'POST', url: '/api/v1/agent/chat', payload: { message }, headers: { authorization: `Bearer ${ALICE}` } });
+  const r = await g.kernel.gateway.inject({
+    method: 'POST',
+    url: '/api/v1/agent/chat',
+    payload: { message },
+    headers: { authorization: `Bearer ${ALICE}` },
+  });
   assert.equal(r.statusCode, 200, r.body);
   return r.json().tool_calls as Array<{ name: string; status: string; ok: boolean; error: string | null; output: any }>;
 };
@@ -55,19 +65,39 @@ describe('item 1: no command execution through git for a tenant without shell_ex
         skill('git', { op: 'diff' }),
       ].join('\n'),
     );
-    assert.deepEqual(calls.map((c) => c.status), ['ok', 'ok', 'error', 'ok', 'ok']);
-    assert.match(calls[2]!.error!, /^path_protected: path "\.git\/config" is inside a \.git folder/);
+    assert.deepEqual(
+      calls.map((c) => c.status),
+      ['ok', 'ok', 'error', 'ok', 'ok'],
+    );
+    assert.match(calls[2].error!, /^path_protected: path "\.git\/config" is inside a \.git folder/);
     assert.equal(fs.readFileSync(path.join(ws, '.git/config'), 'utf8'), configBefore);
-    assert.match(calls[4]!.output.text, /\+changed/);
+    assert.match(calls[4].output.text, /\+changed/);
     assert.equal(fs.existsSync(path.join(ws, 'lint.log')), false);
   });
 
   test('write_file refuses every path into .git: hooks, other cases, through a symlink, nested repositories', async () => {
-    const paths = ['.git/hooks/pre-commit', '.GIT/config', '.Git/hooks/post-index-change', './.git/config', 'src/../.git/info/attributes', 'gitlink/config', 'gitlink/hooks/pre-commit', 'vendor/lib/.git/config', 'a/.git'];
-    const calls = await say(g, paths.map((p) => skill('write_file', { path: p, content: '#!/bin/sh\nid > pwned\n', overwrite: true })).join('\n'));
+    const paths = [
+      '.git/hooks/pre-commit',
+      '.GIT/config',
+      '.Git/hooks/post-index-change',
+      './.git/config',
+      'src/../.git/info/attributes',
+      'gitlink/config',
+      'gitlink/hooks/pre-commit',
+      'vendor/lib/.git/config',
+      'a/.git',
+    ];
+    const calls = await say(
+      g,
+      paths.map((p) => skill('write_file', { path: p, content: '#!/bin/sh\nid > pwned\n', overwrite: true })).join('\n'),
+    );
     calls.forEach((c, i) => {
       assert.equal(c.status, 'error', paths[i]);
-      assert.match(c.error!, /^path_protected: .* is inside a \.git folder; repository internals \(config, hooks\) cannot be written by skills$/, paths[i]);
+      assert.match(
+        c.error!,
+        /^path_protected: .* is inside a \.git folder; repository internals \(config, hooks\) cannot be written by skills$/,
+        paths[i],
+      );
     });
     assert.equal(fs.existsSync(path.join(ws, '.git/hooks/pre-commit')), false);
     assert.equal(fs.existsSync(path.join(ws, 'vendor')), false, 'no folder is created for a refused path');
@@ -77,18 +107,24 @@ describe('item 1: no command execution through git for a tenant without shell_ex
   test('a hostile repository config put there by someone else still runs nothing', async () => {
     fs.writeFileSync(path.join(ws, 'lint.sh'), 'id >> lint.log\n');
     fs.writeFileSync(path.join(ws, '.gitattributes'), '*.txt filter=pwn diff=pwn\n');
-    fs.appendFileSync(path.join(ws, '.git/config'), '[filter "pwn"]\n\tclean = sh lint.sh\n\tsmudge = sh lint.sh\n[diff "pwn"]\n\ttextconv = sh lint.sh\n[core]\n\tfsmonitor = sh lint.sh\n\tpager = sh lint.sh\n');
+    fs.appendFileSync(
+      path.join(ws, '.git/config'),
+      '[filter "pwn"]\n\tclean = sh lint.sh\n\tsmudge = sh lint.sh\n[diff "pwn"]\n\ttextconv = sh lint.sh\n[core]\n\tfsmonitor = sh lint.sh\n\tpager = sh lint.sh\n',
+    );
     fs.writeFileSync(path.join(ws, '.git/hooks/post-index-change'), '#!/bin/sh\nid >> lint.log\n', { mode: 0o755 });
     fs.appendFileSync(path.join(ws, 'readme.txt'), 'more\n');
     const calls = await say(g, ['status', 'log', 'diff', 'show'].map((op) => skill('git', { op })).join('\n'));
-    assert.deepEqual(calls.map((c) => c.status), ['ok', 'ok', 'ok', 'ok']);
-    assert.ok(calls[0]!.output.ignored_config.includes('filter.pwn.clean'), 'the answer says which keys were ignored');
+    assert.deepEqual(
+      calls.map((c) => c.status),
+      ['ok', 'ok', 'ok', 'ok'],
+    );
+    assert.ok(calls[0].output.ignored_config.includes('filter.pwn.clean'), 'the answer says which keys were ignored');
     assert.equal(fs.existsSync(path.join(ws, 'lint.log')), false);
   });
 });
 
 describe('item 1: a nested workspace never reaches the parent repository', () => {
-  test('VIGIL_WORKSPACE=…/ws/sub: git show HEAD:readme.txt does not return the parent\'s file', async () => {
+  test("VIGIL_WORKSPACE=…/ws/sub: git show HEAD:readme.txt does not return the parent's file", async () => {
     const parent = tmpDir('vigil-sec-parent-');
     fs.writeFileSync(path.join(parent, 'readme.txt'), 'the parent repository secret\n');
     gitIn(parent, 'init', '-q');
@@ -101,7 +137,10 @@ describe('item 1: a nested workspace never reaches the parent repository', () =>
     assert.match(gitIn(sub, 'show', 'HEAD:readme.txt'), /parent repository secret/);
     const g = await bootAs(sub);
     try {
-      const calls = await say(g, ['show', 'status', 'log', 'diff'].map((op) => skill('git', op === 'show' ? { op, ref: 'HEAD:readme.txt' } : { op })).join('\n'));
+      const calls = await say(
+        g,
+        ['show', 'status', 'log', 'diff'].map((op) => skill('git', op === 'show' ? { op, ref: 'HEAD:readme.txt' } : { op })).join('\n'),
+      );
       for (const c of calls) {
         assert.equal(c.status, 'error');
         assert.match(c.error!, /^not_a_repository: /);
@@ -126,13 +165,25 @@ describe('item 1: a .git file or link cannot point the git skill at another repo
       fs.writeFileSync(path.join(ws, '.git', file), text);
     };
     const plants: Array<[(ws: string) => void, RegExp]> = [
-      [(ws) => fs.writeFileSync(path.join(ws, '.git'), `gitdir: ${path.join(other, '.git')}\n`), /^unsupported_repository: the workspace \.git is a file or link pointing elsewhere/],
-      [(ws) => fs.symlinkSync(path.join(other, '.git'), path.join(ws, '.git')), /^unsupported_repository: the workspace \.git is a file or link pointing elsewhere/],
-      [(ws) => ownRepoBorrowing(ws, 'commondir', path.join(other, '.git') + '\n'), /^unsupported_repository: the repository's \.git\/commondir points outside the workspace/],
+      [
+        (ws) => fs.writeFileSync(path.join(ws, '.git'), `gitdir: ${path.join(other, '.git')}\n`),
+        /^unsupported_repository: the workspace \.git is a file or link pointing elsewhere/,
+      ],
+      [
+        (ws) => fs.symlinkSync(path.join(other, '.git'), path.join(ws, '.git')),
+        /^unsupported_repository: the workspace \.git is a file or link pointing elsewhere/,
+      ],
+      [
+        (ws) => ownRepoBorrowing(ws, 'commondir', path.join(other, '.git') + '\n'),
+        /^unsupported_repository: the repository's \.git\/commondir points outside the workspace/,
+      ],
       [
         (ws) => {
           ownRepoBorrowing(ws, 'objects/info/alternates', path.join(other, '.git/objects') + '\n');
-          fs.copyFileSync(path.join(other, '.git/refs/heads', fs.readdirSync(path.join(other, '.git/refs/heads'))[0]!), path.join(ws, '.git/HEAD'));
+          fs.copyFileSync(
+            path.join(other, '.git/refs/heads', fs.readdirSync(path.join(other, '.git/refs/heads'))[0]),
+            path.join(ws, '.git/HEAD'),
+          );
         },
         /^unsupported_repository: the repository's objects\/info\/alternates points outside the workspace/,
       ],
@@ -145,7 +196,7 @@ describe('item 1: a .git file or link cannot point the git skill at another repo
       const g = await bootAs(ws);
       try {
         const calls = await say(g, skill('git', { op: 'show', ref: 'HEAD:readme.txt' }));
-        assert.match(calls[0]!.error!, refusal);
+        assert.match(calls[0].error!, refusal);
         assert.ok(!JSON.stringify(calls).includes('another repository secret'));
       } finally {
         await g.close();
@@ -166,9 +217,9 @@ describe('item 1: a linked worktree made by git worktree add still works', () =>
     const g = await bootAs(wt);
     try {
       const calls = await say(g, [skill('git', { op: 'log' }), skill('git', { op: 'status' })].join('\n'));
-      assert.equal(calls[0]!.status, 'ok', calls[0]!.error ?? '');
-      assert.equal(calls[0]!.output.commits[0].subject, 'main commit');
-      assert.equal(calls[1]!.output.branch, 'feature');
+      assert.equal(calls[0].status, 'ok', calls[0].error ?? '');
+      assert.equal(calls[0].output.commits[0].subject, 'main commit');
+      assert.equal(calls[1].output.branch, 'feature');
     } finally {
       await g.close();
     }

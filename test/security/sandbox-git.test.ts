@@ -18,7 +18,13 @@ after(() => g.close());
 
 const ID = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@x', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@x' };
 // Plain git as an operator would run it, minus the developer's own global config.
-const plainEnv = (home: string) => ({ PATH: process.env.PATH!, HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', ...ID });
+const plainEnv = (home: string) => ({
+  PATH: process.env.PATH!,
+  HOME: home,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  ...ID,
+});
 const plain = (ws: string, args: string[]) => spawnSync('git', args, { cwd: ws, env: plainEnv(ws), encoding: 'utf8', timeout: 20000 });
 const gitIn = (ws: string, ...args: string[]) => execFileSync('git', args, { cwd: ws, env: plainEnv(ws), encoding: 'utf8' });
 
@@ -56,16 +62,29 @@ function signHead(ws: string) {
   const body = gitIn(ws, 'cat-file', 'commit', 'HEAD');
   const [head, ...rest] = body.split('\n\n');
   const signed = `${head}\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n AAAA\n -----END PGP SIGNATURE-----\n\n${rest.join('\n\n')}`;
-  const id = execFileSync('git', ['hash-object', '-t', 'commit', '-w', '--stdin'], { cwd: ws, env: plainEnv(ws), input: signed, encoding: 'utf8' }).trim();
+  const id = execFileSync('git', ['hash-object', '-t', 'commit', '-w', '--stdin'], {
+    cwd: ws,
+    env: plainEnv(ws),
+    input: signed,
+    encoding: 'utf8',
+  }).trim();
   gitIn(ws, 'update-ref', 'HEAD', id);
 }
 function promisorWithMissingBlob(ws: string, url: string, extra: string) {
   // HEAD's tree names a blob the object store lacks: showing it makes git fetch it lazily from
   // the promisor remote, through whatever transport the remote URL names.
-  const tree = execFileSync('git', ['mktree', '--missing'], { cwd: ws, env: plainEnv(ws), input: `100644 blob ${'1'.repeat(40)}\tlazy.txt\n`, encoding: 'utf8' }).trim();
+  const tree = execFileSync('git', ['mktree', '--missing'], {
+    cwd: ws,
+    env: plainEnv(ws),
+    input: `100644 blob ${'1'.repeat(40)}\tlazy.txt\n`,
+    encoding: 'utf8',
+  }).trim();
   const c = execFileSync('git', ['commit-tree', tree, '-p', 'HEAD', '-m', 'lazy'], { cwd: ws, env: plainEnv(ws), encoding: 'utf8' }).trim();
   gitIn(ws, 'update-ref', 'HEAD', c);
-  addConfig(ws, `[extensions]\n\tpartialClone = origin\n[core]\n\trepositoryformatversion = 1\n[remote "origin"]\n\turl = ${url}\n\tpromisor = true\n${extra}`);
+  addConfig(
+    ws,
+    `[extensions]\n\tpartialClone = origin\n[core]\n\trepositoryformatversion = 1\n[remote "origin"]\n\turl = ${url}\n\tpromisor = true\n${extra}`,
+  );
 }
 
 interface Row {
@@ -78,13 +97,44 @@ interface Row {
 const PROG = new Map<string, string>();
 const T = (m: string) => PROG.get(m)!;
 const ROWS: Row[] = [
-  { keys: ['filter.<name>.clean'], setup: (ws, m) => (attrs(ws, '*.txt filter=pwn'), addConfig(ws, `[filter "pwn"]\n\tclean = ${T(m)}\n`), touchWorktree(ws)), control: [['diff']] },
-  { keys: ['filter.<name>.process', 'filter.<name>.required'], setup: (ws, m) => (attrs(ws, '*.txt filter=pwn'), addConfig(ws, `[filter "pwn"]\n\tprocess = ${T(m)}\n\trequired = true\n`), touchWorktree(ws)), control: [['diff']] },
-  { keys: ['diff.<driver>.textconv'], setup: (ws, m) => (attrs(ws, '*.txt diff=pwn'), addConfig(ws, `[diff "pwn"]\n\ttextconv = ${T(m)}\n`), touchWorktree(ws)), control: [['diff'], ['show', 'HEAD']] },
-  { keys: ['diff.<driver>.command'], setup: (ws, m) => (attrs(ws, '*.txt diff=pwn'), addConfig(ws, `[diff "pwn"]\n\tcommand = ${T(m)}\n`), touchWorktree(ws)), control: [['diff']] },
+  {
+    keys: ['filter.<name>.clean'],
+    setup: (ws, m) => (attrs(ws, '*.txt filter=pwn'), addConfig(ws, `[filter "pwn"]\n\tclean = ${T(m)}\n`), touchWorktree(ws)),
+    control: [['diff']],
+  },
+  {
+    keys: ['filter.<name>.process', 'filter.<name>.required'],
+    setup: (ws, m) => (
+      attrs(ws, '*.txt filter=pwn'),
+      addConfig(ws, `[filter "pwn"]\n\tprocess = ${T(m)}\n\trequired = true\n`),
+      touchWorktree(ws)
+    ),
+    control: [['diff']],
+  },
+  {
+    keys: ['diff.<driver>.textconv'],
+    setup: (ws, m) => (attrs(ws, '*.txt diff=pwn'), addConfig(ws, `[diff "pwn"]\n\ttextconv = ${T(m)}\n`), touchWorktree(ws)),
+    control: [['diff'], ['show', 'HEAD']],
+  },
+  {
+    keys: ['diff.<driver>.command'],
+    setup: (ws, m) => (attrs(ws, '*.txt diff=pwn'), addConfig(ws, `[diff "pwn"]\n\tcommand = ${T(m)}\n`), touchWorktree(ws)),
+    control: [['diff']],
+  },
   { keys: ['diff.external'], setup: (ws, m) => (addConfig(ws, `[diff]\n\texternal = ${T(m)}\n`), touchWorktree(ws)), control: [['diff']] },
-  { keys: ['core.fsmonitor'], setup: (ws, m) => (addConfig(ws, `[core]\n\tfsmonitor = ${T(m)}\n`), touchWorktree(ws)), control: [['status'], ['diff']] },
-  { keys: ['hooks in .git/hooks'], setup: (ws, m) => (fs.writeFileSync(path.join(ws, '.git/hooks/post-index-change'), `#!/bin/sh\n${T(m)}\n`, { mode: 0o755 }), touchStat(ws)), control: [['status']] },
+  {
+    keys: ['core.fsmonitor'],
+    setup: (ws, m) => (addConfig(ws, `[core]\n\tfsmonitor = ${T(m)}\n`), touchWorktree(ws)),
+    control: [['status'], ['diff']],
+  },
+  {
+    keys: ['hooks in .git/hooks'],
+    setup: (ws, m) => (
+      fs.writeFileSync(path.join(ws, '.git/hooks/post-index-change'), `#!/bin/sh\n${T(m)}\n`, { mode: 0o755 }),
+      touchStat(ws)
+    ),
+    control: [['status']],
+  },
   {
     keys: ['core.hooksPath'],
     setup: (ws, m) => {
@@ -95,16 +145,37 @@ const ROWS: Row[] = [
     },
     control: [['status']],
   },
-  { keys: ['log.showSignature', 'gpg.program'], setup: (ws, m) => (signHead(ws), addConfig(ws, `[log]\n\tshowSignature = true\n[gpg]\n\tprogram = ${T(m)}\n`)), control: [['log'], ['show']] },
-  { keys: ['protocol.<name>.allow', 'remote.<name>.url (ext::)'], setup: (ws, m) => promisorWithMissingBlob(ws, `ext::${T(m)}`, `[protocol "ext"]\n\tallow = always\n`), control: [['show', 'HEAD']] },
-  { keys: ['core.sshCommand'], setup: (ws, m) => promisorWithMissingBlob(ws, 'ssh://example.invalid/x.git', `[core]\n\tsshCommand = ${T(m)}\n`), control: [['show', 'HEAD']] },
-  { keys: ['remote.<name>.uploadpack'], setup: (ws, m) => promisorWithMissingBlob(ws, `file://${ws}`, `\tuploadpack = ${T(m)}\n`), control: [['show', 'HEAD']] },
+  {
+    keys: ['log.showSignature', 'gpg.program'],
+    setup: (ws, m) => (signHead(ws), addConfig(ws, `[log]\n\tshowSignature = true\n[gpg]\n\tprogram = ${T(m)}\n`)),
+    control: [['log'], ['show']],
+  },
+  {
+    keys: ['protocol.<name>.allow', 'remote.<name>.url (ext::)'],
+    setup: (ws, m) => promisorWithMissingBlob(ws, `ext::${T(m)}`, `[protocol "ext"]\n\tallow = always\n`),
+    control: [['show', 'HEAD']],
+  },
+  {
+    keys: ['core.sshCommand'],
+    setup: (ws, m) => promisorWithMissingBlob(ws, 'ssh://example.invalid/x.git', `[core]\n\tsshCommand = ${T(m)}\n`),
+    control: [['show', 'HEAD']],
+  },
+  {
+    keys: ['remote.<name>.uploadpack'],
+    setup: (ws, m) => promisorWithMissingBlob(ws, `file://${ws}`, `\tuploadpack = ${T(m)}\n`),
+    control: [['show', 'HEAD']],
+  },
   { keys: ['core.pager'], setup: (ws, m) => addConfig(ws, `[core]\n\tpager = ${T(m)}\n`), control: [] },
-  { keys: ['pager.<cmd>'], setup: (ws, m) => addConfig(ws, `[pager]\n\tlog = ${T(m)}\n\tshow = ${T(m)}\n\tdiff = ${T(m)}\n\tstatus = ${T(m)}\n`), control: [] },
+  {
+    keys: ['pager.<cmd>'],
+    setup: (ws, m) => addConfig(ws, `[pager]\n\tlog = ${T(m)}\n\tshow = ${T(m)}\n\tdiff = ${T(m)}\n\tstatus = ${T(m)}\n`),
+    control: [],
+  },
 ];
 
 const OPS = [{ op: 'status' }, { op: 'log' }, { op: 'diff' }, { op: 'show' }];
-const call = (ws: string, input: Record<string, unknown>) => g.kernel.registry.skill('git')!.call(input, { sessionId: 's', tenant: null, signal: new AbortController().signal, workspace: ws });
+const call = (ws: string, input: Record<string, unknown>) =>
+  g.kernel.registry.skill('git')!.call(input, { sessionId: 's', tenant: null, signal: new AbortController().signal, workspace: ws });
 
 describe('git skill: repository config that runs programs is neutralised', () => {
   for (const row of ROWS) {
@@ -158,15 +229,31 @@ describe('git skill: repository config that runs programs is neutralised', () =>
   });
 
   test('every executable key of the table has a row, or is read only by commands the skill never runs', () => {
-    const probes = ROWS.flatMap((r) => r.keys).map((k) => k.split(' ')[0]!.toLowerCase().replace(/<[a-z]+>/g, 'x'));
+    const probes = ROWS.flatMap((r) => r.keys).map((k) =>
+      k
+        .split(' ')[0]
+        .toLowerCase()
+        .replace(/<[a-z]+>/g, 'x'),
+    );
     const withoutRow = EXECUTABLE_KEYS.filter((k) => !probes.some((p) => k.pattern.test(p))).map((k) => k.pattern.source);
     // Editors, credentials over http, push, merge, difftool, aliases, submodules: the skill runs
     // only status/log/diff/show (includes have their own test). A new key in the table gets a
     // row above or joins this list on purpose.
     assert.deepEqual(withoutRow, [
-      '^core\\.editor$', '^sequence\\.editor$', '^core\\.askpass$', '^credential\\.(.+\\.)?helper$', '^gpg\\.ssh\\.defaultkeycommand$',
-      '^status\\.submodulesummary$', '^submodule\\.recurse$', '^uploadpack\\.packobjectshook$', '^core\\.alternaterefscommand$',
-      '^merge\\..+\\.driver$', '^(mergetool|difftool)\\..+\\.(cmd|path)$', '^alias\\..+$', '^submodule\\..+\\.update$', '^core\\.worktree$',
+      '^core\\.editor$',
+      '^sequence\\.editor$',
+      '^core\\.askpass$',
+      '^credential\\.(.+\\.)?helper$',
+      '^gpg\\.ssh\\.defaultkeycommand$',
+      '^status\\.submodulesummary$',
+      '^submodule\\.recurse$',
+      '^uploadpack\\.packobjectshook$',
+      '^core\\.alternaterefscommand$',
+      '^merge\\..+\\.driver$',
+      '^(mergetool|difftool)\\..+\\.(cmd|path)$',
+      '^alias\\..+$',
+      '^submodule\\..+\\.update$',
+      '^core\\.worktree$',
       '^(include|includeif\\..+)\\.path$',
     ]);
   });

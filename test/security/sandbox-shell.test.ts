@@ -62,7 +62,12 @@ async function boot(o: { sandbox: 'auto' | 'fallback'; dataInWorkspace?: boolean
     workspace,
     dataDir,
     async say(key, message) {
-      const r = await kernel.gateway.inject({ method: 'POST', url: '/api/v1/agent/chat', payload: { message }, headers: { authorization: `Bearer ${key}` } });
+      const r = await kernel.gateway.inject({
+        method: 'POST',
+        url: '/api/v1/agent/chat',
+        payload: { message },
+        headers: { authorization: `Bearer ${key}` },
+      });
       assert.equal(r.statusCode, 200, r.body);
       return r.json().tool_calls;
     },
@@ -75,14 +80,17 @@ async function boot(o: { sandbox: 'auto' | 'fallback'; dataInWorkspace?: boolean
 }
 
 const shell = (program: string, args: string[]) => `/skill shell ${JSON.stringify({ program, args })}`;
-const hostPasswdFirstLine = fs.readFileSync('/etc/passwd', 'utf8').split('\n')[0]!;
+const hostPasswdFirstLine = fs.readFileSync('/etc/passwd', 'utf8').split('\n')[0];
 const ownEnviron = fs.readFileSync(`/proc/${process.pid}/environ`, 'latin1');
 
 /** Alice says something private; the test checks it reached the data dir's files. */
 async function aliceSecret(b: Booted) {
   await b.say(ALICE, `remember: ${SECRET}`);
   const files = ['vigil.db', 'vigil.db-wal'].map((f) => path.join(b.dataDir, f)).filter((f) => fs.existsSync(f));
-  assert.ok(files.some((f) => fs.readFileSync(f).includes(SECRET)), 'control: the chat text is in the data dir');
+  assert.ok(
+    files.some((f) => fs.readFileSync(f).includes(SECRET)),
+    'control: the chat text is in the data dir',
+  );
   return files;
 }
 
@@ -99,7 +107,10 @@ const noSecret = (calls: any[]) => {
   const text = JSON.stringify(calls);
   assert.ok(!text.includes('4711'), "another tenant's chat text came back");
   assert.ok(!text.includes(hostPasswdFirstLine), "the host's /etc/passwd came back");
-  assert.ok(ownEnviron.length > 20 && !text.includes(JSON.stringify(ownEnviron.slice(0, 20)).slice(1, -1)), "the server's environment came back");
+  assert.ok(
+    ownEnviron.length > 20 && !text.includes(JSON.stringify(ownEnviron.slice(0, 20)).slice(1, -1)),
+    "the server's environment came back",
+  );
 };
 
 // The same probe the skill runs at start-up: where it fails, the skill itself falls back.
@@ -121,17 +132,30 @@ describe('shell skill under bubblewrap', { skip: !bwrapWorks && 'bwrap cannot st
     const calls = await b.say(BOB, leaks(b, files));
     noSecret(calls);
     assert.ok(calls.every((c: any) => c.status === 'ok' && c.output.sandbox === 'bwrap'));
-    assert.match(calls[0].output.stderr, /No such file or directory/, '/proc shows only the sandbox\'s own processes');
+    assert.match(calls[0].output.stderr, /No such file or directory/, "/proc shows only the sandbox's own processes");
     assert.equal(calls[1].output.stdout, `sandbox:x:${process.getuid!()}:${process.getgid!()}:vigil sandbox:/tmp:/usr/sbin/nologin\n`);
     for (const c of calls.slice(2)) assert.notEqual(c.output.exit_code, 0);
   });
 
   test('nothing of the server: clean environment, no network, own pid namespace, no host /etc', async () => {
-    const calls = await b.say(BOB, [shell('env', []), shell('ls', ['/etc', '/']), shell('cat', ['/proc/net/dev']), shell('ls', ['/proc'])].join('\n'));
-    assert.deepEqual(calls[0].output.stdout.split('\n').filter(Boolean).map((l: string) => l.split('=')[0]).sort(), ['HOME', 'LANG', 'PATH', 'PWD', 'TMPDIR']);
+    const calls = await b.say(
+      BOB,
+      [shell('env', []), shell('ls', ['/etc', '/']), shell('cat', ['/proc/net/dev']), shell('ls', ['/proc'])].join('\n'),
+    );
+    assert.deepEqual(
+      calls[0].output.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l: string) => l.split('=')[0])
+        .sort(),
+      ['HOME', 'LANG', 'PATH', 'PWD', 'TMPDIR'],
+    );
     assert.doesNotMatch(calls[1].output.stdout, /shadow|hostname|ssh|work|root\b|home/);
     assert.doesNotMatch(calls[2].output.stdout, /eth0|ens|docker/, 'only the loopback device exists');
-    const pids = calls[3].output.stdout.split('\n').filter((x: string) => /^\d+$/.test(x)).map(Number);
+    const pids = calls[3].output.stdout
+      .split('\n')
+      .filter((x: string) => /^\d+$/.test(x))
+      .map(Number);
     assert.ok(pids.length <= 3 && !pids.includes(process.pid), `pids seen: ${pids}`);
   });
 
@@ -140,7 +164,17 @@ describe('shell skill under bubblewrap', { skip: !bwrapWorks && 'bwrap cannot st
     execFileSync('git', ['init', '-q'], { cwd: b.workspace });
     execFileSync('git', ['add', 'Token.sol'], { cwd: b.workspace });
     execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@x', 'commit', '-q', '-m', 'first token'], { cwd: b.workspace });
-    const calls = await b.say(BOB, [shell('ls', []), shell('cat', ['Token.sol']), shell('touch', ['new.txt']), shell('git', ['log', '--oneline']), shell('git', ['status', '--short']), shell('touch', ['.git/hooks/pre-commit'])].join('\n'));
+    const calls = await b.say(
+      BOB,
+      [
+        shell('ls', []),
+        shell('cat', ['Token.sol']),
+        shell('touch', ['new.txt']),
+        shell('git', ['log', '--oneline']),
+        shell('git', ['status', '--short']),
+        shell('touch', ['.git/hooks/pre-commit']),
+      ].join('\n'),
+    );
     assert.match(calls[0].output.stdout, /Token\.sol/);
     assert.equal(calls[1].output.stdout, 'contract Token {}\n');
     assert.equal(calls[2].output.exit_code, 0);
@@ -153,7 +187,11 @@ describe('shell skill under bubblewrap', { skip: !bwrapWorks && 'bwrap cannot st
   });
 
   test('readiness names the sandbox', async () => {
-    const r = await b.kernel.gateway.inject({ method: 'GET', url: '/api/v1/enterprise/readiness', headers: { authorization: `Bearer ${BOB}` } });
+    const r = await b.kernel.gateway.inject({
+      method: 'GET',
+      url: '/api/v1/enterprise/readiness',
+      headers: { authorization: `Bearer ${BOB}` },
+    });
     assert.equal(r.statusCode, 200, r.body);
     const c = r.json().checks.find((x: any) => x.id === 'shell_sandbox');
     assert.equal(c.status, 'active');
@@ -164,10 +202,18 @@ describe('shell skill under bubblewrap', { skip: !bwrapWorks && 'bwrap cannot st
     const b2 = await boot({ sandbox: 'auto', dataInWorkspace: true });
     try {
       await aliceSecret(b2);
-      const calls = await b2.say(BOB, [shell('grep', ['-r', '-a', '-o', 'price is [0-9.]*', '.']), shell('ls', ['-a', 'data']), shell('cat', ['data/vigil.db-wal'])].join('\n'));
+      const calls = await b2.say(
+        BOB,
+        [shell('grep', ['-r', '-a', '-o', 'price is [0-9.]*', '.']), shell('ls', ['-a', 'data']), shell('cat', ['data/vigil.db-wal'])].join(
+          '\n',
+        ),
+      );
       noSecret(calls);
       assert.equal(calls[1].output.stdout, '.\n..\n');
-      const files = await b2.say(BOB, ['/skill files {"op":"read","path":"data/vigil.db-wal"}', '/skill files {"op":"list","path":".","depth":3}'].join('\n'));
+      const files = await b2.say(
+        BOB,
+        ['/skill files {"op":"read","path":"data/vigil.db-wal"}', '/skill files {"op":"list","path":".","depth":3}'].join('\n'),
+      );
       assert.match(files[0].error, /^path_protected: /);
       assert.ok(!files[1].output.entries.some((e: any) => e.path.startsWith('data/')));
       noSecret(files);
@@ -190,7 +236,10 @@ describe('shell skill fallback (no bubblewrap)', () => {
     noSecret(calls);
     for (const c of calls) {
       assert.equal(c.status, 'error');
-      assert.match(c.error, /^argument_outside_workspace: ".*" names a path outside the workspace; without bubblewrap only paths inside the workspace are allowed$/);
+      assert.match(
+        c.error,
+        /^argument_outside_workspace: ".*" names a path outside the workspace; without bubblewrap only paths inside the workspace are allowed$/,
+      );
     }
   });
 
@@ -218,7 +267,15 @@ describe('shell skill fallback (no bubblewrap)', () => {
   test('a permitted tenant still runs ls, cat and grep on workspace files, with a clean environment', async () => {
     fs.mkdirSync(path.join(b.workspace, 'src'));
     fs.writeFileSync(path.join(b.workspace, 'src/Token.sol'), 'contract Token {}\n');
-    const calls = await b.say(BOB, [shell('ls', ['src']), shell('cat', ['src/Token.sol']), shell('grep', ['-rn', 'contract', '.']), shell('echo', ['a/b', '$HOME'])].join('\n'));
+    const calls = await b.say(
+      BOB,
+      [
+        shell('ls', ['src']),
+        shell('cat', ['src/Token.sol']),
+        shell('grep', ['-rn', 'contract', '.']),
+        shell('echo', ['a/b', '$HOME']),
+      ].join('\n'),
+    );
     assert.equal(calls[0].output.stdout, 'Token.sol\n');
     assert.equal(calls[1].output.stdout, 'contract Token {}\n');
     assert.match(calls[2].output.stdout, /src\/Token\.sol:1:contract Token/);
@@ -227,7 +284,11 @@ describe('shell skill fallback (no bubblewrap)', () => {
   });
 
   test('readiness says the fallback is active and why', async () => {
-    const r = await b.kernel.gateway.inject({ method: 'GET', url: '/api/v1/enterprise/readiness', headers: { authorization: `Bearer ${BOB}` } });
+    const r = await b.kernel.gateway.inject({
+      method: 'GET',
+      url: '/api/v1/enterprise/readiness',
+      headers: { authorization: `Bearer ${BOB}` },
+    });
     assert.equal(r.statusCode, 200, r.body);
     const c = r.json().checks.find((x: any) => x.id === 'shell_sandbox');
     assert.equal(c.status, 'available');
@@ -245,7 +306,6 @@ describe('shell skill fallback (no bubblewrap)', () => {
     }
   });
 });
-
 
 describe('sandbox probe', () => {
   test('a bwrap that cannot start: auto falls back, bwrap-required runs nothing, and both say why', () => {

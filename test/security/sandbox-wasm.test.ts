@@ -73,13 +73,19 @@ after(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-const get = (id: string, url: string) => kernel.registry.skill(id.replace(/-/g, '_'))!.call({ url }, { sessionId: 's', tenant: null, signal: new AbortController().signal, workspace: root });
+const get = (id: string, url: string) =>
+  kernel.registry
+    .skill(id.replace(/-/g, '_'))!
+    .call({ url }, { sessionId: 's', tenant: null, signal: new AbortController().signal, workspace: root });
 
 describe('wasm.sha256 is required', () => {
   test('a WASM plugin without the hash is refused with the reason; the same module with it loads', () => {
     const st = kernel.registry.plugins().find((p) => p.id === 'wasm-http-unhashed')!;
     assert.equal(st.status, 'error');
-    assert.match(st.error!, /wasm\.sha256 is missing from plugin\.json; a WASM module loads only with its hash pinned — write it with: vigil plugin build .*wasm-http-unhashed/);
+    assert.match(
+      st.error!,
+      /wasm\.sha256 is missing from plugin\.json; a WASM module loads only with its hash pinned — write it with: vigil plugin build .*wasm-http-unhashed/,
+    );
     assert.equal(kernel.registry.skill('wasm_http_unhashed'), undefined);
     assert.equal(kernel.registry.plugins().find((p) => p.id === 'wasm-http-any')!.status, 'loaded');
   });
@@ -96,7 +102,10 @@ describe('wasm.sha256 is required', () => {
     try {
       const out = sink();
       const code = await main(['node', 'vigil', 'plugins'], { stdout: out.stream, stderr: sink().stream });
-      const line = out.text().split('\n').find((l) => l.includes('wasm-http-unhashed'))!;
+      const line = out
+        .text()
+        .split('\n')
+        .find((l) => l.includes('wasm-http-unhashed'))!;
       assert.match(line, /^error\s+wasm-http-unhashed\s+skill\s+wasm\s+wasm\.sha256 is missing from plugin\.json/);
       assert.equal(code, 1);
     } finally {
@@ -121,7 +130,11 @@ describe('allowed_hosts is checked against the resolved address', () => {
 
   test('`*` does not open loopback, IPv4-mapped loopback or the unspecified address', async () => {
     const before = hits;
-    for (const [host, range] of [['127.0.0.1', 'loopback'], ['[::ffff:127.0.0.1]', 'loopback'], ['0.0.0.0', 'unspecified']]) {
+    for (const [host, range] of [
+      ['127.0.0.1', 'loopback'],
+      ['[::ffff:127.0.0.1]', 'loopback'],
+      ['0.0.0.0', 'unspecified'],
+    ]) {
       const r = await get('wasm-http-any', `http://${host}:${port}/`);
       assert.equal(r.ok, false, host);
       assert.match(r.error!, new RegExp(`\\(${range}\\), which is reached only when that address or its range is listed`), host);
@@ -144,10 +157,23 @@ describe('allowed_hosts is checked against the resolved address', () => {
   test('every special-purpose range is refused unless listed; public addresses pass', () => {
     const none = parseHostRules(['*']);
     const table: Array<[string, string | null]> = [
-      ['127.0.0.1', 'loopback'], ['::1', 'loopback'], ['10.1.2.3', 'private'], ['172.16.0.1', 'private'], ['192.168.1.1', 'private'],
-      ['fd00::1', 'uniqueLocal'], ['169.254.169.254', 'linkLocal'], ['fe80::1', 'linkLocal'], ['100.64.0.1', 'carrierGradeNat'],
-      ['0.0.0.0', 'unspecified'], ['::', 'unspecified'], ['224.0.0.1', 'multicast'], ['ff02::1', 'multicast'], ['255.255.255.255', 'broadcast'],
-      ['::ffff:10.0.0.1', 'private'], ['8.8.8.8', null], ['2606:4700:4700::1111', null],
+      ['127.0.0.1', 'loopback'],
+      ['::1', 'loopback'],
+      ['10.1.2.3', 'private'],
+      ['172.16.0.1', 'private'],
+      ['192.168.1.1', 'private'],
+      ['fd00::1', 'uniqueLocal'],
+      ['169.254.169.254', 'linkLocal'],
+      ['fe80::1', 'linkLocal'],
+      ['100.64.0.1', 'carrierGradeNat'],
+      ['0.0.0.0', 'unspecified'],
+      ['::', 'unspecified'],
+      ['224.0.0.1', 'multicast'],
+      ['ff02::1', 'multicast'],
+      ['255.255.255.255', 'broadcast'],
+      ['::ffff:10.0.0.1', 'private'],
+      ['8.8.8.8', null],
+      ['2606:4700:4700::1111', null],
     ];
     for (const [ip, range] of table) assert.equal(addressRefusal(ip, none), range, ip);
     const listed = parseHostRules(['10.0.0.0/8', 'fd00::/8', '169.254.169.254']);
@@ -159,7 +185,10 @@ describe('allowed_hosts is checked against the resolved address', () => {
 
   test('a name is judged by every address it resolves to (a rebinding answer is refused)', async () => {
     const rules = parseHostRules(['*.example.com']);
-    const lookup = (async () => [{ address: '93.184.216.34', family: 4 }, { address: '10.0.0.7', family: 4 }]) as any;
+    const lookup = (async () => [
+      { address: '93.184.216.34', family: 4 },
+      { address: '10.0.0.7', family: 4 },
+    ]) as any;
     await assert.rejects(resolveChecked('api.example.com', rules, lookup), /it resolves to 10\.0\.0\.7 \(private\)/);
     const pub = (async () => [{ address: '93.184.216.34', family: 4 }]) as any;
     assert.deepEqual(await resolveChecked('api.example.com', rules, pub), [{ address: '93.184.216.34', family: 4 }]);

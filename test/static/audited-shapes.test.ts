@@ -35,7 +35,9 @@ for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.sol'))) {
     const named = new Set(want.map((w) => w.split(':')[1]));
     // Every claim of a vulnerability (MEDIUM and above) must be expected; LOW/INFO notes only
     // count for the rules the fixture is about.
-    const got = [...a.findings, ...b.findings, ...c.findings].filter((f) => ['CRITICAL', 'HIGH', 'MEDIUM'].includes(f.severity) || named.has(f.detector ?? '')).map((f) => `${f.location.line}:${f.detector}`);
+    const got = [...a.findings, ...b.findings, ...c.findings]
+      .filter((f) => ['CRITICAL', 'HIGH', 'MEDIUM'].includes(f.severity) || named.has(f.detector ?? ''))
+      .map((f) => `${f.location.line}:${f.detector}`);
     assert.deepEqual([...new Set(got)].sort(), want);
   });
 }

@@ -11,7 +11,6 @@ import { transactionOrderDependenceDetector } from '../../plugins/detector-trans
 import { badRandomnessDetector } from '../../plugins/detector-bad-randomness/index.ts';
 import { integerOverflowDetector } from '../../plugins/detector-integer-overflow/index.ts';
 
-
 test('transaction-order-dependence: a public claim of an owner-set reward is raced, an owner-only collection is not', async () => {
   const src = `pragma solidity ^0.4.24;
 contract R {
@@ -95,7 +94,7 @@ contract W {
   assert.deepEqual(lines, [lineOf(src, 'function withdraw'), lineOf(src, 'function pay')]);
 });
 
-test('bad-randomness: the index push() returns does not carry the pushed struct\'s timestamp; a draw from it does', async () => {
+test("bad-randomness: the index push() returns does not carry the pushed struct's timestamp; a draw from it does", async () => {
   const src = `pragma solidity ^0.4.24;
 contract K {
     struct Kitty { uint64 birthTime; uint256 genes; }
@@ -113,11 +112,14 @@ contract K {
 }
 `;
   const lines = (await run(src, badRandomnessDetector)).map((f) => f.location.line);
-  assert.ok(!lines.includes(lineOf(src, 'require(id ==')), `the narrowing check of an index is no draw: ${lines}`);
-  assert.ok(lines.includes(lineOf(src, 'uint256 seed =')) || lines.includes(lineOf(src, 'seed % 2')), `the timestamp draw is still reported: ${lines}`);
+  assert.ok(!lines.includes(lineOf(src, 'require(id ==')), `the narrowing check of an index is no draw: ${lines.join(',')}`);
+  assert.ok(
+    lines.includes(lineOf(src, 'uint256 seed =')) || lines.includes(lineOf(src, 'seed % 2')),
+    `the timestamp draw is still reported: ${lines.join(',')}`,
+  );
 });
 
-test('integer-overflow: a wrap only the deployer or a soundly guarded owner can choose is not an attack; anyone\'s, or a takeable owner\'s, is', async () => {
+test("integer-overflow: a wrap only the deployer or a soundly guarded owner can choose is not an attack; anyone's, or a takeable owner's, is", async () => {
   const body = (extra: string) => `pragma solidity ^0.4.24;
 contract F {
     address owner;
@@ -158,11 +160,20 @@ contract M {
 ${extra}}
 `;
   const locked = body('');
-  assert.deepEqual((await run(locked, reentrancyDetector)).map((f) => f.location.line), []);
+  assert.deepEqual(
+    (await run(locked, reentrancyDetector)).map((f) => f.location.line),
+    [],
+  );
   const leaky = body('    function topUp() public payable { fees[msg.sender] += msg.value; }\n');
-  assert.deepEqual((await run(leaky, reentrancyDetector)).map((f) => f.location.line), [lineOf(leaky, 'msg.sender.call.value(fee)')]);
+  assert.deepEqual(
+    (await run(leaky, reentrancyDetector)).map((f) => f.location.line),
+    [lineOf(leaky, 'msg.sender.call.value(fee)')],
+  );
   const unlocked = locked.replace('busy = true;', '');
-  assert.deepEqual((await run(unlocked, reentrancyDetector)).map((f) => f.location.line), [lineOf(unlocked, 'msg.sender.call.value(fee)')]);
+  assert.deepEqual(
+    (await run(unlocked, reentrancyDetector)).map((f) => f.location.line),
+    [lineOf(unlocked, 'msg.sender.call.value(fee)')],
+  );
 });
 
 test('bad-randomness: a hash of block values that only names a record (operation id) is no draw; the same hash deciding a winner is', async () => {
@@ -186,8 +197,8 @@ contract W {
 }
 `;
   const lines = (await run(src, badRandomnessDetector)).map((f) => f.location.line);
-  assert.ok(!lines.includes(lineOf(src, 'o_hash = sha3')), `an operation id is not randomness: ${lines}`);
-  assert.ok(lines.includes(lineOf(src, 'bytes32 h = sha3')), `a draw from the same kind of hash is: ${lines}`);
+  assert.ok(!lines.includes(lineOf(src, 'o_hash = sha3')), `an operation id is not randomness: ${lines.join(',')}`);
+  assert.ok(lines.includes(lineOf(src, 'bytes32 h = sha3')), `a draw from the same kind of hash is: ${lines.join(',')}`);
 });
 
 test('reentrancy: a call into an owner-configured contract that is handed no caller address is trusted; a token paying msg.sender, or a takeable owner, is not', async () => {
@@ -216,7 +227,13 @@ contract Z {
 ${extra}}
 `;
   const safe = body('');
-  assert.deepEqual((await run(safe, reentrancyDetector)).map((f) => f.location.line), [lineOf(safe, 'token.transfer(msg.sender')]);
+  assert.deepEqual(
+    (await run(safe, reentrancyDetector)).map((f) => f.location.line),
+    [lineOf(safe, 'token.transfer(msg.sender')],
+  );
   const takeable = body('    function own() external { owner = msg.sender; }\n');
-  assert.deepEqual((await run(takeable, reentrancyDetector)).map((f) => f.location.line), [lineOf(takeable, 'genes.mix(d)'), lineOf(takeable, 'token.transfer(msg.sender')]);
+  assert.deepEqual(
+    (await run(takeable, reentrancyDetector)).map((f) => f.location.line),
+    [lineOf(takeable, 'genes.mix(d)'), lineOf(takeable, 'token.transfer(msg.sender')],
+  );
 });

@@ -12,7 +12,9 @@ import { analyzeSource, discoverDetectorPlugins, loadDetectors } from '../../lib
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const pluginsDir = path.join(root, 'plugins');
-const folders = fs.readdirSync(pluginsDir).filter((d) => d.startsWith('detector-') && fs.existsSync(path.join(pluginsDir, d, 'plugin.json')));
+const folders = fs
+  .readdirSync(pluginsDir)
+  .filter((d) => d.startsWith('detector-') && fs.existsSync(path.join(pluginsDir, d, 'plugin.json')));
 const tsFolders = folders.filter((d) => JSON.parse(fs.readFileSync(path.join(pluginsDir, d, 'plugin.json'), 'utf8')).runtime === 'ts');
 
 test('there are detector plugins for every finding category', async () => {
@@ -31,18 +33,22 @@ for (const folder of tsFolders) {
     const src = fs.readFileSync(path.join(dir, 'index.ts'), 'utf8');
     assert.match(src.split('\n')[0], /^\/\/ /, 'plugin must open with a comment block saying what it does');
 
-    const { entries, errors } = await loadDetectors([{ id: raw.id, dir, entry: raw.entry, runtime: 'ts', config: raw.defaults ?? {}, manifest: raw }]);
+    const { entries, errors } = await loadDetectors([
+      { id: raw.id, dir, entry: raw.entry, runtime: 'ts', config: raw.defaults ?? {}, manifest: raw },
+    ]);
     assert.deepEqual(errors, []);
     assert.equal(entries.length, 1, 'one detector per plugin');
     const meta = entries[0].detector.meta;
     assert.equal(`detector-${meta.id}`, folder, 'detector id is the folder name without "detector-"');
-    for (const k of ['title', 'description', 'recommendation', 'exploit_scenario'] as const) assert.ok(typeof meta[k] === 'string' && meta[k]!.length > 10, `meta.${k} missing`);
+    for (const k of ['title', 'description', 'recommendation', 'exploit_scenario'] as const)
+      assert.ok(typeof meta[k] === 'string' && meta[k].length > 10, `meta.${k} missing`);
     assert.ok((SEVERITIES as readonly string[]).includes(meta.severity));
     assert.ok((CATEGORIES as readonly string[]).includes(meta.category));
     assert.ok(meta.confidence > 0 && meta.confidence <= 1);
     assert.ok('swc' in meta && 'cwe' in meta, 'swc and cwe must be declared (null when none applies)');
     // `other` is the catch-all: a rule there claiming more than LOW must name its weakness (CWE).
-    if (meta.category === 'other' && meta.severity !== 'INFO' && meta.severity !== 'LOW') assert.ok(meta.cwe, `${meta.id}: an 'other' rule above LOW must declare its CWE`);
+    if (meta.category === 'other' && meta.severity !== 'INFO' && meta.severity !== 'LOW')
+      assert.ok(meta.cwe, `${meta.id}: an 'other' rule above LOW must declare its CWE`);
 
     const fixture = fs.readFileSync(path.join(dir, 'fixture.sol'), 'utf8');
     const expected = new Set<number>();
@@ -55,7 +61,8 @@ for (const folder of tsFolders) {
     assert.deepEqual(diagnostics, []);
     const flagged = new Set(findings.filter((f) => f.detector === meta.id).map((f) => f.location.line));
     for (const l of expected) assert.ok(flagged.has(l), `line ${l} must be flagged by ${meta.id}; flagged: ${[...flagged].join(',')}`);
-    for (const l of flagged) assert.ok(expected.has(l), `line ${l} flagged by ${meta.id} but not expected: ${fixture.split('\n')[l - 1].trim()}`);
+    for (const l of flagged)
+      assert.ok(expected.has(l), `line ${l} flagged by ${meta.id} but not expected: ${fixture.split('\n')[l - 1].trim()}`);
     for (const f of findings) {
       assert.deepEqual(f.tools, ['vigil-static']);
       assert.deepEqual(f.layers, [1]);

@@ -54,7 +54,10 @@ test('facts: state written after an external call, not before', () => {
   assert.equal(w.externalCalls[0].kind, 'call');
   assert.equal(w.externalCalls[0].checked, true);
   assert.equal(w.reentrancy.length, 1);
-  assert.deepEqual(w.reentrancy[0].writes.map((x) => [x.variable, x.line]), [['balances', 12]]);
+  assert.deepEqual(
+    w.reentrancy[0].writes.map((x) => [x.variable, x.line]),
+    [['balances', 12]],
+  );
   const s = bank.ownFunctions.find((x) => x.name === 'safe')!;
   assert.equal(s.reentrancy.length, 0);
 });
@@ -118,9 +121,12 @@ test('parse errors: clear diagnostic, the rest of the file is still analysed', a
   const r = await analyzeSource(broken, 'Bank.sol', [reentrancyDetector]);
   const p = r.diagnostics.find((d) => d.kind === 'parse_error');
   assert.ok(p, 'parse error reported');
-  assert.match(p!.message, /^syntax error/);
+  assert.match(p.message, /^syntax error/);
   assert.equal(r.stats.partial, true);
-  assert.ok(r.findings.some((f) => f.detector === 'reentrancy' && f.location.line === 11), 'findings outside the broken member survive with exact lines');
+  assert.ok(
+    r.findings.some((f) => f.detector === 'reentrancy' && f.location.line === 11),
+    'findings outside the broken member survive with exact lines',
+  );
   const garbage = await analyzeSource('this is not solidity {{{', 'g.sol', [reentrancyDetector]);
   assert.ok(garbage.diagnostics.some((d) => d.kind === 'parse_error'));
   assert.deepEqual(garbage.findings, []);

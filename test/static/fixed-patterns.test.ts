@@ -12,7 +12,6 @@ import { unprotectedDelegatecallDetector } from '../../plugins/detector-unprotec
 import { unprotectedOwnerChangeDetector } from '../../plugins/detector-unprotected-owner-change/index.ts';
 import { unprotectedSelfdestructDetector } from '../../plugins/detector-unprotected-selfdestruct/index.ts';
 
-
 test('dos-unbounded-array: resetting a growable array in the constructor is free, elsewhere it is flagged', async () => {
   const src = `pragma solidity ^0.4.25;
 contract W {
@@ -39,21 +38,34 @@ contract P {
 }
 `;
   const p = await run(proxy, unprotectedDelegatecallDetector);
-  assert.deepEqual(p.map((f) => [f.location.line, f.severity]), [[8, 'INFO']], 'owner-set proxy is informational, delegatecall to this is not reported');
+  assert.deepEqual(
+    p.map((f) => [f.location.line, f.severity]),
+    [[8, 'INFO']],
+    'owner-set proxy is informational, delegatecall to this is not reported',
+  );
 
   // Same proxy, but the file holds a library anyone can use to write storage (Parity's shape).
-  const withLib = proxy.replace('contract P {', `contract Lib {
+  const withLib = proxy.replace(
+    'contract P {',
+    `contract Lib {
     address public owner;
     function init(address o) public { owner = o; }
 }
-contract P {`);
+contract P {`,
+  );
   const l = await run(withLib, unprotectedDelegatecallDetector);
-  assert.deepEqual(l.map((f) => [f.location.line, f.severity]), [[lineOf(withLib, 'function forward'), 'HIGH']]);
+  assert.deepEqual(
+    l.map((f) => [f.location.line, f.severity]),
+    [[lineOf(withLib, 'function forward'), 'HIGH']],
+  );
 
   // The target itself can be set by anyone.
   const settable = proxy.replace('function setCallee(address c) public onlyOwner', 'function setCallee(address c) public');
   const s = await run(settable, unprotectedDelegatecallDetector);
-  assert.deepEqual(s.map((f) => [f.location.line, f.severity]), [[8, 'HIGH']]);
+  assert.deepEqual(
+    s.map((f) => [f.location.line, f.severity]),
+    [[8, 'HIGH']],
+  );
   assert.match(s[0].description, /anyone can set through `setCallee`/);
 });
 
@@ -82,7 +94,10 @@ contract Game {
 }
 `;
   const lines = (await run(src, unprotectedOwnerChangeDetector)).map((f) => f.location.line);
-  assert.deepEqual(lines.sort((a, b) => a - b), [lineOf(src, 'function wipe'), lineOf(src, 'function seat')]);
+  assert.deepEqual(
+    lines.sort((a, b) => a - b),
+    [lineOf(src, 'function wipe'), lineOf(src, 'function seat')],
+  );
 });
 
 test('reentrancy: a modifier that calls out before the balance check is safe; the check before the call is not', async () => {
@@ -104,7 +119,10 @@ contract M {
 contract Bank { function supportsToken() external returns (bytes32) { return keccak256(abi.encodePacked("T")); } }
 `;
   // As in SWC-107's modifier example: the caller itself answers supportsToken() and re-enters.
-  assert.deepEqual((await run(mk('hasNoBalance supportsToken'), reentrancyDetector)).map((f) => f.location.line), [4]);
+  assert.deepEqual(
+    (await run(mk('hasNoBalance supportsToken'), reentrancyDetector)).map((f) => f.location.line),
+    [4],
+  );
   assert.deepEqual(await run(mk('supportsToken hasNoBalance'), reentrancyDetector), []);
 });
 
@@ -151,10 +169,16 @@ contract G {
     }
 }
 `;
-  assert.deepEqual((await run(mk(''), badRandomnessDetector)).map((f) => f.location.line), [12]);
+  assert.deepEqual(
+    (await run(mk(''), badRandomnessDetector)).map((f) => f.location.line),
+    [12],
+  );
   assert.deepEqual(await run(mk(' && block.number - guesses[msg.sender].block < 256'), badRandomnessDetector), []);
   // A block number the caller chooses is not a commitment.
-  const chosen = mk(' && block.number - guesses[msg.sender].block < 256').replace('function settle() public {', 'function setBlock(uint b) public { guesses[msg.sender].block = b; }\n    function settle() public {');
+  const chosen = mk(' && block.number - guesses[msg.sender].block < 256').replace(
+    'function settle() public {',
+    'function setBlock(uint b) public { guesses[msg.sender].block = b; }\n    function settle() public {',
+  );
   assert.equal((await run(chosen, badRandomnessDetector)).length, 1);
 });
 
@@ -202,5 +226,8 @@ contract R {
 `;
   const f = computeFacts(parseSolidity(req).ast, req, 'R.sol');
   assert.equal(deadRanges(f.ast, f.contracts, f.contracts[0]).length, 1);
-  assert.deepEqual((await run(req, integerOverflowDetector)).map((x) => x.location.line), [7]);
+  assert.deepEqual(
+    (await run(req, integerOverflowDetector)).map((x) => x.location.line),
+    [7],
+  );
 });

@@ -21,12 +21,23 @@ abstract contract A is Base {
 }
 `);
   const outer = fnOf(f, 'A', 'outer');
-  assert.deepEqual(outer.unresolvedCalls.map((c) => c.name), ['_imported']);
+  assert.deepEqual(
+    outer.unresolvedCalls.map((c) => c.name),
+    ['_imported'],
+  );
   const d = argumentFlow(outer, 'deadline');
-  assert.deepEqual(d.sites.map((s) => `${s.fn.name}:${s.name}`), ['outer:deadline', '_mid:d', '_check:t']);
+  assert.deepEqual(
+    d.sites.map((s) => `${s.fn.name}:${s.name}`),
+    ['outer:deadline', '_mid:d', '_check:t'],
+  );
   assert.equal(d.unresolved, false);
   assert.equal(argumentFlow(outer, 'id').unresolved, true, 'an imported call and a hook without body are out of sight');
-  assert.deepEqual(reachableFunctions(outer).map((g) => g.name).sort(), ['_check', '_hook', '_mid', 'outer']);
+  assert.deepEqual(
+    reachableFunctions(outer)
+      .map((g) => g.name)
+      .sort(),
+    ['_check', '_hook', '_mid', 'outer'],
+  );
 });
 
 test('guards: imported modifiers and checks handing the caller to imported code are opaque guards; _msgSender() is the caller', () => {

@@ -36,7 +36,12 @@ test('the two-stage SLL/LL path is the one in use', () => {
 });
 
 test('same tree as @solidity-parser/parser on every repository and dataset contract', () => {
-  const files = [...solFiles(path.join(root, 'plugins')), ...solFiles(path.join(root, 'test')), ...solFiles(path.join(root, 'examples')), ...solFiles(datasets)];
+  const files = [
+    ...solFiles(path.join(root, 'plugins')),
+    ...solFiles(path.join(root, 'test')),
+    ...solFiles(path.join(root, 'examples')),
+    ...solFiles(datasets),
+  ];
   assert.ok(files.length > 50, `expected Solidity files to compare, found ${files.length}`);
   const opts = { loc: true, range: true, tolerant: true };
   const differ: string[] = [];
@@ -59,8 +64,15 @@ test('broken input: same tolerant errors and the same thrown ParserError', () =>
   ];
   for (const src of broken) {
     for (const opts of [{ loc: true, range: true, tolerant: true }, { loc: true }, {}]) {
-      assert.equal(outcome(() => parseSolidityText(src, opts)), outcome(() => bundled.parse(src, opts)), `${JSON.stringify(src)} with ${JSON.stringify(opts)}`);
+      assert.equal(
+        outcome(() => parseSolidityText(src, opts)),
+        outcome(() => bundled.parse(src, opts)),
+        `${JSON.stringify(src)} with ${JSON.stringify(opts)}`,
+      );
     }
   }
-  assert.throws(() => parseSolidityText('contract {', {}), (e: unknown) => e instanceof bundled.ParserError);
+  assert.throws(
+    () => parseSolidityText('contract {', {}),
+    (e: unknown) => e instanceof bundled.ParserError,
+  );
 });

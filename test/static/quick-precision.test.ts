@@ -35,15 +35,18 @@ contract H {
 test('solhint: quick mode runs the security rules only, full mode adds hygiene', async () => {
   assert.ok(Object.keys(SOLHINT_QUICK_CONFIG).length < Object.keys(SOLHINT_CONFIG).length);
   for (const id of Object.keys(SOLHINT_QUICK_CONFIG)) assert.ok(SOLHINT_RULES[id], id);
-  for (const id of ['func-visibility', 'state-visibility', 'avoid-low-level-calls', 'not-rely-on-time', 'reentrancy', 'multiple-sends']) assert.ok(!(id in SOLHINT_QUICK_CONFIG), id);
+  for (const id of ['func-visibility', 'state-visibility', 'avoid-low-level-calls', 'not-rely-on-time', 'reentrancy', 'multiple-sends'])
+    assert.ok(!(id in SOLHINT_QUICK_CONFIG), id);
   const tool = createSolhintTool({ pool: null });
-  const run = (mode: 'quick' | 'full') => tool.run({ source: HYGIENE, file: 'H.sol', sha256: '' }, { signal: new AbortController().signal, deadline: Date.now() + 30_000, mode });
+  const run = (mode: 'quick' | 'full') =>
+    tool.run({ source: HYGIENE, file: 'H.sol', sha256: '' }, { signal: new AbortController().signal, deadline: Date.now() + 30_000, mode });
   const quick = (await run('quick')).findings.map((f) => f.detector);
   const full = (await run('full')).findings.map((f) => f.detector);
   assert.ok(quick.includes('solhint-avoid-tx-origin'), quick.join(','));
   assert.ok(quick.includes('solhint-check-send-result'), quick.join(','));
-  assert.ok(!quick.some((d) => /visibility|low-level|rely-on-time/.test(d ?? "")), quick.join(','));
-  for (const d of ['solhint-func-visibility', 'solhint-state-visibility', 'solhint-not-rely-on-time', 'solhint-avoid-tx-origin']) assert.ok(full.includes(d), `${d} missing in full: ${full.join(',')}`);
+  assert.ok(!quick.some((d) => /visibility|low-level|rely-on-time/.test(d ?? '')), quick.join(','));
+  for (const d of ['solhint-func-visibility', 'solhint-state-visibility', 'solhint-not-rely-on-time', 'solhint-avoid-tx-origin'])
+    assert.ok(full.includes(d), `${d} missing in full: ${full.join(',')}`);
 });
 
 test('reentrancy: send/transfer before a state write is not reported, call.value is', async () => {
@@ -63,5 +66,8 @@ contract B {
 }
 `;
   const { findings } = await analyzeSource(src, 'B.sol', [{ detector: reentrancyDetector }]);
-  assert.deepEqual(findings.filter((f) => f.detector === 'reentrancy').map((f) => f.location.line), [11]);
+  assert.deepEqual(
+    findings.filter((f) => f.detector === 'reentrancy').map((f) => f.location.line),
+    [11],
+  );
 });

@@ -15,7 +15,8 @@ after(() => pool.close());
 
 function registry() {
   const r = new Registry();
-  for (const d of discoverDetectorPlugins(path.join(root, 'plugins')).filter((x) => x.runtime === 'ts')) r.detectorDescriptors.push(d as any);
+  for (const d of discoverDetectorPlugins(path.join(root, 'plugins')).filter((x) => x.runtime === 'ts'))
+    r.detectorDescriptors.push(d as any);
   return r;
 }
 
@@ -25,18 +26,23 @@ test('vigil-static runs in the worker pool and passes its self-test', { timeout:
   assert.equal(tool.layer, 1);
   assert.deepEqual(tool.modes, ['quick', 'full']);
   await tool.selfTest!();
-  const out = await tool.run({ source: SELF_TEST_SOURCE, file: 'SelfTest.sol', sha256: 'x' }, { signal: new AbortController().signal, deadline: Date.now() + 60_000 });
+  const out = await tool.run(
+    { source: SELF_TEST_SOURCE, file: 'SelfTest.sol', sha256: 'x' },
+    { signal: new AbortController().signal, deadline: Date.now() + 60_000 },
+  );
   assert.equal(out.status, 'success');
   const re = out.findings.find((f) => f.category === 'reentrancy');
   assert.ok(re);
-  assert.equal(re!.location.file, 'SelfTest.sol');
-  assert.equal(re!.location.contract, 'SelfTest');
-  assert.equal(re!.location.function, 'withdraw');
+  assert.equal(re.location.file, 'SelfTest.sol');
+  assert.equal(re.location.contract, 'SelfTest');
+  assert.equal(re.location.function, 'withdraw');
 });
 
 test('a deadline that already passed is refused, not hung', async () => {
   const tool = createStaticTool({ pool, registry: registry() });
-  await assert.rejects(() => tool.run({ source: SELF_TEST_SOURCE, file: 'a.sol', sha256: 'x' }, { signal: new AbortController().signal, deadline: Date.now() - 1 }));
+  await assert.rejects(() =>
+    tool.run({ source: SELF_TEST_SOURCE, file: 'a.sol', sha256: 'x' }, { signal: new AbortController().signal, deadline: Date.now() - 1 }),
+  );
 });
 
 test('wasm protocol: declared node types are serialized with refs and locations, answers map to findings', async () => {
@@ -52,7 +58,15 @@ test('wasm protocol: declared node types are serialized with refs and locations,
   assert.ok(!('loc' in dc) && !('range' in dc));
   assert.equal(typeof dc.ref, 'number');
   const meta = wasmDetectorMeta('detector-wasm-x', {
-    meta: { title: 'Delegatecall', description: 'd', recommendation: 'r', severity: 'HIGH', category: 'access_control', confidence: 0.7, messages: { m: 'on {{x}}' } },
+    meta: {
+      title: 'Delegatecall',
+      description: 'd',
+      recommendation: 'r',
+      severity: 'HIGH',
+      category: 'access_control',
+      confidence: 0.7,
+      messages: { m: 'on {{x}}' },
+    },
   });
   const findings = mapWasmFindings(meta, input, { findings: [{ messageId: 'm', nodeRef: dc.ref, data: { x: 'a' } }] }, src);
   assert.equal(findings.length, 1);

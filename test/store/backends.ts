@@ -42,7 +42,7 @@ export function pgUrlWithSchema(schema: string): string {
 
 export interface Backend {
   name: 'sqlite' | 'postgres';
-  open(): Promise<{ store: Store; cleanup(): Promise<void> }>;
+  open(): Promise<{ store: Store; cleanup: () => Promise<void> }>;
 }
 
 export const BACKENDS: Backend[] = [

@@ -10,13 +10,22 @@ export const CHROMIUM_PATH = process.env.VIGIL_CHROMIUM ?? '/usr/bin/chromium';
 
 /** Why browser tests cannot run here, or null when they can. */
 export function chromiumMissing(): string | null {
-  return fs.existsSync(CHROMIUM_PATH) ? null : `${CHROMIUM_PATH} not found: install Debian's chromium (apt-get install chromium) or set VIGIL_CHROMIUM`;
+  return fs.existsSync(CHROMIUM_PATH)
+    ? null
+    : `${CHROMIUM_PATH} not found: install Debian's chromium (apt-get install chromium) or set VIGIL_CHROMIUM`;
 }
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 

@@ -1,7 +1,8 @@
 // Evaluated inside the page by pages.test.ts: every visible text whose contrast with its
 // effective background (ancestor backgrounds composited, white at the root) is below WCAG AA —
 // 4.5:1, or 3:1 for large text (24px, or 18.66px bold). Disabled controls are exempt, as in WCAG.
-// eslint-disable-next-line no-unused-vars
+
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- read as text and evaluated in the page by pages.test.ts
 function contrastProblems() {
   const parse = (c) => {
     const m = /rgba?\(([^)]+)\)/.exec(c);
@@ -51,7 +52,8 @@ function contrastProblems() {
     const ratio = (l1 + 0.05) / (l2 + 0.05);
     const size = parseFloat(cs.fontSize);
     const large = size >= 24 || (size >= 18.66 && Number(cs.fontWeight) >= 700);
-    if (ratio < (large ? 3 : 4.5)) bad.push(`${ratio.toFixed(2)}:1 "${n.textContent.trim().slice(0, 40)}" (${el.tagName.toLowerCase()}.${el.className})`);
+    if (ratio < (large ? 3 : 4.5))
+      bad.push(`${ratio.toFixed(2)}:1 "${n.textContent.trim().slice(0, 40)}" (${el.tagName.toLowerCase()}.${el.className})`);
   }
   return bad;
 }

@@ -6,9 +6,11 @@ import assert from 'node:assert/strict';
 import client from 'prom-client';
 import { createMetrics } from '../../kernel/metrics.ts';
 // @ts-expect-error plain browser ES modules without type declarations
-import { parsePrometheus, sum, sumBy, increase, increaseBy, histogramBuckets, histogramQuantile } from '../../plugins/gateway-ui/public/prom.js';
+import * as prom from '../../plugins/gateway-ui/public/prom.js';
 // @ts-expect-error plain browser ES modules without type declarations
 import { SseParser } from '../../plugins/gateway-ui/public/sse.js';
+
+const { parsePrometheus, sum, sumBy, increase, increaseBy, histogramBuckets, histogramQuantile } = prom;
 
 test('parses the kernel registry exposition: labels with escapes, histograms, special values', async () => {
   const reg = createMetrics();
@@ -60,7 +62,13 @@ test('rates come from counter deltas, and a counter reset is not a negative rate
 
 test('histogram quantiles match PromQL histogram_quantile on a real prom-client histogram', async () => {
   const reg = new client.Registry();
-  const hist = new client.Histogram({ name: 'lat_seconds', help: 'z', labelNames: ['route'], buckets: [0.1, 0.2, 0.4, 0.8], registers: [reg] });
+  const hist = new client.Histogram({
+    name: 'lat_seconds',
+    help: 'z',
+    labelNames: ['route'],
+    buckets: [0.1, 0.2, 0.4, 0.8],
+    registers: [reg],
+  });
   const before = parsePrometheus(await reg.metrics());
   // 100 observations spread evenly over (0, 0.4]: p50 ≈ 0.2, p95 ≈ 0.38 with linear interpolation.
   for (let i = 1; i <= 100; i++) hist.observe({ route: i % 2 ? '/x' : '/y' }, i * 0.004);

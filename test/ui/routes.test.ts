@@ -40,14 +40,14 @@ test('every asset a page references is served with its content type and a long c
   const types: Record<string, RegExp> = { js: /^text\/javascript/, css: /^text\/css/, svg: /^image\/svg\+xml/ };
   for (const page of ['/dashboard', '/playground']) {
     const html = (await get(page)).body;
-    const refs = [...html.matchAll(/(?:src|href)="(\/[^"]+\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+    const refs = [...html.matchAll(/(?:src|href)="(\/[^"]+\/assets\/[^"]+)"/g)].map((m) => m[1]);
     assert.ok(refs.length >= 3, `${page} references its assets`);
     for (const ref of refs) {
       assert.ok(ref.startsWith(`${page}/assets/`), `${ref} lives under ${page}/ so the page's open path covers it`);
       const r = await get(ref);
       assert.equal(r.statusCode, 200, ref);
-      const ext = ref.split('?')[0]!.split('.').pop()!;
-      assert.match(String(r.headers['content-type']), types[ext]!, ref);
+      const ext = ref.split('?')[0].split('.').pop()!;
+      assert.match(String(r.headers['content-type']), types[ext], ref);
       assert.match(String(r.headers['cache-control']), /^public, max-age=\d+/);
       assert.ok(r.headers.etag);
     }

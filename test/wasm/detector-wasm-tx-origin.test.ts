@@ -29,7 +29,7 @@ after(async () => {
 async function run(source: string, file = 'c.sol') {
   const types: string[] = manifest.detector.node_types;
   const r = await analyzeSource(source, file, [], { collectNodes: [{ id: manifest.id, types }] });
-  const input = r.wasmInputs[manifest.id]!;
+  const input = r.wasmInputs[manifest.id];
   const output = await inst.callJson(manifest.detector.export, input);
   return { input, output: output as { findings: Array<{ messageId: string; nodeRef: number; data: Record<string, string> }> }, findings: mapWasmFindings(wasmDetectorMeta(manifest.id, manifest.detector), input, output, source) };
 }

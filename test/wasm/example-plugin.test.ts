@@ -46,7 +46,7 @@ async function load(config: Record<string, string> = {}): Promise<WasmInstance> 
 
 async function detect(inst: WasmInstance, source: string) {
   const r = await analyzeSource(source, 'c.sol', [], { collectNodes: [{ id: manifest.id, types: manifest.detector.node_types }] });
-  const input = r.wasmInputs[manifest.id]!;
+  const input = r.wasmInputs[manifest.id];
   const out = await inst.callJson<{ findings: Array<{ messageId: string; nodeRef: number; data: Record<string, string> }> }>('detect', input);
   const byRef = new Map(input.nodes.map((n) => [n.ref, n]));
   return out.findings.map((f) => ({ ...f, line: byRef.get(f.nodeRef)!.line }));

@@ -12,7 +12,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { LlmBackend, LlmMessage } from '../../../kernel/contracts/llm.ts';
-import { CATEGORIES, SEVERITIES, type Category, type Finding, type Severity } from '../../../schemas/finding.ts';
+import { CATEGORIES, SEVERITIES, type Finding } from '../../../schemas/finding.ts';
 import { findingId, sliceLines } from '../ids.ts';
 import { outlineSource, locate } from '../engine/outline.ts';
 
@@ -43,7 +43,10 @@ export type ReviewItem = Static<typeof ReviewItem>;
 export function buildReviewMessages(source: string, file: string, prior: Finding[]): { messages: LlmMessage[]; truncated: boolean } {
   const truncated = source.length > MAX_PROMPT_SOURCE;
   const text = truncated ? source.slice(0, MAX_PROMPT_SOURCE) : source;
-  const numbered = text.split('\n').map((l, i) => `${String(i + 1).padStart(4)} | ${l}`).join('\n');
+  const numbered = text
+    .split('\n')
+    .map((l, i) => `${String(i + 1).padStart(4)} | ${l}`)
+    .join('\n');
   const priorList = prior.length
     ? prior.map((f) => `- id=${f.id} [${f.severity}] ${f.category} line ${f.location.line}: ${f.title} (${f.tools.join('+')})`).join('\n')
     : '- none';
@@ -54,7 +57,13 @@ export function buildReviewMessages(source: string, file: string, prior: Finding
     'Confirm or refute the earlier findings where you can (use "confirms"), and add only issues you can point to a line for. Do not repeat an earlier finding without confirming it. Return {"findings": []} when you find nothing.',
   ].join('\n');
   const user = `File: ${file}${truncated ? ` (first ${MAX_PROMPT_SOURCE} characters only)` : ''}\n\nEarlier findings (static and other layers):\n${priorList}\n\nSource:\n${numbered}`;
-  return { messages: [{ role: 'system', content: system }, { role: 'user', content: user }], truncated };
+  return {
+    messages: [
+      { role: 'system', content: system },
+      { role: 'user', content: user },
+    ],
+    truncated,
+  };
 }
 
 /** Extracts the JSON object from a model's answer (tolerating code fences and surrounding prose). */
@@ -78,14 +87,18 @@ export function parseReview(text: string): { items: ReviewItem[]; dropped: strin
   } catch (e) {
     return { items: [], dropped: [`answer is not JSON: ${(e as Error).message}`] };
   }
-  const list = Array.isArray(raw) ? raw : Array.isArray((raw as { findings?: unknown })?.findings) ? (raw as { findings: unknown[] }).findings : null;
+  const list = Array.isArray(raw)
+    ? raw
+    : Array.isArray((raw as { findings?: unknown })?.findings)
+      ? (raw as { findings: unknown[] }).findings
+      : null;
   if (!list) return { items: [], dropped: ['answer has no "findings" array'] };
   const items: ReviewItem[] = [];
   list.forEach((item, i) => {
     // Models often send severities in lower case; that much is normalized, nothing more.
     const it = item && typeof item === 'object' ? { ...(item as Record<string, unknown>) } : item;
-    if (it && typeof it === 'object' && typeof (it as any).severity === 'string') (it as any).severity = (it as any).severity.toUpperCase();
-    if (Value.Check(ReviewItem, it)) items.push(it as ReviewItem);
+    if (it && typeof it === 'object' && typeof it.severity === 'string') it.severity = it.severity.toUpperCase();
+    if (Value.Check(ReviewItem, it)) items.push(it);
     else {
       const err = [...Value.Errors(ReviewItem, it)][0];
       dropped.push(`item ${i}: ${err ? `${err.path || '/'} ${err.message}` : 'not an object'}`);
@@ -102,7 +115,13 @@ function matchPrior(item: ReviewItem, prior: Finding[]): Finding | null {
   return prior.find((f) => f.category === item.category && Math.abs(f.location.line - item.line) <= 3) ?? null;
 }
 
-export function reviewToFindings(items: ReviewItem[], source: string, file: string, prior: Finding[], provider: string): { findings: Finding[]; dropped: string[] } {
+export function reviewToFindings(
+  items: ReviewItem[],
+  source: string,
+  file: string,
+  prior: Finding[],
+  provider: string,
+): { findings: Finding[]; dropped: string[] } {
   const lineCount = source.split('\n').length;
   const outline = outlineSource(source);
   const dropped: string[] = [];
@@ -120,13 +139,18 @@ export function reviewToFindings(items: ReviewItem[], source: string, file: stri
     const asked = it.confidence ?? (confirmed ? CONFIRM_CAP : LLM_ONLY_CAP);
     const confidence = provider === 'demo' ? DEMO_CONFIDENCE : Math.min(asked, confirmed ? CONFIRM_CAP : LLM_ONLY_CAP);
     const f: Finding = {
-      id: findingId({ detector: `ai:${it.category}`, contract: where.contract, function: where.function, code: sliceLines(source, line, endLine) }),
+      id: findingId({
+        detector: `ai:${it.category}`,
+        contract: where.contract,
+        function: where.function,
+        code: sliceLines(source, line, endLine),
+      }),
       detector: `ai-review`,
       title: it.title,
       description: it.description,
-      severity: (confirmed && provider === 'demo' ? confirmed.severity : it.severity) as Severity,
+      severity: confirmed && provider === 'demo' ? confirmed.severity : it.severity,
       confidence: Math.round(confidence * 100) / 100,
-      category: (confirmed?.category ?? it.category) as Category,
+      category: confirmed?.category ?? it.category,
       swc_id: confirmed?.swc_id ?? null,
       cwe_id: confirmed?.cwe_id ?? null,
       location: { file, line, end_line: endLine, contract: where.contract, function: where.function },
@@ -162,7 +186,9 @@ export function demoReview(source: string, prior: Finding[]): ReviewItem[] {
     const key = `${f.category}:${f.location.line}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const code = sliceLines(source, f.location.line, Math.min(f.location.end_line, f.location.line + 2)).trim().replace(/\s+/g, ' ');
+    const code = sliceLines(source, f.location.line, Math.min(f.location.end_line, f.location.line + 2))
+      .trim()
+      .replace(/\s+/g, ' ');
     items.push({
       title: `Review: ${f.title}`,
       description: `Line ${f.location.line}${f.location.function ? ` in ${f.location.function}()` : ''}: \`${code.slice(0, 160)}\` — ${WHY[f.category] ?? WHY.other}. (Offline demo review: it explains the finding from ${f.tools.join(', ')}; set a provider key for a model's independent review.)`,
@@ -178,7 +204,12 @@ export function demoReview(source: string, prior: Finding[]): ReviewItem[] {
 }
 
 /** Collects a streamed answer into text (stops at the signal). */
-export async function complete(backend: LlmBackend, model: string, messages: LlmMessage[], signal: AbortSignal): Promise<{ text: string; usage: { prompt_tokens: number; completion_tokens: number } | null }> {
+export async function complete(
+  backend: LlmBackend,
+  model: string,
+  messages: LlmMessage[],
+  signal: AbortSignal,
+): Promise<{ text: string; usage: { prompt_tokens: number; completion_tokens: number } | null }> {
   let text = '';
   let usage: { prompt_tokens: number; completion_tokens: number } | null = null;
   for await (const ev of backend.stream({ model, messages, json: true, signal })) {

@@ -42,7 +42,9 @@ export async function missingReleaseFor(ranges: string[]): Promise<{ version: st
   try {
     const remote = await remoteVersions();
     const best = [...remote].reverse().find((v) => valid.every((r) => semver.satisfies(v, r)));
-    return best ? { version: best, why: `pragma ${text}: no installed release satisfies it; ${best} is the newest published one that does` } : { version: null, why: `pragma ${text}: no published solc release satisfies it` };
+    return best
+      ? { version: best, why: `pragma ${text}: no installed release satisfies it; ${best} is the newest published one that does` }
+      : { version: null, why: `pragma ${text}: no published solc release satisfies it` };
   } catch {
     const lowest = semver.minVersion(valid.join(' '))?.version ?? null;
     return { version: lowest, why: `pragma ${text}: no installed release satisfies it` };
@@ -55,7 +57,10 @@ export async function acquireCompilerFor(ranges: string[]): Promise<Acquired> {
   if (!need) return { installed: null, note: null };
   if (!need.version) return { installed: null, note: need.why };
   if (!autoInstallEnabled()) {
-    return { installed: null, note: `${need.why}; solc ${need.version} is not installed and automatic installation is off (VIGIL_SOLC_AUTO_INSTALL=0): run \`vigil solc install ${need.version}\`` };
+    return {
+      installed: null,
+      note: `${need.why}; solc ${need.version} is not installed and automatic installation is off (VIGIL_SOLC_AUTO_INSTALL=0): run \`vigil solc install ${need.version}\``,
+    };
   }
   try {
     await installOnce(need.version);

@@ -8,7 +8,15 @@ import type { WorkerPool } from '../../../kernel/index.ts';
 import { LineIndex, oneLine, type CompileResult, type CompilerDiagnostic } from './compile.ts';
 import { collectClosure, loadProject, remappingStrings, type MissingImport, type Project, type SourceUnit } from './project.ts';
 import { loadCompiler } from './solc-loader.ts';
-import { blankPragmas, chooseCompiler, exactPin, installedCompilers, pragmaRanges, pragmaText, refreshInstalledCompilers } from './versions.ts';
+import {
+  blankPragmas,
+  chooseCompiler,
+  exactPin,
+  installedCompilers,
+  pragmaRanges,
+  pragmaText,
+  refreshInstalledCompilers,
+} from './versions.ts';
 
 export const BUILD_MODULE = fileURLToPath(import.meta.url);
 
@@ -70,9 +78,16 @@ export function groupByCompiler(root: string, files: PlannedFile[], configSolc: 
   while (remaining.length) {
     const count = new Map<string, number>();
     for (const f of remaining) for (const v of fits.get(f)!) count.set(v, (count.get(v) ?? 0) + 1);
-    const best = [...count.entries()].sort((a, b) => b[1] - a[1] || Number(b[0] === configSolc) - Number(a[0] === configSolc) || semver.rcompare(a[0], b[0]))[0][0];
+    const best = [...count.entries()].sort(
+      (a, b) => b[1] - a[1] || Number(b[0] === configSolc) - Number(a[0] === configSolc) || semver.rcompare(a[0], b[0]),
+    )[0][0];
     const taken = remaining.filter((f) => fits.get(f)!.includes(best));
-    groups.push({ version: best, blank: false, reason: `one build with solc ${best} for ${taken.length} file${taken.length > 1 ? 's' : ''} whose pragmas (and their imports') accept it`, entries: taken.map(({ abs, file, unit }) => ({ abs, file, unit })) });
+    groups.push({
+      version: best,
+      blank: false,
+      reason: `one build with solc ${best} for ${taken.length} file${taken.length > 1 ? 's' : ''} whose pragmas (and their imports') accept it`,
+      entries: taken.map(({ abs, file, unit }) => ({ abs, file, unit })),
+    });
     remaining = remaining.filter((f) => !taken.includes(f));
   }
   const byPin = new Map<string, PlannedFile[]>();
@@ -82,7 +97,12 @@ export function groupByCompiler(root: string, files: PlannedFile[], configSolc: 
   }
   for (const [v, fs] of byPin) {
     const pin = exactPin(fs[0].ranges);
-    groups.push({ version: v, blank: true, reason: `pragma pins ${pin ?? 'a release'} that is not installed; used ${v}, the nearest installed release of the same series (pragmas ignored for this build; \`vigil solc install ${pin}\` compiles with the pinned release)`, entries: fs.map(({ abs, file, unit }) => ({ abs, file, unit })) });
+    groups.push({
+      version: v,
+      blank: true,
+      reason: `pragma pins ${pin ?? 'a release'} that is not installed; used ${v}, the nearest installed release of the same series (pragmas ignored for this build; \`vigil solc install ${pin}\` compiles with the pinned release)`,
+      entries: fs.map(({ abs, file, unit }) => ({ abs, file, unit })),
+    });
   }
   return { root, files, groups, unplaced };
 }
@@ -103,10 +123,25 @@ export interface GroupResult {
   durationMs: number;
 }
 
-function diagOf(e: any, units: Map<string, SourceUnit>, indexes: Map<string, LineIndex>, displayOf: Map<string, string>): CompilerDiagnostic {
+function diagOf(
+  e: any,
+  units: Map<string, SourceUnit>,
+  indexes: Map<string, LineIndex>,
+  displayOf: Map<string, string>,
+): CompilerDiagnostic {
   const severity: CompilerDiagnostic['severity'] = e.severity === 'error' ? 'error' : e.severity === 'info' ? 'info' : 'warning';
   const formatted = String(e.formattedMessage ?? e.message ?? '');
-  const d: CompilerDiagnostic = { severity, type: String(e.type ?? 'Error'), code: e.errorCode != null ? String(e.errorCode) : null, message: String(e.message ?? formatted).trim(), formatted, file: null, line: null, column: null, end_line: null };
+  const d: CompilerDiagnostic = {
+    severity,
+    type: String(e.type ?? 'Error'),
+    code: e.errorCode != null ? String(e.errorCode) : null,
+    message: String(e.message ?? formatted).trim(),
+    formatted,
+    file: null,
+    line: null,
+    column: null,
+    end_line: null,
+  };
   const loc = e.sourceLocation;
   if (loc?.file && typeof loc.start === 'number' && loc.start >= 0 && units.has(loc.file)) {
     let idx = indexes.get(loc.file);
@@ -142,12 +177,18 @@ export function compileGroupTask(task: GroupTask): GroupResult {
     if (project.remappings.length) settings.remappings = remappingStrings(project);
     let out: any;
     try {
-      out = JSON.parse(solc.compileStandard(JSON.stringify({ language: 'Solidity', sources, settings }), (p) => ({ error: `import "${p}" not found` })));
+      out = JSON.parse(
+        solc.compileStandard(JSON.stringify({ language: 'Solidity', sources, settings }), (p) => ({ error: `import "${p}" not found` })),
+      );
     } catch (e) {
-      out = { errors: [{ severity: 'error', type: 'CompilerError', message: `solc ${task.group.version} failed: ${(e as Error).message}` }] };
+      out = {
+        errors: [{ severity: 'error', type: 'CompilerError', message: `solc ${task.group.version} failed: ${(e as Error).message}` }],
+      };
     }
     const indexes = new Map<string, LineIndex>();
-    const diags = ((out?.errors ?? []) as any[]).filter((e) => String(e.errorCode) !== '1878' && !(task.group.blank && String(e.errorCode) === '3420')).map((e) => ({ raw: e, d: diagOf(e, units, indexes, displayOf) }));
+    const diags = ((out?.errors ?? []) as any[])
+      .filter((e) => String(e.errorCode) !== '1878' && !(task.group.blank && String(e.errorCode) === '3420'))
+      .map((e) => ({ raw: e, d: diagOf(e, units, indexes, displayOf) }));
     const errorUnits = new Set(diags.filter((x) => x.d.severity === 'error').map((x) => String(x.raw.sourceLocation?.file ?? '')));
     const globalError = diags.some((x) => x.d.severity === 'error' && !x.raw.sourceLocation?.file);
     const broken = (e: { file: string }) => globalError || [...closures.get(e.file)!.keys()].some((k) => errorUnits.has(k));
@@ -157,7 +198,14 @@ export function compileGroupTask(task: GroupTask): GroupResult {
         const own = out?.contracts?.[e.unit] ?? {};
         const contracts: CompileResult['contracts'] = {};
         for (const [name, c] of Object.entries(own as Record<string, any>)) {
-          contracts[name] = { file: e.file, abi: Array.isArray(c.abi) ? c.abi : [], bytecode: c.evm?.bytecode?.object ?? '', deployedBytecode: c.evm?.deployedBytecode?.object ?? '', sourceMap: '', deployedSourceMap: '' };
+          contracts[name] = {
+            file: e.file,
+            abi: Array.isArray(c.abi) ? c.abi : [],
+            bytecode: c.evm?.bytecode?.object ?? '',
+            deployedBytecode: c.evm?.deployedBytecode?.object ?? '',
+            sourceMap: '',
+            deployedSourceMap: '',
+          };
         }
         const ranges = pragmaRanges([...closures.get(e.file)!.values()].map((u) => u.content));
         results[e.file] = {
@@ -168,7 +216,9 @@ export function compileGroupTask(task: GroupTask): GroupResult {
           pragma: pragmaRanges([closures.get(e.file)!.get(e.unit)!.content]).join(' ') || null,
           attempts: [{ compiler: task.group.version, ok: true, first_error: null }],
           errors: [],
-          warnings: diags.filter((x) => x.d.severity !== 'error' && x.raw.sourceLocation?.file === e.unit).map((x) => ({ ...x.d, file: e.file })),
+          warnings: diags
+            .filter((x) => x.d.severity !== 'error' && x.raw.sourceLocation?.file === e.unit)
+            .map((x) => ({ ...x.d, file: e.file })),
           missingImports: [],
           contracts,
           sourceKey: e.unit,
@@ -187,7 +237,10 @@ export function compileGroupTask(task: GroupTask): GroupResult {
   return { results, runs, durationMs: Date.now() - t0 };
 }
 
-export async function compileGroup(task: GroupTask, opts: { pool?: WorkerPool | null; signal?: AbortSignal; deadline?: number } = {}): Promise<GroupResult> {
+export async function compileGroup(
+  task: GroupTask,
+  opts: { pool?: WorkerPool | null; signal?: AbortSignal; deadline?: number } = {},
+): Promise<GroupResult> {
   if (!opts.pool) return compileGroupTask(task);
   return opts.pool.run<GroupResult>(BUILD_MODULE, 'compileGroupTask', task, { signal: opts.signal, deadline: opts.deadline });
 }

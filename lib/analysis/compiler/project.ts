@@ -10,7 +10,16 @@ import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { stripCommentsAndStrings } from './versions.ts';
 
-export const PROJECT_MARKERS = ['foundry.toml', 'hardhat.config.js', 'hardhat.config.ts', 'hardhat.config.cjs', 'hardhat.config.mjs', 'truffle-config.js', 'remappings.txt', 'package.json'];
+export const PROJECT_MARKERS = [
+  'foundry.toml',
+  'hardhat.config.js',
+  'hardhat.config.ts',
+  'hardhat.config.cjs',
+  'hardhat.config.mjs',
+  'truffle-config.js',
+  'remappings.txt',
+  'package.json',
+];
 
 export interface Remapping {
   context: string;
@@ -199,7 +208,7 @@ export function loadProject(start: string, roots: string[] = []): Project {
   }
   // Foundry's automatic remappings: lib/<name>/src (or the library folder itself) as "<name>/".
   for (const lib of libs.filter((l) => l !== 'node_modules')) {
-    let entries: fs.Dirent[] = [];
+    let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(path.join(root, lib), { withFileTypes: true });
     } catch {
@@ -208,7 +217,11 @@ export function loadProject(start: string, roots: string[] = []): Project {
     for (const e of entries) {
       if (!e.isDirectory()) continue;
       const base = path.join(lib, e.name);
-      const src = fs.existsSync(path.join(root, base, 'src')) ? path.join(base, 'src') : fs.existsSync(path.join(root, base, 'contracts')) ? path.join(base, 'contracts') : base;
+      const src = fs.existsSync(path.join(root, base, 'src'))
+        ? path.join(base, 'src')
+        : fs.existsSync(path.join(root, base, 'contracts'))
+          ? path.join(base, 'contracts')
+          : base;
       add({ context: '', prefix: `${e.name}/`, target: `${toPosix(src)}/` });
     }
   }
@@ -260,12 +273,18 @@ export function importsOf(source: string): string[] {
 
 /** The unit name solc gives an import: relative paths against the importer, then remappings. */
 export function importUnit(p: Project, importer: string, imp: string): string {
-  let unit = imp.startsWith('./') || imp.startsWith('../') ? normalizeUnit(path.posix.join(path.posix.dirname(importer), imp)) : normalizeUnit(imp);
+  let unit =
+    imp.startsWith('./') || imp.startsWith('../') ? normalizeUnit(path.posix.join(path.posix.dirname(importer), imp)) : normalizeUnit(imp);
   let best: Remapping | null = null;
   for (const r of p.remappings) {
     if (r.context && !importer.startsWith(r.context)) continue;
     if (!unit.startsWith(r.prefix)) continue;
-    if (!best || r.context.length > best.context.length || (r.context.length === best.context.length && r.prefix.length > best.prefix.length)) best = r;
+    if (
+      !best ||
+      r.context.length > best.context.length ||
+      (r.context.length === best.context.length && r.prefix.length > best.prefix.length)
+    )
+      best = r;
   }
   if (best) unit = normalizeUnit(best.target + unit.slice(best.prefix.length));
   return unit;

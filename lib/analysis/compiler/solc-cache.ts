@@ -22,7 +22,7 @@ export interface CachedCompiler {
 
 /** Releases present in the cache folder (a folder per version holding soljson.js). */
 export function cachedCompilers(dir: string = solcCacheDir()): CachedCompiler[] {
-  let names: string[] = [];
+  let names: string[];
   try {
     names = fs.readdirSync(dir);
   } catch {
@@ -48,10 +48,21 @@ export class SolcInstallError extends Error {
 
 function run(cmd: string, args: string[], opts: { cwd?: string; timeoutMs: number }): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    execFile(cmd, args, { cwd: opts.cwd, timeout: opts.timeoutMs, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' } }, (err, stdout, stderr) => {
-      if (err) reject(Object.assign(err, { stdout: String(stdout), stderr: String(stderr) }));
-      else resolve({ stdout: String(stdout), stderr: String(stderr) });
-    });
+    execFile(
+      cmd,
+      args,
+      {
+        cwd: opts.cwd,
+        timeout: opts.timeoutMs,
+        maxBuffer: 16 * 1024 * 1024,
+        env: { ...process.env, npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' },
+      },
+      (err, stdout, stderr) => {
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- err is an Error; @types/node's Omit<>-based ExecFileException hides that
+        if (err) reject(Object.assign(err, { stdout: String(stdout), stderr: String(stderr) }));
+        else resolve({ stdout: String(stdout), stderr: String(stderr) });
+      },
+    );
   });
 }
 
@@ -77,7 +88,10 @@ export async function installSolc(version: string, opts: { dir?: string; timeout
   try {
     let packed: string;
     try {
-      const { stdout } = await run(npmCmd(), ['pack', `solc@${v}`, '--json', '--pack-destination', tmp], { cwd: tmp, timeoutMs: opts.timeoutMs ?? 180_000 });
+      const { stdout } = await run(npmCmd(), ['pack', `solc@${v}`, '--json', '--pack-destination', tmp], {
+        cwd: tmp,
+        timeoutMs: opts.timeoutMs ?? 180_000,
+      });
       const info = JSON.parse(stdout) as Array<{ filename: string; version: string }>;
       packed = path.join(tmp, info[0].filename.replace(/^@/, '').replace(/\//g, '-'));
       if (!fs.existsSync(packed)) packed = path.join(tmp, fs.readdirSync(tmp).find((f) => f.endsWith('.tgz')) ?? '');
@@ -87,7 +101,10 @@ export async function installSolc(version: string, opts: { dir?: string; timeout
         throw new SolcInstallError(`solc ${v} is not published on the npm registry (see \`vigil solc list --remote\`)`, false);
       }
       const offline = looksOffline(text) || (e as { killed?: boolean }).killed === true;
-      throw new SolcInstallError(`could not download solc ${v} from the npm registry${offline ? ' (the registry is unreachable)' : ''}: ${text.trim().split('\n').slice(-3).join(' ').slice(0, 400)}`, offline);
+      throw new SolcInstallError(
+        `could not download solc ${v} from the npm registry${offline ? ' (the registry is unreachable)' : ''}: ${text.trim().split('\n').slice(-3).join(' ').slice(0, 400)}`,
+        offline,
+      );
     }
     const tar = await import('tar');
     await tar.x({ file: packed, cwd: tmp, filter: (p) => p === 'package/soljson.js' || p === 'package/package.json' });
@@ -98,7 +115,10 @@ export async function installSolc(version: string, opts: { dir?: string; timeout
     fs.copyFileSync(soljson, path.join(target, 'soljson.js.part'));
     // Rename last: a folder with soljson.js is a complete install, even if two processes race.
     fs.renameSync(path.join(target, 'soljson.js.part'), path.join(target, 'soljson.js'));
-    fs.writeFileSync(path.join(target, 'meta.json'), JSON.stringify({ version: v, source: `npm:solc@${v}`, installed_at: new Date().toISOString() }, null, 2));
+    fs.writeFileSync(
+      path.join(target, 'meta.json'),
+      JSON.stringify({ version: v, source: `npm:solc@${v}`, installed_at: new Date().toISOString() }, null, 2),
+    );
     return { version: v, soljson: path.join(target, 'soljson.js') };
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -123,6 +143,9 @@ export async function remoteVersions(opts: { dir?: string; maxAgeMs?: number; ti
     return list;
   } catch (e) {
     const text = `${(e as { stderr?: string }).stderr ?? ''} ${(e as Error).message}`;
-    throw new SolcInstallError(`could not list solc releases on the npm registry: ${text.trim().split('\n').slice(-2).join(' ').slice(0, 300)}`, true);
+    throw new SolcInstallError(
+      `could not list solc releases on the npm registry: ${text.trim().split('\n').slice(-2).join(' ').slice(0, 300)}`,
+      true,
+    );
   }
 }

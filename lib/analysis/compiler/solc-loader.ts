@@ -23,10 +23,17 @@ export function loadCompiler(version: string): LoadedCompiler {
   if (hit) return hit;
   // Another thread or process may have installed it since this thread listed the cache.
   const entry = installedCompilers().find((c) => c.version === version) ?? refreshInstalledCompilers().find((c) => c.version === version);
-  if (!entry) throw new Error(`solc ${version} is not installed (run \`vigil solc install ${version}\`); installed: ${installedCompilers().map((c) => c.version).join(', ')}`);
+  if (!entry)
+    throw new Error(
+      `solc ${version} is not installed (run \`vigil solc install ${version}\`); installed: ${installedCompilers()
+        .map((c) => c.version)
+        .join(', ')}`,
+    );
   // A cached release is a bare soljson.js: the bundled package's wrapper drives it (solc-js's
   // loadRemoteVersion does the same), whatever generation it is.
-  const solc = (entry.soljson ? (require('solc/wrapper') as (s: unknown) => unknown)(require(entry.soljson)) : require(entry.pkg)) as Record<string, any>;
+  const solc = (
+    entry.soljson ? (require('solc/wrapper') as (s: unknown) => unknown)(require(entry.soljson)) : require(entry.pkg)
+  ) as Record<string, any>;
   // Wrapper generations differ: <0.5 takes a bare read callback on compileStandardWrapper,
   // 0.5 accepts either, >=0.6 takes {import, smtSolver}. solc >=0.8 exposes compile(input, callbacks).
   const modern = Boolean(entry.soljson) || semver.gte(version, '0.6.0');

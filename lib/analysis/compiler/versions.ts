@@ -121,7 +121,11 @@ export function extractPragma(source: string): PragmaInfo {
   const statements: PragmaInfo['statements'] = [];
   let m: RegExpExecArray | null;
   while ((m = re.exec(clean))) {
-    const range = source.slice(m.index, m.index + m[0].length).replace(/^pragma\s+solidity\s+/, '').replace(/;$/, '').trim();
+    const range = source
+      .slice(m.index, m.index + m[0].length)
+      .replace(/^pragma\s+solidity\s+/, '')
+      .replace(/;$/, '')
+      .trim();
     const line = clean.slice(0, m.index).split('\n').length;
     statements.push({ range, start: m.index, end: m.index + m[0].length, line });
   }
@@ -130,7 +134,10 @@ export function extractPragma(source: string): PragmaInfo {
 
 /** Solidity writes ranges semver understands, except for spacing such as ">= 0.4.22" and "^ 0.4.0". */
 function normalizeRange(range: string): string {
-  return range.replace(/(>=|<=|>|<|=|\^|~)\s+/g, '$1').replace(/\s+/g, ' ').trim();
+  return range
+    .replace(/(>=|<=|>|<|=|\^|~)\s+/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 export interface CompilerChoice {
@@ -157,7 +164,13 @@ function list(cs: InstalledCompiler[]): string {
 export function chooseCompiler(source: string, installed: InstalledCompiler[] = installedCompilers()): CompilerChoice {
   const pragma = extractPragma(source);
   if (installed.length === 0) {
-    return { candidates: [], reason: 'no solc compiler is installed (node_modules lacks solc and its aliases)', blankPragma: false, pragma: pragma.text, ok: false };
+    return {
+      candidates: [],
+      reason: 'no solc compiler is installed (node_modules lacks solc and its aliases)',
+      blankPragma: false,
+      pragma: pragma.text,
+      ok: false,
+    };
   }
   const desc = [...installed].sort((a, b) => semver.rcompare(a.version, b.version));
   if (!pragma.text) {
@@ -165,7 +178,14 @@ export function chooseCompiler(source: string, installed: InstalledCompiler[] = 
     // from, so after the newest compiler try the newest 0.4, then the series in between.
     const series = oneMinorEach(desc);
     const old = series.filter((c) => semver.lt(c.version, '0.5.0'));
-    const order = [series[0], ...old, ...series.slice(1).filter((c) => !old.includes(c)).reverse()];
+    const order = [
+      series[0],
+      ...old,
+      ...series
+        .slice(1)
+        .filter((c) => !old.includes(c))
+        .reverse(),
+    ];
     return {
       candidates: order,
       reason: `no pragma solidity: tried the newest installed compiler first (${desc[0].version}), then other series if it failed`,
@@ -178,7 +198,13 @@ export function chooseCompiler(source: string, installed: InstalledCompiler[] = 
   const ranges = [...new Set(pragma.statements.map((s) => normalizeRange(s.range)))];
   for (const r of ranges) {
     if (!semver.validRange(r)) {
-      return { candidates: [], reason: `pragma solidity ${pragma.text}: "${r}" is not a valid version range`, blankPragma: false, pragma: pragma.text, ok: false };
+      return {
+        candidates: [],
+        reason: `pragma solidity ${pragma.text}: "${r}" is not a valid version range`,
+        blankPragma: false,
+        pragma: pragma.text,
+        ok: false,
+      };
     }
   }
   const satisfying = desc.filter((c) => ranges.every((r) => semver.satisfies(c.version, r)));
@@ -194,9 +220,15 @@ export function chooseCompiler(source: string, installed: InstalledCompiler[] = 
   // An exact pin of a release we do not ship: the same minor series is source-compatible.
   const pin = exactPin(ranges);
   if (pin) {
-    const sameMinor = installed.filter((c) => semver.major(c.version) === semver.major(pin) && semver.minor(c.version) === semver.minor(pin));
+    const sameMinor = installed.filter(
+      (c) => semver.major(c.version) === semver.major(pin) && semver.minor(c.version) === semver.minor(pin),
+    );
     if (sameMinor.length) {
-      sameMinor.sort((a, b) => Math.abs(semver.patch(a.version) - semver.patch(pin)) - Math.abs(semver.patch(b.version) - semver.patch(pin)) || semver.rcompare(a.version, b.version));
+      sameMinor.sort(
+        (a, b) =>
+          Math.abs(semver.patch(a.version) - semver.patch(pin)) - Math.abs(semver.patch(b.version) - semver.patch(pin)) ||
+          semver.rcompare(a.version, b.version),
+      );
       return {
         candidates: [sameMinor[0]],
         reason: `pragma ${pragma.text} pins ${pin}, which is not installed; used ${sameMinor[0].version}, the nearest installed ${semver.major(pin)}.${semver.minor(pin)}.x release (pragma ignored for this compile)`,

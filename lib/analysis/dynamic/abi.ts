@@ -99,7 +99,10 @@ function encodeOne(p: AbiParam, v: AbiValue): Uint8Array {
   const a = parseArray(p);
   if (a.dim !== null) {
     const items = Array.isArray(v) ? v : [];
-    const body = encodeTuple(items.map(() => a.inner), items);
+    const body = encodeTuple(
+      items.map(() => a.inner),
+      items,
+    );
     return a.dim === -1 ? concat([word(BigInt(items.length)), body]) : body;
   }
   const t = p.type;

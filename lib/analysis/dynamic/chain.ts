@@ -57,7 +57,6 @@ export interface CallOutcome {
   timedOut: boolean;
 }
 
-
 export class Chain {
   private constructor(
     readonly evm: EVM,
@@ -74,10 +73,13 @@ export class Chain {
   private steps = 0;
   private expired = false;
   // INVALID throws before any opcode handler runs, so it is seen when its frame ends.
-  private onAfterMessage = (res: { execResult: { exceptionError?: { error?: string }; runState?: { programCounter: number; env: { codeAddress: object } } } }) => {
+  private onAfterMessage = (res: {
+    execResult: { exceptionError?: { error?: string }; runState?: { programCounter: number; env: { codeAddress: object } } };
+  }) => {
     const ex = res.execResult.exceptionError;
     const rs = res.execResult.runState;
-    if (ex && ex.error === 'invalid opcode' && rs && this.tracer && rs.env.codeAddress) this.tracer.invalid(rs.env.codeAddress, rs.programCounter);
+    if (ex && ex.error === 'invalid opcode' && rs && this.tracer && rs.env.codeAddress)
+      this.tracer.invalid(rs.env.codeAddress, rs.programCounter);
   };
 
   /**
@@ -86,7 +88,8 @@ export class Chain {
    * stack and memory for every instruction.
    */
   private instrument(): void {
-    const map = (this.evm as unknown as { _opcodeMap: Array<{ opcodeInfo: { code: number }; opHandler?: (rs: any, common: any) => any }> })._opcodeMap;
+    const map = (this.evm as unknown as { _opcodeMap: Array<{ opcodeInfo: { code: number }; opHandler?: (rs: any, common: any) => any }> })
+      ._opcodeMap;
     const done = new Set<object>();
     for (const entry of map) {
       if (!entry || done.has(entry) || typeof entry.opHandler !== 'function') continue;
@@ -99,7 +102,7 @@ export class Chain {
         return orig(rs, common);
       };
     }
-    this.evm.events!.on('afterMessage', this.onAfterMessage as never);
+    this.evm.events.on('afterMessage', this.onAfterMessage as never);
   }
 
   static async create(fork: 'shanghai' | 'cancun'): Promise<Chain> {

@@ -2,19 +2,13 @@
 // The fuzzer and the replay share both, so a replay judges a sequence exactly as the fuzzer did.
 import { ACTORS, ATTACKER_ROLES, type BlockEnv, type CallOutcome, type Chain, type Role } from './chain.ts';
 import { ATTACKER_FORWARD_ABI, REFUSER_FORWARD_ABI } from './actors.ts';
-import { decodeWord, encodeCall, toHex, type AbiEntry, type AbiValue } from './abi.ts';
+import { decodeWord, encodeCall, toHex, type AbiValue } from './abi.ts';
 import { StepTracer, type CallTrace, type Site } from './trace.ts';
 import { calldataFor, CALL_GAS, type World } from './world.ts';
 import type { FnInfo } from './program.ts';
 
 export type Property =
-  | 'ether_drained'
-  | 'owner_changed'
-  | 'selfdestruct'
-  | 'assertion_failure'
-  | 'arithmetic_wrap'
-  | 'denial_of_service'
-  | 'invariant_broken';
+  'ether_drained' | 'owner_changed' | 'selfdestruct' | 'assertion_failure' | 'arithmetic_wrap' | 'denial_of_service' | 'invariant_broken';
 
 export interface TxSpec {
   role: Role;
@@ -77,11 +71,11 @@ export async function runTx(chain: Chain, world: World, spec: TxSpec, block: Blo
   if (spec.role === 'attacker_contract') {
     from = ACTORS.attacker;
     to = world.attackerContract;
-    data = encodeCall(ATTACKER_FORWARD_ABI as AbiEntry, [t.address, toHex(inner), String(spec.reenter)]);
+    data = encodeCall(ATTACKER_FORWARD_ABI, [t.address, toHex(inner), String(spec.reenter)]);
   } else if (spec.role === 'refuser_contract') {
     from = ACTORS.attacker;
     to = world.refuser;
-    data = encodeCall(REFUSER_FORWARD_ABI as AbiEntry, [t.address, toHex(inner)]);
+    data = encodeCall(REFUSER_FORWARD_ABI, [t.address, toHex(inner)]);
   } else {
     from = ACTORS[spec.role];
     to = t.address;
@@ -152,7 +146,12 @@ export class SequenceMonitor {
   }
 
   /** Runs the transaction and returns the properties it broke. */
-  async step(spec: TxSpec, index: number, block: BlockEnv, cfg: ReturnType<typeof tracerConfig>): Promise<{ run: TxRun; violations: Violation[] }> {
+  async step(
+    spec: TxSpec,
+    index: number,
+    block: BlockEnv,
+    cfg: ReturnType<typeof tracerConfig>,
+  ): Promise<{ run: TxRun; violations: Violation[] }> {
     const attackerTx = ATTACKER_ROLES.includes(spec.role);
     const before = attackerTx ? await this.wealthOf() : 0n;
     const run = await runTx(this.chain, this.world, spec, block, cfg);
@@ -180,9 +179,23 @@ export class SequenceMonitor {
       for (const a of trace.authChecks) if (!a.equal) this.authFailures.push({ address: a.address, slot: a.slot });
     }
     if (outcome.ok && stranger) {
-      for (const w of trace.callerWrites) this.candidates.push({ index, address: w.address, slot: w.slot, caller: w.caller, site: { code: w.code, pc: w.pc }, prev: this.lastWriter.get(`${w.address}:${w.slot}`) ?? null });
+      for (const w of trace.callerWrites)
+        this.candidates.push({
+          index,
+          address: w.address,
+          slot: w.slot,
+          caller: w.caller,
+          site: { code: w.code, pc: w.pc },
+          prev: this.lastWriter.get(`${w.address}:${w.slot}`) ?? null,
+        });
       for (const s of trace.selfdestructs) {
-        v.push({ property: 'selfdestruct', index, site: { code: s.code, pc: s.pc }, observed: `${ROLE_NAMES[spec.role]} (not the owner) made ${this.world.mapper.contractAt(s.code)?.name ?? 'the contract'} at ${s.address} execute SELFDESTRUCT, sending its ether to ${s.beneficiary}`, details: { address: s.address } });
+        v.push({
+          property: 'selfdestruct',
+          index,
+          site: { code: s.code, pc: s.pc },
+          observed: `${ROLE_NAMES[spec.role]} (not the owner) made ${this.world.mapper.contractAt(s.code)?.name ?? 'the contract'} at ${s.address} execute SELFDESTRUCT, sending its ether to ${s.beneficiary}`,
+          details: { address: s.address },
+        });
       }
     }
     if (outcome.ok) for (const w of trace.callerWrites) this.lastWriter.set(`${w.address}:${w.slot}`, w.caller);
@@ -194,18 +207,36 @@ export class SequenceMonitor {
         seen.add(k);
         const site = this.world.mapper.resolve(w.code, w.pc);
         if (!site || !/[-+*]/.test(site.snippet)) continue; // compiler-generated arithmetic, not the user's
-        v.push({ property: 'arithmetic_wrap', index, site: { code: w.code, pc: w.pc }, observed: `\`${oneLineSnippet(site.snippet)}\` wrapped around modulo 2^256 (or its integer type's width) and the wrapped value was written to storage slot ${hexSlot(w.slot)} of ${w.address}; the call succeeded`, details: { slot: hexSlot(w.slot), address: w.address } });
+        v.push({
+          property: 'arithmetic_wrap',
+          index,
+          site: { code: w.code, pc: w.pc },
+          observed: `\`${oneLineSnippet(site.snippet)}\` wrapped around modulo 2^256 (or its integer type's width) and the wrapped value was written to storage slot ${hexSlot(w.slot)} of ${w.address}; the call succeeded`,
+          details: { slot: hexSlot(w.slot), address: w.address },
+        });
       }
     }
     for (const inv of trace.invalids) {
       const site = this.world.mapper.resolve(inv.code, inv.pc);
       if (!site || !/\bassert\s*\(/.test(site.snippet) || isGuardAssert(this.world, site)) continue;
-      v.push({ property: 'assertion_failure', index, site: inv, observed: `\`${oneLineSnippet(site.snippet)}\` failed (INVALID opcode)`, details: {} });
+      v.push({
+        property: 'assertion_failure',
+        index,
+        site: inv,
+        observed: `\`${oneLineSnippet(site.snippet)}\` failed (INVALID opcode)`,
+        details: {},
+      });
     }
     for (const p of trace.panics) {
       if (p.panic !== 1) continue;
       const site = this.world.mapper.resolve(p.code, p.pc);
-      v.push({ property: 'assertion_failure', index, site: trace.lastTargetSite ?? p, observed: `the call reverted with Panic(0x01): an assert failed${site ? ` near \`${oneLineSnippet(site.snippet)}\`` : ''}`, details: {} });
+      v.push({
+        property: 'assertion_failure',
+        index,
+        site: trace.lastTargetSite ?? p,
+        observed: `the call reverted with Panic(0x01): an assert failed${site ? ` near \`${oneLineSnippet(site.snippet)}\`` : ''}`,
+        details: {},
+      });
     }
     if (this.world.targets.some((t) => t.contract.invariants.length)) v.push(...(await this.checkInvariants(index, block)));
     return { run, violations: v };
@@ -217,7 +248,10 @@ export class SequenceMonitor {
     for (const t of this.world.targets) {
       for (const inv of t.contract.invariants) {
         await this.chain.checkpoint();
-        const r = await this.chain.call({ from: ACTORS.owner, to: t.address, data: calldataFor(inv, []), value: 0n, gasLimit: CALL_GAS, block }, null);
+        const r = await this.chain.call(
+          { from: ACTORS.owner, to: t.address, data: calldataFor(inv, []), value: 0n, gasLimit: CALL_GAS, block },
+          null,
+        );
         await this.chain.revert();
         const returnsBool = (inv.entry.outputs ?? []).length === 1 && inv.entry.outputs![0].type === 'bool';
         const w = r.ok && returnsBool ? decodeWord(r.returnValue) : null;

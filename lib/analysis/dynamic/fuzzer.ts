@@ -71,15 +71,31 @@ export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<
   const chain = await Chain.create(program.fork);
   // A transaction still running when fuzzing time is up is starved of gas and its sequence dropped.
   chain.hardStop = stopAt + 100;
-  const stats: FuzzResult['stats'] = { sequences: 0, transactions: 0, coverage: 0, corpus: 0, elapsed_ms: 0, stopped: 'deadline', unconfirmed: 0 };
+  const stats: FuzzResult['stats'] = {
+    sequences: 0,
+    transactions: 0,
+    coverage: 0,
+    corpus: 0,
+    elapsed_ms: 0,
+    stopped: 'deadline',
+    unconfirmed: 0,
+  };
   const world: World = await buildWorld(chain, program, { deadline: stopAt });
   if (!world.targets.length) {
-    const why = world.failed.length ? world.failed.map((f) => `${f.name}: ${f.reason}`).join('; ') : 'the file defines no deployable contract';
+    const why = world.failed.length
+      ? world.failed.map((f) => `${f.name}: ${f.reason}`).join('; ')
+      : 'the file defines no deployable contract';
     return { world, proofs: [], stats: { ...stats, elapsed_ms: Date.now() - t0 }, skipped: why };
   }
   const rng = new Rng(opts.seed ?? 0x5eed);
   const gen = new Generator(world, rng, new Set(opts.priorFunctions ?? []));
-  if (gen.empty) return { world, proofs: [], stats: { ...stats, elapsed_ms: Date.now() - t0 }, skipped: 'no contract of the file has a state-changing function to call' };
+  if (gen.empty)
+    return {
+      world,
+      proofs: [],
+      stats: { ...stats, elapsed_ms: Date.now() - t0 },
+      skipped: 'no contract of the file has a state-changing function to call',
+    };
 
   const cfg = tracerConfig(world);
   const coverage = new Map<string, Set<number>>();
@@ -105,11 +121,19 @@ export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<
     // spent so far, and over PLATEAU_SEQUENCES sequences ends early; what is left goes to the other
     // layers sharing the pool. The sequence count keeps a busy machine (few sequences a second)
     // from calling a plateau the search never reached.
-    if (seeds.length === 0 && now - lastNew > Math.max(plateauMs, (now - t0) * 0.5) && stats.sequences - sequencesAtLastNew >= PLATEAU_SEQUENCES) {
+    if (
+      seeds.length === 0 &&
+      now - lastNew > Math.max(plateauMs, (now - t0) * 0.5) &&
+      stats.sequences - sequencesAtLastNew >= PLATEAU_SEQUENCES
+    ) {
       stats.stopped = 'plateau';
       break;
     }
-    const seq = seeds.length ? seeds.shift()! : corpus.length && rng.chance(0.75) ? gen.mutate(rng.pick(corpus), corpus) : gen.randomSequence();
+    const seq = seeds.length
+      ? seeds.shift()!
+      : corpus.length && rng.chance(0.75)
+        ? gen.mutate(rng.pick(corpus), corpus)
+        : gen.randomSequence();
     stats.sequences++;
     await chain.checkpoint();
     const monitor = new SequenceMonitor(chain, world);
@@ -145,8 +169,22 @@ export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<
         }
         // Denial of service: after a contract that refuses ether took part, does the same call by
         // a user (paying more) now revert because a payment to that contract fails?
-        if (seq[i].role === 'refuser_contract' && run.outcome.ok && BigInt(seq[i].value) > 0n && !found.has(`denial_of_service:${seq[i].target}:${seq[i].fn}`)) {
-          const probe: TxSpec = { ...seq[i], role: 'user', value: (BigInt(seq[i].value) * 2n + 10n ** 18n).toString(), dt: 12, expectRevert: true, args: seq[i].args.map((a) => (typeof a === 'string' && a.toLowerCase() === world.refuser ? '0x00000000000000000000000000000000000b0b00' : a)) };
+        if (
+          seq[i].role === 'refuser_contract' &&
+          run.outcome.ok &&
+          BigInt(seq[i].value) > 0n &&
+          !found.has(`denial_of_service:${seq[i].target}:${seq[i].fn}`)
+        ) {
+          const probe: TxSpec = {
+            ...seq[i],
+            role: 'user',
+            value: (BigInt(seq[i].value) * 2n + 10n ** 18n).toString(),
+            dt: 12,
+            expectRevert: true,
+            args: seq[i].args.map((a) =>
+              typeof a === 'string' && a.toLowerCase() === world.refuser ? '0x00000000000000000000000000000000000b0b00' : a,
+            ),
+          };
           await chain.checkpoint();
           const pr = await runTx(chain, world, probe, advance(block, 12), cfg);
           await chain.revert();
@@ -154,7 +192,13 @@ export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<
             const site = pr.trace.refuserCalls[0];
             found.set(`denial_of_service:${seq[i].target}:${seq[i].fn}`, {
               specs: [...seq.slice(0, i + 1), probe],
-              v: { property: 'denial_of_service', index: i + 1, site, observed: `after a contract that rejects ether took part, the same call by another user reverts: the payment back to the rejecting contract fails and takes the whole call down`, details: {} },
+              v: {
+                property: 'denial_of_service',
+                index: i + 1,
+                site,
+                observed: `after a contract that rejects ether took part, the same call by another user reverts: the payment back to the rejecting contract fails and takes the whole call down`,
+                details: {},
+              },
             });
           }
         }

@@ -84,7 +84,9 @@ export class Generator {
   addressesFor(role: Role): string[] {
     const base = [ACTORS.owner, ACTORS.user, ...this.world.targets.map((t) => t.address), '0x0000000000000000000000000000000000000000'];
     // Only the attacker names the attacker's accounts: a user paying the attacker is not theft.
-    return ATTACKERS.includes(role) ? [ACTORS.attacker, this.world.attackerContract, this.world.attackerContract, this.world.refuser, ...base] : base;
+    return ATTACKERS.includes(role)
+      ? [ACTORS.attacker, this.world.attackerContract, this.world.attackerContract, this.world.refuser, ...base]
+      : base;
   }
 
   value(p: AbiParam, role: Role, depth = 0): AbiValue {
@@ -99,13 +101,21 @@ export class Generator {
     if (t === 'address') return rng.pick(this.addressesFor(role));
     if (t === 'bool') return rng.chance(0.5);
     if (t === 'string') return rng.pick(['', 'a', 'vigil', 'x'.repeat(40)]);
-    if (t === 'bytes') return '0x' + Array.from({ length: rng.pick([0, 1, 4, 32, 33]) }, () => rng.int(256).toString(16).padStart(2, '0')).join('');
+    if (t === 'bytes')
+      return '0x' + Array.from({ length: rng.pick([0, 1, 4, 32, 33]) }, () => rng.int(256).toString(16).padStart(2, '0')).join('');
     const bn = /^bytes(\d+)$/.exec(t);
     if (bn) {
       const n = Number(bn[1]);
       if (rng.chance(0.3)) return '0x' + '00'.repeat(n);
-      if (rng.chance(0.2) && this.dictionary.length) return '0x' + (rng.pick(this.dictionary) & ((1n << BigInt(8 * n)) - 1n)).toString(16).padStart(n * 2, '0');
-      return '0x' + rng.bigBits(8 * n).toString(16).padStart(n * 2, '0');
+      if (rng.chance(0.2) && this.dictionary.length)
+        return '0x' + (rng.pick(this.dictionary) & ((1n << BigInt(8 * n)) - 1n)).toString(16).padStart(n * 2, '0');
+      return (
+        '0x' +
+        rng
+          .bigBits(8 * n)
+          .toString(16)
+          .padStart(n * 2, '0')
+      );
     }
     const m = /^(u?)int(\d*)$/.exec(t);
     if (m) {
@@ -172,12 +182,28 @@ export class Generator {
       const payables = t.contract.fns.map((f, i) => ({ f, i })).filter((x) => x.f.payable);
       t.contract.fns.forEach((f, fi) => {
         if (f.readOnly) return;
-        const call = (role: Role): TxSpec => ({ role, target: ti, fn: fi, args: (f.entry.inputs ?? []).map((p) => this.amountBiased(p, role)), value: f.payable ? ETHER.toString() : '0', dt: 12, reenter: 1 });
+        const call = (role: Role): TxSpec => ({
+          role,
+          target: ti,
+          fn: fi,
+          args: (f.entry.inputs ?? []).map((p) => this.amountBiased(p, role)),
+          value: f.payable ? ETHER.toString() : '0',
+          dt: 12,
+          reenter: 1,
+        });
         out.push([call('attacker_contract')]);
         out.push([call('attacker')]);
         for (const p of payables) {
           if (p.i === fi) continue;
-          const pay: TxSpec = { role: 'attacker_contract', target: ti, fn: p.i, args: (p.f.entry.inputs ?? []).map((q) => this.amountBiased(q, 'attacker_contract')), value: ETHER.toString(), dt: 12, reenter: 1 };
+          const pay: TxSpec = {
+            role: 'attacker_contract',
+            target: ti,
+            fn: p.i,
+            args: (p.f.entry.inputs ?? []).map((q) => this.amountBiased(q, 'attacker_contract')),
+            value: ETHER.toString(),
+            dt: 12,
+            reenter: 1,
+          };
           out.push([pay, call('attacker_contract')]);
         }
         if (f.payable) out.push([{ ...call('refuser_contract'), value: ETHER.toString() }]);
@@ -232,7 +258,11 @@ export class Generator {
           break;
         case 8: {
           const other = corpus.length ? rng.pick(corpus) : null;
-          if (other) out = [...out.slice(0, 1 + rng.int(out.length)), ...other.slice(rng.int(other.length)).map((s) => ({ ...s, args: [...s.args] }))].slice(0, 8);
+          if (other)
+            out = [
+              ...out.slice(0, 1 + rng.int(out.length)),
+              ...other.slice(rng.int(other.length)).map((s) => ({ ...s, args: [...s.args] })),
+            ].slice(0, 8);
           break;
         }
       }

@@ -37,9 +37,25 @@ export interface FuzzTaskResult {
 }
 
 /** Compiles with everything the fuzzer needs (bytecode, runtime source maps, AST for the file id). */
-export function compileForFuzzing(req: { source: string; file: string; absPath?: string | null; roots?: string[] }): { program: Program | null; result: CompileResult; error: string | null } {
-  const result = compileTask({ source: req.source, file: req.file, absPath: req.absPath ?? null, roots: req.roots, outputs: 'full', ast: true });
-  if (!result.ok) return { program: null, result, error: `the contract does not compile: ${result.errors[0] ? oneLine(result.errors[0]) : result.reason}` };
+export function compileForFuzzing(req: { source: string; file: string; absPath?: string | null; roots?: string[] }): {
+  program: Program | null;
+  result: CompileResult;
+  error: string | null;
+} {
+  const result = compileTask({
+    source: req.source,
+    file: req.file,
+    absPath: req.absPath ?? null,
+    roots: req.roots,
+    outputs: 'full',
+    ast: true,
+  });
+  if (!result.ok)
+    return {
+      program: null,
+      result,
+      error: `the contract does not compile: ${result.errors[0] ? oneLine(result.errors[0]) : result.reason}`,
+    };
   return { program: buildProgram(result, req.source, req.file), result, error: null };
 }
 
@@ -47,14 +63,21 @@ export function compileForFuzzing(req: { source: string; file: string; absPath?:
 export async function fuzzTask(args: FuzzTaskArgs): Promise<FuzzTaskResult> {
   const t0 = Date.now();
   if (args?.budgetMs) args = { ...args, deadline: Math.min(args.deadline, t0 + args.budgetMs) };
-  if (typeof args?.source !== 'string' || !args.source.trim()) return { status: 'error', findings: [], error: 'no source to fuzz', meta: {} };
+  if (typeof args?.source !== 'string' || !args.source.trim())
+    return { status: 'error', findings: [], error: 'no source to fuzz', meta: {} };
   const { program, result, error } = compileForFuzzing(args);
   if (!program) return { status: 'skipped', findings: [], error, meta: { compiler: result.compiler } };
   const meta: Record<string, unknown> = { compiler: program.compiler, hardfork: program.fork, compile_ms: Date.now() - t0 };
-  if (Date.now() > args.deadline - 300) return { status: 'timeout', findings: [], error: 'compilation used the whole time budget; nothing was fuzzed', meta };
+  if (Date.now() > args.deadline - 300)
+    return { status: 'timeout', findings: [], error: 'compilation used the whole time budget; nothing was fuzzed', meta };
   let r: FuzzResult;
   try {
-    r = await fuzzProgram(program, { deadline: args.deadline - 100, priorFunctions: args.priorFunctions, seed: args.seed, maxSequences: args.maxSequences });
+    r = await fuzzProgram(program, {
+      deadline: args.deadline - 100,
+      priorFunctions: args.priorFunctions,
+      seed: args.seed,
+      maxSequences: args.maxSequences,
+    });
   } catch (e) {
     return { status: 'error', findings: [], error: `fuzzing failed: ${(e as Error).message}`, meta };
   }
@@ -64,7 +87,12 @@ export async function fuzzTask(args: FuzzTaskArgs): Promise<FuzzTaskResult> {
   });
   if (r.skipped) {
     const failedAll = Boolean(r.world && r.world.failed.length && !r.world.targets.length);
-    return { status: failedAll ? 'error' : 'skipped', findings: [], error: failedAll ? `no contract could be deployed: ${r.skipped}` : r.skipped, meta };
+    return {
+      status: failedAll ? 'error' : 'skipped',
+      findings: [],
+      error: failedAll ? `no contract could be deployed: ${r.skipped}` : r.skipped,
+      meta,
+    };
   }
   const findings = proofsToFindings(r.world!, r.proofs);
   return { status: 'success', findings, error: null, meta };

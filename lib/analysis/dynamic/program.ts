@@ -93,7 +93,7 @@ function constantsOf(hex: string): bigint[] {
   const out = new Set<bigint>();
   const dests = new Set<number>();
   for (let pc = 0; pc < code.length; pc += code[pc] >= 0x60 && code[pc] <= 0x7f ? code[pc] - 0x5e : 1) if (code[pc] === 0x5b) dests.add(pc);
-  for (let pc = 0; pc < code.length; ) {
+  for (let pc = 0; pc < code.length;) {
     const op = code[pc];
     if (op >= 0x60 && op <= 0x7f) {
       const n = op - 0x5f;
@@ -147,12 +147,27 @@ export function buildProgram(r: CompileResult, source: string, file: string): Pr
       const sig = signatureOf(e);
       if (seen.has(sig)) continue;
       seen.add(sig);
-      const info: FnInfo = { signature: sig, name: e.name, entry: e, payable: isPayable(e), readOnly: !isMutating(e), selector: Buffer.from(selectorOf(e)).toString('hex') };
+      const info: FnInfo = {
+        signature: sig,
+        name: e.name,
+        entry: e,
+        payable: isPayable(e),
+        readOnly: !isMutating(e),
+        selector: Buffer.from(selectorOf(e)).toString('hex'),
+      };
       if (INVARIANT.test(e.name) && !(e.inputs ?? []).length) invariants.push(info);
       else if (!info.readOnly || (e.inputs ?? []).length) fns.push(info);
     }
     const fb = abi.find((e) => (e.type === 'fallback' || e.type === 'receive') && (isPayable(e) || e.type === 'receive'));
-    if (fb) fns.push({ signature: '', name: fb.type === 'receive' ? 'receive' : 'fallback', entry: fb, payable: true, readOnly: false, selector: '' });
+    if (fb)
+      fns.push({
+        signature: '',
+        name: fb.type === 'receive' ? 'receive' : 'fallback',
+        entry: fb,
+        payable: true,
+        readOnly: false,
+        selector: '',
+      });
     const code = Buffer.from(c.deployedBytecode.replace(/__[\s\S]{36}__/g, '0'.repeat(40)), 'hex');
     const count = pcToInstruction(code).reduce((m, x) => Math.max(m, x), -1) + 1;
     const links = [...new Set([...c.bytecode.matchAll(/__([\s\S]{36})__/g)].map((m) => m[1]))];
@@ -215,6 +230,12 @@ export class SiteMapper {
     const line = this.p.lines.lineOf(s);
     const end = this.p.lines.lineOf(Math.max(s, s + l - 1));
     const where = locate(this.p.outline, line);
-    return { line, end_line: end, contract: where.contract, function: where.function, snippet: this.buf.subarray(s, s + l).toString('utf8') };
+    return {
+      line,
+      end_line: end,
+      contract: where.contract,
+      function: where.function,
+      snippet: this.buf.subarray(s, s + l).toString('utf8'),
+    };
   }
 }

@@ -24,7 +24,12 @@ export function keyOf(v: Violation): string {
 }
 
 /** Runs specs from the deployed state and checks `expected.property` at the last transaction. */
-export async function replaySpecs(program: Program, specs: TxSpec[], expected: Violation, opts: { deadline?: number } = {}): Promise<ReplayOutcome> {
+export async function replaySpecs(
+  program: Program,
+  specs: TxSpec[],
+  expected: Violation,
+  opts: { deadline?: number } = {},
+): Promise<ReplayOutcome> {
   const chain = await Chain.create(program.fork);
   if (opts.deadline) chain.hardStop = opts.deadline;
   const world = await buildWorld(chain, program, { deadline: opts.deadline ?? Date.now() + 60_000 });
@@ -33,7 +38,8 @@ export async function replaySpecs(program: Program, specs: TxSpec[], expected: V
 
 async function replayIn(chain: Chain, world: World, specs: TxSpec[], expected: Violation): Promise<ReplayOutcome> {
   const none: ReplayOutcome = { broken: false, key: null, violation: null, world, runs: [] };
-  if (!specs.length || specs.some((s) => !world.targets[s.target]?.contract.fns[s.fn])) return { ...none, error: 'the sequence names a contract or function this program does not have' };
+  if (!specs.length || specs.some((s) => !world.targets[s.target]?.contract.fns[s.fn]))
+    return { ...none, error: 'the sequence names a contract or function this program does not have' };
   const cfg = tracerConfig(world);
   const monitor = new SequenceMonitor(chain, world);
   const d = expected.details;
@@ -44,7 +50,8 @@ async function replayIn(chain: Chain, world: World, specs: TxSpec[], expected: V
   const runs: TxRun[] = [];
   let last: Violation[] = [];
   for (let i = 0; i < specs.length; i++) {
-    if (i === specs.length - 1 && expected.property === 'owner_changed') held = await chain.storage(String(d.address), BigInt(String(d.slot)));
+    if (i === specs.length - 1 && expected.property === 'owner_changed')
+      held = await chain.storage(String(d.address), BigInt(String(d.slot)));
     block = { timestamp: block.timestamp + BigInt(Math.max(1, specs[i].dt)), number: block.number + 1n };
     const { run, violations } = await monitor.step(specs[i], i, block, cfg);
     if (run.outcome.timedOut) return { ...none, runs, error: 'the replay ran out of time' };
@@ -62,12 +69,20 @@ async function replayIn(chain: Chain, world: World, specs: TxSpec[], expected: V
     const previous = held & ((1n << 160n) - 1n);
     const broken = wrote && !ownerActed && now === BigInt(caller) && previous !== 0n && previous !== BigInt(caller);
     const site = final.trace.callerWrites.find((w) => w.address === d.address && w.slot === slot);
-    const v: Violation | null = broken ? { ...expected, index: specs.length - 1, site: site ? { code: site.code, pc: site.pc } : expected.site } : null;
+    const v: Violation | null = broken
+      ? { ...expected, index: specs.length - 1, site: site ? { code: site.code, pc: site.pc } : expected.site }
+      : null;
     return { ...none, broken, key: v ? keyOf(v) : null, violation: v, runs };
   }
   if (prop === 'denial_of_service') {
     const prev = runs[runs.length - 2];
-    const broken = Boolean(specs[specs.length - 1].expectRevert && !final.outcome.ok && final.trace.refuserCalls.length && prev?.outcome.ok && prev.spec.role === 'refuser_contract');
+    const broken = Boolean(
+      specs[specs.length - 1].expectRevert &&
+      !final.outcome.ok &&
+      final.trace.refuserCalls.length &&
+      prev?.outcome.ok &&
+      prev.spec.role === 'refuser_contract',
+    );
     const v: Violation | null = broken ? { ...expected, index: specs.length - 1, site: final.trace.refuserCalls[0] } : null;
     return { ...none, broken, key: v ? keyOf(v) : null, violation: v, runs };
   }
@@ -122,7 +137,16 @@ export function specsFromEvidence(world: World, steps: EvidenceStep[]): TxSpec[]
     if (fn < 0) throw new Error(`${s.contract} has no callable function ${s.function}`);
     const dt = s.timestamp - prevTs;
     prevTs = s.timestamp;
-    return { role: s.role, target, fn, args: s.args, value: String(s.value), dt, reenter: s.reenter ?? 0, ...(s.expect_revert ? { expectRevert: true } : {}) };
+    return {
+      role: s.role,
+      target,
+      fn,
+      args: s.args,
+      value: String(s.value),
+      dt,
+      reenter: s.reenter ?? 0,
+      ...(s.expect_revert ? { expectRevert: true } : {}),
+    };
   });
 }
 
@@ -130,7 +154,11 @@ export function specsFromEvidence(world: World, steps: EvidenceStep[]): TxSpec[]
  * Re-runs a finding's transaction sequence on a fresh EVM: `broken` says whether the property
  * the evidence names still breaks at the sequence's last transaction.
  */
-export async function replaySequence(program: Program, evidence: SequenceEvidence, opts: { deadline?: number } = {}): Promise<{ broken: boolean; observed: string | null; error?: string }> {
+export async function replaySequence(
+  program: Program,
+  evidence: SequenceEvidence,
+  opts: { deadline?: number } = {},
+): Promise<{ broken: boolean; observed: string | null; error?: string }> {
   if (!evidence || evidence.kind !== 'transaction_sequence' || !Array.isArray(evidence.sequence) || !evidence.sequence.length) {
     return { broken: false, observed: null, error: 'evidence is not a non-empty transaction_sequence' };
   }
@@ -143,7 +171,13 @@ export async function replaySequence(program: Program, evidence: SequenceEvidenc
   } catch (e) {
     return { broken: false, observed: null, error: (e as Error).message };
   }
-  const expected: Violation = { property: evidence.property, index: specs.length - 1, site: evidence.site ?? null, observed: evidence.observed, details: evidence.details ?? {} };
+  const expected: Violation = {
+    property: evidence.property,
+    index: specs.length - 1,
+    site: evidence.site ?? null,
+    observed: evidence.observed,
+    details: evidence.details ?? {},
+  };
   const r = await replayIn(chain, world, specs, expected);
   return { broken: r.broken, observed: r.violation?.observed ?? null, ...(r.error ? { error: r.error } : {}) };
 }

@@ -17,23 +17,97 @@ const PANIC_SELECTOR = '4e487b71';
 
 /** [inputs, outputs] of the legacy opcodes that are not DUP/SWAP/PUSH. */
 const IO: Record<number, [number, number]> = {
-  0x00: [0, 0], 0x01: [2, 1], 0x02: [2, 1], 0x03: [2, 1], 0x04: [2, 1], 0x05: [2, 1], 0x06: [2, 1], 0x07: [2, 1],
-  0x08: [3, 1], 0x09: [3, 1], 0x0a: [2, 1], 0x0b: [2, 1],
-  0x10: [2, 1], 0x11: [2, 1], 0x12: [2, 1], 0x13: [2, 1], 0x14: [2, 1], 0x15: [1, 1], 0x16: [2, 1], 0x17: [2, 1],
-  0x18: [2, 1], 0x19: [1, 1], 0x1a: [2, 1], 0x1b: [2, 1], 0x1c: [2, 1], 0x1d: [2, 1], 0x20: [2, 1],
-  0x30: [0, 1], 0x31: [1, 1], 0x32: [0, 1], 0x33: [0, 1], 0x34: [0, 1], 0x35: [1, 1], 0x36: [0, 1], 0x37: [3, 0],
-  0x38: [0, 1], 0x39: [3, 0], 0x3a: [0, 1], 0x3b: [1, 1], 0x3c: [4, 0], 0x3d: [0, 1], 0x3e: [3, 0], 0x3f: [1, 1],
-  0x40: [1, 1], 0x41: [0, 1], 0x42: [0, 1], 0x43: [0, 1], 0x44: [0, 1], 0x45: [0, 1], 0x46: [0, 1], 0x47: [0, 1],
-  0x48: [0, 1], 0x49: [1, 1], 0x4a: [0, 1],
-  0x50: [1, 0], 0x51: [1, 1], 0x52: [2, 0], 0x53: [2, 0], 0x54: [1, 1], 0x55: [2, 0], 0x56: [1, 0], 0x57: [2, 0],
-  0x58: [0, 1], 0x59: [0, 1], 0x5a: [0, 1], 0x5b: [0, 0], 0x5c: [1, 1], 0x5d: [2, 0], 0x5e: [3, 0], 0x5f: [0, 1],
-  0xa0: [2, 0], 0xa1: [3, 0], 0xa2: [4, 0], 0xa3: [5, 0], 0xa4: [6, 0],
-  0xf0: [3, 1], 0xf1: [7, 1], 0xf2: [7, 1], 0xf3: [2, 0], 0xf4: [6, 1], 0xf5: [4, 1], 0xfa: [6, 1], 0xfd: [2, 0],
-  0xfe: [0, 0], 0xff: [1, 0],
+  0x00: [0, 0],
+  0x01: [2, 1],
+  0x02: [2, 1],
+  0x03: [2, 1],
+  0x04: [2, 1],
+  0x05: [2, 1],
+  0x06: [2, 1],
+  0x07: [2, 1],
+  0x08: [3, 1],
+  0x09: [3, 1],
+  0x0a: [2, 1],
+  0x0b: [2, 1],
+  0x10: [2, 1],
+  0x11: [2, 1],
+  0x12: [2, 1],
+  0x13: [2, 1],
+  0x14: [2, 1],
+  0x15: [1, 1],
+  0x16: [2, 1],
+  0x17: [2, 1],
+  0x18: [2, 1],
+  0x19: [1, 1],
+  0x1a: [2, 1],
+  0x1b: [2, 1],
+  0x1c: [2, 1],
+  0x1d: [2, 1],
+  0x20: [2, 1],
+  0x30: [0, 1],
+  0x31: [1, 1],
+  0x32: [0, 1],
+  0x33: [0, 1],
+  0x34: [0, 1],
+  0x35: [1, 1],
+  0x36: [0, 1],
+  0x37: [3, 0],
+  0x38: [0, 1],
+  0x39: [3, 0],
+  0x3a: [0, 1],
+  0x3b: [1, 1],
+  0x3c: [4, 0],
+  0x3d: [0, 1],
+  0x3e: [3, 0],
+  0x3f: [1, 1],
+  0x40: [1, 1],
+  0x41: [0, 1],
+  0x42: [0, 1],
+  0x43: [0, 1],
+  0x44: [0, 1],
+  0x45: [0, 1],
+  0x46: [0, 1],
+  0x47: [0, 1],
+  0x48: [0, 1],
+  0x49: [1, 1],
+  0x4a: [0, 1],
+  0x50: [1, 0],
+  0x51: [1, 1],
+  0x52: [2, 0],
+  0x53: [2, 0],
+  0x54: [1, 1],
+  0x55: [2, 0],
+  0x56: [1, 0],
+  0x57: [2, 0],
+  0x58: [0, 1],
+  0x59: [0, 1],
+  0x5a: [0, 1],
+  0x5b: [0, 0],
+  0x5c: [1, 1],
+  0x5d: [2, 0],
+  0x5e: [3, 0],
+  0x5f: [0, 1],
+  0xa0: [2, 0],
+  0xa1: [3, 0],
+  0xa2: [4, 0],
+  0xa3: [5, 0],
+  0xa4: [6, 0],
+  0xf0: [3, 1],
+  0xf1: [7, 1],
+  0xf2: [7, 1],
+  0xf3: [2, 0],
+  0xf4: [6, 1],
+  0xf5: [4, 1],
+  0xfa: [6, 1],
+  0xfd: [2, 0],
+  0xfe: [0, 0],
+  0xff: [1, 0],
 };
 
 /** Ops whose result is derived from their operands' values (a wrapped operand gives a wrapped result). */
-const PROPAGATES = new Set([0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d]);
+const PROPAGATES = new Set([
+  0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d,
+]);
 
 const ENV_OPS: Record<number, string> = { 0x40: 'BLOCKHASH', 0x41: 'COINBASE', 0x42: 'TIMESTAMP', 0x43: 'NUMBER', 0x44: 'PREVRANDAO' };
 
@@ -76,7 +150,6 @@ export interface RunStateLike {
   env: { address: object; codeAddress?: object; caller?: object; depth: number };
   [FRAME]?: Frame;
 }
-
 
 interface Frame {
   depth: number;
@@ -150,7 +223,20 @@ export class StepTracer {
       cov = this.t.coverage.get(code) ?? new Set();
       this.t.coverage.set(code, cov);
     }
-    f = { address, code, caller, callerBig: BigInt(caller), depth: env.depth, target: this.cfg.targets.has(address), known, shadow: [], fresh: [], sloads: new Map(), pendingSload: null, cov };
+    f = {
+      address,
+      code,
+      caller,
+      callerBig: BigInt(caller),
+      depth: env.depth,
+      target: this.cfg.targets.has(address),
+      known,
+      shadow: [],
+      fresh: [],
+      sloads: new Map(),
+      pendingSload: null,
+      cov,
+    };
     rs[FRAME] = f;
     return f;
   }
@@ -269,7 +355,8 @@ export class StepTracer {
           const slot = st[n - 1];
           const value = st[n - 2];
           if (sh[n - 2] && f.known) this.t.wraps.push({ code: f.code, pc: sh[n - 2] - 1, address: f.address, slot });
-          if ((value & MASK160) === f.callerBig && f.callerBig !== 0n) this.t.callerWrites.push({ code: f.code, pc, address: f.address, slot, caller: f.caller });
+          if ((value & MASK160) === f.callerBig && f.callerBig !== 0n)
+            this.t.callerWrites.push({ code: f.code, pc, address: f.address, slot, caller: f.caller });
         }
         break;
       }

@@ -69,9 +69,12 @@ function linkBytecode(hex: string, libs: Record<string, string>, sourceKey: stri
   const out = hex.replace(/__([\s\S]{36})__/g, (_m, inner: string) => {
     // 0.5+: __$<34 hex of keccak(file:Lib)>$__ ; 0.4: __<file>:<Lib>____ padded to 40 chars.
     for (const [name, a] of Object.entries(libs)) {
-      const hash = Buffer.from(keccak(`${sourceKey}:${name}`)).toString('hex').slice(0, 34);
+      const hash = Buffer.from(keccak(`${sourceKey}:${name}`))
+        .toString('hex')
+        .slice(0, 34);
       const old = inner.replace(/_+$/, '');
-      if (inner === `$${hash}$` || old === name || old.endsWith(`:${name}`) || (name.startsWith(old) && old.length >= 30)) return a.slice(2);
+      if (inner === `$${hash}$` || old === name || old.endsWith(`:${name}`) || (name.startsWith(old) && old.length >= 30))
+        return a.slice(2);
     }
     missing = true;
     return '0'.repeat(40);
@@ -80,7 +83,14 @@ function linkBytecode(hex: string, libs: Record<string, string>, sourceKey: stri
 }
 
 /** Deploys with a time cap of its own, so one constructor that loops cannot eat the whole budget. */
-async function deploy(chain: Chain, from: string, initcode: Uint8Array, value: bigint, block: BlockEnv, deadline = Number.POSITIVE_INFINITY) {
+async function deploy(
+  chain: Chain,
+  from: string,
+  initcode: Uint8Array,
+  value: bigint,
+  block: BlockEnv,
+  deadline = Number.POSITIVE_INFINITY,
+) {
   const saved = chain.hardStop;
   const left = deadline - Date.now();
   chain.hardStop = Math.min(saved, Number.isFinite(left) ? Date.now() + Math.max(1500, left * 0.4) : saved);
@@ -92,9 +102,11 @@ async function deploy(chain: Chain, from: string, initcode: Uint8Array, value: b
 }
 
 function describeFailure(error: string | null, gasUsed: bigint, timedOut = false): string {
-  if (timedOut) return `the constructor was still running when its time ran out (${gasUsed} gas used): it loops or does too much work to deploy`;
+  if (timedOut)
+    return `the constructor was still running when its time ran out (${gasUsed} gas used): it loops or does too much work to deploy`;
   if (!error) return 'unknown failure';
-  if (/out of gas/i.test(error)) return `the constructor ran out of gas (${gasUsed} of ${DEPLOY_GAS} gas used): it loops or does too much work to deploy`;
+  if (/out of gas/i.test(error))
+    return `the constructor ran out of gas (${gasUsed} of ${DEPLOY_GAS} gas used): it loops or does too much work to deploy`;
   if (/revert/i.test(error)) return 'the constructor reverted with every argument set and ether value tried';
   return `deployment failed: ${error}`;
 }
@@ -108,7 +120,8 @@ export async function buildWorld(chain: Chain, program: Program, opts: { deadlin
   const mapper = new SiteMapper(program);
   const att = await deploy(chain, ACTORS.attacker, fromHex(ATTACKER_BYTECODE), 0n, block);
   const ref = await deploy(chain, ACTORS.attacker, fromHex(REFUSER_BYTECODE), 0n, block);
-  if (!att.ok || !ref.ok || !att.createdAddress || !ref.createdAddress) throw new Error(`the fuzzer's actor contracts failed to deploy: ${att.error ?? ref.error}`);
+  if (!att.ok || !ref.ok || !att.createdAddress || !ref.createdAddress)
+    throw new Error(`the fuzzer's actor contracts failed to deploy: ${att.error ?? ref.error}`);
   const world: World = {
     program,
     targets: [],
@@ -139,7 +152,8 @@ export async function buildWorld(chain: Chain, program: Program, opts: { deadlin
     }
     pendingLibs = left;
   }
-  for (const lib of pendingLibs) world.failed.push({ name: lib.name, reason: 'its bytecode links a library that is not defined in this file' });
+  for (const lib of pendingLibs)
+    world.failed.push({ name: lib.name, reason: 'its bytecode links a library that is not defined in this file' });
 
   for (const c of program.contracts) {
     if (Date.now() > opts.deadline) {
@@ -172,7 +186,13 @@ export async function buildWorld(chain: Chain, program: Program, opts: { deadlin
       lastTimedOut = r.timedOut;
       if (r.ok && r.createdAddress) {
         deployed = true;
-        world.targets.push({ name: c.name, address: r.createdAddress, contract: c, constructorArgs: args, constructorValue: value.toString() });
+        world.targets.push({
+          name: c.name,
+          address: r.createdAddress,
+          contract: c,
+          constructorArgs: args,
+          constructorValue: value.toString(),
+        });
         mapper.register(r.createdAddress, c, await chain.code(r.createdAddress));
       } else if (r.timedOut || (r.error && /out of gas/i.test(r.error))) break; // other arguments will not make it terminate
     }
@@ -182,14 +202,25 @@ export async function buildWorld(chain: Chain, program: Program, opts: { deadlin
   // Deposits by the owner and by a user, so there is ether owed to others in the contract.
   for (const t of world.targets) {
     for (const fn of t.contract.fns.filter((f) => f.payable)) {
-      for (const [from, amount] of [[ACTORS.owner, FUND], [ACTORS.user, 2n * ETHER]] as const) {
+      for (const [from, amount] of [
+        [ACTORS.owner, FUND],
+        [ACTORS.user, 2n * ETHER],
+      ] as const) {
         if (Date.now() > opts.deadline) break;
         const args = (fn.entry.inputs ?? []).map((p) => setupValue(p, 0, [from]));
         await chain.checkpoint();
         const r = await chain.call({ from, to: t.address, data: calldataFor(fn, args), value: amount, gasLimit: CALL_GAS, block }, null);
         if (r.ok) await chain.commit();
         else await chain.revert();
-        world.funding.push({ from, to: t.address, contract: t.name, function: fn.signature || '(ether transfer)', args, value: amount.toString(), ok: r.ok });
+        world.funding.push({
+          from,
+          to: t.address,
+          contract: t.name,
+          function: fn.signature || '(ether transfer)',
+          args,
+          value: amount.toString(),
+          ok: r.ok,
+        });
       }
     }
     if ((await chain.balance(t.address)) === 0n) {

@@ -80,10 +80,19 @@ export interface FindingHelpers {
   isTarget(p: string | null | undefined): boolean;
 }
 
-export function makeFindingHelpers(tool: string, layer: number, input: Pick<AnalysisInput, 'source' | 'file' | 'absPath'>, wsFile?: string): FindingHelpers {
+export function makeFindingHelpers(
+  tool: string,
+  layer: number,
+  input: Pick<AnalysisInput, 'source' | 'file' | 'absPath'>,
+  wsFile?: string,
+): FindingHelpers {
   const outline = outlineSource(input.source);
   const lineCount = input.source.split('\n').length;
-  const targets = new Set([path.basename(input.file), input.absPath ? path.basename(input.absPath) : null, wsFile ? path.basename(wsFile) : null].filter(Boolean) as string[]);
+  const targets = new Set(
+    [path.basename(input.file), input.absPath ? path.basename(input.absPath) : null, wsFile ? path.basename(wsFile) : null].filter(
+      Boolean,
+    ) as string[],
+  );
   const fulls = new Set([input.absPath, wsFile].filter(Boolean) as string[]);
   return {
     outline,
@@ -108,7 +117,14 @@ export function makeFindingHelpers(tool: string, layer: number, input: Pick<Anal
         category: d.category,
         swc_id: d.swc_id ?? null,
         cwe_id: d.cwe_id ?? null,
-        location: { file: input.file, line, end_line: end, ...(d.column != null && d.column >= 0 ? { column: d.column } : {}), contract, function: fn },
+        location: {
+          file: input.file,
+          line,
+          end_line: end,
+          ...(d.column != null && d.column >= 0 ? { column: d.column } : {}),
+          contract,
+          function: fn,
+        },
         tools: [tool],
         layers: [layer],
         recommendation: d.recommendation || CATEGORY_RECOMMENDATION[d.category],
@@ -161,7 +177,11 @@ export function defineExternalTool(spec: ExternalToolSpec, options: ExternalTool
     async run(input: AnalysisInput, opts: ToolRunOptions): Promise<ToolRunOutput> {
       const { bins, missing } = locateAll();
       if (missing.length) {
-        return { status: 'not_available', findings: [], error: `${missing.join(' and ')} not found on PATH; install with: ${spec.installHint}` };
+        return {
+          status: 'not_available',
+          findings: [],
+          error: `${missing.join(' and ')} not found on PATH; install with: ${spec.installHint}`,
+        };
       }
       const extra = spec.workspaceFiles?.(input) ?? undefined;
       const ws = await prepareWorkspace(input, extra ?? undefined);
@@ -177,15 +197,34 @@ export function defineExternalTool(spec: ExternalToolSpec, options: ExternalTool
         };
         const cmd = spec.command(ctx);
         if (!('args' in cmd)) return cmd;
-        const r: RunResult = await runBinary(cmd.bin ?? bins[spec.binary], cmd.args, { cwd: cmd.cwd ?? ws.dir, signal: opts.signal, deadline: opts.deadline, env: env() });
-        if (r.timedOut) return { status: 'timeout', findings: [], error: `${spec.name} did not finish before the deadline (${Math.round(r.durationMs / 1000)} s) and was stopped` };
+        const r: RunResult = await runBinary(cmd.bin ?? bins[spec.binary], cmd.args, {
+          cwd: cmd.cwd ?? ws.dir,
+          signal: opts.signal,
+          deadline: opts.deadline,
+          env: env(),
+        });
+        if (r.timedOut)
+          return {
+            status: 'timeout',
+            findings: [],
+            error: `${spec.name} did not finish before the deadline (${Math.round(r.durationMs / 1000)} s) and was stopped`,
+          };
         if (r.aborted) return { status: 'error', findings: [], error: `${spec.name} was cancelled with the request` };
-        if (r.code === null && r.signal === null) return { status: 'error', findings: [], error: `${spec.name} could not be started: ${r.stderr}` };
+        if (r.code === null && r.signal === null)
+          return { status: 'error', findings: [], error: `${spec.name} could not be started: ${r.stderr}` };
         let report: string | null = null;
         if (cmd.reportFile) report = await fsp.readFile(cmd.reportFile, 'utf8').catch(() => null);
         const helpers = makeFindingHelpers(spec.name, spec.layer, input, ws.file);
         const parsed = spec.parse({ stdout: r.stdout, stderr: r.stderr, code: r.code, report }, ctx, helpers);
-        return { ...parsed, meta: { exit_code: r.code, duration_ms: r.durationMs, ...(r.truncated ? { output_truncated: true } : {}), ...(parsed.meta ?? {}) } };
+        return {
+          ...parsed,
+          meta: {
+            exit_code: r.code,
+            duration_ms: r.durationMs,
+            ...(r.truncated ? { output_truncated: true } : {}),
+            ...(parsed.meta ?? {}),
+          },
+        };
       } finally {
         await ws.cleanup().catch(() => {});
         await fsp.rm(outDir, { recursive: true, force: true }).catch(() => {});

@@ -30,14 +30,28 @@ const SWC_CATEGORY: Record<string, Category> = {
 };
 
 const SWC_CWE: Record<string, string> = {
-  '100': 'CWE-710', '101': 'CWE-682', '104': 'CWE-252', '105': 'CWE-284', '106': 'CWE-284', '107': 'CWE-841',
-  '108': 'CWE-710', '110': 'CWE-670', '112': 'CWE-829', '113': 'CWE-703', '114': 'CWE-362', '115': 'CWE-477',
-  '116': 'CWE-829', '120': 'CWE-330', '124': 'CWE-123', '128': 'CWE-400',
+  '100': 'CWE-710',
+  '101': 'CWE-682',
+  '104': 'CWE-252',
+  '105': 'CWE-284',
+  '106': 'CWE-284',
+  '107': 'CWE-841',
+  '108': 'CWE-710',
+  '110': 'CWE-670',
+  '112': 'CWE-829',
+  '113': 'CWE-703',
+  '114': 'CWE-362',
+  '115': 'CWE-477',
+  '116': 'CWE-829',
+  '120': 'CWE-330',
+  '124': 'CWE-123',
+  '128': 'CWE-400',
 };
 
 /** "SWC-107", "107", 107 -> "107" */
 export function swcNumber(swc: unknown): string | null {
   if (swc == null) return null;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- tool output of any shape ("SWC-107", 107, ...) is read as text
   const m = /(\d{3})/.exec(String(swc));
   return m ? m[1] : null;
 }
@@ -61,7 +75,10 @@ const KEYWORDS: Array<[RegExp, Category]> = [
   [/timestamp|block[-_ ]time|\bnow\b|block\.number/i, 'time_manipulation'],
   [/front[-_ ]?run|race|transaction[-_ ]order|approve|erc20[-_ ]approve|sandwich|slippage/i, 'front_running'],
   [/\bdos\b|denial|gas[-_ ]limit|loop|unbounded|costly|griefing|calls[-_ ]loop/i, 'denial_of_service'],
-  [/tx[-_.]?origin|access|owner|auth|suicid|selfdestruct|self[-_ ]destruct|arbitrary[-_ ]send|unprotected|delegatecall|visibility|privilege|permission|initiali[sz]/i, 'access_control'],
+  [
+    /tx[-_.]?origin|access|owner|auth|suicid|selfdestruct|self[-_ ]destruct|arbitrary[-_ ]send|unprotected|delegatecall|visibility|privilege|permission|initiali[sz]/i,
+    'access_control',
+  ],
 ];
 
 export function categoryFromText(...texts: Array<string | null | undefined>): Category {
@@ -78,6 +95,7 @@ export function categoryFor(swc: unknown, ...texts: Array<string | null | undefi
 
 /** Tool severity words (High, medium, ERROR, warning, Informational, Optimization...) to ours. */
 export function severityFromText(s: unknown, fallback: Severity = 'MEDIUM'): Severity {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- tool output of any shape is read as text
   const t = String(s ?? '').toLowerCase();
   if (/crit/.test(t)) return 'CRITICAL';
   if (/high|error|severe/.test(t)) return 'HIGH';
@@ -89,6 +107,7 @@ export function severityFromText(s: unknown, fallback: Severity = 'MEDIUM'): Sev
 
 /** Tool confidence words to 0..1. */
 export function confidenceFromText(s: unknown, fallback = 0.5): number {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- tool output of any shape is read as text
   const t = String(s ?? '').toLowerCase();
   if (/high|certain/.test(t)) return 0.85;
   if (/med/.test(t)) return 0.6;

@@ -66,7 +66,16 @@ export function runBinary(bin: string, args: string[], opts: RunBinaryOptions): 
         detached: process.platform !== 'win32',
       });
     } catch (e) {
-      resolve({ code: null, signal: null, stdout: '', stderr: String((e as Error).message), timedOut: false, aborted: false, durationMs: 0, truncated: false });
+      resolve({
+        code: null,
+        signal: null,
+        stdout: '',
+        stderr: String((e as Error).message),
+        timedOut: false,
+        aborted: false,
+        durationMs: 0,
+        truncated: false,
+      });
       return;
     }
     const out: Buffer[] = [];
@@ -104,10 +113,13 @@ export function runBinary(bin: string, args: string[], opts: RunBinaryOptions): 
       kill('SIGTERM');
       setTimeout(() => kill('SIGKILL'), 2000).unref();
     };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      stop();
-    }, Math.max(0, opts.deadline - Date.now()));
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        stop();
+      },
+      Math.max(0, opts.deadline - Date.now()),
+    );
     const onAbort = () => {
       aborted = true;
       stop();
@@ -184,7 +196,11 @@ export interface Workspace {
 
 /** A file name safe to create in a temp folder, keeping the .sol extension tools look for. */
 export function safeFileName(name: string): string {
-  const base = path.basename(name || 'Contract.sol').replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '') || 'Contract.sol';
+  const base =
+    path
+      .basename(name || 'Contract.sol')
+      .replace(/[^A-Za-z0-9._-]/g, '_')
+      .replace(/^\.+/, '') || 'Contract.sol';
   return base.endsWith('.sol') ? base : base + '.sol';
 }
 
@@ -192,7 +208,10 @@ export function safeFileName(name: string): string {
  * Where an external tool reads the contract: its own folder when it came from disk (so its
  * imports resolve), else a fresh temp folder holding just the submitted text.
  */
-export async function prepareWorkspace(input: { source: string; file: string; absPath?: string | null }, extra?: Record<string, string>): Promise<Workspace> {
+export async function prepareWorkspace(
+  input: { source: string; file: string; absPath?: string | null },
+  extra?: Record<string, string>,
+): Promise<Workspace> {
   if (input.absPath && !extra) {
     return { dir: path.dirname(input.absPath), file: input.absPath, temporary: false, cleanup: async () => {} };
   }
@@ -207,6 +226,12 @@ export async function prepareWorkspace(input: { source: string; file: string; ab
 
 /** Last lines of a tool's stderr, for an error message that says what went wrong. */
 export function tail(text: string, lines = 6, maxChars = 800): string {
-  const t = text.replace(/\x1b\[[0-9;]*m/g, '').trim().split('\n').slice(-lines).join('\n');
+  const t = text
+    // eslint-disable-next-line no-control-regex -- strips ANSI colour escapes (ESC [ ... m)
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .trim()
+    .split('\n')
+    .slice(-lines)
+    .join('\n');
   return t.length > maxChars ? '…' + t.slice(-maxChars) : t;
 }

@@ -66,8 +66,12 @@ function freezeOutline(o: Outline): Outline {
   return Object.freeze(o);
 }
 
-function parseFailure(source: string, errors: Array<{ line?: number; column?: number; message?: string }> | null, fallback: string): Outline {
-  const first = errors && errors.length ? errors[0]! : null;
+function parseFailure(
+  source: string,
+  errors: Array<{ line?: number; column?: number; message?: string }> | null,
+  fallback: string,
+): Outline {
+  const first = errors && errors.length ? errors[0] : null;
   const msg = first ? `line ${first.line}:${first.column}: ${first.message}` : fallback;
   return { contracts: scanContracts(source), parseError: msg, parseErrorLine: first?.line ?? null };
 }

@@ -7,6 +7,7 @@ import type { AnalysisResult } from '../../../kernel/contracts/analysis.ts';
 import { LAYER_NAMES, SEVERITIES } from '../../../schemas/finding.ts';
 
 export function htmlEscape(s: unknown): string {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- escapes any value as its text
   return String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
@@ -15,9 +16,10 @@ const COLORS: Record<string, string> = { CRITICAL: '#7b0000', HIGH: '#c62828', M
 /** A number for the page: finite numbers as they are, anything else 0 (never its text). */
 const n = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 const list = (v: unknown): any[] => (Array.isArray(v) ? v : []);
-const rec = (v: unknown): Record<string, any> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, any>) : {});
+const rec = (v: unknown): Record<string, any> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, any>) : {};
 const color = (sev: unknown) => (typeof sev === 'string' && Object.hasOwn(COLORS, sev) ? COLORS[sev] : '#555');
-const layerName = (l: unknown) => (typeof l === 'number' && Object.hasOwn(LAYER_NAMES, l) ? LAYER_NAMES[l]! : '');
+const layerName = (l: unknown) => (typeof l === 'number' && Object.hasOwn(LAYER_NAMES, l) ? LAYER_NAMES[l] : '');
 
 export function toHtml(result: AnalysisResult): string {
   const e = htmlEscape;
@@ -41,7 +43,9 @@ export function toHtml(result: AnalysisResult): string {
 <dt>Location</dt><dd><code>${e(loc.file)}:${line}${end > line ? `-${end}` : ''}</code>${where ? ` (${e(where)})` : ''}</dd>
 <dt>Category</dt><dd>${e(f.category)}${f.swc_id ? ` · ${e(f.swc_id)}` : ''}${f.cwe_id ? ` · ${e(f.cwe_id)}` : ''}</dd>
 <dt>Confidence</dt><dd>${Math.round(n(f.confidence) * 100)}%</dd>
-<dt>Reported by</dt><dd>${list(f.tools).map(e).join(', ')} (layers ${list(f.layers).map((l) => n(l)).join(', ')})</dd>
+<dt>Reported by</dt><dd>${list(f.tools).map(e).join(', ')} (layers ${list(f.layers)
+        .map((l) => n(l))
+        .join(', ')})</dd>
 <dt>Id</dt><dd><code>${e(f.id)}</code></dd>
 </dl>
 <p>${e(f.description)}</p>
@@ -50,7 +54,9 @@ ${f.evidence !== undefined ? `<details><summary>Evidence</summary><pre>${e(safeJ
 </section>`;
     })
     .join('\n');
-  const notes = list(result.notes).map((t) => `<p class="note">${e(t)}</p>`).join('\n');
+  const notes = list(result.notes)
+    .map((t) => `<p class="note">${e(t)}</p>`)
+    .join('\n');
   const summary = rec(result.summary);
   return `<!doctype html>
 <html lang="en">
@@ -74,7 +80,9 @@ pre{background:#f7f7f7;padding:8px;overflow:auto}.note{background:#fff8e1;border
 <tr><th>Audit id</th><td>${e(result.audit_id)}</td></tr>
 <tr><th>SHA-256</th><td><code>${e(c.sha256)}</code></td></tr>
 <tr><th>Pragma / compiler</th><td>${e(c.pragma ?? 'none')} / ${e(c.compiler ?? 'none')}</td></tr>
-<tr><th>Layers</th><td>${list(result.layers).map((l) => `${n(l)} ${e(layerName(l))}`).join(', ')}</td></tr>
+<tr><th>Layers</th><td>${list(result.layers)
+    .map((l) => `${n(l)} ${e(layerName(l))}`)
+    .join(', ')}</td></tr>
 <tr><th>Time</th><td>${n(result.execution_time)} s, ${e(result.timestamp)}, vigil ${e(result.version)}</td></tr>
 </table>
 ${notes}

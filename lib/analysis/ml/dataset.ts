@@ -44,7 +44,12 @@ export interface LabelledSample extends FunctionSample {
 export function datasetInfo(dir = DATASETS_DIR): Array<{ name: string; license: string; path: string }> {
   const lic = (p: string) => {
     try {
-      const first = fs.readFileSync(p, 'utf8').split('\n').find((l) => l.trim() !== '')?.trim() ?? 'unknown';
+      const first =
+        fs
+          .readFileSync(p, 'utf8')
+          .split('\n')
+          .find((l) => l.trim() !== '')
+          ?.trim() ?? 'unknown';
       return /Apache License/i.test(first) ? 'Apache-2.0' : /MIT/i.test(first) ? 'MIT' : first;
     } catch {
       return 'unknown';
@@ -59,7 +64,10 @@ export function datasetInfo(dir = DATASETS_DIR): Array<{ name: string; license: 
 export function loadContracts(dir = DATASETS_DIR): LabelledContract[] {
   const out: LabelledContract[] = [];
   const sbDir = path.join(dir, 'smartbugs-curated');
-  const vulns = JSON.parse(fs.readFileSync(path.join(sbDir, 'vulnerabilities.json'), 'utf8')) as Array<{ path: string; vulnerabilities: Array<{ lines: number[]; category: string }> }>;
+  const vulns = JSON.parse(fs.readFileSync(path.join(sbDir, 'vulnerabilities.json'), 'utf8')) as Array<{
+    path: string;
+    vulnerabilities: Array<{ lines: number[]; category: string }>;
+  }>;
   for (const e of vulns) {
     const labels = new Map<number, string[]>();
     for (const v of e.vulnerabilities) for (const l of v.lines) labels.set(l, [...(labels.get(l) ?? []), v.category]);
@@ -74,10 +82,14 @@ export function loadContracts(dir = DATASETS_DIR): LabelledContract[] {
         const yml = p.replace(/\.sol$/, '.yaml');
         const labels = new Map<number, string[]>();
         if (fs.existsSync(yml)) {
-          const y = YAML.parse(fs.readFileSync(yml, 'utf8')) as { issues?: Array<{ id: string; locations?: Array<{ line_numbers?: Record<string, number[]> }> }> };
+          const y = YAML.parse(fs.readFileSync(yml, 'utf8')) as {
+            issues?: Array<{ id: string; locations?: Array<{ line_numbers?: Record<string, number[]> }> }>;
+          };
           for (const issue of y?.issues ?? []) {
             const cat = SWC_CATEGORY[issue.id] ?? `unmodelled:${issue.id}`;
-            for (const loc of issue.locations ?? []) for (const lines of Object.values(loc.line_numbers ?? {})) for (const l of lines ?? []) labels.set(l, [...(labels.get(l) ?? []), cat]);
+            for (const loc of issue.locations ?? [])
+              for (const lines of Object.values(loc.line_numbers ?? {}))
+                for (const l of lines ?? []) labels.set(l, [...(labels.get(l) ?? []), cat]);
           }
         }
         out.push({ key: `swc/${path.relative(swcDir, p)}`, source: fs.readFileSync(p, 'utf8'), labels });
@@ -89,7 +101,11 @@ export function loadContracts(dir = DATASETS_DIR): LabelledContract[] {
 }
 
 /** Compiled deployed code + source maps of a source, for the opcode features (null when it does not compile). */
-export function bytecodeOf(source: string, file = 'Contract.sol', where: { absPath?: string | null; roots?: string[] } = {}): BytecodeInfo | null {
+export function bytecodeOf(
+  source: string,
+  file = 'Contract.sol',
+  where: { absPath?: string | null; roots?: string[] } = {},
+): BytecodeInfo | null {
   try {
     // Same request shape as the other layers (imports resolved the same way), so one compile per
     // worker serves them all.
@@ -97,7 +113,9 @@ export function bytecodeOf(source: string, file = 'Contract.sol', where: { absPa
     if (!r.ok) return null;
     const id = Number(String((r.ast as { src?: string } | undefined)?.src ?? '0:0:0').split(':')[2]);
     const contracts: BytecodeInfo['contracts'] = {};
-    for (const [n, c] of Object.entries(r.contracts)) if (c.file === file && c.deployedBytecode) contracts[n] = { deployedBytecode: c.deployedBytecode, deployedSourceMap: c.deployedSourceMap };
+    for (const [n, c] of Object.entries(r.contracts))
+      if (c.file === file && c.deployedBytecode)
+        contracts[n] = { deployedBytecode: c.deployedBytecode, deployedSourceMap: c.deployedSourceMap };
     return { contracts, fileId: Number.isInteger(id) ? id : 0 };
   } catch {
     return null;

@@ -6,18 +6,107 @@
 import { computeFacts, parseSolidity, walk, isMsgSender, isTxOrigin, blockValue, type FunctionFacts, type Node } from '../static/index.ts';
 
 const NODE_TYPES = [
-  'IfStatement', 'ForStatement', 'WhileStatement', 'DoWhileStatement', 'ReturnStatement', 'EmitStatement', 'ThrowStatement', 'RevertStatement',
-  'VariableDeclarationStatement', 'ExpressionStatement', 'InlineAssemblyStatement', 'UncheckedStatement', 'TryStatement',
-  'FunctionCall', 'MemberAccess', 'IndexAccess', 'BinaryOperation', 'UnaryOperation', 'Conditional', 'TupleExpression',
-  'NumberLiteral', 'StringLiteral', 'BooleanLiteral', 'HexLiteral', 'NewExpression', 'ElementaryTypeNameExpression', 'Identifier',
+  'IfStatement',
+  'ForStatement',
+  'WhileStatement',
+  'DoWhileStatement',
+  'ReturnStatement',
+  'EmitStatement',
+  'ThrowStatement',
+  'RevertStatement',
+  'VariableDeclarationStatement',
+  'ExpressionStatement',
+  'InlineAssemblyStatement',
+  'UncheckedStatement',
+  'TryStatement',
+  'FunctionCall',
+  'MemberAccess',
+  'IndexAccess',
+  'BinaryOperation',
+  'UnaryOperation',
+  'Conditional',
+  'TupleExpression',
+  'NumberLiteral',
+  'StringLiteral',
+  'BooleanLiteral',
+  'HexLiteral',
+  'NewExpression',
+  'ElementaryTypeNameExpression',
+  'Identifier',
 ];
-const OPERATORS = ['+', '-', '*', '/', '%', '**', '+=', '-=', '*=', '/=', '++', '--', '==', '!=', '<', '>', '<=', '>=', '&&', '||', '!', '=', '<<', '>>', '&', '|', '^'];
+const OPERATORS = [
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '**',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '++',
+  '--',
+  '==',
+  '!=',
+  '<',
+  '>',
+  '<=',
+  '>=',
+  '&&',
+  '||',
+  '!',
+  '=',
+  '<<',
+  '>>',
+  '&',
+  '|',
+  '^',
+];
 const FLAGS = [
-  'public', 'payable', 'view', 'fallback_or_receive', 'constructor', 'sender_guard', 'modifiers', 'called_internally', 'internal_calls',
-  'ext_call', 'ext_delegatecall', 'ext_send', 'ext_transfer', 'ext_highlevel', 'ext_with_value', 'ext_unchecked', 'ext_in_loop', 'transitive_ext',
-  'reentrancy_paths', 'state_writes', 'arith_writes', 'state_reads', 'loops', 'msg_value', 'msg_sender', 'tx_origin',
-  'block_timestamp', 'block_number', 'blockhash', 'block_other', 'hash_calls', 'selfdestruct', 'require', 'assert', 'checked_arith',
-  'legacy_ctor_era', 'unchecked_block', 'length_in_loop_cond', 'push', 'own_balance', 'params', 'returns', 'lines',
+  'public',
+  'payable',
+  'view',
+  'fallback_or_receive',
+  'constructor',
+  'sender_guard',
+  'modifiers',
+  'called_internally',
+  'internal_calls',
+  'ext_call',
+  'ext_delegatecall',
+  'ext_send',
+  'ext_transfer',
+  'ext_highlevel',
+  'ext_with_value',
+  'ext_unchecked',
+  'ext_in_loop',
+  'transitive_ext',
+  'reentrancy_paths',
+  'state_writes',
+  'arith_writes',
+  'state_reads',
+  'loops',
+  'msg_value',
+  'msg_sender',
+  'tx_origin',
+  'block_timestamp',
+  'block_number',
+  'blockhash',
+  'block_other',
+  'hash_calls',
+  'selfdestruct',
+  'require',
+  'assert',
+  'checked_arith',
+  'legacy_ctor_era',
+  'unchecked_block',
+  'length_in_loop_cond',
+  'push',
+  'own_balance',
+  'params',
+  'returns',
+  'lines',
 ];
 export const OPCODE_BUCKETS = 32;
 
@@ -92,7 +181,14 @@ export function extractFunctionSamples(source: string, file: string, bytecode: B
   return out;
 }
 
-function sampleOf(fn: FunctionFacts, contract: string, checked: boolean, legacy: boolean, ops: Array<{ start: number; ops: number[] }>, byteOf: (i: number) => number): FunctionSample {
+function sampleOf(
+  fn: FunctionFacts,
+  contract: string,
+  checked: boolean,
+  legacy: boolean,
+  ops: Array<{ start: number; ops: number[] }>,
+  byteOf: (i: number) => number,
+): FunctionSample {
   const types = new Map<string, number>();
   const opsCount = new Map<string, number>();
   const flag = new Map<string, number>();
@@ -100,7 +196,8 @@ function sampleOf(fn: FunctionFacts, contract: string, checked: boolean, legacy:
   walk(fn.node.body, (n: Node) => {
     inc(types, n.type);
     if ((n.type === 'BinaryOperation' || n.type === 'UnaryOperation') && n.operator) inc(opsCount, n.operator);
-    if (n.type === 'MemberAccess' && n.expression?.type === 'Identifier' && n.expression.name === 'msg' && n.memberName === 'value') inc(flag, 'msg_value');
+    if (n.type === 'MemberAccess' && n.expression?.type === 'Identifier' && n.expression.name === 'msg' && n.memberName === 'value')
+      inc(flag, 'msg_value');
     if (isMsgSender(n) && n.type === 'MemberAccess') inc(flag, 'msg_sender');
     if (isTxOrigin(n) && n.type === 'MemberAccess') inc(flag, 'tx_origin');
     const bv = blockValue(n);
@@ -116,9 +213,17 @@ function sampleOf(fn: FunctionFacts, contract: string, checked: boolean, legacy:
       if (name === 'assert') inc(flag, 'assert');
     }
     if (n.type === 'FunctionCall' && n.expression?.type === 'MemberAccess' && n.expression.memberName === 'push') inc(flag, 'push');
-    if (n.type === 'MemberAccess' && n.memberName === 'balance' && n.expression?.type === 'FunctionCall' && n.expression.arguments?.[0]?.name === 'this') inc(flag, 'own_balance');
+    if (
+      n.type === 'MemberAccess' &&
+      n.memberName === 'balance' &&
+      n.expression?.type === 'FunctionCall' &&
+      n.expression.arguments?.[0]?.name === 'this'
+    )
+      inc(flag, 'own_balance');
     if ((n.type === 'ForStatement' || n.type === 'WhileStatement') && (n.conditionExpression ?? n.condition)) {
-      walk(n.conditionExpression ?? n.condition, (m: Node) => (m.type === 'MemberAccess' && m.memberName === 'length' ? (inc(flag, 'length_in_loop_cond'), undefined) : undefined));
+      walk(n.conditionExpression ?? n.condition, (m: Node) =>
+        m.type === 'MemberAccess' && m.memberName === 'length' ? (inc(flag, 'length_in_loop_cond'), undefined) : undefined,
+      );
     }
     if (n.type === 'UncheckedStatement') inc(flag, 'unchecked_block');
   });
@@ -133,9 +238,21 @@ function sampleOf(fn: FunctionFacts, contract: string, checked: boolean, legacy:
   f('called_internally', fn.calledInternally);
   f('internal_calls', fn.internalCalls.length);
   for (const x of fn.externalCalls) {
-    inc(flag, x.kind === 'call' || x.kind === 'callcode' ? 'ext_call' : x.kind === 'delegatecall' ? 'ext_delegatecall' : x.kind === 'send' ? 'ext_send' : x.kind === 'transfer' ? 'ext_transfer' : 'ext_highlevel');
+    inc(
+      flag,
+      x.kind === 'call' || x.kind === 'callcode'
+        ? 'ext_call'
+        : x.kind === 'delegatecall'
+          ? 'ext_delegatecall'
+          : x.kind === 'send'
+            ? 'ext_send'
+            : x.kind === 'transfer'
+              ? 'ext_transfer'
+              : 'ext_highlevel',
+    );
     if (x.value) inc(flag, 'ext_with_value');
-    if (!x.checked && (x.kind === 'call' || x.kind === 'send' || x.kind === 'delegatecall' || x.kind === 'callcode')) inc(flag, 'ext_unchecked');
+    if (!x.checked && (x.kind === 'call' || x.kind === 'send' || x.kind === 'delegatecall' || x.kind === 'callcode'))
+      inc(flag, 'ext_unchecked');
     if (x.inLoop) inc(flag, 'ext_in_loop');
   }
   f('transitive_ext', fn.transitiveExternal.length);

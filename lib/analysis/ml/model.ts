@@ -12,7 +12,15 @@ export interface MlModel {
   bias: number[];
   /** Probability above which a function-level finding is reported. */
   threshold: number;
-  trained: { at: string; seed: number; samples: number; contracts: number; test_contracts: string[]; data: Array<{ name: string; license: string; path: string }>; metrics: unknown };
+  trained: {
+    at: string;
+    seed: number;
+    samples: number;
+    contracts: number;
+    test_contracts: string[];
+    data: Array<{ name: string; license: string; path: string }>;
+    metrics: unknown;
+  };
 }
 
 /** Deterministic PRNG (mulberry32). */
@@ -95,7 +103,10 @@ export function train(
   return { classes, features, mean: mean.map(round), std: std.map(round), weights: W.map((r) => r.map(round)), bias: b.map(round) };
 }
 
-export function predict(model: Pick<MlModel, 'mean' | 'std' | 'weights' | 'bias' | 'classes'>, x: number[]): Array<{ class: string; p: number }> {
+export function predict(
+  model: Pick<MlModel, 'mean' | 'std' | 'weights' | 'bias' | 'classes'>,
+  x: number[],
+): Array<{ class: string; p: number }> {
   const z = model.weights.map((w, c) => model.bias[c] + w.reduce((s, wj, j) => s + wj * ((x[j] - model.mean[j]) / model.std[j]), 0));
   return softmax(z)
     .map((p, c) => ({ class: model.classes[c], p }))
@@ -111,7 +122,12 @@ export interface ClassMetrics {
 }
 
 /** Per-class precision/recall at the reporting threshold (a prediction below it counts as "none"). */
-export function evaluate(model: MlModel, X: number[][], y: string[], threshold = model.threshold): { perClass: Record<string, ClassMetrics>; macroF1: number; accuracy: number } {
+export function evaluate(
+  model: MlModel,
+  X: number[][],
+  y: string[],
+  threshold = model.threshold,
+): { perClass: Record<string, ClassMetrics>; macroF1: number; accuracy: number } {
   const perClass: Record<string, ClassMetrics> = {};
   const pos = model.classes.filter((c) => c !== 'none');
   const pred = X.map((x) => {

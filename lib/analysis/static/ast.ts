@@ -24,14 +24,14 @@ export function children(node: Node): Node[] {
 }
 
 /** Depth-first pre-order walk; return false from fn to skip a subtree. */
-export function walk(node: Node, fn: (n: Node, parent: Node | null) => boolean | void, parent: Node | null = null): void {
+export function walk(node: Node, fn: (n: Node, parent: Node) => boolean | void, parent: Node = null): void {
   if (!isNode(node)) return;
   if (fn(node, parent) === false) return;
   for (const c of children(node)) walk(c, fn, node);
 }
 
-export function find(node: Node, pred: (n: Node) => boolean): Node | null {
-  let hit: Node | null = null;
+export function find(node: Node, pred: (n: Node) => boolean): Node {
+  let hit: Node = null;
   walk(node, (n) => {
     if (hit) return false;
     if (pred(n)) {
@@ -59,7 +59,9 @@ export function text(source: string, node: Node): string {
 }
 
 export function isMember(node: Node, object: string, member: string): boolean {
-  return node?.type === 'MemberAccess' && node.memberName === member && node.expression?.type === 'Identifier' && node.expression.name === object;
+  return (
+    node?.type === 'MemberAccess' && node.memberName === member && node.expression?.type === 'Identifier' && node.expression.name === object
+  );
 }
 
 /** Strips type conversions like `address(x)`, `uint(x)`, `payable(x)` and parentheses. */
@@ -74,7 +76,8 @@ export function unwrap(node: Node): Node {
 
 export function isTypeConversion(callee: Node): boolean {
   if (!callee) return false;
-  if (callee.type === 'ElementaryTypeName' || callee.type === 'ElementaryTypeNameExpression' || callee.type === 'TypeNameExpression') return true;
+  if (callee.type === 'ElementaryTypeName' || callee.type === 'ElementaryTypeNameExpression' || callee.type === 'TypeNameExpression')
+    return true;
   if (callee.type === 'Identifier' && callee.name === 'payable') return true;
   return false;
 }
@@ -83,7 +86,13 @@ export function isTypeConversion(callee: Node): boolean {
  *  ERC-2771), which is msg.sender unless a trusted forwarder relays the call. */
 export function isMsgSender(node: Node): boolean {
   const u = unwrap(node);
-  if (u?.type === 'FunctionCall' && u.expression?.type === 'Identifier' && u.expression.name === '_msgSender' && !(u.arguments ?? []).length) return true;
+  if (
+    u?.type === 'FunctionCall' &&
+    u.expression?.type === 'Identifier' &&
+    u.expression.name === '_msgSender' &&
+    !(u.arguments ?? []).length
+  )
+    return true;
   return isMember(u, 'msg', 'sender');
 }
 export function isTxOrigin(node: Node): boolean {
@@ -116,7 +125,11 @@ export function isHashCall(node: Node): boolean {
 
 /** `require(...)`, `assert(...)`. */
 export function isRequireLike(node: Node): boolean {
-  return node?.type === 'FunctionCall' && node.expression?.type === 'Identifier' && (node.expression.name === 'require' || node.expression.name === 'assert');
+  return (
+    node?.type === 'FunctionCall' &&
+    node.expression?.type === 'Identifier' &&
+    (node.expression.name === 'require' || node.expression.name === 'assert')
+  );
 }
 
 /** Name of the variable at the root of `a`, `a[i]`, `a.b[c].d` (null for calls and literals). */

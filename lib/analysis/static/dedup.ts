@@ -16,7 +16,8 @@ export function dedupeFindings(findings: Finding[]): Finding[] {
       order.push(key);
       continue;
     }
-    const better = RANK[f.severity] > RANK[cur.f.severity] || (RANK[f.severity] === RANK[cur.f.severity] && f.confidence > cur.f.confidence);
+    const better =
+      RANK[f.severity] > RANK[cur.f.severity] || (RANK[f.severity] === RANK[cur.f.severity] && f.confidence > cur.f.confidence);
     const loser = better ? cur.f : f;
     if (better) cur.f = f;
     if (loser.detector && loser.detector !== cur.f.detector) cur.also.add(loser.detector);
@@ -27,7 +28,12 @@ export function dedupeFindings(findings: Finding[]): Finding[] {
     const { f, also } = best.get(k)!;
     let g = f;
     if (also.size) {
-      const ev = f.evidence && typeof f.evidence === 'object' && !Array.isArray(f.evidence) ? (f.evidence as Record<string, unknown>) : f.evidence === undefined ? {} : { detail: f.evidence };
+      const ev =
+        f.evidence && typeof f.evidence === 'object' && !Array.isArray(f.evidence)
+          ? (f.evidence as Record<string, unknown>)
+          : f.evidence === undefined
+            ? {}
+            : { detail: f.evidence };
       g = { ...f, evidence: { ...ev, also_reported_by: [...also].sort() } };
     }
     // Identical code in one function yields one hash; keep ids unique and still stable.
@@ -78,18 +84,29 @@ export function groupProjectNotes(findings: Finding[], opts: { perFileCap?: numb
     } else g.folded.push(f.location.line);
   }
   const withEvidence = (f: Finding, extra: Record<string, unknown>): Finding => {
-    const ev = f.evidence && typeof f.evidence === 'object' && !Array.isArray(f.evidence) ? (f.evidence as Record<string, unknown>) : f.evidence === undefined ? {} : { detail: f.evidence };
+    const ev =
+      f.evidence && typeof f.evidence === 'object' && !Array.isArray(f.evidence)
+        ? (f.evidence as Record<string, unknown>)
+        : f.evidence === undefined
+          ? {}
+          : { detail: f.evidence };
     return { ...f, evidence: { ...ev, ...extra } };
   };
   for (const g of project.values()) {
     if (g.files.size < 2) continue;
     const f = out[g.at];
-    out[g.at] = withEvidence({ ...f, description: `${f.description} The same applies to ${g.files.size - 1} more file(s) of this run.` }, { files: [...g.files].sort() });
+    out[g.at] = withEvidence(
+      { ...f, description: `${f.description} The same applies to ${g.files.size - 1} more file(s) of this run.` },
+      { files: [...g.files].sort() },
+    );
   }
   for (const g of perFile.values()) {
     if (!g.folded.length) continue;
     const f = out[g.at];
-    out[g.at] = withEvidence({ ...f, description: `${f.description} ${g.folded.length} more similar note(s) in this file were folded into this one.` }, { folded_lines: g.folded });
+    out[g.at] = withEvidence(
+      { ...f, description: `${f.description} ${g.folded.length} more similar note(s) in this file were folded into this one.` },
+      { folded_lines: g.folded },
+    );
   }
   return out;
 }

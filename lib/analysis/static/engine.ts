@@ -51,7 +51,12 @@ function toEntry(d: Detector<StaticFacts> | DetectorEntry): DetectorEntry {
 const units = sourceMemo<{ parsed: ReturnType<typeof parseSolidity>; facts: StaticFacts; parseMs: number; factsMs: number }>({ max: 4 });
 
 /** Analyses one Solidity source with the given detectors, in process. */
-export async function analyzeSource(source: string, file: string, detectors: Array<Detector<StaticFacts> | DetectorEntry>, opts: AnalyzeOptions = {}): Promise<StaticResult> {
+export async function analyzeSource(
+  source: string,
+  file: string,
+  detectors: Array<Detector<StaticFacts> | DetectorEntry>,
+  opts: AnalyzeOptions = {},
+): Promise<StaticResult> {
   if (typeof source !== 'string') throw new TypeError('analyzeSource: source must be a string');
   const diagnostics: EngineDiagnostic[] = [];
   const t0 = performance.now();
@@ -129,7 +134,7 @@ export async function analyzeSource(source: string, file: string, detectors: Arr
   }
 
   let count = 0;
-  const call = (key: string, n: Node, p: Node | null) => {
+  const call = (key: string, n: Node, p: Node) => {
     const list = handlers.get(key);
     if (!list) return;
     for (const h of list) {
@@ -142,7 +147,7 @@ export async function analyzeSource(source: string, file: string, detectors: Arr
     }
   };
   // Iterative traversal: a deeply nested 1 MB source must not overflow the stack.
-  const stack: Array<{ n: Node; p: Node | null; exit: boolean }> = [{ n: parsed.ast, p: null, exit: false }];
+  const stack: Array<{ n: Node; p: Node; exit: boolean }> = [{ n: parsed.ast, p: null, exit: false }];
   while (stack.length) {
     const { n, p, exit } = stack.pop()!;
     if (exit) {
@@ -185,7 +190,13 @@ export async function analyzeSource(source: string, file: string, detectors: Arr
 function parseDiag(d: ParseDiagnostic): EngineDiagnostic {
   const where = d.line ? ` at line ${d.line}${d.column !== null ? `:${d.column}` : ''}` : '';
   const skip = d.skipped ? ` (lines ${d.skipped.from}-${d.skipped.to} skipped, the rest was analysed)` : '';
-  return { kind: 'parse_error', message: `syntax error${where}: ${d.message}${skip}`, line: d.line, column: d.column, skipped: d.skipped ?? null };
+  return {
+    kind: 'parse_error',
+    message: `syntax error${where}: ${d.message}${skip}`,
+    line: d.line,
+    column: d.column,
+    skipped: d.skipped ?? null,
+  };
 }
 
 const round = (x: number) => Math.round(x * 100) / 100;

@@ -42,7 +42,7 @@ export function entropyFacts(facts: StaticFacts): EntropyFacts {
     let changed = false;
     walk(facts.ast, (n) => {
       let target: string | null = null;
-      let value: Node | null = null;
+      let value: Node = null;
       if (n.type === 'VariableDeclarationStatement' && n.initialValue && n.variables?.[0]?.name) {
         target = n.variables[0].name;
         value = n.initialValue;
@@ -74,7 +74,12 @@ export function entropyFacts(facts: StaticFacts): EntropyFacts {
   const isSink = (n: Node): boolean => {
     if (n?.type === 'BinaryOperation' && n.operator === '%') return true;
     if (isHashCall(n)) return true;
-    if (n?.type === 'FunctionCall' && isTypeConversion(n.expression) && /^u?int(8|16|24|32)$|^bool$/.test(n.expression.name ?? n.expression.typeName?.name ?? '')) return true;
+    if (
+      n?.type === 'FunctionCall' &&
+      isTypeConversion(n.expression) &&
+      /^u?int(8|16|24|32)$|^bool$/.test(n.expression.name ?? n.expression.typeName?.name ?? '')
+    )
+      return true;
     return false;
   };
   const ef: EntropyFacts = {

@@ -35,7 +35,7 @@ export interface ExternalCall {
   target: Node;
   targetText: string;
   /** Ether sent: `.value(x)`, `{value: x}`, `send(x)`, `transfer(x)`. */
-  value: Node | null;
+  value: Node;
   /** Called member name for high-level calls (`token.transfer` → "transfer"). */
   member: string | null;
   /** The return value is inspected (require/if/assigned and later used). */
@@ -178,7 +178,7 @@ export interface StaticFacts {
   externalCallByNode: Map<Node, ExternalCall>;
   /** Inner pieces of chained calls (`a.call.value(v)` inside `a.call.value(v)()`). */
   innerCallNodes: Set<Node>;
-  parent(node: Node): Node | null;
+  parent(node: Node): Node;
   /** Enclosing contract and function (or modifier) of a node. */
   enclosing(node: Node): { contract: ContractFacts | null; fn: FunctionFacts | null };
   inLoop(node: Node): boolean;
@@ -192,7 +192,28 @@ export interface StaticFacts {
   functionsByKey: Map<string, FunctionFacts>;
 }
 
-const BUILTINS = new Set(['require', 'assert', 'revert', 'keccak256', 'sha3', 'sha256', 'ripemd160', 'ecrecover', 'addmod', 'mulmod', 'blockhash', 'blobhash', 'gasleft', 'selfdestruct', 'suicide', 'type', 'payable', 'address', 'this', 'super']);
+const BUILTINS = new Set([
+  'require',
+  'assert',
+  'revert',
+  'keccak256',
+  'sha3',
+  'sha256',
+  'ripemd160',
+  'ecrecover',
+  'addmod',
+  'mulmod',
+  'blockhash',
+  'blobhash',
+  'gasleft',
+  'selfdestruct',
+  'suicide',
+  'type',
+  'payable',
+  'address',
+  'this',
+  'super',
+]);
 /** Modifier names that announce a check other than the caller's identity. */
 const NOT_CALLER_CHECKS = /reentr|nonReentrant|lock|[pP]aused|initializ|valid|deadline|expire|gas|payable|nonZero/i;
 const LOW_LEVEL = new Set(['call', 'delegatecall', 'callcode', 'staticcall', 'send', 'transfer']);
@@ -202,7 +223,10 @@ function versionFacts(ast: Node, source: string): VersionFacts {
   let min: string | null = null;
   if (pragma) {
     try {
-      const cleaned = pragma.replace(/\s+/g, ' ').replace(/([<>=^~]+) /g, '$1').trim();
+      const cleaned = pragma
+        .replace(/\s+/g, ' ')
+        .replace(/([<>=^~]+) /g, '$1')
+        .trim();
       min = semver.minVersion(cleaned)?.version ?? null;
     } catch {
       min = null;
@@ -250,7 +274,7 @@ function linearize(name: string, basesOf: Map<string, string[]>, seen = new Set<
 }
 
 export function computeFacts(ast: Node, source: string, file: string): StaticFacts {
-  const parents = new Map<Node, Node | null>();
+  const parents = new Map<Node, Node>();
   walk(ast, (n, p) => {
     parents.set(n, p);
   });
@@ -271,7 +295,8 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
   // Names declared in the file outside contracts' functions: events, errors, free functions.
   const fileDeclared = new Set<string>();
   walk(ast, (n) => {
-    if ((n.type === 'EventDefinition' || n.type === 'CustomErrorDefinition' || (n.type === 'FunctionDefinition' && n.name)) && n.name) fileDeclared.add(n.name);
+    if ((n.type === 'EventDefinition' || n.type === 'CustomErrorDefinition' || (n.type === 'FunctionDefinition' && n.name)) && n.name)
+      fileDeclared.add(n.name);
   });
   const basesOf = new Map<string, string[]>();
   for (const c of contractNodes) basesOf.set(c.name, (c.baseContracts ?? []).map((b: Node) => b.baseName?.namePath).filter(Boolean));
@@ -390,7 +415,8 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
     else if (node.isReceiveEther) kind = 'receive';
     else if (node.isFallback || node.name === '' || node.name === null) kind = 'fallback';
     // Before 0.4.22 (and tolerated until 0.5) a function named like its contract is the constructor.
-    if (kind === 'function' && node.name === contract && (v.legacyConstructors || !v.min || semver.lt(v.min, '0.5.0'))) kind = 'constructor';
+    if (kind === 'function' && node.name === contract && (v.legacyConstructors || !v.min || semver.lt(v.min, '0.5.0')))
+      kind = 'constructor';
     const visibility = node.visibility && node.visibility !== 'default' ? node.visibility : 'public';
     const mut = node.stateMutability ?? null;
     const params = (node.parameters ?? []).map((p: Node) => p?.name).filter(Boolean);
@@ -443,7 +469,16 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
   /** A called name the file does not define: not a builtin, type, local, state variable,
    *  function, event, error or free function of this file (so it lives in an imported base). */
   function isUnknownCallee(name: string, f: FunctionFacts, cf: ContractFacts): boolean {
-    return !BUILTINS.has(name) && !f.locals.has(name) && !cf.stateVars.has(name) && !callableNames(cf).has(name) && !contractByName.has(name) && !structs.has(name) && !enums.has(name) && !fileDeclared.has(name);
+    return (
+      !BUILTINS.has(name) &&
+      !f.locals.has(name) &&
+      !cf.stateVars.has(name) &&
+      !callableNames(cf).has(name) &&
+      !contractByName.has(name) &&
+      !structs.has(name) &&
+      !enums.has(name) &&
+      !fileDeclared.has(name)
+    );
   }
 
   function isStateName(name: string | null, f: FunctionFacts, cf: ContractFacts): name is string {
@@ -473,7 +508,10 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
         for (const v of n.variables ?? []) {
           if (!v?.name || !init) continue;
           const r = rootName(init);
-          const isPointer = v.storageLocation === 'storage' || ((!v.typeName || (v.typeName.type === 'ElementaryTypeName' && v.typeName.name === 'var')) && init.type !== 'FunctionCall') || (v.typeName?.type === 'UserDefinedTypeName' && structs.has(v.typeName.namePath) && v.storageLocation !== 'memory');
+          const isPointer =
+            v.storageLocation === 'storage' ||
+            ((!v.typeName || (v.typeName.type === 'ElementaryTypeName' && v.typeName.name === 'var')) && init.type !== 'FunctionCall') ||
+            (v.typeName?.type === 'UserDefinedTypeName' && structs.has(v.typeName.namePath) && v.storageLocation !== 'memory');
           if (isPointer && r && r !== v.name && (cf.stateVars.has(r) || f.aliases.has(r)) && !f.params.includes(r)) {
             f.aliases.set(v.name, f.aliases.get(r) ?? r);
           }
@@ -481,7 +519,7 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
       }
     });
     const loopStack: Node[] = [];
-    const visit = (n: Node, p: Node | null) => {
+    const visit = (n: Node, p: Node) => {
       if (!isNode(n)) return;
       const isLoop = n.type === 'ForStatement' || n.type === 'WhileStatement' || n.type === 'DoWhileStatement';
       if (isLoop) {
@@ -492,7 +530,7 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
       for (const c of children(n)) visit(c, n);
       if (isLoop) loopStack.pop();
     };
-    const inspect = (n: Node, p: Node | null, inLoop: boolean) => {
+    const inspect = (n: Node, p: Node, inLoop: boolean) => {
       const pos = n.range?.[0] ?? 0;
       switch (n.type) {
         case 'Identifier':
@@ -507,7 +545,13 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
               const v = writtenVar(t, f, cf);
               if (v) {
                 f.writes.push({ variable: v, node: n, pos: n.range?.[1] ?? pos, line: line(n) });
-                if (n.operator !== '=' || (n.right?.type === 'BinaryOperation' && /^[-+]$/.test(n.right.operator) && some(n.right, (x) => x.type === 'Identifier' && (x.name === v || f.aliases.get(x.name) === v)))) f.arithmeticWrites.add(v);
+                if (
+                  n.operator !== '=' ||
+                  (n.right?.type === 'BinaryOperation' &&
+                    /^[-+]$/.test(n.right.operator) &&
+                    some(n.right, (x) => x.type === 'Identifier' && (x.name === v || f.aliases.get(x.name) === v)))
+                )
+                  f.arithmeticWrites.add(v);
               }
             }
           }
@@ -533,15 +577,30 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
           }
           const callee = n.expression;
           if (callee?.type === 'MemberAccess' && (callee.memberName === 'push' || callee.memberName === 'pop')) {
-            const v = writtenVar(callee.expression, f, cf) ?? (callee.expression.type === 'Identifier' && isStateName(callee.expression.name, f, cf) ? callee.expression.name : null);
+            const v =
+              writtenVar(callee.expression, f, cf) ??
+              (callee.expression.type === 'Identifier' && isStateName(callee.expression.name, f, cf) ? callee.expression.name : null);
             if (v) f.writes.push({ variable: v, node: n, pos, line: line(n) });
           }
           let name: string | null = null;
           if (callee?.type === 'Identifier') name = callee.name;
-          else if (callee?.type === 'MemberAccess' && callee.expression?.type === 'Identifier' && (callee.expression.name === 'super' || contractByName.has(callee.expression.name)) && cf.linearization.includes(callee.expression.name === 'super' ? cf.linearization[1] ?? '' : callee.expression.name)) name = callee.memberName;
+          else if (
+            callee?.type === 'MemberAccess' &&
+            callee.expression?.type === 'Identifier' &&
+            (callee.expression.name === 'super' || contractByName.has(callee.expression.name)) &&
+            cf.linearization.includes(callee.expression.name === 'super' ? (cf.linearization[1] ?? '') : callee.expression.name)
+          )
+            name = callee.memberName;
           if (name && !f.locals.has(name) && !cf.stateVars.has(name) && callableNames(cf).has(name)) {
             f.internalCalls.push({ node: n, name, callees: [], pos });
-          } else if (cf.unresolvedBase && callee?.type === 'Identifier' && isUnknownCallee(callee.name, f, cf) && p?.type !== 'EmitStatement' && p?.type !== 'RevertStatement' && !(isRequireLike(p) && p.arguments?.[0] !== n)) {
+          } else if (
+            cf.unresolvedBase &&
+            callee?.type === 'Identifier' &&
+            isUnknownCallee(callee.name, f, cf) &&
+            p?.type !== 'EmitStatement' &&
+            p?.type !== 'RevertStatement' &&
+            !(isRequireLike(p) && p.arguments?.[0] !== n)
+          ) {
             f.unresolvedCalls.push({ node: n, name: callee.name, pos });
           }
           break;
@@ -554,7 +613,12 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
   /** Recognises low-level calls, ether transfers and calls into other contracts. */
   function classifyCall(n: Node, f: FunctionFacts, cf: ContractFacts): ExternalCall | null {
     const ex = n.expression;
-    if (ex?.type === 'MemberAccess' && (ex.memberName === 'value' || ex.memberName === 'gas') && ex.expression?.type === 'MemberAccess' && ['call', 'delegatecall', 'callcode'].includes(ex.expression.memberName)) {
+    if (
+      ex?.type === 'MemberAccess' &&
+      (ex.memberName === 'value' || ex.memberName === 'gas') &&
+      ex.expression?.type === 'MemberAccess' &&
+      ['call', 'delegatecall', 'callcode'].includes(ex.expression.memberName)
+    ) {
       const p = parent(n);
       if (!(p?.type === 'FunctionCall' && p.expression === n)) {
         const target = ex.expression.expression;
@@ -563,7 +627,7 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
           kind: ex.expression.memberName,
           target,
           targetText: text(source, target),
-          value: ex.memberName === 'value' ? n.arguments?.[0] ?? null : null,
+          value: ex.memberName === 'value' ? (n.arguments?.[0] ?? null) : null,
           member: null,
           checked: false,
           notInvoked: true,
@@ -576,7 +640,7 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
       }
     }
     let callee = n.expression;
-    let value: Node | null = null;
+    let value: Node = null;
     // Peel `.value(x)` / `.gas(x)` chains and `{value: x, gas: y}` options.
     const chain: Node[] = [];
     for (;;) {
@@ -588,7 +652,11 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
         callee = callee.expression;
         continue;
       }
-      if (callee?.type === 'FunctionCall' && callee.expression?.type === 'MemberAccess' && (callee.expression.memberName === 'value' || callee.expression.memberName === 'gas')) {
+      if (
+        callee?.type === 'FunctionCall' &&
+        callee.expression?.type === 'MemberAccess' &&
+        (callee.expression.memberName === 'value' || callee.expression.memberName === 'gas')
+      ) {
         if (callee.expression.memberName === 'value') value = callee.arguments?.[0] ?? null;
         chain.push(callee);
         callee = callee.expression.expression;
@@ -681,7 +749,7 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
     return null;
   }
 
-  function typeNodeOf(e: Node, f: FunctionFacts, cf: ContractFacts): Node | null {
+  function typeNodeOf(e: Node, f: FunctionFacts, cf: ContractFacts): Node {
     if (e?.type === 'Identifier') return declOf(e.name, f, cf)?.typeName ?? null;
     if (e?.type === 'IndexAccess') {
       const bt = typeNodeOf(e.base, f, cf);
@@ -697,14 +765,14 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
     return null;
   }
 
-  function findStruct(name: string): Node | null {
+  function findStruct(name: string): Node {
     return structDefs.get(name) ?? null;
   }
 
-  function declOf(name: string, f: FunctionFacts | null, cf: ContractFacts | null): Node | null {
+  function declOf(name: string, f: FunctionFacts | null, cf: ContractFacts | null): Node {
     if (f) {
       for (const p of [...(f.node.parameters ?? []), ...(f.node.returnParameters ?? [])]) if (p?.name === name) return p;
-      let hit: Node | null = null;
+      let hit: Node = null;
       if (f.node.body)
         walk(f.node.body, (n) => {
           if (hit) return false;
@@ -725,24 +793,38 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
     let cur = n;
     let p = parent(cur);
     // Climb through expressions that keep the boolean meaning.
-    while (p && (p.type === 'UnaryOperation' || p.type === 'TupleExpression' || (p.type === 'BinaryOperation' && (p.operator === '&&' || p.operator === '||' || p.operator === '==' || p.operator === '!=')))) {
+    while (
+      p &&
+      (p.type === 'UnaryOperation' ||
+        p.type === 'TupleExpression' ||
+        (p.type === 'BinaryOperation' && (p.operator === '&&' || p.operator === '||' || p.operator === '==' || p.operator === '!=')))
+    ) {
       cur = p;
       p = parent(cur);
     }
     if (!p) return false;
     if (p.type === 'ExpressionStatement') return false;
     if (p.type === 'FunctionCall') return isRequireLike(p) || p.arguments?.includes(cur);
-    if (p.type === 'IfStatement' || p.type === 'WhileStatement' || p.type === 'ForStatement' || p.type === 'DoWhileStatement' || p.type === 'Conditional') return true;
+    if (
+      p.type === 'IfStatement' ||
+      p.type === 'WhileStatement' ||
+      p.type === 'ForStatement' ||
+      p.type === 'DoWhileStatement' ||
+      p.type === 'Conditional'
+    )
+      return true;
     if (p.type === 'ReturnStatement') return true;
     if (p.type === 'VariableDeclarationStatement' || (p.type === 'BinaryOperation' && p.operator === '=')) {
       // `bool ok = a.call()` / `(ok, ) = a.call()`: checked when the variable is used later.
       const names: string[] = [];
-      if (p.type === 'VariableDeclarationStatement') for (const v of p.variables ?? []) if (v?.name) names.push(v.name);
-      else {
-        const l = p.left;
-        const comps = l?.type === 'TupleExpression' ? l.components ?? [] : [l];
-        for (const c of comps) if (c?.type === 'Identifier') names.push(c.name);
-      }
+      if (p.type === 'VariableDeclarationStatement')
+        for (const v of p.variables ?? [])
+          if (v?.name) names.push(v.name);
+          else {
+            const l = p.left;
+            const comps = l?.type === 'TupleExpression' ? (l.components ?? []) : [l];
+            for (const c of comps) if (c?.type === 'Identifier') names.push(c.name);
+          }
       if (!names.length) return false;
       const first = names[0];
       const after = p.range?.[1] ?? 0;
@@ -787,7 +869,10 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
     walk(f.node.body, (n) => {
       if (n.type !== 'VariableDeclarationStatement' || !n.initialValue) return;
       const init = unwrap(n.initialValue);
-      const fromSender = isMsgSender(init) || isTxOrigin(init) || (init.type === 'IndexAccess' && (isMsgSender(init.index) || isTxOrigin(init.index)) && isMembershipTable(init.base, f, cf));
+      const fromSender =
+        isMsgSender(init) ||
+        isTxOrigin(init) ||
+        (init.type === 'IndexAccess' && (isMsgSender(init.index) || isTxOrigin(init.index)) && isMembershipTable(init.base, f, cf));
       if (fromSender) for (const v of n.variables ?? []) if (v?.name) f.senderLocals.add(v.name);
       const bySender = (x: Node) => isMsgSender(x) || isTxOrigin(x) || (x?.type === 'Identifier' && f.senderLocals.has(x.name));
       // The answer of an authorization query about the caller (`(bool ok, ) = _canCall(caller, ...)`,
@@ -837,13 +922,20 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
     const u = unwrap(c);
     if (u.type === 'UnaryOperation' && u.operator === '!') return isGuardCondition(u.subExpression, f, cf, depth);
     if (u.type === 'BinaryOperation') {
-      if (u.operator === '&&' || u.operator === '||') return isGuardCondition(u.left, f, cf, depth) || isGuardCondition(u.right, f, cf, depth);
+      if (u.operator === '&&' || u.operator === '||')
+        return isGuardCondition(u.left, f, cf, depth) || isGuardCondition(u.right, f, cf, depth);
       if (u.operator === '==' || u.operator === '!=') {
         const sides = [unwrap(u.left), unwrap(u.right)];
         if (sides.some((s) => isMsgSender(s) || isTxOrigin(s) || (s.type === 'Identifier' && f.senderLocals.has(s.name)))) return true;
         // `owners[msg.sender] != 0`: membership in an owner table.
         const isZero = (s: Node) => s.type === 'NumberLiteral' && Number(s.number) === 0;
-        if (sides.some((s) => s.type === 'IndexAccess' && (isMsgSender(s.index) || isTxOrigin(s.index)) && isMembershipTable(s.base, f, cf)) && sides.some(isZero)) return true;
+        if (
+          sides.some(
+            (s) => s.type === 'IndexAccess' && (isMsgSender(s.index) || isTxOrigin(s.index)) && isMembershipTable(s.base, f, cf),
+          ) &&
+          sides.some(isZero)
+        )
+          return true;
         return false;
       }
       return false;
@@ -851,7 +943,12 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
     if (u.type === 'IndexAccess' && (isMsgSender(u.index) || isTxOrigin(u.index)) && isMembershipTable(u.base, f, cf)) return true;
     if (u.type === 'Identifier' && f.senderLocals.has(u.name) && typeOfName(u.name, f, cf) === 'bool') return true;
     if (u.type === 'FunctionCall') {
-      if ((u.arguments ?? []).some((a: Node) => isMsgSender(a) || isTxOrigin(a) || (a?.type === 'Identifier' && f.senderLocals.has(a.name) && f.locals.has(a.name)))) return true;
+      if (
+        (u.arguments ?? []).some(
+          (a: Node) => isMsgSender(a) || isTxOrigin(a) || (a?.type === 'Identifier' && f.senderLocals.has(a.name) && f.locals.has(a.name)),
+        )
+      )
+        return true;
       if (u.expression?.type === 'Identifier') {
         const g = cf.functions.find((x) => x.name === u.expression.name);
         if (g && g !== f && depth < 4) {
@@ -891,11 +988,16 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
             }
           }
         }
-        if ((isRequireLike(n) || n.type === 'IfStatement') ) {
+        if (isRequireLike(n) || n.type === 'IfStatement') {
           const cond = n.type === 'IfStatement' ? n.condition : n.arguments?.[0];
           walk(cond ?? {}, (x) => {
-            if (x.type === 'FunctionCall' && x.expression?.type === 'Identifier' && (x.arguments ?? []).some((a: Node) => isMsgSender(a) || isTxOrigin(a))) {
-              for (const g of cf.functions) if (g.name === x.expression.name) for (const r of g.transitiveReads) if (!cf.stateVars.get(r)?.constant) addAuth(r, null);
+            if (
+              x.type === 'FunctionCall' &&
+              x.expression?.type === 'Identifier' &&
+              (x.arguments ?? []).some((a: Node) => isMsgSender(a) || isTxOrigin(a))
+            ) {
+              for (const g of cf.functions)
+                if (g.name === x.expression.name) for (const r of g.transitiveReads) if (!cf.stateVars.get(r)?.constant) addAuth(r, null);
             }
           });
         }
@@ -904,7 +1006,8 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
           const sv = name ? cf.stateVars.get(name) : null;
           if (sv && sv.typeNode?.type === 'Mapping' && typeText(mappingValueType(sv.typeNode)) === 'bool') {
             const p = parent(n);
-            if (p && (isRequireLike(p) || p.type === 'IfStatement' || (p.type === 'UnaryOperation' && p.operator === '!'))) addAuth(name!, memberPath(n.base).at(-1) ?? null);
+            if (p && (isRequireLike(p) || p.type === 'IfStatement' || (p.type === 'UnaryOperation' && p.operator === '!')))
+              addAuth(name!, memberPath(n.base).at(-1) ?? null);
           }
           const p = parent(n);
           if (name && sv && p?.type === 'BinaryOperation' && (p.operator === '==' || p.operator === '!=')) {
@@ -922,7 +1025,8 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
       const ws = f.writes.filter((w) => w.pos > pos);
       for (const ic of f.internalCalls) {
         if (ic.pos <= pos) continue;
-        for (const g of ic.callees) for (const v of g.transitiveWrites) ws.push({ variable: v, node: ic.node, pos: ic.pos, line: line(ic.node) });
+        for (const g of ic.callees)
+          for (const v of g.transitiveWrites) ws.push({ variable: v, node: ic.node, pos: ic.pos, line: line(ic.node) });
       }
       return ws;
     };
@@ -1007,7 +1111,8 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
     innerCallNodes,
     parent,
     enclosing,
-    inLoop: (n) => ancestorIs(n, (p) => p.type === 'ForStatement' || p.type === 'WhileStatement' || p.type === 'DoWhileStatement', isFnBoundary),
+    inLoop: (n) =>
+      ancestorIs(n, (p) => p.type === 'ForStatement' || p.type === 'WhileStatement' || p.type === 'DoWhileStatement', isFnBoundary),
     inUnchecked: (n) => ancestorIs(n, (p) => p.type === 'UncheckedStatement' || (p.type === 'Block' && p.unchecked === true), isFnBoundary),
     unreachable,
     typeOf: (name, fn, c) => typeOfName(name, fn, c),

@@ -27,7 +27,8 @@ async function loadOne(d: DetectorPluginDescriptor): Promise<Detector<StaticFact
   const file = path.resolve(d.dir, d.entry);
   const mod = (await import(pathToFileURL(file).href)) as { default?: { setup?: (ctx: unknown) => unknown } };
   const plugin = mod.default;
-  if (!plugin || typeof plugin.setup !== 'function') throw new Error(`detector plugin ${d.id}: ${d.entry} has no default export with setup()`);
+  if (!plugin || typeof plugin.setup !== 'function')
+    throw new Error(`detector plugin ${d.id}: ${d.entry} has no default export with setup()`);
   const found: Detector<StaticFacts>[] = [];
   const noop = () => {};
   const log = { info: noop, warn: noop, error: noop, debug: noop, trace: noop, fatal: noop, child: () => log };
@@ -58,7 +59,9 @@ async function loadOne(d: DetectorPluginDescriptor): Promise<Detector<StaticFact
 }
 
 /** Detectors of the TS plugins among `descriptors`, cached per process (per worker). */
-export async function loadDetectors(descriptors: DetectorPluginDescriptor[]): Promise<{ entries: DetectorEntry[]; errors: Array<{ plugin: string; message: string }> }> {
+export async function loadDetectors(
+  descriptors: DetectorPluginDescriptor[],
+): Promise<{ entries: DetectorEntry[]; errors: Array<{ plugin: string; message: string }> }> {
   const entries: DetectorEntry[] = [];
   const errors: Array<{ plugin: string; message: string }> = [];
   for (const d of descriptors) {

@@ -31,8 +31,12 @@ interface RawError {
 
 function tryParse(source: string): { ast: any; errors: RawError[] } | { ast: null; errors: RawError[] } {
   try {
-    const ast = parseSolidityText(source, OPTS) as any;
-    const errs: RawError[] = (ast.errors ?? []).map((e: any) => ({ message: String(e.message), line: e.line ?? null, column: e.column ?? null }));
+    const ast = parseSolidityText(source, OPTS);
+    const errs: RawError[] = (ast.errors ?? []).map((e: any) => ({
+      message: String(e.message),
+      line: e.line ?? null,
+      column: e.column ?? null,
+    }));
     return { ast, errors: errs };
   } catch {
     // Tolerant mode crashed; a strict parse gives the real syntax error and its position.
@@ -40,9 +44,10 @@ function tryParse(source: string): { ast: any; errors: RawError[] } | { ast: nul
       parseSolidityText(source, { loc: true, range: true });
       return { ast: null, errors: [{ message: 'parser failed on this input', line: null, column: null }] };
     } catch (e: any) {
-      const list: RawError[] = Array.isArray(e?.errors) && e.errors.length
-        ? e.errors.map((x: any) => ({ message: String(x.message), line: x.line ?? null, column: x.column ?? null }))
-        : [{ message: String(e?.message ?? e), line: null, column: null }];
+      const list: RawError[] =
+        Array.isArray(e?.errors) && e.errors.length
+          ? e.errors.map((x: any) => ({ message: String(x.message), line: x.line ?? null, column: x.column ?? null }))
+          : [{ message: String(e?.message ?? e), line: null, column: null }];
       return { ast: null, errors: list };
     }
   }
@@ -144,11 +149,12 @@ export function parseSolidity(source: string): ParseResult {
     if (r.ast && r.errors.length === 0) return { ast: r.ast, diagnostics, partial: attempt > 0 };
     if (r.ast && r.errors.every((e) => e.line !== null)) {
       // Tolerant mode produced a tree and says where the errors are: keep it.
-      for (const e of r.errors) diagnostics.push({ kind: 'parse_error', message: e.message, line: e.line, column: e.column, skipped: null });
+      for (const e of r.errors)
+        diagnostics.push({ kind: 'parse_error', message: e.message, line: e.line, column: e.column, skipped: null });
       return { ast: r.ast, diagnostics, partial: true };
     }
     const err = r.errors[0] ?? { message: 'syntax error', line: null, column: null };
-    let hit: { start: number; end: number; depth: number } | null | undefined = null;
+    let hit: { start: number; end: number; depth: number } | null | undefined;
     if (err.line !== null) {
       const spans = structuralSpans(text);
       const at = offsetOfLine(text, err.line, err.column ?? 0);
@@ -172,7 +178,12 @@ export function parseSolidity(source: string): ParseResult {
   // Nothing parseable: an empty unit keeps every consumer working.
   const lines = source.split('\n').length;
   return {
-    ast: { type: 'SourceUnit', children: [], loc: { start: { line: 1, column: 0 }, end: { line: lines, column: 0 } }, range: [0, Math.max(0, source.length - 1)] },
+    ast: {
+      type: 'SourceUnit',
+      children: [],
+      loc: { start: { line: 1, column: 0 }, end: { line: lines, column: 0 } },
+      range: [0, Math.max(0, source.length - 1)],
+    },
     diagnostics,
     partial: true,
   };

@@ -63,7 +63,7 @@ function collectWrites(f: FunctionFacts, vars: Map<string, { isBool: boolean; va
   if (!vars.size) return;
   walk(f.node.body, (n) => {
     if (n.type === 'BinaryOperation' && /^([-+*/%|&^]|<<|>>)?=$/.test(n.operator)) {
-      const targets = n.left?.type === 'TupleExpression' ? n.left.components ?? [] : [n.left];
+      const targets = n.left?.type === 'TupleExpression' ? (n.left.components ?? []) : [n.left];
       for (const t of targets) {
         const x = t ? vars.get(rootName(t) ?? '') : undefined;
         if (!x) continue;
@@ -157,7 +157,13 @@ function evalExpr(e: Node, vals: Map<string, Value>): Value | null {
 function exits(s: Node): boolean {
   if (!s) return false;
   if (s.type === 'ReturnStatement' || s.type === 'ThrowStatement' || s.type === 'RevertStatement') return true;
-  if (s.type === 'ExpressionStatement' && s.expression?.type === 'FunctionCall' && s.expression.expression?.type === 'Identifier' && s.expression.expression.name === 'revert') return true;
+  if (
+    s.type === 'ExpressionStatement' &&
+    s.expression?.type === 'FunctionCall' &&
+    s.expression.expression?.type === 'Identifier' &&
+    s.expression.expression.name === 'revert'
+  )
+    return true;
   if (s.type === 'Block') return exits(s.statements?.at(-1));
   return false;
 }
@@ -167,7 +173,13 @@ function stopsAt(stmts: Node[], env: Env, fn: FunctionFacts): number {
   for (let i = 0; i < stmts.length; i++) {
     const s = stmts[i];
     if (s.type === 'IfStatement' && !s.falseBody && exits(s.trueBody) && evaluate(s.condition, env, fn) === true) return i;
-    if (s.type === 'ExpressionStatement' && isRequireLike(s.expression) && s.expression.arguments?.[0] && evaluate(s.expression.arguments[0], env, fn) === false) return i;
+    if (
+      s.type === 'ExpressionStatement' &&
+      isRequireLike(s.expression) &&
+      s.expression.arguments?.[0] &&
+      evaluate(s.expression.arguments[0], env, fn) === false
+    )
+      return i;
   }
   return -1;
 }
@@ -184,7 +196,9 @@ export function deadRanges(ast: Node, contracts: ContractFacts[], c: ContractFac
     // A modifier that never lets execution reach `_` makes the whole body dead.
     const blocked = f.modifiers.some((m) => {
       const stmts: Node[] = m.def?.node.body?.statements ?? [];
-      const u = stmts.findIndex((s) => s.type === 'ExpressionStatement' && s.expression?.type === 'Identifier' && s.expression.name === '_');
+      const u = stmts.findIndex(
+        (s) => s.type === 'ExpressionStatement' && s.expression?.type === 'Identifier' && s.expression.name === '_',
+      );
       const stop = m.def ? stopsAt(u < 0 ? stmts : stmts.slice(0, u), env, m.def) : -1;
       return stop >= 0;
     });
@@ -197,7 +211,8 @@ export function deadRanges(ast: Node, contracts: ContractFacts[], c: ContractFac
     if (stop >= 0 && stop + 1 < stmts.length) out.push([stmts[stop + 1].range[0], stmts[stmts.length - 1].range[1]]);
     // `if (alwaysFalse) { ... }`: the branch never runs.
     for (const s of stmts.slice(0, stop >= 0 ? stop : stmts.length)) {
-      if (s.type === 'IfStatement' && evaluate(s.condition, env, f) === false && s.trueBody?.range) out.push([s.trueBody.range[0], s.trueBody.range[1]]);
+      if (s.type === 'IfStatement' && evaluate(s.condition, env, f) === false && s.trueBody?.range)
+        out.push([s.trueBody.range[0], s.trueBody.range[1]]);
     }
   }
   return out;

@@ -12,16 +12,21 @@ function fill(template: string, data: Record<string, string | number> | undefine
 }
 
 /** Builds a schema-conformant finding from a detector report. */
-export function reportToFinding(meta: DetectorMeta, r: DetectorReport, facts: Pick<StaticFacts, 'enclosing' | 'source' | 'file'>, tool = STATIC_TOOL): Finding {
+export function reportToFinding(
+  meta: DetectorMeta,
+  r: DetectorReport,
+  facts: Pick<StaticFacts, 'enclosing' | 'source' | 'file'>,
+  tool = STATIC_TOOL,
+): Finding {
   const lineCount = facts.source.split('\n').length;
   const loc = r.node?.loc;
   let line = r.loc?.line ?? loc?.start.line ?? 1;
-  let end = r.loc?.end_line ?? (r.loc ? line : loc?.end.line ?? line);
+  let end = r.loc?.end_line ?? (r.loc ? line : (loc?.end.line ?? line));
   line = Math.min(Math.max(1, line), lineCount);
   end = Math.min(Math.max(line, end), lineCount);
   const column = r.loc?.column ?? loc?.start.column;
   const enc = r.node ? facts.enclosing(r.node) : { contract: null, fn: null };
-  const contract = r.contract !== undefined ? r.contract : enc.contract?.name ?? null;
+  const contract = r.contract !== undefined ? r.contract : (enc.contract?.name ?? null);
   const fn = r.function !== undefined ? r.function : enc.fn ? enc.fn.name : null;
   const message = r.message ?? (r.messageId && meta.messages?.[r.messageId] ? fill(meta.messages[r.messageId], r.data) : null);
   const finding: Finding = {
@@ -42,4 +47,3 @@ export function reportToFinding(meta: DetectorMeta, r: DetectorReport, facts: Pi
   if (r.evidence !== undefined) finding.evidence = r.evidence;
   return finding;
 }
-

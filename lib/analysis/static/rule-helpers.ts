@@ -22,7 +22,15 @@ export function statementLoc(node: Node, facts: StaticFacts): { line: number; en
   let p = facts.parent(cur);
   while (p) {
     if (SIMPLE_STATEMENTS.has(p.type)) return { line: line(p), end_line: endLine(p) };
-    if (p.type === 'IfStatement' || p.type === 'WhileStatement' || p.type === 'DoWhileStatement' || p.type === 'ForStatement' || p.type === 'Block' || p.type === 'FunctionDefinition' || p.type === 'ModifierDefinition') {
+    if (
+      p.type === 'IfStatement' ||
+      p.type === 'WhileStatement' ||
+      p.type === 'DoWhileStatement' ||
+      p.type === 'ForStatement' ||
+      p.type === 'Block' ||
+      p.type === 'FunctionDefinition' ||
+      p.type === 'ModifierDefinition'
+    ) {
       return { line: line(cur), end_line: endLine(cur) };
     }
     cur = p;
@@ -44,7 +52,11 @@ export function conditions(body: Node): Node[] {
   if (!isNode(body)) return out;
   walk(body, (n) => {
     if (isRequireLike(n) && n.arguments?.[0]) out.push(n.arguments[0]);
-    else if ((n.type === 'IfStatement' || n.type === 'WhileStatement' || n.type === 'DoWhileStatement' || n.type === 'Conditional') && n.condition) out.push(n.condition);
+    else if (
+      (n.type === 'IfStatement' || n.type === 'WhileStatement' || n.type === 'DoWhileStatement' || n.type === 'Conditional') &&
+      n.condition
+    )
+      out.push(n.condition);
     else if (n.type === 'ForStatement' && n.conditionExpression) out.push(n.conditionExpression);
   });
   return out;
@@ -53,12 +65,22 @@ export function conditions(body: Node): Node[] {
 /** Whether `expr` reads a parameter of `fn`, msg.value or msg.data (caller-chosen input). */
 export function callerControlled(expr: Node, fn: FunctionFacts | null): boolean {
   if (!fn) return false;
-  return some(expr, (n) => (n.type === 'Identifier' && fn.params.includes(n.name)) || (n.type === 'MemberAccess' && n.expression?.type === 'Identifier' && n.expression.name === 'msg' && (n.memberName === 'value' || n.memberName === 'data')));
+  return some(
+    expr,
+    (n) =>
+      (n.type === 'Identifier' && fn.params.includes(n.name)) ||
+      (n.type === 'MemberAccess' &&
+        n.expression?.type === 'Identifier' &&
+        n.expression.name === 'msg' &&
+        (n.memberName === 'value' || n.memberName === 'data')),
+  );
 }
 
 /** Whitespace-free source text, for comparing operands across statements. */
 export function norm(source: string, n: Node): string {
-  return text(source, n).replace(/\s+/g, '').replace(/^\((.*)\)$/, '$1');
+  return text(source, n)
+    .replace(/\s+/g, '')
+    .replace(/^\((.*)\)$/, '$1');
 }
 
 /** Whether `n` lies inside the range of `outer`. */
@@ -92,7 +114,11 @@ const soundCache = new WeakMap<ContractFacts, boolean>();
 export function ownerSound(c: ContractFacts): boolean {
   let ok = soundCache.get(c);
   if (ok === undefined) {
-    ok = c.authVars.size > 0 && !c.functions.some((f) => f.isPublic && f.kind !== 'constructor' && !f.senderGuard && [...f.transitiveWrites].some((v) => c.authVars.has(v)));
+    ok =
+      c.authVars.size > 0 &&
+      !c.functions.some(
+        (f) => f.isPublic && f.kind !== 'constructor' && !f.senderGuard && [...f.transitiveWrites].some((v) => c.authVars.has(v)),
+      );
     soundCache.set(c, ok);
   }
   return ok;
@@ -108,7 +134,9 @@ export function ownerSetOnly(c: ContractFacts, v: string): boolean {
   if (!d) return false;
   if (d.constant) return true;
   const writers = c.functions.filter((f) => f.transitiveWrites.has(v));
-  return writers.every((f) => f.kind === 'constructor' || f.senderGuard) && (writers.every((f) => f.kind === 'constructor') || ownerSound(c));
+  return (
+    writers.every((f) => f.kind === 'constructor' || f.senderGuard) && (writers.every((f) => f.kind === 'constructor') || ownerSound(c))
+  );
 }
 
 /**
@@ -119,7 +147,11 @@ export function ownerSetOnly(c: ContractFacts, v: string): boolean {
  * hook without a body that a derived contract implements): what happens
  * to it there is unknown, so rules do not claim it is never checked or consumed.
  */
-export function argumentFlow(fn: FunctionFacts, name: string, depth = 4): { sites: Array<{ fn: FunctionFacts; name: string }>; unresolved: boolean } {
+export function argumentFlow(
+  fn: FunctionFacts,
+  name: string,
+  depth = 4,
+): { sites: Array<{ fn: FunctionFacts; name: string }>; unresolved: boolean } {
   const sites: Array<{ fn: FunctionFacts; name: string }> = [];
   let unresolved = false;
   const seen = new Set<string>();
@@ -130,7 +162,12 @@ export function argumentFlow(fn: FunctionFacts, name: string, depth = 4): { site
     sites.push({ fn: f, name: n });
     // A hook without a body (abstract / interface): a derived contract elsewhere implements it.
     if (!f.node.body) unresolved = true;
-    if (f.unresolvedCalls.some((c) => (c.node.arguments ?? []).some((a: Node) => unwrapArg(a)?.type === 'Identifier' && unwrapArg(a).name === n))) unresolved = true;
+    if (
+      f.unresolvedCalls.some((c) =>
+        (c.node.arguments ?? []).some((a: Node) => unwrapArg(a)?.type === 'Identifier' && unwrapArg(a).name === n),
+      )
+    )
+      unresolved = true;
     if (d >= depth) return;
     for (const ic of f.internalCalls) {
       const args: Node[] = ic.node.arguments ?? [];

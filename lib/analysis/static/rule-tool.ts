@@ -5,7 +5,10 @@
 import type { AnalysisInput, AnalysisTool, Finding, ToolRunOptions, ToolRunOutput, WorkerPool } from '../../../kernel/index.ts';
 import { groupProjectNotes } from './dedup.ts';
 
-type Task = (args: { source: string; file: string }) => Promise<{ findings: Finding[]; diagnostics: unknown[] }> | { findings: Finding[]; diagnostics: unknown[] };
+type Task = (args: {
+  source: string;
+  file: string;
+}) => Promise<{ findings: Finding[]; diagnostics: unknown[] }> | { findings: Finding[]; diagnostics: unknown[] };
 
 export interface RuleToolSpec {
   name: string;
@@ -24,10 +27,14 @@ export function createRuleTool(spec: RuleToolSpec, opts: { pool: WorkerPool | nu
   async function analyze(input: Pick<AnalysisInput, 'source' | 'file'>, run: ToolRunOptions): Promise<ToolRunOutput> {
     const args = { source: input.source, file: input.file };
     const r = opts.pool
-      ? await opts.pool.run<{ findings: Finding[]; diagnostics: unknown[] }>(spec.worker, spec.taskName, args, { signal: run.signal, deadline: run.deadline })
+      ? await opts.pool.run<{ findings: Finding[]; diagnostics: unknown[] }>(spec.worker, spec.taskName, args, {
+          signal: run.signal,
+          deadline: run.deadline,
+        })
       : await spec.task(args);
     const quick = (run as ToolRunOptions & { mode?: string }).mode === 'quick';
-    const findings = quick && spec.fullModeOnly?.length ? r.findings.filter((f) => !spec.fullModeOnly!.includes(f.detector ?? '')) : r.findings;
+    const findings =
+      quick && spec.fullModeOnly?.length ? r.findings.filter((f) => !spec.fullModeOnly!.includes(f.detector ?? '')) : r.findings;
     // INFO notes (missing-event in full mode) stay few: at most 3 per rule in a file.
     return { status: 'success', findings: groupProjectNotes(findings), error: null, meta: { diagnostics: r.diagnostics } };
   }
@@ -41,10 +48,14 @@ export function createRuleTool(spec: RuleToolSpec, opts: { pool: WorkerPool | nu
       return { available: true, version: '1.0.0' };
     },
     async selfTest() {
-      const out = await analyze({ source: spec.selfTest.source, file: 'SelfTest.sol' }, { signal: new AbortController().signal, deadline: Date.now() + 60_000 });
+      const out = await analyze(
+        { source: spec.selfTest.source, file: 'SelfTest.sol' },
+        { signal: new AbortController().signal, deadline: Date.now() + 60_000 },
+      );
       const got = out.findings.map((f) => `${f.detector}@${f.location.line}`).sort();
       const missing = spec.selfTest.expect.filter((e) => !got.includes(e));
-      if (missing.length) throw new Error(`${spec.name} self-test: expected ${spec.selfTest.expect.join(' and ')}, got ${got.join(', ') || 'none'}`);
+      if (missing.length)
+        throw new Error(`${spec.name} self-test: expected ${spec.selfTest.expect.join(' and ')}, got ${got.join(', ') || 'none'}`);
     },
     run: analyze,
   };

@@ -69,9 +69,15 @@ export function wasmDetectorMeta(id: string, detectorDecl: Record<string, unknow
 }
 
 /** Maps a guest's answer to findings; refs that do not exist are an error, not a crash. */
-export function mapWasmFindings(meta: DetectorMeta, input: { file: string; nodes: WasmNodeInput[] }, output: unknown, source: string): Finding[] {
+export function mapWasmFindings(
+  meta: DetectorMeta,
+  input: { file: string; nodes: WasmNodeInput[] },
+  output: unknown,
+  source: string,
+): Finding[] {
   const out = output as WasmDetectorOutput;
-  if (!out || typeof out !== 'object' || !Array.isArray(out.findings)) throw new Error(`wasm detector ${meta.id}: output must be {"findings": [...]}`);
+  if (!out || typeof out !== 'object' || !Array.isArray(out.findings))
+    throw new Error(`wasm detector ${meta.id}: output must be {"findings": [...]}`);
   const byRef = new Map(input.nodes.map((n) => [n.ref, n]));
   const findings: Finding[] = [];
   for (const f of out.findings) {
@@ -81,8 +87,14 @@ export function mapWasmFindings(meta: DetectorMeta, input: { file: string; nodes
     findings.push(
       reportToFinding(
         meta,
-        { loc: { line: n.line, end_line: n.end_line, column: n.column }, messageId: f.messageId, data: f.data, contract: n.contract, function: n.function },
-        facts as any,
+        {
+          loc: { line: n.line, end_line: n.end_line, column: n.column },
+          messageId: f.messageId,
+          data: f.data,
+          contract: n.contract,
+          function: n.function,
+        },
+        facts,
       ),
     );
   }

@@ -17,8 +17,16 @@ export async function analyze(args: WorkerArgs): Promise<StaticResult> {
   const { entries, errors } = await loadDetectors(args.plugins);
   const collectNodes = args.plugins
     .filter((p) => p.runtime === 'wasm')
-    .map((p) => ({ id: p.id, types: Array.isArray(p.manifest?.detector?.node_types) ? (p.manifest.detector.node_types as unknown[]).map(String) : [] }));
+    .map((p) => ({
+      id: p.id,
+      types: Array.isArray(p.manifest?.detector?.node_types) ? (p.manifest.detector.node_types as unknown[]).map(String) : [],
+    }));
   const result = await analyzeSource(args.source, args.file, entries, { collectNodes });
-  for (const e of errors) result.diagnostics.push({ kind: 'detector_error', detector: e.plugin, message: `detector plugin ${e.plugin} failed to load: ${e.message}` });
+  for (const e of errors)
+    result.diagnostics.push({
+      kind: 'detector_error',
+      detector: e.plugin,
+      message: `detector plugin ${e.plugin} failed to load: ${e.message}`,
+    });
   return result;
 }

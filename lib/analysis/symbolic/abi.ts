@@ -26,7 +26,9 @@ export function signatureOf(e: AbiEntry): string {
 }
 
 export function selectorOf(signature: string): string {
-  return Buffer.from(keccak_256(new TextEncoder().encode(signature))).toString('hex').slice(0, 8);
+  return Buffer.from(keccak_256(new TextEncoder().encode(signature)))
+    .toString('hex')
+    .slice(0, 8);
 }
 
 export interface DecodedCall {
@@ -44,7 +46,13 @@ function decodeWord(type: string, word: bigint): string {
   if (type === 'bool') return word === 0n ? 'false' : 'true';
   if (/^bytes\d+$/.test(type)) {
     const n = Number(type.slice(5));
-    return '0x' + word.toString(16).padStart(64, '0').slice(0, 2 * n);
+    return (
+      '0x' +
+      word
+        .toString(16)
+        .padStart(64, '0')
+        .slice(0, 2 * n)
+    );
   }
   const m = /^int(\d*)$/.exec(type);
   if (m) {
@@ -61,7 +69,13 @@ export function decodeCalldata(abi: unknown[], data: Uint8Array): DecodedCall {
   const fns = (abi as AbiEntry[]).filter((e) => e && e.type === 'function');
   if (data.length < 4) {
     const receive = (abi as AbiEntry[]).some((e) => e?.type === 'receive');
-    return { function: data.length === 0 && receive ? 'receive' : 'fallback', signature: null, selector: null, args: {}, calldata: '0x' + hex };
+    return {
+      function: data.length === 0 && receive ? 'receive' : 'fallback',
+      signature: null,
+      selector: null,
+      args: {},
+      calldata: '0x' + hex,
+    };
   }
   const sel = hex.slice(0, 8);
   const fn = fns.find((e) => selectorOf(signatureOf(e)) === sel);
@@ -89,5 +103,8 @@ export function decodeCalldata(abi: unknown[], data: Uint8Array): DecodedCall {
 export function constructorWords(abi: unknown[]): number {
   const ctor = (abi as AbiEntry[]).find((e) => e?.type === 'constructor');
   if (!ctor) return 0;
-  return Math.min(16, (ctor.inputs ?? []).reduce((n, p) => n + (isStatic(p.type) ? 1 : 3), 0));
+  return Math.min(
+    16,
+    (ctor.inputs ?? []).reduce((n, p) => n + (isStatic(p.type) ? 1 : 3), 0),
+  );
 }

@@ -46,7 +46,16 @@ export interface SymbolicResult {
   compiler: string | null;
   findings: Finding[];
   sinks: SinkReport[];
-  contracts: Array<{ name: string; paths: number; steps: number; queries: number; cache_hits?: number; solver_ms: number; complete: boolean; notes: string[] }>;
+  contracts: Array<{
+    name: string;
+    paths: number;
+    steps: number;
+    queries: number;
+    cache_hits?: number;
+    solver_ms: number;
+    complete: boolean;
+    notes: string[];
+  }>;
   z3_init_ms: number;
   /** Counterexamples replayed on the EVM, and how many broke the property there. */
   replay?: { candidates: number; confirmed: number; dropped: number; ms: number };
@@ -66,7 +75,11 @@ export function parseSourceMap(map: string): SrcEntry[] {
   let prev: SrcEntry = { s: -1, l: 0, f: -1 };
   for (const item of map ? map.split(';') : []) {
     const [s, l, f] = item.split(':');
-    const cur = { s: s !== undefined && s !== '' ? Number(s) : prev.s, l: l !== undefined && l !== '' ? Number(l) : prev.l, f: f !== undefined && f !== '' ? Number(f) : prev.f };
+    const cur = {
+      s: s !== undefined && s !== '' ? Number(s) : prev.s,
+      l: l !== undefined && l !== '' ? Number(l) : prev.l,
+      f: f !== undefined && f !== '' ? Number(f) : prev.f,
+    };
     out.push(cur);
     prev = cur;
   }
@@ -80,7 +93,18 @@ function mainFileId(c: CompileResult): number {
   return Number.isInteger(id) ? id : 0;
 }
 
-const KINDS: Record<SinkKind, { title: string; severity: Severity; category: Category; swc: string; cwe: string; recommendation: string; describe: (d: string) => string }> = {
+const KINDS: Record<
+  SinkKind,
+  {
+    title: string;
+    severity: Severity;
+    category: Category;
+    swc: string;
+    cwe: string;
+    recommendation: string;
+    describe: (d: string) => string;
+  }
+> = {
   selfdestruct: {
     title: 'Selfdestruct reachable by any caller',
     severity: 'CRITICAL',
@@ -88,7 +112,8 @@ const KINDS: Record<SinkKind, { title: string; severity: Severity; category: Cat
     swc: 'SWC-106',
     cwe: 'CWE-284',
     recommendation: 'Guard the function with an owner check (require(msg.sender == owner) / onlyOwner) or remove selfdestruct.',
-    describe: (d) => `Symbolic execution found a transaction sequence from the attacker (an account that is not the deployer) that executes SELFDESTRUCT${d}.`,
+    describe: (d) =>
+      `Symbolic execution found a transaction sequence from the attacker (an account that is not the deployer) that executes SELFDESTRUCT${d}.`,
   },
   delegatecall: {
     title: 'Delegatecall to an address the caller chooses',
@@ -97,7 +122,8 @@ const KINDS: Record<SinkKind, { title: string; severity: Severity; category: Cat
     swc: 'SWC-112',
     cwe: 'CWE-829',
     recommendation: 'Only delegatecall to trusted, fixed implementation addresses, and restrict who can change them.',
-    describe: (d) => `Symbolic execution found inputs for which DELEGATECALL runs code at an address the attacker picks (here 0xdeadbeef…), which then controls this contract's storage and balance${d}.`,
+    describe: (d) =>
+      `Symbolic execution found inputs for which DELEGATECALL runs code at an address the attacker picks (here 0xdeadbeef…), which then controls this contract's storage and balance${d}.`,
   },
   ether: {
     title: 'Any caller can withdraw ether',
@@ -106,7 +132,8 @@ const KINDS: Record<SinkKind, { title: string; severity: Severity; category: Cat
     swc: 'SWC-105',
     cwe: 'CWE-284',
     recommendation: 'Check that the caller is entitled to the amount (balance bookkeeping or an owner check) before sending ether.',
-    describe: (d) => `Symbolic execution found a transaction sequence in which the attacker (an account that is not the deployer) receives more ether than it ever sent to the contract${d}.`,
+    describe: (d) =>
+      `Symbolic execution found a transaction sequence in which the attacker (an account that is not the deployer) receives more ether than it ever sent to the contract${d}.`,
   },
   assert: {
     title: 'Assertion failure reachable',
@@ -114,7 +141,8 @@ const KINDS: Record<SinkKind, { title: string; severity: Severity; category: Cat
     category: 'other',
     swc: 'SWC-110',
     cwe: 'CWE-617',
-    recommendation: 'An assert must hold for every input: validate inputs with require, or fix the invariant (an out-of-range index or a division by zero also ends here in solc < 0.8).',
+    recommendation:
+      'An assert must hold for every input: validate inputs with require, or fix the invariant (an out-of-range index or a division by zero also ends here in solc < 0.8).',
     describe: (d) => `Symbolic execution reached a failing assertion (invalid opcode or Panic(0x01)) with the inputs below${d}.`,
   },
   overflow: {
@@ -140,7 +168,16 @@ function evalBig(model: any, solver: TermSolver, e: any): bigint {
 
 const hexAddr = (v: bigint) => '0x' + v.toString(16).padStart(40, '0');
 
-function evidenceOf(p: ProvenSink, ex: Explorer, solver: TermSolver, abi: unknown[]): { transactions: Array<DecodedCall & { caller: string; callvalue: string; timestamp: string }>; concrete: ConcreteTx[]; detail: Record<string, string> } {
+function evidenceOf(
+  p: ProvenSink,
+  ex: Explorer,
+  solver: TermSolver,
+  abi: unknown[],
+): {
+  transactions: Array<DecodedCall & { caller: string; callvalue: string; timestamp: string }>;
+  concrete: ConcreteTx[];
+  detail: Record<string, string>;
+} {
   const concrete: ConcreteTx[] = [];
   const transactions = p.txs.map((tx) => {
     const size = Math.min(Number(evalBig(p.model, solver, solver.expr(tx.cds))), 4 + 32 * 40);
@@ -177,20 +214,52 @@ export async function symbolicTask(req: SymbolicRequest): Promise<SymbolicResult
     return {
       status: 'error',
       reason: `the SMT solver (Z3, WASM build) crashed on this contract (${String((e as Error)?.message ?? e).split('\n')[0]}); it was restarted for the next run`,
-      compiler: null, findings: [], sinks: [], contracts: [], z3_init_ms: 0, elapsed_ms: Date.now() - t0,
+      compiler: null,
+      findings: [],
+      sinks: [],
+      contracts: [],
+      z3_init_ms: 0,
+      elapsed_ms: Date.now() - t0,
     };
   }
 }
 
 async function explore(req: SymbolicRequest, t0: number): Promise<SymbolicResult> {
   if (req.budgetMs) req = { ...req, deadline: Math.min(req.deadline, t0 + req.budgetMs) };
-  const base: SymbolicResult = { status: 'success', reason: null, compiler: null, findings: [], sinks: [], contracts: [], z3_init_ms: 0, elapsed_ms: 0 };
+  const base: SymbolicResult = {
+    status: 'success',
+    reason: null,
+    compiler: null,
+    findings: [],
+    sinks: [],
+    contracts: [],
+    z3_init_ms: 0,
+    elapsed_ms: 0,
+  };
   const done = (r: Partial<SymbolicResult>): SymbolicResult => ({ ...base, ...r, elapsed_ms: Date.now() - t0 });
-  const compiled = compileTask({ source: req.source, file: req.file, absPath: req.absPath ?? null, roots: req.roots, outputs: 'full', ast: true });
-  if (!compiled.ok) return done({ status: 'skipped', reason: `symbolic execution needs a compiling contract: ${compiled.errors[0]?.message.split('\n')[0] ?? 'compilation failed'}`, compiler: compiled.compiler });
+  const compiled = compileTask({
+    source: req.source,
+    file: req.file,
+    absPath: req.absPath ?? null,
+    roots: req.roots,
+    outputs: 'full',
+    ast: true,
+  });
+  if (!compiled.ok)
+    return done({
+      status: 'skipped',
+      reason: `symbolic execution needs a compiling contract: ${compiled.errors[0]?.message.split('\n')[0] ?? 'compilation failed'}`,
+      compiler: compiled.compiler,
+    });
   base.compiler = compiled.compiler;
-  const targets = Object.entries(compiled.contracts).filter(([, c]) => c.file === req.file && c.deployedBytecode && c.deployedBytecode.length > 2);
-  if (!targets.length) return done({ status: 'skipped', reason: 'the file defines no deployable contract (only interfaces, libraries without code or abstract contracts)' });
+  const targets = Object.entries(compiled.contracts).filter(
+    ([, c]) => c.file === req.file && c.deployedBytecode && c.deployedBytecode.length > 2,
+  );
+  if (!targets.length)
+    return done({
+      status: 'skipped',
+      reason: 'the file defines no deployable contract (only interfaces, libraries without code or abstract contracts)',
+    });
   const tz = Date.now();
   const z = await loadZ3();
   base.z3_init_ms = Date.now() - tz;
@@ -220,14 +289,26 @@ async function explore(req: SymbolicRequest, t0: number): Promise<SymbolicResult
     // Only what the replay world deploys can be attacked there (libraries are called through it).
     const ctor = replayBase?.deployed.get(name);
     if (!ctor) {
-      const why = replayError ?? (replayBase?.failed.get(name) ? `the replay world could not deploy it: ${replayBase.failed.get(name)}` : 'not a contract the replay world deploys (a library or abstract contract)');
+      const why =
+        replayError ??
+        (replayBase?.failed.get(name)
+          ? `the replay world could not deploy it: ${replayBase.failed.get(name)}`
+          : 'not a contract the replay world deploys (a library or abstract contract)');
       base.contracts.push({ name, paths: 0, steps: 0, queries: 0, solver_ms: 0, complete: false, notes: [`not explored: ${why}`] });
       continue;
     }
     const remaining = stopAt - Date.now();
     if (remaining < 100) {
       anyTimeout = true;
-      base.contracts.push({ name, paths: 0, steps: 0, queries: 0, solver_ms: 0, complete: false, notes: ['not explored: time budget used up'] });
+      base.contracts.push({
+        name,
+        paths: 0,
+        steps: 0,
+        queries: 0,
+        solver_ms: 0,
+        complete: false,
+        notes: ['not explored: time budget used up'],
+      });
       continue;
     }
     const share = Math.floor(remaining / targets.slice(i).filter(([n]) => replayBase?.deployed.has(n)).length);
@@ -247,7 +328,15 @@ async function explore(req: SymbolicRequest, t0: number): Promise<SymbolicResult
     const ex = new Explorer(solver, { ...limits, deadline: Date.now() + share }, (_code, pc) => mappedLine(pc) !== null);
     const dep = await ex.deploy(disassemble(hexToBytes(c.bytecode)), constructorWords(c.abi), ctor);
     if (!dep) {
-      base.contracts.push({ name, paths: ex.stats.paths, steps: ex.stats.steps, queries: ex.stats.queries, solver_ms: ex.stats.solver_ms, complete: false, notes: ['the constructor reverts on every explored path; nothing to attack'] });
+      base.contracts.push({
+        name,
+        paths: ex.stats.paths,
+        steps: ex.stats.steps,
+        queries: ex.stats.queries,
+        solver_ms: ex.stats.solver_ms,
+        complete: false,
+        notes: ['the constructor reverts on every explored path; nothing to attack'],
+      });
       continue;
     }
     // The code the constructor returned carries immutables; same layout as deployedBytecode.
@@ -256,7 +345,16 @@ async function explore(req: SymbolicRequest, t0: number): Promise<SymbolicResult
     for (let t = 1; t <= limits.maxTx && states.length && !ex.timeUp(); t++) states = await ex.transact(runtime, states, t);
     const complete = !ex.stats.deadline_hit && ex.stats.truncated.length === 0;
     if (ex.stats.deadline_hit) anyTimeout = true;
-    base.contracts.push({ name, paths: ex.stats.paths, steps: ex.stats.steps, queries: ex.stats.queries, cache_hits: ex.stats.cache_hits, solver_ms: ex.stats.solver_ms, complete, notes: ex.stats.truncated });
+    base.contracts.push({
+      name,
+      paths: ex.stats.paths,
+      steps: ex.stats.steps,
+      queries: ex.stats.queries,
+      cache_hits: ex.stats.cache_hits,
+      solver_ms: ex.stats.solver_ms,
+      complete,
+      notes: ex.stats.truncated,
+    });
 
     for (const p of ex.proven) {
       const loc = mappedLine(p.locPc) ?? mappedLine(p.pc);
@@ -278,7 +376,13 @@ async function explore(req: SymbolicRequest, t0: number): Promise<SymbolicResult
       // included) and a division by zero, to INVALID. Those are reverts by design, not broken
       // invariants: only an INVALID on an assert statement is reported (Panic(0x01) is assert).
       if (p.kind === 'assert' && !(loc && /\bassert\s*\(/.test(sliceLines(codeOnly, loc.line, loc.end)))) {
-        base.sinks.push({ kind: p.kind, contract: name, line, status: 'unresolved', why: 'the invalid opcode is a compiler check (index range, division by zero), not an assert' });
+        base.sinks.push({
+          kind: p.kind,
+          contract: name,
+          line,
+          status: 'unresolved',
+          why: 'the invalid opcode is a compiler check (index range, division by zero), not an assert',
+        });
         continue;
       }
       // The model holds in the symbolic EVM; it is a finding only if it holds on the real one.
@@ -286,11 +390,20 @@ async function explore(req: SymbolicRequest, t0: number): Promise<SymbolicResult
       const tr = Date.now();
       if (Date.now() > req.deadline - 150) {
         replay.dropped++;
-        base.sinks.push({ kind: p.kind, contract: name, line, status: 'unresolved', why: 'no time left to replay the counterexample on the EVM' });
+        base.sinks.push({
+          kind: p.kind,
+          contract: name,
+          line,
+          status: 'unresolved',
+          why: 'no time left to replay the counterexample on the EVM',
+        });
         continue;
       }
       const chosen = typeof ev.detail.to === 'string' ? ev.detail.to : '';
-      const v = p.kind === 'delegatecall' ? await confirmDelegatecall(replayBase!, name, ev.concrete, chosen, req.deadline) : await validateCandidate(replayBase!, p.kind, name, ev.concrete, req.deadline);
+      const v =
+        p.kind === 'delegatecall'
+          ? await confirmDelegatecall(replayBase!, name, ev.concrete, chosen, req.deadline)
+          : await validateCandidate(replayBase!, p.kind, name, ev.concrete, req.deadline);
       replay.ms += Date.now() - tr;
       if (!v.ok) {
         replay.dropped++;
@@ -310,18 +423,52 @@ async function explore(req: SymbolicRequest, t0: number): Promise<SymbolicResult
       let k = KINDS[p.kind];
       if (p.kind === 'ether' && 'evidence' in v) {
         const env = String(v.evidence.details?.env_reads ?? '');
-        if (/BLOCKHASH|NUMBER|PREVRANDAO|COINBASE/.test(env)) k = { ...k, title: 'Attacker wins ether by predicting on-chain randomness', category: 'bad_randomness', swc: 'SWC-120', cwe: 'CWE-330', recommendation: 'Do not derive outcomes from block values (blockhash, number, coinbase, prevrandao); use a commit-reveal scheme or a verifiable random function.' };
-        else if (/TIMESTAMP/.test(env)) k = { ...k, title: 'Attacker wins ether through a timestamp-dependent payout', category: 'time_manipulation', swc: 'SWC-116', cwe: 'CWE-829', recommendation: 'Do not decide payouts on block.timestamp, which the block producer chooses within a window.' };
+        if (/BLOCKHASH|NUMBER|PREVRANDAO|COINBASE/.test(env))
+          k = {
+            ...k,
+            title: 'Attacker wins ether by predicting on-chain randomness',
+            category: 'bad_randomness',
+            swc: 'SWC-120',
+            cwe: 'CWE-330',
+            recommendation:
+              'Do not derive outcomes from block values (blockhash, number, coinbase, prevrandao); use a commit-reveal scheme or a verifiable random function.',
+          };
+        else if (/TIMESTAMP/.test(env))
+          k = {
+            ...k,
+            title: 'Attacker wins ether through a timestamp-dependent payout',
+            category: 'time_manipulation',
+            swc: 'SWC-116',
+            cwe: 'CWE-829',
+            recommendation: 'Do not decide payouts on block.timestamp, which the block producer chooses within a window.',
+          };
       }
       const key2 = `${p.kind}:${line}`;
       if (site && key2 !== key && seen.has(key2)) continue;
       seen.add(key);
       seen.add(key2);
       base.sinks.push({ kind: p.kind, contract: name, line, status: 'proven' });
-      const seq = ev.transactions.map((t) => `${t.function}(${Object.entries(t.args).map(([a, x]) => `${a}=${x}`).join(', ')})${t.callvalue !== '0' ? ` with ${t.callvalue} wei` : ''}`).join(' -> ');
-      const extra = p.kind === 'selfdestruct' && ev.detail.beneficiary ? `; the ether goes to ${ev.detail.beneficiary}` : p.kind === 'ether' && ev.detail.value ? `; ${ev.detail.value} wei sent to ${ev.detail.to}` : '';
+      const seq = ev.transactions
+        .map(
+          (t) =>
+            `${t.function}(${Object.entries(t.args)
+              .map(([a, x]) => `${a}=${x}`)
+              .join(', ')})${t.callvalue !== '0' ? ` with ${t.callvalue} wei` : ''}`,
+        )
+        .join(' -> ');
+      const extra =
+        p.kind === 'selfdestruct' && ev.detail.beneficiary
+          ? `; the ether goes to ${ev.detail.beneficiary}`
+          : p.kind === 'ether' && ev.detail.value
+            ? `; ${ev.detail.value} wei sent to ${ev.detail.to}`
+            : '';
       const common = {
-        id: findingId({ detector: `symbolic-${p.kind}`, contract: at.contract ?? name, function: at.function, code: sliceLines(req.source, line, end!) }),
+        id: findingId({
+          detector: `symbolic-${p.kind}`,
+          contract: at.contract ?? name,
+          function: at.function,
+          code: sliceLines(req.source, line, end!),
+        }),
         detector: `symbolic-${p.kind}`,
         title: k.title,
         severity: k.severity,
@@ -338,7 +485,11 @@ async function explore(req: SymbolicRequest, t0: number): Promise<SymbolicResult
           ...common,
           description: `${k.describe(extra)} Transactions from the attacker: ${seq}. Replayed on the in-process EVM: ${v.evidence.observed}.`,
           confidence: 1,
-          evidence: { ...v.evidence, found_by: 'vigil-symbolic (z3 counterexample)', counterexample: { contract: name, transactions: ev.transactions, ...ev.detail } } as Finding['evidence'],
+          evidence: {
+            ...v.evidence,
+            found_by: 'vigil-symbolic (z3 counterexample)',
+            counterexample: { contract: name, transactions: ev.transactions, ...ev.detail },
+          },
         });
       } else {
         // No property of the fuzzer's monitor covers a hijacked DELEGATECALL, so this is not a
@@ -347,7 +498,15 @@ async function explore(req: SymbolicRequest, t0: number): Promise<SymbolicResult
           ...common,
           description: `${k.describe(extra)} Transactions from the attacker: ${seq}. Running them on the in-process EVM executed DELEGATECALL to ${chosen}.`,
           confidence: 0.9,
-          evidence: { kind: 'counterexample', engine: 'vigil-symbolic (z3)', contract: name, transactions: ev.transactions, ...ev.detail, confirmed_on_evm: true, sequence: v.steps },
+          evidence: {
+            kind: 'counterexample',
+            engine: 'vigil-symbolic (z3)',
+            contract: name,
+            transactions: ev.transactions,
+            ...ev.detail,
+            confirmed_on_evm: true,
+            sequence: v.steps,
+          },
         });
       }
     }
@@ -364,12 +523,17 @@ async function explore(req: SymbolicRequest, t0: number): Promise<SymbolicResult
         contract: name,
         line: loc.line,
         status: complete ? 'refuted' : 'unresolved',
-        why: complete ? `no ${kind === 'selfdestruct' ? 'path from an arbitrary caller reaches it' : 'path lets the caller choose the target'} within ${limits.maxTx} transaction(s)` : `exploration was cut short (${ex.stats.truncated.join('; ') || 'deadline'})`,
+        why: complete
+          ? `no ${kind === 'selfdestruct' ? 'path from an arbitrary caller reaches it' : 'path lets the caller choose the target'} within ${limits.maxTx} transaction(s)`
+          : `exploration was cut short (${ex.stats.truncated.join('; ') || 'deadline'})`,
       });
     }
   }
   base.replay = replay;
-  return done({ status: anyTimeout && !base.findings.length ? 'timeout' : 'success', reason: anyTimeout ? 'the time budget ran out before every path was explored; findings so far are reported' : null });
+  return done({
+    status: anyTimeout && !base.findings.length ? 'timeout' : 'success',
+    reason: anyTimeout ? 'the time budget ran out before every path was explored; findings so far are reported' : null,
+  });
 }
 
 export type { Outline };

@@ -213,9 +213,21 @@ export class Explorer {
    * returned. `ctor` gives the encoded constructor arguments and value the replay world deploys
    * with; without it the arguments are symbolic words (never the attacker's address).
    */
-  async deploy(creation: Code, ctorArgWords: number, ctor?: { args: Uint8Array; value: bigint; balance?: bigint }): Promise<{ state: State; runtime: Uint8Array | null } | null> {
+  async deploy(
+    creation: Code,
+    ctorArgWords: number,
+    ctor?: { args: Uint8Array; value: bigint; balance?: bigint },
+  ): Promise<{ state: State; runtime: Uint8Array | null } | null> {
     const T = this.T;
-    const tx: TxEnv = { index: 0, caller: T.c(CREATOR), callvalue: T.c(ctor?.value ?? 0n), cd: T.v('cd_ctor', 'cd'), cds: T.c(0), timestamp: T.c(GENESIS_TIME), number: T.c(GENESIS_BLOCK) };
+    const tx: TxEnv = {
+      index: 0,
+      caller: T.c(CREATOR),
+      callvalue: T.c(ctor?.value ?? 0n),
+      cd: T.v('cd_ctor', 'cd'),
+      cds: T.c(0),
+      timestamp: T.c(GENESIS_TIME),
+      number: T.c(GENESIS_BLOCK),
+    };
     if (ctor) {
       for (let k = 0; k < ctor.args.length; k += 32) {
         let w = 0n;
@@ -225,27 +237,33 @@ export class Explorer {
     } else for (let i = 0; i < ctorArgWords; i++) this.ctorWords.push(T.v(`ctor_arg_${i}`));
     const start = this.newState(tx, T.zeroStorage(), [], [], T.c(0), T.c(ctor?.value ?? 0n));
     let result: { state: State; runtime: Uint8Array | null } | null = null;
-    await this.run(creation, 'creation', [start], async (s, ret) => {
-      if (result) return;
-      let runtime: Uint8Array | null = null;
-      if (ret && ret.len <= 0x6000) {
-        const bytes = new Uint8Array(ret.len);
-        let concrete = true;
-        for (let i = 0; i < ret.len; i++) {
-          const b = s.mem.get(ret.off + i) ?? T.c(0);
-          if (b.kind !== 'const') {
-            concrete = false;
-            break;
+    await this.run(
+      creation,
+      'creation',
+      [start],
+      async (s, ret) => {
+        if (result) return;
+        let runtime: Uint8Array | null = null;
+        if (ret && ret.len <= 0x6000) {
+          const bytes = new Uint8Array(ret.len);
+          let concrete = true;
+          for (let i = 0; i < ret.len; i++) {
+            const b = s.mem.get(ret.off + i) ?? T.c(0);
+            if (b.kind !== 'const') {
+              concrete = false;
+              break;
+            }
+            bytes[i] = Number(b.value! & 0xffn);
           }
-          bytes[i] = Number(b.value! & 0xffn);
+          if (concrete) runtime = bytes;
         }
-        if (concrete) runtime = bytes;
-      }
-      // The replay world's set-up (deposits by the owner and a user, or a forced balance) leaves
-      // this much ether in the contract before the attacker's first transaction.
-      if (ctor?.balance !== undefined) s.balance = T.c(ctor.balance);
-      result = { state: s, runtime };
-    }, creation.bytes.length);
+        // The replay world's set-up (deposits by the owner and a user, or a forced balance) leaves
+        // this much ether in the contract before the attacker's first transaction.
+        if (ctor?.balance !== undefined) s.balance = T.c(ctor.balance);
+        result = { state: s, runtime };
+      },
+      creation.bytes.length,
+    );
     return result;
   }
 
@@ -257,7 +275,15 @@ export class Explorer {
     const starting: State[] = [];
     for (const s0 of starts) {
       const caller = T.c(ATTACKER);
-      const tx: TxEnv = { index: txIndex, caller, callvalue: T.v(`callvalue_${txIndex}`), cd: T.v(`calldata_${txIndex}`, 'cd'), cds: T.v(`calldatasize_${txIndex}`), timestamp: T.v(`timestamp_${txIndex}`), number: T.c(GENESIS_BLOCK + BigInt(txIndex)) };
+      const tx: TxEnv = {
+        index: txIndex,
+        caller,
+        callvalue: T.v(`callvalue_${txIndex}`),
+        cd: T.v(`calldata_${txIndex}`, 'cd'),
+        cds: T.v(`calldatasize_${txIndex}`),
+        timestamp: T.v(`timestamp_${txIndex}`),
+        number: T.c(GENESIS_BLOCK + BigInt(txIndex)),
+      };
       const cons = [...s0.cons];
       // The attacker is not an address given to the constructor (symbolic arguments only).
       for (const w of this.ctorWords) if (w.kind !== 'const') cons.push(T.op('iszero', T.op('eq', caller, T.op('and', w, T.c(ADDR_MASK)))));
@@ -268,7 +294,16 @@ export class Explorer {
       const sumValue = T.op('add', s0.sumValue, tx.callvalue);
       cons.push(T.op('iszero', T.op('gt', sumValue, T.c(MAX_ATTACKER_VALUE))));
       cons.push(T.op('lt', tx.callvalue, T.c(MAX_ATTACKER_VALUE + 1n)));
-      starting.push(this.newState(tx, s0.storage, cons, [...s0.history, s0.tx].filter((t) => t.index > 0), sumValue, T.op('add', s0.balance, tx.callvalue)));
+      starting.push(
+        this.newState(
+          tx,
+          s0.storage,
+          cons,
+          [...s0.history, s0.tx].filter((t) => t.index > 0),
+          sumValue,
+          T.op('add', s0.balance, tx.callvalue),
+        ),
+      );
     }
     await this.run(runtime, 'runtime', starting, async (s) => {
       if (s.storage.id === s.startStorage || s.havoc) return;
@@ -280,11 +315,36 @@ export class Explorer {
   }
 
   private newState(tx: TxEnv, storage: Term, cons: Term[], history: TxEnv[], sumValue: Term, balance: Term): State {
-    return { pc: 0, stack: [], mem: new Map(), msize: 0, storage, balance, cons, tx, history, sumValue, jumpiCount: new Map(), steps: 0, potentials: [], lastMapped: -1, approx: false, startStorage: storage.id, havoc: false };
+    return {
+      pc: 0,
+      stack: [],
+      mem: new Map(),
+      msize: 0,
+      storage,
+      balance,
+      cons,
+      tx,
+      history,
+      sumValue,
+      jumpiCount: new Map(),
+      steps: 0,
+      potentials: [],
+      lastMapped: -1,
+      approx: false,
+      startStorage: storage.id,
+      havoc: false,
+    };
   }
 
   private fork(s: State): State {
-    return { ...s, stack: s.stack.slice(), mem: new Map(s.mem), cons: s.cons.slice(), jumpiCount: new Map(s.jumpiCount), potentials: s.potentials.slice() };
+    return {
+      ...s,
+      stack: s.stack.slice(),
+      mem: new Map(s.mem),
+      cons: s.cons.slice(),
+      jumpiCount: new Map(s.jumpiCount),
+      potentials: s.potentials.slice(),
+    };
   }
 
   private async prove(s: State, kind: SinkKind, pc: number, conds: Term[], detail: Record<string, Term | string>) {
@@ -308,7 +368,13 @@ export class Explorer {
     for (const p of s.potentials) await this.prove(s, p.kind, p.pc, p.conds, p.detail);
   }
 
-  private async run(code: Code, which: 'runtime' | 'creation', starts: State[], onEnd: (s: State, ret: { off: number; len: number } | null) => Promise<void>, codeLen?: number) {
+  private async run(
+    code: Code,
+    which: 'runtime' | 'creation',
+    starts: State[],
+    onEnd: (s: State, ret: { off: number; len: number } | null) => Promise<void>,
+    codeLen?: number,
+  ) {
     const work = starts.slice().reverse();
     let paths = 0;
     while (work.length) {
@@ -329,7 +395,14 @@ export class Explorer {
   }
 
   /** Executes one path until it ends or forks (the fork's other side goes on `work`). */
-  private async step(code: Code, which: 'runtime' | 'creation', s: State, work: State[], onEnd: (s: State, ret: { off: number; len: number } | null) => Promise<void>, codeLen?: number): Promise<void> {
+  private async step(
+    code: Code,
+    which: 'runtime' | 'creation',
+    s: State,
+    work: State[],
+    onEnd: (s: State, ret: { off: number; len: number } | null) => Promise<void>,
+    codeLen?: number,
+  ): Promise<void> {
     const T = this.T;
     const b = code.bytes;
     const pop = (): Term => {
@@ -358,7 +431,8 @@ export class Explorer {
       if (len > 0) s.msize = Math.max(s.msize, Math.ceil((off + len) / 32) * 32);
     };
     const mstore = (off: number, v: Term) => {
-      for (let i = 0; i < 32; i++) s.mem.set(off + i, v.kind === 'const' ? T.c((v.value! >> BigInt(8 * (31 - i))) & 0xffn) : T.op('getbyte', v, T.c(i)));
+      for (let i = 0; i < 32; i++)
+        s.mem.set(off + i, v.kind === 'const' ? T.c((v.value! >> BigInt(8 * (31 - i))) & 0xffn) : T.op('getbyte', v, T.c(i)));
       touch(off, 32);
     };
     const freshBytes = (off: number | null, len: number | null, prefix: string) => {
@@ -418,7 +492,9 @@ export class Explorer {
         case 0x00: // STOP
           await this.settle(s);
           return onEnd(s, null);
-        case 0x01: case 0x02: case 0x03: {
+        case 0x01:
+        case 0x02:
+        case 0x03: {
           const a = pop();
           const c = pop();
           const name = op === 0x01 ? 'add' : op === 0x02 ? 'mul' : 'sub';
@@ -427,29 +503,74 @@ export class Explorer {
           push(r);
           continue;
         }
-        case 0x04: push(T.op('div', pop(), pop())); continue;
-        case 0x05: push(T.op('sdiv', pop(), pop())); continue;
-        case 0x06: push(T.op('mod', pop(), pop())); continue;
-        case 0x07: push(T.op('smod', pop(), pop())); continue;
-        case 0x08: push(T.op('addmod', pop(), pop(), pop())); continue;
-        case 0x09: push(T.op('mulmod', pop(), pop(), pop())); continue;
-        case 0x0a: push(T.op('exp', pop(), pop())); continue;
-        case 0x0b: push(T.op('signextend', pop(), pop())); continue;
-        case 0x10: push(T.op('lt', pop(), pop())); continue;
-        case 0x11: push(T.op('gt', pop(), pop())); continue;
-        case 0x12: push(T.op('slt', pop(), pop())); continue;
-        case 0x13: push(T.op('sgt', pop(), pop())); continue;
-        case 0x14: push(T.op('eq', pop(), pop())); continue;
-        case 0x15: push(T.op('iszero', pop())); continue;
-        case 0x16: push(T.op('and', pop(), pop())); continue;
-        case 0x17: push(T.op('or', pop(), pop())); continue;
-        case 0x18: push(T.op('xor', pop(), pop())); continue;
-        case 0x19: push(T.op('not', pop())); continue;
-        case 0x1a: push(T.op('byte', pop(), pop())); continue;
-        case 0x1b: push(T.op('shl', pop(), pop())); continue;
-        case 0x1c: push(T.op('shr', pop(), pop())); continue;
-        case 0x1d: push(T.op('sar', pop(), pop())); continue;
-        case 0x20: { // SHA3
+        case 0x04:
+          push(T.op('div', pop(), pop()));
+          continue;
+        case 0x05:
+          push(T.op('sdiv', pop(), pop()));
+          continue;
+        case 0x06:
+          push(T.op('mod', pop(), pop()));
+          continue;
+        case 0x07:
+          push(T.op('smod', pop(), pop()));
+          continue;
+        case 0x08:
+          push(T.op('addmod', pop(), pop(), pop()));
+          continue;
+        case 0x09:
+          push(T.op('mulmod', pop(), pop(), pop()));
+          continue;
+        case 0x0a:
+          push(T.op('exp', pop(), pop()));
+          continue;
+        case 0x0b:
+          push(T.op('signextend', pop(), pop()));
+          continue;
+        case 0x10:
+          push(T.op('lt', pop(), pop()));
+          continue;
+        case 0x11:
+          push(T.op('gt', pop(), pop()));
+          continue;
+        case 0x12:
+          push(T.op('slt', pop(), pop()));
+          continue;
+        case 0x13:
+          push(T.op('sgt', pop(), pop()));
+          continue;
+        case 0x14:
+          push(T.op('eq', pop(), pop()));
+          continue;
+        case 0x15:
+          push(T.op('iszero', pop()));
+          continue;
+        case 0x16:
+          push(T.op('and', pop(), pop()));
+          continue;
+        case 0x17:
+          push(T.op('or', pop(), pop()));
+          continue;
+        case 0x18:
+          push(T.op('xor', pop(), pop()));
+          continue;
+        case 0x19:
+          push(T.op('not', pop()));
+          continue;
+        case 0x1a:
+          push(T.op('byte', pop(), pop()));
+          continue;
+        case 0x1b:
+          push(T.op('shl', pop(), pop()));
+          continue;
+        case 0x1c:
+          push(T.op('shr', pop(), pop()));
+          continue;
+        case 0x1d:
+          push(T.op('sar', pop(), pop()));
+          continue;
+        case 0x20: {
+          // SHA3
           const o = concrete(pop(), 'hash offset');
           const l = concrete(pop(), 'hash length');
           if (o === null || l === null || l > 2048) {
@@ -471,8 +592,11 @@ export class Explorer {
           } else push(T.sha3(l, bytes));
           continue;
         }
-        case 0x30: push(T.c(THIS_ADDRESS)); continue;
-        case 0x31: { // BALANCE: this contract's is tracked, others' are unknown
+        case 0x30:
+          push(T.c(THIS_ADDRESS));
+          continue;
+        case 0x31: {
+          // BALANCE: this contract's is tracked, others' are unknown
           const a = T.op('and', pop(), T.c(ADDR_MASK));
           if (a.kind === 'const' && a.value === THIS_ADDRESS) {
             push(s.balance);
@@ -483,16 +607,26 @@ export class Explorer {
           push(v);
           continue;
         }
-        case 0x32: push(which === 'creation' ? T.c(CREATOR) : s.tx.caller); continue; // ORIGIN: the attacker sends from an EOA
-        case 0x33: push(s.tx.caller); continue;
-        case 0x34: push(s.tx.callvalue); continue;
-        case 0x35: { // CALLDATALOAD
+        case 0x32:
+          push(which === 'creation' ? T.c(CREATOR) : s.tx.caller);
+          continue; // ORIGIN: the attacker sends from an EOA
+        case 0x33:
+          push(s.tx.caller);
+          continue;
+        case 0x34:
+          push(s.tx.callvalue);
+          continue;
+        case 0x35: {
+          // CALLDATALOAD
           const off = pop();
           push(s.tx.cds.kind === 'const' && s.tx.cds.value === 0n ? T.c(0) : T.op('cdload', s.tx.cd, off));
           continue;
         }
-        case 0x36: push(s.tx.cds); continue;
-        case 0x37: { // CALLDATACOPY
+        case 0x36:
+          push(s.tx.cds);
+          continue;
+        case 0x37: {
+          // CALLDATACOPY
           const d = concrete(pop(), 'calldatacopy destination');
           const src = pop();
           const l = concrete(pop(), 'calldatacopy length');
@@ -501,8 +635,11 @@ export class Explorer {
           touch(d, l);
           continue;
         }
-        case 0x38: push(T.c(which === 'creation' ? codeLen! + 32 * this.ctorWords.length : b.length)); continue;
-        case 0x39: { // CODECOPY
+        case 0x38:
+          push(T.c(which === 'creation' ? codeLen! + 32 * this.ctorWords.length : b.length));
+          continue;
+        case 0x39: {
+          // CODECOPY
           const d = concrete(pop(), 'codecopy destination');
           const src = concrete(pop(), 'codecopy source');
           const l = concrete(pop(), 'codecopy length');
@@ -522,25 +659,84 @@ export class Explorer {
           touch(d, l);
           continue;
         }
-        case 0x3a: { const v = this.v('gasprice'); s.cons.push(T.op('lt', v, T.c(1n << 80n))); push(v); continue; }
-        case 0x3b: { pop(); const v = this.v('extcodesize'); s.cons.push(T.op('lt', v, T.c(1n << 32n))); push(v); continue; }
-        case 0x3c: { pop(); const d = concrete(pop(), 'extcodecopy destination'); pop(); const l = concrete(pop(), 'extcodecopy length'); freshBytes(d, l, 'extcode'); continue; }
-        case 0x3d: { const v = this.v('retsize'); s.cons.push(T.op('lt', v, T.c(1n << 32n))); push(v); continue; }
-        case 0x3e: { const d = concrete(pop(), 'returndatacopy destination'); pop(); const l = concrete(pop(), 'returndatacopy length'); freshBytes(d, l, 'ret'); continue; }
-        case 0x3f: pop(); push(this.v('extcodehash')); continue;
-        case 0x40: pop(); push(this.v('blockhash')); continue;
-        case 0x41: push(T.c(COINBASE)); continue;
-        case 0x42: push(s.tx.timestamp); continue;
-        case 0x43: push(s.tx.number); continue;
-        case 0x44: push(T.c(PREVRANDAO)); continue;
-        case 0x45: push(T.c(BLOCK_GAS_LIMIT)); continue;
-        case 0x46: push(T.c(CHAIN_ID)); continue;
-        case 0x48: push(T.c(0)); continue; // basefee
-        case 0x4a: push(T.c(1)); continue; // blob base fee
-        case 0x47: push(s.balance); continue;
-        case 0x49: pop(); push(this.v('blobhash')); continue;
-        case 0x50: pop(); continue;
-        case 0x51: { // MLOAD
+        case 0x3a: {
+          const v = this.v('gasprice');
+          s.cons.push(T.op('lt', v, T.c(1n << 80n)));
+          push(v);
+          continue;
+        }
+        case 0x3b: {
+          pop();
+          const v = this.v('extcodesize');
+          s.cons.push(T.op('lt', v, T.c(1n << 32n)));
+          push(v);
+          continue;
+        }
+        case 0x3c: {
+          pop();
+          const d = concrete(pop(), 'extcodecopy destination');
+          pop();
+          const l = concrete(pop(), 'extcodecopy length');
+          freshBytes(d, l, 'extcode');
+          continue;
+        }
+        case 0x3d: {
+          const v = this.v('retsize');
+          s.cons.push(T.op('lt', v, T.c(1n << 32n)));
+          push(v);
+          continue;
+        }
+        case 0x3e: {
+          const d = concrete(pop(), 'returndatacopy destination');
+          pop();
+          const l = concrete(pop(), 'returndatacopy length');
+          freshBytes(d, l, 'ret');
+          continue;
+        }
+        case 0x3f:
+          pop();
+          push(this.v('extcodehash'));
+          continue;
+        case 0x40:
+          pop();
+          push(this.v('blockhash'));
+          continue;
+        case 0x41:
+          push(T.c(COINBASE));
+          continue;
+        case 0x42:
+          push(s.tx.timestamp);
+          continue;
+        case 0x43:
+          push(s.tx.number);
+          continue;
+        case 0x44:
+          push(T.c(PREVRANDAO));
+          continue;
+        case 0x45:
+          push(T.c(BLOCK_GAS_LIMIT));
+          continue;
+        case 0x46:
+          push(T.c(CHAIN_ID));
+          continue;
+        case 0x48:
+          push(T.c(0));
+          continue; // basefee
+        case 0x4a:
+          push(T.c(1));
+          continue; // blob base fee
+        case 0x47:
+          push(s.balance);
+          continue;
+        case 0x49:
+          pop();
+          push(this.v('blobhash'));
+          continue;
+        case 0x50:
+          pop();
+          continue;
+        case 0x51: {
+          // MLOAD
           const o = concrete(pop(), 'memory offset');
           if (o === null) {
             push(this.v('mload'));
@@ -550,13 +746,15 @@ export class Explorer {
           push(T.op('join', ...memRead(o, 32)));
           continue;
         }
-        case 0x52: { // MSTORE
+        case 0x52: {
+          // MSTORE
           const o = concrete(pop(), 'memory offset');
           const v = pop();
           if (o !== null) mstore(o, v);
           continue;
         }
-        case 0x53: { // MSTORE8
+        case 0x53: {
+          // MSTORE8
           const o = concrete(pop(), 'memory offset');
           const v = pop();
           if (o !== null) {
@@ -565,15 +763,19 @@ export class Explorer {
           }
           continue;
         }
-        case 0x54: push(T.op('sload', s.storage, pop())); continue;
-        case 0x55: { // SSTORE
+        case 0x54:
+          push(T.op('sload', s.storage, pop()));
+          continue;
+        case 0x55: {
+          // SSTORE
           const k = pop();
           const v = pop();
           s.storage = T.op('sstore', s.storage, k, v);
           if (which === 'runtime') this.overflowSinks(s, v);
           continue;
         }
-        case 0x56: { // JUMP
+        case 0x56: {
+          // JUMP
           const d = pop();
           if (d.kind !== 'const') {
             this.note('jump to a computed (symbolic) target: path dropped');
@@ -584,7 +786,8 @@ export class Explorer {
           s.pc = to;
           continue;
         }
-        case 0x57: { // JUMPI
+        case 0x57: {
+          // JUMPI
           const d = pop();
           const cond = pop();
           if (d.kind !== 'const') {
@@ -625,13 +828,30 @@ export class Explorer {
           }
           continue;
         }
-        case 0x58: push(T.c(pc)); continue;
-        case 0x59: push(T.c(s.msize)); continue;
-        case 0x5a: { const v = this.v('gas'); s.cons.push(T.op('lt', v, T.c(1n << 64n))); push(v); continue; }
-        case 0x5b: continue;
-        case 0x5c: pop(); push(this.v('tload')); continue;
-        case 0x5d: pop(); pop(); continue;
-        case 0x5e: { // MCOPY
+        case 0x58:
+          push(T.c(pc));
+          continue;
+        case 0x59:
+          push(T.c(s.msize));
+          continue;
+        case 0x5a: {
+          const v = this.v('gas');
+          s.cons.push(T.op('lt', v, T.c(1n << 64n)));
+          push(v);
+          continue;
+        }
+        case 0x5b:
+          continue;
+        case 0x5c:
+          pop();
+          push(this.v('tload'));
+          continue;
+        case 0x5d:
+          pop();
+          pop();
+          continue;
+        case 0x5e: {
+          // MCOPY
           const d = concrete(pop(), 'mcopy destination');
           const src = concrete(pop(), 'mcopy source');
           const l = concrete(pop(), 'mcopy length');
@@ -641,18 +861,27 @@ export class Explorer {
           touch(d, l);
           continue;
         }
-        case 0x5f: push(T.c(0)); continue;
-        case 0xf0: case 0xf5: { // CREATE, CREATE2
-          pop(); pop(); pop();
+        case 0x5f:
+          push(T.c(0));
+          continue;
+        case 0xf0:
+        case 0xf5: {
+          // CREATE, CREATE2
+          pop();
+          pop();
+          pop();
           if (op === 0xf5) pop();
           push(T.op('and', this.v('created'), T.c(ADDR_MASK)));
           continue;
         }
-        case 0xf1: case 0xf2: { // CALL, CALLCODE
+        case 0xf1:
+        case 0xf2: {
+          // CALL, CALLCODE
           pop();
           const to = pop();
           const value = pop();
-          pop(); pop();
+          pop();
+          pop();
           const oo = concrete(pop(), 'call output offset');
           const ol = concrete(pop(), 'call output length');
           const ok = T.op('lt', this.v('callok'), T.c(2));
@@ -676,10 +905,13 @@ export class Explorer {
           push(ok);
           continue;
         }
-        case 0xf4: case 0xfa: { // DELEGATECALL, STATICCALL
+        case 0xf4:
+        case 0xfa: {
+          // DELEGATECALL, STATICCALL
           pop();
           const to = pop();
-          pop(); pop();
+          pop();
+          pop();
           const oo = concrete(pop(), 'call output offset');
           const ol = concrete(pop(), 'call output length');
           if (op === 0xf4 && which === 'runtime') {
@@ -693,13 +925,15 @@ export class Explorer {
           push(T.op('lt', this.v('callok'), T.c(2)));
           continue;
         }
-        case 0xf3: { // RETURN
+        case 0xf3: {
+          // RETURN
           const o = concrete(pop(), 'return offset');
           const l = concrete(pop(), 'return length');
           await this.settle(s);
           return onEnd(s, o !== null && l !== null ? { off: o, len: l } : null);
         }
-        case 0xfd: { // REVERT: only Panic(0x01) (a failed assert in solc >= 0.8) matters
+        case 0xfd: {
+          // REVERT: only Panic(0x01) (a failed assert in solc >= 0.8) matters
           const o = concrete(pop(), 'revert offset');
           const l = concrete(pop(), 'revert length');
           if (which === 'runtime' && o !== null && l === 36) {
@@ -714,7 +948,8 @@ export class Explorer {
         case 0xfe: // INVALID: solc < 0.8 compiles assert (and out-of-bounds, division by zero) to it
           if (which === 'runtime') await this.prove(s, 'assert', pc, [], {});
           return;
-        case 0xff: { // SELFDESTRUCT
+        case 0xff: {
+          // SELFDESTRUCT
           const to = pop();
           if (which === 'runtime') await this.prove(s, 'selfdestruct', pc, [], { beneficiary: T.op('and', to, T.c(ADDR_MASK)) });
           return;
@@ -741,9 +976,11 @@ export class Explorer {
         if (![...names].some((n) => /^(ret|retsize|callok|extcode|hash|mload|exp|balance|selfbalance|gas)_/.test(n))) {
           const { a, b } = info;
           const conds =
-            info.op === 'add' ? [T.op('lt', t, a)]
-            : info.op === 'sub' ? [T.op('lt', a, b)]
-            : [a, T.op('iszero', T.op('eq', T.op('div', t, a), b))];
+            info.op === 'add'
+              ? [T.op('lt', t, a)]
+              : info.op === 'sub'
+                ? [T.op('lt', a, b)]
+                : [a, T.op('iszero', T.op('eq', T.op('div', t, a), b))];
           s.potentials.push({ kind: 'overflow', pc: info.pc, conds, detail: { op: info.op } });
         }
       }

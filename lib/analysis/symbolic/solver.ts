@@ -7,10 +7,11 @@ import { init } from 'z3-solver';
 import { type Term } from './terms.ts';
 
 type Z3Api = Awaited<ReturnType<typeof init>>;
-type Ctx = ReturnType<Z3Api['Context']> & any;
+// z3 Context<"vigil">: its generated typings are too narrow for the dynamic use below, so it is `any`.
+type Ctx = any;
 
 let z3Promise: Promise<Z3Api> | null = null;
-let ctxSingleton: Ctx | null = null;
+let ctxSingleton: Ctx = null;
 
 /** Loads Z3 once per thread. */
 export async function loadZ3(): Promise<Ctx> {
@@ -18,7 +19,7 @@ export async function loadZ3(): Promise<Ctx> {
   z3Promise ??= init();
   const api = await z3Promise;
   ctxSingleton ??= api.Context('vigil') as Ctx;
-  return ctxSingleton as Ctx;
+  return ctxSingleton;
 }
 
 /** A failure inside Z3's WASM build (memory corruption, abort): that instance cannot be used again. */
@@ -67,7 +68,10 @@ export class TermSolver {
     if (t.kind === 'const') out = Z.BitVec.val(t.value!, 256);
     else if (t.kind === 'var') {
       if (t.sort === 'cd') out = Z.Array.const(t.name!, Z.BitVec.sort(256), Z.BitVec.sort(8));
-      else if (t.sort === 'st') out = t.zeroBase ? Z.Array.K(Z.BitVec.sort(256), Z.BitVec.val(0n, 256)) : Z.Array.const(t.name!, Z.BitVec.sort(256), Z.BitVec.sort(256));
+      else if (t.sort === 'st')
+        out = t.zeroBase
+          ? Z.Array.K(Z.BitVec.sort(256), Z.BitVec.val(0n, 256))
+          : Z.Array.const(t.name!, Z.BitVec.sort(256), Z.BitVec.sort(256));
       else out = Z.BitVec.const(t.name!, 256);
     } else out = this.opExpr(t);
     this.cache.set(t.id, out);
@@ -83,14 +87,21 @@ export class TermSolver {
     const zero = Z.BitVec.val(0n, 256);
     const b2w = (b: any) => Z.If(b, one, zero);
     switch (t.op) {
-      case 'add': return x().add(y());
-      case 'sub': return x().sub(y());
-      case 'mul': return x().mul(y());
+      case 'add':
+        return x().add(y());
+      case 'sub':
+        return x().sub(y());
+      case 'mul':
+        return x().mul(y());
       // EVM division by zero yields 0; SMT-LIB's bvudiv yields all-ones.
-      case 'div': return Z.If(y().eq(zero), zero, x().udiv(y()));
-      case 'sdiv': return Z.If(y().eq(zero), zero, x().sdiv(y()));
-      case 'mod': return Z.If(y().eq(zero), zero, x().urem(y()));
-      case 'smod': return Z.If(y().eq(zero), zero, x().srem(y()));
+      case 'div':
+        return Z.If(y().eq(zero), zero, x().udiv(y()));
+      case 'sdiv':
+        return Z.If(y().eq(zero), zero, x().sdiv(y()));
+      case 'mod':
+        return Z.If(y().eq(zero), zero, x().urem(y()));
+      case 'smod':
+        return Z.If(y().eq(zero), zero, x().srem(y()));
       case 'addmod': {
         const m = this.bv(a[2]);
         const wide = this.zext(1, x()).add(this.zext(1, y()));
@@ -109,16 +120,27 @@ export class TermSolver {
       case 'signextend': {
         if (a[0].kind === 'const' && a[0].value! < 31n) {
           const bits = Number(a[0].value!) * 8 + 8;
-          return y().shl(256 - bits).shr(256 - bits);
+          return y()
+            .shl(256 - bits)
+            .shr(256 - bits);
         }
         return a[0].kind === 'const' ? y() : this.fresh(`signext_${t.id}`);
       }
-      case 'lt': case 'gt': case 'slt': case 'sgt': case 'eq': case 'iszero':
+      case 'lt':
+      case 'gt':
+      case 'slt':
+      case 'sgt':
+      case 'eq':
+      case 'iszero':
         return b2w(this.bool(t));
-      case 'and': return x().and(y());
-      case 'or': return x().or(y());
-      case 'xor': return x().xor(y());
-      case 'not': return x().not();
+      case 'and':
+        return x().and(y());
+      case 'or':
+        return x().or(y());
+      case 'xor':
+        return x().xor(y());
+      case 'not':
+        return x().not();
       case 'byte': {
         // byte(i, w): i-th most significant byte, 0 when i >= 32.
         const i = x();
@@ -129,10 +151,14 @@ export class TermSolver {
         const i = Number(a[1].value!);
         return this.zext(248, Z.Extract(255 - 8 * i, 248 - 8 * i, x()));
       }
-      case 'shl': return Z.If(x().uge(256), zero, y().shl(x()));
-      case 'shr': return Z.If(x().uge(256), zero, y().lshr(x()));
-      case 'sar': return y().shr(Z.If(x().uge(256), Z.BitVec.val(255n, 256), x()));
-      case 'join': return Z.Concat(...a.map((b) => Z.Extract(7, 0, this.bv(b))));
+      case 'shl':
+        return Z.If(x().uge(256), zero, y().shl(x()));
+      case 'shr':
+        return Z.If(x().uge(256), zero, y().lshr(x()));
+      case 'sar':
+        return y().shr(Z.If(x().uge(256), Z.BitVec.val(255n, 256), x()));
+      case 'join':
+        return Z.Concat(...a.map((b) => Z.Extract(7, 0, this.bv(b))));
       case 'cdload': {
         const arr = this.bv(a[0]);
         const off = this.bv(a[1]);
@@ -140,14 +166,22 @@ export class TermSolver {
         for (let i = 0; i < 32; i++) bytes.push(arr.select(i === 0 ? off : off.add(i)));
         return Z.Concat(...bytes);
       }
-      case 'cdbyte': return this.zext(248, this.bv(a[0]).select(this.bv(a[1])));
-      case 'sload': return this.bv(a[0]).select(this.bv(a[1]));
-      case 'sstore': return this.bv(a[0]).store(this.bv(a[1]), this.bv(a[2]));
+      case 'cdbyte':
+        return this.zext(248, this.bv(a[0]).select(this.bv(a[1])));
+      case 'sload':
+        return this.bv(a[0]).select(this.bv(a[1]));
+      case 'sstore':
+        return this.bv(a[0]).store(this.bv(a[1]), this.bv(a[2]));
       case 'sha3': {
         const len = t.len!;
         if (len === 0) return Z.BitVec.val(0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470n, 256);
         const words = len % 32 === 0 && a.length === len / 32;
-        const input = a.length === 1 ? (words ? this.bv(a[0]) : Z.Extract(7, 0, this.bv(a[0]))) : Z.Concat(...a.map((p) => (words ? this.bv(p) : Z.Extract(7, 0, this.bv(p)))));
+        const input =
+          a.length === 1
+            ? words
+              ? this.bv(a[0])
+              : Z.Extract(7, 0, this.bv(a[0]))
+            : Z.Concat(...a.map((p) => (words ? this.bv(p) : Z.Extract(7, 0, this.bv(p)))));
         const f = this.fn(`keccak_${len}`, len * 8);
         const out = f.call(input);
         this.hashes.set(t.id, { len, z: out, input });
@@ -185,12 +219,24 @@ export class TermSolver {
     if (t.kind === 'op') {
       const a = t.args!;
       switch (t.op) {
-        case 'lt': out = this.bv(a[0]).ult(this.bv(a[1])); break;
-        case 'gt': out = this.bv(a[0]).ugt(this.bv(a[1])); break;
-        case 'slt': out = this.bv(a[0]).slt(this.bv(a[1])); break;
-        case 'sgt': out = this.bv(a[0]).sgt(this.bv(a[1])); break;
-        case 'eq': out = this.bv(a[0]).eq(this.bv(a[1])); break;
-        case 'iszero': out = Z.Not(this.bool(a[0])); break;
+        case 'lt':
+          out = this.bv(a[0]).ult(this.bv(a[1]));
+          break;
+        case 'gt':
+          out = this.bv(a[0]).ugt(this.bv(a[1]));
+          break;
+        case 'slt':
+          out = this.bv(a[0]).slt(this.bv(a[1]));
+          break;
+        case 'sgt':
+          out = this.bv(a[0]).sgt(this.bv(a[1]));
+          break;
+        case 'eq':
+          out = this.bv(a[0]).eq(this.bv(a[1]));
+          break;
+        case 'iszero':
+          out = Z.Not(this.bool(a[0]));
+          break;
       }
     }
     if (t.kind === 'const') out = Z.Bool.val(t.value !== 0n);
@@ -237,7 +283,7 @@ export class TermSolver {
         } catch {
           v = false;
         }
-        m.memo.set(c.id, v as boolean);
+        m.memo.set(c.id, v);
       }
       if (!v) return false;
     }
@@ -249,7 +295,7 @@ export class TermSolver {
    * depth-first search share prefixes, so one incremental solver keeps the common prefix
    * asserted (push/pop) and only the new suffix is added.
    */
-  async check(conds: Term[], wantModel = false): Promise<{ result: SatResult; model: any | null }> {
+  async check(conds: Term[], wantModel = false): Promise<{ result: SatResult; model: any }> {
     const Z = this.z;
     for (const m of this.models) {
       if (this.satisfiedBy(m, conds)) {

@@ -10,10 +10,31 @@ export const MASK = WORD - 1n;
 export const ADDR_MASK = (1n << 160n) - 1n;
 
 export type Op =
-  | 'add' | 'sub' | 'mul' | 'div' | 'sdiv' | 'mod' | 'smod' | 'exp' | 'signextend'
-  | 'lt' | 'gt' | 'slt' | 'sgt' | 'eq' | 'iszero'
-  | 'and' | 'or' | 'xor' | 'not' | 'byte' | 'shl' | 'shr' | 'sar'
-  | 'addmod' | 'mulmod'
+  | 'add'
+  | 'sub'
+  | 'mul'
+  | 'div'
+  | 'sdiv'
+  | 'mod'
+  | 'smod'
+  | 'exp'
+  | 'signextend'
+  | 'lt'
+  | 'gt'
+  | 'slt'
+  | 'sgt'
+  | 'eq'
+  | 'iszero'
+  | 'and'
+  | 'or'
+  | 'xor'
+  | 'not'
+  | 'byte'
+  | 'shl'
+  | 'shr'
+  | 'sar'
+  | 'addmod'
+  | 'mulmod'
   /** one byte of a word (args: word, index 0..31 as const), zero-extended */
   | 'getbyte'
   /** 32 byte-terms (each a zero-extended byte) joined big-endian into a word */
@@ -79,7 +100,14 @@ export class TermTable {
 
   private raw(op: Op, args: Term[], extra: { len?: number; sort?: Sort } = {}): Term {
     const key = `${op}${extra.len ?? ''}(${args.map((a) => a.id).join(',')})`;
-    return this.intern(key, (id) => ({ id, kind: 'op', sort: extra.sort ?? 'bv', op, args, ...(extra.len !== undefined ? { len: extra.len } : {}) }));
+    return this.intern(key, (id) => ({
+      id,
+      kind: 'op',
+      sort: extra.sort ?? 'bv',
+      op,
+      args,
+      ...(extra.len !== undefined ? { len: extra.len } : {}),
+    }));
   }
 
   /** Builds an operation, folding it when the operands allow. */
@@ -87,7 +115,7 @@ export class TermTable {
     const k = args.map((a) => (a.kind === 'const' ? a.value! : null));
     const allConst = k.every((x) => x !== null);
     if (allConst && op !== 'join' && op !== 'cdload' && op !== 'cdbyte' && op !== 'sload' && op !== 'sstore' && op !== 'sha3') {
-      const r = evalConst(op, k as bigint[]);
+      const r = evalConst(op, k);
       if (r !== null) return this.c(r);
     }
     const [a, b] = args;
@@ -154,17 +182,19 @@ export class TermTable {
         const w0 = args[0];
         if (w0.kind === 'op' && w0.op === 'getbyte') {
           const w = w0.args![0];
-          if (args.every((x, i) => x.kind === 'op' && x.op === 'getbyte' && x.args![0].id === w.id && x.args![1].value === BigInt(i))) return w;
+          if (args.every((x, i) => x.kind === 'op' && x.op === 'getbyte' && x.args![0].id === w.id && x.args![1].value === BigInt(i)))
+            return w;
         }
         // join(cdbyte(cd, o..o+31)) is cdload(cd, o).
         if (w0.kind === 'op' && w0.op === 'cdbyte' && w0.args![1].kind === 'const') {
           const arr = w0.args![0];
           const o = w0.args![1].value!;
-          if (args.every((x, i) => x.kind === 'op' && x.op === 'cdbyte' && x.args![0].id === arr.id && x.args![1].value === o + BigInt(i))) return this.raw('cdload', [arr, w0.args![1]]);
+          if (args.every((x, i) => x.kind === 'op' && x.op === 'cdbyte' && x.args![0].id === arr.id && x.args![1].value === o + BigInt(i)))
+            return this.raw('cdload', [arr, w0.args![1]]);
         }
         if (allConst) {
           let v = 0n;
-          for (const x of k) v = (v << 8n) | (x! & 0xffn);
+          for (const x of k) v = (v << 8n) | (x & 0xffn);
           return this.c(v);
         }
         break;
@@ -220,7 +250,9 @@ function provablyDifferent(x: Term, y: Term): boolean {
   if (x.kind === 'const' && y.kind === 'const') return x.value !== y.value;
   // Keccak results are assumed (and asserted to the solver) to lie above 2^128: slot numbers don't.
   const small = (t: Term) => t.kind === 'const' && t.value! < 1n << 64n;
-  const hashed = (t: Term) => t.kind === 'op' && (t.op === 'sha3' || (t.op === 'add' && t.args!.some((a) => a.kind === 'op' && a.op === 'sha3') && t.args!.some(small)));
+  const hashed = (t: Term) =>
+    t.kind === 'op' &&
+    (t.op === 'sha3' || (t.op === 'add' && t.args!.some((a) => a.kind === 'op' && a.op === 'sha3') && t.args!.some(small)));
   if ((small(x) && hashed(y)) || (small(y) && hashed(x))) return true;
   // keccak(a) vs keccak(b) of equal length with provably different inputs.
   if (x.kind === 'op' && y.kind === 'op' && x.op === 'sha3' && y.op === 'sha3' && x.len === y.len && x.args!.length === y.args!.length) {
@@ -235,16 +267,21 @@ const toUnsigned = (x: bigint) => ((x % WORD) + WORD) % WORD;
 export function evalConst(op: Op, a: bigint[]): bigint | null {
   const [x, y, z] = a;
   switch (op) {
-    case 'add': return (x + y) & MASK;
-    case 'sub': return toUnsigned(x - y);
-    case 'mul': return (x * y) & MASK;
-    case 'div': return y === 0n ? 0n : x / y;
+    case 'add':
+      return (x + y) & MASK;
+    case 'sub':
+      return toUnsigned(x - y);
+    case 'mul':
+      return (x * y) & MASK;
+    case 'div':
+      return y === 0n ? 0n : x / y;
     case 'sdiv': {
       if (y === 0n) return 0n;
       const q = toSigned(x) / toSigned(y);
       return toUnsigned(q);
     }
-    case 'mod': return y === 0n ? 0n : x % y;
+    case 'mod':
+      return y === 0n ? 0n : x % y;
     case 'smod': {
       if (y === 0n) return 0n;
       const sx = toSigned(x);
@@ -252,8 +289,10 @@ export function evalConst(op: Op, a: bigint[]): bigint | null {
       const r = (sx < 0n ? -sx : sx) % (sy < 0n ? -sy : sy);
       return toUnsigned(sx < 0n ? -r : r);
     }
-    case 'addmod': return z === 0n ? 0n : (x + y) % z;
-    case 'mulmod': return z === 0n ? 0n : (x * y) % z;
+    case 'addmod':
+      return z === 0n ? 0n : (x + y) % z;
+    case 'mulmod':
+      return z === 0n ? 0n : (x * y) % z;
     case 'exp': {
       let r = 1n;
       let b = x;
@@ -271,20 +310,34 @@ export function evalConst(op: Op, a: bigint[]): bigint | null {
       const m = (1n << bit) - 1n;
       return (y >> bit) & 1n ? (y | (MASK ^ m)) & MASK : y & m;
     }
-    case 'lt': return x < y ? 1n : 0n;
-    case 'gt': return x > y ? 1n : 0n;
-    case 'slt': return toSigned(x) < toSigned(y) ? 1n : 0n;
-    case 'sgt': return toSigned(x) > toSigned(y) ? 1n : 0n;
-    case 'eq': return x === y ? 1n : 0n;
-    case 'iszero': return x === 0n ? 1n : 0n;
-    case 'and': return x & y;
-    case 'or': return x | y;
-    case 'xor': return x ^ y;
-    case 'not': return MASK ^ x;
-    case 'byte': return x >= 32n ? 0n : (y >> (8n * (31n - x))) & 0xffn;
-    case 'getbyte': return (x >> (8n * (31n - y))) & 0xffn;
-    case 'shl': return x >= 256n ? 0n : (y << x) & MASK;
-    case 'shr': return x >= 256n ? 0n : y >> x;
+    case 'lt':
+      return x < y ? 1n : 0n;
+    case 'gt':
+      return x > y ? 1n : 0n;
+    case 'slt':
+      return toSigned(x) < toSigned(y) ? 1n : 0n;
+    case 'sgt':
+      return toSigned(x) > toSigned(y) ? 1n : 0n;
+    case 'eq':
+      return x === y ? 1n : 0n;
+    case 'iszero':
+      return x === 0n ? 1n : 0n;
+    case 'and':
+      return x & y;
+    case 'or':
+      return x | y;
+    case 'xor':
+      return x ^ y;
+    case 'not':
+      return MASK ^ x;
+    case 'byte':
+      return x >= 32n ? 0n : (y >> (8n * (31n - x))) & 0xffn;
+    case 'getbyte':
+      return (x >> (8n * (31n - y))) & 0xffn;
+    case 'shl':
+      return x >= 256n ? 0n : (y << x) & MASK;
+    case 'shr':
+      return x >= 256n ? 0n : y >> x;
     case 'sar': {
       const s = toSigned(y);
       if (x >= 256n) return s < 0n ? MASK : 0n;

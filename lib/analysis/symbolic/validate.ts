@@ -49,8 +49,18 @@ export async function prepareReplay(compiled: CompileResult, source: string, fil
   chain.hardStop = deadline;
   const world = await buildWorld(chain, program, { deadline });
   const deployed = new Map<string, { args: Uint8Array; value: bigint; balance: bigint }>();
-  for (const t of world.targets) deployed.set(t.name, { args: encodeArgs((t.contract.constructor?.inputs ?? []) as AbiParam[], t.constructorArgs), value: BigInt(t.constructorValue), balance: await chain.balance(t.address) });
-  return { program, deployed, failed: new Map(world.failed.map((f) => [f.name, f.reason])), targets: world.targets.map((t) => ({ name: t.name, fns: t.contract.fns })) };
+  for (const t of world.targets)
+    deployed.set(t.name, {
+      args: encodeArgs(t.contract.constructor?.inputs ?? [], t.constructorArgs),
+      value: BigInt(t.constructorValue),
+      balance: await chain.balance(t.address),
+    });
+  return {
+    program,
+    deployed,
+    failed: new Map(world.failed.map((f) => [f.name, f.reason])),
+    targets: world.targets.map((t) => ({ name: t.name, fns: t.contract.fns })),
+  };
 }
 
 const word = (b: Uint8Array, at: number): bigint => {
@@ -120,7 +130,12 @@ function decodeStrict(p: AbiParam, data: Uint8Array, base: number, at: number, d
       n = Number(len);
       body = start + 32;
     }
-    return decodeArgs(Array.from({ length: n }, () => inner), data, body, depth + 1);
+    return decodeArgs(
+      Array.from({ length: n }, () => inner),
+      data,
+      body,
+      depth + 1,
+    );
   }
   if (p.type === 'tuple') return decodeArgs(p.components ?? [], data, start, depth + 1);
   if (p.type === 'bytes' || p.type === 'string') {
@@ -129,7 +144,8 @@ function decodeStrict(p: AbiParam, data: Uint8Array, base: number, at: number, d
     const bytes = data.slice(start + 32, start + 32 + Number(len));
     if (p.type === 'bytes') return '0x' + Buffer.from(bytes).toString('hex');
     const text = new TextDecoder().decode(bytes);
-    if (Buffer.compare(Buffer.from(new TextEncoder().encode(text)), Buffer.from(bytes)) !== 0) throw new Error('string argument is not UTF-8');
+    if (Buffer.compare(Buffer.from(new TextEncoder().encode(text)), Buffer.from(bytes)) !== 0)
+      throw new Error('string argument is not UTF-8');
     return text;
   }
   const w = word(data, start);
@@ -149,27 +165,33 @@ export function specsOf(base: ReplayBase, contract: string, txs: ConcreteTx[]): 
     const sel = tx.calldata.length >= 4 ? Buffer.from(tx.calldata.subarray(0, 4)).toString('hex') : null;
     let fn = sel ? fns.findIndex((f) => f.selector === sel) : -1;
     if (fn < 0) fn = fns.findIndex((f) => f.signature === '');
-    if (fn < 0) throw new Error(sel ? `no callable function has selector 0x${sel}` : 'the contract has no payable fallback to receive a plain call');
+    if (fn < 0)
+      throw new Error(sel ? `no callable function has selector 0x${sel}` : 'the contract has no payable fallback to receive a plain call');
     const f = fns[fn];
-    const args = f.signature === '' ? [] : decodeArgs((f.entry.inputs ?? []) as AbiParam[], tx.calldata.subarray(4));
+    const args = f.signature === '' ? [] : decodeArgs(f.entry.inputs ?? [], tx.calldata.subarray(4));
     const dt = Number(tx.timestamp - prev);
     prev = tx.timestamp;
     return { role: 'attacker', target, fn, args, value: tx.value.toString(), dt: Math.max(1, dt), reenter: 0 };
   });
 }
 
-export type Validation =
-  | { ok: true; evidence: SequenceEvidence; site: SourceSite | null }
-  | { ok: false; why: string };
+export type Validation = { ok: true; evidence: SequenceEvidence; site: SourceSite | null } | { ok: false; why: string };
 
 /**
  * Replays a candidate on a fresh world and, when the property breaks, checks the evidence the
  * way any holder of the finding would (replaySequence); `site` is where the replay saw it break.
  */
-export async function validateCandidate(base: ReplayBase, kind: SinkKind, contract: string, txs: ConcreteTx[], deadline: number): Promise<Validation> {
+export async function validateCandidate(
+  base: ReplayBase,
+  kind: SinkKind,
+  contract: string,
+  txs: ConcreteTx[],
+  deadline: number,
+): Promise<Validation> {
   const property = PROPERTY_OF[kind];
   if (!property) return { ok: false, why: `no concrete property checks a ${kind}` };
-  if (!base.program.uncheckedArithmetic && property === 'arithmetic_wrap') return { ok: false, why: 'checked arithmetic (Solidity >= 0.8) reverts on wrap' };
+  if (!base.program.uncheckedArithmetic && property === 'arithmetic_wrap')
+    return { ok: false, why: 'checked arithmetic (Solidity >= 0.8) reverts on wrap' };
   if (base.failed.has(contract)) return { ok: false, why: `the replay world could not deploy ${contract}: ${base.failed.get(contract)}` };
   let specs: TxSpec[];
   try {
@@ -180,7 +202,8 @@ export async function validateCandidate(base: ReplayBase, kind: SinkKind, contra
   const expected: Violation = { property, index: specs.length - 1, site: null, observed: '', details: {} };
   const out = await replaySpecs(base.program, specs, expected, { deadline });
   if (out.error) return { ok: false, why: out.error };
-  if (!out.broken || !out.violation || !out.world) return { ok: false, why: `the property (${property}) holds when the sequence runs on the EVM` };
+  if (!out.broken || !out.violation || !out.world)
+    return { ok: false, why: `the property (${property}) holds when the sequence runs on the EVM` };
   const evidence = evidenceOf(out.world, { property, specs, violation: out.violation, how: null, replay: out });
   const again = await replaySequence(base.program, evidence, { deadline });
   if (!again.broken) return { ok: false, why: `the evidence does not replay (${again.error ?? 'property holds'})` };
@@ -193,7 +216,16 @@ export async function validateCandidate(base: ReplayBase, kind: SinkKind, contra
  * with a tracer that watches the target's DELEGATECALLs: confirmed when one goes to the address
  * the counterexample chose.
  */
-export async function confirmDelegatecall(base: ReplayBase, contract: string, txs: ConcreteTx[], chosen: string, deadline: number): Promise<{ ok: true; steps: Array<{ function: string; args: AbiValue[]; value: string; timestamp: number; data: string; ok: boolean }> } | { ok: false; why: string }> {
+export async function confirmDelegatecall(
+  base: ReplayBase,
+  contract: string,
+  txs: ConcreteTx[],
+  chosen: string,
+  deadline: number,
+): Promise<
+  | { ok: true; steps: Array<{ function: string; args: AbiValue[]; value: string; timestamp: number; data: string; ok: boolean }> }
+  | { ok: false; why: string }
+> {
   if (base.failed.has(contract)) return { ok: false, why: `the replay world could not deploy ${contract}: ${base.failed.get(contract)}` };
   const chain = await Chain.create(base.program.fork);
   chain.hardStop = deadline;
@@ -226,10 +258,24 @@ export async function confirmDelegatecall(base: ReplayBase, contract: string, tx
     block = { timestamp: block.timestamp + BigInt(s.dt), number: block.number + 1n };
     const data = calldataFor(fn, s.args);
     const last = i === specs.length - 1;
-    const r = await chain.call({ from: ACTORS.attacker, to: target.address, data, value: BigInt(s.value), gasLimit: CALL_GAS, block }, last ? tracer : null);
+    const r = await chain.call(
+      { from: ACTORS.attacker, to: target.address, data, value: BigInt(s.value), gasLimit: CALL_GAS, block },
+      last ? tracer : null,
+    );
     if (r.timedOut) return { ok: false, why: 'the replay ran out of time' };
-    steps.push({ function: fn.signature || '(ether transfer)', args: s.args, value: s.value, timestamp: Number(block.timestamp), data: '0x' + Buffer.from(data).toString('hex'), ok: r.ok });
-    if (last && !(r.ok && seen)) return { ok: false, why: seen ? 'the transaction with the delegatecall reverts on the EVM' : 'no DELEGATECALL to the chosen address ran on the EVM' };
+    steps.push({
+      function: fn.signature || '(ether transfer)',
+      args: s.args,
+      value: s.value,
+      timestamp: Number(block.timestamp),
+      data: '0x' + Buffer.from(data).toString('hex'),
+      ok: r.ok,
+    });
+    if (last && !(r.ok && seen))
+      return {
+        ok: false,
+        why: seen ? 'the transaction with the delegatecall reverts on the EVM' : 'no DELEGATECALL to the chosen address ran on the EVM',
+      };
   }
   return { ok: true, steps };
 }

@@ -16,7 +16,8 @@ export function resolveAgentOptions(file: Record<string, any>): AgentOptions {
   const a = file.agent ?? {};
   if (typeof a !== 'object' || Array.isArray(a)) throw new AgentConfigError('agent must be an object');
   const d = DEFAULT_AGENT_OPTIONS;
-  if (a.system_prompt !== undefined && typeof a.system_prompt !== 'string') throw new AgentConfigError('agent.system_prompt must be a string');
+  if (a.system_prompt !== undefined && typeof a.system_prompt !== 'string')
+    throw new AgentConfigError('agent.system_prompt must be a string');
   return {
     maxTurns: int(a.max_turns, 'max_turns', 1, 100, d.maxTurns),
     skillTimeoutMs: int(a.skill_timeout_ms, 'skill_timeout_ms', 100, 600_000, d.skillTimeoutMs),

@@ -23,7 +23,11 @@ export function loadGuardrails(services: KernelServices): GuardrailAccess {
   return {
     available: true,
     problem: null,
-    layers: () => chain.describe().filter((l) => l.mode !== 'off').map((l) => l.name),
+    layers: () =>
+      chain
+        .describe()
+        .filter((l) => l.mode !== 'off')
+        .map((l) => l.name),
     run: async (text, direction) => {
       const r = await chain.run(text, direction);
       if (r.findings.length) countGuardrailHits(hits, r);

@@ -22,7 +22,7 @@ function split(v: string): { provider: string; model: string | null } {
 }
 
 export function chooseBackend(registry: RegistryView, file: Record<string, any>, env: NodeJS.ProcessEnv = process.env): BackendChoice {
-  let provider: string | null = null;
+  let provider: string | null;
   let model: string | null = null;
   let source: BackendChoice['source'] = 'default';
   if (env.VIGIL_MODEL) {
@@ -43,10 +43,16 @@ export function chooseBackend(registry: RegistryView, file: Record<string, any>,
       source = 'auto';
     } else provider = 'demo';
   }
-  const backend = registry.llm(provider!) ?? null;
+  const backend = registry.llm(provider) ?? null;
   const m = model ?? backend?.defaultModel ?? 'unknown';
   let problem: string | null = null;
-  if (!backend) problem = `LLM provider "${provider}" is not registered (known: ${registry.llms().map((b) => b.provider).join(', ') || 'none'})`;
+  if (!backend)
+    problem = `LLM provider "${provider}" is not registered (known: ${
+      registry
+        .llms()
+        .map((b) => b.provider)
+        .join(', ') || 'none'
+    })`;
   else if (!backend.configured()) problem = `LLM provider "${provider}" is not configured (set its API key environment variable)`;
-  return { provider: provider!, model: m, label: `${provider}/${m}`, backend, problem, source };
+  return { provider: provider, model: m, label: `${provider}/${m}`, backend, problem, source };
 }

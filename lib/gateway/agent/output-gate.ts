@@ -32,7 +32,7 @@ export class OutputGate {
       cut = ws > 0 ? ws + 1 : MAX_HOLD;
     }
     if (cut <= 0) return;
-    while (cut < buf.length && /\s/.test(buf[cut]!)) cut++;
+    while (cut < buf.length && /\s/.test(buf[cut])) cut++;
     await this.release(cut);
   }
 
@@ -44,7 +44,7 @@ export class OutputGate {
     const out: string[] = [];
     let taken = 0;
     while (taken < cut && this.chunks.length) {
-      const c = this.chunks[0]!;
+      const c = this.chunks[0];
       if (taken + c.length <= cut) {
         out.push(c);
         taken += c.length;

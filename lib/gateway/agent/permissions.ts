@@ -4,7 +4,17 @@
 // programs are things an operator turns on deliberately, never by default.
 import type { Capability, Skill, TenantContext } from '../../../kernel/index.ts';
 
-export const ALL_CAPABILITIES: Capability[] = ['file_read', 'file_write', 'shell_exec', 'git_read', 'web_fetch', 'network', 'crypto', 'contract_analysis', 'llm_call'];
+export const ALL_CAPABILITIES: Capability[] = [
+  'file_read',
+  'file_write',
+  'shell_exec',
+  'git_read',
+  'web_fetch',
+  'network',
+  'crypto',
+  'contract_analysis',
+  'llm_call',
+];
 
 export const BUILTIN_PERMISSION_SETS: Record<string, Capability[]> = {
   default: ['file_read', 'git_read', 'crypto', 'contract_analysis', 'web_fetch'],
@@ -18,7 +28,8 @@ export class PermissionConfigError extends Error {}
 function checkCaps(list: unknown, where: string): Capability[] {
   if (!Array.isArray(list)) throw new PermissionConfigError(`${where} must be a list of capabilities`);
   const bad = list.filter((c) => !ALL_CAPABILITIES.includes(c as Capability));
-  if (bad.length) throw new PermissionConfigError(`${where}: unknown capabilities ${bad.join(', ')} (known: ${ALL_CAPABILITIES.join(', ')})`);
+  if (bad.length)
+    throw new PermissionConfigError(`${where}: unknown capabilities ${bad.join(', ')} (known: ${ALL_CAPABILITIES.join(', ')})`);
   return [...new Set(list as Capability[])];
 }
 
@@ -35,7 +46,8 @@ export interface PermissionPolicy {
 export function resolvePermissionPolicy(file: Record<string, any>): PermissionPolicy {
   const sets: Record<string, Capability[]> = { ...BUILTIN_PERMISSION_SETS };
   const cfg = file.permissions ?? {};
-  if (typeof cfg !== 'object' || Array.isArray(cfg)) throw new PermissionConfigError('permissions must be an object of named capability lists');
+  if (typeof cfg !== 'object' || Array.isArray(cfg))
+    throw new PermissionConfigError('permissions must be an object of named capability lists');
   for (const [name, list] of Object.entries(cfg)) sets[name] = checkCaps(list, `permissions.${name}`);
   const chosen = file.agent?.permission_set ?? 'default';
   let defaultName: string;
@@ -45,7 +57,9 @@ export function resolvePermissionPolicy(file: Record<string, any>): PermissionPo
     defaultSet = checkCaps(chosen, 'agent.permission_set');
   } else {
     if (typeof chosen !== 'string' || !sets[chosen]) {
-      throw new PermissionConfigError(`agent.permission_set "${String(chosen)}" is not a known set (known: ${Object.keys(sets).join(', ')})`);
+      throw new PermissionConfigError(
+        `agent.permission_set "${String(chosen)}" is not a known set (known: ${Object.keys(sets).join(', ')})`,
+      );
     }
     defaultName = chosen;
     defaultSet = sets[chosen]!;

@@ -52,7 +52,13 @@ export class ReadinessRegistryImpl implements ReadinessRegistry {
         for (const c of await p()) byId.set(c.id, c);
       } catch (e) {
         const id = `readiness_provider_${byId.size}`;
-        byId.set(id, { id, category: 'runtime', title: `Readiness check (${origin})`, status: 'attention', detail: `the check failed: ${(e as Error).message}` });
+        byId.set(id, {
+          id,
+          category: 'runtime',
+          title: `Readiness check (${origin})`,
+          status: 'attention',
+          detail: `the check failed: ${(e as Error).message}`,
+        });
       }
     };
     for (const p of builtin) await run(p, 'gateway');

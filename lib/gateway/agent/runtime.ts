@@ -121,7 +121,10 @@ interface TurnState {
 }
 
 /** What identifies a turn; newTurn() fills in the per-turn accumulators. */
-type TurnInit = Pick<TurnState, 'tenant' | 'sessionId' | 'isNew' | 'choice' | 'caps' | 'permissionSet' | 'span' | 'ctx' | 'emit' | 'signal' | 'waitForApprovals'> &
+type TurnInit = Pick<
+  TurnState,
+  'tenant' | 'sessionId' | 'isNew' | 'choice' | 'caps' | 'permissionSet' | 'span' | 'ctx' | 'emit' | 'signal' | 'waitForApprovals'
+> &
   Partial<Pick<TurnState, 'subject' | 'messages' | 'queue' | 'steps' | 'released' | 'direct'>>;
 
 function newTurn(init: TurnInit): TurnState {
@@ -175,7 +178,10 @@ export interface DirectCallRequest {
 }
 
 class GuardrailBlock extends Error {
-  constructor(readonly layer: string, readonly direction: GuardrailDirection) {
+  constructor(
+    readonly layer: string,
+    readonly direction: GuardrailDirection,
+  ) {
     super(`blocked by guardrail layer "${layer}" (${direction})`);
   }
 }
@@ -246,7 +252,8 @@ export class AgentRuntimeImpl implements AgentRuntime {
       isNew = true;
     }
     span.setAttribute('vigil.session_id', sessionId);
-    if (this.active.has(sessionId)) return fail(new HttpError(409, 'conflict', `session ${sessionId} already has a turn in progress; wait for it to finish`));
+    if (this.active.has(sessionId))
+      return fail(new HttpError(409, 'conflict', `session ${sessionId} already has a turn in progress; wait for it to finish`));
     const usage = this.services.get<UsageMeter>('usage');
     if (usage) await usage.assertAvailable(req.tenant.name).catch(fail);
 
@@ -273,8 +280,19 @@ export class AgentRuntimeImpl implements AgentRuntime {
     } catch (e) {
       if (e instanceof GuardrailBlock) {
         this.metrics.turns.inc({ outcome: 'blocked' });
-        await this.audit({ tenant: req.tenant.name, type: 'agent.turn', outcome: 'blocked', session_id: isNew ? null : sessionId, detail: { layer: e.layer, direction: 'input' } });
-        return fail(new HttpError(403, 'guardrail_blocked', `the message was blocked by the ${e.layer} guardrail`, { layer: e.layer, direction: 'input' }));
+        await this.audit({
+          tenant: req.tenant.name,
+          type: 'agent.turn',
+          outcome: 'blocked',
+          session_id: isNew ? null : sessionId,
+          detail: { layer: e.layer, direction: 'input' },
+        });
+        return fail(
+          new HttpError(403, 'guardrail_blocked', `the message was blocked by the ${e.layer} guardrail`, {
+            layer: e.layer,
+            direction: 'input',
+          }),
+        );
       }
       return fail(e);
     }
@@ -338,12 +356,18 @@ export class AgentRuntimeImpl implements AgentRuntime {
         // Output blocked mid-answer: keep the turn (tools may have run) but never the blocked text.
         s.fresh.push({ role: 'assistant', content: `[answer withheld by the ${e.layer} guardrail]`, data: { blocked: e.layer } });
         await this.persist(s).catch(() => {});
-        throw new HttpError(403, 'guardrail_blocked', `the answer was blocked by the ${e.layer} guardrail`, { layer: e.layer, direction: e.direction });
+        throw new HttpError(403, 'guardrail_blocked', `the answer was blocked by the ${e.layer} guardrail`, {
+          layer: e.layer,
+          direction: e.direction,
+        });
       }
       if (s.fresh.length > 1) await this.persist(s).catch(() => {});
       if (outcome === 'aborted') throw new HttpError(499, 'client_closed', 'the client closed the connection; the turn was stopped');
       if (e instanceof LlmProviderError) {
-        throw new HttpError(502, 'provider_error', `LLM provider ${e.provider} failed: ${e.message}`, { provider: e.provider, status: e.status });
+        throw new HttpError(502, 'provider_error', `LLM provider ${e.provider} failed: ${e.message}`, {
+          provider: e.provider,
+          status: e.status,
+        });
       }
       throw e;
     } finally {
@@ -351,12 +375,20 @@ export class AgentRuntimeImpl implements AgentRuntime {
       s.span.setAttribute('vigil.steps', s.steps);
       s.span.setAttribute('vigil.tokens.prompt', s.usage.prompt_tokens);
       s.span.setAttribute('vigil.tokens.completion', s.usage.completion_tokens);
-      if (outcome !== 'success' && outcome !== 'paused' && outcome !== 'max_turns') s.span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
+      if (outcome !== 'success' && outcome !== 'paused' && outcome !== 'max_turns')
+        s.span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
       this.metrics.turns.inc({ outcome });
       await this.audit({
         tenant: s.tenant.name,
         type: 'agent.turn',
-        outcome: outcome === 'success' || outcome === 'max_turns' ? 'success' : outcome === 'paused' ? 'info' : outcome === 'blocked' ? 'blocked' : 'failure',
+        outcome:
+          outcome === 'success' || outcome === 'max_turns'
+            ? 'success'
+            : outcome === 'paused'
+              ? 'info'
+              : outcome === 'blocked'
+                ? 'blocked'
+                : 'failure',
         session_id: s.sessionId,
         detail: { model: s.choice.label, steps: s.steps, tool_calls: s.toolCalls.length, usage: s.usage, outcome },
       });
@@ -392,7 +424,18 @@ export class AgentRuntimeImpl implements AgentRuntime {
     const tools: LlmToolSpec[] = this.skillsFor(s.tenant)
       .filter((x) => x.allowed)
       .map(({ skill }) => ({ name: skill.name, description: skill.description, parameters: skill.inputSchema }));
-    const span = this.services.tracer.startSpan('llm.request', { attributes: { 'vigil.provider': choice.provider, 'vigil.model': choice.model, 'vigil.session_id': s.sessionId, 'vigil.tools': tools.length } }, s.ctx);
+    const span = this.services.tracer.startSpan(
+      'llm.request',
+      {
+        attributes: {
+          'vigil.provider': choice.provider,
+          'vigil.model': choice.model,
+          'vigil.session_id': s.sessionId,
+          'vigil.tools': tools.length,
+        },
+      },
+      s.ctx,
+    );
     const t0 = performance.now();
     let text = '';
     const calls: QueuedCall[] = [];
@@ -417,7 +460,8 @@ export class AgentRuntimeImpl implements AgentRuntime {
       for await (const ev of choice.backend.stream({ model: choice.model, messages: s.messages, tools, signal: s.signal })) {
         if (s.signal.aborted) throw s.signal.reason ?? new DOMException('aborted', 'AbortError');
         if (ev.type === 'delta') await gate.push(ev.text);
-        else if (ev.type === 'tool_call') calls.push({ id: ev.id || `call_${randomUUID().slice(0, 8)}`, name: ev.name, arguments: ev.arguments });
+        else if (ev.type === 'tool_call')
+          calls.push({ id: ev.id || `call_${randomUUID().slice(0, 8)}`, name: ev.name, arguments: ev.arguments });
         else if (ev.type === 'done') usage = ev.usage;
       }
       await gate.flush();
@@ -440,8 +484,10 @@ export class AgentRuntimeImpl implements AgentRuntime {
       span.setAttribute('vigil.outcome', outcome);
       span.end();
       this.metrics.llmDuration.observe({ provider: choice.provider, model: choice.model, outcome }, secs);
-      if (usage.prompt_tokens) this.metrics.llmTokens.inc({ provider: choice.provider, model: choice.model, type: 'prompt' }, usage.prompt_tokens);
-      if (usage.completion_tokens) this.metrics.llmTokens.inc({ provider: choice.provider, model: choice.model, type: 'completion' }, usage.completion_tokens);
+      if (usage.prompt_tokens)
+        this.metrics.llmTokens.inc({ provider: choice.provider, model: choice.model, type: 'prompt' }, usage.prompt_tokens);
+      if (usage.completion_tokens)
+        this.metrics.llmTokens.inc({ provider: choice.provider, model: choice.model, type: 'completion' }, usage.completion_tokens);
       const meter = this.services.get<UsageMeter>('usage');
       const total = usage.prompt_tokens + usage.completion_tokens;
       if (meter && total) await meter.consume(s.tenant.name, total).catch((err) => this.log.warn({ err }, 'usage meter failed'));
@@ -453,7 +499,11 @@ export class AgentRuntimeImpl implements AgentRuntime {
   /** Runs the chain; returns the (possibly redacted) text or throws GuardrailBlock. */
   private async guard(s: TurnState, text: string, direction: GuardrailDirection, toolCallId?: string): Promise<string> {
     if (!text) return text;
-    const span = this.services.tracer.startSpan('guardrail.check', { attributes: { 'vigil.direction': direction, 'vigil.session_id': s.sessionId, 'vigil.chars': text.length } }, s.ctx);
+    const span = this.services.tracer.startSpan(
+      'guardrail.check',
+      { attributes: { 'vigil.direction': direction, 'vigil.session_id': s.sessionId, 'vigil.chars': text.length } },
+      s.ctx,
+    );
     try {
       const r = await this.guardrails.run(text, direction);
       span.setAttribute('vigil.action', r.action);
@@ -466,13 +516,20 @@ export class AgentRuntimeImpl implements AgentRuntime {
         cur.kinds.add(f.kind);
         byLayer.set(f.layer, cur);
       }
-      if (r.action === 'block' && r.blocked_by && !byLayer.has(r.blocked_by)) byLayer.set(r.blocked_by, { action: 'block', kinds: new Set(['blocked']) });
+      if (r.action === 'block' && r.blocked_by && !byLayer.has(r.blocked_by))
+        byLayer.set(r.blocked_by, { action: 'block', kinds: new Set(['blocked']) });
       for (const [layer, v] of byLayer) {
         const ev: GuardrailEventRecord = { direction, action: v.action, layer, kinds: [...v.kinds] };
         if (toolCallId) ev.tool_call_id = toolCallId;
         s.guardrails.push(ev);
         s.emit({ event: 'guardrail', data: ev });
-        await this.audit({ tenant: s.tenant.name, type: 'guardrail.hit', outcome: v.action === 'block' ? 'blocked' : 'info', session_id: s.isNew ? null : s.sessionId, detail: { ...ev } });
+        await this.audit({
+          tenant: s.tenant.name,
+          type: 'guardrail.hit',
+          outcome: v.action === 'block' ? 'blocked' : 'info',
+          session_id: s.isNew ? null : s.sessionId,
+          detail: { ...ev },
+        });
       }
       span.setAttribute('vigil.layers', [...byLayer.keys()].join(','));
       if (r.action === 'block') throw new GuardrailBlock(r.blocked_by ?? [...byLayer.keys()][0] ?? 'chain', direction);
@@ -487,15 +544,37 @@ export class AgentRuntimeImpl implements AgentRuntime {
   /** Runs one tool call; returns the pending approval when the turn must pause. */
   private async execCall(s: TurnState, call: QueuedCall): Promise<PendingApprovalInfo | null> {
     const t0 = performance.now();
-    const span = this.services.tracer.startSpan('skill.call', { attributes: { 'vigil.skill': call.name, 'vigil.session_id': s.sessionId, 'vigil.tenant': s.tenant.name ?? 'local', 'vigil.tool_call_id': call.id } }, s.ctx);
+    const span = this.services.tracer.startSpan(
+      'skill.call',
+      {
+        attributes: {
+          'vigil.skill': call.name,
+          'vigil.session_id': s.sessionId,
+          'vigil.tenant': s.tenant.name ?? 'local',
+          'vigil.tool_call_id': call.id,
+        },
+      },
+      s.ctx,
+    );
     let parsed: unknown = call.arguments;
     const finish = async (status: ToolCallStatus, output: unknown, error?: string): Promise<null> => {
-      const rec: ToolCallRecord = { id: call.id, name: call.name, arguments: parsed, status, ok: status === 'ok', output, duration_ms: Math.round((performance.now() - t0) * 100) / 100 };
+      const rec: ToolCallRecord = {
+        id: call.id,
+        name: call.name,
+        arguments: parsed,
+        status,
+        ok: status === 'ok',
+        output,
+        duration_ms: Math.round((performance.now() - t0) * 100) / 100,
+      };
       if (error) rec.error = error;
       s.toolCalls.push(rec);
       s.emit({ event: 'tool_result', data: rec });
-      const forModel = JSON.stringify(status === 'ok' ? { ok: true, output } : { ok: false, status, error, ...(output != null ? { output } : {}) });
-      const content = forModel.length > this.opts.maxToolOutputChars ? forModel.slice(0, this.opts.maxToolOutputChars) + '…[truncated]' : forModel;
+      const forModel = JSON.stringify(
+        status === 'ok' ? { ok: true, output } : { ok: false, status, error, ...(output != null ? { output } : {}) },
+      );
+      const content =
+        forModel.length > this.opts.maxToolOutputChars ? forModel.slice(0, this.opts.maxToolOutputChars) + '…[truncated]' : forModel;
       s.messages.push({ role: 'tool', tool_call_id: call.id, name: call.name, content });
       s.fresh.push({ role: 'tool', content, data: { tool_call_id: call.id, name: call.name, status } });
       this.metrics.skillCalls.inc({ skill: call.name, outcome: status });
@@ -503,8 +582,22 @@ export class AgentRuntimeImpl implements AgentRuntime {
       span.setAttribute('vigil.outcome', status);
       if (status !== 'ok') span.setStatus({ code: SpanStatusCode.ERROR, message: error ?? status });
       span.end();
-      const outcome: AuditEvent['outcome'] = status === 'ok' ? 'success' : status === 'denied' ? 'denied' : status === 'blocked' ? 'blocked' : 'failure';
-      await this.audit({ tenant: s.tenant.name, type: 'skill.call', outcome, session_id: s.direct ? null : s.sessionId, detail: { skill: call.name, tool_call_id: call.id, status, duration_ms: rec.duration_ms, ...(error ? { error } : {}), ...(s.direct ? { via: s.direct.origin, call_session: s.sessionId } : {}) } });
+      const outcome: AuditEvent['outcome'] =
+        status === 'ok' ? 'success' : status === 'denied' ? 'denied' : status === 'blocked' ? 'blocked' : 'failure';
+      await this.audit({
+        tenant: s.tenant.name,
+        type: 'skill.call',
+        outcome,
+        session_id: s.direct ? null : s.sessionId,
+        detail: {
+          skill: call.name,
+          tool_call_id: call.id,
+          status,
+          duration_ms: rec.duration_ms,
+          ...(error ? { error } : {}),
+          ...(s.direct ? { via: s.direct.origin, call_session: s.sessionId } : {}),
+        },
+      });
       return null;
     };
 
@@ -521,12 +614,22 @@ export class AgentRuntimeImpl implements AgentRuntime {
     }
     const skill = s.direct?.resolve?.(call.name) ?? this.services.registry.skill(call.name);
     if (!skill) {
-      const known = this.skillsFor(s.tenant).filter((x) => x.allowed).map((x) => x.skill.name);
-      return finish('unknown_skill', null, `unknown_skill: there is no skill named "${call.name}" (available: ${known.join(', ') || 'none'})`);
+      const known = this.skillsFor(s.tenant)
+        .filter((x) => x.allowed)
+        .map((x) => x.skill.name);
+      return finish(
+        'unknown_skill',
+        null,
+        `unknown_skill: there is no skill named "${call.name}" (available: ${known.join(', ') || 'none'})`,
+      );
     }
     const missing = missingCapabilities(skill, s.caps);
     if (missing.length) {
-      return finish('denied', null, `capability_denied: skill "${skill.name}" needs ${missing.join(', ')}, which the permission set "${s.permissionSet}" does not grant`);
+      return finish(
+        'denied',
+        null,
+        `capability_denied: skill "${skill.name}" needs ${missing.join(', ')}, which the permission set "${s.permissionSet}" does not grant`,
+      );
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       return finish('invalid_args', null, `invalid_arguments: the arguments for "${skill.name}" must be a JSON object`);
@@ -537,8 +640,17 @@ export class AgentRuntimeImpl implements AgentRuntime {
       if (!validate(input)) {
         const e = validate.errors?.[0];
         const where = e?.instancePath ? `"${e.instancePath.slice(1).replace(/\//g, '.')}"` : 'input';
-        const extra = e?.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})` : e?.keyword === 'additionalProperties' ? ` ("${(e.params as { additionalProperty: string }).additionalProperty}")` : '';
-        return finish('invalid_args', null, `invalid_arguments: ${where} ${e?.message ?? 'does not match the schema'}${extra} for skill "${skill.name}"`);
+        const extra =
+          e?.keyword === 'enum'
+            ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})`
+            : e?.keyword === 'additionalProperties'
+              ? ` ("${(e.params as { additionalProperty: string }).additionalProperty}")`
+              : '';
+        return finish(
+          'invalid_args',
+          null,
+          `invalid_arguments: ${where} ${e?.message ?? 'does not match the schema'}${extra} for skill "${skill.name}"`,
+        );
       }
       try {
         const argsText = JSON.stringify(input);
@@ -551,15 +663,30 @@ export class AgentRuntimeImpl implements AgentRuntime {
           }
         }
       } catch (e) {
-        if (e instanceof GuardrailBlock) return finish('blocked', null, `guardrail_blocked: the ${e.layer} guardrail blocked these arguments; the call was not made`);
+        if (e instanceof GuardrailBlock)
+          return finish('blocked', null, `guardrail_blocked: the ${e.layer} guardrail blocked these arguments; the call was not made`);
         throw e;
       }
       const gate = this.services.get<ApprovalGate>('approvals');
       if (gate) {
-        const verdict = await gate.check({ tenant: s.tenant.name, key: s.tenant.key ?? null, sessionId: s.sessionId, skill: skill.name, capabilities: skill.capabilities, input, toolCallId: call.id });
+        const verdict = await gate.check({
+          tenant: s.tenant.name,
+          key: s.tenant.key ?? null,
+          sessionId: s.sessionId,
+          skill: skill.name,
+          capabilities: skill.capabilities,
+          input,
+          toolCallId: call.id,
+        });
         if (verdict.decision === 'pending') {
           const a = verdict.approval;
-          const info: PendingApprovalInfo = { approval_id: a.id, tool_call_id: call.id, skill: skill.name, input, expires_at: a.expires_at };
+          const info: PendingApprovalInfo = {
+            approval_id: a.id,
+            tool_call_id: call.id,
+            skill: skill.name,
+            input,
+            expires_at: a.expires_at,
+          };
           span.setAttribute('vigil.outcome', 'pending');
           span.end();
           this.metrics.skillCalls.inc({ skill: skill.name, outcome: 'pending' });
@@ -585,7 +712,15 @@ export class AgentRuntimeImpl implements AgentRuntime {
           // Stored before waiting, so a decision that arrives after a disconnect can still resume.
           await this.services.store.putRecord(PAUSED, a.id, paused as unknown as Record<string, unknown>, s.tenant.name);
           if (!s.waitForApprovals) {
-            s.toolCalls.push({ id: call.id, name: skill.name, arguments: input, status: 'pending', ok: false, output: null, duration_ms: 0 });
+            s.toolCalls.push({
+              id: call.id,
+              name: skill.name,
+              arguments: input,
+              status: 'pending',
+              ok: false,
+              output: null,
+              duration_ms: 0,
+            });
             s.queue.length = 0;
             return info;
           }
@@ -597,14 +732,21 @@ export class AgentRuntimeImpl implements AgentRuntime {
             this.waiting.delete(a.id);
           }
           if (!(await this.services.store.deleteRecord(PAUSED, a.id, s.tenant.name))) {
-            return this.execCall(s, { ...call, decided: { ...decided, status: 'denied', reason: 'the approval was already resumed elsewhere' } });
+            return this.execCall(s, {
+              ...call,
+              decided: { ...decided, status: 'denied', reason: 'the approval was already resumed elsewhere' },
+            });
           }
           return this.execCall(s, { ...call, decided });
         }
       }
     }
     if (call.decided && call.decided.status !== 'approved') {
-      return finish('denied', null, `approval_${call.decided.status}: a human ${call.decided.status === 'expired' ? 'did not decide in time' : 'denied this call'}${call.decided.reason ? ` (${call.decided.reason})` : ''}`);
+      return finish(
+        'denied',
+        null,
+        `approval_${call.decided.status}: a human ${call.decided.status === 'expired' ? 'did not decide in time' : 'denied this call'}${call.decided.reason ? ` (${call.decided.reason})` : ''}`,
+      );
     }
     span.setAttribute('vigil.capabilities', skill.capabilities.join(','));
     const r = await this.callSkill(skill, input, s);
@@ -642,13 +784,24 @@ export class AgentRuntimeImpl implements AgentRuntime {
    */
   async callSkillDirect(req: DirectCallRequest): Promise<{ record: ToolCallRecord; guardrails: GuardrailEventRecord[] }> {
     const parent = context.active();
-    const span = this.services.tracer.startSpan('agent.direct_call', { attributes: { 'vigil.tenant': req.tenant.name ?? 'local', 'vigil.origin': req.origin, 'vigil.skill': req.name } }, parent);
+    const span = this.services.tracer.startSpan(
+      'agent.direct_call',
+      { attributes: { 'vigil.tenant': req.tenant.name ?? 'local', 'vigil.origin': req.origin, 'vigil.skill': req.name } },
+      parent,
+    );
     const { capabilities, name: permissionSet } = this.policy.forTenant(req.tenant);
     const s = newTurn({
       tenant: req.tenant,
       sessionId: req.sessionId ?? `${req.origin}-${randomUUID()}`,
       isNew: true,
-      choice: { provider: 'none', model: 'none', label: 'none', backend: null, problem: 'no model takes part in a direct call', source: 'config' },
+      choice: {
+        provider: 'none',
+        model: 'none',
+        label: 'none',
+        backend: null,
+        problem: 'no model takes part in a direct call',
+        source: 'config',
+      },
       caps: capabilities,
       permissionSet,
       span,
@@ -657,18 +810,33 @@ export class AgentRuntimeImpl implements AgentRuntime {
       signal: req.signal,
       waitForApprovals: true,
       released: true,
-      direct: { origin: req.origin, resolve: req.resolve, maxOutputChars: req.maxOutputChars ?? this.opts.maxToolOutputChars, timeoutMs: req.timeoutMs, resultDirection: req.resultDirection },
+      direct: {
+        origin: req.origin,
+        resolve: req.resolve,
+        maxOutputChars: req.maxOutputChars ?? this.opts.maxToolOutputChars,
+        timeoutMs: req.timeoutMs,
+        resultDirection: req.resultDirection,
+      },
     });
     const call: QueuedCall = { id: `call_${randomUUID().slice(0, 12)}`, name: req.name, arguments: JSON.stringify(req.input ?? {}) };
     try {
       await context.with(s.ctx, () => this.execCall(s, call));
     } catch (e) {
       if (!req.signal.aborted) throw e;
-      s.toolCalls.push({ id: call.id, name: req.name, arguments: req.input, status: 'aborted', ok: false, output: null, error: 'aborted: the caller went away before the call finished', duration_ms: 0 });
+      s.toolCalls.push({
+        id: call.id,
+        name: req.name,
+        arguments: req.input,
+        status: 'aborted',
+        ok: false,
+        output: null,
+        error: 'aborted: the caller went away before the call finished',
+        duration_ms: 0,
+      });
     } finally {
       span.end();
     }
-    return { record: s.toolCalls[s.toolCalls.length - 1]!, guardrails: s.guardrails };
+    return { record: s.toolCalls[s.toolCalls.length - 1], guardrails: s.guardrails };
   }
 
   private validator(skill: Skill): ValidateFunction {
@@ -678,25 +846,35 @@ export class AgentRuntimeImpl implements AgentRuntime {
         v = this.ajv.compile(skill.inputSchema);
       } catch (e) {
         const msg = `skill schema is invalid: ${(e as Error).message}`;
-        v = Object.assign(() => false, { errors: [{ instancePath: '', message: msg, keyword: 'schema', params: {}, schemaPath: '' }] }) as unknown as ValidateFunction;
+        v = Object.assign(() => false, {
+          errors: [{ instancePath: '', message: msg, keyword: 'schema', params: {}, schemaPath: '' }],
+        }) as unknown as ValidateFunction;
       }
       this.validators.set(skill, v);
     }
     return v;
   }
 
-  private async callSkill(skill: Skill, input: Record<string, unknown>, s: TurnState): Promise<{ ok: boolean; output?: unknown; error?: string; aborted?: boolean }> {
+  private async callSkill(
+    skill: Skill,
+    input: Record<string, unknown>,
+    s: TurnState,
+  ): Promise<{ ok: boolean; output?: unknown; error?: string; aborted?: boolean }> {
     const limitMs = s.direct?.timeoutMs ?? this.opts.skillTimeoutMs;
     const timeout = AbortSignal.timeout(limitMs);
     const signal = AbortSignal.any([s.signal, timeout]);
     let onAbort: (() => void) | undefined;
     // A skill that ignores its signal still cannot hold the turn past the limit.
     const stop = new Promise<never>((_, rej) => {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- rejects with the abort reason, as fetch() does
       onAbort = () => rej(signal.reason);
       signal.addEventListener('abort', onAbort, { once: true });
     });
     try {
-      const r = await Promise.race([skill.call(input, { sessionId: s.sessionId, tenant: s.tenant.name, signal, workspace: this.services.settings.workspace }), stop]);
+      const r = await Promise.race([
+        skill.call(input, { sessionId: s.sessionId, tenant: s.tenant.name, signal, workspace: this.services.settings.workspace }),
+        stop,
+      ]);
       return { ok: r.ok, output: r.output, error: r.error };
     } catch (e) {
       if (s.signal.aborted) return { ok: false, aborted: true };
@@ -728,14 +906,31 @@ export class AgentRuntimeImpl implements AgentRuntime {
     const tenant: TenantContext = { name: p.tenant, permissions: p.permissions, key: p.key ?? null };
     if (this.active.has(p.session_id)) {
       // The session is busy with another turn; record the decision as a note the next turn will see.
-      await this.services.store.appendMessages(p.session_id, [{ role: 'tool', content: JSON.stringify({ ok: false, status: 'denied', error: 'the approval arrived while another turn was running; ask again' }), data: { tool_call_id: p.call.id, name: p.call.name, status: 'denied' } }]);
+      await this.services.store.appendMessages(p.session_id, [
+        {
+          role: 'tool',
+          content: JSON.stringify({ ok: false, status: 'denied', error: 'the approval arrived while another turn was running; ask again' }),
+          data: { tool_call_id: p.call.id, name: p.call.name, status: 'denied' },
+        },
+      ]);
       return;
     }
     const parent = context.active();
-    const span = this.services.tracer.startSpan('agent.turn', { attributes: { 'vigil.tenant': p.tenant ?? 'local', 'vigil.session_id': p.session_id, 'vigil.resumed_approval': approval.id } }, parent);
+    const span = this.services.tracer.startSpan(
+      'agent.turn',
+      { attributes: { 'vigil.tenant': p.tenant ?? 'local', 'vigil.session_id': p.session_id, 'vigil.resumed_approval': approval.id } },
+      parent,
+    );
     const registry = this.services.registry;
     const backend = registry.llm(p.provider) ?? null;
-    const choice: BackendChoice = { provider: p.provider, model: p.model, label: `${p.provider}/${p.model}`, backend, problem: backend ? null : `LLM provider "${p.provider}" is no longer registered`, source: 'config' };
+    const choice: BackendChoice = {
+      provider: p.provider,
+      model: p.model,
+      label: `${p.provider}/${p.model}`,
+      backend,
+      problem: backend ? null : `LLM provider "${p.provider}" is no longer registered`,
+      source: 'config',
+    };
     const { capabilities, name: permissionSet } = this.policy.forTenant(tenant);
     const s = newTurn({
       tenant,
@@ -744,7 +939,10 @@ export class AgentRuntimeImpl implements AgentRuntime {
       choice,
       caps: capabilities,
       permissionSet,
-      messages: [{ role: 'system', content: this.opts.systemPrompt }, ...(await this.loadHistory(p.session_id, new Set([p.call.id, ...p.queue.map((q) => q.id)])))],
+      messages: [
+        { role: 'system', content: this.opts.systemPrompt },
+        ...(await this.loadHistory(p.session_id, new Set([p.call.id, ...p.queue.map((q) => q.id)]))),
+      ],
       queue: [{ ...p.call, decided: approval }, ...p.queue],
       steps: p.steps,
       span,
@@ -788,7 +986,12 @@ export class AgentRuntimeImpl implements AgentRuntime {
   private async persist(s: TurnState) {
     if (!s.fresh.length) return;
     if (s.isNew) {
-      await this.services.store.createSession({ id: s.sessionId, tenant: s.tenant.name, subject: s.subject, meta: { title: s.title, model: s.choice.label } });
+      await this.services.store.createSession({
+        id: s.sessionId,
+        tenant: s.tenant.name,
+        subject: s.subject,
+        meta: { title: s.title, model: s.choice.label },
+      });
       s.isNew = false;
     }
     await this.services.store.appendMessages(s.sessionId, s.fresh);
@@ -803,8 +1006,9 @@ export class AgentRuntimeImpl implements AgentRuntime {
   private async loadHistory(sessionId: string, pendingIds: Set<string> = new Set()): Promise<LlmMessage[]> {
     const rows = await this.services.store.getMessages(sessionId);
     let start = Math.max(0, rows.length - this.opts.historyLimit);
-    while (start > 0 && start < rows.length && rows[start]!.role !== 'user') start--;
+    while (start > 0 && start < rows.length && rows[start].role !== 'user') start--;
     const out: LlmMessage[] = [];
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- stored JSON: whatever the row holds is shown as text
     const answered = new Set(rows.filter((r) => r.role === 'tool').map((r) => String(r.data?.tool_call_id ?? '')));
     for (const r of rows.slice(start)) {
       if (r.role === 'assistant') {
@@ -812,10 +1016,20 @@ export class AgentRuntimeImpl implements AgentRuntime {
         out.push({ role: 'assistant', content: r.content, tool_calls: calls?.length ? calls : undefined });
         for (const c of calls ?? []) {
           if (!answered.has(c.id) && !pendingIds.has(c.id)) {
-            out.push({ role: 'tool', tool_call_id: c.id, name: c.name, content: JSON.stringify({ ok: false, status: 'aborted', error: 'this call did not complete (the turn was interrupted or is awaiting approval)' }) });
+            out.push({
+              role: 'tool',
+              tool_call_id: c.id,
+              name: c.name,
+              content: JSON.stringify({
+                ok: false,
+                status: 'aborted',
+                error: 'this call did not complete (the turn was interrupted or is awaiting approval)',
+              }),
+            });
           }
         }
       } else if (r.role === 'tool') {
+        // eslint-disable-next-line @typescript-eslint/no-base-to-string -- stored JSON: whatever the row holds is shown as text
         out.push({ role: 'tool', content: r.content, tool_call_id: String(r.data?.tool_call_id ?? ''), name: String(r.data?.name ?? '') });
       } else if (r.role === 'user') {
         out.push({ role: 'user', content: r.content });

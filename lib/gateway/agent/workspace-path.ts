@@ -10,7 +10,10 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 
 export class PathError extends Error {
-  constructor(message: string, readonly code: 'path_outside_workspace' | 'not_found' | 'invalid_path' | 'path_protected') {
+  constructor(
+    message: string,
+    readonly code: 'path_outside_workspace' | 'not_found' | 'invalid_path' | 'path_protected',
+  ) {
     super(message);
   }
 }
@@ -51,7 +54,8 @@ export interface ConfineOptions {
 
 function checkProtected(p: string, real: string, opts: ConfineOptions) {
   for (const q of opts.protect ?? []) {
-    if (inside(q, real)) throw new PathError(`path "${p}" belongs to the server's own data or config and is not available to skills`, 'path_protected');
+    if (inside(q, real))
+      throw new PathError(`path "${p}" belongs to the server's own data or config and is not available to skills`, 'path_protected');
   }
 }
 
@@ -77,7 +81,11 @@ export async function resolveForWrite(root: string, p: string, opts: ConfineOpti
   if (p.includes('\0')) throw new PathError('path must not contain NUL bytes', 'invalid_path');
   const abs = path.resolve(root, p);
   if (!inside(root, abs) || abs === root) throw new PathError(`path "${p}" is outside the workspace`, 'path_outside_workspace');
-  const gitRefusal = () => new PathError(`path "${p}" is inside a .git folder; repository internals (config, hooks) cannot be written by skills`, 'path_protected');
+  const gitRefusal = () =>
+    new PathError(
+      `path "${p}" is inside a .git folder; repository internals (config, hooks) cannot be written by skills`,
+      'path_protected',
+    );
   if (hasGitSegment(path.relative(root, abs))) throw gitRefusal();
   let probe = abs;
   let real: string;
@@ -98,7 +106,8 @@ export async function resolveForWrite(root: string, p: string, opts: ConfineOpti
   if (hasGitSegment(path.relative(root, landing))) throw gitRefusal();
   checkProtected(p, landing, opts);
   const st = await fsp.lstat(abs).catch(() => null);
-  if (st?.isSymbolicLink()) throw new PathError(`path "${p}" is a symlink; writing through symlinks is not allowed`, 'path_outside_workspace');
+  if (st?.isSymbolicLink())
+    throw new PathError(`path "${p}" is a symlink; writing through symlinks is not allowed`, 'path_outside_workspace');
   if (st?.isDirectory()) throw new PathError(`path "${p}" is a directory`, 'invalid_path');
   return { abs, rel: path.relative(root, abs) };
 }

@@ -15,10 +15,13 @@ export interface AnonymousLimiter {
 
 export function createAnonymousLimiter(limit: RateLimit, now: () => number = Date.now): AnonymousLimiter {
   const windows = new Map<string, { start: number; count: number }>();
-  const sweep = setInterval(() => {
-    const t = now();
-    for (const [ip, w] of windows) if (t - w.start >= limit.windowMs) windows.delete(ip);
-  }, Math.max(1000, Math.min(limit.windowMs, 60_000)));
+  const sweep = setInterval(
+    () => {
+      const t = now();
+      for (const [ip, w] of windows) if (t - w.start >= limit.windowMs) windows.delete(ip);
+    },
+    Math.max(1000, Math.min(limit.windowMs, 60_000)),
+  );
   sweep.unref();
   const current = (ip: string) => {
     const t = now();

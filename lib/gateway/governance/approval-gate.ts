@@ -21,8 +21,7 @@ import { APPROVALS_DECIDE, CAPABILITY_NAMES, LimitError } from './limits.ts';
  *  callers such as tests) decides any. In single-tenant local mode there are no keys to separate:
  *  the local caller is the operator. */
 export type Decider =
-  | { kind: 'operator'; name: string }
-  | { kind: 'key'; tenant: string | null; key: string | null; permissions: readonly string[] | null };
+  { kind: 'operator'; name: string } | { kind: 'key'; tenant: string | null; key: string | null; permissions: readonly string[] | null };
 
 /** Store collection the CLI writes when it decides, so a running server resumes the paused turn. */
 export const DECIDED_OUTBOX = 'approval_decisions';
@@ -38,10 +37,20 @@ export function authorizeDecision(rec: ApprovalRecord, by: Decider): void {
   if (by.tenant == null && by.key == null) return;
   const requester = typeof rec.data?.requested_by === 'string' ? rec.data.requested_by : null;
   if (by.key != null && requester === by.key) {
-    throw new HttpError(403, 'forbidden', `the key ${by.key} caused this approval request and cannot decide it; a key of tenant "${rec.tenant}" with the permission ${APPROVALS_DECIDE}, or the operator (\`vigil approvals approve ${rec.id}\`), decides`, { reason: 'self_approval', requested_by: requester });
+    throw new HttpError(
+      403,
+      'forbidden',
+      `the key ${by.key} caused this approval request and cannot decide it; a key of tenant "${rec.tenant}" with the permission ${APPROVALS_DECIDE}, or the operator (\`vigil approvals approve ${rec.id}\`), decides`,
+      { reason: 'self_approval', requested_by: requester },
+    );
   }
   if (!(by.permissions ?? []).includes(APPROVALS_DECIDE)) {
-    throw new HttpError(403, 'forbidden', `the key ${by.key ?? by.tenant} lacks the permission ${APPROVALS_DECIDE}; approvals are decided by an approver key of the tenant or by the operator (\`vigil approvals approve ${rec.id}\`)`, { reason: 'missing_permission', permission: APPROVALS_DECIDE });
+    throw new HttpError(
+      403,
+      'forbidden',
+      `the key ${by.key ?? by.tenant} lacks the permission ${APPROVALS_DECIDE}; approvals are decided by an approver key of the tenant or by the operator (\`vigil approvals approve ${rec.id}\`)`,
+      { reason: 'missing_permission', permission: APPROVALS_DECIDE },
+    );
   }
 }
 
@@ -53,18 +62,22 @@ export interface ApprovalPolicy {
 
 export function parseApprovalPolicy(raw: unknown): ApprovalPolicy {
   if (raw == null) return { skills: [], capabilities: [], ttlSeconds: 900 };
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw new LimitError('config "approvals" must be an object {skills, capabilities, ttl_seconds}');
+  if (typeof raw !== 'object' || Array.isArray(raw))
+    throw new LimitError('config "approvals" must be an object {skills, capabilities, ttl_seconds}');
   const r = raw as Record<string, unknown>;
   const list = (k: string): string[] => {
     const v = r[k] ?? [];
-    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string' || !x)) throw new LimitError(`config approvals.${k} must be a list of names`);
+    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string' || !x))
+      throw new LimitError(`config approvals.${k} must be a list of names`);
     return [...new Set(v as string[])];
   };
   const caps = list('capabilities');
   const bad = caps.filter((c) => !(CAPABILITY_NAMES as readonly string[]).includes(c));
-  if (bad.length) throw new LimitError(`config approvals.capabilities: unknown capability ${bad.join(', ')}; use ${CAPABILITY_NAMES.join(', ')}`);
+  if (bad.length)
+    throw new LimitError(`config approvals.capabilities: unknown capability ${bad.join(', ')}; use ${CAPABILITY_NAMES.join(', ')}`);
   const ttl = r.ttl_seconds ?? 900;
-  if (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 1 || ttl > 7 * 86400) throw new LimitError('config approvals.ttl_seconds must be a number of seconds from 1 to 604800');
+  if (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 1 || ttl > 7 * 86400)
+    throw new LimitError('config approvals.ttl_seconds must be a number of seconds from 1 to 604800');
   return { skills: list('skills'), capabilities: caps, ttlSeconds: ttl };
 }
 
@@ -82,7 +95,14 @@ export interface ApprovalService extends ApprovalGate {
   get(id: string, tenant: string | null): Promise<ApprovalRecord | null>;
   list(tenant: string | null, status?: string): Promise<ApprovalRecord[]>;
   /** `by` omitted = a trusted in-process caller (the operator). */
-  decide(id: string, tenant: string | null, decision: 'approve' | 'deny', reason: string | null, actor: string | null, by?: Decider): Promise<ApprovalRecord>;
+  decide(
+    id: string,
+    tenant: string | null,
+    decision: 'approve' | 'deny',
+    reason: string | null,
+    actor: string | null,
+    by?: Decider,
+  ): Promise<ApprovalRecord>;
   /** Applies decisions another process (the `vigil approvals` CLI) stored: wakes waiters and
    *  resumes paused turns. Returns how many were applied. */
   applyExternalDecisions(): Promise<number>;
@@ -144,7 +164,12 @@ export function createApprovalService(d: ApprovalDeps): ApprovalService {
     }
   };
 
-  const finishClaimed = async (rec: ApprovalRecord, how: 'approved' | 'denied' | 'expired', reason: string | null, actor: string | null) => {
+  const finishClaimed = async (
+    rec: ApprovalRecord,
+    how: 'approved' | 'denied' | 'expired',
+    reason: string | null,
+    actor: string | null,
+  ) => {
     const done: ApprovalRecord = {
       ...rec,
       status: how,
@@ -154,7 +179,10 @@ export function createApprovalService(d: ApprovalDeps): ApprovalService {
     };
     await d.store.putApproval(done);
     const t = timers.get(rec.id);
-    if (t) (clearTimeout(t), timers.delete(rec.id));
+    if (t) {
+      clearTimeout(t);
+      timers.delete(rec.id);
+    }
     try {
       await d.audit()?.record({
         tenant: rec.tenant,
@@ -163,7 +191,14 @@ export function createApprovalService(d: ApprovalDeps): ApprovalService {
         actor,
         session_id: rec.session_id,
         severity: how === 'approved' ? 5 : 4,
-        detail: { approval_id: rec.id, skill: rec.skill, decision: how, reason, decided_by: actor, requested_by: rec.data?.requested_by ?? null },
+        detail: {
+          approval_id: rec.id,
+          skill: rec.skill,
+          decision: how,
+          reason,
+          decided_by: actor,
+          requested_by: rec.data?.requested_by ?? null,
+        },
       });
     } catch (e) {
       report(e, 'audit of approval decision');
@@ -173,7 +208,10 @@ export function createApprovalService(d: ApprovalDeps): ApprovalService {
     // The decision has been stored; resuming the paused turn happens in the background so the
     // person deciding is not kept waiting for a whole skill call and model answer.
     const agent = d.agent();
-    const resume = () => void Promise.resolve().then(() => agent!.resumeAfterApproval(done)).catch((e) => report(e, 'agent resume after approval'));
+    const resume = () =>
+      void Promise.resolve()
+        .then(() => agent!.resumeAfterApproval(done))
+        .catch((e) => report(e, 'agent resume after approval'));
     if (agent && !d.bus) resume();
     else if (agent && d.bus) {
       // A stream on another replica waits on this approval and resumes the turn there; this
@@ -224,7 +262,12 @@ export function createApprovalService(d: ApprovalDeps): ApprovalService {
         created_at: new Date(created).toISOString(),
         expires_at: new Date(created + d.policy.ttlSeconds * 1000).toISOString(),
         decided_at: null,
-        data: { tool_call_id: call.toolCallId, capabilities: call.capabilities, matched: { skill: bySkill, capabilities: byCap }, requested_by: call.key ?? null },
+        data: {
+          tool_call_id: call.toolCallId,
+          capabilities: call.capabilities,
+          matched: { skill: bySkill, capabilities: byCap },
+          requested_by: call.key ?? null,
+        },
       };
       await d.store.putApproval(rec);
       arm(rec);
@@ -236,7 +279,13 @@ export function createApprovalService(d: ApprovalDeps): ApprovalService {
           session_id: call.sessionId,
           severity: 4,
           actor: call.key ?? call.tenant ?? null,
-          detail: { approval_id: rec.id, skill: call.skill, capabilities: call.capabilities, expires_at: rec.expires_at, requested_by: call.key ?? null },
+          detail: {
+            approval_id: rec.id,
+            skill: call.skill,
+            capabilities: call.capabilities,
+            expires_at: rec.expires_at,
+            requested_by: call.key ?? null,
+          },
         });
       } catch (e) {
         report(e, 'audit of approval request');
@@ -253,6 +302,7 @@ export function createApprovalService(d: ApprovalDeps): ApprovalService {
         return (await d.store.getApproval(id, tenant))!;
       }
       return new Promise<ApprovalRecord>((resolve, reject) => {
+        // eslint-disable-next-line prefer-const -- cleanup() reads it and may run (on abort) before it is assigned
         let poll: NodeJS.Timeout | undefined;
         const release = d.bus?.hold(id);
         const cleanup = () => {
@@ -276,11 +326,14 @@ export function createApprovalService(d: ApprovalDeps): ApprovalService {
         signal?.addEventListener('abort', onAbort, { once: true });
         events.on(id, done);
         poll = setInterval(() => {
-          void d.store.getApproval(id, tenant).then(async (r) => {
-            if (!r) return;
-            if (DECIDED.has(r.status)) done(r);
-            else if (isOverdue(r)) await expire(id, tenant);
-          }).catch((e) => report(e, 'approval poll'));
+          void d.store
+            .getApproval(id, tenant)
+            .then(async (r) => {
+              if (!r) return;
+              if (DECIDED.has(r.status)) done(r);
+              else if (isOverdue(r)) await expire(id, tenant);
+            })
+            .catch((e) => report(e, 'approval poll'));
         }, pollMs);
         // Not unref'd: someone is waiting on this approval, which is work in progress.
       });
@@ -325,8 +378,18 @@ export function createApprovalService(d: ApprovalDeps): ApprovalService {
         .filter((a) => (a.status === 'approved' || a.status === 'denied') && a.decided_at)
         .map((a) => (Date.parse(a.decided_at!) - Date.parse(a.created_at)) / 1000)
         .sort((a, b) => a - b);
-      const median = secs.length ? (secs.length % 2 ? secs[(secs.length - 1) / 2]! : (secs[secs.length / 2 - 1]! + secs[secs.length / 2]!) / 2) : null;
-      return { pending: count('pending'), approved: count('approved'), denied: count('denied'), expired: count('expired'), median_decision_seconds: median };
+      const median = secs.length
+        ? secs.length % 2
+          ? secs[(secs.length - 1) / 2]
+          : (secs[secs.length / 2 - 1] + secs[secs.length / 2]) / 2
+        : null;
+      return {
+        pending: count('pending'),
+        approved: count('approved'),
+        denied: count('denied'),
+        expired: count('expired'),
+        median_decision_seconds: median,
+      };
     },
 
     async applyExternalDecisions() {
@@ -339,10 +402,16 @@ export function createApprovalService(d: ApprovalDeps): ApprovalService {
         if (!rec || !DECIDED.has(rec.status)) continue;
         n++;
         const t = timers.get(rec.id);
-        if (t) (clearTimeout(t), timers.delete(rec.id));
+        if (t) {
+          clearTimeout(t);
+          timers.delete(rec.id);
+        }
         events.emit(rec.id, rec);
         const agent = d.agent();
-        if (agent) void Promise.resolve().then(() => agent.resumeAfterApproval(rec)).catch((e) => report(e, 'agent resume after a CLI decision'));
+        if (agent)
+          void Promise.resolve()
+            .then(() => agent.resumeAfterApproval(rec))
+            .catch((e) => report(e, 'agent resume after a CLI decision'));
       }
       return n;
     },
@@ -382,7 +451,12 @@ export async function decideAsOperator(o: {
     }
   }
   if (tenant === undefined) throw new HttpError(404, 'approval_not_found', `no approval ${o.id}`);
-  const svc = createApprovalService({ store: o.store, policy: { skills: [], capabilities: [], ttlSeconds: 900 }, audit: () => o.audit, agent: () => undefined });
+  const svc = createApprovalService({
+    store: o.store,
+    policy: { skills: [], capabilities: [], ttlSeconds: 900 },
+    audit: () => o.audit,
+    agent: () => undefined,
+  });
   const announce = (decided_at: string | null) => o.store.putRecord(DECIDED_OUTBOX, o.id, { tenant, decided_at }, null);
   try {
     const by: Decider = { kind: 'operator', name: o.operator };

@@ -29,7 +29,10 @@ export interface AuditLog extends AuditSink {
   query(tenant: string | null, f: AuditFilters): Promise<AuditPage>;
   get(tenant: string | null, id: number): Promise<AuditEvent | null>;
   /** Every matching event, oldest first, read in pages so an export never loads the whole log. */
-  stream(tenant: string | null, f: Omit<AuditFilters, 'limit' | 'after' | 'before' | 'order'> & { after?: number }): AsyncGenerator<AuditEvent>;
+  stream(
+    tenant: string | null,
+    f: Omit<AuditFilters, 'limit' | 'after' | 'before' | 'order'> & { after?: number },
+  ): AsyncGenerator<AuditEvent>;
 }
 
 const ISO = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -41,7 +44,8 @@ export function parseIsoTime(v: string, field: string): string {
   // A time without a zone is read as UTC, like the stored timestamps; a bare date is midnight UTC.
   const withZone = m && s.length > 10 && !m[1] ? s + 'Z' : s;
   const t = m ? Date.parse(withZone) : NaN;
-  if (Number.isNaN(t)) throw new HttpError(400, 'invalid_request', `"${field}" must be an ISO 8601 time such as 2025-01-31T12:00:00Z, got "${v}"`, { field });
+  if (Number.isNaN(t))
+    throw new HttpError(400, 'invalid_request', `"${field}" must be an ISO 8601 time such as 2025-01-31T12:00:00Z, got "${v}"`, { field });
   return new Date(t).toISOString();
 }
 
@@ -64,6 +68,7 @@ export function parseAuditFilters(q: Record<string, unknown>, opts: { defaultLim
     const v = q[k];
     if (v === undefined || v === '') return undefined;
     if (Array.isArray(v)) throw new HttpError(400, 'invalid_request', `"${k}" may be given once`, { field: k });
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a query-string value (arrays are rejected above)
     return String(v);
   };
   const max = opts.maxLimit ?? 1000;
@@ -75,31 +80,42 @@ export function parseAuditFilters(q: Record<string, unknown>, opts: { defaultLim
   if (f.from && f.to && f.from > f.to) throw new HttpError(400, 'invalid_request', '"from" must not be later than "to"', { field: 'from' });
   const type = str('type');
   if (type !== undefined) {
-    if (!/^[a-z0-9_.:-]{1,100}$/i.test(type)) throw new HttpError(400, 'invalid_request', `"type" must be an event type such as http.request, got "${type}"`, { field: 'type' });
+    if (!/^[a-z0-9_.:-]{1,100}$/i.test(type))
+      throw new HttpError(400, 'invalid_request', `"type" must be an event type such as http.request, got "${type}"`, { field: 'type' });
     f.type = type;
   }
   const outcome = str('outcome');
   if (outcome !== undefined) {
     if (!(AUDIT_OUTCOMES as readonly string[]).includes(outcome)) {
-      throw new HttpError(400, 'invalid_request', `"outcome" must be one of ${AUDIT_OUTCOMES.join(', ')}, got "${outcome}"`, { field: 'outcome' });
+      throw new HttpError(400, 'invalid_request', `"outcome" must be one of ${AUDIT_OUTCOMES.join(', ')}, got "${outcome}"`, {
+        field: 'outcome',
+      });
     }
     f.outcome = outcome as AuditEvent['outcome'];
   }
   const limit = str('limit');
   if (limit !== undefined) {
     const n = Number(limit);
-    if (!/^\d+$/.test(limit) || n < 1 || n > max) throw new HttpError(400, 'invalid_request', `"limit" must be an integer from 1 to ${max}, got "${limit}"`, { field: 'limit' });
+    if (!/^\d+$/.test(limit) || n < 1 || n > max)
+      throw new HttpError(400, 'invalid_request', `"limit" must be an integer from 1 to ${max}, got "${limit}"`, { field: 'limit' });
     f.limit = n;
   }
   const order = str('order');
   if (order !== undefined && order !== 'asc' && order !== 'desc') {
-    throw new HttpError(400, 'invalid_request', `"order" must be asc (oldest first) or desc (newest first), got "${order}"`, { field: 'order' });
+    throw new HttpError(400, 'invalid_request', `"order" must be asc (oldest first) or desc (newest first), got "${order}"`, {
+      field: 'order',
+    });
   }
   const cursor = str('cursor');
   if (cursor !== undefined) {
     const c = decodeCursor(cursor);
     if (order !== undefined && order !== c.order) {
-      throw new HttpError(400, 'invalid_request', `"cursor" continues a ${c.order === 'desc' ? 'newest-first' : 'oldest-first'} listing but "order" is ${order}`, { field: 'cursor' });
+      throw new HttpError(
+        400,
+        'invalid_request',
+        `"cursor" continues a ${c.order === 'desc' ? 'newest-first' : 'oldest-first'} listing but "order" is ${order}`,
+        { field: 'cursor' },
+      );
     }
     f.order = c.order;
     if (c.order === 'desc') f.before = c.id;
@@ -110,7 +126,8 @@ export function parseAuditFilters(q: Record<string, unknown>, opts: { defaultLim
 
 function normalise(e: AuditEvent): AuditEvent {
   if (!e || typeof e.type !== 'string' || !e.type) throw new Error('audit event needs a type');
-  if (!(AUDIT_OUTCOMES as readonly string[]).includes(e.outcome)) throw new Error(`audit event outcome must be one of ${AUDIT_OUTCOMES.join(', ')}`);
+  if (!(AUDIT_OUTCOMES as readonly string[]).includes(e.outcome))
+    throw new Error(`audit event outcome must be one of ${AUDIT_OUTCOMES.join(', ')}`);
   let detail = e.detail && typeof e.detail === 'object' ? e.detail : {};
   const json = JSON.stringify(detail);
   // One oversized event (a huge tool argument) must not bloat the log or a SIEM line.
@@ -137,10 +154,20 @@ export function createAuditLog(store: Store): AuditLog {
     },
     async query(tenant, f) {
       // One extra row tells whether another page exists without a COUNT over the log.
-      const rows = await store.queryAudit({ tenant, from: f.from, to: f.to, type: f.type, outcome: f.outcome, after: f.after, before: f.before, order: f.order, limit: f.limit + 1 });
+      const rows = await store.queryAudit({
+        tenant,
+        from: f.from,
+        to: f.to,
+        type: f.type,
+        outcome: f.outcome,
+        after: f.after,
+        before: f.before,
+        order: f.order,
+        limit: f.limit + 1,
+      });
       const events = rows.slice(0, f.limit);
       const more = rows.length > f.limit;
-      return { events, next_cursor: more ? encodeCursor(events[events.length - 1]!.id!, f.order) : null };
+      return { events, next_cursor: more ? encodeCursor(events[events.length - 1].id!, f.order) : null };
     },
     async get(tenant, id) {
       if (!Number.isSafeInteger(id) || id < 1) return null;
@@ -153,7 +180,7 @@ export function createAuditLog(store: Store): AuditLog {
         const rows = await store.queryAudit({ tenant, from: f.from, to: f.to, type: f.type, outcome: f.outcome, after, limit: 500 });
         for (const r of rows) yield r;
         if (rows.length < 500) return;
-        after = rows[rows.length - 1]!.id;
+        after = rows[rows.length - 1].id;
       }
     },
   };

@@ -6,10 +6,15 @@
 import type { AuditEvent } from '../../../kernel/index.ts';
 
 export function cefHeader(v: unknown): string {
-  return String(v ?? '').replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r\n|\r|\n/g, ' ');
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- any audit detail value is exported as its text
+  return String(v ?? '')
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/\r\n|\r|\n/g, ' ');
 }
 
 export function cefValue(v: unknown): string {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- any audit detail value is exported as its text
   return String(v ?? '')
     .replace(/\\/g, '\\\\')
     .replace(/=/g, '\\=')
@@ -25,12 +30,13 @@ function severityOf(e: AuditEvent): number {
 
 function nameOf(e: AuditEvent): string {
   const d = e.detail ?? {};
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string, @typescript-eslint/restrict-template-expressions -- audit detail values are JSON scalars
   if (e.type === 'http.request' && d.method) return `${d.method} ${d.route ?? d.path ?? ''} ${d.status ?? ''}`.trim();
   return `${e.type} ${e.outcome}`;
 }
 
 export function toCef(e: AuditEvent, version: string): string {
-  const d = (e.detail ?? {}) as Record<string, unknown>;
+  const d = e.detail ?? {};
   const ext: Array<[string, unknown]> = [
     ['rt', e.ts ? Date.parse(e.ts) : undefined],
     ['externalId', e.id],

@@ -28,7 +28,7 @@ export function extractApiKey(headers: Record<string, string | string[] | undefi
   const a = Array.isArray(auth) ? auth[0] : auth;
   if (a) {
     const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(a);
-    if (m) return m[1]!;
+    if (m) return m[1];
   }
   const x = headers['x-api-key'];
   const v = (Array.isArray(x) ? x[0] : x)?.trim();

@@ -25,8 +25,14 @@ export interface RegisterEntry {
   [k: string]: unknown;
 }
 
-export function readRegister(store: Store, spec: Pick<RegisterSpec, 'collection' | 'derive'>, tenant: string | null): Promise<RegisterEntry[]> {
-  return store.listRecords(spec.collection, tenant).then((rows) => rows.map((r) => ({ ...r.data, ...(spec.derive?.(r.data) ?? {}), id: r.id, updated_at: r.updated_at })));
+export function readRegister(
+  store: Store,
+  spec: Pick<RegisterSpec, 'collection' | 'derive'>,
+  tenant: string | null,
+): Promise<RegisterEntry[]> {
+  return store
+    .listRecords(spec.collection, tenant)
+    .then((rows) => rows.map((r) => ({ ...r.data, ...(spec.derive?.(r.data) ?? {}), id: r.id, updated_at: r.updated_at })));
 }
 
 export function mountRegister(app: FastifyInstance, store: Store, audit: () => AuditSink | undefined, spec: RegisterSpec): void {
@@ -41,7 +47,14 @@ export function mountRegister(app: FastifyInstance, store: Store, audit: () => A
   };
   const note = async (tenant: string | null, id: string, action: string) => {
     try {
-      await audit()?.record({ tenant, type: 'compliance.record', outcome: 'success', actor: tenant, severity: 3, detail: { module: spec.module, collection: spec.collection, id, action } });
+      await audit()?.record({
+        tenant,
+        type: 'compliance.record',
+        outcome: 'success',
+        actor: tenant,
+        severity: 3,
+        detail: { module: spec.module, collection: spec.collection, id, action },
+      });
     } catch {
       /* the change is stored; a failed audit write is counted by the audit plugin */
     }
@@ -51,7 +64,9 @@ export function mountRegister(app: FastifyInstance, store: Store, audit: () => A
     return b;
   };
 
-  app.get(spec.base, { schema: { summary: `List ${spec.noun}s`, tags } }, async (req) => ({ items: await readRegister(store, spec, req.tenant?.name ?? null) }));
+  app.get(spec.base, { schema: { summary: `List ${spec.noun}s`, tags } }, async (req) => ({
+    items: await readRegister(store, spec, req.tenant?.name ?? null),
+  }));
   app.post(spec.base, { schema: { summary: `Record a ${spec.noun}`, tags, body: spec.body } }, async (req, reply) => {
     const tenant = req.tenant?.name ?? null;
     const id = randomUUID();
@@ -59,7 +74,9 @@ export function mountRegister(app: FastifyInstance, store: Store, audit: () => A
     await note(tenant, id, 'create');
     return reply.code(201).send(await entry(tenant, id));
   });
-  app.get(`${spec.base}/:id`, { schema: { summary: `One ${spec.noun}`, tags, params: Params } }, async (req) => entry(req.tenant?.name ?? null, (req.params as { id: string }).id));
+  app.get(`${spec.base}/:id`, { schema: { summary: `One ${spec.noun}`, tags, params: Params } }, async (req) =>
+    entry(req.tenant?.name ?? null, (req.params as { id: string }).id),
+  );
   app.put(`${spec.base}/:id`, { schema: { summary: `Replace a ${spec.noun}`, tags, params: Params, body: spec.body } }, async (req) => {
     const tenant = req.tenant?.name ?? null;
     const { id } = req.params as { id: string };
@@ -78,12 +95,14 @@ export function mountRegister(app: FastifyInstance, store: Store, audit: () => A
 }
 
 /** A YYYY-MM-DD (or full ISO) date string; the schema checks the shape, this the calendar. */
-export const DateString = (description: string) => Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}(T[0-9:.]+(Z|[+-]\\d{2}:\\d{2})?)?$', description });
+export const DateString = (description: string) =>
+  Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}(T[0-9:.]+(Z|[+-]\\d{2}:\\d{2})?)?$', description });
 
 export function checkDates(data: Record<string, unknown>, fields: string[]) {
   for (const f of fields) {
     const v = data[f];
-    if (typeof v === 'string' && Number.isNaN(Date.parse(v))) throw new HttpError(400, 'invalid_request', `"${f}" is not a real date: "${v}"`, { field: f });
+    if (typeof v === 'string' && Number.isNaN(Date.parse(v)))
+      throw new HttpError(400, 'invalid_request', `"${f}" is not a real date: "${v}"`, { field: f });
   }
 }
 

@@ -83,7 +83,7 @@ export function createSessionCap(
   const live = new Map<string, Map<string, number>>();
   const key = (t: string | null) => t ?? '';
   const local = {
-    open(tenant: string | null, sessionId: string) {
+    open(this: void, tenant: string | null, sessionId: string) {
       const m = live.get(key(tenant)) ?? new Map<string, number>();
       live.set(key(tenant), m);
       m.set(sessionId, (m.get(sessionId) ?? 0) + 1);
@@ -97,7 +97,7 @@ export function createSessionCap(
       if (m.size === 0) live.delete(key(tenant));
       return true;
     },
-    active(tenant?: string | null) {
+    active(this: void, tenant?: string | null) {
       if (tenant === undefined) return [...live.values()].reduce((a, m) => a + m.size, 0);
       return live.get(key(tenant))?.size ?? 0;
     },
@@ -134,7 +134,9 @@ export function createSessionCap(
   const timer = setInterval(() => void (beating = beat().catch(() => undefined)), Math.max(1000, Math.floor(ttl / 3)));
   timer.unref();
   const unavailable = (e: unknown) =>
-    new HttpError(503, 'unavailable', 'the shared session counter (Redis) is unreachable; try again shortly', { reason: (e as Error).message });
+    new HttpError(503, 'unavailable', 'the shared session counter (Redis) is unreachable; try again shortly', {
+      reason: (e as Error).message,
+    });
 
   return {
     open: local.open,

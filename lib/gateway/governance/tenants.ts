@@ -64,14 +64,16 @@ export function publicTenant(t: TenantRecord, source: 'store' | 'config'): Publi
 }
 
 function checkName(name: string) {
-  if (!TENANT_NAME.test(name)) throw new LimitError(`tenant name must be 1-64 letters, digits, ".", "_" or "-" and start with a letter or digit, got "${name}"`);
+  if (!TENANT_NAME.test(name))
+    throw new LimitError(`tenant name must be 1-64 letters, digits, ".", "_" or "-" and start with a letter or digit, got "${name}"`);
 }
 
 function limitsOf(i: Omit<TenantInput, 'name'>, where: string) {
   return {
     rate_limit: i.rateLimit != null ? parseRate(i.rateLimit, `${where}rate limit`).text : null,
     token_quota_per_day: i.tokenQuotaPerDay != null ? positiveInt(i.tokenQuotaPerDay, `${where}token quota per day`) : null,
-    max_concurrent_sessions: i.maxConcurrentSessions != null ? positiveInt(i.maxConcurrentSessions, `${where}max concurrent sessions`) : null,
+    max_concurrent_sessions:
+      i.maxConcurrentSessions != null ? positiveInt(i.maxConcurrentSessions, `${where}max concurrent sessions`) : null,
     permissions: i.permissions != null ? parsePermissions(i.permissions, `${where}permissions`) : null,
   };
 }
@@ -103,14 +105,22 @@ export function parseConfigTenants(raw: unknown, env: NodeJS.ProcessEnv = proces
       prefix = typeof t.key_prefix === 'string' ? t.key_prefix.slice(0, 12) : 'sha256:' + hash.slice(0, 8);
     } else if (typeof t.api_key_env === 'string') {
       const key = env[t.api_key_env];
-      if (!key || key.length < 16) throw new LimitError(`${where}environment variable ${t.api_key_env} must hold the tenant's key (at least 16 characters)`);
+      if (!key || key.length < 16)
+        throw new LimitError(`${where}environment variable ${t.api_key_env} must hold the tenant's key (at least 16 characters)`);
       hash = hashApiKey(key);
       prefix = keyDisplayPrefix(key);
     } else {
-      throw new LimitError(`${where}give api_key_sha256 (hex SHA-256 of the key) or api_key_env (name of an environment variable holding it)`);
+      throw new LimitError(
+        `${where}give api_key_sha256 (hex SHA-256 of the key) or api_key_env (name of an environment variable holding it)`,
+      );
     }
     const limits = limitsOf(
-      { rateLimit: t.rate_limit, tokenQuotaPerDay: t.token_quota_per_day, maxConcurrentSessions: t.max_concurrent_sessions, permissions: t.permissions },
+      {
+        rateLimit: t.rate_limit,
+        tokenQuotaPerDay: t.token_quota_per_day,
+        maxConcurrentSessions: t.max_concurrent_sessions,
+        permissions: t.permissions,
+      },
       where,
     );
     const keys = parseConfigKeys(t.keys, name, where, env);
@@ -136,7 +146,8 @@ function parseConfigKeys(raw: unknown, tenant: string, where: string, env: NodeJ
     if (!k || typeof k !== 'object') throw new LimitError(`${at}must be an object`);
     const label = String(k.label ?? '');
     if (!KEY_LABEL.test(label)) throw new LimitError(`${at}label must be 1-64 letters, digits, ".", "_" or "-", got "${label}"`);
-    if (seen.has(label)) throw new LimitError(`${at}label "${label}" is used twice for tenant "${tenant}" ("${PRIMARY_KEY}" is the tenant's own key)`);
+    if (seen.has(label))
+      throw new LimitError(`${at}label "${label}" is used twice for tenant "${tenant}" ("${PRIMARY_KEY}" is the tenant's own key)`);
     seen.add(label);
     let hash: string;
     let prefix: string;
@@ -146,8 +157,16 @@ function parseConfigKeys(raw: unknown, tenant: string, where: string, env: NodeJ
     } else if (typeof k.api_key_env === 'string' && (env[k.api_key_env] ?? '').length >= 16) {
       hash = hashApiKey(env[k.api_key_env]!);
       prefix = keyDisplayPrefix(env[k.api_key_env]!);
-    } else throw new LimitError(`${at}give api_key_sha256 (64 hex digits) or api_key_env (an environment variable holding a key of at least 16 characters)`);
-    return { label, key_hash: hash, key_prefix: prefix, permissions: k.permissions != null ? parsePermissions(k.permissions, `${at}permissions`) : null };
+    } else
+      throw new LimitError(
+        `${at}give api_key_sha256 (64 hex digits) or api_key_env (an environment variable holding a key of at least 16 characters)`,
+      );
+    return {
+      label,
+      key_hash: hash,
+      key_prefix: prefix,
+      permissions: k.permissions != null ? parsePermissions(k.permissions, `${at}permissions`) : null,
+    };
   });
 }
 
@@ -163,7 +182,7 @@ export class TenantDirectory {
     for (const t of configTenants) {
       this.configByName.set(t.name, t);
       this.configByHash.set(t.key_hash, { t, key: null });
-      for (const k of ((t as { keys?: ConfigKey[] }).keys ?? [])) this.configByHash.set(k.key_hash, { t, key: k });
+      for (const k of (t as { keys?: ConfigKey[] }).keys ?? []) this.configByHash.set(k.key_hash, { t, key: k });
     }
   }
 
@@ -174,32 +193,61 @@ export class TenantDirectory {
     if (c) {
       const { keys: _k, ...t } = c.t as TenantRecord & { keys?: unknown };
       return c.key
-        ? { ...t, permissions: c.key.permissions, key_prefix: c.key.key_prefix, source: 'config', key_id: `${t.name}/${c.key.label}`, key_label: c.key.label }
+        ? {
+            ...t,
+            permissions: c.key.permissions,
+            key_prefix: c.key.key_prefix,
+            source: 'config',
+            key_id: `${t.name}/${c.key.label}`,
+            key_label: c.key.label,
+          }
         : { ...t, source: 'config', key_id: `${t.name}/${PRIMARY_KEY}`, key_label: PRIMARY_KEY };
     }
     const s = await this.store.getTenantByKeyHash(h);
     // A store tenant shadowed by a config tenant of the same name is not valid: config wins.
-    if (s) return this.configByName.has(s.name) ? null : { ...s, source: 'store', key_id: `${s.name}/${PRIMARY_KEY}`, key_label: PRIMARY_KEY };
+    if (s)
+      return this.configByName.has(s.name) ? null : { ...s, source: 'store', key_id: `${s.name}/${PRIMARY_KEY}`, key_label: PRIMARY_KEY };
     const extra = await this.store.getRecord(KEYS_COLLECTION, h, null);
     if (!extra) return null;
     const owner = await this.store.getTenant(String(extra.tenant));
     // A removed tenant's keys die with it, even if the key record is left behind.
     if (!owner || this.configByName.has(owner.name)) return null;
     const label = String(extra.label);
-    return { ...owner, permissions: (extra.permissions as string[] | null) ?? null, key_prefix: String(extra.key_prefix), source: 'store', key_id: `${owner.name}/${label}`, key_label: label };
+    return {
+      ...owner,
+      permissions: (extra.permissions as string[] | null) ?? null,
+      key_prefix: String(extra.key_prefix),
+      source: 'store',
+      key_id: `${owner.name}/${label}`,
+      key_label: label,
+    };
   }
 
   /** Issues another key for a store tenant (an approver's, a CI job's), printed once. */
-  async addKey(name: string, input: { label: string; permissions?: string | string[] | null }, actor = 'cli'): Promise<{ tenant: string; label: string; key_prefix: string; permissions: string[] | null; api_key: string }> {
-    if (this.configByName.has(name)) throw new LimitError(`tenant "${name}" is declared in the config file; add keys there (tenants[].keys)`);
+  async addKey(
+    name: string,
+    input: { label: string; permissions?: string | string[] | null },
+    actor = 'cli',
+  ): Promise<{ tenant: string; label: string; key_prefix: string; permissions: string[] | null; api_key: string }> {
+    if (this.configByName.has(name))
+      throw new LimitError(`tenant "${name}" is declared in the config file; add keys there (tenants[].keys)`);
     if (!(await this.store.getTenant(name))) throw new LimitError(`no tenant named "${name}"`);
-    if (!KEY_LABEL.test(input.label) || input.label === PRIMARY_KEY) throw new LimitError(`key label must be 1-64 letters, digits, ".", "_" or "-" and not "${PRIMARY_KEY}", got "${input.label}"`);
-    if ((await this.keys(name)).some((k) => k.label === input.label)) throw new LimitError(`tenant "${name}" already has a key labelled "${input.label}" (remove it first)`);
+    if (!KEY_LABEL.test(input.label) || input.label === PRIMARY_KEY)
+      throw new LimitError(`key label must be 1-64 letters, digits, ".", "_" or "-" and not "${PRIMARY_KEY}", got "${input.label}"`);
+    if ((await this.keys(name)).some((k) => k.label === input.label))
+      throw new LimitError(`tenant "${name}" already has a key labelled "${input.label}" (remove it first)`);
     const permissions = input.permissions != null ? parsePermissions(input.permissions, 'permissions') : null;
     const key = generateApiKey();
     const rec = { tenant: name, label: input.label, key_prefix: keyDisplayPrefix(key), permissions, created_at: new Date().toISOString() };
     await this.store.putRecord(KEYS_COLLECTION, hashApiKey(key), rec, null);
-    await this.audit?.record({ tenant: name, type: 'tenant.key_added', outcome: 'success', actor, severity: 6, detail: { label: rec.label, key_prefix: rec.key_prefix, permissions } });
+    await this.audit?.record({
+      tenant: name,
+      type: 'tenant.key_added',
+      outcome: 'success',
+      actor,
+      severity: 6,
+      detail: { label: rec.label, key_prefix: rec.key_prefix, permissions },
+    });
     return { tenant: name, label: rec.label, key_prefix: rec.key_prefix, permissions, api_key: key };
   }
 
@@ -208,16 +256,44 @@ export class TenantDirectory {
     const c = this.configByName.get(name);
     if (c) {
       return [
-        { tenant: name, label: PRIMARY_KEY, key_prefix: c.key_prefix, permissions: c.permissions, created_at: c.created_at, source: 'config' as const },
-        ...((c as { keys?: ConfigKey[] }).keys ?? []).map((k) => ({ tenant: name, label: k.label, key_prefix: k.key_prefix, permissions: k.permissions, created_at: c.created_at, source: 'config' as const })),
+        {
+          tenant: name,
+          label: PRIMARY_KEY,
+          key_prefix: c.key_prefix,
+          permissions: c.permissions,
+          created_at: c.created_at,
+          source: 'config' as const,
+        },
+        ...((c as { keys?: ConfigKey[] }).keys ?? []).map((k) => ({
+          tenant: name,
+          label: k.label,
+          key_prefix: k.key_prefix,
+          permissions: k.permissions,
+          created_at: c.created_at,
+          source: 'config' as const,
+        })),
       ];
     }
     const t = await this.store.getTenant(name);
     if (!t) return [];
     const extra = (await this.store.listRecords(KEYS_COLLECTION, null)).filter((r) => r.data.tenant === name);
     return [
-      { tenant: name, label: PRIMARY_KEY, key_prefix: t.key_prefix, permissions: t.permissions, created_at: t.created_at, source: 'store' as const },
-      ...extra.map((r) => ({ tenant: name, label: String(r.data.label), key_prefix: String(r.data.key_prefix), permissions: (r.data.permissions as string[] | null) ?? null, created_at: String(r.data.created_at), source: 'store' as const })),
+      {
+        tenant: name,
+        label: PRIMARY_KEY,
+        key_prefix: t.key_prefix,
+        permissions: t.permissions,
+        created_at: t.created_at,
+        source: 'store' as const,
+      },
+      ...extra.map((r) => ({
+        tenant: name,
+        label: String(r.data.label),
+        key_prefix: String(r.data.key_prefix),
+        permissions: (r.data.permissions as string[] | null) ?? null,
+        created_at: String(r.data.created_at),
+        source: 'store' as const,
+      })),
     ].sort((a, b) => (a.label === PRIMARY_KEY ? -1 : b.label === PRIMARY_KEY ? 1 : a.label.localeCompare(b.label)));
   }
 
@@ -226,7 +302,15 @@ export class TenantDirectory {
     if (label === PRIMARY_KEY) throw new LimitError(`the "${PRIMARY_KEY}" key is replaced with rotate-key, or removed with the tenant`);
     const rows = (await this.store.listRecords(KEYS_COLLECTION, null)).filter((r) => r.data.tenant === name && r.data.label === label);
     for (const r of rows) await this.store.deleteRecord(KEYS_COLLECTION, r.id, null);
-    if (rows.length) await this.audit?.record({ tenant: name, type: 'tenant.key_removed', outcome: 'success', actor, severity: 6, detail: { label, key_prefix: rows[0]!.data.key_prefix } });
+    if (rows.length)
+      await this.audit?.record({
+        tenant: name,
+        type: 'tenant.key_removed',
+        outcome: 'success',
+        actor,
+        severity: 6,
+        detail: { label, key_prefix: rows[0].data.key_prefix },
+      });
     return rows.length > 0;
   }
 
@@ -256,12 +340,26 @@ export class TenantDirectory {
   async create(input: TenantInput, actor = 'cli'): Promise<{ tenant: PublicTenant; api_key: string }> {
     checkName(input.name);
     if (this.configByName.has(input.name)) throw new LimitError(`tenant "${input.name}" is declared in the config file; change it there`);
-    if (await this.store.getTenant(input.name)) throw new LimitError(`tenant "${input.name}" already exists (use rotate-key to issue a new key)`);
+    if (await this.store.getTenant(input.name))
+      throw new LimitError(`tenant "${input.name}" already exists (use rotate-key to issue a new key)`);
     const limits = limitsOf(input, '');
     const key = generateApiKey();
-    const rec: TenantRecord = { name: input.name, key_hash: hashApiKey(key), key_prefix: keyDisplayPrefix(key), created_at: new Date().toISOString(), ...limits };
+    const rec: TenantRecord = {
+      name: input.name,
+      key_hash: hashApiKey(key),
+      key_prefix: keyDisplayPrefix(key),
+      created_at: new Date().toISOString(),
+      ...limits,
+    };
     await this.store.putTenant(rec);
-    await this.audit?.record({ tenant: rec.name, type: 'tenant.created', outcome: 'success', actor, severity: 5, detail: { key_prefix: rec.key_prefix, ...limits } });
+    await this.audit?.record({
+      tenant: rec.name,
+      type: 'tenant.created',
+      outcome: 'success',
+      actor,
+      severity: 5,
+      detail: { key_prefix: rec.key_prefix, ...limits },
+    });
     return { tenant: publicTenant(rec, 'store'), api_key: key };
   }
 
@@ -272,7 +370,14 @@ export class TenantDirectory {
     const key = generateApiKey();
     const rec: TenantRecord = { ...cur, key_hash: hashApiKey(key), key_prefix: keyDisplayPrefix(key) };
     await this.store.putTenant(rec);
-    await this.audit?.record({ tenant: name, type: 'tenant.key_rotated', outcome: 'success', actor, severity: 6, detail: { old_key_prefix: cur.key_prefix, key_prefix: rec.key_prefix } });
+    await this.audit?.record({
+      tenant: name,
+      type: 'tenant.key_rotated',
+      outcome: 'success',
+      actor,
+      severity: 6,
+      detail: { old_key_prefix: cur.key_prefix, key_prefix: rec.key_prefix },
+    });
     return { tenant: publicTenant(rec, 'store'), api_key: key };
   }
 
@@ -280,8 +385,17 @@ export class TenantDirectory {
     if (this.configByName.has(name)) throw new LimitError(`tenant "${name}" is declared in the config file; remove it there`);
     const cur = await this.store.getTenant(name);
     const ok = await this.store.removeTenant(name);
-    for (const r of (await this.store.listRecords(KEYS_COLLECTION, null)).filter((x) => x.data.tenant === name)) await this.store.deleteRecord(KEYS_COLLECTION, r.id, null);
-    if (ok) await this.audit?.record({ tenant: name, type: 'tenant.removed', outcome: 'success', actor, severity: 6, detail: { key_prefix: cur?.key_prefix ?? null } });
+    for (const r of (await this.store.listRecords(KEYS_COLLECTION, null)).filter((x) => x.data.tenant === name))
+      await this.store.deleteRecord(KEYS_COLLECTION, r.id, null);
+    if (ok)
+      await this.audit?.record({
+        tenant: name,
+        type: 'tenant.removed',
+        outcome: 'success',
+        actor,
+        severity: 6,
+        detail: { key_prefix: cur?.key_prefix ?? null },
+      });
     return ok;
   }
 }

@@ -72,7 +72,9 @@ export function createUsageMeter(
       v = await shared.redis.hget(redisKey(tenant, day), 'tokens');
     } catch (e) {
       // Fail closed: a quota that cannot be read is not granted.
-      throw new HttpError(503, 'unavailable', 'the shared token counter (Redis) is unreachable; try again shortly', { reason: (e as Error).message });
+      throw new HttpError(503, 'unavailable', 'the shared token counter (Redis) is unreachable; try again shortly', {
+        reason: (e as Error).message,
+      });
     }
     return v == null ? stored(tenant, day) : Number(v);
   };
@@ -111,12 +113,20 @@ export function createUsageMeter(
       if (shared) {
         const day = utcDay(now());
         const prev = await store.getRecord(USAGE_COLLECTION, day, tenant);
-        const [tokens, requests] = (await shared.redis.eval(CONSUME_LUA, 1, redisKey(tenant, day), String(n), String(Number(prev?.tokens ?? 0)), String(Number(prev?.requests ?? 0)))) as [number, number];
+        const [tokens, requests] = (await shared.redis.eval(
+          CONSUME_LUA,
+          1,
+          redisKey(tenant, day),
+          String(n),
+          String(Number(prev?.tokens ?? 0)),
+          String(Number(prev?.requests ?? 0)),
+        )) as [number, number];
         // Mirror in the store (serialised per tenant here, so this process never writes an older
         // total after a newer one); the Redis hash stays the source of truth.
         await serial(tenant, async () => {
           const cur = await store.getRecord(USAGE_COLLECTION, day, tenant);
-          if (Number(cur?.tokens ?? 0) < Number(tokens)) await store.putRecord(USAGE_COLLECTION, day, { tokens: Number(tokens), requests: Number(requests) }, tenant);
+          if (Number(cur?.tokens ?? 0) < Number(tokens))
+            await store.putRecord(USAGE_COLLECTION, day, { tokens: Number(tokens), requests: Number(requests) }, tenant);
         });
         return;
       }
@@ -135,7 +145,12 @@ export function createUsageMeter(
           writing.add(entry);
           return serial(tenant, async () => {
             const prev = await store.getRecord(USAGE_COLLECTION, day, tenant);
-            await store.putRecord(USAGE_COLLECTION, day, { tokens: Number(prev?.tokens ?? 0) + entry.tokens, requests: Number(prev?.requests ?? 0) + entry.requests }, tenant);
+            await store.putRecord(
+              USAGE_COLLECTION,
+              day,
+              { tokens: Number(prev?.tokens ?? 0) + entry.tokens, requests: Number(prev?.requests ?? 0) + entry.requests },
+              tenant,
+            );
           }).finally(() => writing.delete(entry));
         });
       }

@@ -15,19 +15,37 @@ export function fixAccessControl(ctx: FixContext): FixResult {
   const { fn, contract } = ctx;
   if (!fn || !contract || fn.type !== 'FunctionDefinition') return { strategy: STRATEGY, reason: 'the finding is not inside a function' };
   if (fn.isConstructor) return { strategy: STRATEGY, reason: 'the function is a constructor, which only runs at deployment' };
-  if (fn.visibility === 'private' || fn.visibility === 'internal') return { strategy: STRATEGY, reason: `${fn.name} is ${fn.visibility}; it cannot be called from outside` };
+  if (fn.visibility === 'private' || fn.visibility === 'internal')
+    return { strategy: STRATEGY, reason: `${fn.name} is ${fn.visibility}; it cannot be called from outside` };
   const lin = lineage(ctx.ast, contract);
-  const ownerModifier = ['onlyOwner', 'onlyowner', 'onlyAdmin', 'ownerOnly'].find((m) => lin.some((c) => (c.subNodes as Node[]).some((s) => s.type === 'ModifierDefinition' && s.name === m)));
-  if (ownerModifier && modifierNames(fn).includes(ownerModifier)) return { strategy: STRATEGY, reason: `${fn.name} already has ${ownerModifier}`, missing: true };
+  const ownerModifier = ['onlyOwner', 'onlyowner', 'onlyAdmin', 'ownerOnly'].find((m) =>
+    lin.some((c) => (c.subNodes as Node[]).some((s) => s.type === 'ModifierDefinition' && s.name === m)),
+  );
+  if (ownerModifier && modifierNames(fn).includes(ownerModifier))
+    return { strategy: STRATEGY, reason: `${fn.name} already has ${ownerModifier}`, missing: true };
   const edits: Edit[] = [];
   let name = ownerModifier;
   let created = false;
   if (!name) {
     const state = stateVarTypes(ctx.ast, contract);
-    const owner = [...state.entries()].find(([n, t]) => OWNER_NAMES.test(n) && t?.type === 'ElementaryTypeName' && String(t.name).startsWith('address'));
-    if (!owner) return { strategy: STRATEGY, reason: 'the contract has no owner/admin address variable, so there is no one to restrict the function to; decide who may call it and add that check' };
+    const owner = [...state.entries()].find(
+      ([n, t]) => OWNER_NAMES.test(n) && t?.type === 'ElementaryTypeName' && String(t.name).startsWith('address'),
+    );
+    if (!owner)
+      return {
+        strategy: STRATEGY,
+        reason:
+          'the contract has no owner/admin address variable, so there is no one to restrict the function to; decide who may call it and add that check',
+      };
     // A private owner in a base contract is not visible here.
-    const declaredPrivate = lin.some((c) => (c.subNodes as Node[]).some((s) => s.type === 'StateVariableDeclaration' && s.variables?.some((v: Node) => v.name === owner[0] && v.visibility === 'private') && c !== contract));
+    const declaredPrivate = lin.some((c) =>
+      (c.subNodes as Node[]).some(
+        (s) =>
+          s.type === 'StateVariableDeclaration' &&
+          s.variables?.some((v: Node) => v.name === owner[0] && v.visibility === 'private') &&
+          c !== contract,
+      ),
+    );
     if (declaredPrivate) return { strategy: STRATEGY, reason: `${owner[0]} is private to a base contract; add the modifier there` };
     if (ctx.used.has('onlyOwner')) return { strategy: STRATEGY, reason: 'the name onlyOwner is already used for something else' };
     name = 'onlyOwner';
@@ -36,7 +54,13 @@ export function fixAccessControl(ctx: FixContext): FixResult {
     if (!at) return { strategy: STRATEGY, reason: 'could not find the contract body' };
     const i = at.indent;
     const u = ctx.unit;
-    edits.push({ start: at.pos, end: at.pos, text: at.wrap(`${i}modifier onlyOwner() {\n${i}${u}${requireCall(ctx.versions, `msg.sender == ${owner[0]}`, 'caller is not the owner')};\n${i}${u}_;\n${i}}`) });
+    edits.push({
+      start: at.pos,
+      end: at.pos,
+      text: at.wrap(
+        `${i}modifier onlyOwner() {\n${i}${u}${requireCall(ctx.versions, `msg.sender == ${owner[0]}`, 'caller is not the owner')};\n${i}${u}_;\n${i}}`,
+      ),
+    });
     created = true;
   }
   const ins = addModifierEdit(ctx.source, fn, name);

@@ -17,13 +17,19 @@ export function fixArithmetic(ctx: FixContext): FixResult {
   const { fn } = ctx;
   if (!fn || !fn.body) return { strategy, reason: 'the arithmetic is not inside a function body (state initialisers cannot take a check)' };
   const types = typeResolver(ctx.ast, ctx.contract, fn);
-  const ops = findAll(fn.body, (n) => n.type === 'BinaryOperation' && n.operator in OPS && n.loc!.start.line <= ctx.endLine && n.loc!.end.line >= ctx.line);
+  const ops = findAll(
+    fn.body,
+    (n) => n.type === 'BinaryOperation' && n.operator in OPS && n.loc!.start.line <= ctx.endLine && n.loc!.end.line >= ctx.line,
+  );
   if (!ops.length) return { strategy, reason: 'no +, - or * left on the flagged lines', missing: true };
   const byStmt = new Map<Node, string[]>();
   const reasons: string[] = [];
   for (const { node, parents } of ops) {
     const where = statementInBlock(parents, node);
-    const loopHeader = parents.some((p, i) => (p.type === 'ForStatement' || p.type === 'WhileStatement' || p.type === 'DoWhileStatement') && !isInBody(p, parents[i + 1] ?? node));
+    const loopHeader = parents.some(
+      (p, i) =>
+        (p.type === 'ForStatement' || p.type === 'WhileStatement' || p.type === 'DoWhileStatement') && !isInBody(p, parents[i + 1] ?? node),
+    );
     if (!where || loopHeader) {
       reasons.push(`${text(ctx.source, node)} is in a loop header or expression without a block to put a check in`);
       continue;
@@ -56,10 +62,21 @@ export function fixArithmetic(ctx: FixContext): FixResult {
     const [s] = span(stmt);
     const ind = indentAt(ctx.source, s);
     // Inner operations first: they are evaluated first.
-    edits.push({ start: s, end: s, text: checks.reverse().map((c) => `${c}\n${ind}`).join('') });
+    edits.push({
+      start: s,
+      end: s,
+      text: checks
+        .reverse()
+        .map((c) => `${c}\n${ind}`)
+        .join(''),
+    });
     n += checks.length;
   }
-  return { strategy, description: `Added ${n} overflow/underflow check${n > 1 ? 's' : ''} (SafeMath-style require) in front of the arithmetic, so a wrap-around reverts instead of corrupting balances.`, edits };
+  return {
+    strategy,
+    description: `Added ${n} overflow/underflow check${n > 1 ? 's' : ''} (SafeMath-style require) in front of the arithmetic, so a wrap-around reverts instead of corrupting balances.`,
+    edits,
+  };
 }
 
 function isInBody(loop: Node, child: Node): boolean {
@@ -75,11 +92,19 @@ function removeUnchecked(ctx: FixContext): FixResult {
   const strategy = 'remove_unchecked';
   const scope = ctx.fn ?? ctx.ast;
   const blocks = findAll(scope, (n) => n.type === 'UncheckedStatement' && n.loc!.start.line <= ctx.endLine && n.loc!.end.line >= ctx.line);
-  if (!blocks.length) return { strategy, reason: 'Solidity 0.8 checks this arithmetic already (it reverts on overflow); there is no unchecked block to remove' };
+  if (!blocks.length)
+    return {
+      strategy,
+      reason: 'Solidity 0.8 checks this arithmetic already (it reverts on overflow); there is no unchecked block to remove',
+    };
   const inner = blocks[blocks.length - 1].node;
   const [s] = span(inner);
   if (!ctx.source.startsWith('unchecked', s)) return { strategy, reason: 'could not find the unchecked keyword' };
   // Dropping the keyword leaves a plain block: same scoping, checked arithmetic.
   const end = s + 'unchecked'.length + (/\s/.test(ctx.source[s + 'unchecked'.length] ?? '') ? 1 : 0);
-  return { strategy, description: 'Removed the unchecked block around the flagged arithmetic, so Solidity 0.8 reverts on overflow instead of wrapping.', edits: [{ start: s, end, text: '' }] };
+  return {
+    strategy,
+    description: 'Removed the unchecked block around the flagged arithmetic, so Solidity 0.8 reverts on overflow instead of wrapping.',
+    edits: [{ start: s, end, text: '' }],
+  };
 }

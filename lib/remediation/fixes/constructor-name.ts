@@ -12,20 +12,26 @@ const STRATEGY = 'constructor_keyword';
 function distance(a: string, b: string): number {
   const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++) for (let j = 1; j <= b.length; j++) d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++)
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
   return d[a.length][b.length];
 }
 
 export function fixConstructorName(ctx: FixContext): FixResult {
   const { fn, contract } = ctx;
-  if (!fn || !contract || fn.type !== 'FunctionDefinition' || !fn.name) return { strategy: STRATEGY, reason: 'the finding does not point at a named function' };
+  if (!fn || !contract || fn.type !== 'FunctionDefinition' || !fn.name)
+    return { strategy: STRATEGY, reason: 'the finding does not point at a named function' };
   if (fn.isConstructor) return { strategy: STRATEGY, reason: 'the function is already the constructor', missing: true };
   const hasCtor = (contract.subNodes as Node[]).some((s) => s.type === 'FunctionDefinition' && s.isConstructor);
   if (hasCtor) return { strategy: STRATEGY, reason: 'the contract already has a constructor' };
   const a = String(fn.name).toLowerCase();
   const b = String(contract.name).toLowerCase();
   if (a !== b && distance(a, b) > Math.max(2, Math.floor(b.length / 4))) {
-    return { strategy: STRATEGY, reason: `${fn.name} does not look like a misspelt ${contract.name}; turning it into a constructor would change the contract's design` };
+    return {
+      strategy: STRATEGY,
+      reason: `${fn.name} does not look like a misspelt ${contract.name}; turning it into a constructor would change the contract's design`,
+    };
   }
   if ((fn.returnParameters ?? []).length) return { strategy: STRATEGY, reason: 'the function returns values, which a constructor cannot' };
   const [s] = span(fn);
@@ -43,7 +49,11 @@ export function fixConstructorName(ctx: FixContext): FixResult {
       const close = header.indexOf(')', nameAt);
       if (close >= 0) edits.push({ start: s + close + 1, end: s + close + 1, text: ' public' });
     }
-    return { strategy: STRATEGY, description: `Turned ${fn.name}() into the contract's constructor (constructor keyword), so it runs once at deployment and cannot be called afterwards.`, edits };
+    return {
+      strategy: STRATEGY,
+      description: `Turned ${fn.name}() into the contract's constructor (constructor keyword), so it runs once at deployment and cannot be called afterwards.`,
+      edits,
+    };
   }
   return {
     strategy: 'constructor_rename',

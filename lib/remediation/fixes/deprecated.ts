@@ -11,7 +11,8 @@ const STRATEGY = 'replace_deprecated';
 export function fixDeprecated(ctx: FixContext): FixResult {
   const inLines = (n: Node) => n.loc!.start.line <= ctx.endLine && n.loc!.end.line >= ctx.line;
   const found = collect(ctx, ctx.ast, inLines);
-  if (!found.edits.length && !found.skipped.length) return { strategy: STRATEGY, reason: 'no deprecated construct on the flagged lines', missing: true };
+  if (!found.edits.length && !found.skipped.length)
+    return { strategy: STRATEGY, reason: 'no deprecated construct on the flagged lines', missing: true };
   if (!found.edits.length) return { strategy: STRATEGY, reason: found.skipped[0] };
   return { strategy: STRATEGY, description: `Replaced deprecated ${found.what.join(', ')}.`, edits: found.edits };
 }
@@ -34,13 +35,28 @@ function collect(ctx: FixContext, root: Node, keep: (n: Node) => boolean) {
     } else if (node.type === 'FunctionCall' && node.expression?.type === 'Identifier' && node.expression.name === 'sha3') {
       const [is, ie] = span(node.expression);
       add({ start: is, end: ie, text: 'keccak256' }, 'sha3 with keccak256');
-    } else if (node.type === 'MemberAccess' && node.memberName === 'gas' && node.expression?.type === 'Identifier' && node.expression.name === 'msg') {
+    } else if (
+      node.type === 'MemberAccess' &&
+      node.memberName === 'gas' &&
+      node.expression?.type === 'Identifier' &&
+      node.expression.name === 'msg'
+    ) {
       if (canUse(ctx.versions, '0.4.21')) add({ start: s, end: e, text: 'gasleft()' }, 'msg.gas with gasleft()');
       else skipped.push('gasleft() needs Solidity 0.4.21, and the pragma admits older compilers');
-    } else if (node.type === 'MemberAccess' && node.memberName === 'blockhash' && node.expression?.type === 'Identifier' && node.expression.name === 'block') {
+    } else if (
+      node.type === 'MemberAccess' &&
+      node.memberName === 'blockhash' &&
+      node.expression?.type === 'Identifier' &&
+      node.expression.name === 'block'
+    ) {
       if (canUse(ctx.versions, '0.4.22')) add({ start: s, end: e, text: 'blockhash' }, 'block.blockhash with blockhash');
       else skipped.push('blockhash() needs Solidity 0.4.22, and the pragma admits older compilers');
-    } else if (node.type === 'FunctionDefinition' && node.stateMutability === 'constant' && node.loc!.start.line >= ctx.line && node.loc!.start.line <= ctx.endLine) {
+    } else if (
+      node.type === 'FunctionDefinition' &&
+      node.stateMutability === 'constant' &&
+      node.loc!.start.line >= ctx.line &&
+      node.loc!.start.line <= ctx.endLine
+    ) {
       const header = stripCommentsAndStrings(ctx.source.slice(s, node.body ? span(node.body)[0] : e));
       const m = /\bconstant\b/.exec(header.slice(header.indexOf(')')));
       if (!m) continue;

@@ -1,7 +1,7 @@
 // Floating pragma -> pinned to the compiler release the service selects and verifies the patch
 // with, so what was audited is what gets deployed.
 import semver from 'semver';
-import { findAll, span, type Node } from '../source.ts';
+import { findAll, span } from '../source.ts';
 import type { FixContext, FixResult } from './types.ts';
 
 const STRATEGY = 'pin_pragma';
@@ -10,7 +10,7 @@ export function fixFloatingPragma(ctx: FixContext): FixResult {
   const pragmas = findAll(ctx.ast, (n) => n.type === 'PragmaDirective' && n.name === 'solidity');
   if (!pragmas.length) return { strategy: STRATEGY, reason: 'the file has no pragma solidity' };
   if (pragmas.length > 1) return { strategy: STRATEGY, reason: 'the file has several pragma solidity lines; pin them by hand' };
-  const p = pragmas[0].node as Node;
+  const p = pragmas[0].node;
   const value = String(p.value).trim();
   if (semver.valid(value.replace(/^=/, ''))) return { strategy: STRATEGY, reason: `the pragma already pins ${value}`, missing: true };
   const target = ctx.versions.compiler;

@@ -24,7 +24,7 @@ export function addModifierEdit(src: string, fn: Node, name: string): Edit | nul
   if (afterParams < 0) return null;
   const rest = header.slice(afterParams);
   const m = /\breturns\b/.exec(rest);
-  let at = start + afterParams + (m ? m.index : rest.replace(/\s+$/, '').length);
+  const at = start + afterParams + (m ? m.index : rest.replace(/\s+$/, '').length);
   // Keep one space on each side whatever the original spacing was.
   const before = src[at - 1] ?? ' ';
   const textIns = `${/\s/.test(before) ? '' : ' '}${name}${m ? ' ' : ''}`;
@@ -37,7 +37,11 @@ export function addModifierEdit(src: string, fn: Node, name: string): Edit | nul
 
 /** Where a new member goes: after the last state variable (members read top-down as state, then
  *  modifiers, then functions), else just inside the opening brace; with the members' indentation. */
-export function contractBodyStart(src: string, contract: Node, unit: string): { pos: number; indent: string; wrap: (block: string) => string } | null {
+export function contractBodyStart(
+  src: string,
+  contract: Node,
+  unit: string,
+): { pos: number; indent: string; wrap: (block: string) => string } | null {
   const [s, e] = span(contract);
   const clean = stripCommentsAndStrings(src.slice(s, e));
   const brace = clean.indexOf('{');

@@ -72,15 +72,21 @@ function tryReorder(
   }
   for (const w of writes) {
     const label = text(ctx.source, w).replace(/\s+/g, ' ');
-    if (w.type !== 'ExpressionStatement') return { reason: `"${label}" is not a simple assignment, so moving it before the call is not provably safe` };
-    if (findAll(w, (n) => n.type === 'FunctionCall').length) return { reason: `"${label}" makes a call of its own, so moving it could change behaviour` };
+    if (w.type !== 'ExpressionStatement')
+      return { reason: `"${label}" is not a simple assignment, so moving it before the call is not provably safe` };
+    if (findAll(w, (n) => n.type === 'FunctionCall').length)
+      return { reason: `"${label}" makes a call of its own, so moving it could change behaviour` };
     const reads = referencedNames(w);
     for (const n of reads) {
-      if (stayDeclares.has(n) || (stayAssigns.has(n) && !state.has(n))) return { reason: `"${label}" uses ${n}, which is set by the call or after it` };
+      if (stayDeclares.has(n) || (stayAssigns.has(n) && !state.has(n)))
+        return { reason: `"${label}" uses ${n}, which is set by the call or after it` };
     }
     for (const n of writtenNames(w)) {
       if (!state.has(n)) return { reason: `"${label}" also writes the local ${n}` };
-      if (stayReads.has(n)) return { reason: `the external call (or a statement after it) reads ${n}, which "${label}" changes; moving the write would change the value used` };
+      if (stayReads.has(n))
+        return {
+          reason: `the external call (or a statement after it) reads ${n}, which "${label}" changes; moving the write would change the value used`,
+        };
     }
   }
   const [cs] = span(callStmt);
@@ -113,17 +119,22 @@ function guard(ctx: FixContext, why: string): FixResult {
   const fn = ctx.fn!;
   const contract = ctx.contract!;
   const strategy = 'nonreentrant_guard';
-  if (contract.kind === 'library' || contract.kind === 'interface') return { strategy, reason: `a ${contract.kind} cannot hold a reentrancy lock` };
+  if (contract.kind === 'library' || contract.kind === 'interface')
+    return { strategy, reason: `a ${contract.kind} cannot hold a reentrancy lock` };
   if (fn.isConstructor) return { strategy, reason: 'constructors cannot be re-entered' };
   const mods = modifierNames(fn);
   const lin = lineage(ctx.ast, contract);
-  const existing = ['nonReentrant', 'noReentrancy'].find((m) => lin.some((c) => (c.subNodes as Node[]).some((s) => s.type === 'ModifierDefinition' && s.name === m)));
+  const existing = ['nonReentrant', 'noReentrancy'].find((m) =>
+    lin.some((c) => (c.subNodes as Node[]).some((s) => s.type === 'ModifierDefinition' && s.name === m)),
+  );
   if (existing && mods.includes(existing)) return { strategy, reason: `the function already has the ${existing} guard` };
   const edits: Edit[] = [];
   let name = existing ?? null;
   if (!name) {
     // A base imported from elsewhere (OpenZeppelin's ReentrancyGuard) already defines the guard.
-    const imported = (contract.baseContracts ?? []).some((b: Node) => /ReentrancyGuard/.test(b.baseName?.namePath ?? '')) && !hasModifierDefinition(ctx.ast, 'nonReentrant');
+    const imported =
+      (contract.baseContracts ?? []).some((b: Node) => /ReentrancyGuard/.test(b.baseName?.namePath ?? '')) &&
+      !hasModifierDefinition(ctx.ast, 'nonReentrant');
     name = imported ? 'nonReentrant' : freshName('nonReentrant', ctx.used);
     if (!imported) {
       const at = contractBodyStart(ctx.source, contract, ctx.unit);
@@ -142,8 +153,19 @@ function guard(ctx: FixContext, why: string): FixResult {
     }
   }
   // Two guarded functions where one calls the other would make every such call revert.
-  const guardedCallers = (contract.subNodes as Node[]).filter((f) => f.type === 'FunctionDefinition' && f !== fn && modifierNames(f).includes(name!) && f.body && findAll(f.body, (n) => n.type === 'FunctionCall' && n.expression?.type === 'Identifier' && n.expression.name === fn.name).length);
-  if (guardedCallers.length) return { strategy, reason: `${guardedCallers[0].name} is already guarded and calls ${fn.name}; guarding both would make that call revert` };
+  const guardedCallers = (contract.subNodes as Node[]).filter(
+    (f) =>
+      f.type === 'FunctionDefinition' &&
+      f !== fn &&
+      modifierNames(f).includes(name) &&
+      f.body &&
+      findAll(f.body, (n) => n.type === 'FunctionCall' && n.expression?.type === 'Identifier' && n.expression.name === fn.name).length,
+  );
+  if (guardedCallers.length)
+    return {
+      strategy,
+      reason: `${guardedCallers[0].name} is already guarded and calls ${fn.name}; guarding both would make that call revert`,
+    };
   const ins = addModifierEdit(ctx.source, fn, name);
   if (!ins) return { strategy, reason: 'could not find where the function header ends' };
   edits.push(ins);

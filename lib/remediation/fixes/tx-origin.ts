@@ -11,12 +11,17 @@ function isTxOrigin(n: Node | null | undefined): boolean {
 }
 
 function isMsgSender(n: Node | null | undefined): boolean {
-  return !!n && n.type === 'MemberAccess' && n.memberName === 'sender' && n.expression?.type === 'Identifier' && n.expression.name === 'msg';
+  return (
+    !!n && n.type === 'MemberAccess' && n.memberName === 'sender' && n.expression?.type === 'Identifier' && n.expression.name === 'msg'
+  );
 }
 
 export function fixTxOrigin(ctx: FixContext): FixResult {
   const scope = ctx.fn ?? ctx.contract ?? ctx.ast;
-  const comparisons = findAll(scope, (n) => n.type === 'BinaryOperation' && (n.operator === '==' || n.operator === '!=') && (isTxOrigin(n.left) || isTxOrigin(n.right)));
+  const comparisons = findAll(
+    scope,
+    (n) => n.type === 'BinaryOperation' && (n.operator === '==' || n.operator === '!=') && (isTxOrigin(n.left) || isTxOrigin(n.right)),
+  );
   const inLines = comparisons.filter(({ node }) => node.loc!.start.line <= ctx.endLine && node.loc!.end.line >= ctx.line);
   const chosen = inLines.length ? inLines : comparisons;
   if (!chosen.length) {
@@ -32,7 +37,11 @@ export function fixTxOrigin(ctx: FixContext): FixResult {
     const [s, e] = span(origin);
     edits.push({ start: s, end: e, text: 'msg.sender' });
   }
-  if (!edits.length) return { strategy: STRATEGY, reason: 'the comparison is tx.origin == msg.sender (an externally-owned-account check), not authorisation' };
+  if (!edits.length)
+    return {
+      strategy: STRATEGY,
+      reason: 'the comparison is tx.origin == msg.sender (an externally-owned-account check), not authorisation',
+    };
   return {
     strategy: STRATEGY,
     description: `Authorise with msg.sender instead of tx.origin (${edits.length} comparison${edits.length > 1 ? 's' : ''}): tx.origin lets any contract the owner calls act as the owner.`,

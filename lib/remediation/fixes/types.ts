@@ -7,14 +7,7 @@ import type { Callable } from '../solidity.ts';
 import semver from 'semver';
 
 export type FixKind =
-  | 'reentrancy'
-  | 'unchecked-call'
-  | 'tx-origin'
-  | 'access-control'
-  | 'arithmetic'
-  | 'deprecated'
-  | 'constructor-name'
-  | 'floating-pragma';
+  'reentrancy' | 'unchecked-call' | 'tx-origin' | 'access-control' | 'arithmetic' | 'deprecated' | 'constructor-name' | 'floating-pragma';
 
 export interface FixContext {
   source: string;

@@ -48,7 +48,11 @@ export function fixUncheckedCall(ctx: FixContext): FixResult {
       }
       if (parent?.type !== 'Block' && parent?.type !== 'UncheckedStatement') continue;
       const [, e] = span(stmt);
-      edits.push({ start: e, end: e, text: `\n${indentAt(ctx.source, span(stmt)[0])}${requireCall(ctx.versions, flag.name, `${kind} failed`)};` });
+      edits.push({
+        start: e,
+        end: e,
+        text: `\n${indentAt(ctx.source, span(stmt)[0])}${requireCall(ctx.versions, flag.name, `${kind} failed`)};`,
+      });
       continue;
     }
   }

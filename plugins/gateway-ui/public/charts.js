@@ -24,7 +24,9 @@ export function sparkline(values, o) {
   const finite = values.filter((v) => Number.isFinite(v));
   const max = Math.max(...finite, 0);
   const last = finite.length ? finite[finite.length - 1] : NaN;
-  const summary = finite.length ? `${o.label}: now ${fmt(last)}, peak ${fmt(max)} over the last ${values.length} samples` : `${o.label}: no data yet`;
+  const summary = finite.length
+    ? `${o.label}: now ${fmt(last)}, peak ${fmt(max)} over the last ${values.length} samples`
+    : `${o.label}: no data yet`;
   const svg = s('svg', {
     class: `spark tone-${o.tone ?? 'accent'}`,
     viewBox: `0 0 ${width} ${height}`,
@@ -136,6 +138,12 @@ export function gauge(score, posture) {
       transform: 'rotate(-90 50 50)',
     }),
   );
-  svg.append(s('text', { class: 'gauge-value', x: 50, y: 50, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, document.createTextNode(String(v))));
+  svg.append(
+    s(
+      'text',
+      { class: 'gauge-value', x: 50, y: 50, 'text-anchor': 'middle', 'dominant-baseline': 'central' },
+      document.createTextNode(String(v)),
+    ),
+  );
   return svg;
 }

@@ -150,7 +150,9 @@ export function mountKeyPanel({ onChange } = {}) {
   if (!panel || !form || !input || !status || !clear) return;
   const describe = () => {
     const key = getApiKey();
-    status.textContent = key ? `Using key ${key.slice(0, 8)}… for this browser tab.` : 'No key set. Needed only when tenants are configured.';
+    status.textContent = key
+      ? `Using key ${key.slice(0, 8)}… for this browser tab.`
+      : 'No key set. Needed only when tenants are configured.';
     panel.classList.toggle('has-key', Boolean(key));
   };
   input.value = getApiKey();

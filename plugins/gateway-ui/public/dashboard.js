@@ -1,7 +1,20 @@
 // The control-plane dashboard: readiness, live traffic from /metrics, pending approvals (with
 // approve/deny), skills, plugins, recent sessions and the audit log. Each section loads on its
 // own, so one failing endpoint shows its error in its own card and the others keep working.
-import { api, badge, errorBox, formatCount, formatDuration, formatRate, h, mountKeyPanel, prettyJson, setChildren, timeEl, toneOf } from './common.js';
+import {
+  api,
+  badge,
+  errorBox,
+  formatCount,
+  formatDuration,
+  formatRate,
+  h,
+  mountKeyPanel,
+  prettyJson,
+  setChildren,
+  timeEl,
+  toneOf,
+} from './common.js';
 import { barList, gauge, sparkline } from './charts.js';
 import { histogramBuckets, histogramQuantile, increase, increaseBy, parsePrometheus, sumBy } from './prom.js';
 
@@ -91,7 +104,9 @@ function checkItem(c) {
 // Disclosure state survives the periodic re-render, so an operator reading the list keeps it open.
 const openState = new Map();
 function disclosure(key, summary, content, defaultOpen = false) {
-  const d = /** @type {HTMLDetailsElement} */ (h('details', { open: openState.get(key) ?? defaultOpen }, h('summary', {}, summary), content));
+  const d = /** @type {HTMLDetailsElement} */ (
+    h('details', { open: openState.get(key) ?? defaultOpen }, h('summary', {}, summary), content)
+  );
   d.addEventListener('toggle', () => openState.set(key, d.open));
   return d;
 }
@@ -99,7 +114,9 @@ function disclosure(key, summary, content, defaultOpen = false) {
 async function loadReadiness(el) {
   const r = await api('/api/v1/enterprise/readiness');
   const order = { attention: 0, available: 1, active: 2 };
-  const checks = [...(r.checks ?? [])].sort((a, b) => (order[a.status] ?? 3) - (order[b.status] ?? 3) || String(a.category).localeCompare(String(b.category)));
+  const checks = [...(r.checks ?? [])].sort(
+    (a, b) => (order[a.status] ?? 3) - (order[b.status] ?? 3) || String(a.category).localeCompare(String(b.category)),
+  );
   const counts = { active: 0, available: 0, attention: 0 };
   for (const c of checks) counts[c.status] = (counts[c.status] ?? 0) + 1;
   const attention = checks.filter((c) => c.status === 'attention');
@@ -120,7 +137,12 @@ async function loadReadiness(el) {
       h(
         'ul',
         { class: 'runtime', 'aria-label': 'Runtime' },
-        h('li', {}, h('span', { class: 'hint' }, 'Skills'), h('strong', { 'data-testid': 'skills-registered' }, String(rt.skills_registered ?? '–'))),
+        h(
+          'li',
+          {},
+          h('span', { class: 'hint' }, 'Skills'),
+          h('strong', { 'data-testid': 'skills-registered' }, String(rt.skills_registered ?? '–')),
+        ),
         h('li', {}, h('span', { class: 'hint' }, 'Active sessions'), h('strong', {}, String(rt.active_sessions ?? '–'))),
         h('li', {}, h('span', { class: 'hint' }, 'Connections'), h('strong', {}, String(rt.active_connections ?? '–'))),
         h('li', {}, h('span', { class: 'hint' }, 'Uptime'), h('strong', {}, formatDuration(Math.round(rt.uptime_seconds ?? NaN), 'whole'))),
@@ -135,7 +157,11 @@ async function loadReadiness(el) {
       attention.length
         ? h('div', {}, h('h3', { class: 'attention-h' }, 'Needs attention'), h('ul', { class: 'checks' }, attention.map(checkItem)))
         : h('p', { class: 'muted' }, 'No check needs attention.'),
-      disclosure('checks', `All checks (${checks.length})`, h('ul', { class: 'checks' }, checks.filter((c) => c.status !== 'attention').map(checkItem))),
+      disclosure(
+        'checks',
+        `All checks (${checks.length})`,
+        h('ul', { class: 'checks' }, checks.filter((c) => c.status !== 'attention').map(checkItem)),
+      ),
       actions.length
         ? disclosure(
             'actions',
@@ -238,7 +264,9 @@ async function loadMetrics(el) {
       stat(
         'Latency p95',
         Number.isFinite(p95) ? formatDuration(p95) : pending ? '…' : 'idle',
-        Number.isFinite(p50) ? `p50 ${formatDuration(p50)} · since start p95 ${formatDuration(p95All)}` : `since start p95 ${formatDuration(p95All)}`,
+        Number.isFinite(p50)
+          ? `p50 ${formatDuration(p50)} · since start p95 ${formatDuration(p95All)}`
+          : `since start p95 ${formatDuration(p95All)}`,
         sparkline(history.p95, { label: 'Latency p95', format: formatDuration, tone: 'warn' }),
         'stat-latency',
       ),
@@ -298,7 +326,11 @@ async function loadMetrics(el) {
         {},
         h('h3', {}, 'Agent turns by outcome'),
         barList(
-          turns.map((t) => ({ label: t.labels.outcome, value: t.value, tone: toneOf(t.labels.outcome) === 'neutral' ? 'accent' : toneOf(t.labels.outcome) })),
+          turns.map((t) => ({
+            label: t.labels.outcome,
+            value: t.value,
+            tone: toneOf(t.labels.outcome) === 'neutral' ? 'accent' : toneOf(t.labels.outcome),
+          })),
           { label: 'Agent turns by outcome', format: formatCount, empty: 'No agent turns yet.' },
         ),
       ),
@@ -354,7 +386,12 @@ async function loadApprovals(el) {
   }
   const rows = list.map((a) => {
     const reason = /** @type {HTMLInputElement} */ (
-      h('input', { type: 'text', 'aria-label': `Reason for ${a.skill} ${a.id.slice(0, 8)}`, placeholder: 'reason (optional)', maxlength: '500' })
+      h('input', {
+        type: 'text',
+        'aria-label': `Reason for ${a.skill} ${a.id.slice(0, 8)}`,
+        placeholder: 'reason (optional)',
+        maxlength: '500',
+      })
     );
     const approve = /** @type {HTMLButtonElement} */ (
       h('button', { type: 'button', class: 'approve', 'aria-label': `Approve ${a.skill} ${a.id.slice(0, 8)}` }, 'Approve')
@@ -467,7 +504,14 @@ async function loadSessions(el) {
         s.model ?? '–',
         timeEl(s.created_at),
         timeEl(s.updated_at),
-        h('a', { href: `/playground?session=${encodeURIComponent(s.id)}`, 'aria-label': `Continue session ${s.id.slice(0, 8)} in the playground` }, 'Continue'),
+        h(
+          'a',
+          {
+            href: `/playground?session=${encodeURIComponent(s.id)}`,
+            'aria-label': `Continue session ${s.id.slice(0, 8)} in the playground`,
+          },
+          'Continue',
+        ),
       ]),
     ),
   );

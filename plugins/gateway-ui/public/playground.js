@@ -137,8 +137,14 @@ class AssistantTurn {
     }
     this.settleApproval.get(r.id)?.(r);
     const label = r.status === 'ok' ? 'ok' : r.status;
-    t.status.replaceWith((t.status = badge(`${label}${Number.isFinite(r.duration_ms) ? ` · ${Math.round(r.duration_ms)} ms` : ''}`, toneOf(r.status))));
-    setChildren(t.out, h('h4', {}, r.ok ? 'Result' : 'Error'), h('pre', {}, r.ok ? prettyJson(r.output) : prettyJson(r.error ?? r.output ?? r.status)));
+    t.status.replaceWith(
+      (t.status = badge(`${label}${Number.isFinite(r.duration_ms) ? ` · ${Math.round(r.duration_ms)} ms` : ''}`, toneOf(r.status))),
+    );
+    setChildren(
+      t.out,
+      h('h4', {}, r.ok ? 'Result' : 'Error'),
+      h('pre', {}, r.ok ? prettyJson(r.output) : prettyJson(r.error ?? r.output ?? r.status)),
+    );
     follow();
   }
 
@@ -146,7 +152,8 @@ class AssistantTurn {
     const what = `${g.layer} · ${g.action}`;
     const title = `${g.direction}${g.kinds?.length ? `: ${g.kinds.join(', ')}` : ''}`;
     let row = this.body.lastElementChild;
-    if (!row || !row.classList.contains('badges')) row = this.block(h('div', { class: 'badges', role: 'group', 'aria-label': 'Guardrail events' }));
+    if (!row || !row.classList.contains('badges'))
+      row = this.block(h('div', { class: 'badges', role: 'group', 'aria-label': 'Guardrail events' }));
     row.append(badge(`guardrail: ${what}`, g.action === 'block' ? 'bad' : g.action === 'redact' ? 'warn' : 'info', title));
     row.append(h('span', { class: 'visually-hidden' }, ` (${title}) `));
   }
@@ -192,7 +199,10 @@ class AssistantTurn {
       status.textContent = 'Sending your decision…';
       try {
         const r = reason.value.trim();
-        const res = await api(`/api/v1/approvals/${encodeURIComponent(p.approval_id)}`, { method: 'POST', body: { decision, ...(r ? { reason: r } : {}) } });
+        const res = await api(`/api/v1/approvals/${encodeURIComponent(p.approval_id)}`, {
+          method: 'POST',
+          body: { decision, ...(r ? { reason: r } : {}) },
+        });
         // The buttons give way to the outcome, so the card reads as a record of what was decided.
         actions.replaceWith(h('p', {}, badge(res.status, toneOf(res.status)), res.reason ? ` Reason: ${res.reason}` : ''));
         status.textContent = `${res.status === 'approved' ? 'Approved' : 'Denied'}.${streaming ? ' The agent continues below.' : ' The agent resumes in the background; its answer is saved in this session.'}`;
@@ -226,7 +236,13 @@ class AssistantTurn {
     if (!this.sawText && result.response) this.appendText(result.response);
     if (result.pending_approval) this.approval(result.pending_approval);
     const u = result.usage;
-    this.block(h('p', { class: 'msg-meta' }, [result.model, u ? `${u.prompt_tokens} + ${u.completion_tokens} tokens` : null].filter(Boolean).join(' · ')));
+    this.block(
+      h(
+        'p',
+        { class: 'msg-meta' },
+        [result.model, u ? `${u.prompt_tokens} + ${u.completion_tokens} tokens` : null].filter(Boolean).join(' · '),
+      ),
+    );
   }
 }
 
@@ -366,7 +382,9 @@ async function loadHistory(id) {
   } catch (e) {
     if (e.status === 404) {
       setSession('', '');
-      transcript.append(errorBox(new Error('That session does not exist (or belongs to another tenant). A new one starts with your next message.')));
+      transcript.append(
+        errorBox(new Error('That session does not exist (or belongs to another tenant). A new one starts with your next message.')),
+      );
     } else {
       transcript.append(errorBox(e, 'Could not load the session'));
     }
@@ -410,7 +428,9 @@ function newConversation() {
   setSession('', '–');
   usage.prompt = usage.completion = 0;
   showUsage();
-  transcript.replaceChildren(h('div', { id: 'empty-state', class: 'empty-state' }, h('p', {}, 'New conversation. Your next message starts a new session.')));
+  transcript.replaceChildren(
+    h('div', { id: 'empty-state', class: 'empty-state' }, h('p', {}, 'New conversation. Your next message starts a new session.')),
+  );
   const url = new URL(location.href);
   if (url.searchParams.has('session')) {
     url.searchParams.delete('session');

@@ -78,14 +78,20 @@ export function auditConcerns(e: AuditEvent, subject: string, sessionIds: Set<st
   return emails.some((m) => mentionsEmail(d, m));
 }
 
-export async function subjectAuditEvents(store: Store, tenant: string | null, subject: string, sessionIds: Set<string>, emails: string[]): Promise<AuditEvent[]> {
+export async function subjectAuditEvents(
+  store: Store,
+  tenant: string | null,
+  subject: string,
+  sessionIds: Set<string>,
+  emails: string[],
+): Promise<AuditEvent[]> {
   const out: AuditEvent[] = [];
   let after: number | undefined;
   for (;;) {
     const rows = await store.queryAudit({ tenant, after, limit: 1000 });
     for (const e of rows) if (auditConcerns(e, subject, sessionIds, emails)) out.push(e);
     if (rows.length < 1000) return out;
-    after = rows[rows.length - 1]!.id;
+    after = rows[rows.length - 1].id;
   }
 }
 
