@@ -46,7 +46,11 @@ for (const project of fs.readdirSync(root).filter((d) => fs.statSync(path.join(r
     const src = fs.readFileSync(f, 'utf8');
     lines += sloc(src);
     const rel = path.relative(root, f);
-    const [a, b, c] = await Promise.all([analyze(src, rel), specializedTask({ source: src, file: rel }), signaturesTask({ source: src, file: rel })]);
+    const [a, b, c] = await Promise.all([
+      analyze(src, rel),
+      specializedTask({ source: src, file: rel }),
+      signaturesTask({ source: src, file: rel }),
+    ]);
     all.push(...a, ...b.findings, ...c.findings);
   }
   all = groupProjectNotes(all);
@@ -57,13 +61,26 @@ for (const project of fs.readdirSync(root).filter((d) => fs.statSync(path.join(r
     byDet[`${f.detector}:${f.severity}`] = (byDet[`${f.detector}:${f.severity}`] ?? 0) + 1;
   }
   const high = all.filter((f) => f.severity === 'HIGH' || f.severity === 'CRITICAL');
-  out[project] = { files: files.length, sloc: lines, findings: all.length, per_10k_sloc: +((all.length * 10000) / lines).toFixed(1), by_severity: bySev, by_detector: byDet, high: high.map((f) => `${f.severity} ${f.detector} ${f.location.file}:${f.location.line} ${f.title}`) };
-  if (args.includes('--all')) (out[project] as any).all = all.map((f) => `${f.severity} ${f.detector} ${f.location.file}:${f.location.line} ${f.description.slice(0, 160)}`);
+  out[project] = {
+    files: files.length,
+    sloc: lines,
+    findings: all.length,
+    per_10k_sloc: +((all.length * 10000) / lines).toFixed(1),
+    by_severity: bySev,
+    by_detector: byDet,
+    high: high.map((f) => `${f.severity} ${f.detector} ${f.location.file}:${f.location.line} ${f.title}`),
+  };
+  if (args.includes('--all'))
+    (out[project] as any).all = all.map(
+      (f) => `${f.severity} ${f.detector} ${f.location.file}:${f.location.line} ${f.description.slice(0, 160)}`,
+    );
 }
 if (args.includes('--json')) console.log(JSON.stringify(out, null, 2));
 else
   for (const [p, r] of Object.entries(out) as Array<[string, any]>) {
-    console.log(`\n${p}: ${r.files} files, ${r.sloc} SLOC, ${r.findings} findings (${r.per_10k_sloc} per 10k SLOC) ${JSON.stringify(r.by_severity)}`);
+    console.log(
+      `\n${p}: ${r.files} files, ${r.sloc} SLOC, ${r.findings} findings (${r.per_10k_sloc} per 10k SLOC) ${JSON.stringify(r.by_severity)}`,
+    );
     console.log('  by detector: ' + JSON.stringify(r.by_detector));
     for (const h of r.high) console.log('  ' + h);
     if (r.all) for (const h of r.all) console.log('   - ' + h);

@@ -111,7 +111,24 @@ async function main() {
       /* reported below */
     }
     if (!body) {
-      rows.push({ project: p, exit: r.code, wall_s: r.ms / 1000, cpu_s: r.cpu_s, load_avg: os.loadavg()[0], files: 0, compiled: 0, parse_only: 0, incomplete: 0, incomplete_items: [], builds: '', sloc: 0, findings: {}, total: 0, per_10k_sloc: 0, error: r.stderr.trim().split('\n').slice(-3).join(' ') });
+      rows.push({
+        project: p,
+        exit: r.code,
+        wall_s: r.ms / 1000,
+        cpu_s: r.cpu_s,
+        load_avg: os.loadavg()[0],
+        files: 0,
+        compiled: 0,
+        parse_only: 0,
+        incomplete: 0,
+        incomplete_items: [],
+        builds: '',
+        sloc: 0,
+        findings: {},
+        total: 0,
+        per_10k_sloc: 0,
+        error: r.stderr.trim().split('\n').slice(-3).join(' '),
+      });
       continue;
     }
     const files = (body.files ?? []) as Array<{ file: string; compilation: { ok: boolean } | null }>;
@@ -150,14 +167,45 @@ async function main() {
     process.stdout.write(JSON.stringify({ mode, dataset, rows }, null, 2) + '\n');
     return;
   }
-  const head = ['project', 'exit', 'wall s', 'CPU s', 'load', 'files', 'compiled', 'parse-only', 'incomplete', 'builds', 'SLOC', 'C/H/M/L/I', 'per 10k SLOC'];
-  const table = rows.map((r) => [r.project, String(r.exit), String(r.wall_s), String(r.cpu_s ?? '-'), String(r.load_avg), String(r.files), String(r.compiled), String(r.parse_only), String(r.incomplete), r.builds, String(r.sloc), r.findings ? ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO'].map((s) => r.findings[s] ?? 0).join('/') : '-', String(r.per_10k_sloc)]);
+  const head = [
+    'project',
+    'exit',
+    'wall s',
+    'CPU s',
+    'load',
+    'files',
+    'compiled',
+    'parse-only',
+    'incomplete',
+    'builds',
+    'SLOC',
+    'C/H/M/L/I',
+    'per 10k SLOC',
+  ];
+  const table = rows.map((r) => [
+    r.project,
+    String(r.exit),
+    String(r.wall_s),
+    String(r.cpu_s ?? '-'),
+    String(r.load_avg),
+    String(r.files),
+    String(r.compiled),
+    String(r.parse_only),
+    String(r.incomplete),
+    r.builds,
+    String(r.sloc),
+    r.findings ? ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO'].map((s) => r.findings[s] ?? 0).join('/') : '-',
+    String(r.per_10k_sloc),
+  ]);
   const w = head.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
   process.stdout.write('\n' + head.map((h, i) => h.padEnd(w[i])).join('  ') + '\n');
   for (const row of table) process.stdout.write(row.map((c, i) => c.padEnd(w[i])).join('  ') + '\n');
   for (const r of rows) {
     if (r.error) process.stdout.write(`${r.project}: ${r.error}\n`);
-    if (r.incomplete_items.length) process.stdout.write(`${r.project} incomplete: ${r.incomplete_items.slice(0, 20).join('; ')}${r.incomplete_items.length > 20 ? ` … (${r.incomplete_items.length})` : ''}\n`);
+    if (r.incomplete_items.length)
+      process.stdout.write(
+        `${r.project} incomplete: ${r.incomplete_items.slice(0, 20).join('; ')}${r.incomplete_items.length > 20 ? ` … (${r.incomplete_items.length})` : ''}\n`,
+      );
   }
 }
 

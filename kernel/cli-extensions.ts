@@ -7,10 +7,15 @@ import { databaseUrlOf, openStore } from './store/open.ts';
 import type { Store } from './store/types.ts';
 import { VERSION } from './version.ts';
 import { HttpError } from './errors.ts';
+// eslint-disable-next-line vigil/layers -- known debt (issue #16): becomes a plugin-contributed command/adapter
 import { TenantDirectory, parseConfigTenants } from '../lib/gateway/governance/tenants.ts';
+// eslint-disable-next-line vigil/layers -- known debt (issue #16): becomes a plugin-contributed command/adapter
 import { LimitError } from '../lib/gateway/governance/limits.ts';
+// eslint-disable-next-line vigil/layers -- known debt (issue #16): becomes a plugin-contributed command/adapter
 import { createAuditLog, parseAuditFilters } from '../lib/gateway/governance/audit-log.ts';
+// eslint-disable-next-line vigil/layers -- known debt (issue #16): becomes a plugin-contributed command/adapter
 import { toCef } from '../lib/gateway/governance/cef.ts';
+// eslint-disable-next-line vigil/layers -- known debt (issue #16): becomes a plugin-contributed command/adapter
 import { decideAsOperator } from '../lib/gateway/governance/approval-gate.ts';
 import os from 'node:os';
 
@@ -160,6 +165,7 @@ export function registerCommands(program: Command, io: Io, setExit: (code: numbe
       const [{ default: pino }, { Kernel }, { serveStdio, stdioTenant, StdioSetupError }] = await Promise.all([
         import('pino'),
         import('./kernel.ts'),
+        // eslint-disable-next-line vigil/layers -- known debt (issue #16): becomes a plugin-contributed command/adapter
         import('../lib/mcp/stdio.ts'),
       ]);
       // stdout is the protocol: anything printed there by accident goes to stderr instead.

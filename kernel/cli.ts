@@ -7,15 +7,20 @@ import pino from 'pino';
 import { ConfigError, resolveSettings, parseRateLimit, parsePositiveInt, parseHostPort, parseAllowedHosts, parseRole } from './config.ts';
 import { VERSION } from './version.ts';
 
-const wrap = <T>(fn: (v: string) => T) => (v: string) => {
-  try {
-    return fn(v);
-  } catch (e) {
-    throw new InvalidArgumentError((e as Error).message);
-  }
-};
+const wrap =
+  <T>(fn: (v: string) => T) =>
+  (v: string) => {
+    try {
+      return fn(v);
+    } catch (e) {
+      throw new InvalidArgumentError((e as Error).message);
+    }
+  };
 
-export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream } = process): Promise<number> {
+export async function main(
+  argv: string[],
+  io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream } = process,
+): Promise<number> {
   let exitCode = 0;
   const program = new Command()
     .name('vigil')
@@ -27,17 +32,49 @@ export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; 
   program
     .command('serve')
     .description('Start both surfaces: the agent gateway (--bind) and the contract-analysis API (--api-bind)')
-    .option('--bind <host:port>', 'agent gateway address (default 127.0.0.1:3000)', wrap((v) => (parseHostPort(v, '--bind'), v)))
-    .option('--api-bind <host:port>', 'contract-analysis API address (default 127.0.0.1:8000)', wrap((v) => (parseHostPort(v, '--api-bind'), v)))
-    .option('--rate-limit-per-key <count/unit>', 'default request rate per API key, e.g. 60/min (units s, min, h, day)', wrap((v) => (parseRateLimit(v), v)))
-    .option('--max-concurrent-sessions <n>', 'default cap on concurrent sessions per tenant', wrap((v) => String(parsePositiveInt(v, '--max-concurrent-sessions'))))
-    .option('--token-quota-per-day <n>', 'default LLM token quota per tenant per day', wrap((v) => String(parsePositiveInt(v, '--token-quota-per-day'))))
+    .option(
+      '--bind <host:port>',
+      'agent gateway address (default 127.0.0.1:3000)',
+      wrap((v) => (parseHostPort(v, '--bind'), v)),
+    )
+    .option(
+      '--api-bind <host:port>',
+      'contract-analysis API address (default 127.0.0.1:8000)',
+      wrap((v) => (parseHostPort(v, '--api-bind'), v)),
+    )
+    .option(
+      '--rate-limit-per-key <count/unit>',
+      'default request rate per API key, e.g. 60/min (units s, min, h, day)',
+      wrap((v) => (parseRateLimit(v), v)),
+    )
+    .option(
+      '--max-concurrent-sessions <n>',
+      'default cap on concurrent sessions per tenant',
+      wrap((v) => String(parsePositiveInt(v, '--max-concurrent-sessions'))),
+    )
+    .option(
+      '--token-quota-per-day <n>',
+      'default LLM token quota per tenant per day',
+      wrap((v) => String(parsePositiveInt(v, '--token-quota-per-day'))),
+    )
     .option('--config <file>', 'config file (JSON or YAML): tenants, guardrail modes, permission sets, approval policy, MCP servers')
     .option('--data-dir <dir>', 'where the embedded SQLite store lives (default ./data, or VIGIL_DATA_DIR)')
-    .option('--allowed-hosts <names>', 'comma-separated Host names served besides loopback names and the bind addresses (".example.com" allows subdomains); others get 421', wrap((v) => (parseAllowedHosts(v), v)))
+    .option(
+      '--allowed-hosts <names>',
+      'comma-separated Host names served besides loopback names and the bind addresses (".example.com" allows subdomains); others get 421',
+      wrap((v) => (parseAllowedHosts(v), v)),
+    )
     .option('--api-open', 'keep the analysis API keyless even when tenants exist (flagged in the readiness report)')
-    .option('--role <role>', 'all (default), gateway, api or worker: which part of vigil this process serves (docs/deploy.md)', wrap((v) => parseRole(v)))
-    .option('--max-analysis-timeout <seconds>', 'largest timeout an analysis request may ask for; larger ones are lowered (default 300)', wrap((v) => String(parsePositiveInt(v, '--max-analysis-timeout'))))
+    .option(
+      '--role <role>',
+      'all (default), gateway, api or worker: which part of vigil this process serves (docs/deploy.md)',
+      wrap((v) => parseRole(v)),
+    )
+    .option(
+      '--max-analysis-timeout <seconds>',
+      'largest timeout an analysis request may ask for; larger ones are lowered (default 300)',
+      wrap((v) => String(parsePositiveInt(v, '--max-analysis-timeout'))),
+    )
     .action(async (o) => {
       const settings = resolveSettings({
         allowedHosts: o.allowedHosts,
@@ -56,7 +93,16 @@ export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; 
       const kernel = new Kernel({ settings });
       const addrs = await kernel.listen();
       const failed = kernel.registry.plugins().filter((p) => p.status === 'error');
-      kernel.log.info({ role: settings.role, gateway: addrs.gateway, api: addrs.api, plugins: kernel.registry.plugins().length, failed: failed.map((f) => f.id) }, `vigil ${VERSION} (${settings.role}) listening: gateway ${addrs.gateway || '-'}, api ${addrs.api || '-'}`);
+      kernel.log.info(
+        {
+          role: settings.role,
+          gateway: addrs.gateway,
+          api: addrs.api,
+          plugins: kernel.registry.plugins().length,
+          failed: failed.map((f) => f.id),
+        },
+        `vigil ${VERSION} (${settings.role}) listening: gateway ${addrs.gateway || '-'}, api ${addrs.api || '-'}`,
+      );
       await new Promise<void>((resolve) => {
         const onSignal = (sig: string) => {
           kernel.log.info({ signal: sig }, 'shutting down: draining in-flight requests');
@@ -71,7 +117,9 @@ export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; 
   const collect = (v: string, prev: string[] = []) => [...prev, v];
   program
     .command('analyze')
-    .description('Analyse a Solidity file, folder or project (imports, remappings, every solc release) and print the same body the REST API returns')
+    .description(
+      'Analyse a Solidity file, folder or project (imports, remappings, every solc release) and print the same body the REST API returns',
+    )
     .argument('<path>', 'a .sol file, a folder of them, or a project root (foundry.toml, hardhat.config.*, package.json ...)')
     .option('--mode <mode>', 'quick or full', 'quick')
     .option('--layer <n>', 'run one layer (1-9)')
@@ -85,6 +133,7 @@ export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; 
     .option('--no-progress', 'no progress lines on stderr')
     .option('--baseline <file>', 'an earlier JSON or SARIF output: report and fail only on findings not in it')
     .action(async (p, o) => {
+      // eslint-disable-next-line vigil/layers -- known debt (issue #16): becomes a plugin-contributed command/adapter
       const { runAnalyzeCommand } = await import('../lib/analysis/cli-analyze.ts');
       const { Kernel } = await import('./kernel.ts');
       const settings = resolveSettings({ logLevel: process.env.VIGIL_LOG_LEVEL ?? 'warn' });
@@ -121,7 +170,9 @@ export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; 
     .option('--remote', 'also list the releases on the npm registry')
     .option('--json', 'print JSON')
     .action(async (o) => {
+      // eslint-disable-next-line vigil/layers -- known debt (issue #16): becomes a plugin-contributed command/adapter
       const { bundledCompilers, refreshInstalledCompilers } = await import('../lib/analysis/compiler/versions.ts');
+      // eslint-disable-next-line vigil/layers -- known debt (issue #16): becomes a plugin-contributed command/adapter
       const { solcCacheDir, remoteVersions } = await import('../lib/analysis/compiler/solc-cache.ts');
       const all = refreshInstalledCompilers();
       const bundled = new Set(bundledCompilers().map((c) => c.version));
@@ -146,7 +197,9 @@ export async function main(argv: string[], io: { stdout: NodeJS.WritableStream; 
     .description('Install solc releases from the npm registry into the cache (VIGIL_SOLC_CACHE, default ~/.cache/vigil/solc)')
     .argument('<versions...>', 'releases, e.g. 0.8.24 0.5.16')
     .action(async (versions: string[]) => {
+      // eslint-disable-next-line vigil/layers -- known debt (issue #16): becomes a plugin-contributed command/adapter
       const { installSolc } = await import('../lib/analysis/compiler/solc-cache.ts');
+      // eslint-disable-next-line vigil/layers -- known debt (issue #16): becomes a plugin-contributed command/adapter
       const { installedCompilers } = await import('../lib/analysis/compiler/versions.ts');
       for (const v of versions) {
         const bundled = installedCompilers().find((c) => c.version === v && !c.soljson);

@@ -51,7 +51,10 @@ export function errorBody(code: string, error: string, details?: Record<string, 
 }
 
 export function sendError(reply: FastifyReply, status: number, code: ErrorCode, message: string, details?: Record<string, unknown>) {
-  return reply.code(status).type('application/json; charset=utf-8').send(errorBody(code, message, details));
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send(errorBody(code, message, details));
 }
 
 interface AjvError {
@@ -68,14 +71,18 @@ export function describeValidation(errors: AjvError[]): { field: string; message
   const first = errors[0];
   if (!first) return { field: '', message: 'does not match the schema' };
   const path = first.instancePath;
-  const field = path ? path.replace(/^\//, '').replace(/\//g, '.') : String(first.params?.missingProperty ?? first.params?.additionalProperty ?? '');
+  const field = path
+    ? path.replace(/^\//, '').replace(/\//g, '.')
+    : // eslint-disable-next-line @typescript-eslint/no-base-to-string -- Ajv puts a property name (a string) here
+      String(first.params?.missingProperty ?? first.params?.additionalProperty ?? '');
   const same = errors.filter((e) => e.instancePath === path);
   let allowed: unknown[] | undefined;
   if (first.keyword === 'enum') allowed = first.params?.allowedValues as unknown[];
   else if (same.some((e) => e.keyword === 'anyOf') && same.filter((e) => e.keyword !== 'anyOf').every((e) => e.keyword === 'const')) {
     allowed = same.filter((e) => e.keyword === 'const').map((e) => e.params?.allowedValue);
   }
-  if (allowed?.length) return { field, message: `must be one of ${allowed.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(', ')}`, allowed };
+  if (allowed?.length)
+    return { field, message: `must be one of ${allowed.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(', ')}`, allowed };
   if (first.keyword === 'additionalProperties') return { field, message: `unknown field "${String(first.params?.additionalProperty)}"` };
   return { field, message: first.message ?? 'does not match the schema' };
 }
@@ -93,9 +100,15 @@ export function installErrorHandling(app: FastifyInstance) {
       // the real mistake is the content type, so say that.
       const ctype = String(req.headers['content-type'] ?? '');
       if (where === 'body' && typeof req.body === 'string' && !/json/i.test(ctype)) {
-        return sendError(reply, 415, 'unsupported_media_type', `unsupported content type "${ctype}": this endpoint expects "Content-Type: application/json"`, { expected: 'application/json' });
+        return sendError(
+          reply,
+          415,
+          'unsupported_media_type',
+          `unsupported content type "${ctype}": this endpoint expects "Content-Type: application/json"`,
+          { expected: 'application/json' },
+        );
       }
-      const { field, message, allowed } = describeValidation(err.validation as unknown as AjvError[]);
+      const { field, message, allowed } = describeValidation(err.validation);
       const msg = `invalid ${where}${field ? ` field "${field}"` : ''}: ${message}`;
       return sendError(reply, 400, 'invalid_request', msg, {
         ...(field ? { field } : {}),
@@ -105,7 +118,15 @@ export function installErrorHandling(app: FastifyInstance) {
     }
     switch (err.code) {
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return sendError(reply, 415, 'unsupported_media_type', req.headers['content-type'] ? `unsupported content type "${req.headers['content-type']}": this endpoint expects "Content-Type: application/json"` : 'the request has a body but no Content-Type: send "Content-Type: application/json"', { expected: 'application/json' });
+        return sendError(
+          reply,
+          415,
+          'unsupported_media_type',
+          req.headers['content-type']
+            ? `unsupported content type "${req.headers['content-type']}": this endpoint expects "Content-Type: application/json"`
+            : 'the request has a body but no Content-Type: send "Content-Type: application/json"',
+          { expected: 'application/json' },
+        );
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         return sendError(reply, 413, 'payload_too_large', 'request body is larger than the limit');
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':

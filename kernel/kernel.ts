@@ -72,11 +72,21 @@ export class Kernel {
     // command does not need.
     if (this.opts.headless) {
       const { trace } = await import('@opentelemetry/api');
-      this.telemetry = { tracer: trace.getTracer('vigil'), exporting: false, endpoint: null, shutdown: async () => {}, forceFlush: async () => {} };
+      this.telemetry = {
+        tracer: trace.getTracer('vigil'),
+        exporting: false,
+        endpoint: null,
+        shutdown: async () => {},
+        forceFlush: async () => {},
+      };
     } else this.telemetry = (await import('./telemetry.ts')).startTelemetry({ version: VERSION });
     this.lifecycle.push('start:telemetry');
     // A headless one-shot command (vigil analyze) keeps nothing: an in-memory store, no ./data.
-    this.store = this.opts.store ?? (this.opts.headless ? new SqliteStore(':memory:') : await openStore({ dataDir: this.settings.dataDir, databaseUrl: databaseUrlOf(this.settings) }));
+    this.store =
+      this.opts.store ??
+      (this.opts.headless
+        ? new SqliteStore(':memory:')
+        : await openStore({ dataDir: this.settings.dataDir, databaseUrl: databaseUrlOf(this.settings) }));
     this.lifecycle.push('start:store');
     this.metrics = createMetrics();
     this.lifecycle.push('start:metrics');
@@ -96,7 +106,14 @@ export class Kernel {
       get: <T>(name: string) => registry.services.get(name) as T | undefined,
     };
     const roots = this.opts.pluginRoots ?? [path.join(ROOT_DIR, 'plugins'), ...this.settings.pluginDirs];
-    await loadPlugins({ roots, services: this.services, registry, log: this.log, pluginConfig: this.settings.file.plugins ?? {}, select: this.opts.select });
+    await loadPlugins({
+      roots,
+      services: this.services,
+      registry,
+      log: this.log,
+      pluginConfig: this.settings.file.plugins ?? {},
+      select: this.opts.select,
+    });
     this.lifecycle.push('start:plugins');
     for (const h of registry.startHooks) {
       try {
@@ -114,7 +131,16 @@ export class Kernel {
     }
     const { buildSurface } = await import('./http.ts');
     const st = this.settings;
-    const common = { logger: this.log, tracer: this.telemetry.tracer, metrics: this.metrics, registry, version: VERSION, bindHosts: [st.bind.host, st.apiBind.host], allowedHosts: st.allowedHosts, bodyTimeoutMs: st.bodyTimeoutMs };
+    const common = {
+      logger: this.log,
+      tracer: this.telemetry.tracer,
+      metrics: this.metrics,
+      registry,
+      version: VERSION,
+      bindHosts: [st.bind.host, st.apiBind.host],
+      allowedHosts: st.allowedHosts,
+      bodyTimeoutMs: st.bodyTimeoutMs,
+    };
     this.api = await buildSurface({
       ...common,
       surface: 'api',
@@ -139,7 +165,10 @@ export class Kernel {
   async listen(): Promise<{ api: string; gateway: string }> {
     if (!this.started) await this.boot();
     const role = this.settings.role ?? 'all';
-    const gw = role === 'all' || role === 'gateway' ? await this.gateway.listen({ host: this.settings.bind.host, port: this.settings.bind.port }) : '';
+    const gw =
+      role === 'all' || role === 'gateway'
+        ? await this.gateway.listen({ host: this.settings.bind.host, port: this.settings.bind.port })
+        : '';
     const api = role === 'gateway' ? '' : await this.api.listen({ host: this.settings.apiBind.host, port: this.settings.apiBind.port });
     this.lifecycle.push('start:listen');
     return { api, gateway: gw };

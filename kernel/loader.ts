@@ -10,7 +10,8 @@ import type { Logger } from 'pino';
 import { validateManifest, type PluginManifest } from './manifest.ts';
 import type { KernelServices, PluginContext, PluginModule, PluginStatus, Surface } from './plugin-api.ts';
 import type { Registry } from './registry.ts';
-import type { AnalysisTool, Skill, Capability } from './contracts/index.ts';
+import type { AnalysisTool, Skill } from './contracts/index.ts';
+// eslint-disable-next-line vigil/layers -- known debt (issue #16): becomes a plugin-contributed command/adapter
 import { findingId } from '../lib/analysis/ids.ts';
 import { parseProtects, type Protection } from './protect.ts';
 import type { Finding } from '../schemas/finding.ts';
@@ -49,7 +50,13 @@ export function discoverPlugins(roots: string[]): Discovered[] {
       const protects = parseProtects((raw as { protects?: unknown } | null)?.protects);
       const v = validateManifest(raw, ent.name);
       if (!v.ok) {
-        out.push({ dir, folder: ent.name, manifest: null, error: 'invalid manifest: ' + v.problems.map((p) => `${p.path} ${p.message}`).join('; '), protects });
+        out.push({
+          dir,
+          folder: ent.name,
+          manifest: null,
+          error: 'invalid manifest: ' + v.problems.map((p) => `${p.path} ${p.message}`).join('; '),
+          protects,
+        });
         continue;
       }
       out.push({ dir, folder: ent.name, manifest: v.manifest, error: null, protects });
@@ -105,7 +112,10 @@ export function orderByDependencies(items: Discovered[]): { ordered: Discovered[
 
 const ajv = new Ajv({ allErrors: true, useDefaults: true, coerceTypes: false, strict: false });
 
-export function resolvePluginConfig(manifest: PluginManifest, fromSettings: unknown): { ok: true; config: Record<string, unknown> } | { ok: false; error: string } {
+export function resolvePluginConfig(
+  manifest: PluginManifest,
+  fromSettings: unknown,
+): { ok: true; config: Record<string, unknown> } | { ok: false; error: string } {
   const config = { ...(manifest.defaults ?? {}), ...((fromSettings as Record<string, unknown>) ?? {}) };
   if (manifest.config) {
     let validate;
@@ -157,12 +167,33 @@ export async function loadPlugins(opts: LoadOptions): Promise<PluginStatus[]> {
     if (s.status === 'error') log.error({ plugin: s.id, reason: s.error }, `plugin ${s.id} failed to load: ${s.error}`);
   };
   for (const d of found) {
-    if (d.error) setStatus({ id: d.folder, kind: 'unknown', version: null, runtime: null, dir: d.dir, status: 'error', error: d.error, registered: [], description: null });
+    if (d.error)
+      setStatus({
+        id: d.folder,
+        kind: 'unknown',
+        version: null,
+        runtime: null,
+        dir: d.dir,
+        status: 'error',
+        error: d.error,
+        registered: [],
+        description: null,
+      });
   }
   const { ordered, failed } = orderByDependencies(found);
   for (const f of failed) {
     const m = f.d.manifest!;
-    setStatus({ id: m.id, kind: m.kind, version: m.version, runtime: m.runtime, dir: f.d.dir, status: 'error', error: f.error, registered: [], description: m.description ?? null });
+    setStatus({
+      id: m.id,
+      kind: m.kind,
+      version: m.version,
+      runtime: m.runtime,
+      dir: f.d.dir,
+      status: 'error',
+      error: f.error,
+      registered: [],
+      description: m.description ?? null,
+    });
   }
   for (const d of ordered) {
     const m = d.manifest!;
@@ -214,8 +245,17 @@ function makeContext(dir: string, m: PluginManifest, config: Record<string, unkn
     }
   };
   const pending = {
-    detectors: [] as any[], tools: [] as AnalysisTool[], guardrails: [] as any[], skills: [] as Skill[], llms: [] as any[], compliance: [] as any[],
-    routes: [] as Array<{ surface: Surface; fn: any }>, hooks: [] as Array<{ surface: Surface; fn: any }>, provides: [] as Array<[string, unknown]>, start: [] as any[], close: [] as any[],
+    detectors: [] as any[],
+    tools: [] as AnalysisTool[],
+    guardrails: [] as any[],
+    skills: [] as Skill[],
+    llms: [] as any[],
+    compliance: [] as any[],
+    routes: [] as Array<{ surface: Surface; fn: any }>,
+    hooks: [] as Array<{ surface: Surface; fn: any }>,
+    provides: [] as Array<[string, unknown]>,
+    start: [] as any[],
+    close: [] as any[],
   };
   const ctx: PluginContext = {
     id: m.id,
@@ -232,12 +272,12 @@ function makeContext(dir: string, m: PluginManifest, config: Record<string, unkn
     registerCompliance: (x) => (guard('compliance'), pending.compliance.push(x)),
     registerRoutes: (surface, fn) => {
       guard('routes');
-      if (surface !== 'api' && surface !== 'gateway') throw new Error(`plugin ${m.id}: unknown surface "${surface}"`);
+      if (surface !== 'api' && surface !== 'gateway') throw new Error(`plugin ${m.id}: unknown surface "${String(surface)}"`);
       pending.routes.push({ surface, fn });
     },
     registerSurfaceHooks: (surface, fn) => {
       guard('routes');
-      if (surface !== 'api' && surface !== 'gateway') throw new Error(`plugin ${m.id}: unknown surface "${surface}"`);
+      if (surface !== 'api' && surface !== 'gateway') throw new Error(`plugin ${m.id}: unknown surface "${String(surface)}"`);
       pending.hooks.push({ surface, fn });
     },
     provide: (name, value) => (guard('provide'), pending.provides.push([name, value])),
@@ -247,21 +287,49 @@ function makeContext(dir: string, m: PluginManifest, config: Record<string, unkn
   // Commit everything at once, only when setup succeeded: a failing plugin leaves no half-registration.
   const commit = () => {
     open = false;
-    for (const t of pending.tools) if (registry.toolMap.has(t.name)) throw new Error(`plugin ${m.id}: tool "${t.name}" is already registered by ${registry.toolMap.get(t.name)!.plugin}`);
-    for (const s of pending.skills) if (registry.skillMap.has(s.name)) throw new Error(`plugin ${m.id}: skill "${s.name}" is already registered`);
+    for (const t of pending.tools)
+      if (registry.toolMap.has(t.name))
+        throw new Error(`plugin ${m.id}: tool "${t.name}" is already registered by ${registry.toolMap.get(t.name)!.plugin}`);
+    for (const s of pending.skills)
+      if (registry.skillMap.has(s.name)) throw new Error(`plugin ${m.id}: skill "${s.name}" is already registered`);
     for (const d of pending.detectors) {
       registry.detectorList.push(d);
       registered.push(`detector:${d.meta?.id}`);
     }
-    if (pending.detectors.length) registry.detectorDescriptors.push({ id: m.id, dir, entry: path.join(dir, m.entry), runtime: m.runtime, config, manifest: m });
-    for (const t of pending.tools) (registry.toolMap.set(t.name, t), registered.push(`tool:${t.name}`));
-    for (const g of pending.guardrails) (registry.guardrailList.push(g), registered.push(`guardrail:${g.name}`));
-    for (const s of pending.skills) (registry.skillMap.set(s.name, s), registered.push(`skill:${s.name}`));
-    for (const l of pending.llms) (registry.llmMap.set(l.provider, l), registered.push(`llm:${l.provider}`));
-    for (const c of pending.compliance) (registry.complianceList.push(c), registered.push(`compliance:${c.id}`));
-    for (const r of pending.routes) (registry.routes.push({ plugin: m.id, ...r }), registered.push(`routes:${r.surface}`));
-    for (const h of pending.hooks) (registry.surfaceHooks.push({ plugin: m.id, ...h }), registered.push(`hooks:${h.surface}`));
-    for (const [k, v] of pending.provides) (registry.services.set(k, v), registered.push(`service:${k}`));
+    if (pending.detectors.length)
+      registry.detectorDescriptors.push({ id: m.id, dir, entry: path.join(dir, m.entry), runtime: m.runtime, config, manifest: m });
+    for (const t of pending.tools) {
+      registry.toolMap.set(t.name, t);
+      registered.push(`tool:${t.name}`);
+    }
+    for (const g of pending.guardrails) {
+      registry.guardrailList.push(g);
+      registered.push(`guardrail:${g.name}`);
+    }
+    for (const s of pending.skills) {
+      registry.skillMap.set(s.name, s);
+      registered.push(`skill:${s.name}`);
+    }
+    for (const l of pending.llms) {
+      registry.llmMap.set(l.provider, l);
+      registered.push(`llm:${l.provider}`);
+    }
+    for (const c of pending.compliance) {
+      registry.complianceList.push(c);
+      registered.push(`compliance:${c.id}`);
+    }
+    for (const r of pending.routes) {
+      registry.routes.push({ plugin: m.id, ...r });
+      registered.push(`routes:${r.surface}`);
+    }
+    for (const h of pending.hooks) {
+      registry.surfaceHooks.push({ plugin: m.id, ...h });
+      registered.push(`hooks:${h.surface}`);
+    }
+    for (const [k, v] of pending.provides) {
+      registry.services.set(k, v);
+      registered.push(`service:${k}`);
+    }
     for (const fn of pending.start) registry.startHooks.push({ plugin: m.id, fn });
     for (const fn of pending.close) registry.closeHooks.push({ plugin: m.id, fn });
   };
@@ -271,7 +339,10 @@ function makeContext(dir: string, m: PluginManifest, config: Record<string, unkn
 async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let t: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([p, new Promise<T>((_, rej) => (t = setTimeout(() => rej(new Error(`${what} did not finish within ${ms} ms`)), ms)))]);
+    return await Promise.race([
+      p,
+      new Promise<T>((_, rej) => (t = setTimeout(() => rej(new Error(`${what} did not finish within ${ms} ms`)), ms))),
+    ]);
   } finally {
     clearTimeout(t);
   }
@@ -284,16 +355,21 @@ async function loadTsPlugin(dir: string, m: PluginManifest, config: Record<strin
   try {
     mod = await import(pathToFileURL(entry).href);
   } catch (e) {
-    throw new Error(`import failed: ${(e as Error).message}`);
+    throw new Error(`import failed: ${(e as Error).message}`, { cause: e });
   }
-  const plugin: PluginModule | undefined = typeof mod?.default?.setup === 'function' ? mod.default : typeof mod?.setup === 'function' ? mod : undefined;
+  const plugin: PluginModule | undefined =
+    typeof mod?.default?.setup === 'function' ? mod.default : typeof mod?.setup === 'function' ? mod : undefined;
   if (!plugin) throw new Error(`entry ${m.entry} exports no setup(ctx) (use export default definePlugin({ setup }))`);
   const c = makeContext(dir, m, config, opts, registered);
   try {
-    await withTimeout(Promise.resolve().then(() => plugin.setup(c.ctx)), setupTimeoutMs(), 'setup');
+    await withTimeout(
+      Promise.resolve().then(() => plugin.setup(c.ctx)),
+      setupTimeoutMs(),
+      'setup',
+    );
   } catch (e) {
     c.close();
-    throw new Error(`setup threw: ${(e as Error).message}`);
+    throw new Error(`setup threw: ${(e as Error).message}`, { cause: e });
   }
   c.commit();
 }
@@ -303,7 +379,10 @@ async function loadWasmPlugin(dir: string, m: PluginManifest, config: Record<str
   const wasmPath = path.join(dir, m.entry);
   if (!fs.existsSync(wasmPath)) throw new Error(`${m.entry} not found — build it with: vigil plugin build ${dir}`);
   // An unpinned module could be swapped on disk unnoticed: the hash in the manifest is required.
-  if (!m.wasm?.sha256) throw new Error(`wasm.sha256 is missing from plugin.json; a WASM module loads only with its hash pinned — write it with: vigil plugin build ${dir}`);
+  if (!m.wasm?.sha256)
+    throw new Error(
+      `wasm.sha256 is missing from plugin.json; a WASM module loads only with its hash pinned — write it with: vigil plugin build ${dir}`,
+    );
   const stringConfig = Object.fromEntries(Object.entries(config).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
   const inst = await opts.services.wasm.load({
     id: m.id,
@@ -320,8 +399,9 @@ async function loadWasmPlugin(dir: string, m: PluginManifest, config: Record<str
   try {
     if (m.kind === 'detector') {
       const meta = (m.detector?.meta ?? {}) as Record<string, any>;
-      if (!meta.id || !meta.title || !meta.severity || !meta.category) throw new Error('a wasm detector needs detector.meta with id, title, severity and category');
-      const exp = String(m.detector?.export ?? 'detect');
+      if (!meta.id || !meta.title || !meta.severity || !meta.category)
+        throw new Error('a wasm detector needs detector.meta with id, title, severity and category');
+      const exp = typeof m.detector?.export === 'string' ? m.detector.export : 'detect';
       if (!(await inst.functionExists(exp))) throw new Error(`the module does not export "${exp}"`);
       // Visitors of WASM detectors run inside the static analyzer (which collects the declared
       // node types and calls the guest); here the detector is listed and exposed as a drop-in tool.
@@ -335,7 +415,7 @@ async function loadWasmPlugin(dir: string, m: PluginManifest, config: Record<str
         name: String(s.name ?? m.id),
         description: String(s.description ?? m.description ?? ''),
         inputSchema: (s.input_schema as Record<string, unknown>) ?? { type: 'object' },
-        capabilities: (m.permissions ?? []) as Capability[],
+        capabilities: m.permissions ?? [],
         runtime: 'wasm',
         async call(input, ctx) {
           try {
@@ -370,11 +450,13 @@ function wasmDetectorTool(m: PluginManifest, services: KernelServices): Analysis
     modes: [],
     runtime: 'wasm',
     async availability() {
-      const s = services.get<{ analyze: Function }>('static-analyzer');
+      const s = services.get<{ analyze: (...args: any[]) => any }>('static-analyzer');
       return s ? { available: true } : { available: false, reason: 'the static-analyzer plugin that hosts detectors is not loaded' };
     },
     async run(input, runOpts) {
-      const s = services.get<{ analyze(i: unknown, o: unknown): Promise<{ findings: Finding[]; error?: string | null; status?: any }> }>('static-analyzer');
+      const s = services.get<{ analyze(i: unknown, o: unknown): Promise<{ findings: Finding[]; error?: string | null; status?: any }> }>(
+        'static-analyzer',
+      );
       if (!s) return { status: 'not_available', findings: [], error: 'static-analyzer plugin is not loaded' };
       const r = await s.analyze(input, { ...runOpts, only: [m.id] });
       return { findings: r.findings.map((f) => ({ ...f, tools: [m.id] })), error: r.error ?? null, status: r.status };
@@ -397,13 +479,22 @@ function wasmAnalyzerTool(m: PluginManifest, inst: import('./wasm/types.ts').Was
       return (await inst.functionExists(exp)) ? { available: true } : { available: false, reason: `module does not export ${exp}` };
     },
     async run(input, runOpts) {
-      const out = await inst.callJson<{ findings?: any[] }>(exp, { source: input.source, file: input.file }, { signal: runOpts.signal, timeoutMs: Math.max(1, runOpts.deadline - Date.now()) });
+      const out = await inst.callJson<{ findings?: any[] }>(
+        exp,
+        { source: input.source, file: input.file },
+        { signal: runOpts.signal, timeoutMs: Math.max(1, runOpts.deadline - Date.now()) },
+      );
       if (!out || !Array.isArray(out.findings)) throw new Error(`plugin ${m.id}: output has no findings array`);
       return {
         findings: out.findings.map((f): Finding => {
           const line = Math.max(1, Number(f.line) || 1);
           return {
-            id: findingId({ detector: m.id + ':' + (f.rule ?? f.messageId ?? ''), contract: f.contract ?? null, function: f.function ?? null, code: `${line}:${f.title ?? ''}` }),
+            id: findingId({
+              detector: m.id + ':' + (f.rule ?? f.messageId ?? ''),
+              contract: f.contract ?? null,
+              function: f.function ?? null,
+              code: `${line}:${f.title ?? ''}`,
+            }),
             detector: String(f.rule ?? m.id),
             title: String(f.title ?? m.id),
             description: String(f.description ?? f.title ?? ''),
@@ -412,7 +503,13 @@ function wasmAnalyzerTool(m: PluginManifest, inst: import('./wasm/types.ts').Was
             category: f.category ?? 'other',
             swc_id: f.swc_id ?? null,
             cwe_id: f.cwe_id ?? null,
-            location: { file: input.file, line, end_line: Math.max(line, Number(f.end_line) || line), contract: f.contract ?? null, function: f.function ?? null },
+            location: {
+              file: input.file,
+              line,
+              end_line: Math.max(line, Number(f.end_line) || line),
+              contract: f.contract ?? null,
+              function: f.function ?? null,
+            },
             tools: [t.name ?? m.id],
             layers: [t.layer],
             recommendation: String(f.recommendation ?? ''),

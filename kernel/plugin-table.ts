@@ -19,7 +19,14 @@ export function provides(registered: string[], max = 48): string {
 }
 
 export function formatPluginTable(list: PluginStatus[]): string {
-  const rows = list.map((p) => [p.id, p.kind, p.runtime ?? '-', p.status, provides(p.registered), p.error ?? (p.status === 'disabled' ? 'enabled: false (in its plugin.json or the config file)' : '')]);
+  const rows = list.map((p) => [
+    p.id,
+    p.kind,
+    p.runtime ?? '-',
+    p.status,
+    provides(p.registered),
+    p.error ?? (p.status === 'disabled' ? 'enabled: false (in its plugin.json or the config file)' : ''),
+  ]);
   const widths = COLUMNS.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: readonly string[]) =>
     cells
@@ -28,6 +35,11 @@ export function formatPluginTable(list: PluginStatus[]): string {
       .trimEnd();
   const counts = new Map<string, number>();
   for (const p of list) counts.set(p.status, (counts.get(p.status) ?? 0) + 1);
-  const summary = `${list.length} plugin${list.length === 1 ? '' : 's'}: ${['loaded', 'disabled', 'error'].filter((s) => counts.has(s)).map((s) => `${counts.get(s)} ${s}`).join(', ') || 'none found'}`;
+  const summary = `${list.length} plugin${list.length === 1 ? '' : 's'}: ${
+    ['loaded', 'disabled', 'error']
+      .filter((s) => counts.has(s))
+      .map((s) => `${counts.get(s)} ${s}`)
+      .join(', ') || 'none found'
+  }`;
   return [line(COLUMNS), ...rows.map(line), '', summary].join('\n') + '\n';
 }

@@ -71,10 +71,13 @@ export class TinyWorkerPool implements WorkerPool {
       channel = new MessageChannel();
       channel.port1.unref();
       channel.port1.once('message', () => {
-        budgetTimer = setTimeout(() => {
-          timedOut = true;
-          ctrl.abort();
-        }, Math.max(0, opts.budgetMs!));
+        budgetTimer = setTimeout(
+          () => {
+            timedOut = true;
+            ctrl.abort();
+          },
+          Math.max(0, opts.budgetMs!),
+        );
       });
     }
     try {
@@ -83,7 +86,10 @@ export class TinyWorkerPool implements WorkerPool {
       this.completed++;
       return result as T;
     } catch (e) {
-      if (timedOut) throw new TaskTimeoutError(`task ${path.basename(modulePath)}#${fn} exceeded ${opts.budgetMs !== undefined ? `its ${opts.budgetMs} ms budget (or ${timeoutMs} ms overall)` : `${timeoutMs} ms`} and its worker was terminated`);
+      if (timedOut)
+        throw new TaskTimeoutError(
+          `task ${path.basename(modulePath)}#${fn} exceeded ${opts.budgetMs !== undefined ? `its ${opts.budgetMs} ms budget (or ${timeoutMs} ms overall)` : `${timeoutMs} ms`} and its worker was terminated`,
+        );
       if (ctrl.signal.aborted) throw new TaskAbortedError(`task ${path.basename(modulePath)}#${fn} was cancelled`);
       throw e;
     } finally {

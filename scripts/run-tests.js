@@ -22,7 +22,7 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-// A whole run type-checks first (strict TypeScript, ~25 s): tsx strips types without checking
+// A whole run type-checks, lints and checks formatting first (strict TypeScript, ~25 s): tsx strips types without checking
 // them, so a type error would otherwise land silently. Filtered runs skip it for speed.
 if (filters.length === 0 && process.env.VIGIL_SKIP_TYPECHECK !== '1') {
   const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -32,10 +32,29 @@ if (filters.length === 0 && process.env.VIGIL_SKIP_TYPECHECK !== '1') {
     process.exit(1);
   }
   console.log('type check passed');
+  // Then lint (typescript-eslint with types, and the kernel <- lib <- plugins import rule) and
+  // formatting: `npm run lint`, `npm run format` fix most of what these report.
+  const bin = (pkg, file) => path.join(root, 'node_modules', pkg, file);
+  for (const [name, args, fix] of [
+    ['lint', [bin('eslint', 'bin/eslint.js'), '.'], 'npm run lint'],
+    ['format', [bin('prettier', 'bin/prettier.cjs'), '--check', '--log-level', 'warn', '.'], 'npm run format'],
+  ]) {
+    const c = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
+    if (c.status !== 0) {
+      console.error(`${name} check failed (${fix}): fix the problems above`);
+      process.exit(1);
+    }
+    console.log(`${name} check passed`);
+  }
 }
 // Compilers: only the bundled releases, and no downloads, unless a test asks for them (the
 // on-demand install test sets its own cache): results must not depend on this machine's cache.
-const solcEnv = process.env.VIGIL_SOLC_CACHE ? {} : { VIGIL_SOLC_CACHE: fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-test-solc-')), VIGIL_SOLC_AUTO_INSTALL: process.env.VIGIL_SOLC_AUTO_INSTALL ?? '0' };
+const solcEnv = process.env.VIGIL_SOLC_CACHE
+  ? {}
+  : {
+      VIGIL_SOLC_CACHE: fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-test-solc-')),
+      VIGIL_SOLC_AUTO_INSTALL: process.env.VIGIL_SOLC_AUTO_INSTALL ?? '0',
+    };
 const concurrency = process.env.VIGIL_TEST_CONCURRENCY ?? '2';
 const child = spawn(
   process.execPath,

@@ -22,19 +22,28 @@ export interface Baseline {
 
 export const SARIF_FINGERPRINT = 'vigilFindingId/v1';
 
-const ids = (list: unknown): string[] => (Array.isArray(list) ? list.map((f) => (f && typeof f === 'object' ? (f as { id?: unknown }).id : null)).filter((x): x is string => typeof x === 'string' && x !== '') : []);
+const ids = (list: unknown): string[] =>
+  Array.isArray(list)
+    ? list
+        .map((f) => (f && typeof f === 'object' ? (f as { id?: unknown }).id : null))
+        .filter((x): x is string => typeof x === 'string' && x !== '')
+    : [];
 
 /** Reads the finding ids of an earlier vigil output. Throws BaselineError with a sentence a user can act on. */
 export function loadBaseline(file: string): Baseline {
   let text: string;
   try {
     const st = fs.statSync(file);
-    if (st.isDirectory()) throw new BaselineError(`baseline ${file} is a folder; give the JSON or SARIF file an earlier \`vigil analyze --format json|sarif\` wrote`);
+    if (st.isDirectory())
+      throw new BaselineError(
+        `baseline ${file} is a folder; give the JSON or SARIF file an earlier \`vigil analyze --format json|sarif\` wrote`,
+      );
     text = fs.readFileSync(file, 'utf8');
   } catch (e) {
     if (e instanceof BaselineError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new BaselineError(`baseline file not found: ${file} (write one with \`vigil analyze PATH --format sarif > ${file}\`)`);
+    if (code === 'ENOENT')
+      throw new BaselineError(`baseline file not found: ${file} (write one with \`vigil analyze PATH --format sarif > ${file}\`)`);
     throw new BaselineError(`cannot read baseline file ${file}: ${(e as Error).message}`);
   }
   let doc: unknown;
@@ -42,17 +51,24 @@ export function loadBaseline(file: string): Baseline {
     doc = JSON.parse(text);
   } catch {
     const hint = /^\s*#/.test(text) ? ' (it looks like a Markdown report)' : '';
-    throw new BaselineError(`baseline ${file} is not JSON${hint}: give an earlier \`vigil analyze --format json\` or \`--format sarif\` output`);
+    throw new BaselineError(
+      `baseline ${file} is not JSON${hint}: give an earlier \`vigil analyze --format json\` or \`--format sarif\` output`,
+    );
   }
-  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new BaselineError(`baseline ${file} is not a vigil JSON or SARIF output (expected an object)`);
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc))
+    throw new BaselineError(`baseline ${file} is not a vigil JSON or SARIF output (expected an object)`);
   const d = doc as Record<string, unknown>;
 
   if (Array.isArray(d.runs) && typeof d.version === 'string') {
     const runs = d.runs as Array<{ tool?: { driver?: { name?: unknown } }; results?: unknown }>;
     const ours = runs.filter((r) => r?.tool?.driver?.name === 'vigil');
     if (!ours.length) {
-      const names = [...new Set(runs.map((r) => String(r?.tool?.driver?.name ?? 'an unnamed tool')))].join(', ');
-      throw new BaselineError(`baseline ${file} is a SARIF log from ${names || 'no tool'}, not from vigil: its results have no vigil finding ids to compare with`);
+      const names = [
+        ...new Set(runs.map((r) => (typeof r?.tool?.driver?.name === 'string' ? r.tool.driver.name : 'an unnamed tool'))),
+      ].join(', ');
+      throw new BaselineError(
+        `baseline ${file} is a SARIF log from ${names || 'no tool'}, not from vigil: its results have no vigil finding ids to compare with`,
+      );
     }
     const set = new Set<string>();
     for (const run of ours) {
@@ -68,7 +84,9 @@ export function loadBaseline(file: string): Baseline {
     const b = d.baseline as { known_findings?: unknown } | undefined;
     return { file, format: 'json', ids: new Set([...ids(d.findings), ...ids(d.suppressed), ...ids(b?.known_findings)]) };
   }
-  throw new BaselineError(`baseline ${file} is not a vigil output: expected the JSON (with audit_id and findings) or the SARIF log that \`vigil analyze\` prints`);
+  throw new BaselineError(
+    `baseline ${file} is not a vigil output: expected the JSON (with audit_id and findings) or the SARIF log that \`vigil analyze\` prints`,
+  );
 }
 
 /**
@@ -91,8 +109,10 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 export function filterNotes(result: AnalysisResult): string[] {
   const notes: string[] = [];
   const suppressed = Array.isArray(result.suppressed) ? result.suppressed.length : 0;
-  if (suppressed) notes.push(`${plural(suppressed, 'finding')} suppressed by comments in the source (kept in the output as suppressed, not counted)`);
+  if (suppressed)
+    notes.push(`${plural(suppressed, 'finding')} suppressed by comments in the source (kept in the output as suppressed, not counted)`);
   const b = result.baseline as { file?: string; known?: number; new?: number } | undefined;
-  if (b && typeof b.known === 'number') notes.push(`baseline ${b.file}: ${plural(b.known, 'finding')} already known (not reported), ${plural(b.new ?? 0, 'new finding')}`);
+  if (b && typeof b.known === 'number')
+    notes.push(`baseline ${b.file}: ${plural(b.known, 'finding')} already known (not reported), ${plural(b.new ?? 0, 'new finding')}`);
   return notes;
 }

@@ -89,20 +89,35 @@ function parseOptions(o: AnalyzeCommandOptions, tty: boolean) {
   const tool = o.tool ? String(o.tool) : undefined;
   if (tool && layer !== undefined) throw new BadInput('use either --layer or --tool, not both');
   const format = String(o.format ?? (tty ? 'text' : 'json')).toLowerCase();
-  if (!['text', 'json', 'sarif', 'markdown', 'html'].includes(format)) throw new BadInput(`--format must be one of text, json, sarif, markdown, got "${o.format}"`);
+  if (!['text', 'json', 'sarif', 'markdown', 'html'].includes(format))
+    throw new BadInput(`--format must be one of text, json, sarif, markdown, got "${o.format}"`);
   let failOn: Severity | undefined;
   if (o.failOn !== undefined && o.failOn !== null && o.failOn !== '') {
     const s = String(o.failOn).toUpperCase();
-    if (!(SEVERITIES as readonly string[]).includes(s)) throw new BadInput(`--fail-on must be one of ${SEVERITIES.join(', ')}, got "${o.failOn}"`);
+    if (!(SEVERITIES as readonly string[]).includes(s))
+      throw new BadInput(`--fail-on must be one of ${SEVERITIES.join(', ')}, got "${o.failOn}"`);
     failOn = s as Severity;
   }
   const timeout = o.timeout === undefined || o.timeout === '' || o.timeout === null ? null : Number(o.timeout);
-  if (timeout !== null && (!Number.isFinite(timeout) || timeout <= 0 || timeout > 86400)) throw new BadInput(`--timeout must be a number of seconds from 1 to 86400, got "${o.timeout}"`);
-  const auditType: AuditType = tool ? 'tool' : layer !== undefined ? 'layer' : (mode as AuditType);
-  const globs = (v: string[] | string | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]).map(String).filter((g) => g.trim() !== '');
+  if (timeout !== null && (!Number.isFinite(timeout) || timeout <= 0 || timeout > 86400))
+    throw new BadInput(`--timeout must be a number of seconds from 1 to 86400, got "${o.timeout}"`);
+  const auditType: AuditType = tool ? 'tool' : layer !== undefined ? 'layer' : mode;
+  const globs = (v: string[] | string | undefined) =>
+    (v === undefined ? [] : Array.isArray(v) ? v : [v]).map(String).filter((g) => g.trim() !== '');
   // Each file's own budget: the quick layers finish in seconds, full mode fuzzes and solves.
   const perFileMs = (auditType === 'quick' ? 120 : 600) * 1000;
-  return { auditType, layer, tool, format, failOn, totalMs: timeout === null ? null : timeout * 1000, perFileMs, allowPartial: Boolean(o.allowPartial), exclude: globs(o.exclude), include: globs(o.include) };
+  return {
+    auditType,
+    layer,
+    tool,
+    format,
+    failOn,
+    totalMs: timeout === null ? null : timeout * 1000,
+    perFileMs,
+    allowPartial: Boolean(o.allowPartial),
+    exclude: globs(o.exclude),
+    include: globs(o.include),
+  };
 }
 
 const RANK: Record<Severity, number> = { CRITICAL: 4, HIGH: 3, MEDIUM: 2, LOW: 1, INFO: 0 };
@@ -119,7 +134,12 @@ function mergeStatus(a: ToolStatus, b: ToolStatus): ToolStatus {
 }
 
 /** One body for a folder: per-tool results merged across files, findings carrying their file. */
-function combine(dir: string, bodies: Array<{ file: string; body: AnalysisResult | null; error: string | null }>, auditType: AuditType, t0: number): AnalysisResult {
+function combine(
+  dir: string,
+  bodies: Array<{ file: string; body: AnalysisResult | null; error: string | null }>,
+  auditType: AuditType,
+  t0: number,
+): AnalysisResult {
   const results = new Map<string, ToolResult & { errors: string[] }>();
   const findings: Finding[] = [];
   const layers = new Set<number>();
@@ -144,14 +164,21 @@ function combine(dir: string, bodies: Array<{ file: string; body: AnalysisResult
   }
   const summary: Record<Severity, number> = { CRITICAL: 0, HIGH: 0, MEDIUM: 0, LOW: 0, INFO: 0 };
   for (const f of findings) summary[f.severity]++;
-  findings.sort((a, b) => RANK[b.severity] - RANK[a.severity] || a.location.file.localeCompare(b.location.file) || a.location.line - b.location.line);
+  findings.sort(
+    (a, b) => RANK[b.severity] - RANK[a.severity] || a.location.file.localeCompare(b.location.file) || a.location.line - b.location.line,
+  );
   const sha = createHash('sha256');
   for (const b of bodies) sha.update(`${b.file}\u0000${b.body?.contract.sha256 ?? ''}\n`);
   const ok = bodies.filter((b) => b.body);
   return {
     audit_id: randomUUID(),
     audit_type: auditType,
-    contract: { name: path.basename(path.resolve(dir)), sha256: sha.digest('hex'), pragma: null, compiler: [...new Set(ok.map((b) => b.body!.contract.compiler).filter(Boolean))].join(', ') || null },
+    contract: {
+      name: path.basename(path.resolve(dir)),
+      sha256: sha.digest('hex'),
+      pragma: null,
+      compiler: [...new Set(ok.map((b) => b.body!.contract.compiler).filter(Boolean))].join(', ') || null,
+    },
     layers: [...layers].sort((a, b) => a - b),
     tools,
     results: [...results.values()].map(({ errors, ...r }) => ({ ...r, error: errors.length ? errors.join('; ') : null })),
@@ -174,10 +201,25 @@ function combine(dir: string, bodies: Array<{ file: string; body: AnalysisResult
 }
 
 /** Reported by default except these (decisions.md); they still compile when a reported file imports them. */
-export const DEFAULT_EXCLUDES = ['test/**', 'tests/**', 'script/**', '**/test/**', '**/tests/**', '**/script/**', 'node_modules/**', 'lib/**', '**/*.t.sol', '**/*.s.sol'];
+export const DEFAULT_EXCLUDES = [
+  'test/**',
+  'tests/**',
+  'script/**',
+  '**/test/**',
+  '**/tests/**',
+  '**/script/**',
+  'node_modules/**',
+  'lib/**',
+  '**/*.t.sol',
+  '**/*.s.sol',
+];
 
 /** Which of the files found under a folder are reported on. */
-export function selectFiles(files: string[], bases: string[], opts: { include: string[]; exclude: string[] }): { selected: string[]; excluded: number } {
+export function selectFiles(
+  files: string[],
+  bases: string[],
+  opts: { include: string[]; exclude: string[] },
+): { selected: string[]; excluded: number } {
   const rels = (f: string) => bases.map((b) => path.relative(b, f).split(path.sep).join('/')).filter((r) => !r.startsWith('..'));
   const m = (globs: string[]): ((s: string) => boolean) => {
     if (!globs.length) return () => false;
@@ -210,7 +252,11 @@ function incompleteOf(runs: FileRun[]): Incomplete[] {
   const out: Incomplete[] = [];
   for (const r of runs) {
     if (r.invalid) {
-      out.push({ file: r.file, what: 'parse', detail: r.invalid.map((e) => `${e.line ? `line ${e.line}${e.column ? `:${e.column}` : ''}: ` : ''}${e.message}`).join('; ') });
+      out.push({
+        file: r.file,
+        what: 'parse',
+        detail: r.invalid.map((e) => `${e.line ? `line ${e.line}${e.column ? `:${e.column}` : ''}: ` : ''}${e.message}`).join('; '),
+      });
       continue;
     }
     if (!r.body) {
@@ -220,13 +266,19 @@ function incompleteOf(runs: FileRun[]): Incomplete[] {
     const c = r.body.compilation;
     if (c && !c.ok) out.push({ file: r.file, what: 'compile', detail: c.note ?? c.errors[0] ?? 'compilation failed' });
     for (const t of r.body.results) {
-      if (t.status === 'timeout' || t.status === 'error') out.push({ file: r.file, what: t.tool, detail: `${t.status}${t.error ? `: ${t.error}` : ''}` });
+      if (t.status === 'timeout' || t.status === 'error')
+        out.push({ file: r.file, what: t.tool, detail: `${t.status}${t.error ? `: ${t.error}` : ''}` });
     }
   }
   return out;
 }
 
-export async function runAnalyzeCommand(target: AnalysisEngine | KernelServices, pathArg: string, opts: AnalyzeCommandOptions, io: Io): Promise<number> {
+export async function runAnalyzeCommand(
+  target: AnalysisEngine | KernelServices,
+  pathArg: string,
+  opts: AnalyzeCommandOptions,
+  io: Io,
+): Promise<number> {
   const fail = (msg: string) => {
     io.stderr.write(`vigil analyze: ${msg}\n`);
     return 2;
@@ -238,7 +290,7 @@ export async function runAnalyzeCommand(target: AnalysisEngine | KernelServices,
     return fail((e as Error).message);
   }
   // A bad baseline is bad input, found before any analysis runs.
-  let baseline: ReturnType<typeof baselineOption> = null;
+  let baseline: ReturnType<typeof baselineOption>;
   try {
     baseline = baselineOption(opts?.baseline);
   } catch (e) {
@@ -274,7 +326,9 @@ export async function runAnalyzeCommand(target: AnalysisEngine | KernelServices,
   if (isDir && all.length === 0) return fail(`no .sol files under ${pathArg} (node_modules is skipped)`);
   const { selected, excluded } = isDir ? selectFiles(all, [project.root, abs], o) : { selected: all, excluded: 0 };
   if (selected.length === 0) {
-    return fail(`no .sol files to analyse under ${pathArg}: all ${all.length} are excluded (${o.include.length ? `--include ${o.include.join(' ')} matched none` : `default exclusions ${DEFAULT_EXCLUDES.join(', ')}`}${o.exclude.length ? `, --exclude ${o.exclude.join(' ')}` : ''})`);
+    return fail(
+      `no .sol files to analyse under ${pathArg}: all ${all.length} are excluded (${o.include.length ? `--include ${o.include.join(' ')} matched none` : `default exclusions ${DEFAULT_EXCLUDES.join(', ')}`}${o.exclude.length ? `, --exclude ${o.exclude.join(' ')}` : ''})`,
+    );
   }
 
   const t0 = Date.now();
@@ -315,32 +369,39 @@ export async function runAnalyzeCommand(target: AnalysisEngine | KernelServices,
   let plan: ProjectPlan | null = null;
   // One file: the engine compiles it (installing its release if needed) while the tools run,
   // which is faster than building first; a folder is built first, once per release group.
-  if (isDir) try {
-    progress(`reading ${todo.length} file${todo.length === 1 ? '' : 's'} and their imports`, todo.length > 50);
-    const scanned = scanProject(project, todo);
-    const wanted = new Map<string, string[]>();
-    for (const f of scanned) if (!f.missing.length) wanted.set(f.ranges.join(' '), f.ranges);
-    for (const ranges of wanted.values()) {
-      const a = await acquireCompilerFor(ranges);
-      if (a.installed) io.stderr.write(`vigil analyze: installed solc ${a.installed} from the npm registry into the solc cache\n`);
-      if (a.note) io.stderr.write(`vigil analyze: ${a.note}\n`);
+  if (isDir)
+    try {
+      progress(`reading ${todo.length} file${todo.length === 1 ? '' : 's'} and their imports`, todo.length > 50);
+      const scanned = scanProject(project, todo);
+      const wanted = new Map<string, string[]>();
+      for (const f of scanned) if (!f.missing.length) wanted.set(f.ranges.join(' '), f.ranges);
+      for (const ranges of wanted.values()) {
+        const a = await acquireCompilerFor(ranges);
+        if (a.installed) io.stderr.write(`vigil analyze: installed solc ${a.installed} from the npm registry into the solc cache\n`);
+        if (a.note) io.stderr.write(`vigil analyze: ${a.note}\n`);
+      }
+      plan = groupByCompiler(project.root, scanned, project.configSolc);
+      if (plan.groups.length)
+        progress(
+          `compiling ${todo.length} file${todo.length === 1 ? '' : 's'} in ${plan.groups.length} build${plan.groups.length > 1 ? 's' : ''} (${plan.groups.map((g) => `solc ${g.version}: ${g.entries.length}`).join(', ')})`,
+          todo.length > 50,
+        );
+      const buildDeadline = Number.isFinite(deadline) ? deadline : Date.now() + Math.max(120_000, o.perFileMs);
+      const built = await Promise.all(
+        plan.groups.map((g) =>
+          compileGroup({ start: project.root, roots, group: g, outputs: 'check' }, { pool, deadline: buildDeadline }).catch((e: Error) => {
+            io.stderr.write(
+              `vigil analyze: the solc ${g.version} build of ${g.entries.length} files did not finish (${e.message}); compiling them one by one\n`,
+            );
+            return null;
+          }),
+        ),
+      );
+      for (const b of built) if (b) for (const [file, r] of Object.entries(b.results)) if (r) builds.set(file, r);
+    } catch (e) {
+      if (e instanceof ProjectConfigError) return fail(e.message);
+      throw e;
     }
-    plan = groupByCompiler(project.root, scanned, project.configSolc);
-    if (plan.groups.length) progress(`compiling ${todo.length} file${todo.length === 1 ? '' : 's'} in ${plan.groups.length} build${plan.groups.length > 1 ? 's' : ''} (${plan.groups.map((g) => `solc ${g.version}: ${g.entries.length}`).join(', ')})`, todo.length > 50);
-    const buildDeadline = Number.isFinite(deadline) ? deadline : Date.now() + Math.max(120_000, o.perFileMs);
-    const built = await Promise.all(
-      plan.groups.map((g) =>
-        compileGroup({ start: project.root, roots, group: g, outputs: 'check' }, { pool, deadline: buildDeadline }).catch((e: Error) => {
-          io.stderr.write(`vigil analyze: the solc ${g.version} build of ${g.entries.length} files did not finish (${e.message}); compiling them one by one\n`);
-          return null;
-        }),
-      ),
-    );
-    for (const b of built) if (b) for (const [file, r] of Object.entries(b.results)) if (r) builds.set(file, r);
-  } catch (e) {
-    if (e instanceof ProjectConfigError) return fail(e.message);
-    throw e;
-  }
 
   // Analyse every file from the build, a few at a time (each runs its tools in the pool).
   // Twice the pool's threads: while one file's tools run, the next file's are queued (its main-
@@ -353,17 +414,26 @@ export async function runAnalyzeCommand(target: AnalysisEngine | KernelServices,
     const left = deadline - Date.now();
     const remainingFiles = todo.length - done;
     // With --timeout the files share what is left (a few run at a time); without, each has its own budget.
-    const budget = Number.isFinite(left) ? Math.max(1000, Math.min(o.perFileMs, Math.floor((left * concurrency) / Math.max(1, remainingFiles)), left)) : o.perFileMs;
+    const budget = Number.isFinite(left)
+      ? Math.max(1000, Math.min(o.perFileMs, Math.floor((left * concurrency) / Math.max(1, remainingFiles)), left))
+      : o.perFileMs;
     const precompiled = builds.get(item.file);
     try {
       const body = await engine.analyze(
-        { source, file: item.file, absPath: item.abs, roots, ...(precompiled ? { precompiled } : {}) } as Parameters<AnalysisEngine['analyze']>[0],
+        { source, file: item.file, absPath: item.abs, roots, ...(precompiled ? { precompiled } : {}) },
         { mode: o.auditType, layer: o.layer, tool: o.tool, timeoutMs: budget },
       );
       runs.push({ file: item.file, abs: item.abs, body, error: null });
     } catch (e) {
       const err = e as Error & { statusCode?: number; code?: string; details?: { errors?: FileRun['invalid'] } };
-      if (err.code === 'invalid_solidity') runs.push({ file: item.file, abs: item.abs, body: null, error: err.message, invalid: err.details?.errors ?? [{ message: err.message, file: item.file, line: null, column: null }] });
+      if (err.code === 'invalid_solidity')
+        runs.push({
+          file: item.file,
+          abs: item.abs,
+          body: null,
+          error: err.message,
+          invalid: err.details?.errors ?? [{ message: err.message, file: item.file, line: null, column: null }],
+        });
       else if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500 && err.statusCode !== 408) {
         if (!isDir) throw new BadInput(`${item.file}: ${err.message}`);
         runs.push({ file: item.file, abs: item.abs, body: null, error: err.message });
@@ -392,19 +462,37 @@ export async function runAnalyzeCommand(target: AnalysisEngine | KernelServices,
   const analysed = runs.filter((r) => r.body);
   if (!analysed.length) {
     const invalid = runs.filter((r) => r.invalid);
-    for (const r of invalid) for (const e of r.invalid!) io.stderr.write(`vigil analyze: ${e.file}${e.line ? `:${e.line}${e.column ? `:${e.column}` : ''}` : ''}: ${e.message}\n`);
+    for (const r of invalid)
+      for (const e of r.invalid!)
+        io.stderr.write(`vigil analyze: ${e.file}${e.line ? `:${e.line}${e.column ? `:${e.column}` : ''}` : ''}: ${e.message}\n`);
     for (const r of runs.filter((x) => !x.invalid)) io.stderr.write(`vigil analyze: ${r.file}: ${r.error}\n`);
-    return fail(invalid.length ? `${invalid.length === 1 && !isDir ? pathArg : `every file under ${pathArg}`} is not valid Solidity` : 'no file could be analysed');
+    return fail(
+      invalid.length
+        ? `${invalid.length === 1 && !isDir ? pathArg : `every file under ${pathArg}`} is not valid Solidity`
+        : 'no file could be analysed',
+    );
   }
 
   const incomplete = incompleteOf(runs);
   const result = isDir ? combine(pathArg, runs, o.auditType, t0) : analysed[0].body!;
   result.incomplete = incomplete;
   if (isDir) {
-    result.project = { root: project.root, config: project.marker, remappings: project.remappings.length, files_found: all.length, files_excluded: excluded, builds: plan?.groups.map((g) => ({ compiler: g.version, files: g.entries.length, pinned_release_missing: g.blank })) ?? [] };
+    result.project = {
+      root: project.root,
+      config: project.marker,
+      remappings: project.remappings.length,
+      files_found: all.length,
+      files_excluded: excluded,
+      builds: plan?.groups.map((g) => ({ compiler: g.version, files: g.entries.length, pinned_release_missing: g.blank })) ?? [],
+    };
   }
   // Suppressed and already-known findings are neither reported nor failed on.
-  finishReport(result, runs.map((r) => ({ file: r.file, abs: r.abs })), baseline, io);
+  finishReport(
+    result,
+    runs.map((r) => ({ file: r.file, abs: r.abs })),
+    baseline,
+    io,
+  );
   let text: string;
   switch (o.format) {
     case 'sarif':
@@ -425,8 +513,13 @@ export async function runAnalyzeCommand(target: AnalysisEngine | KernelServices,
   io.stdout.write(text);
   // stderr names every incomplete file and tool, whatever the format.
   if (incomplete.length) {
-    io.stderr.write(`vigil analyze: incomplete: ${incomplete.length} item${incomplete.length > 1 ? 's' : ''} did not complete${o.allowPartial ? ' (--allow-partial)' : ''}:\n`);
-    for (const i of incomplete) io.stderr.write(`  ${i.file}: ${i.what === 'compile' ? 'compilation' : i.what === 'parse' ? 'not valid Solidity' : i.what === 'file' ? 'not analysed' : `tool ${i.what}`}: ${i.detail}\n`);
+    io.stderr.write(
+      `vigil analyze: incomplete: ${incomplete.length} item${incomplete.length > 1 ? 's' : ''} did not complete${o.allowPartial ? ' (--allow-partial)' : ''}:\n`,
+    );
+    for (const i of incomplete)
+      io.stderr.write(
+        `  ${i.file}: ${i.what === 'compile' ? 'compilation' : i.what === 'parse' ? 'not valid Solidity' : i.what === 'file' ? 'not analysed' : `tool ${i.what}`}: ${i.detail}\n`,
+      );
   }
   const failed = o.failOn ? result.findings.some((f) => RANK[f.severity] >= RANK[o.failOn!]) : false;
   if (incomplete.length && !o.allowPartial) return 3;

@@ -10,11 +10,17 @@ export { BaselineError } from './baseline.ts';
 
 /** `--baseline FILE` read up front (throws BaselineError: the CLI's exit 2), or null without the option. */
 export function baselineOption(file: unknown): Baseline | null {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a CLI option value: a string
   return file === undefined || file === null || file === '' ? null : loadBaseline(String(file));
 }
 
 /** Applies the sources' suppression comments and the baseline to `result`; notes go to stderr. */
-export function finishReport(result: AnalysisResult, files: Array<{ file: string; abs: string }>, baseline: Baseline | null, io: { stderr: { write(s: string): unknown } }): void {
+export function finishReport(
+  result: AnalysisResult,
+  files: Array<{ file: string; abs: string }>,
+  baseline: Baseline | null,
+  io: { stderr: { write(s: string): unknown } },
+): void {
   const byName = new Map(files.map((f) => [f.file, f.abs]));
   applySuppressions(result, (name) => {
     const abs = byName.get(name);

@@ -22,7 +22,15 @@ import type {
   ToolInfo,
   WorkerPool,
 } from '../../kernel/index.ts';
-import { CATEGORIES, LAYER_NAMES, SEVERITIES, type Finding, type Severity, type ToolResult, type ToolStatus } from '../../schemas/finding.ts';
+import {
+  CATEGORIES,
+  LAYER_NAMES,
+  SEVERITIES,
+  type Finding,
+  type Severity,
+  type ToolResult,
+  type ToolStatus,
+} from '../../schemas/finding.ts';
 import { compileSolidity, extractPragma, oneLine, type CompileResult } from './compiler/index.ts';
 import { acquireCompilerFor } from './compiler/acquire.ts';
 import { collectClosure, loadProject } from './compiler/project.ts';
@@ -76,24 +84,55 @@ function metricsFor(reg: PromRegistry | null | undefined) {
   return {
     duration: get(
       'vigil_analysis_duration_seconds',
-      () => new client.Histogram({ name: 'vigil_analysis_duration_seconds', help: 'Duration of analysis requests by audit type', labelNames: ['audit_type'], buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 900], registers: [reg] }),
+      () =>
+        new client.Histogram({
+          name: 'vigil_analysis_duration_seconds',
+          help: 'Duration of analysis requests by audit type',
+          labelNames: ['audit_type'],
+          buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 900],
+          registers: [reg],
+        }),
     ),
     findings: get(
       'vigil_analysis_findings_total',
-      () => new client.Counter({ name: 'vigil_analysis_findings_total', help: 'Findings reported (after correlation) by severity', labelNames: ['severity'], registers: [reg] }),
+      () =>
+        new client.Counter({
+          name: 'vigil_analysis_findings_total',
+          help: 'Findings reported (after correlation) by severity',
+          labelNames: ['severity'],
+          registers: [reg],
+        }),
     ),
     toolRuns: get(
       'vigil_analysis_tool_runs_total',
-      () => new client.Counter({ name: 'vigil_analysis_tool_runs_total', help: 'Analysis tool runs by tool and status', labelNames: ['tool', 'status'], registers: [reg] }),
+      () =>
+        new client.Counter({
+          name: 'vigil_analysis_tool_runs_total',
+          help: 'Analysis tool runs by tool and status',
+          labelNames: ['tool', 'status'],
+          registers: [reg],
+        }),
     ),
     toolDuration: get(
       'vigil_analysis_tool_duration_seconds',
-      () => new client.Histogram({ name: 'vigil_analysis_tool_duration_seconds', help: 'Duration of analysis tool runs', labelNames: ['tool'], buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300], registers: [reg] }),
+      () =>
+        new client.Histogram({
+          name: 'vigil_analysis_tool_duration_seconds',
+          help: 'Duration of analysis tool runs',
+          labelNames: ['tool'],
+          buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300],
+          registers: [reg],
+        }),
     ),
   };
 }
 
-async function inSpan<T>(tracer: Tracer | null | undefined, name: string, attrs: Record<string, string | number | boolean>, fn: (span: Span | null) => Promise<T>): Promise<T> {
+async function inSpan<T>(
+  tracer: Tracer | null | undefined,
+  name: string,
+  attrs: Record<string, string | number | boolean>,
+  fn: (span: Span | null) => Promise<T>,
+): Promise<T> {
   if (!tracer) return fn(null);
   return tracer.startActiveSpan(name, { attributes: attrs }, async (span) => {
     try {
@@ -124,14 +163,29 @@ function buildRanges(input: AnalyzeSource, roots: string[] | undefined): string[
 function invalidSolidity(file: string, outline: Outline, c: CompileResult | null): HttpError {
   const fromSolc = (c?.errors ?? []).filter((e) => e.line !== null && (e.file === file || e.file === null));
   const errors = fromSolc.length
-    ? fromSolc.slice(0, 20).map((e) => ({ message: `${e.type}: ${e.message.split('\n')[0]}`, file: e.file ?? file, line: e.line, column: e.column !== null ? e.column + 1 : null }))
+    ? fromSolc.slice(0, 20).map((e) => ({
+        message: `${e.type}: ${e.message.split('\n')[0]}`,
+        file: e.file ?? file,
+        line: e.line,
+        column: e.column !== null ? e.column + 1 : null,
+      }))
     : [{ message: `ParserError: ${outline.parseError}`, file, line: outline.parseErrorLine, column: null }];
   const first = errors[0];
-  return new HttpError(400, 'invalid_solidity', `${file} is not valid Solidity: ${first.message}${first.line ? ` (line ${first.line}${first.column ? `, column ${first.column}` : ''})` : ''}`, { errors });
+  return new HttpError(
+    400,
+    'invalid_solidity',
+    `${file} is not valid Solidity: ${first.message}${first.line ? ` (line ${first.line}${first.column ? `, column ${first.column}` : ''})` : ''}`,
+    { errors },
+  );
 }
 
 /** Makes a tool's finding safe to return: required fields present, lines inside the file. */
-function normalizeFinding(f: Partial<Finding> & Record<string, unknown>, tool: AnalysisTool, file: string, lineCount: number): Finding | null {
+function normalizeFinding(
+  f: Partial<Finding> & Record<string, unknown>,
+  tool: AnalysisTool,
+  file: string,
+  lineCount: number,
+): Finding | null {
   if (!f || typeof f !== 'object') return null;
   const loc = (f.location ?? {}) as Partial<Finding['location']>;
   const line = Math.min(Math.max(1, Math.floor(Number(loc.line)) || 1), lineCount);
@@ -193,7 +247,9 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
     try {
       return await Promise.race([
         t.availability(),
-        new Promise<ToolAvailability>((resolve) => setTimeout(() => resolve({ available: false, reason: 'availability check did not answer within 15 s' }), 15_000).unref()),
+        new Promise<ToolAvailability>((resolve) =>
+          setTimeout(() => resolve({ available: false, reason: 'availability check did not answer within 15 s' }), 15_000).unref(),
+        ),
       ]);
     } catch (e) {
       return { available: false, reason: `availability check failed: ${(e as Error).message}` };
@@ -219,18 +275,33 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
     if (!input || typeof input.source !== 'string') throw new HttpError(400, 'invalid_request', 'contract source must be a string');
     const bytes = Buffer.byteLength(input.source, 'utf8');
     if (bytes > maxBytes) {
-      throw new HttpError(413, 'payload_too_large', `contract source is ${bytes} bytes; the limit is ${maxBytes} bytes (1 MiB)`, { bytes, limit: maxBytes });
+      throw new HttpError(413, 'payload_too_large', `contract source is ${bytes} bytes; the limit is ${maxBytes} bytes (1 MiB)`, {
+        bytes,
+        limit: maxBytes,
+      });
     }
     if (input.source.trim() === '') throw new HttpError(400, 'invalid_request', 'contract source is empty: send Solidity source text');
-    if (input.source.includes('\u0000')) throw new HttpError(400, 'invalid_request', 'contract source contains NUL bytes: it looks like a binary file, not Solidity source');
-    if (!['quick', 'full', 'layer', 'tool'].includes(opts.mode)) throw new HttpError(400, 'invalid_request', `unknown audit mode "${opts.mode}": use quick, full, layer or tool`);
+    if (input.source.includes('\u0000'))
+      throw new HttpError(400, 'invalid_request', 'contract source contains NUL bytes: it looks like a binary file, not Solidity source');
+    if (!['quick', 'full', 'layer', 'tool'].includes(opts.mode))
+      throw new HttpError(400, 'invalid_request', `unknown audit mode "${opts.mode}": use quick, full, layer or tool`);
     if (opts.mode === 'layer' && (!Number.isInteger(opts.layer) || opts.layer! < 1 || opts.layer! > 9)) {
-      throw new HttpError(400, 'unknown_layer', `layer must be an integer from 1 to 9, got ${JSON.stringify(opts.layer)}`, { layers: LAYER_NAMES });
+      throw new HttpError(400, 'unknown_layer', `layer must be an integer from 1 to 9, got ${JSON.stringify(opts.layer)}`, {
+        layers: LAYER_NAMES,
+      });
     }
     if (opts.mode === 'tool' && !all.some((t) => t.name === opts.tool)) {
-      throw new HttpError(404, 'tool_not_found', `no analysis tool named "${opts.tool}"; available: ${all.map((t) => t.name).sort().join(', ')}`);
+      throw new HttpError(
+        404,
+        'tool_not_found',
+        `no analysis tool named "${opts.tool}"; available: ${all
+          .map((t) => t.name)
+          .sort()
+          .join(', ')}`,
+      );
     }
-    if (!Number.isFinite(opts.timeoutMs) || opts.timeoutMs <= 0) throw new HttpError(400, 'invalid_request', 'timeout must be a positive number of seconds');
+    if (!Number.isFinite(opts.timeoutMs) || opts.timeoutMs <= 0)
+      throw new HttpError(400, 'invalid_request', 'timeout must be a positive number of seconds');
   }
 
   async function analyze(input: AnalyzeSource, opts: AnalyzeOptions): Promise<AnalysisResult> {
@@ -271,20 +342,49 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
         // Bounded by the request: a slow registry must not hold an API request past its deadline
         // (the download goes on, and the next request finds the release installed).
         const acquiring = acquireCompilerFor(buildRanges(input, deps.contractRoots));
-        const acquired = await Promise.race([acquiring, new Promise<null>((r) => setTimeout(() => r(null), Math.max(0, deadline - Date.now() - 1000)).unref())]);
-        if (acquired === null) notes.push('a solc release this source needs was still downloading when the time budget ran out; the compile used what is installed');
+        const acquired = await Promise.race([
+          acquiring,
+          new Promise<null>((r) => setTimeout(() => r(null), Math.max(0, deadline - Date.now() - 1000)).unref()),
+        ]);
+        if (acquired === null)
+          notes.push(
+            'a solc release this source needs was still downloading when the time budget ran out; the compile used what is installed',
+          );
         else if (acquired.note) notes.push(acquired.note);
       }
-      const compiling: Promise<CompileResult | { timedOut: true; error: string }> = precompiled ? Promise.resolve(precompiled) : compileSolidity(
-        // Full mode asks for what the fuzzer and the symbolic engine compile (bytecode, source maps,
-        // AST): a worker that already compiled it answers them from its memo.
-        { source, file, absPath: input.absPath ?? null, roots: input.roots ?? deps.contractRoots, ...(auditType === 'quick' ? { outputs: 'check' as const } : { outputs: 'full' as const, ast: true }) },
-        { pool: deps.pool ?? null, signal: compileAbort.signal, deadline },
-      ).catch((e: Error & { code?: string }) => ({ timedOut: true as const, error: e.code === 'task_timeout' ? 'compilation did not finish within the time budget' : e.code === 'task_aborted' ? 'compilation was cancelled with the request' : `compiler crashed: ${e.message}` }));
+      const compiling: Promise<CompileResult | { timedOut: true; error: string }> = precompiled
+        ? Promise.resolve(precompiled)
+        : compileSolidity(
+            // Full mode asks for what the fuzzer and the symbolic engine compile (bytecode, source maps,
+            // AST): a worker that already compiled it answers them from its memo.
+            {
+              source,
+              file,
+              absPath: input.absPath ?? null,
+              roots: input.roots ?? deps.contractRoots,
+              ...(auditType === 'quick' ? { outputs: 'check' as const } : { outputs: 'full' as const, ast: true }),
+            },
+            { pool: deps.pool ?? null, signal: compileAbort.signal, deadline },
+          ).catch((e: Error & { code?: string }) => ({
+            timedOut: true as const,
+            error:
+              e.code === 'task_timeout'
+                ? 'compilation did not finish within the time budget'
+                : e.code === 'task_aborted'
+                  ? 'compilation was cancelled with the request'
+                  : `compiler crashed: ${e.message}`,
+          }));
       const sharedCompilation = compiling.then((r) =>
         'timedOut' in r
           ? { ok: false, compiler: null, errors: [r.error], contracts: [] }
-          : { ok: r.ok, compiler: r.compiler, errors: r.errors.map(oneLine), contracts: Object.entries(r.contracts).filter(([, c]) => c.file === file).map(([n]) => n) },
+          : {
+              ok: r.ok,
+              compiler: r.compiler,
+              errors: r.errors.map(oneLine),
+              contracts: Object.entries(r.contracts)
+                .filter(([, c]) => c.file === file)
+                .map(([n]) => n),
+            },
       );
 
       const outline = await outlineOffThread(source, deadline, opts.signal);
@@ -292,7 +392,10 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
         // Neither the parser nor the compiler can read it: not Solidity (or broken), a 400 with
         // the compiler's own messages. A source only the parser rejects (newer syntax than it
         // knows) but solc compiles is analysed: solc is the reference.
-        const c = await Promise.race([compiling, new Promise<null>((r) => setTimeout(() => r(null), Math.max(0, deadline - Date.now())).unref())]);
+        const c = await Promise.race([
+          compiling,
+          new Promise<null>((r) => setTimeout(() => r(null), Math.max(0, deadline - Date.now())).unref()),
+        ]);
         if (c === null || 'timedOut' in c || !c.ok) {
           compileAbort.abort();
           opts.signal?.removeEventListener('abort', onReqAbort);
@@ -338,7 +441,11 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
         await inSpan(deps.tracer, 'analysis.tool', { 'analysis.tool': t.name, 'analysis.layer': t.layer }, async (tspan) => {
           const av = await availabilityOf(t);
           if (!av.available) {
-            record('not_available', [], [av.reason ?? 'not available', av.install_hint ? `install: ${av.install_hint}` : null].filter(Boolean).join('; '));
+            record(
+              'not_available',
+              [],
+              [av.reason ?? 'not available', av.install_hint ? `install: ${av.install_hint}` : null].filter(Boolean).join('; '),
+            );
             tspan?.setAttribute('analysis.status', 'not_available');
             return;
           }
@@ -354,7 +461,13 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
           try {
             const priorFindings = prior ? await Promise.race([prior, timeout.then(() => [] as Finding[])]) : undefined;
             if (deadlineCtl.signal.aborted || Date.now() >= deadline) {
-              record('timeout', [], opts.signal?.aborted ? 'request was cancelled before the tool finished' : `did not finish within the ${round3(opts.timeoutMs)} s budget`);
+              record(
+                'timeout',
+                [],
+                opts.signal?.aborted
+                  ? 'request was cancelled before the tool finished'
+                  : `did not finish within the ${round3(opts.timeoutMs)} s budget`,
+              );
               return;
             }
             const running = Promise.resolve().then(() =>
@@ -364,11 +477,19 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
             if (out === 'deadline') {
               ctl.abort();
               running.catch(() => {}); // the tool stops on its own; its late answer is ignored
-              record('timeout', [], opts.signal?.aborted ? 'request was cancelled before the tool finished' : `did not finish within the ${round3(opts.timeoutMs)} s budget`);
+              record(
+                'timeout',
+                [],
+                opts.signal?.aborted
+                  ? 'request was cancelled before the tool finished'
+                  : `did not finish within the ${round3(opts.timeoutMs)} s budget`,
+              );
               return;
             }
             if (!out || !Array.isArray(out.findings)) throw new Error('tool returned no findings array');
-            const findings = out.findings.map((f) => normalizeFinding(f as any, t, file, lineCount)).filter((f): f is Finding => f !== null);
+            const findings = out.findings
+              .map((f) => normalizeFinding(f as any, t, file, lineCount))
+              .filter((f): f is Finding => f !== null);
             const status: ToolStatus = out.status ?? (out.error ? 'error' : 'success');
             record(status, findings, out.error ?? null);
             tspan?.setAttribute('analysis.status', status);
@@ -376,7 +497,11 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
           } catch (e) {
             const err = e as Error & { code?: string };
             const timedOut = err.code === 'task_timeout' || err.code === 'task_aborted';
-            record(timedOut ? 'timeout' : 'error', [], timedOut ? `did not finish within the time budget (${err.message})` : `${t.name} failed: ${err.message || String(e)}`);
+            record(
+              timedOut ? 'timeout' : 'error',
+              [],
+              timedOut ? `did not finish within the time budget (${err.message})` : `${t.name} failed: ${err.message || String(e)}`,
+            );
             tspan?.setAttribute('analysis.status', timedOut ? 'timeout' : 'error');
             if (!timedOut) deps.log?.warn({ tool: t.name, err: err.message }, 'analysis tool failed');
           } finally {
@@ -399,7 +524,10 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
       opts.signal?.removeEventListener('abort', onAbort);
 
       // Compilation is reported even if it is still running at the deadline.
-      const compiled = await Promise.race([compiling, new Promise<null>((r) => setTimeout(() => r(null), Math.max(0, deadline - Date.now())).unref())]);
+      const compiled = await Promise.race([
+        compiling,
+        new Promise<null>((r) => setTimeout(() => r(null), Math.max(0, deadline - Date.now())).unref()),
+      ]);
       if (compiled === null) compileAbort.abort();
       opts.signal?.removeEventListener('abort', onReqAbort);
       const compilation = describeCompilation(compiled, outline.parseError);
@@ -408,7 +536,11 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
       const ordered = selected.map((t) => results.get(t.name)!).filter(Boolean);
       // One tool asked for by name: its lint and prediction hits are what the user asked to see
       // (in a multi-tool run they only back other tools' claims).
-      const findings = correlate(ordered.flatMap((r) => r.findings), source, auditType === 'tool' ? { keepUnsupported: true } : {});
+      const findings = correlate(
+        ordered.flatMap((r) => r.findings),
+        source,
+        auditType === 'tool' ? { keepUnsupported: true } : {},
+      );
       const summary = EMPTY_SUMMARY();
       for (const f of findings) summary[f.severity]++;
       const layers = [...new Set(selected.map((t) => t.layer))].sort((a, b) => a - b);
@@ -432,7 +564,14 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
         execution_time: round3(executionMs),
         timestamp: new Date().toISOString(),
         version: deps.version ?? '0.0.0',
-        compilation: { ok: compilation.ok, compiler: compilation.compiler, errors: compilation.errors, warnings: compilation.warnings, reason: compilation.reason, ...(compilation.ok ? {} : { note: compilation.note }) },
+        compilation: {
+          ok: compilation.ok,
+          compiler: compilation.compiler,
+          errors: compilation.errors,
+          warnings: compilation.warnings,
+          reason: compilation.reason,
+          ...(compilation.ok ? {} : { note: compilation.note }),
+        },
         ...(notes.length ? { notes } : {}),
       };
       metrics?.duration.observe({ audit_type: auditType }, executionMs / 1000);
@@ -464,14 +603,22 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
   function describeCompilation(c: CompileResult | { timedOut: true; error: string } | null, parseError: string | null) {
     const parserOnly = parseError ? 'no tool could build a syntax tree either' : 'analysis ran on the parser AST only';
     if (c === null) {
-      return { ok: false, compiler: null, errors: ['compilation did not finish within the time budget'], warnings: [] as string[], reason: null as string | null, note: `compilation did not finish in time; ${parserOnly}` };
+      return {
+        ok: false,
+        compiler: null,
+        errors: ['compilation did not finish within the time budget'],
+        warnings: [] as string[],
+        reason: null as string | null,
+        note: `compilation did not finish in time; ${parserOnly}`,
+      };
     }
-    if ('timedOut' in c) return { ok: false, compiler: null, errors: [c.error], warnings: [], reason: null, note: `${c.error}; ${parserOnly}` };
+    if ('timedOut' in c)
+      return { ok: false, compiler: null, errors: [c.error], warnings: [], reason: null, note: `${c.error}; ${parserOnly}` };
     const errors = c.errors.map(oneLine);
     const warnings = c.warnings.slice(0, 50).map(oneLine);
     const why = c.missingImports.length
       ? `missing import${c.missingImports.length > 1 ? 's' : ''} ${c.missingImports.map((m) => `"${m}"`).join(', ')}`
-      : errors[0] ?? 'compilation failed';
+      : (errors[0] ?? 'compilation failed');
     return {
       ok: c.ok,
       compiler: c.compiler,
@@ -523,7 +670,12 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
             selfTests[t.name] = { ok: true, error: null, duration_ms: Date.now() - started, at: new Date().toISOString() };
           } catch (e) {
             if (closed) return; // the pool is going away; this says nothing about the tool
-            selfTests[t.name] = { ok: false, error: (e as Error).message || String(e), duration_ms: Date.now() - started, at: new Date().toISOString() };
+            selfTests[t.name] = {
+              ok: false,
+              error: (e as Error).message || String(e),
+              duration_ms: Date.now() - started,
+              at: new Date().toISOString(),
+            };
             deps.log?.error({ tool: t.name, err: (e as Error).message }, 'analysis tool self-test failed');
           } finally {
             if (timer) clearTimeout(timer);
@@ -572,14 +724,23 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
       const tools: EngineHealth['tools'] = {};
       const reasons: string[] = [];
       for (const t of infos) {
-        tools[t.name] = { available: t.available, builtin: t.builtin, layer: t.layer, status: t.status, reason: t.reason ?? null, self_test: selfTests[t.name] ?? null };
+        tools[t.name] = {
+          available: t.available,
+          builtin: t.builtin,
+          layer: t.layer,
+          status: t.status,
+          reason: t.reason ?? null,
+          self_test: selfTests[t.name] ?? null,
+        };
         if (t.builtin && !t.available) reasons.push(`builtin tool ${t.name} is not available: ${t.reason}`);
-        if (t.builtin && selfTests[t.name] && !selfTests[t.name].ok) reasons.push(`builtin tool ${t.name} failed its self-test: ${selfTests[t.name].error}`);
+        if (t.builtin && selfTests[t.name] && !selfTests[t.name].ok)
+          reasons.push(`builtin tool ${t.name} failed its self-test: ${selfTests[t.name].error}`);
       }
       const builtins = infos.filter((t) => t.builtin);
       const working = builtins.filter((t) => t.available && (selfTests[t.name]?.ok ?? true));
       const status: EngineHealth['status'] = working.length === 0 ? 'unhealthy' : reasons.length ? 'degraded' : 'healthy';
-      if (working.length === 0) reasons.unshift(builtins.length ? 'no builtin analysis tool works' : 'no builtin analysis tool is registered');
+      if (working.length === 0)
+        reasons.unshift(builtins.length ? 'no builtin analysis tool works' : 'no builtin analysis tool is registered');
       return { status, reasons, tools, self_tests_done: selfTestsDone };
     },
   };

@@ -110,14 +110,18 @@ export function normToken(s: string): string {
   return s.trim().toLowerCase().replace(/_/g, '-');
 }
 
-const DIRECTIVE = /^[\s*/!]*((?:vigil|slither|solhint)-(?:disable-next-line|disable-previous-line|disable-line|disable-start|disable-end|disable|enable))(?=$|[\s,])(.*)$/s;
+const DIRECTIVE =
+  /^[\s*/!]*((?:vigil|slither|solhint)-(?:disable-next-line|disable-previous-line|disable-line|disable-start|disable-end|disable|enable))(?=$|[\s,])(.*)$/s;
 
 function splitRules(rest: string): { rules: string[]; justification?: string } {
   const flat = rest.replace(/\*\/\s*$/, '').replace(/\s*\n\s*\*?/g, ' ');
   const dash = flat.indexOf('--');
   const list = dash === -1 ? flat : flat.slice(0, dash);
   const justification = dash === -1 ? undefined : flat.slice(dash + 2).trim() || undefined;
-  const rules = list.split(/[\s,]+/).map((r) => r.trim()).filter(Boolean);
+  const rules = list
+    .split(/[\s,]+/)
+    .map((r) => r.trim())
+    .filter(Boolean);
   return { rules, ...(justification ? { justification } : {}) };
 }
 
@@ -132,7 +136,11 @@ export function parseSuppressions(source: string): SuppressionSpan[] {
   };
   const spans: SuppressionSpan[] = [];
   // Open ranges per family (start/end and solhint-disable/enable), keyed by rule (or '*' for all).
-  const open: Record<'vigil' | 'slither' | 'solhint', Map<string, SuppressionSpan>> = { vigil: new Map(), slither: new Map(), solhint: new Map() };
+  const open: Record<'vigil' | 'slither' | 'solhint', Map<string, SuppressionSpan>> = {
+    vigil: new Map(),
+    slither: new Map(),
+    solhint: new Map(),
+  };
 
   const tokensFor = (family: 'vigil' | ForeignTool, rules: string[]): string[] | null => {
     if (family === 'vigil') return rules.length ? rules.map(normToken) : null;
@@ -141,12 +149,28 @@ export function parseSuppressions(source: string): SuppressionSpan[] {
     if (rules.length === 0 || rules.some((r) => r.toLowerCase() === 'all')) return foreignAllTokens(family).map(normToken);
     return rules.flatMap((r) => foreignTokens(family, r)).map(normToken);
   };
-  const pointSpan = (directive: DirectiveKind, family: 'vigil' | ForeignTool, c: Comment, target: number, rules: string[], justification?: string, wholeDeclaration = false) => {
+  const pointSpan = (
+    directive: DirectiveKind,
+    family: 'vigil' | ForeignTool,
+    c: Comment,
+    target: number,
+    rules: string[],
+    justification?: string,
+    wholeDeclaration = false,
+  ) => {
     if (target < 1 || target > lastLine) return;
     const tokens = tokensFor(family, rules);
     if (tokens && tokens.length === 0) return;
     const fn = wholeDeclaration ? functionAt(target) : null;
-    spans.push({ directive, line: c.line, from: target, to: fn ? fn.end_line : target, rules, tokens, ...(justification ? { justification } : {}) });
+    spans.push({
+      directive,
+      line: c.line,
+      from: target,
+      to: fn ? fn.end_line : target,
+      rules,
+      tokens,
+      ...(justification ? { justification } : {}),
+    });
   };
   const openRange = (directive: DirectiveKind, family: 'vigil' | ForeignTool, c: Comment, rules: string[], justification?: string) => {
     const keys = rules.length ? rules : ['*'];
@@ -155,7 +179,15 @@ export function parseSuppressions(source: string): SuppressionSpan[] {
       const tokens = tokensFor(family, one);
       if (tokens && tokens.length === 0) continue;
       if (open[family].has(key.toLowerCase())) continue; // already open: the first start wins
-      const span: SuppressionSpan = { directive, line: c.line, from: c.line, to: lastLine, rules: one, tokens, ...(justification ? { justification } : {}) };
+      const span: SuppressionSpan = {
+        directive,
+        line: c.line,
+        from: c.line,
+        to: lastLine,
+        rules: one,
+        tokens,
+        ...(justification ? { justification } : {}),
+      };
       open[family].set(key.toLowerCase(), span);
       spans.push(span);
     }
@@ -225,7 +257,10 @@ export function suppressionFor(f: Finding, spans: SuppressionSpan[]): Suppressio
 
 function lookup(sources: SourceLookup): (file: string) => string | null {
   if (typeof sources === 'function') return (f) => sources(f) ?? null;
-  const get = sources instanceof Map ? (f: string) => sources.get(f) : (f: string) => (Object.prototype.hasOwnProperty.call(sources, f) ? sources[f] : undefined);
+  const get =
+    sources instanceof Map
+      ? (f: string) => sources.get(f)
+      : (f: string) => (Object.prototype.hasOwnProperty.call(sources, f) ? sources[f] : undefined);
   const all = sources instanceof Map ? [...sources.values()] : Object.values(sources);
   // A single-source answer names its file as the caller chose; a finding without that name is still in it.
   return (f) => get(f) ?? (all.length === 1 ? all[0] : null);
@@ -263,7 +298,16 @@ export function applySuppressions(result: AnalysisResult, sources: SourceLookup)
       kept.push(f);
       continue;
     }
-    suppressed.push({ ...f, suppression: { kind: 'inSource', directive: span.directive, line: span.line, rules: span.rules, ...(span.justification ? { justification: span.justification } : {}) } });
+    suppressed.push({
+      ...f,
+      suppression: {
+        kind: 'inSource',
+        directive: span.directive,
+        line: span.line,
+        rules: span.rules,
+        ...(span.justification ? { justification: span.justification } : {}),
+      },
+    });
   }
   result.findings = kept;
   result.suppressed = suppressed;

@@ -17,9 +17,25 @@ import { applySuppressions } from '../analysis/suppress.ts';
 
 export const DEFAULT_TIMEOUT_S = 300;
 
-const timeoutProp = { type: 'integer', minimum: 1, maximum: 3600, default: DEFAULT_TIMEOUT_S, description: 'Budget for the whole operation, in seconds (unfinished tools report status "timeout")' };
-const codeProp = (what: string) => ({ type: 'string', minLength: 1, maxLength: 1024 * 1024, description: `${what} as Solidity source text (at most 1 MiB)` });
-const pathProp = (what: string) => ({ type: 'string', minLength: 1, maxLength: 4096, description: `${what} as a path of a .sol file inside the server's allowed contract roots (VIGIL_CONTRACT_ROOTS)` });
+const timeoutProp = {
+  type: 'integer',
+  minimum: 1,
+  maximum: 3600,
+  default: DEFAULT_TIMEOUT_S,
+  description: 'Budget for the whole operation, in seconds (unfinished tools report status "timeout")',
+};
+const codeProp = (what: string) => ({
+  type: 'string',
+  minLength: 1,
+  maxLength: 1024 * 1024,
+  description: `${what} as Solidity source text (at most 1 MiB)`,
+});
+const pathProp = (what: string) => ({
+  type: 'string',
+  minLength: 1,
+  maxLength: 4096,
+  description: `${what} as a path of a .sol file inside the server's allowed contract roots (VIGIL_CONTRACT_ROOTS)`,
+});
 const contractProps = { contract_code: codeProp('The contract'), contract_path: pathProp('The contract') };
 const oneContract = [{ required: ['contract_code'] }, { required: ['contract_path'] }];
 
@@ -52,28 +68,58 @@ export function analysisOperations(services: KernelServices): Skill[] {
     const e = services.get<AnalysisEngine>('analysis');
     if (!e) {
       const st = services.registry.plugins().find((p) => p.id === 'analysis-engine');
-      const why = st ? (st.status === 'error' ? `it failed to load: ${st.error}` : `it is ${st.status}`) : 'no analysis-engine plugin is installed';
+      const why = st
+        ? st.status === 'error'
+          ? `it failed to load: ${st.error}`
+          : `it is ${st.status}`
+        : 'no analysis-engine plugin is installed';
       throw new HttpError(503, 'unavailable', `contract analysis is not available: ${why}`);
     }
     return e;
   };
   const roots = () => services.settings.contractRoots;
   const contract = (input: Record<string, unknown>, prefix = 'contract') =>
-    readContractInput({ code: input[`${prefix}_code`], path: input[`${prefix}_path`] }, { code: `${prefix}_code`, path: `${prefix}_path` }, roots());
+    readContractInput(
+      { code: input[`${prefix}_code`], path: input[`${prefix}_path`] },
+      { code: `${prefix}_code`, path: `${prefix}_path` },
+      roots(),
+    );
   const maxS = () => maxAnalysisTimeout(services);
   const budget = (input: Record<string, unknown>) => applyTimeout(input.timeout, maxS()).applied * 1000;
-  const ok = (output: Record<string, unknown>, input: Record<string, unknown>): SkillResult => ({ ok: true, output: noted(output, input, maxS()) });
-  const run = (c: ContractText, opts: { mode: AnalysisResult['audit_type']; layer?: number; tool?: string; timeoutMs: number; signal: AbortSignal }) =>
+  const ok = (output: Record<string, unknown>, input: Record<string, unknown>): SkillResult => ({
+    ok: true,
+    output: noted(output, input, maxS()),
+  });
+  const run = (
+    c: ContractText,
+    opts: { mode: AnalysisResult['audit_type']; layer?: number; tool?: string; timeoutMs: number; signal: AbortSignal },
+  ) =>
     // Same body as the REST analyze routes: comments in the source suppress findings there too.
-    engine().analyze({ source: c.source, file: c.file, absPath: c.absPath }, opts).then((r) => applySuppressions(r, { [c.file]: c.source }));
-  const op = (s: Omit<Skill, 'plugin' | 'runtime' | 'capabilities'> & { capabilities?: Skill['capabilities'] }): Skill => ({ capabilities: ['contract_analysis'], plugin: 'mcp-server', runtime: 'ts', ...s });
+    engine()
+      .analyze({ source: c.source, file: c.file, absPath: c.absPath }, opts)
+      .then((r) => applySuppressions(r, { [c.file]: c.source }));
+  const op = (s: Omit<Skill, 'plugin' | 'runtime' | 'capabilities'> & { capabilities?: Skill['capabilities'] }): Skill => ({
+    capabilities: ['contract_analysis'],
+    plugin: 'mcp-server',
+    runtime: 'ts',
+    ...s,
+  });
 
   return [
     op({
       name: 'analyze_contract',
       description:
         'Audit a Solidity contract for vulnerabilities. mode "quick" runs the fast built-in tools; "full" runs every available layer (static, symbolic, formal, correlation) and stores the report. Returns the same body as POST /api/v1/analyze/{quick,full}/: findings (severity, category, SWC id, location, recommendation), per-tool results and a summary per severity.',
-      inputSchema: { type: 'object', additionalProperties: false, properties: { ...contractProps, mode: { enum: ['quick', 'full'], default: 'quick', description: 'quick (default) or full' }, timeout: timeoutProp }, oneOf: oneContract },
+      inputSchema: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          ...contractProps,
+          mode: { enum: ['quick', 'full'], default: 'quick', description: 'quick (default) or full' },
+          timeout: timeoutProp,
+        },
+        oneOf: oneContract,
+      },
       async call(input, sc) {
         try {
           const c = await contract(input);
@@ -82,7 +128,12 @@ export function analysisOperations(services: KernelServices): Skill[] {
           if (mode === 'full') {
             try {
               // Owned by the caller's tenant: only that tenant reads it back on :8000.
-              await services.store.putReport({ id: r.audit_id, kind: 'analysis', tenant: sc.tenant ?? null, data: noted(r, input, maxS()) });
+              await services.store.putReport({
+                id: r.audit_id,
+                kind: 'analysis',
+                tenant: sc.tenant ?? null,
+                data: noted(r, input, maxS()),
+              });
               r.report_url = `/api/v1/reports/${r.audit_id}/`;
             } catch {
               r.report_url = null;
@@ -96,14 +147,26 @@ export function analysisOperations(services: KernelServices): Skill[] {
     }),
     op({
       name: 'analyze_layer',
-      description: 'Run one analysis layer on a Solidity contract: 1 Static Analysis, 2 Dynamic Testing, 3 Symbolic Execution, 4 Formal Verification, 5 AI Analysis, 6 ML Detection, 7 Specialized Analysis, 8 Cross-Chain & Signatures, 9 Correlation & Ensemble. Same body as POST /api/v1/analyze/layer/{n}/.',
-      inputSchema: { type: 'object', additionalProperties: false, required: ['layer'], properties: { ...contractProps, layer: { type: 'integer', minimum: 1, maximum: 9, description: 'Layer number 1..9' }, timeout: timeoutProp }, oneOf: oneContract },
+      description:
+        'Run one analysis layer on a Solidity contract: 1 Static Analysis, 2 Dynamic Testing, 3 Symbolic Execution, 4 Formal Verification, 5 AI Analysis, 6 ML Detection, 7 Specialized Analysis, 8 Cross-Chain & Signatures, 9 Correlation & Ensemble. Same body as POST /api/v1/analyze/layer/{n}/.',
+      inputSchema: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['layer'],
+        properties: {
+          ...contractProps,
+          layer: { type: 'integer', minimum: 1, maximum: 9, description: 'Layer number 1..9' },
+          timeout: timeoutProp,
+        },
+        oneOf: oneContract,
+      },
       async call(input, sc) {
         try {
           const c = await contract(input);
           const layer = input.layer as number;
           const layers = await engine().layers();
-          if (!layers.some((l) => l.layer === layer)) throw new HttpError(400, 'unknown_layer', `layer ${layer} does not exist; layers are ${layers.map((l) => l.layer).join(', ')}`);
+          if (!layers.some((l) => l.layer === layer))
+            throw new HttpError(400, 'unknown_layer', `layer ${layer} does not exist; layers are ${layers.map((l) => l.layer).join(', ')}`);
           return ok(await run(c, { mode: 'layer', layer, timeoutMs: budget(input), signal: sc.signal }), input);
         } catch (e) {
           return fail(e, sc.signal);
@@ -112,17 +175,53 @@ export function analysisOperations(services: KernelServices): Skill[] {
     }),
     op({
       name: 'analyze_tool',
-      description: 'Run one analysis tool (see list_tools) on a Solidity contract. Returns that tool\'s result entry (status, execution_time, error) plus its findings — the body of POST /api/v1/analyze/tool/{name}/.',
-      inputSchema: { type: 'object', additionalProperties: false, required: ['tool'], properties: { ...contractProps, tool: { type: 'string', minLength: 1, maxLength: 128, description: 'Tool name, e.g. "static" or "slither"' }, timeout: timeoutProp }, oneOf: oneContract },
+      description:
+        "Run one analysis tool (see list_tools) on a Solidity contract. Returns that tool's result entry (status, execution_time, error) plus its findings — the body of POST /api/v1/analyze/tool/{name}/.",
+      inputSchema: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['tool'],
+        properties: {
+          ...contractProps,
+          tool: { type: 'string', minLength: 1, maxLength: 128, description: 'Tool name, e.g. "static" or "slither"' },
+          timeout: timeoutProp,
+        },
+        oneOf: oneContract,
+      },
       async call(input, sc) {
         try {
           const c = await contract(input);
           const tool = input.tool as string;
           const eng = engine();
-          if (!(await eng.getTool(tool))) throw new HttpError(400, 'unknown_tool', `no tool named "${tool}" (available: ${(await eng.listTools()).map((t) => t.name).join(', ')})`);
+          if (!(await eng.getTool(tool)))
+            throw new HttpError(
+              400,
+              'unknown_tool',
+              `no tool named "${tool}" (available: ${(await eng.listTools()).map((t) => t.name).join(', ')})`,
+            );
           const r = await run(c, { mode: 'tool', tool, timeoutMs: budget(input), signal: sc.signal });
-          const entry = r.results.find((x) => x.tool === tool) ?? { tool, layer: 0, status: 'error' as const, findings: [], execution_time: 0, error: 'the engine returned no result for this tool' };
-          return ok({ ...entry, findings: r.findings, audit_id: r.audit_id, audit_type: r.audit_type, contract: r.contract, summary: r.summary, total_findings: r.total_findings, timestamp: r.timestamp, version: r.version }, input);
+          const entry = r.results.find((x) => x.tool === tool) ?? {
+            tool,
+            layer: 0,
+            status: 'error' as const,
+            findings: [],
+            execution_time: 0,
+            error: 'the engine returned no result for this tool',
+          };
+          return ok(
+            {
+              ...entry,
+              findings: r.findings,
+              audit_id: r.audit_id,
+              audit_type: r.audit_type,
+              contract: r.contract,
+              summary: r.summary,
+              total_findings: r.total_findings,
+              timestamp: r.timestamp,
+              version: r.version,
+            },
+            input,
+          );
         } catch (e) {
           return fail(e, sc.signal);
         }
@@ -132,7 +231,22 @@ export function analysisOperations(services: KernelServices): Skill[] {
       name: 'remediate',
       description:
         'Fix findings in a Solidity contract with real source transformations (checks-effects-interactions for reentrancy, checked arithmetic, access control, tx.origin, unchecked calls, pragma, deprecated constructs); each fix is kept only if the contract still compiles. Fixes the findings of a fresh quick analysis, or only finding_ids from analyze_contract. Returns patched_code, a unified diff and one record per finding.',
-      inputSchema: { type: 'object', additionalProperties: false, properties: { ...contractProps, finding_ids: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1, maxItems: 500, description: 'Ids of findings to fix (default: all)' }, timeout: timeoutProp }, oneOf: oneContract },
+      inputSchema: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          ...contractProps,
+          finding_ids: {
+            type: 'array',
+            items: { type: 'string', minLength: 1 },
+            minItems: 1,
+            maxItems: 500,
+            description: 'Ids of findings to fix (default: all)',
+          },
+          timeout: timeoutProp,
+        },
+        oneOf: oneContract,
+      },
       async call(input, sc) {
         try {
           const c = await contract(input);
@@ -142,11 +256,22 @@ export function analysisOperations(services: KernelServices): Skill[] {
           if (Array.isArray(input.finding_ids)) {
             const wanted = new Set(input.finding_ids as string[]);
             const unknown = [...wanted].filter((id) => !findings.some((f) => f.id === id));
-            if (unknown.length) throw new HttpError(400, 'unknown_finding', `finding id${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} not found in a quick analysis of this contract (found: ${findings.map((f) => f.id).join(', ') || 'none'})`);
+            if (unknown.length)
+              throw new HttpError(
+                400,
+                'unknown_finding',
+                `finding id${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} not found in a quick analysis of this contract (found: ${findings.map((f) => f.id).join(', ') || 'none'})`,
+              );
             findings = findings.filter((f) => wanted.has(f.id));
           }
-          const out = await remediateOffThread({ source: c.source, findings, file: c.file, compile: { absPath: c.absPath, roots: roots() } }, { pool: services.pool, signal: sc.signal, deadline });
-          return ok({ ...out, audit_id: r.audit_id, contract: { file: c.file, sha256: createHash('sha256').update(c.source).digest('hex') } }, input);
+          const out = await remediateOffThread(
+            { source: c.source, findings, file: c.file, compile: { absPath: c.absPath, roots: roots() } },
+            { pool: services.pool, signal: sc.signal, deadline },
+          );
+          return ok(
+            { ...out, audit_id: r.audit_id, contract: { file: c.file, sha256: createHash('sha256').update(c.source).digest('hex') } },
+            input,
+          );
         } catch (e) {
           return fail(e, sc.signal);
         }
@@ -159,8 +284,17 @@ export function analysisOperations(services: KernelServices): Skill[] {
       inputSchema: {
         type: 'object',
         additionalProperties: false,
-        properties: { original_code: codeProp('The original contract'), original_path: pathProp('The original contract'), patched_code: codeProp('The patched contract'), patched_path: pathProp('The patched contract'), timeout: timeoutProp },
-        allOf: [{ oneOf: [{ required: ['original_code'] }, { required: ['original_path'] }] }, { oneOf: [{ required: ['patched_code'] }, { required: ['patched_path'] }] }],
+        properties: {
+          original_code: codeProp('The original contract'),
+          original_path: pathProp('The original contract'),
+          patched_code: codeProp('The patched contract'),
+          patched_path: pathProp('The patched contract'),
+          timeout: timeoutProp,
+        },
+        allOf: [
+          { oneOf: [{ required: ['original_code'] }, { required: ['original_path'] }] },
+          { oneOf: [{ required: ['patched_code'] }, { required: ['patched_path'] }] },
+        ],
       },
       async call(input, sc) {
         try {
@@ -169,7 +303,9 @@ export function analysisOperations(services: KernelServices): Skill[] {
           const eng = engine();
           const compileOpts = { pool: services.pool, signal: sc.signal, deadline: Date.now() + budget(input) };
           const [cOrig, cPatch] = await Promise.all(
-            [original, patched].map((c) => compileSolidity({ source: c.source, file: c.file, absPath: c.absPath, roots: roots(), outputs: 'check' }, compileOpts)),
+            [original, patched].map((c) =>
+              compileSolidity({ source: c.source, file: c.file, absPath: c.absPath, roots: roots(), outputs: 'check' }, compileOpts),
+            ),
           );
           const opts = { mode: 'quick' as const, timeoutMs: budget(input), signal: sc.signal };
           const [aOrig, aPatch] = await Promise.all([
@@ -177,18 +313,18 @@ export function analysisOperations(services: KernelServices): Skill[] {
             eng.analyze({ source: patched.source, file: original.file, absPath: patched.absPath }, opts),
           ]);
           const cmp = compareFindings(aOrig.findings, aPatch.findings);
-          const verdict = decideVerdict(cPatch!.ok, cmp);
-          const compileErrors = cPatch!.errors.map(oneLine);
+          const verdict = decideVerdict(cPatch.ok, cmp);
+          const compileErrors = cPatch.errors.map(oneLine);
           const summary =
             verdict === 'broken'
-              ? `The patch does not compile with solc ${cPatch!.compiler ?? '(none selected)'}: ${compileErrors[0] ?? cPatch!.reason}.`
+              ? `The patch does not compile with solc ${cPatch.compiler ?? '(none selected)'}: ${compileErrors[0] ?? cPatch.reason}.`
               : `${cmp.fixed.length} finding${cmp.fixed.length === 1 ? '' : 's'} fixed, ${cmp.remaining.length} remaining, ${cmp.introduced.length} introduced; severity score ${cmp.score_before} -> ${cmp.score_after} (${verdict}).`;
           return ok(
             {
-              compiles: cPatch!.ok,
-              compiler: cPatch!.compiler,
+              compiles: cPatch.ok,
+              compiler: cPatch.compiler,
               compile_errors: compileErrors,
-              original: { compiles: cOrig!.ok, compiler: cOrig!.compiler, total_findings: aOrig.total_findings, audit_id: aOrig.audit_id },
+              original: { compiles: cOrig.ok, compiler: cOrig.compiler, total_findings: aOrig.total_findings, audit_id: aOrig.audit_id },
               patched: { total_findings: aPatch.total_findings, audit_id: aPatch.audit_id },
               fixed: cmp.fixed,
               remaining: cmp.remaining,
@@ -206,7 +342,8 @@ export function analysisOperations(services: KernelServices): Skill[] {
     }),
     op({
       name: 'list_tools',
-      description: 'List the analysis tools: name, layer, whether each is available (external analyzers need their binary on PATH; the install hint says how), built-in or adapter, and self-test status.',
+      description:
+        'List the analysis tools: name, layer, whether each is available (external analyzers need their binary on PATH; the install hint says how), built-in or adapter, and self-test status.',
       inputSchema: { type: 'object', additionalProperties: false, properties: {} },
       async call(_input, sc) {
         try {

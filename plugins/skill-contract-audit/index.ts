@@ -19,19 +19,34 @@ const MAX_SOURCE = 1024 * 1024;
 
 export function summarise(r: AnalysisResult, max: number) {
   const counts = ORDER.filter((s) => r.summary[s]).map((s) => `${r.summary[s]} ${s}`);
-  const top = [...r.findings].sort((a, b) => ORDER.indexOf(a.severity) - ORDER.indexOf(b.severity) || b.confidence - a.confidence).slice(0, max);
+  const top = [...r.findings]
+    .sort((a, b) => ORDER.indexOf(a.severity) - ORDER.indexOf(b.severity) || b.confidence - a.confidence)
+    .slice(0, max);
   const name = r.contract.name ?? 'the contract';
   const head = r.total_findings
     ? `${name}: ${r.total_findings} finding${r.total_findings === 1 ? '' : 's'} (${counts.join(', ')}).`
     : `${name}: no findings from ${r.tools.length} tool${r.tools.length === 1 ? '' : 's'}.`;
-  const lines = top.map((f) => `${f.severity} ${f.title} at line ${f.location.line}${f.location.function ? ` in ${f.location.function}()` : ''}${f.swc_id ? ` [${f.swc_id}]` : ''}`);
+  const lines = top.map(
+    (f) =>
+      `${f.severity} ${f.title} at line ${f.location.line}${f.location.function ? ` in ${f.location.function}()` : ''}${f.swc_id ? ` [${f.swc_id}]` : ''}`,
+  );
   return {
     summary: [head, ...lines].join('\n'),
     audit_id: r.audit_id,
     contract: r.contract,
     total_findings: r.total_findings,
     by_severity: r.summary,
-    findings: top.map((f) => ({ id: f.id, title: f.title, severity: f.severity, confidence: f.confidence, category: f.category, swc_id: f.swc_id ?? null, line: f.location.line, function: f.location.function ?? null, recommendation: f.recommendation })),
+    findings: top.map((f) => ({
+      id: f.id,
+      title: f.title,
+      severity: f.severity,
+      confidence: f.confidence,
+      category: f.category,
+      swc_id: f.swc_id ?? null,
+      line: f.location.line,
+      function: f.location.function ?? null,
+      recommendation: f.recommendation,
+    })),
     tools: r.results.map((t) => ({ tool: t.tool, status: t.status })),
     compilation: r.compilation ?? null,
   };
@@ -44,7 +59,8 @@ export default definePlugin<AuditConfig>({
     const protect = protectedPaths(ctx.services.settings);
     ctx.registerSkill({
       name: 'contract_audit',
-      description: 'Audit Solidity source (code) or a .sol file in the workspace (path) for vulnerabilities; returns a summary and the most severe findings with lines and recommendations.',
+      description:
+        'Audit Solidity source (code) or a .sol file in the workspace (path) for vulnerabilities; returns a summary and the most severe findings with lines and recommendations.',
       capabilities: ['contract_analysis', 'file_read'],
       inputSchema: {
         type: 'object',
@@ -66,9 +82,11 @@ export default definePlugin<AuditConfig>({
           try {
             const root = await realRoot(sc.workspace);
             // Only Solidity is read (the link target too): this skill is also an MCP tool.
-            if (!/\.sol$/i.test(input.path)) return { ok: false, output: null, error: `not_solidity: "${input.path}" is not a .sol file; only Solidity files are read` };
+            if (!/\.sol$/i.test(input.path))
+              return { ok: false, output: null, error: `not_solidity: "${input.path}" is not a .sol file; only Solidity files are read` };
             const t = await resolveExisting(root, input.path, { protect });
-            if (!/\.sol$/i.test(t.abs)) return { ok: false, output: null, error: `not_solidity: "${input.path}" links to a file that is not a .sol file` };
+            if (!/\.sol$/i.test(t.abs))
+              return { ok: false, output: null, error: `not_solidity: "${input.path}" links to a file that is not a .sol file` };
             const st = await fs.stat(t.abs);
             if (!st.isFile()) return { ok: false, output: null, error: `not_a_file: "${t.rel}" is not a file` };
             if (st.size > MAX_SOURCE) return { ok: false, output: null, error: `"${t.rel}" is larger than 1 MiB` };
@@ -85,7 +103,10 @@ export default definePlugin<AuditConfig>({
           return { ok: false, output: null, error: `${(e as { code?: string }).code ?? 'invalid_request'}: ${(e as Error).message}` };
         }
         try {
-          const r = await engine.analyze({ source, file, absPath }, { mode: (input.mode as 'quick' | 'full') ?? 'quick', timeoutMs: cfg.timeout_s * 1000, signal: sc.signal });
+          const r = await engine.analyze(
+            { source, file, absPath },
+            { mode: (input.mode as 'quick' | 'full') ?? 'quick', timeoutMs: cfg.timeout_s * 1000, signal: sc.signal },
+          );
           applySuppressions(r, { [file]: source }); // as the REST API does
           return { ok: true, output: summarise(r, cfg.max_findings) };
         } catch (e) {

@@ -17,8 +17,24 @@
 // impossible amounts), so it is counted in the run's notes instead of claimed as a weakness; the
 // same warning reached through several contracts is reported once.
 import semver from 'semver';
-import type { AnalysisInput, AnalysisTool, Category, Finding, Severity, ToolRunOptions, ToolRunOutput, WorkerPool } from '../../kernel/index.ts';
-import { compileSolidity, sourceKeyFor, stripCommentsAndStrings, installedCompilers, type CompileResult, type CompilerDiagnostic } from '../../lib/analysis/compiler/index.ts';
+import type {
+  AnalysisInput,
+  AnalysisTool,
+  Category,
+  Finding,
+  Severity,
+  ToolRunOptions,
+  ToolRunOutput,
+  WorkerPool,
+} from '../../kernel/index.ts';
+import {
+  compileSolidity,
+  sourceKeyFor,
+  stripCommentsAndStrings,
+  installedCompilers,
+  type CompileResult,
+  type CompilerDiagnostic,
+} from '../../lib/analysis/compiler/index.ts';
 import { outlineSource, locate, type Outline } from '../../lib/analysis/engine/outline.ts';
 import { findingId, sliceLines } from '../../lib/analysis/ids.ts';
 import { collectClosure, loadProject } from '../../lib/analysis/compiler/project.ts';
@@ -69,13 +85,90 @@ interface SmtKind {
 }
 
 const KINDS: Array<{ re: RegExp; kind: SmtKind }> = [
-  { re: /^Overflow\b/i, kind: { key: 'overflow', category: 'arithmetic', title: 'Integer overflow', swc: 'SWC-101', cwe: 'CWE-190', severity: 'HIGH', recommendation: 'Bound the operands (require) before the operation, or use checked arithmetic (Solidity >= 0.8 or SafeMath).' } },
-  { re: /^Underflow\b/i, kind: { key: 'underflow', category: 'arithmetic', title: 'Integer underflow', swc: 'SWC-101', cwe: 'CWE-191', severity: 'HIGH', recommendation: 'Check that the subtrahend is not larger than the minuend before subtracting, or use checked arithmetic.' } },
-  { re: /^Division by zero\b/i, kind: { key: 'div-by-zero', category: 'other', title: 'Division by zero', swc: null, cwe: 'CWE-369', severity: 'MEDIUM', recommendation: 'Require a non-zero divisor before dividing (the call otherwise reverts).' } },
-  { re: /^Assertion violation\b/i, kind: { key: 'assert', category: 'other', title: 'Assertion violation', swc: 'SWC-110', cwe: 'CWE-617', severity: 'MEDIUM', recommendation: 'An assert must hold for every input; validate inputs with require, or fix the invariant the assert expresses.' } },
-  { re: /^Out of bounds access\b/i, kind: { key: 'out-of-bounds', category: 'other', title: 'Out-of-bounds array access', swc: null, cwe: 'CWE-129', severity: 'MEDIUM', recommendation: 'Check the index against the array length before accessing it.' } },
-  { re: /^Insufficient funds\b/i, kind: { key: 'balance', category: 'other', title: 'Transfer with insufficient balance', swc: null, cwe: 'CWE-754', severity: 'LOW', recommendation: 'Check address(this).balance before transferring Ether.' } },
-  { re: /^Empty array "pop"/i, kind: { key: 'empty-pop', category: 'other', title: 'pop() on an empty array', swc: null, cwe: 'CWE-129', severity: 'LOW', recommendation: 'Check the array length before calling pop().' } },
+  {
+    re: /^Overflow\b/i,
+    kind: {
+      key: 'overflow',
+      category: 'arithmetic',
+      title: 'Integer overflow',
+      swc: 'SWC-101',
+      cwe: 'CWE-190',
+      severity: 'HIGH',
+      recommendation: 'Bound the operands (require) before the operation, or use checked arithmetic (Solidity >= 0.8 or SafeMath).',
+    },
+  },
+  {
+    re: /^Underflow\b/i,
+    kind: {
+      key: 'underflow',
+      category: 'arithmetic',
+      title: 'Integer underflow',
+      swc: 'SWC-101',
+      cwe: 'CWE-191',
+      severity: 'HIGH',
+      recommendation: 'Check that the subtrahend is not larger than the minuend before subtracting, or use checked arithmetic.',
+    },
+  },
+  {
+    re: /^Division by zero\b/i,
+    kind: {
+      key: 'div-by-zero',
+      category: 'other',
+      title: 'Division by zero',
+      swc: null,
+      cwe: 'CWE-369',
+      severity: 'MEDIUM',
+      recommendation: 'Require a non-zero divisor before dividing (the call otherwise reverts).',
+    },
+  },
+  {
+    re: /^Assertion violation\b/i,
+    kind: {
+      key: 'assert',
+      category: 'other',
+      title: 'Assertion violation',
+      swc: 'SWC-110',
+      cwe: 'CWE-617',
+      severity: 'MEDIUM',
+      recommendation: 'An assert must hold for every input; validate inputs with require, or fix the invariant the assert expresses.',
+    },
+  },
+  {
+    re: /^Out of bounds access\b/i,
+    kind: {
+      key: 'out-of-bounds',
+      category: 'other',
+      title: 'Out-of-bounds array access',
+      swc: null,
+      cwe: 'CWE-129',
+      severity: 'MEDIUM',
+      recommendation: 'Check the index against the array length before accessing it.',
+    },
+  },
+  {
+    re: /^Insufficient funds\b/i,
+    kind: {
+      key: 'balance',
+      category: 'other',
+      title: 'Transfer with insufficient balance',
+      swc: null,
+      cwe: 'CWE-754',
+      severity: 'LOW',
+      recommendation: 'Check address(this).balance before transferring Ether.',
+    },
+  },
+  {
+    re: /^Empty array "pop"/i,
+    kind: {
+      key: 'empty-pop',
+      category: 'other',
+      title: 'pop() on an empty array',
+      swc: null,
+      cwe: 'CWE-129',
+      severity: 'LOW',
+      recommendation: 'Check the array length before calling pop().',
+    },
+  },
 ];
 
 export interface ParsedSmtWarning {
@@ -120,7 +213,7 @@ export function parseSmtWarning(d: Pick<CompilerDiagnostic, 'message' | 'seconda
     }
     if (section === 'cex') {
       // CHC joins state variables with ", "; values may themselves hold commas ([1, 2]).
-      for (const part of line.split(/,\s+(?=[\w.$<>\[\]]*\s*=\s)/)) {
+      for (const part of line.split(/,\s+(?=[\w.$<>[\]]*\s*=\s)/)) {
         const eq = part.indexOf(' = ');
         if (eq < 0) continue;
         const name = part.slice(0, eq).trim() || '<expr>';
@@ -212,10 +305,18 @@ export function smtFindings(
       title = `Possible ${title.charAt(0).toLowerCase()}${title.slice(1)}`;
     }
     const cex = Object.keys(p.counterexample).length;
-    if (cex) description += ` Counterexample: ${Object.entries(p.counterexample).map(([k, v]) => `${k} = ${v}`).join(', ')}.`;
+    if (cex)
+      description += ` Counterexample: ${Object.entries(p.counterexample)
+        .map(([k, v]) => `${k} = ${v}`)
+        .join(', ')}.`;
     if (p.trace.length) description += ` Transaction sequence: ${p.trace.filter((t) => !t.startsWith('State:')).join(' -> ')}.`;
     out.push({
-      id: findingId({ detector: `smtchecker:${p.kind.key}`, contract: where.contract, function: where.function, code: sliceLines(input.source, line, endLine) }),
+      id: findingId({
+        detector: `smtchecker:${p.kind.key}`,
+        contract: where.contract,
+        function: where.function,
+        code: sliceLines(input.source, line, endLine),
+      }),
       detector: `smtchecker-${p.kind.key}`,
       title,
       description,
@@ -224,7 +325,14 @@ export function smtFindings(
       category: p.kind.category,
       swc_id: p.kind.swc,
       cwe_id: p.kind.cwe,
-      location: { file: input.file, line, end_line: endLine, ...(d.column != null ? { column: d.column } : {}), contract: where.contract, function: where.function },
+      location: {
+        file: input.file,
+        line,
+        end_line: endLine,
+        ...(d.column != null ? { column: d.column } : {}),
+        contract: where.contract,
+        function: where.function,
+      },
       tools: ['smtchecker'],
       layers: [4],
       recommendation: p.kind.recommendation,
@@ -262,16 +370,23 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
   const tool: AnalysisTool = {
     name: 'smtchecker',
     layer: 4,
-    description: 'solc SMTChecker (bounded model checking and CHC/Spacer) proving overflow, underflow, assertion, division-by-zero and out-of-bounds properties, with counterexamples',
+    description:
+      'solc SMTChecker (bounded model checking and CHC/Spacer) proving overflow, underflow, assertion, division-by-zero and out-of-bounds properties, with counterexamples',
     builtin: true,
     modes: ['quick', 'full'],
     async availability() {
       const usable = installedCompilers().filter((c) => !smtUnsupportedReason(c.version));
-      if (!usable.length) return { available: false, reason: 'no installed solc release (0.6 or newer) has an SMT solver', install_hint: 'npm install (solc 0.8.x ships with the package)' };
+      if (!usable.length)
+        return {
+          available: false,
+          reason: 'no installed solc release (0.6 or newer) has an SMT solver',
+          install_hint: 'npm install (solc 0.8.x ships with the package)',
+        };
       return { available: true, version: usable.map((c) => c.version).join(', ') };
     },
     async selfTest() {
-      const source = '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\ncontract SelfTest {\n  function f(uint a) public pure {\n    assert(a != 7);\n  }\n}\n';
+      const source =
+        '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\ncontract SelfTest {\n  function f(uint a) public pure {\n    assert(a != 7);\n  }\n}\n';
       // Quick (BMC) engine, but a budget that tolerates a cold worker loading the compiler.
       const r = await runSmt(
         { source, file: 'SelfTest.sol', sha256: '' },
@@ -279,7 +394,8 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
         60_000,
       );
       const f = r.findings.find((x) => x.detector === 'smtchecker-assert');
-      if (r.status !== 'success' || !f) throw new Error(`SMTChecker self-test expected an assertion violation, got status ${r.status}${r.error ? ': ' + r.error : ''}`);
+      if (r.status !== 'success' || !f)
+        throw new Error(`SMTChecker self-test expected an assertion violation, got status ${r.status}${r.error ? ': ' + r.error : ''}`);
       if ((f.evidence as any)?.counterexample?.a !== '7') throw new Error('SMTChecker self-test: counterexample did not give a = 7');
     },
     run: (input, run) => runSmt(input, run),
@@ -296,10 +412,21 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
         { source: input.source, file: input.file, absPath: input.absPath, roots: input.roots, outputs: 'check' },
         { pool: opts.pool, signal: run.signal, deadline: run.deadline },
       );
-      base = { ok: r.ok, compiler: r.compiler, errors: r.errors.map((e) => e.message), contracts: Object.entries(r.contracts).filter(([, c]) => c.file === input.file).map(([n]) => n) };
+      base = {
+        ok: r.ok,
+        compiler: r.compiler,
+        errors: r.errors.map((e) => e.message),
+        contracts: Object.entries(r.contracts)
+          .filter(([, c]) => c.file === input.file)
+          .map(([n]) => n),
+      };
     }
     if (!base.ok || !base.compiler) {
-      return { status: 'skipped', findings: [], error: `the SMTChecker needs a compiling contract: ${base.errors[0] ?? 'compilation failed'}` };
+      return {
+        status: 'skipped',
+        findings: [],
+        error: `the SMTChecker needs a compiling contract: ${base.errors[0] ?? 'compilation failed'}`,
+      };
     }
     const version = base.compiler;
     const unsupported = smtUnsupportedReason(version);
@@ -308,7 +435,12 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
     if (mode === 'quick' && !budgetOverride) {
       const lines = unitLines(input);
       if (lines > quickMaxLines) {
-        return { status: 'skipped', findings: [], error: `quick mode model-checks units of up to ${quickMaxLines} lines; ${input.file} with its imports has ${lines} (run --mode full, or --tool smtchecker, to check it)`, meta: { compiler: version, unit_lines: lines } };
+        return {
+          status: 'skipped',
+          findings: [],
+          error: `quick mode model-checks units of up to ${quickMaxLines} lines; ${input.file} with its imports has ${lines} (run --mode full, or --tool smtchecker, to check it)`,
+          meta: { compiler: version, unit_lines: lines },
+        };
       }
     }
     const engine = mode === 'quick' ? 'bmc' : 'all';
@@ -339,7 +471,16 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
       let r: CompileResult;
       try {
         r = await compileSolidity(
-          { source: input.source, file: input.file, absPath: input.absPath, roots: input.roots, compiler: version, outputs: 'check', smtPragma: semver.lt(version, '0.8.0'), modelChecker },
+          {
+            source: input.source,
+            file: input.file,
+            absPath: input.absPath,
+            roots: input.roots,
+            compiler: version,
+            outputs: 'check',
+            smtPragma: semver.lt(version, '0.8.0'),
+            modelChecker,
+          },
           // The budget is solver time: it starts when a worker picks the compile up, not while it
           // waits behind other tools in the queue. The request's deadline still caps it.
           { pool: opts.pool, signal: run.signal, deadline: run.deadline, budgetMs: budget },
@@ -352,17 +493,39 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
         if (isAbort(e)) throw e;
         throw e;
       }
-      if (!r.ok) return { status: 'error', findings: [], error: `compiling with the SMTChecker failed: ${r.errors[0]?.message ?? 'unknown error'}`, meta: { compiler: version } };
+      if (!r.ok)
+        return {
+          status: 'error',
+          findings: [],
+          error: `compiling with the SMTChecker failed: ${r.errors[0]?.message ?? 'unknown error'}`,
+          meta: { compiler: version },
+        };
       checked.push(unit ?? input.file);
       diags.push(...r.warnings);
       for (const w of r.warnings) {
-        if (/verification condition\(s\) could not be proved|does not yet support|Error trying to invoke SMT solver|not possible since no integrated SMT solver/i.test(w.message)) notes.add(w.message.split('\n')[0]);
+        if (
+          /verification condition\(s\) could not be proved|does not yet support|Error trying to invoke SMT solver|not possible since no integrated SMT solver/i.test(
+            w.message,
+          )
+        )
+          notes.add(w.message.split('\n')[0]);
       }
     }
     const reverts: Array<{ kind: string; line: number }> = [];
     const findings = smtFindings(diags, input, { compiler: version, mode, reverts });
-    if (reverts.length) notes.add(`${reverts.length} overflow/underflow counterexample(s) in checked arithmetic (lines ${[...new Set(reverts.map((r) => r.line))].join(', ')}) only revert the transaction; not reported as findings`);
-    const meta = { compiler: version, engine, contracts_checked: checked, timed_out: timedOut, notes: [...notes], budget_ms_per_contract: budget, elapsed_ms: Date.now() - t0 };
+    if (reverts.length)
+      notes.add(
+        `${reverts.length} overflow/underflow counterexample(s) in checked arithmetic (lines ${[...new Set(reverts.map((r) => r.line))].join(', ')}) only revert the transaction; not reported as findings`,
+      );
+    const meta = {
+      compiler: version,
+      engine,
+      contracts_checked: checked,
+      timed_out: timedOut,
+      notes: [...notes],
+      budget_ms_per_contract: budget,
+      elapsed_ms: Date.now() - t0,
+    };
     if (timedOut.length) {
       return {
         status: 'timeout',

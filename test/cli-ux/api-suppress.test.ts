@@ -24,22 +24,41 @@ test('POST /analyze/quick/: findings silenced by a vigil or Slither comment move
   assert.ok(origin, `the fixture has a tx.origin finding: ${plain.findings.map((f: Finding) => f.detector)}`);
   assert.equal(plain.total_suppressed, 0);
 
-  for (const comment of ['// vigil-disable-next-line tx-origin', '// slither-disable-next-line tx-origin', '// solhint-disable-next-line avoid-tx-origin']) {
+  for (const comment of [
+    '// vigil-disable-next-line tx-origin',
+    '// slither-disable-next-line tx-origin',
+    '// solhint-disable-next-line avoid-tx-origin',
+  ]) {
     const r = await post('/api/v1/analyze/quick/', { contract_code: withComment(comment), timeout: 120 });
     assert.equal(r.statusCode, 200);
     const j = r.json();
-    assert.equal(j.findings.some((f: Finding) => f.detector === 'tx-origin'), false, comment);
-    assert.deepEqual(j.suppressed.map((f: Finding) => f.detector), ['tx-origin'], comment);
+    assert.equal(
+      j.findings.some((f: Finding) => f.detector === 'tx-origin'),
+      false,
+      comment,
+    );
+    assert.deepEqual(
+      j.suppressed.map((f: Finding) => f.detector),
+      ['tx-origin'],
+      comment,
+    );
     assert.equal(j.total_suppressed, 1);
     assert.equal(j.total_findings, plain.total_findings - 1, comment);
     assert.equal(j.summary.HIGH, plain.summary.HIGH - 1, comment);
     // the other findings of the contract are untouched
-    assert.ok(j.findings.some((f: Finding) => f.category === 'reentrancy'), comment);
+    assert.ok(
+      j.findings.some((f: Finding) => f.category === 'reentrancy'),
+      comment,
+    );
   }
 });
 
 test('SARIF from the API keeps the suppressed result with suppressions[kind=inSource] and validates', async () => {
-  const r = await post('/api/v1/analyze/quick/', { contract_code: withComment('// vigil-disable-next-line tx-origin -- EOA-only wallet by design'), timeout: 120, format: 'sarif' });
+  const r = await post('/api/v1/analyze/quick/', {
+    contract_code: withComment('// vigil-disable-next-line tx-origin -- EOA-only wallet by design'),
+    timeout: 120,
+    format: 'sarif',
+  });
   assert.equal(r.statusCode, 200);
   const sarif = r.json();
   assert.ok(validateSarif(sarif), JSON.stringify(validateSarif.errors?.slice(0, 3)));
@@ -49,15 +68,27 @@ test('SARIF from the API keeps the suppressed result with suppressions[kind=inSo
   assert.equal(suppressed[0].ruleId, 'tx-origin');
   assert.deepEqual(suppressed[0].suppressions[0].kind, 'inSource');
   assert.equal(suppressed[0].suppressions[0].justification, 'EOA-only wallet by design');
-  assert.ok(results.some((x: any) => !x.suppressions), 'the unsuppressed findings are there too');
+  assert.ok(
+    results.some((x: any) => !x.suppressions),
+    'the unsuppressed findings are there too',
+  );
 });
 
 test('POST /analyze/tool/{name}/ lists the suppressed findings too', async () => {
-  const r = await post('/api/v1/analyze/tool/vigil-static/', { contract_code: withComment('// vigil-disable-next-line access_control'), timeout: 120 });
+  const r = await post('/api/v1/analyze/tool/vigil-static/', {
+    contract_code: withComment('// vigil-disable-next-line access_control'),
+    timeout: 120,
+  });
   assert.equal(r.statusCode, 200);
   const j = r.json();
-  assert.equal(j.findings.some((f: Finding) => f.detector === 'tx-origin'), false);
-  assert.deepEqual(j.suppressed.map((f: Finding) => f.detector), ['tx-origin']);
+  assert.equal(
+    j.findings.some((f: Finding) => f.detector === 'tx-origin'),
+    false,
+  );
+  assert.deepEqual(
+    j.suppressed.map((f: Finding) => f.detector),
+    ['tx-origin'],
+  );
 });
 
 test("MCP's analyze_contract and the agent's contract_audit skill apply the same suppressions", async () => {
@@ -67,8 +98,14 @@ test("MCP's analyze_contract and the agent's contract_audit skill apply the same
   const r = await op.call({ contract_code: withComment('// vigil-disable-next-line tx-origin'), mode: 'quick', timeout: 120 }, ctx);
   assert.ok(r.ok, r.error);
   const body = r.output as { findings: Finding[]; suppressed: Finding[] };
-  assert.equal(body.findings.some((f) => f.detector === 'tx-origin'), false);
-  assert.deepEqual(body.suppressed.map((f) => f.detector), ['tx-origin']);
+  assert.equal(
+    body.findings.some((f) => f.detector === 'tx-origin'),
+    false,
+  );
+  assert.deepEqual(
+    body.suppressed.map((f) => f.detector),
+    ['tx-origin'],
+  );
 
   const skill = b.kernel.services.registry.skill('contract_audit')!;
   const plain = JSON.stringify((await skill.call({ code: VULNERABLE }, ctx)).output);

@@ -23,7 +23,7 @@ const blocks = [...doc.matchAll(/```(\w*)\n([\s\S]*?)```/g)].map((m) => ({ lang:
 const block = (pred: (b: { lang: string; text: string }) => boolean, what: string) => {
   const b = blocks.find(pred);
   assert.ok(b, `docs/ci.md has no ${what} block`);
-  return b!.text;
+  return b.text;
 };
 const INSTALL = block((b) => b.lang === 'sh' && b.text.includes('npm install -g'), 'install').trim();
 const GITHUB = block((b) => b.text.includes('github/codeql-action/upload-sarif'), 'GitHub workflow');
@@ -81,9 +81,15 @@ const PR = BASE.replace(
 }
 `,
 );
-const CLEAN = 'pragma solidity 0.5.17;\n\ncontract Counter {\n    uint256 public count;\n\n    function set(uint256 v) external {\n        count = v;\n    }\n}\n';
+const CLEAN =
+  'pragma solidity 0.5.17;\n\ncontract Counter {\n    uint256 public count;\n\n    function set(uint256 v) external {\n        count = v;\n    }\n}\n';
 
-function sh(script: string, cwd: string, extra: NodeJS.ProcessEnv = {}, shell = ['bash', '-e', '-c']): Promise<{ code: number; out: string; err: string }> {
+function sh(
+  script: string,
+  cwd: string,
+  extra: NodeJS.ProcessEnv = {},
+  shell = ['bash', '-e', '-c'],
+): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
     const p = spawn(shell[0], [...shell.slice(1), script], { cwd, env: { ...env, ...extra } });
     let out = '';
@@ -127,7 +133,10 @@ before(async () => {
     const tgz = path.join(tmp, JSON.parse(packed.stdout)[0].filename);
     const r = await sh(INSTALL, tmp, { VIGIL_PACKAGE: tgz });
     assert.equal(r.code, 0, `${INSTALL}\n${r.err}`);
-    assert.ok(fs.realpathSync(path.join(prefix, 'lib/node_modules/vigil')).startsWith(fs.realpathSync(prefix)), 'installed into the prefix, not linked to the checkout');
+    assert.ok(
+      fs.realpathSync(path.join(prefix, 'lib/node_modules/vigil')).startsWith(fs.realpathSync(prefix)),
+      'installed into the prefix, not linked to the checkout',
+    );
   } else {
     // The layout `npm install -g` makes, pointing at this checkout.
     fs.symlinkSync(root, path.join(prefix, 'lib', 'node_modules', 'vigil'));
@@ -162,6 +171,7 @@ async function runGithubJob(event: 'push' | 'pull_request', cwd: string) {
     if (step.uses?.startsWith('actions/checkout')) {
       if (step.with?.path) {
         assert.equal(step.with.ref, '${{ github.base_ref }}');
+        // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a YAML scalar
         git(cwd, 'worktree', 'add', '-q', String(step.with.path), 'origin/main');
       }
     } else if (step.uses?.startsWith('actions/setup-node')) {
@@ -191,8 +201,14 @@ describe('docs/ci.md, run as written', { concurrency: 4 }, () => {
     assert.equal(analyse.code, 1, analyse.err);
     assert.match(analyse.err, /1 finding already known/);
     assert.ok(uploaded, 'the upload step ran after the failed step');
-    assert.deepEqual(byRule(uploaded, 'reentrancy').map((r: any) => r.baselineState), ['new']);
-    assert.deepEqual(byRule(uploaded, 'tx-origin').map((r: any) => r.baselineState), ['unchanged']);
+    assert.deepEqual(
+      byRule(uploaded, 'reentrancy').map((r: any) => r.baselineState),
+      ['new'],
+    );
+    assert.deepEqual(
+      byRule(uploaded, 'tx-origin').map((r: any) => r.baselineState),
+      ['unchanged'],
+    );
     assert.equal(byRule(uploaded, 'tx-origin')[0].locations[0].physicalLocation.artifactLocation.uri, 'src/Vault.sol');
   });
 
@@ -207,9 +223,19 @@ describe('docs/ci.md, run as written', { concurrency: 4 }, () => {
 
   test('GitLab CI, merge request: the target branch is the baseline; the job fails on the new finding and keeps the SARIF artifact', async () => {
     const cwd = repo('gl-mr', 'feature');
-    const job = YAML.parse(GITLAB).vigil as { variables: Record<string, string>; script: string[]; artifacts: { paths: string[]; when: string } };
+    const job = YAML.parse(GITLAB).vigil as {
+      variables: Record<string, string>;
+      script: string[];
+      artifacts: { paths: string[]; when: string };
+    };
     assert.equal(job.artifacts.when, 'always');
-    const vars = { ...job.variables, CI_PIPELINE_SOURCE: 'merge_request_event', CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main', CI_DEFAULT_BRANCH: 'main', CI_PROJECT_DIR: cwd };
+    const vars = {
+      ...job.variables,
+      CI_PIPELINE_SOURCE: 'merge_request_event',
+      CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main',
+      CI_DEFAULT_BRANCH: 'main',
+      CI_PROJECT_DIR: cwd,
+    };
     let code = 0;
     let err = '';
     for (const line of job.script) {
@@ -226,7 +252,10 @@ describe('docs/ci.md, run as written', { concurrency: 4 }, () => {
     for (const p of job.artifacts.paths) {
       const sarif = JSON.parse(fs.readFileSync(path.join(cwd, p), 'utf8'));
       assert.ok(validateSarif(sarif));
-      assert.deepEqual(byRule(sarif, 'reentrancy').map((r: any) => r.baselineState), ['new']);
+      assert.deepEqual(
+        byRule(sarif, 'reentrancy').map((r: any) => r.baselineState),
+        ['new'],
+      );
     }
   });
 

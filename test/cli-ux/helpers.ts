@@ -9,7 +9,9 @@ const Ajv = require('ajv') as typeof import('ajv').default;
 const addFormats = require('ajv-formats') as typeof import('ajv-formats').default;
 const ajv = new Ajv({ allErrors: true, strict: false });
 addFormats(ajv);
-export const validateSarif = ajv.compile<any>(JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../fixtures/sarif/sarif-schema-2.1.0.json'), 'utf8')));
+export const validateSarif = ajv.compile<any>(
+  JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../fixtures/sarif/sarif-schema-2.1.0.json'), 'utf8')),
+);
 
 export function capture() {
   const out: string[] = [];

@@ -22,7 +22,18 @@ function packedFiles(): Set<string> {
 const files = packedFiles();
 
 test('the package ships the CLI, the kernel, every plugin with its entry, the postinstall and the hooks; not tests or benchmarks', () => {
-  for (const f of ['bin/vigil.js', 'kernel/cli.ts', 'kernel/wasm/build-cli.ts', 'scripts/postinstall.js', 'scripts/git-hooks/pre-commit', 'schemas/finding.ts', 'wasm/pdk/index.ts', 'package.json', 'README.md', 'docs/ci.md']) {
+  for (const f of [
+    'bin/vigil.js',
+    'kernel/cli.ts',
+    'kernel/wasm/build-cli.ts',
+    'scripts/postinstall.js',
+    'scripts/git-hooks/pre-commit',
+    'schemas/finding.ts',
+    'wasm/pdk/index.ts',
+    'package.json',
+    'README.md',
+    'docs/ci.md',
+  ]) {
     assert.ok(files.has(f), `${f} is not in the package`);
   }
   for (const dir of fs.readdirSync(path.join(root, 'plugins'))) {
@@ -35,7 +46,10 @@ test('the package ships the CLI, the kernel, every plugin with its entry, the po
     else assert.ok(files.has(`plugins/${dir}/${m.entry}`), `${dir}: entry ${m.entry}`);
   }
   for (const f of files) {
-    assert.ok(!/^(test|bench|\.ci|node_modules)\//.test(f) && !f.endsWith('.wasm') && !f.startsWith('docs/screenshots/'), `${f} should not be in the package`);
+    assert.ok(
+      !/^(test|bench|\.ci|node_modules)\//.test(f) && !f.endsWith('.wasm') && !f.startsWith('docs/screenshots/'),
+      `${f} should not be in the package`,
+    );
   }
   assert.equal(pkg.bin.vigil, 'bin/vigil.js');
   assert.ok(pkg.dependencies.tsx, 'tsx runs the TypeScript sources at run time: a dependency, not a devDependency');
@@ -50,13 +64,17 @@ test('every import of a shipped module resolves inside the package or to a runti
   const spec = /(?:^\s*(?:import|export)\s[^;'"]*?\bfrom\s*|^\s*import\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)(['"])([@\w.][\w@./-]*)\1/gm;
   for (const f of files) {
     if (!/\.(ts|js|mjs|cjs)$/.test(f) || f.includes('/assembly/') || f.startsWith('wasm/')) continue; // AssemblyScript sources compile with asc
-    const text = fs.readFileSync(path.join(root, f), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+    const text = fs
+      .readFileSync(path.join(root, f), 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/^\s*\/\/.*$/gm, '');
     for (const m of text.matchAll(spec)) {
       const s = m[2];
       checked++;
       if (s.startsWith('.')) {
         const target = path.posix.normalize(path.posix.join(path.posix.dirname(f), s));
-        if (!files.has(target) && !fs.existsSync(path.join(root, target, 'package.json'))) problems.push(`${f}: ${s} (${target} is not shipped)`);
+        if (!files.has(target) && !fs.existsSync(path.join(root, target, 'package.json')))
+          problems.push(`${f}: ${s} (${target} is not shipped)`);
       } else if (!s.startsWith('node:') && !builtins.has(s)) {
         const name = s.startsWith('@') ? s.split('/').slice(0, 2).join('/') : s.split('/')[0];
         if (!deps.has(name)) problems.push(`${f}: "${s}" is not a runtime dependency`);

@@ -14,8 +14,13 @@ const root = path.resolve(import.meta.dirname, '../..');
 test('vigil plugins prints an aligned table with a header and the reason of each failure', () => {
   const extra = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-plugins-'));
   try {
-    for (const f of ['disabled-one', 'bad-json']) fs.cpSync(path.join(root, 'test/fixtures/plugins', f), path.join(extra, f), { recursive: true });
-    const r = spawnSync(process.execPath, [path.join(root, 'bin/vigil.js'), 'plugins'], { cwd: root, encoding: 'utf8', env: { ...process.env, VIGIL_PLUGIN_DIRS: extra } });
+    for (const f of ['disabled-one', 'bad-json'])
+      fs.cpSync(path.join(root, 'test/fixtures/plugins', f), path.join(extra, f), { recursive: true });
+    const r = spawnSync(process.execPath, [path.join(root, 'bin/vigil.js'), 'plugins'], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, VIGIL_PLUGIN_DIRS: extra },
+    });
     assert.equal(r.status, 1, 'a plugin failed to load: exit 1');
     const lines = r.stdout.trimEnd().split('\n');
     const header = lines[0];
@@ -29,8 +34,8 @@ test('vigil plugins prints an aligned table with a header and the reason of each
     }
     const bad = rows.find((l) => l.startsWith('bad-json'));
     assert.ok(bad, r.stdout);
-    assert.match(bad!.slice(header.indexOf('STATUS')), /^error\s/);
-    assert.match(bad!.slice(header.indexOf('REASON')), /\S/, 'the reason is printed under REASON');
+    assert.match(bad.slice(header.indexOf('STATUS')), /^error\s/);
+    assert.match(bad.slice(header.indexOf('REASON')), /\S/, 'the reason is printed under REASON');
     const disabled = rows.find((l) => l.startsWith('disabled-one'))!;
     assert.match(disabled.slice(header.indexOf('STATUS')), /^disabled\s/);
     assert.match(lines[lines.length - 1], /^\d+ plugins: \d+ loaded, 1 disabled, 1 error$/);
@@ -46,6 +51,8 @@ test('long registration lists are shortened (the full list is in --json)', () =>
   const cell = provides(many);
   assert.ok(cell.length <= 60, cell);
   assert.match(cell, /^llm:provider-number-0, llm:provider-number-1 \+8 more$/);
-  const table = formatPluginTable([{ id: 'x', kind: 'llm', version: null, runtime: 'ts', dir: '/', status: 'loaded', error: null, registered: many, description: null }]);
+  const table = formatPluginTable([
+    { id: 'x', kind: 'llm', version: null, runtime: 'ts', dir: '/', status: 'loaded', error: null, registered: many, description: null },
+  ]);
   assert.match(table, /\n\n1 plugin: 1 loaded\n$/);
 });

@@ -57,9 +57,18 @@ function kept(source: string, findings: Finding[]): number[] {
 test('comments are found outside string literals, in // and /* */ form, with their lines', () => {
   const src = 'a = "// vigil-disable-line";\n/* vigil-disable-next-line\n   reentrancy */\nb; // x\n';
   const cs = scanComments(src);
-  assert.deepEqual(cs.map((c) => [c.line, c.endLine]), [[2, 3], [4, 4]]);
+  assert.deepEqual(
+    cs.map((c) => [c.line, c.endLine]),
+    [
+      [2, 3],
+      [4, 4],
+    ],
+  );
   // the string on line 1 is not a directive; the block comment ending on line 3 targets line 4
-  assert.deepEqual(parseSuppressions(src).map((s) => [s.directive, s.from, s.to, s.tokens]), [['vigil-disable-next-line', 4, 4, ['reentrancy']]]);
+  assert.deepEqual(
+    parseSuppressions(src).map((s) => [s.directive, s.from, s.to, s.tokens]),
+    [['vigil-disable-next-line', 4, 4, ['reentrancy']]],
+  );
 });
 
 test('vigil-disable-next-line / -line / -start..-end, with and without names', () => {
@@ -76,20 +85,35 @@ test('vigil-disable-next-line / -line / -start..-end, with and without names', (
     '}',
   ];
   const src = lines.join('\n');
-  assert.deepEqual(kept(src, [3, 4, 5, 7, 9].map((l) => finding(l))), [5, 9]);
+  assert.deepEqual(
+    kept(
+      src,
+      [3, 4, 5, 7, 9].map((l) => finding(l)),
+    ),
+    [5, 9],
+  );
 });
 
 test('names match a finding id, detector, category (either spelling) or SWC id, and nothing else', () => {
   const at = (comment: string, f: Finding) => kept(`// ${comment}\nx;\n`, [f]).length === 0;
   const f = finding(2, { id: '0123456789abcdef', detector: 'tx-origin', category: 'access_control', swc_id: 'SWC-115' });
-  for (const name of ['0123456789abcdef', 'tx-origin', 'TX-ORIGIN', 'access_control', 'access-control', 'swc-115']) assert.ok(at(`vigil-disable-next-line ${name}`, f), name);
+  for (const name of ['0123456789abcdef', 'tx-origin', 'TX-ORIGIN', 'access_control', 'access-control', 'swc-115'])
+    assert.ok(at(`vigil-disable-next-line ${name}`, f), name);
   for (const name of ['reentrancy', 'SWC-107', 'tx', '0123']) assert.ok(!at(`vigil-disable-next-line ${name}`, f), name);
 });
 
 test('a justification after -- is kept with the suppressed finding', () => {
-  const r = applySuppressions(result([finding(2)]), { 'C.sol': '// vigil-disable-next-line reentrancy -- guarded by nonReentrant in the base\nx;\n' });
+  const r = applySuppressions(result([finding(2)]), {
+    'C.sol': '// vigil-disable-next-line reentrancy -- guarded by nonReentrant in the base\nx;\n',
+  });
   const s = (r.suppressed as Array<Finding & { suppression: Record<string, unknown> }>)[0];
-  assert.deepEqual(s.suppression, { kind: 'inSource', directive: 'vigil-disable-next-line', line: 1, rules: ['reentrancy'], justification: 'guarded by nonReentrant in the base' });
+  assert.deepEqual(s.suppression, {
+    kind: 'inSource',
+    directive: 'vigil-disable-next-line',
+    line: 1,
+    rules: ['reentrancy'],
+    justification: 'guarded by nonReentrant in the base',
+  });
   assert.equal(r.total_suppressed, 1);
   assert.deepEqual(r.summary, { CRITICAL: 0, HIGH: 0, MEDIUM: 0, LOW: 0, INFO: 0 });
 });
@@ -101,19 +125,36 @@ test("Slither's comments: mapped detectors only, comma lists, `all`, a bare dire
   const src = (c: string) => `// ${c}\nx;\n`;
   assert.deepEqual(kept(src('slither-disable-next-line reentrancy-eth'), [reent, origin]).length, 1);
   assert.equal(kept(src('slither-disable-next-line reentrancy-no-eth,tx-origin'), [reent, origin]).length, 0);
-  assert.equal(kept(src('slither-disable-next-line naming-convention'), [reent, origin]).length, 2, 'no vigil counterpart: nothing of ours');
+  assert.equal(
+    kept(src('slither-disable-next-line naming-convention'), [reent, origin]).length,
+    2,
+    'no vigil counterpart: nothing of ours',
+  );
   assert.equal(kept(src('slither-disable-next-line'), [reent]).length, 1, 'Slither ignores a bare directive');
   // `all`: every detector Slither has a counterpart for; integer overflow has none in Slither
   assert.deepEqual(kept(src('slither-disable-next-line all'), [reent, origin, overflow]), [2]);
   // the adapter's own finding is matched by its name
-  assert.equal(kept(src('slither-disable-next-line locked-ether'), [finding(2, { detector: 'slither-locked-ether', category: 'other', swc_id: null })]).length, 0);
+  assert.equal(
+    kept(src('slither-disable-next-line locked-ether'), [finding(2, { detector: 'slither-locked-ether', category: 'other', swc_id: null })])
+      .length,
+    0,
+  );
   const range = '// slither-disable-start timestamp\na;\n// slither-disable-end timestamp\nb;\n';
   const ts = (l: number) => finding(l, { detector: 'timestamp-dependence', category: 'time_manipulation', swc_id: 'SWC-116' });
   assert.deepEqual(kept(range, [ts(2), ts(4)]), [4]);
 });
 
 test('a next-line comment above a function covers its body (Slither reports from the function)', () => {
-  const src = ['contract C {', '  // slither-disable-next-line reentrancy-eth', '  function f() public {', '    a();', '    b = 1;', '  }', '  function g() public { a(); b = 1; }', '}'].join('\n');
+  const src = [
+    'contract C {',
+    '  // slither-disable-next-line reentrancy-eth',
+    '  function f() public {',
+    '    a();',
+    '    b = 1;',
+    '  }',
+    '  function g() public { a(); b = 1; }',
+    '}',
+  ].join('\n');
   assert.deepEqual(kept(src, [finding(4), finding(7)]), [7]);
 });
 
@@ -140,7 +181,8 @@ test('applySuppressions is idempotent and keeps earlier suppressed findings', ()
 // ---- end to end through `vigil analyze` (the engine with the real solhint tool) -------------
 
 const engine = createAnalysisEngine({ registry: { tools: () => [createSolhintTool({ pool: null })] }, pool: null, version: '0.1.0' });
-const SEND = (comment: string) => `pragma solidity ^0.8.0;\ncontract A {\n  address payable owner;\n  function f() public {\n    ${comment}\n    owner.send(1);\n  }\n}\n`;
+const SEND = (comment: string) =>
+  `pragma solidity ^0.8.0;\ncontract A {\n  address payable owner;\n  function f() public {\n    ${comment}\n    owner.send(1);\n  }\n}\n`;
 
 test('vigil analyze: a suppressed finding is not counted or failed on, and JSON lists it under suppressed', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-sup-'));
@@ -156,7 +198,10 @@ test('vigil analyze: a suppressed finding is not counted or failed on, and JSON 
     const b = capture();
     assert.equal(await runAnalyzeCommand(engine, quiet, { failOn: 'medium' }, b.io), 0, b.err());
     const body = JSON.parse(b.out());
-    assert.equal(body.findings.some((f: Finding) => f.detector === 'solhint-check-send-result'), false);
+    assert.equal(
+      body.findings.some((f: Finding) => f.detector === 'solhint-check-send-result'),
+      false,
+    );
     assert.equal(body.total_suppressed, 1);
     assert.equal(body.suppressed[0].suppression.justification, 'the owner is an EOA we control');
     assert.equal(body.summary.MEDIUM, 0);
@@ -175,8 +220,14 @@ test('vigil analyze: a suppressed finding is not counted or failed on, and JSON 
     const d = capture();
     assert.equal(await runAnalyzeCommand(engine, dir, { failOn: 'medium' }, d.io), 1, d.err());
     const folder = JSON.parse(d.out());
-    assert.deepEqual(folder.findings.filter((f: Finding) => f.detector === 'solhint-check-send-result').map((f: Finding) => f.location.file), ['Plain.sol']);
-    assert.deepEqual(folder.suppressed.map((f: Finding) => f.location.file), ['Quiet.sol']);
+    assert.deepEqual(
+      folder.findings.filter((f: Finding) => f.detector === 'solhint-check-send-result').map((f: Finding) => f.location.file),
+      ['Plain.sol'],
+    );
+    assert.deepEqual(
+      folder.suppressed.map((f: Finding) => f.location.file),
+      ['Quiet.sol'],
+    );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

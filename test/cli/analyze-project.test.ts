@@ -1,3 +1,4 @@
+/* eslint-disable no-control-regex -- the terminal output's colour escapes are what these assertions check */
 // `vigil analyze` on projects: exit codes 0/1/2/3 and --allow-partial, what stderr names, the
 // default exclusions and --include/--exclude, the terminal summary, and a real on-demand solc
 // install from the npm registry for a pin no bundled release satisfies.
@@ -51,32 +52,62 @@ const TX_ORIGIN = `${SPDX}pragma solidity ^0.8.0;\nimport "./Base.sol";\ncontrac
 write('app/package.json', '{"name":"app","private":true}');
 write('app/contracts/Base.sol', `${SPDX}pragma solidity ^0.8.0;\nabstract contract Base { address public owner; }\n`);
 write('app/contracts/Wallet.sol', TX_ORIGIN);
-write('app/test/Wallet.t.sol', `${SPDX}pragma solidity ^0.8.0;\nimport "../contracts/Wallet.sol";\ncontract WalletTest { function testPay() public { require(tx.origin == address(0)); } }\n`);
-write('app/script/Deploy.s.sol', `${SPDX}pragma solidity ^0.8.0;\ncontract Deploy { function run() public { require(tx.origin != address(0)); } }\n`);
+write(
+  'app/test/Wallet.t.sol',
+  `${SPDX}pragma solidity ^0.8.0;\nimport "../contracts/Wallet.sol";\ncontract WalletTest { function testPay() public { require(tx.origin == address(0)); } }\n`,
+);
+write(
+  'app/script/Deploy.s.sol',
+  `${SPDX}pragma solidity ^0.8.0;\ncontract Deploy { function run() public { require(tx.origin != address(0)); } }\n`,
+);
 
 test('a project: every reported file compiles, tests and scripts are left out, exit 0 (1 with --fail-on)', async () => {
   const c = io();
   const code = await runAnalyzeCommand(engine, path.join(tmp, 'app'), { format: 'json', progress: false }, c.io);
   assert.equal(code, 0, c.err());
   const body = JSON.parse(c.out());
-  assert.deepEqual(body.files.map((f: any) => f.file), ['contracts/Base.sol', 'contracts/Wallet.sol']);
-  assert.ok(body.files.every((f: any) => f.compilation.ok), JSON.stringify(body.files));
+  assert.deepEqual(
+    body.files.map((f: any) => f.file),
+    ['contracts/Base.sol', 'contracts/Wallet.sol'],
+  );
+  assert.ok(
+    body.files.every((f: any) => f.compilation.ok),
+    JSON.stringify(body.files),
+  );
   assert.deepEqual(body.incomplete, []);
   assert.equal(body.project.files_found, 4);
   assert.equal(body.project.files_excluded, 2);
   assert.deepEqual(body.project.builds, [{ compiler: '0.8.30', files: 2, pinned_release_missing: false }]);
-  assert.ok(body.findings.some((f: any) => f.detector === 'solhint-check-send-result' && f.location.file === 'contracts/Wallet.sol' && f.location.line === 5));
+  assert.ok(
+    body.findings.some(
+      (f: any) => f.detector === 'solhint-check-send-result' && f.location.file === 'contracts/Wallet.sol' && f.location.line === 5,
+    ),
+  );
   assert.equal(c.err(), '');
   assert.equal(await runAnalyzeCommand(engine, path.join(tmp, 'app'), { failOn: 'low', progress: false, format: 'json' }, io().io), 1);
 });
 
 test('--include brings excluded files back, --exclude drops files', async () => {
   const c = io();
-  assert.equal(await runAnalyzeCommand(engine, path.join(tmp, 'app'), { format: 'json', progress: false, include: ['test/**'] }, c.io), 0, c.err());
-  assert.deepEqual(JSON.parse(c.out()).files.map((f: any) => f.file), ['test/Wallet.t.sol']);
+  assert.equal(
+    await runAnalyzeCommand(engine, path.join(tmp, 'app'), { format: 'json', progress: false, include: ['test/**'] }, c.io),
+    0,
+    c.err(),
+  );
+  assert.deepEqual(
+    JSON.parse(c.out()).files.map((f: any) => f.file),
+    ['test/Wallet.t.sol'],
+  );
   const d = io();
-  assert.equal(await runAnalyzeCommand(engine, path.join(tmp, 'app'), { format: 'json', progress: false, exclude: ['**/Base.sol'] }, d.io), 0, d.err());
-  assert.deepEqual(JSON.parse(d.out()).files.map((f: any) => f.file), ['contracts/Wallet.sol']);
+  assert.equal(
+    await runAnalyzeCommand(engine, path.join(tmp, 'app'), { format: 'json', progress: false, exclude: ['**/Base.sol'] }, d.io),
+    0,
+    d.err(),
+  );
+  assert.deepEqual(
+    JSON.parse(d.out()).files.map((f: any) => f.file),
+    ['contracts/Wallet.sol'],
+  );
   const e = io();
   assert.equal(await runAnalyzeCommand(engine, path.join(tmp, 'app'), { progress: false, exclude: ['contracts/**'] }, e.io), 2);
   assert.match(e.err(), /no \.sol files to analyse .* all 4 are excluded/);
@@ -85,7 +116,10 @@ test('--include brings excluded files back, --exclude drops files', async () => 
 test('a missing import: exit 3, stderr names the file and the import string; --allow-partial gives 0', async () => {
   write('broken/package.json', '{}');
   write('broken/src/Ok.sol', `${SPDX}pragma solidity ^0.8.0;\ncontract Ok { uint x; }\n`);
-  write('broken/src/Needs.sol', `${SPDX}pragma solidity ^0.8.0;\nimport "@openzeppelin/contracts/access/Ownable.sol";\ncontract Needs {}\n`);
+  write(
+    'broken/src/Needs.sol',
+    `${SPDX}pragma solidity ^0.8.0;\nimport "@openzeppelin/contracts/access/Ownable.sol";\ncontract Needs {}\n`,
+  );
   const c = io();
   const code = await runAnalyzeCommand(engine, path.join(tmp, 'broken'), { format: 'json', progress: false }, c.io);
   assert.equal(code, 3, c.err());
@@ -93,17 +127,31 @@ test('a missing import: exit 3, stderr names the file and the import string; --a
   assert.match(c.err(), /src\/Needs\.sol: compilation: .*"@openzeppelin\/contracts\/access\/Ownable\.sol"/);
   assert.doesNotMatch(c.err(), /src\/Ok\.sol/);
   const body = JSON.parse(c.out());
-  assert.deepEqual(body.incomplete.map((i: any) => [i.file, i.what]), [['src/Needs.sol', 'compile']]);
+  assert.deepEqual(
+    body.incomplete.map((i: any) => [i.file, i.what]),
+    [['src/Needs.sol', 'compile']],
+  );
   const p = io();
   assert.equal(await runAnalyzeCommand(engine, path.join(tmp, 'broken'), { format: 'json', progress: false, allowPartial: true }, p.io), 0);
   assert.match(p.err(), /src\/Needs\.sol/, 'still named with --allow-partial');
   // Exit 3 wins over --fail-on's 1 when something is incomplete, and --allow-partial turns it back into 1.
-  write('broken/src/Origin.sol', TX_ORIGIN.replace('import "./Base.sol";\ncontract Wallet is Base {', 'contract Wallet {\n  address owner;'));
+  write(
+    'broken/src/Origin.sol',
+    TX_ORIGIN.replace('import "./Base.sol";\ncontract Wallet is Base {', 'contract Wallet {\n  address owner;'),
+  );
   assert.equal(await runAnalyzeCommand(engine, path.join(tmp, 'broken'), { progress: false, failOn: 'low', format: 'json' }, io().io), 3);
-  assert.equal(await runAnalyzeCommand(engine, path.join(tmp, 'broken'), { progress: false, failOn: 'low', allowPartial: true, format: 'json' }, io().io), 1);
+  assert.equal(
+    await runAnalyzeCommand(
+      engine,
+      path.join(tmp, 'broken'),
+      { progress: false, failOn: 'low', allowPartial: true, format: 'json' },
+      io().io,
+    ),
+    1,
+  );
 });
 
-test('a folder where one file is not Solidity: exit 3 naming it with solc\'s message; all invalid: exit 2', async () => {
+test("a folder where one file is not Solidity: exit 3 naming it with solc's message; all invalid: exit 2", async () => {
   write('mixed/Good.sol', `${SPDX}pragma solidity ^0.8.0;\ncontract Good { uint x; }\n`);
   write('mixed/Notes.sol', 'hello world\n');
   const c = io();
@@ -132,15 +180,24 @@ test('the terminal summary: one line per finding with severity, detector and fil
 
 test('an exact pin no bundled release satisfies: solc is installed from the npm registry and honoured across imports', async () => {
   write('pinned/package.json', '{}');
-  write('pinned/contracts/Math.sol', 'pragma solidity =0.5.16;\nlibrary Math { function min(uint x, uint y) internal pure returns (uint z) { z = x < y ? x : y; } }\n');
-  write('pinned/contracts/Pair.sol', 'pragma solidity >=0.5.0;\nimport "./Math.sol";\ncontract Pair { function f(uint a) external pure returns (uint) { return Math.min(a, 1); } }\n');
+  write(
+    'pinned/contracts/Math.sol',
+    'pragma solidity =0.5.16;\nlibrary Math { function min(uint x, uint y) internal pure returns (uint z) { z = x < y ? x : y; } }\n',
+  );
+  write(
+    'pinned/contracts/Pair.sol',
+    'pragma solidity >=0.5.0;\nimport "./Math.sol";\ncontract Pair { function f(uint a) external pure returns (uint) { return Math.min(a, 1); } }\n',
+  );
   const c = io();
   const code = await runAnalyzeCommand(engine, path.join(tmp, 'pinned'), { format: 'json', progress: false }, c.io);
   assert.equal(code, 0, c.err());
   assert.match(c.err(), /installed solc 0\.5\.16 from the npm registry/);
   const body = JSON.parse(c.out());
   assert.deepEqual(body.project.builds, [{ compiler: '0.5.16', files: 2, pinned_release_missing: false }]);
-  assert.ok(body.files.every((f: any) => f.compilation.ok && f.compilation.compiler === '0.5.16'), JSON.stringify(body.files));
+  assert.ok(
+    body.files.every((f: any) => f.compilation.ok && f.compilation.compiler === '0.5.16'),
+    JSON.stringify(body.files),
+  );
   assert.ok(fs.existsSync(path.join(cache, '0.5.16', 'soljson.js')));
 
   // `vigil solc list` shows it as cached; `vigil solc install` of a cached release is immediate.

@@ -55,7 +55,9 @@ test('no pragma: newest first, then the 0.4 series, every series tried', () => {
 });
 
 test('pragmas inside comments and strings are ignored', () => {
-  const p = extractPragma('// pragma solidity ^0.5.0;\n/* pragma solidity 0.6.0; */\nstring constant s = "pragma solidity 0.7.0;";\npragma solidity ^0.4.24;\n');
+  const p = extractPragma(
+    '// pragma solidity ^0.5.0;\n/* pragma solidity 0.6.0; */\nstring constant s = "pragma solidity 0.7.0;";\npragma solidity ^0.4.24;\n',
+  );
   assert.equal(p.text, '^0.4.24');
   assert.equal(p.statements[0].line, 4);
 });

@@ -22,8 +22,14 @@ function write(rel: string, text: string) {
 const SPDX = '// SPDX-License-Identifier: MIT\n';
 
 // A Foundry project inside a monorepo whose node_modules sits one level up.
-write('repo/node_modules/@acme/token/contracts/Token.sol', `${SPDX}pragma solidity ^0.8.0;\nimport "./Base.sol";\ncontract Token is Base {}\n`);
-write('repo/node_modules/@acme/token/contracts/Base.sol', `${SPDX}pragma solidity ^0.8.0;\nabstract contract Base { uint256 public supply; }\n`);
+write(
+  'repo/node_modules/@acme/token/contracts/Token.sol',
+  `${SPDX}pragma solidity ^0.8.0;\nimport "./Base.sol";\ncontract Token is Base {}\n`,
+);
+write(
+  'repo/node_modules/@acme/token/contracts/Base.sol',
+  `${SPDX}pragma solidity ^0.8.0;\nabstract contract Base { uint256 public supply; }\n`,
+);
 write('repo/proj/foundry.toml', `[profile.default]\nsrc = "src"\nremappings = ["@oz/=vendor/oz/"]\n`);
 write('repo/proj/remappings.txt', 'solmate/=lib/solmate/src/\n');
 write('repo/proj/vendor/oz/Ownable.sol', `${SPDX}pragma solidity ^0.8.0;\nabstract contract Ownable { address public owner; }\n`);
@@ -43,7 +49,12 @@ test('the project root is the nearest framework config; a bare package.json belo
 });
 
 test('imports are read with comments and strings aside', () => {
-  assert.deepEqual(importsOf('// import "a.sol";\nimport "b.sol";\nimport {X as Y} from \'./c.sol\';\n/* import "d.sol"; */ string constant s = "import \\"e.sol\\";";\nimport * as Z from "f.sol";'), ['b.sol', './c.sol', 'f.sol']);
+  assert.deepEqual(
+    importsOf(
+      '// import "a.sol";\nimport "b.sol";\nimport {X as Y} from \'./c.sol\';\n/* import "d.sol"; */ string constant s = "import \\"e.sol\\";";\nimport * as Z from "f.sol";',
+    ),
+    ['b.sol', './c.sol', 'f.sol'],
+  );
 });
 
 test('remappings.txt, foundry.toml, lib/ auto-remappings and node_modules up the tree resolve', () => {
@@ -84,7 +95,12 @@ test('an import outside the allowed roots is refused', () => {
     fs.writeFileSync(path.join(outside, 'Secret.sol'), 'pragma solidity ^0.8.0; contract S {}');
     fs.symlinkSync(path.join(outside, 'Secret.sol'), path.join(tmp, 'repo/proj/src/Link.sol'));
     const abs = write('repo/proj/src/Uses.sol', `pragma solidity ^0.8.0;\nimport "./Link.sol";\ncontract U {}\n`);
-    const r = compileTask({ source: fs.readFileSync(abs, 'utf8'), file: 'src/Uses.sol', absPath: abs, roots: [path.join(tmp, 'repo/proj')] });
+    const r = compileTask({
+      source: fs.readFileSync(abs, 'utf8'),
+      file: 'src/Uses.sol',
+      absPath: abs,
+      roots: [path.join(tmp, 'repo/proj')],
+    });
     assert.equal(r.ok, false);
     assert.match(r.errors.map((e) => e.message).join('\n'), /outside the allowed contract roots/);
   } finally {
@@ -105,12 +121,22 @@ test('a folder of mixed pragmas is grouped by compiler and each group compiled o
   const files = [
     write('mixed/Old.sol', 'pragma solidity ^0.4.24;\ncontract Old { function f() public {} }\n'),
     write('mixed/Old2.sol', 'pragma solidity >=0.4.22 <0.5.0;\ncontract Old2 { uint x; }\n'),
-    write('mixed/New.sol', `${SPDX}pragma solidity ^0.8.0;\nimport "./Lib.sol";\ncontract New { function f() external pure returns (uint) { return L.one(); } }\n`),
+    write(
+      'mixed/New.sol',
+      `${SPDX}pragma solidity ^0.8.0;\nimport "./Lib.sol";\ncontract New { function f() external pure returns (uint) { return L.one(); } }\n`,
+    ),
     write('mixed/Lib.sol', `${SPDX}pragma solidity >=0.6.0;\nlibrary L { function one() internal pure returns (uint) { return 1; } }\n`),
     write('mixed/Bad.sol', `${SPDX}pragma solidity ^0.8.0;\ncontract Bad { function f() public { undefinedThing(); } }\n`),
   ];
   const project = loadProject(dir, [dir]);
-  const plan = groupByCompiler(project.root, scanProject(project, files.map((abs) => ({ abs, file: path.basename(abs) }))), null);
+  const plan = groupByCompiler(
+    project.root,
+    scanProject(
+      project,
+      files.map((abs) => ({ abs, file: path.basename(abs) })),
+    ),
+    null,
+  );
   const byVersion = Object.fromEntries(plan.groups.map((g) => [g.version, g.entries.map((e) => e.file).sort()]));
   assert.deepEqual(byVersion['0.4.26'], ['Old.sol', 'Old2.sol']);
   assert.deepEqual(byVersion['0.8.30'], ['Bad.sol', 'Lib.sol', 'New.sol']);

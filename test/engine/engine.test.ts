@@ -30,25 +30,65 @@ contract Vault {
 
 function sleeper(name: string, layer = 2): AnalysisTool {
   return {
-    name, layer, description: 'waits until cancelled', builtin: false, modes: ['quick', 'full'],
-    async availability() { return { available: true }; },
-    run: (_input, opts) => new Promise((resolve) => {
-      const t = setTimeout(() => resolve({ findings: [] }), 60_000);
-      opts.signal.addEventListener('abort', () => { clearTimeout(t); resolve({ findings: [] }); });
-    }),
+    name,
+    layer,
+    description: 'waits until cancelled',
+    builtin: false,
+    modes: ['quick', 'full'],
+    async availability() {
+      return { available: true };
+    },
+    run: (_input, opts) =>
+      new Promise((resolve) => {
+        const t = setTimeout(() => resolve({ findings: [] }), 60_000);
+        opts.signal.addEventListener('abort', () => {
+          clearTimeout(t);
+          resolve({ findings: [] });
+        });
+      }),
   };
 }
 const crasher: AnalysisTool = {
-  name: 'crasher', layer: 3, description: 'throws', builtin: false, modes: ['full'],
-  async availability() { return { available: true }; },
-  async run() { throw new Error('segfault in the symbolic engine'); },
+  name: 'crasher',
+  layer: 3,
+  description: 'throws',
+  builtin: false,
+  modes: ['full'],
+  async availability() {
+    return { available: true };
+  },
+  async run() {
+    throw new Error('segfault in the symbolic engine');
+  },
 };
 function reporter(name: string, layer: number, line: number, extra: Partial<Finding> = {}): AnalysisTool {
   return {
-    name, layer, description: 'reports one finding', builtin: false, modes: ['full'],
-    async availability() { return { available: true }; },
+    name,
+    layer,
+    description: 'reports one finding',
+    builtin: false,
+    modes: ['full'],
+    async availability() {
+      return { available: true };
+    },
     async run(input) {
-      return { findings: [{ id: `${name}-1`, title: 'tx.origin used for authorization', description: 'tx.origin', severity: 'HIGH', confidence: 0.6, category: 'access_control', location: { file: input.file, line, end_line: line, contract: 'Vault', function: 'withdraw' }, tools: [name], layers: [layer], recommendation: 'use msg.sender', ...extra } as Finding] };
+      return {
+        findings: [
+          {
+            id: `${name}-1`,
+            title: 'tx.origin used for authorization',
+            description: 'tx.origin',
+            severity: 'HIGH',
+            confidence: 0.6,
+            category: 'access_control',
+            location: { file: input.file, line, end_line: line, contract: 'Vault', function: 'withdraw' },
+            tools: [name],
+            layers: [layer],
+            recommendation: 'use msg.sender',
+            ...extra,
+          },
+        ],
+      };
     },
   };
 }
@@ -67,7 +107,21 @@ test('quick analysis: response shape, real findings from two layers, compilation
   const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer('test');
   const engine = engineWith([smt, solhint, slither], { metrics, tracer });
   const r = await engine.analyze({ source: VAULT, file: 'Vault.sol' }, { mode: 'quick', timeoutMs: 90_000 });
-  for (const k of ['audit_id', 'audit_type', 'contract', 'layers', 'tools', 'results', 'findings', 'summary', 'total_findings', 'execution_time', 'timestamp', 'version', 'compilation']) {
+  for (const k of [
+    'audit_id',
+    'audit_type',
+    'contract',
+    'layers',
+    'tools',
+    'results',
+    'findings',
+    'summary',
+    'total_findings',
+    'execution_time',
+    'timestamp',
+    'version',
+    'compilation',
+  ]) {
     assert.ok(k in r, `missing ${k}`);
   }
   assert.equal(r.audit_type, 'quick');
@@ -83,7 +137,10 @@ test('quick analysis: response shape, real findings from two layers, compilation
   assert.ok(byTool.smtchecker.findings.some((f) => f.detector === 'smtchecker-assert' && f.location.line === 9));
   assert.ok(byTool.solhint.findings.some((f) => f.detector === 'solhint-avoid-tx-origin' && f.location.line === 7));
   assert.equal(r.total_findings, r.findings.length);
-  assert.equal(Object.values(r.summary).reduce((a, b) => a + b, 0), r.total_findings);
+  assert.equal(
+    Object.values(r.summary).reduce((a, b) => a + b, 0),
+    r.total_findings,
+  );
   assert.equal(r.compilation!.ok, true);
   assert.equal(r.version, '9.9.9');
   const text = await metrics.metrics();
@@ -118,7 +175,10 @@ test('a crashing tool is status error with its message; the others are unaffecte
 });
 
 test('correlation: two tools reporting the same issue become one finding naming both', async () => {
-  const engine = engineWith([reporter('patterns', 1, 7), reporter('prover', 4, 7, { confidence: 0.9, evidence: { kind: 'counterexample', counterexample: { caller: '0x1' } } })]);
+  const engine = engineWith([
+    reporter('patterns', 1, 7),
+    reporter('prover', 4, 7, { confidence: 0.9, evidence: { kind: 'counterexample', counterexample: { caller: '0x1' } } }),
+  ]);
   const r = await engine.analyze({ source: VAULT, file: 'Vault.sol' }, { mode: 'full', timeoutMs: 30_000 });
   assert.equal(r.total_findings, 1);
   const f = r.findings[0];
@@ -143,10 +203,13 @@ test('code that fails to compile is still analysed on the parser AST, and the bo
   assert.equal(r.contract.compiler, '0.8.30');
 });
 
-test('a syntax error: 400 invalid_solidity with solc\'s message and position; no tool runs on it', async () => {
+test("a syntax error: 400 invalid_solidity with solc's message and position; no tool runs on it", async () => {
   const engine = engineWith([solhint]);
   await assert.rejects(
-    engine.analyze({ source: 'pragma solidity ^0.8.0;\ncontract C {\n  function f( public {}\n}\n', file: 'C.sol' }, { mode: 'quick', timeoutMs: 30_000 }),
+    engine.analyze(
+      { source: 'pragma solidity ^0.8.0;\ncontract C {\n  function f( public {}\n}\n', file: 'C.sol' },
+      { mode: 'quick', timeoutMs: 30_000 },
+    ),
     (e: any) =>
       e.statusCode === 400 &&
       e.code === 'invalid_solidity' &&
@@ -160,11 +223,26 @@ test('a syntax error: 400 invalid_solidity with solc\'s message and position; no
 test('bad input: empty, binary, oversized, unknown tool, bad layer', async () => {
   const engine = engineWith([solhint]);
   const opts = { mode: 'quick' as const, timeoutMs: 10_000 };
-  await assert.rejects(engine.analyze({ source: '   \n', file: 'E.sol' }, opts), (e: any) => e.statusCode === 400 && /empty/.test(e.message));
-  await assert.rejects(engine.analyze({ source: 'contract C {}\u0000', file: 'B.sol' }, opts), (e: any) => e.statusCode === 400 && /binary/.test(e.message));
-  await assert.rejects(engine.analyze({ source: 'x'.repeat(1024 * 1024 + 1), file: 'Big.sol' }, opts), (e: any) => e.statusCode === 413 && e.code === 'payload_too_large');
-  await assert.rejects(engine.analyze({ source: VAULT, file: 'V.sol' }, { mode: 'tool', tool: 'nope', timeoutMs: 1000 }), (e: any) => e.statusCode === 404 && /no analysis tool named "nope"; available: solhint/.test(e.message));
-  await assert.rejects(engine.analyze({ source: VAULT, file: 'V.sol' }, { mode: 'layer', layer: 10, timeoutMs: 1000 }), (e: any) => e.statusCode === 400 && e.code === 'unknown_layer');
+  await assert.rejects(
+    engine.analyze({ source: '   \n', file: 'E.sol' }, opts),
+    (e: any) => e.statusCode === 400 && /empty/.test(e.message),
+  );
+  await assert.rejects(
+    engine.analyze({ source: 'contract C {}\u0000', file: 'B.sol' }, opts),
+    (e: any) => e.statusCode === 400 && /binary/.test(e.message),
+  );
+  await assert.rejects(
+    engine.analyze({ source: 'x'.repeat(1024 * 1024 + 1), file: 'Big.sol' }, opts),
+    (e: any) => e.statusCode === 413 && e.code === 'payload_too_large',
+  );
+  await assert.rejects(
+    engine.analyze({ source: VAULT, file: 'V.sol' }, { mode: 'tool', tool: 'nope', timeoutMs: 1000 }),
+    (e: any) => e.statusCode === 404 && /no analysis tool named "nope"; available: solhint/.test(e.message),
+  );
+  await assert.rejects(
+    engine.analyze({ source: VAULT, file: 'V.sol' }, { mode: 'layer', layer: 10, timeoutMs: 1000 }),
+    (e: any) => e.statusCode === 400 && e.code === 'unknown_layer',
+  );
 });
 
 test('selection: layer N runs that layer, tool runs one tool, quick skips full-only tools', async () => {
@@ -180,18 +258,34 @@ test('selection: layer N runs that layer, tool runs one tool, quick skips full-o
 test('tools that use prior findings start after layer 1 and receive its findings', async () => {
   let seen: Finding[] | undefined;
   const consumer: AnalysisTool = {
-    name: 'ai', layer: 5, description: 'reads prior', builtin: false, modes: ['full'], usesPrior: true,
-    async availability() { return { available: true }; },
-    async run(input) { seen = input.prior; return { findings: [] }; },
+    name: 'ai',
+    layer: 5,
+    description: 'reads prior',
+    builtin: false,
+    modes: ['full'],
+    usesPrior: true,
+    async availability() {
+      return { available: true };
+    },
+    async run(input) {
+      seen = input.prior;
+      return { findings: [] };
+    },
   };
   const engine = engineWith([consumer, reporter('patterns', 1, 7)]);
   await engine.analyze({ source: VAULT, file: 'Vault.sol' }, { mode: 'full', timeoutMs: 10_000 });
   assert.equal(seen?.length, 1);
-  assert.deepEqual(seen![0].tools, ['patterns']);
+  assert.deepEqual(seen[0].tools, ['patterns']);
 });
 
 test('inventory: tools with availability and self-tests; layers; health', async () => {
-  const broken: AnalysisTool = { ...reporter('brokenbuiltin', 1, 1), builtin: true, async selfTest() { throw new Error('rule table missing'); } };
+  const broken: AnalysisTool = {
+    ...reporter('brokenbuiltin', 1, 1),
+    builtin: true,
+    async selfTest() {
+      throw new Error('rule table missing');
+    },
+  };
   const engine = engineWith([solhint, slither, broken]);
   const res = await engine.runSelfTests();
   assert.equal(res.solhint.ok, true, res.solhint.error ?? '');
@@ -206,7 +300,7 @@ test('inventory: tools with availability and self-tests; layers; health', async 
   assert.equal(sh.runtime, 'ts');
   assert.deepEqual(sh.self_test, { ok: true, error: null });
   assert.equal(tools.find((t) => t.name === 'brokenbuiltin')!.status, 'error');
-  assert.equal((await engine.getTool('nope')), null);
+  assert.equal(await engine.getTool('nope'), null);
   const layers = await engine.layers();
   assert.equal(layers.length, 9);
   assert.deepEqual(layers[0].tools.sort(), ['brokenbuiltin', 'slither', 'solhint']);
@@ -220,7 +314,12 @@ test('a large source is parsed off the main thread: the event loop keeps answeri
   // ~400 KB of real contracts: seconds of parsing, which used to run on the thread that serves
   // both HTTP surfaces (a 1 MiB source froze the gateway for ~18 s).
   const parts: string[] = [];
-  for (let i = 0; parts.join('').length < 400_000; i++) parts.push(VAULT.replace(/^.*pragma.*$/m, '').replace('contract Vault', `contract Vault${i}`).repeat(1));
+  for (let i = 0; parts.join('').length < 400_000; i++)
+    parts.push(
+      VAULT.replace(/^.*pragma.*$/m, '')
+        .replace('contract Vault', `contract Vault${i}`)
+        .repeat(1),
+    );
   const big = `pragma solidity ^0.8.0;\n${parts.join('\n')}`;
   const engine = engineWith([solhint]);
   let maxGap = 0;
@@ -232,10 +331,13 @@ test('a large source is parsed off the main thread: the event loop keeps answeri
   }, 10);
   const r = await engine.analyze({ source: big, file: 'Big.sol' }, { mode: 'tool', tool: 'solhint', timeoutMs: 120_000 });
   clearInterval(tick);
-  assert.equal(r.results[0]!.status, 'success', JSON.stringify(r.results[0]));
+  assert.equal(r.results[0].status, 'success', JSON.stringify(r.results[0]));
   assert.ok(r.findings.length > 100, `expected findings across the file, got ${r.findings.length}`);
   assert.equal(r.contract.name, `Vault${parts.length - 1}`, 'the outline (from the worker) names the last contract');
-  assert.ok(r.findings.every((f) => f.location.contract?.startsWith('Vault')), 'findings are located through the primed outline');
+  assert.ok(
+    r.findings.every((f) => f.location.contract?.startsWith('Vault')),
+    'findings are located through the primed outline',
+  );
   // Parsing 400 KB takes seconds; the main thread must never be held for anything close to that.
   assert.ok(maxGap < 1000, `the event loop was blocked for ${maxGap.toFixed(0)} ms`);
 });

@@ -13,8 +13,14 @@ before(async () => {
   fs.mkdirSync(path.join(b.roots, 'proj', 'src'), { recursive: true });
   fs.mkdirSync(path.join(b.roots, 'proj', 'vendor', 'oz'), { recursive: true });
   fs.writeFileSync(path.join(b.roots, 'proj', 'remappings.txt'), '@oz/=vendor/oz/\n');
-  fs.writeFileSync(path.join(b.roots, 'proj', 'vendor', 'oz', 'Ownable.sol'), '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\nabstract contract Ownable { address public owner; }\n');
-  fs.writeFileSync(path.join(b.roots, 'proj', 'src', 'Vault.sol'), '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\nimport "@oz/Ownable.sol";\ncontract Vault is Ownable { function f() external view returns (address) { return owner; } }\n');
+  fs.writeFileSync(
+    path.join(b.roots, 'proj', 'vendor', 'oz', 'Ownable.sol'),
+    '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\nabstract contract Ownable { address public owner; }\n',
+  );
+  fs.writeFileSync(
+    path.join(b.roots, 'proj', 'src', 'Vault.sol'),
+    '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\nimport "@oz/Ownable.sol";\ncontract Vault is Ownable { function f() external view returns (address) { return owner; } }\n',
+  );
 });
 after(async () => {
   await b.stop();
@@ -37,7 +43,9 @@ test('"hello world" and a syntax error: 400 invalid_solidity with solc\'s messag
     assert.equal(typeof e.line, 'number');
     assert.equal(typeof e.column, 'number');
   }
-  const r = await post('/api/v1/analyze/quick/', { contract_code: 'pragma solidity ^0.8.0;\ncontract C {\n  function f() public { uint x = ; }\n}\n' });
+  const r = await post('/api/v1/analyze/quick/', {
+    contract_code: 'pragma solidity ^0.8.0;\ncontract C {\n  function f() public { uint x = ; }\n}\n',
+  });
   assert.equal(r.statusCode, 400, r.body);
   const e = r.json().details.errors[0];
   assert.equal(e.line, 3);
@@ -46,7 +54,9 @@ test('"hello world" and a syntax error: 400 invalid_solidity with solc\'s messag
 });
 
 test('source that parses but does not compile: 200, analysed on the AST, compilation says why', async () => {
-  const r = await post('/api/v1/analyze/quick/', { contract_code: 'pragma solidity ^0.8.0;\ncontract C { function f() public { undefinedThing(); } }\n' });
+  const r = await post('/api/v1/analyze/quick/', {
+    contract_code: 'pragma solidity ^0.8.0;\ncontract C { function f() public { undefinedThing(); } }\n',
+  });
   assert.equal(r.statusCode, 200, r.body);
   const j = r.json();
   assert.equal(j.compilation.ok, false);
@@ -63,9 +73,13 @@ test('contract_path compiles with its project: remappings resolve inside the all
 });
 
 test('the solhint tool endpoint reports the tx.origin hit quick mode reports (a single tool shows its lint hits)', async () => {
-  const code = 'pragma solidity ^0.8.0;\ncontract T {\n  address owner;\n  function f() public view {\n    require(tx.origin == owner);\n  }\n}\n';
+  const code =
+    'pragma solidity ^0.8.0;\ncontract T {\n  address owner;\n  function f() public view {\n    require(tx.origin == owner);\n  }\n}\n';
   const tool = (await post('/api/v1/analyze/tool/solhint/', { contract_code: code })).json();
-  assert.ok(tool.findings.some((f: any) => f.detector === 'solhint-avoid-tx-origin' && f.location.line === 5), JSON.stringify(tool.findings));
+  assert.ok(
+    tool.findings.some((f: any) => f.detector === 'solhint-avoid-tx-origin' && f.location.line === 5),
+    JSON.stringify(tool.findings),
+  );
   const quick = (await post('/api/v1/analyze/quick/', { contract_code: code })).json();
   assert.ok(quick.findings.some((f: any) => f.tools.includes('solhint') && f.location.line === 5));
 });

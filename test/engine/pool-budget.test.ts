@@ -17,5 +17,8 @@ test('budgetMs counts from when a worker starts the task; a runaway task is stil
   const queued = pool.run<{ sum: number }>(tasks, 'add', { x: 2, y: 3 }, { budgetMs: 1000 });
   assert.equal((await queued).sum, 5);
   await busy;
-  await assert.rejects(pool.run(tasks, 'spin', {}, { budgetMs: 300 }), (e: Error & { code?: string }) => e.code === 'task_timeout' && /300 ms budget/.test(e.message));
+  await assert.rejects(
+    pool.run(tasks, 'spin', {}, { budgetMs: 300 }),
+    (e: Error & { code?: string }) => e.code === 'task_timeout' && /300 ms budget/.test(e.message),
+  );
 });

@@ -82,7 +82,12 @@ test('quick mode: a contract that exceeds the budget reports timeout, not error'
     // 40 ms is less than any solc run with the model checker takes, even on a warm worker.
     const t = createSmtCheckerTool({ pool, quickBudgetMs: 40 });
     const r = await t.run(
-      { source: '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\ncontract L { function f(uint a) public pure { assert(a * a != 49); } }\n', file: 'L.sol', sha256: '' },
+      {
+        source:
+          '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\ncontract L { function f(uint a) public pure { assert(a * a != 49); } }\n',
+        file: 'L.sol',
+        sha256: '',
+      },
       { signal: new AbortController().signal, deadline: Date.now() + 60_000, mode: 'quick' },
     );
     assert.equal(r.status, 'timeout');
@@ -93,11 +98,17 @@ test('quick mode: a contract that exceeds the budget reports timeout, not error'
 });
 
 test('parses BMC and CHC message formats', () => {
-  const bmc = parseSmtWarning({ message: 'BMC: Overflow (resulting value larger than 255) happens here.', secondary: ['Counterexample:\n  <result> = 256\n  a = 1\n  x = 255\n', 'Callstack:'] });
+  const bmc = parseSmtWarning({
+    message: 'BMC: Overflow (resulting value larger than 255) happens here.',
+    secondary: ['Counterexample:\n  <result> = 256\n  a = 1\n  x = 255\n', 'Callstack:'],
+  });
   assert.equal(bmc!.kind.key, 'overflow');
   assert.equal(bmc!.engine, 'BMC');
   assert.deepEqual(bmc!.counterexample, { '<result>': '256', a: '1', x: '255' });
-  const chc = parseSmtWarning({ message: 'CHC: Assertion violation happens here.\nCounterexample:\nx = 0, arr = [1, 2]\na = 42\n\nTransaction trace:\nA.constructor()\nState: x = 0\nA.g(42)' });
+  const chc = parseSmtWarning({
+    message:
+      'CHC: Assertion violation happens here.\nCounterexample:\nx = 0, arr = [1, 2]\na = 42\n\nTransaction trace:\nA.constructor()\nState: x = 0\nA.g(42)',
+  });
   assert.equal(chc!.kind.key, 'assert');
   assert.deepEqual(chc!.counterexample, { x: '0', arr: '[1, 2]', a: '42' });
   assert.deepEqual(chc!.trace, ['A.constructor()', 'State: x = 0', 'A.g(42)']);
@@ -122,9 +133,15 @@ contract Bank {
 `;
   const r = await run(src, 'full');
   assert.ok(r.status === 'success' || r.status === 'timeout', r.error ?? '');
-  assert.deepEqual(r.findings.map((f) => [f.detector, f.location.line]), []);
+  assert.deepEqual(
+    r.findings.map((f) => [f.detector, f.location.line]),
+    [],
+  );
   // The solver's counterexample for `counter += a` is kept as a note: nothing is silently dropped.
-  assert.ok(((r.meta as any).notes as string[]).some((n) => /only revert/.test(n) && /lines 10\b/.test(n)), JSON.stringify((r.meta as any).notes));
+  assert.ok(
+    ((r.meta as any).notes as string[]).some((n) => /only revert/.test(n) && /lines 10\b/.test(n)),
+    JSON.stringify((r.meta as any).notes),
+  );
 });
 
 test('a 0.8 pin that is not installed: the SMTChecker runs on the release the engine compiled with (no "requires different compiler version" error)', async () => {
@@ -133,7 +150,8 @@ test('a 0.8 pin that is not installed: the SMTChecker runs on the release the en
   process.env.VIGIL_SOLC_AUTO_INSTALL = '0';
   try {
     const engine = createAnalysisEngine({ registry: { tools: () => [tool] }, pool: null });
-    const source = '// SPDX-License-Identifier: MIT\npragma solidity 0.8.24;\ncontract Pinned {\n  function f(uint a) public pure {\n    assert(a != 7);\n  }\n}\n';
+    const source =
+      '// SPDX-License-Identifier: MIT\npragma solidity 0.8.24;\ncontract Pinned {\n  function f(uint a) public pure {\n    assert(a != 7);\n  }\n}\n';
     const r = await engine.analyze({ source, file: 'Pinned.sol' }, { mode: 'quick', timeoutMs: 120_000 });
     const smt = r.results.find((x) => x.tool === 'smtchecker')!;
     assert.equal(smt.status, 'success', smt.error ?? '');

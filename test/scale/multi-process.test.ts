@@ -65,8 +65,8 @@ function start(role: string, env: NodeJS.ProcessEnv): Promise<Proc> {
   return new Promise((resolve, reject) => {
     let buf = '';
     const timer = setTimeout(() => reject(new Error(`${role} did not start in time:\n${log.slice(-20).join('\n')}`)), 90_000);
-    child.stderr!.on('data', (d) => log.push(String(d)));
-    child.stdout!.on('data', (d) => {
+    child.stderr.on('data', (d) => log.push(String(d)));
+    child.stdout.on('data', (d) => {
       buf += d;
       const lines = buf.split('\n');
       buf = lines.pop()!;
@@ -96,7 +96,7 @@ const cleanups: Array<() => Promise<unknown>> = [];
 after(async () => {
   for (const p of procs) if (p.child.exitCode === null && !p.child.killed) p.child.kill('SIGTERM');
   await Promise.all(
-    procs.map((p) => (p.child.exitCode !== null || p.child.signalCode ? null : new Promise((r) => p.child.once('exit', r)))),
+    procs.map((p) => (p.child.exitCode !== null || p.child.signalCode ? Promise.resolve() : new Promise((r) => p.child.once('exit', r)))),
   );
   for (const c of cleanups) await c().catch(() => undefined);
 });
@@ -198,7 +198,7 @@ test('2 gateways, 2 API replicas, 2 workers on PostgreSQL and Redis', { skip: sk
   let pending: { id: string } | null = null;
   for (let i = 0; i < 300 && !pending; i++) {
     const r = await fetch(`${g2.gateway}/api/v1/approvals?status=pending`, { headers: { authorization: `Bearer ${key2}` } });
-    pending = ((await r.json()) as any).approvals?.[0] ?? null;
+    pending = (await r.json()).approvals?.[0] ?? null;
     if (!pending) await new Promise((r) => setTimeout(r, 100));
   }
   assert.ok(pending, 'the gated skill call is pending');
@@ -224,7 +224,7 @@ test('2 gateways, 2 API replicas, 2 workers on PostgreSQL and Redis', { skip: sk
       body: JSON.stringify({ contract_code: `${CONTRACT}// job ${i}\n`, mode: 'quick' }),
     });
     assert.equal(r.status, 202, await r.clone().text());
-    ids.push(((await r.json()) as any).job_id);
+    ids.push((await r.json()).job_id);
   }
   // Kill W1 while it holds a job: the job's record names the worker (pid-prefixed replica id).
   const w1pid = `${w1.child.pid}-`;
@@ -247,7 +247,7 @@ test('2 gateways, 2 API replicas, 2 workers on PostgreSQL and Redis', { skip: sk
   for (const [i, id] of ids.entries()) {
     const base = (i % 2 ? a1 : a2).api; // read back through the other API replica
     for (let n = 0; ; n++) {
-      const j = (await (await fetch(`${base}/api/v1/jobs/${id}/`, { headers: { authorization: `Bearer ${ciKey}` } })).json()) as any;
+      const j = await (await fetch(`${base}/api/v1/jobs/${id}/`, { headers: { authorization: `Bearer ${ciKey}` } })).json();
       if (j.status === 'completed' || j.status === 'failed') {
         final.push(j);
         break;
@@ -262,14 +262,14 @@ test('2 gateways, 2 API replicas, 2 workers on PostgreSQL and Redis', { skip: sk
     Array(20).fill('completed'),
   );
   assert.ok(final.every((j, i) => j.result.audit_id === ids[i] && j.result.findings.length > 0));
-  const killed = final[ids.indexOf(victim!)];
+  const killed = final[ids.indexOf(victim)];
   assert.ok(killed.attempts >= 2, `the job W1 held ran again elsewhere (attempts ${killed.attempts})`);
   // Completed once each: one completion event per job in the shared audit log.
   const events = await store.queryAudit({ tenant: 'ci', limit: 10_000 });
   const completions = events.filter((e) => e.type === 'analysis.job.completed').map((e) => e.detail.job_id as string);
   assert.deepEqual([...completions].sort(), [...ids].sort());
   assert.ok(
-    !completions.includes(victim!) ||
+    !completions.includes(victim) ||
       events.find((e) => e.type === 'analysis.job.completed' && e.detail.job_id === victim)!.actor!.startsWith(`${w2.child.pid}-`),
   );
 

@@ -106,7 +106,7 @@ describe('wasm.sha256 is required', () => {
         .text()
         .split('\n')
         .find((l) => l.includes('wasm-http-unhashed'))!;
-      assert.match(line, /^error\s+wasm-http-unhashed\s+skill\s+wasm\s+wasm\.sha256 is missing from plugin\.json/);
+      assert.match(line, /^wasm-http-unhashed\s+skill\s+wasm\s+error\s+.*wasm\.sha256 is missing from plugin\.json/);
       assert.equal(code, 1);
     } finally {
       if (saved.dirs === undefined) delete process.env.VIGIL_PLUGIN_DIRS;

@@ -9,7 +9,15 @@ import semver from 'semver';
 import type { WorkerPool } from '../../../kernel/index.ts';
 import { loadCompiler } from './solc-loader.ts';
 import { sourceMemo } from '../source-memo.ts';
-import { blankPragmas, chooseCompiler, installedCompilers, pragmaRanges, pragmaText, refreshInstalledCompilers, type InstalledCompiler } from './versions.ts';
+import {
+  blankPragmas,
+  chooseCompiler,
+  installedCompilers,
+  pragmaRanges,
+  pragmaText,
+  refreshInstalledCompilers,
+  type InstalledCompiler,
+} from './versions.ts';
 import { collectClosure, loadProject, remappingStrings, unitNameOf, type MissingImport, type Project } from './project.ts';
 
 export const COMPILE_MODULE = fileURLToPath(import.meta.url);
@@ -151,14 +159,17 @@ export function sourceKeyFor(req: Pick<CompileRequest, 'absPath' | 'file' | 'roo
 }
 
 function outputSelection(req: CompileRequest) {
-  const perContract = req.outputs === 'check' ? ['abi'] : [
-    'abi',
-    'evm.bytecode.object',
-    'evm.bytecode.sourceMap',
-    'evm.deployedBytecode.object',
-    'evm.deployedBytecode.sourceMap',
-    'storageLayout',
-  ];
+  const perContract =
+    req.outputs === 'check'
+      ? ['abi']
+      : [
+          'abi',
+          'evm.bytecode.object',
+          'evm.bytecode.sourceMap',
+          'evm.deployedBytecode.object',
+          'evm.deployedBytecode.sourceMap',
+          'storageLayout',
+        ];
   return { '*': { '*': perContract, '': req.ast ? ['ast', 'legacyAST'] : [] } };
 }
 
@@ -208,7 +219,12 @@ function runOnce(req: CompileRequest, prep: Prepared, c: InstalledCompiler, blan
   return { out, compiler: c, longVersion: solc.longVersion, prefixBytes, mainKey };
 }
 
-function diagnostics(a: Attempt, req: CompileRequest, loaded: Map<string, string>, blanked: boolean): { errors: CompilerDiagnostic[]; warnings: CompilerDiagnostic[] } {
+function diagnostics(
+  a: Attempt,
+  req: CompileRequest,
+  loaded: Map<string, string>,
+  blanked: boolean,
+): { errors: CompilerDiagnostic[]; warnings: CompilerDiagnostic[] } {
   const mainIndex = new LineIndex(req.source);
   const indexes = new Map<string, LineIndex>();
   const errors: CompilerDiagnostic[] = [];
@@ -317,7 +333,16 @@ function memoKey(req: CompileRequest, prep: Prepared, outputs: 'full' | 'check')
   const h = createHash('sha256');
   for (const [k, v] of prep.sources) h.update(`${k}\u0000${v}\u0000`);
   h.update(JSON.stringify(prep.project ? remappingStrings(prep.project) : []));
-  return JSON.stringify([req.file, req.absPath ?? null, rootsOf(req), req.compiler ?? null, outputs, Boolean(req.ast), h.digest('hex'), prep.missing.length]);
+  return JSON.stringify([
+    req.file,
+    req.absPath ?? null,
+    rootsOf(req),
+    req.compiler ?? null,
+    outputs,
+    Boolean(req.ast),
+    h.digest('hex'),
+    prep.missing.length,
+  ]);
 }
 
 /** A kept result answers a request allowing a different number of compiler attempts when it
@@ -414,13 +439,15 @@ function compileUncached(req: CompileRequest, prep: Prepared | null, prepError?:
     return base;
   }
   let candidates: InstalledCompiler[];
-  let blank = false;
+  let blank: boolean;
   if (req.compiler) {
     const c = installedCompilers().find((x) => x.version === req.compiler);
     const choice = chooseCompiler(req.source);
     base.pragma = choice.pragma;
     if (!c) {
-      base.reason = `solc ${req.compiler} is not installed (run \`vigil solc install ${req.compiler}\`); installed: ${installedCompilers().map((x) => x.version).join(', ')}`;
+      base.reason = `solc ${req.compiler} is not installed (run \`vigil solc install ${req.compiler}\`); installed: ${installedCompilers()
+        .map((x) => x.version)
+        .join(', ')}`;
       base.errors.push(diag(base.reason));
       base.durationMs = Date.now() - t0;
       return base;
@@ -492,7 +519,17 @@ function compileUncached(req: CompileRequest, prep: Prepared | null, prepError?:
 }
 
 function diag(message: string): CompilerDiagnostic {
-  return { severity: 'error', type: 'VigilCompilerSelection', code: null, message, formatted: message, file: null, line: null, column: null, end_line: null };
+  return {
+    severity: 'error',
+    type: 'VigilCompilerSelection',
+    code: null,
+    message,
+    formatted: message,
+    file: null,
+    line: null,
+    column: null,
+    end_line: null,
+  };
 }
 
 /** "line 3: ParserError: Expected ';' but got '}'" */
@@ -511,5 +548,9 @@ export async function compileSolidity(
   opts: { pool?: WorkerPool | null; signal?: AbortSignal; deadline?: number; budgetMs?: number } = {},
 ): Promise<CompileResult> {
   if (!opts.pool) return compileTask(req);
-  return opts.pool.run<CompileResult>(COMPILE_MODULE, 'compileTask', req, { signal: opts.signal, deadline: opts.deadline, ...(opts.budgetMs !== undefined ? { budgetMs: opts.budgetMs } : {}) });
+  return opts.pool.run<CompileResult>(COMPILE_MODULE, 'compileTask', req, {
+    signal: opts.signal,
+    deadline: opts.deadline,
+    ...(opts.budgetMs !== undefined ? { budgetMs: opts.budgetMs } : {}),
+  });
 }

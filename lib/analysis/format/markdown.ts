@@ -5,9 +5,10 @@ import { LAYER_NAMES, SEVERITIES, type Finding } from '../../../schemas/finding.
 
 /** Escapes Markdown control characters (and HTML) in inline text and table cells. */
 export function mdEscape(s: unknown): string {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- report values are strings or numbers
   return String(s ?? '')
     .replace(/\r?\n/g, ' ')
-    .replace(/[\\`*_\[\]|<>~]/g, (c) => `\\${c}`)
+    .replace(/[\\`*_[\]|<>~]/g, (c) => `\\${c}`)
     .replace(/^([#+-])/, '\\$1')
     .replace(/&/g, '&amp;');
 }
@@ -33,18 +34,25 @@ type Suppressed = Finding & { suppression?: { directive?: string; line?: number;
 export function toMarkdown(result: AnalysisResult): string {
   const out: string[] = [];
   const c = result.contract;
-  type FileRow = { file: string; contract?: { compiler?: string | null } | null; compilation?: { ok?: boolean; note?: string } | null; error?: string | null };
+  type FileRow = {
+    file: string;
+    contract?: { compiler?: string | null } | null;
+    compilation?: { ok?: boolean; note?: string } | null;
+    error?: string | null;
+  };
   const folder = Array.isArray(result.files) ? (result.files as FileRow[]) : null;
   out.push(`# vigil ${mdEscape(result.audit_type)} analysis: ${mdEscape(c.name ?? 'contract')}`);
   out.push('');
-  out.push(`| | |\n|---|---|\n| Audit id | ${mdEscape(result.audit_id)} |\n| SHA-256 | ${mdEscape(c.sha256)} |\n| Pragma | ${mdEscape(c.pragma ?? (folder ? 'per file' : 'none'))} |\n| Compiler | ${mdEscape(c.compiler ?? 'none')} |\n| Layers | ${result.layers.map((l) => `${l} ${mdEscape(LAYER_NAMES[l] ?? '')}`).join(', ')} |\n| Time | ${result.execution_time} s |\n| Date | ${mdEscape(result.timestamp)} |\n| vigil | ${mdEscape(result.version)} |`);
+  out.push(
+    `| | |\n|---|---|\n| Audit id | ${mdEscape(result.audit_id)} |\n| SHA-256 | ${mdEscape(c.sha256)} |\n| Pragma | ${mdEscape(c.pragma ?? (folder ? 'per file' : 'none'))} |\n| Compiler | ${mdEscape(c.compiler ?? 'none')} |\n| Layers | ${result.layers.map((l) => `${l} ${mdEscape(LAYER_NAMES[l] ?? '')}`).join(', ')} |\n| Time | ${result.execution_time} s |\n| Date | ${mdEscape(result.timestamp)} |\n| vigil | ${mdEscape(result.version)} |`,
+  );
   out.push('');
   if (result.compilation && !result.compilation.ok) {
     out.push(`> **Compilation:** ${mdEscape(result.compilation.note ?? 'failed')}`);
     for (const e of result.compilation.errors.slice(0, 5)) out.push(`> - ${mdEscape(e)}`);
     out.push('');
   }
-  for (const n of (result.notes as string[] | undefined) ?? []) {
+  for (const n of result.notes ?? []) {
     if (result.compilation && !result.compilation.ok && n === result.compilation.note) continue;
     out.push(`> ${mdEscape(n)}`);
     out.push('');
@@ -57,9 +65,16 @@ export function toMarkdown(result: AnalysisResult): string {
   out.push('');
   const suppressed = (Array.isArray(result.suppressed) ? result.suppressed : []) as Suppressed[];
   const baseline = result.baseline as { file?: string; known?: number; new?: number } | undefined;
-  if (suppressed.length) out.push(`${plural(suppressed.length, 'finding')} suppressed by comments in the source ${suppressed.length === 1 ? 'is' : 'are'} not counted (listed under "Suppressed in source").`, '');
+  if (suppressed.length)
+    out.push(
+      `${plural(suppressed.length, 'finding')} suppressed by comments in the source ${suppressed.length === 1 ? 'is' : 'are'} not counted (listed under "Suppressed in source").`,
+      '',
+    );
   if (baseline && typeof baseline.known === 'number') {
-    out.push(`Compared with the baseline \`${String(baseline.file ?? '').replace(/`/g, "'")}\`: ${plural(baseline.known, 'finding')} already known ${baseline.known === 1 ? 'is' : 'are'} not listed; ${plural(baseline.new ?? 0, 'finding')} ${baseline.new === 1 ? 'is' : 'are'} new.`, '');
+    out.push(
+      `Compared with the baseline \`${String(baseline.file ?? '').replace(/`/g, "'")}\`: ${plural(baseline.known, 'finding')} already known ${baseline.known === 1 ? 'is' : 'are'} not listed; ${plural(baseline.new ?? 0, 'finding')} ${baseline.new === 1 ? 'is' : 'are'} new.`,
+      '',
+    );
   }
   if (folder) {
     out.push('## Files');
@@ -68,7 +83,9 @@ export function toMarkdown(result: AnalysisResult): string {
     out.push('|---|---|---:|---|');
     for (const f of folder) {
       const note = f.error ?? (f.compilation && f.compilation.ok === false ? (f.compilation.note ?? 'compilation failed') : '');
-      out.push(`| ${mdEscape(f.file)} | ${mdEscape(f.contract?.compiler ?? 'none')} | ${result.findings.filter((x) => x.location.file === f.file).length} | ${mdEscape(note)} |`);
+      out.push(
+        `| ${mdEscape(f.file)} | ${mdEscape(f.contract?.compiler ?? 'none')} | ${result.findings.filter((x) => x.location.file === f.file).length} | ${mdEscape(note)} |`,
+      );
     }
     out.push('');
   }
@@ -78,7 +95,9 @@ export function toMarkdown(result: AnalysisResult): string {
   out.push('| Tool | Layer | Status | Tool hits | Time (s) | Note |');
   out.push('|---|---:|---|---:|---:|---|');
   for (const r of result.results) {
-    out.push(`| ${mdEscape(r.tool)} | ${r.layer} | ${mdEscape(r.status)} | ${r.findings.length} | ${r.execution_time} | ${mdEscape(r.error ?? '')} |`);
+    out.push(
+      `| ${mdEscape(r.tool)} | ${r.layer} | ${mdEscape(r.status)} | ${r.findings.length} | ${r.execution_time} | ${mdEscape(r.error ?? '')} |`,
+    );
   }
   out.push('');
   out.push('## Findings');
@@ -90,7 +109,9 @@ export function toMarkdown(result: AnalysisResult): string {
     out.push(`### ${i + 1}. [${f.severity}] ${mdEscape(f.title)}`);
     out.push('');
     out.push(`- **Location:** \`${loc.replace(/`/g, "'")}\`${where ? ` (${mdEscape(where)})` : ''}`);
-    out.push(`- **Category:** ${mdEscape(f.category)}${f.swc_id ? ` · ${mdEscape(f.swc_id)}` : ''}${f.cwe_id ? ` · ${mdEscape(f.cwe_id)}` : ''}`);
+    out.push(
+      `- **Category:** ${mdEscape(f.category)}${f.swc_id ? ` · ${mdEscape(f.swc_id)}` : ''}${f.cwe_id ? ` · ${mdEscape(f.cwe_id)}` : ''}`,
+    );
     out.push(`- **Confidence:** ${Math.round(f.confidence * 100)}%`);
     out.push(`- **Reported by:** ${f.tools.map(mdEscape).join(', ')} · ${layerPhrase(f.layers)}`);
     out.push(`- **Id:** \`${f.id.replace(/`/g, '')}\``);
@@ -118,7 +139,9 @@ export function toMarkdown(result: AnalysisResult): string {
     for (const f of suppressed) {
       const sup = f.suppression ?? {};
       const how = `${sup.directive ?? 'suppressed'}${sup.rules?.length ? ` ${sup.rules.join(', ')}` : ''}${sup.line ? ` (line ${sup.line})` : ''}`;
-      out.push(`| ${f.severity} | ${mdEscape(f.title)} | ${mdEscape(`${f.location.file}:${f.location.line}`)} | ${mdEscape(how)} | ${mdEscape(sup.justification ?? '')} |`);
+      out.push(
+        `| ${f.severity} | ${mdEscape(f.title)} | ${mdEscape(`${f.location.file}:${f.location.line}`)} | ${mdEscape(how)} | ${mdEscape(sup.justification ?? '')} |`,
+      );
     }
     out.push('');
   }

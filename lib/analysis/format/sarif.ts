@@ -13,7 +13,13 @@ export interface SarifOptions {
   informationUri?: string;
 }
 
-const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { CRITICAL: 'error', HIGH: 'error', MEDIUM: 'warning', LOW: 'note', INFO: 'note' };
+const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {
+  CRITICAL: 'error',
+  HIGH: 'error',
+  MEDIUM: 'warning',
+  LOW: 'note',
+  INFO: 'note',
+};
 /** GitHub ranks: >= 9 critical, 7-8.9 high, 4-6.9 medium, 0.1-3.9 low. */
 const SECURITY_SEVERITY: Record<Severity, string | null> = { CRITICAL: '9.5', HIGH: '8.0', MEDIUM: '5.5', LOW: '3.0', INFO: null };
 const RANK: Record<Severity, number> = { CRITICAL: 4, HIGH: 3, MEDIUM: 2, LOW: 1, INFO: 0 };
@@ -23,7 +29,11 @@ function ruleIdOf(f: Finding): string {
 }
 
 function ruleName(id: string): string {
-  return id.split(/[-_/.]+/).filter(Boolean).map((p) => p[0].toUpperCase() + p.slice(1)).join('');
+  return id
+    .split(/[-_/.]+/)
+    .filter(Boolean)
+    .map((p) => p[0].toUpperCase() + p.slice(1))
+    .join('');
 }
 
 function toUri(p: string): string {
@@ -51,7 +61,7 @@ function entriesOf(result: AnalysisResult): Entry[] {
   const out: Entry[] = result.findings.map((f) => ({ f, ...(hasBaseline ? { baselineState: 'new' as const } : {}) }));
   for (const f of (Array.isArray(result.suppressed) ? result.suppressed : []) as Array<Finding & { suppression?: Suppression }>) {
     const { suppression, ...rest } = f;
-    out.push({ f: rest as Finding, suppression: suppression ?? { kind: 'inSource' } });
+    out.push({ f: rest, suppression: suppression ?? { kind: 'inSource' } });
   }
   if (hasBaseline) for (const f of b!.known_findings!) out.push({ f, baselineState: 'unchanged' });
   return out;
@@ -72,7 +82,12 @@ export function toSarif(result: AnalysisResult, opts: SarifOptions = {}): Record
     if (!prev || RANK[f.severity] > RANK[prev]) ruleSeverity.set(id, f.severity);
     if (ruleIndex.has(id)) continue;
     ruleIndex.set(id, rules.length);
-    const tags = ['security', f.category.replace(/_/g, '-'), ...(f.swc_id ? [f.swc_id] : []), ...(f.cwe_id ? [`external/cwe/${f.cwe_id.toLowerCase()}`] : [])];
+    const tags = [
+      'security',
+      f.category.replace(/_/g, '-'),
+      ...(f.swc_id ? [f.swc_id] : []),
+      ...(f.cwe_id ? [`external/cwe/${f.cwe_id.toLowerCase()}`] : []),
+    ];
     const layerNames = f.layers.map((l) => LAYER_NAMES[l] ?? `layer ${l}`).join(', ');
     rules.push({
       id,
@@ -119,7 +134,11 @@ export function toSarif(result: AnalysisResult, opts: SarifOptions = {}): Record
               {
                 kind: suppression.kind === 'external' ? 'external' : 'inSource',
                 ...(suppression.justification ? { justification: suppression.justification } : {}),
-                properties: { ...(suppression.directive ? { directive: suppression.directive } : {}), ...(suppression.line ? { line: suppression.line } : {}), ...(suppression.rules ? { rules: suppression.rules } : {}) },
+                properties: {
+                  ...(suppression.directive ? { directive: suppression.directive } : {}),
+                  ...(suppression.line ? { line: suppression.line } : {}),
+                  ...(suppression.rules ? { rules: suppression.rules } : {}),
+                },
               },
             ],
           }
@@ -146,7 +165,11 @@ export function toSarif(result: AnalysisResult, opts: SarifOptions = {}): Record
     }));
   const compilation = result.compilation;
   if (compilation && !compilation.ok) {
-    notifications.push({ level: 'warning', message: { text: compilation.note ?? `compilation failed: ${compilation.errors[0] ?? ''}` }, descriptor: { id: 'compilation-failed' } });
+    notifications.push({
+      level: 'warning',
+      message: { text: compilation.note ?? `compilation failed: ${compilation.errors[0] ?? ''}` },
+      descriptor: { id: 'compilation-failed' },
+    });
   }
 
   return {
@@ -179,7 +202,13 @@ export function toSarif(result: AnalysisResult, opts: SarifOptions = {}): Record
           layers: result.layers,
           contract: result.contract,
           ...(Array.isArray(result.suppressed) ? { suppressed: result.suppressed.length } : {}),
-          ...(result.baseline ? { baseline: (({ file, known, new: fresh }) => ({ file, known, new: fresh }))(result.baseline as { file: string; known: number; new: number }) } : {}),
+          ...(result.baseline
+            ? {
+                baseline: (({ file, known, new: fresh }) => ({ file, known, new: fresh }))(
+                  result.baseline as { file: string; known: number; new: number },
+                ),
+              }
+            : {}),
         },
       },
     ],

@@ -24,11 +24,18 @@ export async function analyzeRoutes(app: FastifyInstance, ctx: Ctx) {
     if (extra.layer !== undefined) {
       const layers = await engine.layers();
       if (!layers.some((l) => l.layer === extra.layer)) {
-        throw new HttpError(400, 'unknown_layer', `layer ${extra.layer} does not exist; layers are ${layers.map((l) => l.layer).join(', ')}`, { layers: layers.map((l) => ({ layer: l.layer, name: l.name })) });
+        throw new HttpError(
+          400,
+          'unknown_layer',
+          `layer ${extra.layer} does not exist; layers are ${layers.map((l) => l.layer).join(', ')}`,
+          { layers: layers.map((l) => ({ layer: l.layer, name: l.name })) },
+        );
       }
     }
     if (extra.tool !== undefined && !(await engine.getTool(extra.tool))) {
-      throw new HttpError(400, 'unknown_tool', `no tool named "${extra.tool}"`, { available_tools: (await engine.listTools()).map((t) => t.name) });
+      throw new HttpError(400, 'unknown_tool', `no tool named "${extra.tool}"`, {
+        available_tools: (await engine.listTools()).map((t) => t.name),
+      });
     }
     const t = timeoutOf(body.timeout, ctx, reply);
     const cancel = requestSignal(req, reply, t.applied);
@@ -52,7 +59,12 @@ export async function analyzeRoutes(app: FastifyInstance, ctx: Ctx) {
     if (mode === 'full' && ctx.config.store_full_reports) {
       try {
         const { owner } = await reportScope(req, ctx);
-        await ctx.services.store.putReport({ id: result.audit_id, kind: 'analysis', tenant: owner, data: result as unknown as Record<string, unknown> });
+        await ctx.services.store.putReport({
+          id: result.audit_id,
+          kind: 'analysis',
+          tenant: owner,
+          data: result,
+        });
         result.report_url = `/api/v1/reports/${result.audit_id}/`;
       } catch (e) {
         req.log.error({ err: e, audit_id: result.audit_id }, 'could not store the full analysis report');
@@ -61,8 +73,30 @@ export async function analyzeRoutes(app: FastifyInstance, ctx: Ctx) {
     }
     let out: Record<string, unknown> = result;
     if (mode === 'tool') {
-      const entry = result.results.find((r) => r.tool === extra.tool) ?? { tool: extra.tool!, layer: 0, status: 'error' as const, findings: [], execution_time: 0, error: 'the engine returned no result for this tool' };
-      out = noteTimeout({ ...entry, findings: result.findings, audit_id: result.audit_id, audit_type: result.audit_type, contract: result.contract, summary: result.summary, total_findings: result.total_findings, suppressed: result.suppressed, total_suppressed: result.total_suppressed, timestamp: result.timestamp, version: result.version }, t);
+      const entry = result.results.find((r) => r.tool === extra.tool) ?? {
+        tool: extra.tool!,
+        layer: 0,
+        status: 'error' as const,
+        findings: [],
+        execution_time: 0,
+        error: 'the engine returned no result for this tool',
+      };
+      out = noteTimeout(
+        {
+          ...entry,
+          findings: result.findings,
+          audit_id: result.audit_id,
+          audit_type: result.audit_type,
+          contract: result.contract,
+          summary: result.summary,
+          total_findings: result.total_findings,
+          suppressed: result.suppressed,
+          total_suppressed: result.total_suppressed,
+          timestamp: result.timestamp,
+          version: result.version,
+        },
+        t,
+      );
     }
     if (body.format === 'sarif') {
       const toSarif = await formatter('sarif');
@@ -73,13 +107,24 @@ export async function analyzeRoutes(app: FastifyInstance, ctx: Ctx) {
     return out;
   };
 
-  const schema = (summary: string, extra: Record<string, unknown> = {}, ok: unknown = AnalysisResponse) => ({ summary, body: AnalyzeRequest, response: { 200: ok, ...errors }, ...extra });
-  app.post('/api/v1/analyze/quick/', { schema: schema('Quick scan: fast built-in tools only') }, (req, reply) => run(req, reply, 'quick', {}));
-  app.post('/api/v1/analyze/full/', { schema: schema('Full multi-layer audit (stored as a report under its audit_id)') }, (req, reply) => run(req, reply, 'full', {}));
+  const schema = (summary: string, extra: Record<string, unknown> = {}, ok: unknown = AnalysisResponse) => ({
+    summary,
+    body: AnalyzeRequest,
+    response: { 200: ok, ...errors },
+    ...extra,
+  });
+  app.post('/api/v1/analyze/quick/', { schema: schema('Quick scan: fast built-in tools only') }, (req, reply) =>
+    run(req, reply, 'quick', {}),
+  );
+  app.post('/api/v1/analyze/full/', { schema: schema('Full multi-layer audit (stored as a report under its audit_id)') }, (req, reply) =>
+    run(req, reply, 'full', {}),
+  );
   app.post('/api/v1/analyze/layer/:layer_num/', { schema: schema('Run one analysis layer', { params: LayerParams }) }, (req, reply) =>
     run(req, reply, 'layer', { layer: (req.params as { layer_num: number }).layer_num }),
   );
-  app.post('/api/v1/analyze/tool/:tool_name/', { schema: schema('Run one tool: its result entry plus findings', { params: ToolParams }, FreeObject) }, (req, reply) =>
-    run(req, reply, 'tool', { tool: (req.params as { tool_name: string }).tool_name }),
+  app.post(
+    '/api/v1/analyze/tool/:tool_name/',
+    { schema: schema('Run one tool: its result entry plus findings', { params: ToolParams }, FreeObject) },
+    (req, reply) => run(req, reply, 'tool', { tool: (req.params as { tool_name: string }).tool_name }),
   );
 }

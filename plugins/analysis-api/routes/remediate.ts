@@ -16,7 +16,12 @@ const errors = { 400: ErrorBody, 403: ErrorBody, 413: ErrorBody, 429: ErrorBody,
 /** Fills what a hand-written finding may leave out, so fix records always carry id and title. */
 function normalizeFinding(f: RemediateRequest['findings'] extends Array<infer T> | undefined ? T : never, file: string): Finding {
   const line = f.location.line;
-  const id = f.id ?? createHash('sha256').update(`${f.category}|${f.detector ?? ''}|${f.location.contract ?? ''}|${f.location.function ?? ''}|${line}`).digest('hex').slice(0, 16);
+  const id =
+    f.id ??
+    createHash('sha256')
+      .update(`${f.category}|${f.detector ?? ''}|${f.location.contract ?? ''}|${f.location.function ?? ''}|${line}`)
+      .digest('hex')
+      .slice(0, 16);
   return {
     id,
     detector: f.detector,
@@ -26,7 +31,13 @@ function normalizeFinding(f: RemediateRequest['findings'] extends Array<infer T>
     confidence: 1,
     category: f.category,
     swc_id: f.swc_id ?? null,
-    location: { file: f.location.file ?? file, line, end_line: f.location.end_line ?? line, contract: f.location.contract ?? null, function: f.location.function ?? null },
+    location: {
+      file: f.location.file ?? file,
+      line,
+      end_line: f.location.end_line ?? line,
+      contract: f.location.contract ?? null,
+      function: f.location.function ?? null,
+    },
     tools: [],
     layers: [],
     recommendation: f.recommendation ?? 'see the finding description',
@@ -36,94 +47,153 @@ function normalizeFinding(f: RemediateRequest['findings'] extends Array<infer T>
 export async function remediateRoutes(app: FastifyInstance, ctx: Ctx) {
   const limits = () => ({ roots: ctx.services.settings.contractRoots, maxBytes: ctx.config.max_contract_bytes });
 
-  app.post('/api/v1/remediate/', { schema: { summary: 'Fix findings in the source; returns the patched code, a unified diff and one record per finding', body: RemediateRequest, response: { 200: RemediateResponse, ...errors } } }, async (req, reply) => {
-    const body = req.body as RemediateRequest;
-    if (body.findings && body.finding_ids) throw new HttpError(400, 'invalid_request', 'send findings or finding_ids, not both');
-    const contract = await readContract({ code: body.contract_code, path: body.contract_path }, { code: 'contract_code', path: 'contract_path' }, limits());
-    const t = timeoutOf(body.timeout, ctx, reply);
-    const cancel = requestSignal(req, reply, t.applied);
-    let slot: { release: () => void; budgetMs: number } | null = null;
-    try {
-      slot = await admit(req, ctx, cancel.signal, cancel.deadline);
-      const timeout = slot.budgetMs / 1000;
-      let findings: Finding[];
-      let auditId: string | null = null;
-      if (body.findings) {
-        findings = body.findings.map((f) => normalizeFinding(f, contract.file));
-      } else {
-        const result = await engineOf(ctx).analyze({ source: contract.source, file: contract.file, absPath: contract.absPath }, { mode: 'quick', timeoutMs: timeout * 1000, signal: cancel.signal });
-        auditId = result.audit_id;
-        findings = result.findings;
-        if (body.finding_ids) {
-          const wanted = new Set(body.finding_ids);
-          const unknown = [...wanted].filter((id) => !findings.some((f) => f.id === id));
-          if (unknown.length) {
-            throw new HttpError(400, 'unknown_finding', `finding id${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} not found in a quick analysis of this contract`, { unknown, available: findings.map((f) => ({ id: f.id, title: f.title, line: f.location.line })) });
-          }
-          findings = findings.filter((f) => wanted.has(f.id));
-        }
-      }
-      const out = await remediateOffThread(
-        { source: contract.source, findings, file: contract.file, compile: { absPath: contract.absPath, roots: ctx.services.settings.contractRoots } },
-        { pool: ctx.services.pool, signal: cancel.signal, deadline: cancel.deadline },
+  app.post(
+    '/api/v1/remediate/',
+    {
+      schema: {
+        summary: 'Fix findings in the source; returns the patched code, a unified diff and one record per finding',
+        body: RemediateRequest,
+        response: { 200: RemediateResponse, ...errors },
+      },
+    },
+    async (req, reply) => {
+      const body = req.body as RemediateRequest;
+      if (body.findings && body.finding_ids) throw new HttpError(400, 'invalid_request', 'send findings or finding_ids, not both');
+      const contract = await readContract(
+        { code: body.contract_code, path: body.contract_path },
+        { code: 'contract_code', path: 'contract_path' },
+        limits(),
       );
-      return noteTimeout({ ...out, audit_id: auditId, contract: { file: contract.file, sha256: createHash('sha256').update(contract.source).digest('hex') } }, t);
-    } finally {
-      slot?.release();
-      cancel.done();
-    }
-  });
+      const t = timeoutOf(body.timeout, ctx, reply);
+      const cancel = requestSignal(req, reply, t.applied);
+      let slot: { release: () => void; budgetMs: number } | null = null;
+      try {
+        slot = await admit(req, ctx, cancel.signal, cancel.deadline);
+        const timeout = slot.budgetMs / 1000;
+        let findings: Finding[];
+        let auditId: string | null = null;
+        if (body.findings) {
+          findings = body.findings.map((f) => normalizeFinding(f, contract.file));
+        } else {
+          const result = await engineOf(ctx).analyze(
+            { source: contract.source, file: contract.file, absPath: contract.absPath },
+            { mode: 'quick', timeoutMs: timeout * 1000, signal: cancel.signal },
+          );
+          auditId = result.audit_id;
+          findings = result.findings;
+          if (body.finding_ids) {
+            const wanted = new Set(body.finding_ids);
+            const unknown = [...wanted].filter((id) => !findings.some((f) => f.id === id));
+            if (unknown.length) {
+              throw new HttpError(
+                400,
+                'unknown_finding',
+                `finding id${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} not found in a quick analysis of this contract`,
+                { unknown, available: findings.map((f) => ({ id: f.id, title: f.title, line: f.location.line })) },
+              );
+            }
+            findings = findings.filter((f) => wanted.has(f.id));
+          }
+        }
+        const out = await remediateOffThread(
+          {
+            source: contract.source,
+            findings,
+            file: contract.file,
+            compile: { absPath: contract.absPath, roots: ctx.services.settings.contractRoots },
+          },
+          { pool: ctx.services.pool, signal: cancel.signal, deadline: cancel.deadline },
+        );
+        return noteTimeout(
+          {
+            ...out,
+            audit_id: auditId,
+            contract: { file: contract.file, sha256: createHash('sha256').update(contract.source).digest('hex') },
+          },
+          t,
+        );
+      } finally {
+        slot?.release();
+        cancel.done();
+      }
+    },
+  );
 
-  app.post('/api/v1/validate-remediation/', { schema: { summary: 'Compile a patch and compare its findings with the original', body: ValidateRequest, response: { 200: ValidateResponse, ...errors } } }, async (req, reply) => {
-    const body = req.body as ValidateRequest;
-    const original = await readContract({ code: body.original_code, path: body.original_path }, { code: 'original_code', path: 'original_path' }, limits());
-    const patched = await readContract({ code: body.patched_code, path: body.patched_path }, { code: 'patched_code', path: 'patched_path' }, limits());
-    const engine = engineOf(ctx);
-    const t = timeoutOf(body.timeout, ctx, reply);
-    const cancel = requestSignal(req, reply, t.applied);
-    let slot: { release: () => void; budgetMs: number } | null = null;
-    try {
-      slot = await admit(req, ctx, cancel.signal, cancel.deadline);
-      const timeout = slot.budgetMs / 1000;
-      const compileOpts = { pool: ctx.services.pool, signal: cancel.signal, deadline: cancel.deadline };
-      const roots = ctx.services.settings.contractRoots;
-      const [cOrig, cPatch] = await Promise.all([
-        compileSolidity({ source: original.source, file: original.file, absPath: original.absPath, roots, outputs: 'check' }, compileOpts),
-        compileSolidity({ source: patched.source, file: patched.file, absPath: patched.absPath, roots, outputs: 'check' }, compileOpts),
-      ]);
-      const opts = { mode: 'quick' as const, timeoutMs: timeout * 1000, signal: cancel.signal };
-      const [aOrig, aPatch] = await Promise.all([
-        engine.analyze({ source: original.source, file: original.file, absPath: original.absPath }, opts),
-        // A patch that is not even Solidity is a verdict ("broken"), not a bad request.
-        engine.analyze({ source: patched.source, file: original.file, absPath: patched.absPath }, opts).catch((e: { code?: string }) => {
-          if (e?.code !== 'invalid_solidity') throw e;
-          return { findings: [], total_findings: 0, audit_id: null };
-        }),
-      ]);
-      const cmp = compareFindings(aOrig.findings, aPatch.findings);
-      const verdict = decideVerdict(cPatch.ok, cmp);
-      const compileErrors = cPatch.errors.map(oneLine);
-      const sentence =
-        verdict === 'broken'
-          ? `The patch does not compile with solc ${cPatch.compiler ?? '(none selected)'}: ${compileErrors[0] ?? cPatch.reason}.`
-          : `${cmp.fixed.length} finding${cmp.fixed.length === 1 ? '' : 's'} fixed, ${cmp.remaining.length} remaining, ${cmp.introduced.length} introduced; severity score ${cmp.score_before} -> ${cmp.score_after} (${verdict}).`;
-      return noteTimeout({
-        compiles: cPatch.ok,
-        compiler: cPatch.compiler,
-        compile_errors: compileErrors,
-        original: { compiles: cOrig.ok, compiler: cOrig.compiler, total_findings: aOrig.total_findings, audit_id: aOrig.audit_id },
-        patched: { total_findings: aPatch.total_findings, audit_id: aPatch.audit_id },
-        fixed: cmp.fixed,
-        remaining: cmp.remaining,
-        introduced: cmp.introduced,
-        score: { before: cmp.score_before, after: cmp.score_after },
-        verdict,
-        summary: sentence,
-        matching: 'findings are matched by category + detector + contract + function, paired in line order; ids are not compared because they change when code moves',
-      }, t);
-    } finally {
-      slot?.release();
-      cancel.done();
-    }
-  });
+  app.post(
+    '/api/v1/validate-remediation/',
+    {
+      schema: {
+        summary: 'Compile a patch and compare its findings with the original',
+        body: ValidateRequest,
+        response: { 200: ValidateResponse, ...errors },
+      },
+    },
+    async (req, reply) => {
+      const body = req.body as ValidateRequest;
+      const original = await readContract(
+        { code: body.original_code, path: body.original_path },
+        { code: 'original_code', path: 'original_path' },
+        limits(),
+      );
+      const patched = await readContract(
+        { code: body.patched_code, path: body.patched_path },
+        { code: 'patched_code', path: 'patched_path' },
+        limits(),
+      );
+      const engine = engineOf(ctx);
+      const t = timeoutOf(body.timeout, ctx, reply);
+      const cancel = requestSignal(req, reply, t.applied);
+      let slot: { release: () => void; budgetMs: number } | null = null;
+      try {
+        slot = await admit(req, ctx, cancel.signal, cancel.deadline);
+        const timeout = slot.budgetMs / 1000;
+        const compileOpts = { pool: ctx.services.pool, signal: cancel.signal, deadline: cancel.deadline };
+        const roots = ctx.services.settings.contractRoots;
+        const [cOrig, cPatch] = await Promise.all([
+          compileSolidity(
+            { source: original.source, file: original.file, absPath: original.absPath, roots, outputs: 'check' },
+            compileOpts,
+          ),
+          compileSolidity({ source: patched.source, file: patched.file, absPath: patched.absPath, roots, outputs: 'check' }, compileOpts),
+        ]);
+        const opts = { mode: 'quick' as const, timeoutMs: timeout * 1000, signal: cancel.signal };
+        const [aOrig, aPatch] = await Promise.all([
+          engine.analyze({ source: original.source, file: original.file, absPath: original.absPath }, opts),
+          // A patch that is not even Solidity is a verdict ("broken"), not a bad request.
+          engine.analyze({ source: patched.source, file: original.file, absPath: patched.absPath }, opts).catch((e: { code?: string }) => {
+            if (e?.code !== 'invalid_solidity') throw e;
+            return { findings: [], total_findings: 0, audit_id: null };
+          }),
+        ]);
+        const cmp = compareFindings(aOrig.findings, aPatch.findings);
+        const verdict = decideVerdict(cPatch.ok, cmp);
+        const compileErrors = cPatch.errors.map(oneLine);
+        const sentence =
+          verdict === 'broken'
+            ? `The patch does not compile with solc ${cPatch.compiler ?? '(none selected)'}: ${compileErrors[0] ?? cPatch.reason}.`
+            : `${cmp.fixed.length} finding${cmp.fixed.length === 1 ? '' : 's'} fixed, ${cmp.remaining.length} remaining, ${cmp.introduced.length} introduced; severity score ${cmp.score_before} -> ${cmp.score_after} (${verdict}).`;
+        return noteTimeout(
+          {
+            compiles: cPatch.ok,
+            compiler: cPatch.compiler,
+            compile_errors: compileErrors,
+            original: { compiles: cOrig.ok, compiler: cOrig.compiler, total_findings: aOrig.total_findings, audit_id: aOrig.audit_id },
+            patched: { total_findings: aPatch.total_findings, audit_id: aPatch.audit_id },
+            fixed: cmp.fixed,
+            remaining: cmp.remaining,
+            introduced: cmp.introduced,
+            score: { before: cmp.score_before, after: cmp.score_after },
+            verdict,
+            summary: sentence,
+            matching:
+              'findings are matched by category + detector + contract + function, paired in line order; ids are not compared because they change when code moves',
+          },
+          t,
+        );
+      } finally {
+        slot?.release();
+        cancel.done();
+      }
+    },
+  );
 }
