@@ -9,8 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { AnalysisEngine, AnalysisResult, Finding, KernelServices, Skill, SkillResult } from '../../kernel/index.ts';
 import { HttpError } from '../../kernel/index.ts';
-import { compileSolidity, oneLine } from '../analysis/compiler/index.ts';
-import { compareFindings, decideVerdict, remediateOffThread } from '../remediation/index.ts';
+import { remediateOffThread, validatePatch } from '../remediation/index.ts';
 import { ContractInputError, readContractInput, type ContractText } from './contract-source.ts';
 import { applyTimeout, maxAnalysisTimeout } from '../analysis/admission.ts';
 import { applySuppressions } from '../analysis/suppress.ts';
@@ -301,40 +300,13 @@ export function analysisOperations(services: KernelServices): Skill[] {
           const original = await contract(input, 'original');
           const patched = await contract(input, 'patched');
           const eng = engine();
-          const compileOpts = { pool: services.pool, signal: sc.signal, deadline: Date.now() + budget(input) };
-          const [cOrig, cPatch] = await Promise.all(
-            [original, patched].map((c) =>
-              compileSolidity({ source: c.source, file: c.file, absPath: c.absPath, roots: roots(), outputs: 'check' }, compileOpts),
-            ),
+          const body = await validatePatch(
+            { engine: eng, compile: { pool: services.pool, signal: sc.signal, deadline: Date.now() + budget(input), roots: roots() } },
+            original,
+            patched,
+            { timeoutMs: budget(input), signal: sc.signal },
           );
-          const opts = { mode: 'quick' as const, timeoutMs: budget(input), signal: sc.signal };
-          const [aOrig, aPatch] = await Promise.all([
-            eng.analyze({ source: original.source, file: original.file, absPath: original.absPath }, opts),
-            eng.analyze({ source: patched.source, file: original.file, absPath: patched.absPath }, opts),
-          ]);
-          const cmp = compareFindings(aOrig.findings, aPatch.findings);
-          const verdict = decideVerdict(cPatch.ok, cmp);
-          const compileErrors = cPatch.errors.map(oneLine);
-          const summary =
-            verdict === 'broken'
-              ? `The patch does not compile with solc ${cPatch.compiler ?? '(none selected)'}: ${compileErrors[0] ?? cPatch.reason}.`
-              : `${cmp.fixed.length} finding${cmp.fixed.length === 1 ? '' : 's'} fixed, ${cmp.remaining.length} remaining, ${cmp.introduced.length} introduced; severity score ${cmp.score_before} -> ${cmp.score_after} (${verdict}).`;
-          return ok(
-            {
-              compiles: cPatch.ok,
-              compiler: cPatch.compiler,
-              compile_errors: compileErrors,
-              original: { compiles: cOrig.ok, compiler: cOrig.compiler, total_findings: aOrig.total_findings, audit_id: aOrig.audit_id },
-              patched: { total_findings: aPatch.total_findings, audit_id: aPatch.audit_id },
-              fixed: cmp.fixed,
-              remaining: cmp.remaining,
-              introduced: cmp.introduced,
-              score: { before: cmp.score_before, after: cmp.score_after },
-              verdict,
-              summary,
-            },
-            input,
-          );
+          return ok(body, input);
         } catch (e) {
           return fail(e, sc.signal);
         }

@@ -4,5 +4,5 @@ export { remediate, classifyFinding, unchangedResult } from './engine.ts';
 export { remediateOffThread, remediateTask, REMEDIATE_MODULE } from './task.ts';
 export type { RemediateTaskArgs } from './task.ts';
 export type { RemediateOptions, RemediationResult, FixRecord, CompileCheck } from './engine.ts';
-export { compareFindings, decideVerdict, matchKey } from './validate.ts';
-export type { Comparison, Verdict } from './validate.ts';
+export { compareFindings, decideVerdict, matchKey, validatePatch } from './validate.ts';
+export type { Comparison, Verdict, PatchSide } from './validate.ts';

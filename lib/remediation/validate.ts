@@ -4,6 +4,8 @@
 // detector (or title when a tool names no detector) + contract + function. Several findings with
 // one key are paired in line order; unpaired originals were fixed, unpaired new ones introduced.
 import type { Finding, Severity } from '../../schemas/finding.ts';
+import type { AnalysisEngine, WorkerPool } from '../../kernel/index.ts';
+import { compileSolidity, oneLine } from '../analysis/compiler/index.ts';
 
 export type Verdict = 'improved' | 'unchanged' | 'regressed' | 'broken';
 
@@ -55,4 +57,65 @@ export function decideVerdict(compiles: boolean, c: Comparison): Verdict {
   if (severe || c.score_after > c.score_before) return 'regressed';
   if (c.fixed.length > 0 && c.score_after < c.score_before) return 'improved';
   return 'unchanged';
+}
+
+/** One side of a validation: the source and where it came from (imports resolve from absPath). */
+export interface PatchSide {
+  source: string;
+  file: string;
+  absPath: string | null;
+}
+
+/**
+ * validate-remediation, shared by the REST route and the MCP tool so the two cannot drift:
+ * compile both sides, analyse both in quick mode, compare. A patch that is not even Solidity is
+ * a verdict ("broken"), not a bad request; the original must be valid (the caller's input check).
+ */
+export async function validatePatch(
+  deps: {
+    engine: Pick<AnalysisEngine, 'analyze'>;
+    compile: { pool?: WorkerPool | null; signal?: AbortSignal; deadline?: number; roots: string[] };
+  },
+  original: PatchSide,
+  patched: PatchSide,
+  opts: { timeoutMs: number; signal?: AbortSignal },
+) {
+  const { roots, ...compileOpts } = deps.compile;
+  const [cOrig, cPatch] = await Promise.all(
+    [original, patched].map((c) =>
+      compileSolidity({ source: c.source, file: c.file, absPath: c.absPath, roots, outputs: 'check' }, compileOpts),
+    ),
+  );
+  const analyzeOpts = { mode: 'quick' as const, timeoutMs: opts.timeoutMs, signal: opts.signal };
+  const [aOrig, aPatch] = await Promise.all([
+    deps.engine.analyze({ source: original.source, file: original.file, absPath: original.absPath }, analyzeOpts),
+    deps.engine
+      .analyze({ source: patched.source, file: original.file, absPath: patched.absPath }, analyzeOpts)
+      .catch((e: { code?: string }) => {
+        if (e?.code !== 'invalid_solidity') throw e;
+        return { findings: [] as Finding[], total_findings: 0, audit_id: null };
+      }),
+  ]);
+  const cmp = compareFindings(aOrig.findings, aPatch.findings);
+  const verdict = decideVerdict(cPatch.ok, cmp);
+  const compileErrors = cPatch.errors.map(oneLine);
+  const summary =
+    verdict === 'broken'
+      ? `The patch does not compile with solc ${cPatch.compiler ?? '(none selected)'}: ${compileErrors[0] ?? cPatch.reason}.`
+      : `${cmp.fixed.length} finding${cmp.fixed.length === 1 ? '' : 's'} fixed, ${cmp.remaining.length} remaining, ${cmp.introduced.length} introduced; severity score ${cmp.score_before} -> ${cmp.score_after} (${verdict}).`;
+  return {
+    compiles: cPatch.ok,
+    compiler: cPatch.compiler,
+    compile_errors: compileErrors,
+    original: { compiles: cOrig.ok, compiler: cOrig.compiler, total_findings: aOrig.total_findings, audit_id: aOrig.audit_id },
+    patched: { total_findings: aPatch.total_findings, audit_id: aPatch.audit_id },
+    fixed: cmp.fixed,
+    remaining: cmp.remaining,
+    introduced: cmp.introduced,
+    score: { before: cmp.score_before, after: cmp.score_after },
+    verdict,
+    summary,
+    matching:
+      'findings are matched by category + detector + contract + function, paired in line order; ids are not compared because they change when code moves',
+  };
 }

@@ -106,6 +106,14 @@ describe('MCP over Streamable HTTP (single-tenant)', () => {
     assert.equal(v.structuredContent.compiles, true);
     assert.equal(v.structuredContent.verdict, 'improved');
     assert.ok(v.structuredContent.fixed.some((f: any) => f.category === 'reentrancy'));
+    // A patch that is not even Solidity is a verdict, as on REST (one shared implementation).
+    const broken: any = await c.callTool({
+      name: 'validate_remediation',
+      arguments: { original_code: REENTRANT, patched_code: `${patched}\nthis is not solidity` },
+    });
+    assert.ok(!broken.isError, textOf(broken));
+    assert.equal(broken.structuredContent.verdict, 'broken');
+    assert.equal(broken.structuredContent.compiles, false);
   });
 
   test('a skill call goes through the agent: result, denied capability, guardrail on arguments, audit', async () => {

@@ -5,8 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createHash } from 'node:crypto';
 import { HttpError, type Finding } from '../../../kernel/index.ts';
-import { compileSolidity, oneLine } from '../../../lib/analysis/compiler/index.ts';
-import { compareFindings, decideVerdict, remediateOffThread } from '../../../lib/remediation/index.ts';
+import { remediateOffThread, validatePatch } from '../../../lib/remediation/index.ts';
 import { ErrorBody, RemediateRequest, RemediateResponse, ValidateRequest, ValidateResponse } from '../../../schemas/analysis-api.ts';
 import { readContract } from '../../../lib/analysis/contract-input.ts';
 import { admit, engineOf, noteTimeout, requestSignal, timeoutOf, type Ctx } from '../shared.ts';
@@ -147,49 +146,21 @@ export async function remediateRoutes(app: FastifyInstance, ctx: Ctx) {
       try {
         slot = await admit(req, ctx, cancel.signal, cancel.deadline);
         const timeout = slot.budgetMs / 1000;
-        const compileOpts = { pool: ctx.services.pool, signal: cancel.signal, deadline: cancel.deadline };
-        const roots = ctx.services.settings.contractRoots;
-        const [cOrig, cPatch] = await Promise.all([
-          compileSolidity(
-            { source: original.source, file: original.file, absPath: original.absPath, roots, outputs: 'check' },
-            compileOpts,
-          ),
-          compileSolidity({ source: patched.source, file: patched.file, absPath: patched.absPath, roots, outputs: 'check' }, compileOpts),
-        ]);
-        const opts = { mode: 'quick' as const, timeoutMs: timeout * 1000, signal: cancel.signal };
-        const [aOrig, aPatch] = await Promise.all([
-          engine.analyze({ source: original.source, file: original.file, absPath: original.absPath }, opts),
-          // A patch that is not even Solidity is a verdict ("broken"), not a bad request.
-          engine.analyze({ source: patched.source, file: original.file, absPath: patched.absPath }, opts).catch((e: { code?: string }) => {
-            if (e?.code !== 'invalid_solidity') throw e;
-            return { findings: [], total_findings: 0, audit_id: null };
-          }),
-        ]);
-        const cmp = compareFindings(aOrig.findings, aPatch.findings);
-        const verdict = decideVerdict(cPatch.ok, cmp);
-        const compileErrors = cPatch.errors.map(oneLine);
-        const sentence =
-          verdict === 'broken'
-            ? `The patch does not compile with solc ${cPatch.compiler ?? '(none selected)'}: ${compileErrors[0] ?? cPatch.reason}.`
-            : `${cmp.fixed.length} finding${cmp.fixed.length === 1 ? '' : 's'} fixed, ${cmp.remaining.length} remaining, ${cmp.introduced.length} introduced; severity score ${cmp.score_before} -> ${cmp.score_after} (${verdict}).`;
-        return noteTimeout(
+        const body = await validatePatch(
           {
-            compiles: cPatch.ok,
-            compiler: cPatch.compiler,
-            compile_errors: compileErrors,
-            original: { compiles: cOrig.ok, compiler: cOrig.compiler, total_findings: aOrig.total_findings, audit_id: aOrig.audit_id },
-            patched: { total_findings: aPatch.total_findings, audit_id: aPatch.audit_id },
-            fixed: cmp.fixed,
-            remaining: cmp.remaining,
-            introduced: cmp.introduced,
-            score: { before: cmp.score_before, after: cmp.score_after },
-            verdict,
-            summary: sentence,
-            matching:
-              'findings are matched by category + detector + contract + function, paired in line order; ids are not compared because they change when code moves',
+            engine,
+            compile: {
+              pool: ctx.services.pool,
+              signal: cancel.signal,
+              deadline: cancel.deadline,
+              roots: ctx.services.settings.contractRoots,
+            },
           },
-          t,
+          original,
+          patched,
+          { timeoutMs: timeout * 1000, signal: cancel.signal },
         );
+        return noteTimeout(body, t);
       } finally {
         slot?.release();
         cancel.done();
