@@ -19,15 +19,8 @@ import {
   type FunctionFacts,
   type Node,
   type StaticDetector,
+  isClear,
 } from '../../lib/analysis/static/index.ts';
-
-/** `delete x`, `x = 0`, `x = false`, `x = address(0)`: a reset, not a chosen value. */
-function isClear(w: Node): boolean {
-  if (w?.type === 'UnaryOperation' && w.operator === 'delete') return true;
-  if (w?.type !== 'BinaryOperation' || w.operator !== '=') return false;
-  const r = unwrap(w.right);
-  return (r?.type === 'NumberLiteral' && Number(r.number) === 0) || (r?.type === 'BooleanLiteral' && r.value === false);
-}
 
 /** A write of `v` that sets a value anyone may choose: not a reset, not the caller's own row,
  *  and not a state-machine step (a condition of the same function reads `v` first). */

@@ -19,20 +19,12 @@ import {
   isMsgSender,
   memberPath,
   some,
-  unwrap,
   type ContractFacts,
   type FunctionFacts,
   type Node,
   type StaticDetector,
+  isClear,
 } from '../../lib/analysis/static/index.ts';
-
-/** `delete x`, `x = 0`, `x = address(0)`, `x = false`: a write that leaves no role holder. */
-function isClear(w: Node): boolean {
-  if (w?.type === 'UnaryOperation' && w.operator === 'delete') return true;
-  if (w?.type !== 'BinaryOperation' || w.operator !== '=') return false;
-  const r = unwrap(w.right);
-  return (r?.type === 'NumberLiteral' && Number(r.number) === 0) || (r?.type === 'BooleanLiteral' && r.value === false);
-}
 
 /** Some require/if of the function (or its modifiers) reads contract state: it runs only in a phase. */
 function phaseGated(fn: FunctionFacts, c: ContractFacts): boolean {

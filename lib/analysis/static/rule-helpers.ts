@@ -1,7 +1,7 @@
 // Helpers that several detectors share: where to report (the statement, not the whole function),
 // which conditions guard a function, and whether a value comes from the caller.
 import type { Detector } from '../../../kernel/contracts/detector.ts';
-import { isNode, isRequireLike, line, endLine, some, walk, text, type Node } from './ast.ts';
+import { isNode, isRequireLike, line, endLine, some, walk, text, unwrap, type Node } from './ast.ts';
 import type { ContractFacts, FunctionFacts, StaticFacts } from './facts.ts';
 
 export type StaticDetector = Detector<StaticFacts>;
@@ -206,4 +206,13 @@ export function reachableFunctions(fn: FunctionFacts, depth = 6): FunctionFacts[
   };
   visit(fn, 0);
   return out;
+}
+
+/** `delete x`, `x = 0`, `x = false`: a write that resets state rather than setting a value
+ *  someone chose (no role holder, no flag). Shared by the access-control rules. */
+export function isClear(w: Node): boolean {
+  if (w?.type === 'UnaryOperation' && w.operator === 'delete') return true;
+  if (w?.type !== 'BinaryOperation' || w.operator !== '=') return false;
+  const r = unwrap(w.right);
+  return (r?.type === 'NumberLiteral' && Number(r.number) === 0) || (r?.type === 'BooleanLiteral' && r.value === false);
 }
