@@ -7,11 +7,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { definePlugin } from '../../kernel/index.ts';
-import { resolveAgentOptions } from '../../lib/gateway/agent/config.ts';
-import { loadGuardrails } from '../../lib/gateway/agent/guard.ts';
+import { resolveAgentOptions } from './agent/config.ts';
+import { loadGuardrails } from './agent/guard.ts';
 import { resolvePermissionPolicy } from '../../lib/gateway/agent/permissions.ts';
-import { ReadinessRegistryImpl } from '../../lib/gateway/agent/readiness.ts';
-import { AgentRuntimeImpl } from '../../lib/gateway/agent/runtime.ts';
+import { ReadinessRegistryImpl } from './agent/readiness.ts';
+import { AgentRuntimeImpl } from './agent/runtime.ts';
 import { builtinChecks } from './checks.ts';
 import { gatewayRoutes, type CoreConfig, type Shared } from './routes.ts';
 
