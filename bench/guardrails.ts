@@ -12,9 +12,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runGuardrails, type ChainLayer } from '../lib/guardrails/chain.ts';
 import { loadModel, mulberry32, type LoadedModel } from '../lib/guardrails/classifier.ts';
-import { createDefaultGuardrails, loadInjectionModelFile } from '../lib/guardrails/defaults.ts';
-import { createEncodedExfiltrationGuardrail } from '../lib/guardrails/exfiltration.ts';
-import { createPromptInjectionGuardrail, promptInjectionDefaults, scoreInjection } from '../lib/guardrails/injection.ts';
+import type { Guardrail } from '../kernel/index.ts';
+import {
+  createPromptInjectionGuardrail,
+  loadInjectionModelFile,
+  promptInjectionDefaults,
+  scoreInjection,
+} from '../plugins/guardrail-prompt-injection/injection.ts';
 import {
   applyRelabel,
   deepsetPath,
@@ -23,11 +27,8 @@ import {
   readLabelled,
   trainInjectionModel,
   type LabelledText,
-} from '../lib/guardrails/injection-training.ts';
-import { createPiiGuardrail } from '../lib/guardrails/pii.ts';
-import { createShellInjectionGuardrail } from '../lib/guardrails/shell.ts';
-import { createToxicityGuardrail } from '../lib/guardrails/toxicity.ts';
-import { createUnicodeSmugglingGuardrail } from '../lib/guardrails/unicode.ts';
+} from '../plugins/guardrail-prompt-injection/training.ts';
+import { defaultGuardrails } from '../test/guardrails/plugin-layers.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -44,15 +45,13 @@ const folds = opt('--folds', 5);
 const seed = opt('--seed', 1);
 const iterations = opt('--iterations', 2000);
 
+// The layers the gateway loads (every guardrail plugin, default settings), so a new layer is
+// benchmarked without being listed here.
+const defaults: Guardrail[] = await defaultGuardrails();
+
+/** The default chain with the prompt_injection layer using `model` (one per cross-validation fold). */
 function chainWith(model: LoadedModel | null): ChainLayer[] {
-  const gs = [
-    createUnicodeSmugglingGuardrail(),
-    createToxicityGuardrail(),
-    createPromptInjectionGuardrail(model),
-    createShellInjectionGuardrail(),
-    createEncodedExfiltrationGuardrail(),
-    createPiiGuardrail(),
-  ];
+  const gs = defaults.map((g) => (g.name === 'prompt_injection' ? createPromptInjectionGuardrail(model) : g));
   return gs.map((g) => ({ guardrail: g, mode: g.defaultMode }));
 }
 
@@ -66,10 +65,10 @@ async function crossValidate() {
     console.error(`cannot read the training data: ${(e as Error).message}`);
     process.exit(2);
   }
-  const relabelled = applyRelabel(root, original);
+  const relabelled = applyRelabel(original);
   // Folds over deepset (policy labels) plus the generated persona/agent set; the hand-written
   // examples are always in the training part, never tested on.
-  const extra = readExtraData(root);
+  const extra = readExtraData();
   const generated = generatedSet();
   const genTexts = new Set(generated.map((d) => d.text));
   const handWritten = extra.filter((d) => !genTexts.has(d.text));
@@ -130,7 +129,7 @@ async function crossValidate() {
   console.log('| set | attacks | attacks blocked | benign | benign blocked |');
   console.log('|---|---|---|---|---|');
   const all: Row = { pos: 0, neg: 0, tp: 0, fp: 0 };
-  for (const { file, data: ev } of readEvalData(root)) {
+  for (const { file, data: ev } of readEvalData()) {
     const r: Row = { pos: 0, neg: 0, tp: 0, fp: 0 };
     for (const d of ev) {
       const hit = scoreInjection(d.text, shipped).score >= th;
@@ -157,7 +156,8 @@ async function crossValidate() {
  */
 async function toxicity() {
   const { readDavidson, readOwn, trainToxModel, here } = await import('../plugins/guardrail-toxicity/training.ts');
-  const { scoreToxicity, loadToxicityModel, toxicityDefaults, TOXICITY_CATEGORIES } = await import('../lib/guardrails/toxicity.ts');
+  const { scoreToxicity, loadToxicityModel, toxicityDefaults, TOXICITY_CATEGORIES } =
+    await import('../plugins/guardrail-toxicity/toxicity.ts');
   const tmp = await import('node:os');
   const fsm = await import('node:fs');
   let dav;
@@ -250,7 +250,7 @@ async function toxicity() {
 /** PII: precision, recall and F1 per entity on the generated multi-locale set. */
 async function pii() {
   const { buildPiiEvalSet, scorePii } = await import('../plugins/guardrail-pii/eval-set.ts');
-  const { findPii, piiDefaults } = await import('../lib/guardrails/pii.ts');
+  const { findPii, piiDefaults } = await import('../plugins/guardrail-pii/pii.ts');
   const items = buildPiiEvalSet(2026, 1200);
   const r = scorePii(items, (t) => findPii(t, piiDefaults));
   console.log(`\n## PII: generated evaluation set (${items.length} messages, 26 locales, seed 2026)\n`);
@@ -293,8 +293,7 @@ function messages(n: number): string[] {
 }
 
 async function latency() {
-  const model = loadInjectionModelFile();
-  const layers = createDefaultGuardrails(model).map((g) => ({ guardrail: g, mode: g.defaultMode }));
+  const layers = defaults.map((g) => ({ guardrail: g, mode: g.defaultMode }));
   const msgs = messages(200);
   for (let i = 0; i < 300; i++) await runGuardrails(layers, msgs[i % msgs.length], 'input'); // warm-up (JIT, lexicon load)
   console.log(`\n## Latency of the whole default chain, ${iterations} messages of 1024 chars\n`);
@@ -363,7 +362,7 @@ async function allocation() {
   const { PerformanceObserver } = await import('node:perf_hooks');
   v8.setFlagsFromString('--expose-gc');
   const gc = vm.runInNewContext('gc') as () => void;
-  const layers = createDefaultGuardrails(loadInjectionModelFile()).map((g) => ({ guardrail: g, mode: g.defaultMode }));
+  const layers = defaults.map((g) => ({ guardrail: g, mode: g.defaultMode }));
   const msgs = messages(200);
   let gcs = 0;
   const obs = new PerformanceObserver((l) => {

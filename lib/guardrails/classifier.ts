@@ -474,3 +474,10 @@ export function exportModel(m: LoadedModel, meta?: Record<string, unknown>): Has
   }
   return { format: 'vigil-logreg-v1', dims: m.dims, bias: Math.round(m.bias * 1e4) / 1e4, idx, w, threshold: m.threshold, meta };
 }
+
+/** Combines independent evidence: 1 - Π(1 - p). */
+export function noisyOr(ps: number[]): number {
+  let q = 1;
+  for (const p of ps) q *= 1 - Math.max(0, Math.min(1, p));
+  return 1 - q;
+}

@@ -67,3 +67,19 @@ export function strList(v: unknown, name: string): string[] {
   if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new Error(`${name} must be an array of strings`);
   return v as string[];
 }
+
+// Detectors one layer lends another, as services: the encoded-exfiltration layer re-checks
+// decoded payloads with the PII layer's detector and the prompt-injection layer's rules, without
+// importing those plugins' files (each layer's code lives in its own plugin).
+
+/** services.get<PiiDetectorService>('pii-detector'), provided by guardrail-pii. */
+export interface PiiDetectorService {
+  /** PII spans in `text` of the given entity kinds (email, phone, ...), at the layer's default threshold. */
+  find(text: string, entities: readonly string[]): Array<{ entity: string; kind: string; start: number; end: number; score: number }>;
+}
+
+/** services.get<InjectionRulesService>('injection-rules'), provided by guardrail-prompt-injection. */
+export interface InjectionRulesService {
+  /** The injection rules that match `text` (de-obfuscated first), strongest evidence in `weight`. */
+  match(text: string): Array<{ rule: string; kind: string; weight: number }>;
+}

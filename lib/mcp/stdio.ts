@@ -7,8 +7,9 @@ import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Logger } from 'pino';
 import type { KernelServices, TenantContext } from '../../kernel/index.ts';
-import type { AgentRuntimeImpl } from '../gateway/agent/runtime.ts';
-import { createMcpServer } from './server.ts';
+import type { AgentService } from '../gateway/agent/types.ts';
+// eslint-disable-next-line vigil/layers -- known debt (issue #16): this file moves into plugins/mcp-server with the `vigil mcp` command
+import { createMcpServer } from '../../plugins/mcp-server/server.ts';
 
 export class StdioSetupError extends Error {
   constructor(
@@ -43,7 +44,7 @@ export async function serveStdio(o: {
   stdout?: Writable;
   maxResultChars?: number;
 }): Promise<void> {
-  const agent = o.services.get<AgentRuntimeImpl>('agent');
+  const agent = o.services.get<AgentService>('agent');
   if (!agent || typeof agent.callSkillDirect !== 'function') {
     throw new StdioSetupError('the agent runtime is not available (plugin gateway-core did not load); see `vigil plugins`', 1);
   }

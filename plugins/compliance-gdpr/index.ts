@@ -10,14 +10,7 @@
 // or erases its own data.
 import { randomUUID } from 'node:crypto';
 import { definePlugin, HttpError, Type, type AuditSink, type ComplianceStatus, type ReadinessRegistry } from '../../kernel/index.ts';
-import {
-  auditConcerns,
-  emailsFor,
-  findSubject,
-  scanStoredPii,
-  subjectAuditEvents,
-  subjectHash,
-} from '../../lib/gateway/governance/compliance/gdpr.ts';
+import { auditConcerns, emailsFor, findSubject, scanStoredPii, subjectAuditEvents, subjectHash } from './gdpr.ts';
 
 type Config = {
   retention_days: number | null;

@@ -7,15 +7,7 @@
 // neither a listed skill nor a listed capability are never held up. Separation of duties: the
 // key whose request caused an approval never decides it; another key of the tenant with the
 // permission approvals_decide does, or the operator with `vigil approvals approve|deny`.
-import {
-  definePlugin,
-  HttpError,
-  Type,
-  type AgentRuntime,
-  type ApprovalGate,
-  type AuditSink,
-  type ReadinessRegistry,
-} from '../../kernel/index.ts';
+import { definePlugin, HttpError, Type, type ApprovalGate, type AuditSink, type ReadinessRegistry } from '../../kernel/index.ts';
 import {
   createApprovalService,
   deciderName,
@@ -72,7 +64,6 @@ export default definePlugin<{ sweep_interval_ms: number; poll_interval_ms: numbe
       store,
       policy: policy ?? { skills: [], capabilities: [], ttlSeconds: 900 },
       audit: () => ctx.services.get<AuditSink>('audit'),
-      agent: () => ctx.services.get<AgentRuntime>('agent'),
       onError: (err, what) => ctx.log.error({ err }, `approvals: ${what} failed`),
       pollMs: ctx.config.poll_interval_ms,
     });

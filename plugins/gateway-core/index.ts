@@ -4,14 +4,17 @@
 // up per request; when one is absent the gateway runs in single-tenant local mode without it.
 // Bad agent config (unknown permission set, out-of-range max_turns) fails this plugin at start
 // with the config key in the message, rather than running with a policy nobody asked for.
+// Turns paused on an approval resume when the approvals service announces the decision: the agent
+// subscribes to it here, and gateway-approvals never looks up the agent (no service cycle).
 import fs from 'node:fs';
 import path from 'node:path';
 import { definePlugin } from '../../kernel/index.ts';
-import { resolveAgentOptions } from '../../lib/gateway/agent/config.ts';
-import { loadGuardrails } from '../../lib/gateway/agent/guard.ts';
+import type { ApprovalService } from '../../lib/gateway/governance/approval-gate.ts';
+import { resolveAgentOptions } from './agent/config.ts';
+import { loadGuardrails } from './agent/guard.ts';
 import { resolvePermissionPolicy } from '../../lib/gateway/agent/permissions.ts';
-import { ReadinessRegistryImpl } from '../../lib/gateway/agent/readiness.ts';
-import { AgentRuntimeImpl } from '../../lib/gateway/agent/runtime.ts';
+import { ReadinessRegistryImpl } from './agent/readiness.ts';
+import { AgentRuntimeImpl } from './agent/runtime.ts';
 import { builtinChecks } from './checks.ts';
 import { gatewayRoutes, type CoreConfig, type Shared } from './routes.ts';
 
@@ -32,6 +35,17 @@ export default definePlugin<CoreConfig>({
     }
     const shared: Shared = { agent, readiness, version, startedAt, config: ctx.config, services: ctx.services, log: ctx.log, routes: [] };
     readiness.addBuiltin(builtinChecks(shared));
+    let subscribed = false;
+    const subscribe = () => {
+      const approvals = ctx.services.get<Pick<ApprovalService, 'onDecided'>>('approvals');
+      if (subscribed || typeof approvals?.onDecided !== 'function') return;
+      approvals.onDecided((rec) => agent.resumeAfterApproval(rec));
+      subscribed = true;
+    };
+    // Now when the approvals plugin is set up first (its start hook already applies decisions the
+    // CLI stored while the server was down), else once every plugin is set up.
+    subscribe();
+    ctx.onStart(subscribe);
     ctx.provide('agent', agent);
     ctx.provide('readiness', readiness);
     ctx.registerRoutes('gateway', gatewayRoutes(shared));

@@ -4,8 +4,8 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { HttpError, Type, type KernelServices, type Static, type Tenancy, type TenantContext } from '../../kernel/index.ts';
-import type { ReadinessRegistryImpl } from '../../lib/gateway/agent/readiness.ts';
-import type { AgentRuntimeImpl } from '../../lib/gateway/agent/runtime.ts';
+import type { ReadinessRegistryImpl } from './agent/readiness.ts';
+import type { AgentRuntimeImpl } from './agent/runtime.ts';
 import { openSse, type SseChannel } from '../../lib/gateway/agent/sse.ts';
 import type { TurnEvent } from '../../lib/gateway/agent/types.ts';
 import { ChatBody, ChatResponse, ErrorBody, Health, Readiness, SessionDetail, SessionSummary, SkillList } from './schemas.ts';

@@ -24,10 +24,10 @@ import {
 import { extractApiKey } from '../../lib/gateway/governance/keys.ts';
 import { parseRate } from '../../lib/gateway/governance/limits.ts';
 import { parseConfigTenants, TenantDirectory } from '../../lib/gateway/governance/tenants.ts';
-import { createUsageMeter } from '../../lib/gateway/governance/usage-meter.ts';
-import { createSessionCap } from '../../lib/gateway/governance/session-cap.ts';
+import { createUsageMeter } from './usage-meter.ts';
+import { createSessionCap } from './session-cap.ts';
 import { securityChecks, edgeChecks } from '../../lib/gateway/governance/readiness.ts';
-import { createAnonymousLimiter } from '../../lib/gateway/governance/anon-limiter.ts';
+import { createAnonymousLimiter } from './anon-limiter.ts';
 import { BUILTIN_PERMISSION_SETS, resolvePermissionPolicy } from '../../lib/gateway/agent/permissions.ts';
 import { pathOf, underPath } from '../../kernel/protect.ts';
 import { openRedis, redisPrefixOf, redisUrlOf, newReplicaId } from '../../kernel/redis.ts';

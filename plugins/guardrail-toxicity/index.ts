@@ -1,11 +1,11 @@
-// Toxicity guardrail plugin: registers the `toxicity` layer (lib/guardrails/toxicity.ts). Scores
+// Toxicity guardrail plugin: registers the `toxicity` layer (toxicity.ts). Scores
 // each message 0..1 per category (insult, identity attack, dehumanisation, threat, sexual,
 // self-harm) from a classifier trained by train.ts (model.json), group-targeted rules and
 // obscenity's slur lexicon; counter-speech, reporting and negation are damped, profanity alone
 // stays under the insult threshold. See README.md for data, licences and limits.
 import path from 'node:path';
 import { definePlugin } from '../../kernel/index.ts';
-import { createToxicityGuardrail, loadToxicityModel } from '../../lib/guardrails/toxicity.ts';
+import { createToxicityGuardrail, loadToxicityModel } from './toxicity.ts';
 
 export const toxicityGuardrailPlugin = definePlugin({
   setup(ctx) {

@@ -1,10 +1,10 @@
 // Unicode-smuggling guardrail plugin: registers the `unicode_smuggling` layer
-// (lib/guardrails/unicode.ts), first in the chain so later layers see clean text. Redact mode
+// (unicode.ts), first in the chain so later layers see clean text. Redact mode
 // strips zero-width and bidi controls and folds mixed-script look-alike words to Latin; Unicode
 // tag characters and variation-selector carriers block. Emoji ZWJ sequences, ZWNJ in Persian or
 // Indic text and wholly Cyrillic/Greek words are left alone.
 import { definePlugin } from '../../kernel/index.ts';
-import { createUnicodeSmugglingGuardrail } from '../../lib/guardrails/unicode.ts';
+import { createUnicodeSmugglingGuardrail } from './unicode.ts';
 
 export const unicodeSmugglingGuardrailPlugin = definePlugin({
   setup(ctx) {

@@ -16,8 +16,8 @@
 // is down or dies is retried with backoff and shown in readiness and /api/v1/mcp/servers; it
 // never stops vigil. Bad `mcp.servers` config fails this plugin at start with the key named.
 import { definePlugin, Type, type Capability, type ReadinessCheck, type ReadinessRegistry, type Skill } from '../../kernel/index.ts';
-import { parseMcpServers, skillName, type ServerConfig } from '../../lib/mcp/client-config.ts';
-import { Upstream, type UpstreamTool } from '../../lib/mcp/upstream.ts';
+import { parseMcpServers, skillName, type ServerConfig } from './client-config.ts';
+import { Upstream, type UpstreamTool } from './upstream.ts';
 import { VERSION } from '../../lib/mcp/version.ts';
 import client from 'prom-client';
 

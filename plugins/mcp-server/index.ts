@@ -6,13 +6,13 @@
 // the gateway-tenancy surface hook runs first, so with tenants configured a request without a
 // valid key is a 401 before it reaches this route, and rate limits apply per tenant as on chat.
 // Tools are the analysis operations plus the skills the tenant's permission set allows; calls go
-// through the agent's skill-call path (lib/mcp/server.ts), so they are permission-checked,
+// through the agent's skill-call path (the 'agent' service, see server.ts), so they are permission-checked,
 // guardrailed, approval-gated and audited exactly as in chat. GET (server-initiated stream) and
 // DELETE (session end) have no meaning without sessions and answer 405.
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { definePlugin, HttpError, type ReadinessRegistry, type Tenancy, type TenantContext } from '../../kernel/index.ts';
-import type { AgentRuntimeImpl } from '../../lib/gateway/agent/runtime.ts';
-import { createMcpServer, ToolCatalogue } from '../../lib/mcp/server.ts';
+import type { AgentService } from '../../lib/gateway/agent/types.ts';
+import { createMcpServer, ToolCatalogue } from './server.ts';
 import { VERSION } from '../../lib/mcp/version.ts';
 
 interface McpServerConfig extends Record<string, unknown> {
@@ -27,8 +27,8 @@ export default definePlugin<McpServerConfig>({
   setup(ctx) {
     const { path } = ctx.config;
     let catalogue: ToolCatalogue | null = null;
-    const agentOf = (): AgentRuntimeImpl => {
-      const agent = ctx.services.get<AgentRuntimeImpl>('agent');
+    const agentOf = (): AgentService => {
+      const agent = ctx.services.get<AgentService>('agent');
       if (!agent || typeof agent.callSkillDirect !== 'function') {
         throw new HttpError(503, 'unavailable', 'MCP is not available: the agent runtime (plugin gateway-core) is not loaded');
       }
@@ -100,7 +100,7 @@ export default definePlugin<McpServerConfig>({
 
     ctx.onStart(() => {
       ctx.services.get<ReadinessRegistry>('readiness')?.register(() => {
-        const agent = ctx.services.get<AgentRuntimeImpl>('agent');
+        const agent = ctx.services.get<AgentService>('agent');
         if (!agent) {
           return [
             {

@@ -92,7 +92,7 @@ test('POST /analyze/tool/{name}/ lists the suppressed findings too', async () =>
 });
 
 test("MCP's analyze_contract and the agent's contract_audit skill apply the same suppressions", async () => {
-  const { analysisOperations } = await import('../../lib/mcp/analysis-ops.ts');
+  const { analysisOperations } = await import('../../plugins/mcp-server/analysis-ops.ts');
   const ctx = { sessionId: 's', tenant: null, signal: new AbortController().signal, workspace: b.roots };
   const op = analysisOperations(b.kernel.services).find((s) => s.name === 'analyze_contract')!;
   const r = await op.call({ contract_code: withComment('// vigil-disable-next-line tx-origin'), mode: 'quick', timeout: 120 }, ctx);

@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Registry } from 'prom-client';
 import { installErrorHandling } from '../../kernel/errors.ts';
 import { createGuardrailChain } from '../../lib/guardrails/chain.ts';
-import { createDefaultGuardrails } from '../../lib/guardrails/defaults.ts';
+import { defaultGuardrails } from './plugin-layers.ts';
 import { guardrailsRoutes } from '../../plugins/guardrails-api/routes.ts';
 import { bootKernel } from '../helpers.ts';
 
@@ -16,7 +16,8 @@ describe('guardrails check endpoint (bare Fastify)', () => {
   before(async () => {
     app = Fastify();
     installErrorHandling(app);
-    const chain = createGuardrailChain({ registry: { guardrails: () => createDefaultGuardrails() }, settings: { file: {} } });
+    const layers = await defaultGuardrails();
+    const chain = createGuardrailChain({ registry: { guardrails: () => layers }, settings: { file: {} } });
     await app.register(guardrailsRoutes({ chain, metrics, maxTextChars: 5000 }));
     await app.ready();
   });

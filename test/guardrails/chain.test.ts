@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Guardrail, GuardrailDirection, GuardrailFinding } from '../../kernel/index.ts';
 import { createGuardrailChain, runGuardrails } from '../../lib/guardrails/chain.ts';
-import { createDefaultGuardrails } from '../../lib/guardrails/defaults.ts';
+import { defaultGuardrails } from './plugin-layers.ts';
 
 /** A layer that flags every occurrence of a word, and records the text it was given. */
 function wordLayer(
@@ -139,8 +139,10 @@ describe('runGuardrails', () => {
   });
 });
 
+const realLayers = await defaultGuardrails();
+
 describe('createGuardrailChain with the real layers', () => {
-  const registry = { guardrails: () => createDefaultGuardrails() };
+  const registry = { guardrails: () => realLayers };
   it('default modes: unicode strips, PII redacts, injection blocks', async () => {
     const chain = createGuardrailChain({ registry, settings: { file: {} } });
     const r = await chain.run('Hi, I am John Smith (john@example.com).\u200b', 'input');

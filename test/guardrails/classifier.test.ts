@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { featurize, loadModel, mulberry32, predict, tokenFeatures, windowScore } from '../../lib/guardrails/classifier.ts';
-import { loadInjectionModelFile } from '../../lib/guardrails/defaults.ts';
-import { windows } from '../../lib/guardrails/injection.ts';
+import { loadInjectionModelFile, windows } from '../../plugins/guardrail-prompt-injection/injection.ts';
 
 const model = loadModel(loadInjectionModelFile());
 const text =

@@ -7,14 +7,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runGuardrails } from '../../lib/guardrails/chain.ts';
-import { createDefaultGuardrails, loadInjectionModelFile } from '../../lib/guardrails/defaults.ts';
-import { createPromptInjectionGuardrail, unescapeInPlace } from '../../lib/guardrails/injection.ts';
-import { caesarShift, findShiftedPassage } from '../../lib/guardrails/caesar.ts';
+import {
+  createPromptInjectionGuardrail,
+  loadInjectionModelFile,
+  unescapeInPlace,
+} from '../../plugins/guardrail-prompt-injection/injection.ts';
+import { caesarShift, findShiftedPassage } from '../../plugins/guardrail-prompt-injection/caesar.ts';
+import { defaultGuardrails } from './plugin-layers.ts';
 import type { GuardrailFinding } from '../../kernel/index.ts';
 import { bootGateway, ROOT } from '../gateway/helpers.ts';
 
 const pi = createPromptInjectionGuardrail(loadInjectionModelFile());
-const layers = createDefaultGuardrails().map((g) => ({ guardrail: g, mode: g.defaultMode }));
+const layers = (await defaultGuardrails()).map((g) => ({ guardrail: g, mode: g.defaultMode }));
 const blocked = (t: string, dir: 'input' | 'tool_result' = 'input') =>
   (pi.check(t, dir) as { findings: GuardrailFinding[] }).findings.length > 0;
 

@@ -1,16 +1,18 @@
 // Each guardrail layer on examples a user would care about: what must be caught and what must pass.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createDefaultGuardrails } from '../../lib/guardrails/defaults.ts';
-import { createEncodedExfiltrationGuardrail } from '../../lib/guardrails/exfiltration.ts';
-import { createPromptInjectionGuardrail } from '../../lib/guardrails/injection.ts';
-import { tagPersons } from '../../lib/guardrails/names.ts';
-import { createPiiGuardrail } from '../../lib/guardrails/pii.ts';
-import { createShellInjectionGuardrail } from '../../lib/guardrails/shell.ts';
-import { createToxicityGuardrail } from '../../lib/guardrails/toxicity.ts';
-import { createUnicodeSmugglingGuardrail } from '../../lib/guardrails/unicode.ts';
-import { loadInjectionModelFile } from '../../lib/guardrails/defaults.ts';
+import type { InjectionRulesService, PiiDetectorService } from '../../lib/guardrails/layer.ts';
+import { createEncodedExfiltrationGuardrail } from '../../plugins/guardrail-encoded-exfiltration/exfiltration.ts';
+import { createPromptInjectionGuardrail, loadInjectionModelFile } from '../../plugins/guardrail-prompt-injection/injection.ts';
+import { tagPersons } from '../../plugins/guardrail-pii/names.ts';
+import { createPiiGuardrail } from '../../plugins/guardrail-pii/pii.ts';
+import { createShellInjectionGuardrail } from '../../plugins/guardrail-shell-injection/shell.ts';
+import { createToxicityGuardrail } from '../../plugins/guardrail-toxicity/toxicity.ts';
+import { createUnicodeSmugglingGuardrail } from '../../plugins/guardrail-unicode-smuggling/unicode.ts';
+import { loadGuardrailLayers } from './plugin-layers.ts';
 import type { Guardrail, GuardrailDirection, GuardrailFinding } from '../../kernel/index.ts';
+
+const loaded = await loadGuardrailLayers();
 
 const find = (g: Guardrail, text: string, dir: GuardrailDirection = 'input') =>
   (g.check(text, dir) as { findings: GuardrailFinding[] }).findings;
@@ -229,7 +231,11 @@ describe('shell_injection', () => {
 });
 
 describe('encoded_exfiltration', () => {
-  const ex = createEncodedExfiltrationGuardrail();
+  // The PII and injection detectors it re-checks decoded payloads with, as the plugins provide them.
+  const ex = createEncodedExfiltrationGuardrail({
+    pii: loaded.services.get<PiiDetectorService>('pii-detector')!,
+    injection: loaded.services.get<InjectionRulesService>('injection-rules')!,
+  });
   it('decodes base64 and finds the secret or PII inside', () => {
     const key = Buffer.from('AWS key AKIAIOSFODNN7EXAMPLE').toString('base64');
     assert.deepEqual(kinds(ex, `result: ${key}`, 'output'), ['encoded_secret']);
@@ -285,7 +291,7 @@ describe('unicode_smuggling', () => {
 
 describe('defaults', () => {
   it('six layers with the documented default modes and order', () => {
-    const gs = createDefaultGuardrails();
+    const gs = loaded.guardrails;
     const m = Object.fromEntries(gs.map((g) => [g.name, [g.defaultMode, g.order]]));
     assert.deepEqual(m, {
       unicode_smuggling: ['redact', 10],

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { runGuardrails } from '../../lib/guardrails/chain.ts';
-import { createPiiGuardrail, findPii, piiDefaults } from '../../lib/guardrails/pii.ts';
-import { normalizePii, originalSpan } from '../../lib/guardrails/pii-normalize.ts';
+import { createPiiGuardrail, findPii, piiDefaults } from '../../plugins/guardrail-pii/pii.ts';
+import { normalizePii, originalSpan } from '../../plugins/guardrail-pii/pii-normalize.ts';
 import { buildPiiEvalSet, scorePii } from '../../plugins/guardrail-pii/eval-set.ts';
 import type { GuardrailFinding } from '../../kernel/index.ts';
 

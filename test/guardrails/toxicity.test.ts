@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { createToxicityGuardrail, loadToxicityModel, scoreToxicity } from '../../lib/guardrails/toxicity.ts';
+import { createToxicityGuardrail, loadToxicityModel, scoreToxicity } from '../../plugins/guardrail-toxicity/toxicity.ts';
 import type { GuardrailFinding } from '../../kernel/index.ts';
 import { ROOT } from '../gateway/helpers.ts';
 

@@ -1,6 +1,8 @@
 // Shapes the agent loop exchanges with the HTTP layer: turn events (streamed as SSE) and the
 // synchronous chat result. One loop produces both, so chat and stream can never disagree.
-import type { ApprovalRecord, LlmUsage } from '../../../kernel/index.ts';
+// Also the 'agent' service's contract for callers outside a chat turn (the MCP server): the
+// runtime lives in plugins/gateway-core and is reached only through this interface.
+import type { AgentRuntime, ApprovalRecord, Capability, LlmUsage, Skill, TenantContext } from '../../../kernel/index.ts';
 
 export type ToolCallStatus = 'ok' | 'error' | 'denied' | 'invalid_args' | 'blocked' | 'unknown_skill' | 'pending' | 'aborted';
 
@@ -53,5 +55,34 @@ export type TurnEvent =
   | { event: 'error'; data: { error: string; code: string; details?: Record<string, unknown> } };
 
 export type Emit = (e: TurnEvent) => void;
+
+/** A single skill call outside a chat turn; see AgentService.callSkillDirect. */
+export interface DirectCallRequest {
+  tenant: TenantContext;
+  name: string;
+  /** The arguments object as received (checked against the skill's schema). */
+  input: unknown;
+  signal: AbortSignal;
+  origin: string;
+  /** Id the call is audited and approved under (default: a fresh id). */
+  sessionId?: string;
+  resolve?: (name: string) => Skill | undefined;
+  maxOutputChars?: number;
+  timeoutMs?: number;
+  resultDirection?: 'tool_result' | 'output';
+  /** Sees tool_call, approval_required, guardrail and tool_result events as they happen. */
+  emit?: Emit;
+}
+
+/** services.get<AgentService>('agent'), provided by gateway-core. */
+export interface AgentService extends AgentRuntime {
+  /** The permission sets in force (config file), resolved per tenant. */
+  readonly policy: { forTenant(t: TenantContext | null | undefined): { name: string; capabilities: Capability[] } };
+  /** Every registered skill, with whether the tenant's permission set allows it. */
+  skillsFor(tenant: TenantContext): Array<{ skill: Skill; allowed: boolean; missing: Capability[] }>;
+  /** One skill call outside a chat turn, through the same checks a model's call passes
+   *  (permissions, schema, guardrails, approval, audit). */
+  callSkillDirect(req: DirectCallRequest): Promise<{ record: ToolCallRecord; guardrails: GuardrailEventRecord[] }>;
+}
 
 export type { ApprovalRecord };

@@ -1,13 +1,13 @@
 // Human approval gates. A policy names skills and capabilities that need a person's decision;
 // check() stores a pending approval and the agent pauses. A decision (or the expiry of the
-// approval) is persisted, audited, announced in-process (waitFor) and handed to the agent
-// runtime so the paused turn resumes. Expiry is enforced twice: a timer per approval created in
+// approval) is persisted, audited, announced in-process (waitFor) and to the onDecided
+// listeners (the agent runtime subscribes at start, so the paused turn resumes; this service
+// never looks the agent up, which keeps the service graph free of cycles). Expiry is enforced twice: a timer per approval created in
 // this process, and a sweeper for approvals left pending by an earlier run or another instance.
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import {
   HttpError,
-  type AgentRuntime,
   type ApprovalGate,
   type ApprovalRecord,
   type AuditSink,
@@ -111,6 +111,9 @@ export interface ApprovalService extends ApprovalGate {
   stats(tenant: string | null): Promise<ApprovalStats>;
   /** Pending approvals this instance is timing (for the readiness report). */
   armed(): number;
+  /** Calls `fn` with every decided approval whose paused turn should resume (a decision here, an
+   *  expiry, or a decision the CLI stored). Returns the unsubscribe function. */
+  onDecided(fn: DecidedListener): () => void;
   close(): void;
 }
 
@@ -128,11 +131,13 @@ export interface ApprovalBus {
   readonly holdTtlMs: number;
 }
 
+/** Resumes the turn paused on a decided approval (the agent runtime's resumeAfterApproval). */
+export type DecidedListener = (rec: ApprovalRecord) => Promise<void> | void;
+
 export interface ApprovalDeps {
   store: Store;
   policy: ApprovalPolicy;
   audit: () => AuditSink | undefined;
-  agent: () => AgentRuntime | undefined;
   onError?: (e: unknown, what: string) => void;
   /** While waiting, re-read the store this often, to see decisions made by another instance. */
   pollMs?: number;
@@ -154,6 +159,13 @@ export function createApprovalService(d: ApprovalDeps): ApprovalService {
   const inflight = new Set<string>();
   // Open waitFor() calls, so close() can end them instead of leaving their polls running.
   const waiters = new Set<(e: Error) => void>();
+  const decided = new Set<DecidedListener>();
+  const announce = (rec: ApprovalRecord, what: string) => {
+    for (const fn of [...decided])
+      void Promise.resolve()
+        .then(() => fn(rec))
+        .catch((e) => report(e, what));
+  };
 
   const finish = async (rec: ApprovalRecord, how: 'approved' | 'denied' | 'expired', reason: string | null, actor: string | null) => {
     inflight.add(rec.id);
@@ -207,13 +219,9 @@ export function createApprovalService(d: ApprovalDeps): ApprovalService {
     if (d.bus) void d.bus.publish(done).catch((e) => report(e, 'publish of approval decision'));
     // The decision has been stored; resuming the paused turn happens in the background so the
     // person deciding is not kept waiting for a whole skill call and model answer.
-    const agent = d.agent();
-    const resume = () =>
-      void Promise.resolve()
-        .then(() => agent!.resumeAfterApproval(done))
-        .catch((e) => report(e, 'agent resume after approval'));
-    if (agent && !d.bus) resume();
-    else if (agent && d.bus) {
+    const resume = () => announce(done, 'agent resume after approval');
+    if (decided.size && !d.bus) resume();
+    else if (decided.size && d.bus) {
       // A stream on another replica waits on this approval and resumes the turn there; this
       // replica only steps in (resumeAfterApproval claims the paused turn atomically) if that
       // replica went away without doing it.
@@ -407,16 +415,17 @@ export function createApprovalService(d: ApprovalDeps): ApprovalService {
           timers.delete(rec.id);
         }
         events.emit(rec.id, rec);
-        const agent = d.agent();
-        if (agent)
-          void Promise.resolve()
-            .then(() => agent.resumeAfterApproval(rec))
-            .catch((e) => report(e, 'agent resume after a CLI decision'));
+        announce(rec, 'agent resume after a CLI decision');
       }
       return n;
     },
 
     armed: () => timers.size,
+
+    onDecided(fn) {
+      decided.add(fn);
+      return () => void decided.delete(fn);
+    },
 
     close() {
       for (const w of [...waiters]) w(new Error('the approvals service is shutting down'));
@@ -455,7 +464,6 @@ export async function decideAsOperator(o: {
     store: o.store,
     policy: { skills: [], capabilities: [], ttlSeconds: 900 },
     audit: () => o.audit,
-    agent: () => undefined,
   });
   const announce = (decided_at: string | null) => o.store.putRecord(DECIDED_OUTBOX, o.id, { tenant, decided_at }, null);
   try {

@@ -18,9 +18,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nlp from 'compromise';
 
-/** The gazetteer built by plugins/guardrail-pii/gen-names.ts from faker's locale data (MIT). */
+/** The gazetteer built by gen-names.ts (this plugin) from faker's locale data (MIT). */
 export function gazetteerPath(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'plugins', 'guardrail-pii', 'names.json');
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'names.json');
 }
 
 /** Capitalised words that are names somewhere but far more often something else in a message. */

@@ -6,7 +6,7 @@
 // Markdown are left alone. Tool arguments of a skill whose job *is* a shell command should set
 // this layer's threshold above 0.75 (only dangerous commands then) or its mode to log.
 import type { GuardrailFinding } from '../../kernel/index.ts';
-import { defineLayer, num } from './layer.ts';
+import { defineLayer, num } from '../../lib/guardrails/layer.ts';
 
 export interface ShellSettings extends Record<string, unknown> {
   threshold: number;

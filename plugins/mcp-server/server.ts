@@ -1,6 +1,6 @@
 // vigil as an MCP server: the tool catalogue (the skills the caller's permission set allows, plus
 // the contract-analysis operations) and tools/call routed through the agent's own skill-call
-// path (AgentRuntimeImpl.callSkillDirect), so permissions, schema checks, guardrails on arguments
+// path (AgentService.callSkillDirect), so permissions, schema checks, guardrails on arguments
 // and results, approvals, metrics, spans and the audit trail apply exactly as in chat. One
 // factory serves both transports: stdio (`vigil mcp`) and Streamable HTTP (`/mcp`, plugin
 // mcp-server); the caller's tenant is fixed per server instance.
@@ -15,10 +15,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import type { Capability, KernelServices, Skill, TenantContext } from '../../kernel/index.ts';
-import type { AgentRuntimeImpl } from '../gateway/agent/runtime.ts';
-import type { ToolCallRecord, TurnEvent } from '../gateway/agent/types.ts';
+import type { AgentService, ToolCallRecord, TurnEvent } from '../../lib/gateway/agent/types.ts';
 import { analysisOperations, operationTimeoutMs } from './analysis-ops.ts';
-import { admissionFor, clientKey, maxAnalysisTimeout } from '../analysis/admission.ts';
+import { admissionFor, clientKey, maxAnalysisTimeout } from '../../lib/analysis/admission.ts';
 import { HttpError } from '../../kernel/index.ts';
 
 // The guardrail chain blocks text above its max_chars (256 KiB by default), so larger results are
@@ -27,7 +26,7 @@ export const DEFAULT_MAX_RESULT_CHARS = 256 * 1024;
 
 export interface McpServerOptions {
   services: KernelServices;
-  agent: AgentRuntimeImpl;
+  agent: AgentService;
   log: Logger;
   version: string;
   /** Where calls come from, recorded in the audit detail: "mcp-http" or "mcp-stdio". */
@@ -57,7 +56,7 @@ export class ToolCatalogue {
   private readonly byName: Map<string, Skill>;
 
   constructor(
-    private readonly agent: AgentRuntimeImpl,
+    private readonly agent: AgentService,
     services: KernelServices,
   ) {
     this.operations = analysisOperations(services);

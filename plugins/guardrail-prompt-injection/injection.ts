@@ -1,17 +1,44 @@
 // Prompt-injection layer: multilingual rules for instruction overrides, jailbreak personas,
 // system-prompt extraction, fake chat delimiters and safety bypasses, plus a hashed-n-gram
-// logistic regression (trained by scripts/train-injection.ts), combined by noisy-OR into one
+// logistic regression (trained by train.ts, shipped as model.json), combined by noisy-OR into one
 // score. Everything runs on de-obfuscated text (see normalize.ts); base64/hex/percent payloads
 // are decoded and scored too. False positives it avoids: rules need an instruction-like object
 // ("ignore the previous instructions", not "ignore the whitespace"), role-play alone ("act as a
 // tutor") is left to the classifier, and talking *about* prompt injection is not an injection.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { GuardrailDirection, GuardrailFinding } from '../../kernel/index.ts';
-import { featurize, loadModel, predict, tokenFeatures, windowScore, type HashedModel, type LoadedModel } from './classifier.ts';
+import {
+  featurize,
+  loadModel,
+  noisyOr,
+  predict,
+  tokenFeatures,
+  windowScore,
+  type HashedModel,
+  type LoadedModel,
+} from '../../lib/guardrails/classifier.ts';
 import { caesarShift, findShiftedPassage } from './caesar.ts';
-import { findEncodedBlobs } from './encoding.ts';
-import { defineLayer, num } from './layer.ts';
-import { COMBINING_MARKS, mapSpan, normalizeForMatching, squash, type NormalizedText } from './normalize.ts';
-import { execWord, WORD_START, wordRegex, type WordRegex } from './word-start.ts';
+import { findEncodedBlobs } from '../../lib/guardrails/encoding.ts';
+import { defineLayer, num } from '../../lib/guardrails/layer.ts';
+import { COMBINING_MARKS, mapSpan, normalizeForMatching, squash, type NormalizedText } from '../../lib/guardrails/normalize.ts';
+import { execWord, WORD_START, wordRegex, type WordRegex } from '../../lib/guardrails/word-start.ts';
+
+/** The shipped classifier, next to this file. */
+export function defaultInjectionModelPath(): string {
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'model.json');
+}
+
+export function loadInjectionModelFile(file = defaultInjectionModelPath()): HashedModel {
+  let raw: string;
+  try {
+    raw = fs.readFileSync(file, 'utf8');
+  } catch {
+    throw new Error(`injection model not found at ${file}; run: node --import tsx plugins/guardrail-prompt-injection/train.ts`);
+  }
+  return JSON.parse(raw) as HashedModel;
+}
 
 interface Rule {
   id: string;
@@ -704,13 +731,6 @@ export function matchRules(n: NormalizedText): RuleHit[] {
     }
   }
   return hits;
-}
-
-/** Combines independent evidence: 1 - Π(1 - p). */
-export function noisyOr(ps: number[]): number {
-  let q = 1;
-  for (const p of ps) q *= 1 - Math.max(0, Math.min(1, p));
-  return 1 - q;
 }
 
 export interface InjectionScore {

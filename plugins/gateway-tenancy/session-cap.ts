@@ -5,7 +5,7 @@
 // are tied to a heartbeat key, so the sessions of a replica that died stop counting within
 // the heartbeat TTL instead of holding the tenant's slots forever.
 import type { Redis } from 'ioredis';
-import { HttpError } from '../../../kernel/index.ts';
+import { HttpError } from '../../kernel/index.ts';
 
 export interface SessionCap {
   open(tenant: string | null, sessionId: string): void;

@@ -1,36 +1,36 @@
-// Trains the prompt-injection classifier and writes plugins/guardrail-prompt-injection/model.json.
+// Trains the prompt-injection classifier and writes this plugin's model.json.
 // Reproducible: fixed seed, fixed data order, no randomness outside mulberry32.
-//   node --import tsx scripts/train-injection.ts [--data path/to/deepset-train.json] [--out file]
+//   node --import tsx plugins/guardrail-prompt-injection/train.ts [--data path/to/deepset-train.json] [--out file]
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import {
   applyRelabel,
   deepsetPath,
+  here,
   readExtraData,
   readLabelled,
   toModelFile,
   trainInjectionModel,
   TRAIN_OPTIONS,
-} from '../lib/guardrails/injection-training.ts';
+} from './training.ts';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const repoRoot = path.resolve(here, '..', '..');
 const args = process.argv.slice(2);
 const arg = (name: string) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : undefined;
 };
-const dataFile = arg('--data') ?? deepsetPath(repoRoot);
-const out = arg('--out') ?? path.join(repoRoot, 'plugins', 'guardrail-prompt-injection', 'model.json');
+const dataFile = arg('--data') ?? deepsetPath();
+const out = arg('--out') ?? path.join(here, 'model.json');
 
 if (!fs.existsSync(dataFile)) {
   console.error(`training data not found: ${dataFile} (pass --data or set VIGIL_DATASETS)`);
   process.exit(2);
 }
-const relabelled = applyRelabel(repoRoot, readLabelled(dataFile));
+const relabelled = applyRelabel(readLabelled(dataFile));
 const deepset = relabelled.data;
-const extra = readExtraData(repoRoot);
+const extra = readExtraData();
 const data = [...deepset, ...extra];
 const t0 = Date.now();
 const model = trainInjectionModel(data);

@@ -19,11 +19,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'obscenity';
 import type { GuardrailFinding } from '../../kernel/index.ts';
-import { tokenFeatures, windowScore, type LoadedModel } from './classifier.ts';
-import { defineLayer, num } from './layer.ts';
-import { mapSpan, normalizeForMatching, type NormalizedText } from './normalize.ts';
-import { noisyOr } from './injection.ts';
-import { execWord, WORD_START, wordRegex, type WordRegex } from './word-start.ts';
+import { noisyOr, tokenFeatures, windowScore, type LoadedModel } from '../../lib/guardrails/classifier.ts';
+import { defineLayer, num } from '../../lib/guardrails/layer.ts';
+import { mapSpan, normalizeForMatching, type NormalizedText } from '../../lib/guardrails/normalize.ts';
+import { execWord, WORD_START, wordRegex, type WordRegex } from '../../lib/guardrails/word-start.ts';
 
 export const TOXICITY_CATEGORIES = ['insult', 'identity_attack', 'dehumanisation', 'threat', 'sexual', 'self_harm'] as const;
 export type ToxicityCategory = (typeof TOXICITY_CATEGORIES)[number];
@@ -53,7 +52,7 @@ export interface ToxicityModelFile {
 export type ToxicityModel = Record<ToxicityCategory, LoadedModel>;
 
 export function defaultToxicityModelPath(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'plugins', 'guardrail-toxicity', 'model.json');
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'model.json');
 }
 
 export function loadToxicityModel(file = defaultToxicityModelPath()): ToxicityModel {

@@ -9,10 +9,10 @@
 import { createHash } from 'node:crypto';
 import type { AnalysisEngine, AnalysisResult, Finding, KernelServices, Skill, SkillResult } from '../../kernel/index.ts';
 import { HttpError } from '../../kernel/index.ts';
-import { remediateOffThread, validatePatch } from '../remediation/index.ts';
+import { remediateOffThread, validatePatch } from '../../lib/remediation/index.ts';
 import { ContractInputError, readContractInput, type ContractText } from './contract-source.ts';
-import { applyTimeout, maxAnalysisTimeout } from '../analysis/admission.ts';
-import { applySuppressions } from '../analysis/suppress.ts';
+import { applyTimeout, maxAnalysisTimeout } from '../../lib/analysis/admission.ts';
+import { applySuppressions } from '../../lib/analysis/suppress.ts';
 
 export const DEFAULT_TIMEOUT_S = 300;
 

@@ -2,8 +2,8 @@
 // direction, configured from the `guardrails` section of the service config, and one shared
 // hit counter (vigil_guardrail_hits_total) with the guardrail check endpoint.
 import type { GuardrailChainResult, GuardrailDirection, KernelServices } from '../../../kernel/index.ts';
-import { createGuardrailChain } from '../../guardrails/chain.ts';
-import { countGuardrailHits, guardrailHitsCounter } from '../../guardrails/metrics.ts';
+import { createGuardrailChain } from '../../../lib/guardrails/chain.ts';
+import { countGuardrailHits, guardrailHitsCounter } from '../../../lib/guardrails/metrics.ts';
 
 export type ChainRunner = (text: string, direction: GuardrailDirection) => Promise<GuardrailChainResult>;
 

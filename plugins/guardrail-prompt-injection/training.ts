@@ -1,12 +1,23 @@
-// Training and data loading for the prompt-injection classifier, shared by
-// scripts/train-injection.ts (which writes the shipped model) and bench/guardrails.ts
-// (which retrains per cross-validation fold).
+// Training and data loading for the prompt-injection classifier, shared by train.ts (which
+// writes the shipped model) and bench/guardrails.ts (which retrains per cross-validation fold).
+// The data, relabel list and held-out sets are this plugin's own files, found next to this one.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { windows } from './injection.ts';
-import { exportModel, featurize, predict, trainLogReg, type HashedModel, type LoadedModel, type TrainOptions } from './classifier.ts';
-import { normalizeForMatching } from './normalize.ts';
+import {
+  exportModel,
+  featurize,
+  predict,
+  trainLogReg,
+  type HashedModel,
+  type LoadedModel,
+  type TrainOptions,
+} from '../../lib/guardrails/classifier.ts';
+import { normalizeForMatching } from '../../lib/guardrails/normalize.ts';
+
+export const here = path.dirname(fileURLToPath(import.meta.url));
 
 export interface LabelledText {
   text: string;
@@ -35,9 +46,9 @@ export function readLabelled(file: string): LabelledText[] {
   });
 }
 
-/** The repository's own data: plugins/guardrail-prompt-injection/data/*.json. */
-export function readExtraData(repoRoot: string): LabelledText[] {
-  const dir = path.join(repoRoot, 'plugins', 'guardrail-prompt-injection', 'data');
+/** The repository's own data: data/*.json in this plugin. */
+export function readExtraData(): LabelledText[] {
+  const dir = path.join(here, 'data');
   if (!fs.existsSync(dir)) return [];
   return fs
     .readdirSync(dir)
@@ -47,7 +58,7 @@ export function readExtraData(repoRoot: string): LabelledText[] {
 }
 
 /** deepset/prompt-injections train split, found next to the repo as ../shared/datasets. */
-export function deepsetPath(repoRoot: string): string {
+export function deepsetPath(repoRoot = path.resolve(here, '..', '..')): string {
   const env = process.env.VIGIL_DATASETS;
   const base = env ? path.resolve(env) : path.resolve(repoRoot, '..', 'shared', 'datasets');
   return path.join(base, 'prompt-injection', 'deepset-train.json');
@@ -60,8 +71,8 @@ export function deepsetPath(repoRoot: string): string {
  * so those texts are relabelled (listed by sha256 in deepset-relabel.json, each with its reason).
  * Returns the data with policy labels and how many were changed.
  */
-export function applyRelabel(repoRoot: string, data: LabelledText[]): { data: LabelledText[]; changed: number } {
-  const file = path.join(repoRoot, 'plugins', 'guardrail-prompt-injection', 'deepset-relabel.json');
+export function applyRelabel(data: LabelledText[]): { data: LabelledText[]; changed: number } {
+  const file = path.join(here, 'deepset-relabel.json');
   if (!fs.existsSync(file)) return { data, changed: 0 };
   const list = JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{ sha256: string; label: 0 | 1 }>;
   const by = new Map(list.map((r) => [r.sha256, r.label]));
@@ -75,9 +86,9 @@ export function applyRelabel(repoRoot: string, data: LabelledText[]): { data: La
   return { data: out, changed };
 }
 
-/** The held-out sets of plugins/guardrail-prompt-injection/eval/*.json (never trained on). */
-export function readEvalData(repoRoot: string): Array<{ file: string; data: LabelledText[] }> {
-  const dir = path.join(repoRoot, 'plugins', 'guardrail-prompt-injection', 'eval');
+/** The held-out sets of eval/*.json in this plugin (never trained on). */
+export function readEvalData(): Array<{ file: string; data: LabelledText[] }> {
+  const dir = path.join(here, 'eval');
   if (!fs.existsSync(dir)) return [];
   return fs
     .readdirSync(dir)

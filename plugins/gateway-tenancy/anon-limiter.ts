@@ -2,7 +2,7 @@
 // before any route runs: a flood of keyless or bad-key requests gets 429 with Retry-After
 // instead of costing a key lookup, an audit row and a route each. Fixed windows in process
 // memory; the map is swept so addresses that went quiet do not accumulate.
-import type { RateLimit } from '../../../kernel/index.ts';
+import type { RateLimit } from '../../kernel/index.ts';
 
 export interface AnonymousLimiter {
   /** Counts one request from `ip`; returns seconds to wait when over the limit, else 0. */

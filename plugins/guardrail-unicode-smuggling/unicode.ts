@@ -6,8 +6,8 @@
 // letters of scripts that need them (Arabic, Persian, Indic), a single emoji variation selector,
 // a byte-order mark at the very start, and words that are wholly Cyrillic or Greek.
 import type { GuardrailFinding } from '../../kernel/index.ts';
-import { defineLayer } from './layer.ts';
-import { CONFUSABLES } from './normalize.ts';
+import { defineLayer } from '../../lib/guardrails/layer.ts';
+import { CONFUSABLES } from '../../lib/guardrails/normalize.ts';
 
 export interface UnicodeSettings extends Record<string, unknown> {
   /** Fold mixed-script look-alike words (homoglyph attacks). */

@@ -8,7 +8,7 @@ import { isIPv6 } from 'node:net';
 import { isPossiblePhoneNumber, isValidPhoneNumber, type CountryCode } from 'libphonenumber-js';
 import type { GuardrailFinding } from '../../kernel/index.ts';
 import { cardBrand, dniNieValid, ibanValid, luhnValid, nirValid, verhoeffValid } from './checksums.ts';
-import { defineLayer, num, strList } from './layer.ts';
+import { defineLayer, num, strList } from '../../lib/guardrails/layer.ts';
 import { findNames } from './names.ts';
 import { normalizePii, originalSpan } from './pii-normalize.ts';
 

@@ -11,7 +11,6 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import type { Logger } from 'pino';
 import {
   HttpError,
-  type AgentRuntime,
   type ApprovalGate,
   type ApprovalRecord,
   type AuditEvent,
@@ -29,12 +28,21 @@ import {
   type UsageMeter,
 } from '../../../kernel/index.ts';
 import type { GuardrailAccess } from './guard.ts';
-import { chooseBackend, type BackendChoice } from './llm-select.ts';
+import { chooseBackend, type BackendChoice } from '../../../lib/gateway/agent/llm-select.ts';
 import { gatewayMetrics, type GatewayMetrics } from './metrics.ts';
 import { OutputGate } from './output-gate.ts';
-import { missingCapabilities, type PermissionPolicy } from './permissions.ts';
-import { LlmProviderError, isAbortError } from './provider-error.ts';
-import type { ChatResult, Emit, GuardrailEventRecord, PendingApprovalInfo, ToolCallRecord, ToolCallStatus } from './types.ts';
+import { missingCapabilities, type PermissionPolicy } from '../../../lib/gateway/agent/permissions.ts';
+import { LlmProviderError, isAbortError } from '../../../lib/gateway/agent/provider-error.ts';
+import type {
+  AgentService,
+  ChatResult,
+  DirectCallRequest,
+  Emit,
+  GuardrailEventRecord,
+  PendingApprovalInfo,
+  ToolCallRecord,
+  ToolCallStatus,
+} from '../../../lib/gateway/agent/types.ts';
 
 export interface AgentOptions {
   maxTurns: number;
@@ -159,24 +167,6 @@ interface DirectCallOptions {
   resultDirection?: 'tool_result' | 'output';
 }
 
-/** A single skill call outside a chat turn; see AgentRuntimeImpl.callSkillDirect. */
-export interface DirectCallRequest {
-  tenant: TenantContext;
-  name: string;
-  /** The arguments object as received (checked against the skill's schema). */
-  input: unknown;
-  signal: AbortSignal;
-  origin: string;
-  /** Id the call is audited and approved under (default: a fresh id). */
-  sessionId?: string;
-  resolve?: (name: string) => Skill | undefined;
-  maxOutputChars?: number;
-  timeoutMs?: number;
-  resultDirection?: 'tool_result' | 'output';
-  /** Sees tool_call, approval_required, guardrail and tool_result events as they happen. */
-  emit?: Emit;
-}
-
 class GuardrailBlock extends Error {
   constructor(
     readonly layer: string,
@@ -188,7 +178,7 @@ class GuardrailBlock extends Error {
 
 const noop: Emit = () => {};
 
-export class AgentRuntimeImpl implements AgentRuntime {
+export class AgentRuntimeImpl implements AgentService {
   readonly metrics: GatewayMetrics;
   private readonly active = new Map<string, number>();
   private readonly waiting = new Set<string>();

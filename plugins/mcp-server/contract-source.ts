@@ -4,7 +4,7 @@
 // only the error type differs (MCP answers tool errors, not HTTP statuses). The same reader
 // refuses non-.sol files (not_solidity) and pathological source (source_too_complex).
 import { HttpError } from '../../kernel/index.ts';
-import { readContract } from '../analysis/contract-input.ts';
+import { readContract } from '../../lib/analysis/contract-input.ts';
 
 export const MAX_CONTRACT_BYTES = 1024 * 1024;
 

@@ -3,7 +3,7 @@
 // e-mail address appearing in message text. E-mail matching is whole-address and
 // case-insensitive, so "bob@x.io" does not match "jimbob@x.io" or "bob@x.io.evil".
 import { createHash } from 'node:crypto';
-import type { AuditEvent, Guardrail, MessageRecord, SessionRecord, Store } from '../../../../kernel/index.ts';
+import type { AuditEvent, Guardrail, MessageRecord, SessionRecord, Store } from '../../kernel/index.ts';
 
 export interface SubjectQuery {
   tenant: string | null;

@@ -8,7 +8,7 @@
 // Separators inside numbers (". - _ /" and spaces) are handled by the numeric detectors, which
 // read digit groups rather than a text with the separators removed: "4111.1111.1111.1111" is one
 // card, "call 555 1234 or 4111 ..." stays two things.
-import { isInvisible } from './normalize.ts';
+import { isInvisible } from '../../lib/guardrails/normalize.ts';
 
 export interface PiiText {
   text: string;
