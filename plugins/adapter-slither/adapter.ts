@@ -10,9 +10,9 @@ import {
   type AdapterOutput,
   type ExternalToolOptions,
   type FindingHelpers,
-} from '../../lib/analysis/engine/adapter.ts';
-import { categoryFromText, confidenceFromText, severityFromText } from '../../lib/analysis/engine/categories.ts';
-import { parseJsonOutput } from '../../lib/analysis/engine/external.ts';
+} from '../../lib/analysis/external/adapter.ts';
+import { categoryFromText, confidenceFromText, severityFromText } from '../../lib/analysis/taxonomy.ts';
+import { parseJsonOutput } from '../../lib/analysis/external/process.ts';
 import type { Finding, ToolRunOutput } from '../../kernel/index.ts';
 
 /** Slither check ids whose category the keyword rules would not get right. */

@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findingId, sliceLines } from '../../lib/analysis/ids.ts';
-import { extractFunctionSamples } from '../../lib/analysis/ml/features.ts';
-import { bytecodeOf } from '../../lib/analysis/ml/dataset.ts';
-import { predict, type MlModel } from '../../lib/analysis/ml/model.ts';
+import { extractFunctionSamples } from './model/features.ts';
+import { bytecodeOf } from './model/dataset.ts';
+import { predict, type MlModel } from './model/model.ts';
 import type { Category, Finding } from '../../schemas/finding.ts';
 
 export const ML_TOOL = 'vigil-ml';

@@ -38,7 +38,7 @@ import type {
   WorkerPool,
 } from '../../kernel/index.ts';
 import { findingId, sliceLines } from '../../lib/analysis/ids.ts';
-import { locate, outlineSource } from '../../lib/analysis/engine/outline.ts';
+import { locate, outlineSource } from '../../lib/analysis/outline.ts';
 import { LINT_MODULE, lintTask, solhintVersion, type SolhintReport } from './lint-task.ts';
 
 interface RuleMap {

@@ -2,18 +2,15 @@
 // transaction sequence that proves them. `fuzzTask` is what runs inside a kernel pool worker:
 // it compiles, deploys, fuzzes until its deadline and returns replay-confirmed findings.
 import { fileURLToPath } from 'node:url';
-import { compileTask, oneLine, type CompileResult } from '../compiler/index.ts';
 import type { Finding, ToolStatus } from '../../../schemas/finding.ts';
-import { buildProgram, type Program } from './program.ts';
+import { compileProgram } from '../../../lib/analysis/evm/program.ts';
 import { fuzzProgram, type FuzzResult } from './fuzzer.ts';
 import { proofsToFindings } from './findings.ts';
 
 export const FUZZ_MODULE = fileURLToPath(import.meta.url);
 
-export { buildProgram, type Program } from './program.ts';
-export { fuzzProgram, type FuzzOptions, type FuzzResult, type Proof } from './fuzzer.ts';
-export { replaySequence, replaySpecs, type SequenceEvidence, type EvidenceStep } from './replay.ts';
-export { proofToFinding, proofsToFindings, evidenceOf, TOOL_NAME } from './findings.ts';
+export { fuzzProgram, type FuzzOptions, type FuzzResult } from './fuzzer.ts';
+export { proofToFinding, proofsToFindings, TOOL_NAME } from './findings.ts';
 
 export interface FuzzTaskArgs {
   source: string;
@@ -36,36 +33,13 @@ export interface FuzzTaskResult {
   meta: Record<string, unknown>;
 }
 
-/** Compiles with everything the fuzzer needs (bytecode, runtime source maps, AST for the file id). */
-export function compileForFuzzing(req: { source: string; file: string; absPath?: string | null; roots?: string[] }): {
-  program: Program | null;
-  result: CompileResult;
-  error: string | null;
-} {
-  const result = compileTask({
-    source: req.source,
-    file: req.file,
-    absPath: req.absPath ?? null,
-    roots: req.roots,
-    outputs: 'full',
-    ast: true,
-  });
-  if (!result.ok)
-    return {
-      program: null,
-      result,
-      error: `the contract does not compile: ${result.errors[0] ? oneLine(result.errors[0]) : result.reason}`,
-    };
-  return { program: buildProgram(result, req.source, req.file), result, error: null };
-}
-
 /** Pool task: compile, fuzz, prove. Never throws for bad input: the status says what happened. */
 export async function fuzzTask(args: FuzzTaskArgs): Promise<FuzzTaskResult> {
   const t0 = Date.now();
   if (args?.budgetMs) args = { ...args, deadline: Math.min(args.deadline, t0 + args.budgetMs) };
   if (typeof args?.source !== 'string' || !args.source.trim())
     return { status: 'error', findings: [], error: 'no source to fuzz', meta: {} };
-  const { program, result, error } = compileForFuzzing(args);
+  const { program, result, error } = compileProgram(args);
   if (!program) return { status: 'skipped', findings: [], error, meta: { compiler: result.compiler } };
   const meta: Record<string, unknown> = { compiler: program.compiler, hardfork: program.fork, compile_ms: Date.now() - t0 };
   if (Date.now() > args.deadline - 300)

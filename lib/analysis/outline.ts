@@ -1,8 +1,8 @@
 // Structural outline of a source (contracts and their functions with line spans), so that every
 // tool can name the contract and function around a line without re-walking the AST.
-import { parseSolidityText } from '../solidity-parser.ts';
+import { parseSolidityText } from './solidity-parser.ts';
 import { fileURLToPath } from 'node:url';
-import { sourceMemo } from '../source-memo.ts';
+import { sourceMemo } from './source-memo.ts';
 
 export interface OutlineFunction {
   name: string;

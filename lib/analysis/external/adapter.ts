@@ -6,9 +6,9 @@ import path from 'node:path';
 import type { AnalysisInput, AnalysisTool, ToolAvailability, ToolRunOptions, ToolRunOutput } from '../../../kernel/contracts/tool.ts';
 import type { Category, Finding, Severity } from '../../../schemas/finding.ts';
 import { findingId, sliceLines } from '../ids.ts';
-import { CATEGORY_RECOMMENDATION } from './categories.ts';
-import { findBinary, prepareWorkspace, runBinary, tail, type RunResult, type Workspace } from './external.ts';
-import { locate, outlineSource, type Outline } from './outline.ts';
+import { CATEGORY_RECOMMENDATION } from '../taxonomy.ts';
+import { findBinary, prepareWorkspace, runBinary, tail, type RunResult, type Workspace } from './process.ts';
+import { locate, outlineSource, type Outline } from '../outline.ts';
 
 export interface AdapterRunContext {
   input: AnalysisInput;

@@ -11,10 +11,10 @@
 // token confidence (0.1): an echo must not make a finding look more certain.
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import type { LlmBackend, LlmMessage } from '../../../kernel/contracts/llm.ts';
-import { CATEGORIES, SEVERITIES, type Finding } from '../../../schemas/finding.ts';
-import { findingId, sliceLines } from '../ids.ts';
-import { outlineSource, locate } from '../engine/outline.ts';
+import type { LlmBackend, LlmMessage } from '../../kernel/contracts/llm.ts';
+import { CATEGORIES, SEVERITIES, type Finding } from '../../schemas/finding.ts';
+import { findingId, sliceLines } from '../../lib/analysis/ids.ts';
+import { outlineSource, locate } from '../../lib/analysis/outline.ts';
 
 export const AI_TOOL = 'vigil-ai';
 export const LLM_ONLY_CAP = 0.3;

@@ -2,18 +2,18 @@
 // the symbolic EVM it came from (external calls return what the solver likes, hashes are
 // uninterpreted functions, memory at symbolic offsets is fresh...), so a candidate becomes a
 // finding only when its transaction sequence breaks the property on the fuzzer's in-process EVM
-// (lib/analysis/dynamic): the same deterministic world, the same property monitor, and evidence
+// (lib/analysis/evm): the same deterministic world, the same property monitor, and evidence
 // in the fuzzer's `transaction_sequence` format, which replaySequence() (and the benchmark)
 // re-runs on a fresh chain.
-import type { CompileResult } from '../compiler/index.ts';
-import { buildProgram, replaySequence, evidenceOf, type Program, type SequenceEvidence } from '../dynamic/index.ts';
-import { replaySpecs } from '../dynamic/replay.ts';
-import { Chain, ACTORS, GENESIS_BLOCK, GENESIS_TIME, type BlockEnv } from '../dynamic/chain.ts';
-import { buildWorld, calldataFor, CALL_GAS } from '../dynamic/world.ts';
-import { defaultValue, encodeArgs, type AbiParam, type AbiValue } from '../dynamic/abi.ts';
-import type { Property, TxSpec, Violation } from '../dynamic/exec.ts';
-import type { FnInfo, SourceSite } from '../dynamic/program.ts';
-import type { StepTracer } from '../dynamic/trace.ts';
+import type { CompileResult } from '../../../lib/analysis/compiler/index.ts';
+import { buildProgram, type Program } from '../../../lib/analysis/evm/program.ts';
+import { evidenceOf, replaySequence, replaySpecs, type SequenceEvidence } from '../../../lib/analysis/evm/replay.ts';
+import { Chain, ACTORS, GENESIS_BLOCK, GENESIS_TIME, type BlockEnv } from '../../../lib/analysis/evm/chain.ts';
+import { buildWorld, calldataFor, CALL_GAS } from '../../../lib/analysis/evm/world.ts';
+import { defaultValue, encodeArgs, type AbiParam, type AbiValue } from '../../../lib/analysis/evm/abi.ts';
+import type { Property, TxSpec, Violation } from '../../../lib/analysis/evm/exec.ts';
+import type { FnInfo, SourceSite } from '../../../lib/analysis/evm/program.ts';
+import type { StepTracer } from '../../../lib/analysis/evm/trace.ts';
 import type { SinkKind } from './evm.ts';
 
 /** One attacker transaction of a counterexample, with the model's values. */

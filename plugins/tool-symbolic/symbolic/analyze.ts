@@ -6,9 +6,9 @@
 // not confirm (an external call returning what the solver liked, a keccak preimage it invented)
 // is dropped and listed in `sinks` with why. `symbolicTask` is the kernel pool task (Z3 stays
 // loaded per worker).
-import { compileTask, LineIndex, stripCommentsAndStrings, type CompileResult } from '../compiler/index.ts';
-import { outlineSource, locate, functionLine, type Outline } from '../engine/outline.ts';
-import { findingId, sliceLines } from '../ids.ts';
+import { compileTask, LineIndex, stripCommentsAndStrings, type CompileResult } from '../../../lib/analysis/compiler/index.ts';
+import { outlineSource, locate, functionLine, type Outline } from '../../../lib/analysis/outline.ts';
+import { findingId, sliceLines } from '../../../lib/analysis/ids.ts';
 import type { Finding, Severity, Category } from '../../../schemas/finding.ts';
 import { isZ3Fatal, loadZ3, resetZ3, TermSolver } from './solver.ts';
 import { Explorer, disassemble, hexToBytes, type Limits, type ProvenSink, type SinkKind, type Code } from './evm.ts';

@@ -1,12 +1,10 @@
 // Turns replay-confirmed proofs into normalized findings whose evidence is the exact
 // transaction sequence (replaySequence() re-runs it).
 import type { Category, Finding, Severity } from '../../../schemas/finding.ts';
-import { findingId, sliceLines } from '../ids.ts';
-import { functionLine } from '../engine/outline.ts';
-import { toHex } from './abi.ts';
-import type { Proof } from './fuzzer.ts';
-import type { EvidenceStep, SequenceEvidence } from './replay.ts';
-import type { World } from './world.ts';
+import { findingId, sliceLines } from '../../../lib/analysis/ids.ts';
+import { functionLine } from '../../../lib/analysis/outline.ts';
+import { evidenceOf, type Proof } from '../../../lib/analysis/evm/replay.ts';
+import type { World } from '../../../lib/analysis/evm/world.ts';
 
 export const TOOL_NAME = 'vigil-fuzz';
 
@@ -133,59 +131,6 @@ function kindOf(p: Proof): Kind {
           'The sequence shows calls after which the invariant no longer holds; fix the function that breaks it or the invariant.',
       };
   }
-}
-
-export function evidenceOf(world: World, p: Proof): SequenceEvidence {
-  const runs = p.replay.runs;
-  const sequence: EvidenceStep[] = p.specs.map((s, i) => {
-    const t = world.targets[s.target];
-    const fn = t.contract.fns[s.fn];
-    const run = runs[i];
-    return {
-      from: run.from,
-      to: t.address,
-      contract: t.name,
-      function: fn.signature || '(ether transfer)',
-      args: s.args,
-      value: s.value,
-      timestamp: Number(run.block.timestamp),
-      block_number: Number(run.block.number),
-      role: s.role,
-      msg_sender: run.sender,
-      data: toHex(run.data),
-      ...(s.role === 'attacker_contract' ? { reenter: s.reenter } : {}),
-      ...(s.expectRevert ? { expect_revert: true } : {}),
-      ok: run.outcome.ok,
-    };
-  });
-  return {
-    kind: 'transaction_sequence',
-    property: p.property,
-    observed: p.violation.observed,
-    sequence,
-    details: p.violation.details,
-    site: p.violation.site,
-    setup: {
-      fork: world.program.fork,
-      compiler: world.program.compiler,
-      actors: {
-        owner: '0x00000000000000000000000000000000000a11ce',
-        user: '0x00000000000000000000000000000000000b0b00',
-        attacker: '0x0000000000000000000000000000000000bad000',
-        attacker_contract: world.attackerContract,
-        refusing_contract: world.refuser,
-      },
-      deployed: world.targets.map((t) => ({
-        contract: t.name,
-        address: t.address,
-        constructor_args: t.constructorArgs,
-        value: t.constructorValue,
-      })),
-      funding: world.funding.filter((f) => f.ok).map(({ ok: _ok, ...f }) => f),
-      forced_balance: world.forcedBalance,
-    },
-    replayed: true,
-  } as SequenceEvidence;
 }
 
 export function proofToFinding(world: World, p: Proof): Finding {

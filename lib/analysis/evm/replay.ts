@@ -3,7 +3,7 @@
 // reporting it, and anyone holding a finding's evidence can do the same with replaySequence().
 import { ACTORS, Chain, GENESIS_BLOCK, GENESIS_TIME, type BlockEnv, type Role } from './chain.ts';
 import { SequenceMonitor, tracerConfig, type Property, type TxRun, type TxSpec, type Violation } from './exec.ts';
-import type { AbiValue } from './abi.ts';
+import { toHex, type AbiValue } from './abi.ts';
 import type { Program } from './program.ts';
 import { buildWorld, type World } from './world.ts';
 
@@ -180,6 +180,70 @@ export async function replaySequence(
   };
   const r = await replayIn(chain, world, specs, expected);
   return { broken: r.broken, observed: r.violation?.observed ?? null, ...(r.error ? { error: r.error } : {}) };
+}
+
+/** A property broken by a sequence and confirmed on replay (found by the fuzzer, or by the symbolic
+ *  engine and replayed here). */
+export interface Proof {
+  property: Property;
+  specs: TxSpec[];
+  violation: Violation;
+  /** Root cause: reentrancy | access_control | bad_randomness | time_manipulation for ether_drained; reentrancy for an arithmetic_wrap that only happens when the attacker re-enters. */
+  how: string | null;
+  replay: ReplayOutcome;
+}
+
+export function evidenceOf(world: World, p: Proof): SequenceEvidence {
+  const runs = p.replay.runs;
+  const sequence: EvidenceStep[] = p.specs.map((s, i) => {
+    const t = world.targets[s.target];
+    const fn = t.contract.fns[s.fn];
+    const run = runs[i];
+    return {
+      from: run.from,
+      to: t.address,
+      contract: t.name,
+      function: fn.signature || '(ether transfer)',
+      args: s.args,
+      value: s.value,
+      timestamp: Number(run.block.timestamp),
+      block_number: Number(run.block.number),
+      role: s.role,
+      msg_sender: run.sender,
+      data: toHex(run.data),
+      ...(s.role === 'attacker_contract' ? { reenter: s.reenter } : {}),
+      ...(s.expectRevert ? { expect_revert: true } : {}),
+      ok: run.outcome.ok,
+    };
+  });
+  return {
+    kind: 'transaction_sequence',
+    property: p.property,
+    observed: p.violation.observed,
+    sequence,
+    details: p.violation.details,
+    site: p.violation.site,
+    setup: {
+      fork: world.program.fork,
+      compiler: world.program.compiler,
+      actors: {
+        owner: '0x00000000000000000000000000000000000a11ce',
+        user: '0x00000000000000000000000000000000000b0b00',
+        attacker: '0x0000000000000000000000000000000000bad000',
+        attacker_contract: world.attackerContract,
+        refusing_contract: world.refuser,
+      },
+      deployed: world.targets.map((t) => ({
+        contract: t.name,
+        address: t.address,
+        constructor_args: t.constructorArgs,
+        value: t.constructorValue,
+      })),
+      funding: world.funding.filter((f) => f.ok).map(({ ok: _ok, ...f }) => f),
+      forced_balance: world.forcedBalance,
+    },
+    replayed: true,
+  } as SequenceEvidence;
 }
 
 export { ACTORS };

@@ -3,7 +3,16 @@
 // written after calls), and opcode bigrams of the instructions the compiler's source map
 // attributes to the function. Only code is measured: identifiers, names, comments, file paths
 // never enter a feature (a renamed contract gets the same vector).
-import { computeFacts, parseSolidity, walk, isMsgSender, isTxOrigin, blockValue, type FunctionFacts, type Node } from '../static/index.ts';
+import {
+  computeFacts,
+  parseSolidity,
+  walk,
+  isMsgSender,
+  isTxOrigin,
+  blockValue,
+  type FunctionFacts,
+  type Node,
+} from '../../../lib/analysis/static/index.ts';
 
 const NODE_TYPES = [
   'IfStatement',

@@ -4,13 +4,13 @@
 // shrunk, classified (re-running it without re-entry tells reentrancy from a plain missing
 // check) and replayed on a fresh EVM; only sequences that still break the property on replay
 // are reported.
-import { Chain, GENESIS_BLOCK, GENESIS_TIME, type BlockEnv } from './chain.ts';
-import { SequenceMonitor, tracerConfig, runTx, type OwnerCandidate, type Property, type TxSpec, type Violation } from './exec.ts';
+import { Chain, GENESIS_BLOCK, GENESIS_TIME, type BlockEnv } from '../../../lib/analysis/evm/chain.ts';
+import { SequenceMonitor, tracerConfig, runTx, type OwnerCandidate, type TxSpec, type Violation } from '../../../lib/analysis/evm/exec.ts';
 import { Generator, Rng } from './gen.ts';
-import type { Program } from './program.ts';
-import { buildWorld, type World } from './world.ts';
-import type { Site } from './trace.ts';
-import { keyOf, replaySpecs, type ReplayOutcome } from './replay.ts';
+import type { Program } from '../../../lib/analysis/evm/program.ts';
+import { buildWorld, type World } from '../../../lib/analysis/evm/world.ts';
+import type { Site } from '../../../lib/analysis/evm/trace.ts';
+import { keyOf, replaySpecs, type Proof } from '../../../lib/analysis/evm/replay.ts';
 
 export interface FuzzOptions {
   /** Epoch ms by which fuzzing and proof checking must be done. */
@@ -20,15 +20,6 @@ export interface FuzzOptions {
   seed?: number;
   /** Stop early after this many sequences (tests). */
   maxSequences?: number;
-}
-
-export interface Proof {
-  property: Property;
-  specs: TxSpec[];
-  violation: Violation;
-  /** Root cause: reentrancy | access_control | bad_randomness | time_manipulation for ether_drained; reentrancy for an arithmetic_wrap that only happens when the attacker re-enters. */
-  how: string | null;
-  replay: ReplayOutcome;
 }
 
 export interface FuzzResult {

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { compileTask } from '../compiler/index.ts';
+import { compileTask } from '../../../lib/analysis/compiler/index.ts';
 import { extractFunctionSamples, type BytecodeInfo, type FunctionSample } from './features.ts';
 
 export const DATASETS_DIR = process.env.VIGIL_DATASETS ?? '/work/shared/datasets';

@@ -2,8 +2,8 @@
 // ABI, bytecode and runtime source maps (program counter -> line of the submitted source), the
 // hardfork their bytecode needs, and the constants their code pushes (a dictionary for inputs).
 import semver from 'semver';
-import { LineIndex, type CompileResult } from '../compiler/index.ts';
-import { outlineSource, locate, type Outline } from '../engine/outline.ts';
+import { compileTask, LineIndex, oneLine, type CompileResult } from '../compiler/index.ts';
+import { outlineSource, locate, type Outline } from '../outline.ts';
 import { selectorOf, signatureOf, type AbiEntry } from './abi.ts';
 
 export interface FnInfo {
@@ -238,4 +238,27 @@ export class SiteMapper {
       snippet: this.buf.subarray(s, s + l).toString('utf8'),
     };
   }
+}
+
+/** Compiles with everything the EVM needs (bytecode, runtime source maps, AST for the file id). */
+export function compileProgram(req: { source: string; file: string; absPath?: string | null; roots?: string[] }): {
+  program: Program | null;
+  result: CompileResult;
+  error: string | null;
+} {
+  const result = compileTask({
+    source: req.source,
+    file: req.file,
+    absPath: req.absPath ?? null,
+    roots: req.roots,
+    outputs: 'full',
+    ast: true,
+  });
+  if (!result.ok)
+    return {
+      program: null,
+      result,
+      error: `the contract does not compile: ${result.errors[0] ? oneLine(result.errors[0]) : result.reason}`,
+    };
+  return { program: buildProgram(result, req.source, req.file), result, error: null };
 }

@@ -1,7 +1,7 @@
 // Maps what external tools say (SWC ids, rule ids, titles) onto the DASP categories our findings
 // use. Rule vocabularies differ per tool, so the explicit SWC table wins and keyword rules
 // over the rule id and title are the fallback.
-import type { Category, Severity } from '../../../schemas/finding.ts';
+import type { Category, Severity } from '../../schemas/finding.ts';
 
 const SWC_CATEGORY: Record<string, Category> = {
   '100': 'access_control', // function default visibility

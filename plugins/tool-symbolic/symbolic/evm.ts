@@ -13,7 +13,7 @@
 // Sinks that could still be reverted (calls, stores) are checked at the transaction's
 // successful end, so a later `require` that undoes them is taken into account.
 //
-// The world is the fuzzer's chain (lib/analysis/dynamic/chain.ts), so every model is a
+// The world is the fuzzer's chain (lib/analysis/evm/chain.ts), so every model is a
 // transaction sequence that can be replayed there: the deployer is the fuzzer's owner, the
 // attacker its attacker EOA (one fixed address, not a symbolic one: a symbolic caller let the
 // solver "be" an address hard-coded in the contract, e.g. a honeypot's backdoor owner, and so
@@ -30,13 +30,13 @@
 import { keccak_256 } from '@noble/hashes/sha3';
 import { ADDR_MASK, MASK, TermTable, varsOf, type Term } from './terms.ts';
 import type { TermSolver } from './solver.ts';
-import { ACTORS, GENESIS_BLOCK, GENESIS_TIME } from '../dynamic/chain.ts';
+import { ACTORS, GENESIS_BLOCK, GENESIS_TIME } from '../../../lib/analysis/evm/chain.ts';
 
 /** The deployer: the fuzzer's owner account. */
 export const CREATOR = BigInt(ACTORS.owner);
 /** The attacker: the fuzzer's attacker EOA (the replay sends from it). */
 export const ATTACKER = BigInt(ACTORS.attacker);
-/** Block values of the fuzzer's chain (lib/analysis/dynamic/chain.ts blockOf). */
+/** Block values of the fuzzer's chain (lib/analysis/evm/chain.ts blockOf). */
 const COINBASE = 0xc0ffee00n;
 const PREVRANDAO = BigInt('0x' + '07'.repeat(32));
 const BLOCK_GAS_LIMIT = 30_000_000n;
