@@ -1,6 +1,6 @@
 // Shared edits for fixes that add a modifier: where a function header takes one (before
 // `returns`, never after it) and where a new member goes in a contract body.
-import { stripCommentsAndStrings } from '../../analysis/compiler/index.ts';
+import { stripCommentsAndStrings } from '../../../lib/analysis/compiler/index.ts';
 import { indentAt, span, type Edit, type Node } from '../source.ts';
 
 /** Inserts ` name` into a function header, before its returns clause or its body. */

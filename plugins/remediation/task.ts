@@ -3,9 +3,9 @@
 // must not run on the thread serving both HTTP surfaces. In the worker the compiler runs
 // in-process (the task itself is already killable at the request's deadline).
 import { fileURLToPath } from 'node:url';
-import type { Finding, WorkerPool } from '../../kernel/index.ts';
-import { compileTask, oneLine } from '../analysis/compiler/index.ts';
-import { remediate, unchangedResult, type RemediationResult } from './engine.ts';
+import { compileTask, oneLine } from '../../lib/analysis/compiler/index.ts';
+import type { Finding, RemediationResult, WorkerPool } from '../../kernel/index.ts';
+import { remediate, unchangedResult } from './remediate.ts';
 
 export const REMEDIATE_MODULE = fileURLToPath(import.meta.url);
 

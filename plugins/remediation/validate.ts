@@ -4,10 +4,8 @@
 // detector (or title when a tool names no detector) + contract + function. Several findings with
 // one key are paired in line order; unpaired originals were fixed, unpaired new ones introduced.
 import type { Finding, Severity } from '../../schemas/finding.ts';
-import type { AnalysisEngine, WorkerPool } from '../../kernel/index.ts';
-import { compileSolidity, oneLine } from '../analysis/compiler/index.ts';
-
-export type Verdict = 'improved' | 'unchanged' | 'regressed' | 'broken';
+import type { AnalysisEngine, PatchSide, PatchValidation, RemediationVerdict as Verdict, WorkerPool } from '../../kernel/index.ts';
+import { compileSolidity, oneLine } from '../../lib/analysis/compiler/index.ts';
 
 export const SEVERITY_WEIGHT: Record<Severity, number> = { CRITICAL: 10, HIGH: 5, MEDIUM: 2, LOW: 1, INFO: 0 };
 
@@ -59,13 +57,6 @@ export function decideVerdict(compiles: boolean, c: Comparison): Verdict {
   return 'unchanged';
 }
 
-/** One side of a validation: the source and where it came from (imports resolve from absPath). */
-export interface PatchSide {
-  source: string;
-  file: string;
-  absPath: string | null;
-}
-
 /**
  * validate-remediation, shared by the REST route and the MCP tool so the two cannot drift:
  * compile both sides, analyse both in quick mode, compare. A patch that is not even Solidity is
@@ -79,7 +70,7 @@ export async function validatePatch(
   original: PatchSide,
   patched: PatchSide,
   opts: { timeoutMs: number; signal?: AbortSignal },
-) {
+): Promise<PatchValidation> {
   const { roots, ...compileOpts } = deps.compile;
   const [cOrig, cPatch] = await Promise.all(
     [original, patched].map((c) =>

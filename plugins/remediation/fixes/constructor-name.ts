@@ -3,7 +3,7 @@
 // compiler wants a visibility); when the pragma still admits older compilers the function is
 // renamed to the exact contract name instead, which every 0.4 compiler treats as constructor.
 import semver from 'semver';
-import { stripCommentsAndStrings } from '../../analysis/compiler/index.ts';
+import { stripCommentsAndStrings } from '../../../lib/analysis/compiler/index.ts';
 import { effectiveVersion, span, type Node } from '../source.ts';
 import { canUse, type FixContext, type FixResult } from './types.ts';
 

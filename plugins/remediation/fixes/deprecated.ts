@@ -2,7 +2,7 @@
 // throw -> revert(), suicide -> selfdestruct, sha3 -> keccak256 (same semantics),
 // constant functions -> view (0.4.17+), msg.gas -> gasleft() (0.4.21+),
 // block.blockhash -> blockhash (0.4.22+).
-import { stripCommentsAndStrings } from '../../analysis/compiler/index.ts';
+import { stripCommentsAndStrings } from '../../../lib/analysis/compiler/index.ts';
 import { findAll, span, type Edit, type Node } from '../source.ts';
 import { canUse, type FixContext, type FixResult } from './types.ts';
 

@@ -1,9 +1,9 @@
 // Source-level plumbing for the fix engine: parsing with positions, text edits on character
 // ranges, position mapping across edits, and the Solidity version facts a fix needs to emit
 // syntax the selected compiler accepts.
-import { parseSolidityText } from '../analysis/solidity-parser.ts';
+import { parseSolidityText } from '../../lib/analysis/solidity-parser.ts';
 import semver from 'semver';
-import { chooseCompiler, extractPragma, stripCommentsAndStrings } from '../analysis/compiler/index.ts';
+import { chooseCompiler, extractPragma, stripCommentsAndStrings } from '../../lib/analysis/compiler/index.ts';
 
 export type Node = {
   type: string;

@@ -5,6 +5,7 @@
 // the pragma selects; otherwise it is reported as not applied with the compiler's reason.
 import { createPatch } from 'diff';
 import type { Finding } from '../../schemas/finding.ts';
+import type { FixRecord, RemediationResult } from '../../kernel/index.ts';
 import {
   applyEdits,
   indentUnit,
@@ -38,34 +39,6 @@ export interface RemediateOptions {
   file?: string;
   /** Compiles a candidate source with the compiler its pragma selects. Without it fixes are only parse-checked. */
   compile?: (source: string) => Promise<CompileCheck>;
-}
-
-export interface FixRecord {
-  finding_id: string;
-  title: string;
-  category: string;
-  applied: boolean;
-  strategy: string | null;
-  description: string | null;
-  reason_if_not: string | null;
-}
-
-export interface RemediationResult {
-  patched_code: string;
-  diff: string;
-  fixes: FixRecord[];
-  summary: {
-    findings: number;
-    applied: number;
-    not_applied: number;
-    changed: boolean;
-    /** Whether the patched code compiles (null when no compiler check was possible). */
-    compiles: boolean | null;
-    original_compiles: boolean | null;
-    compiler: string | null;
-    compile_errors: string[];
-    text: string;
-  };
 }
 
 /** Order in which fixes run: syntax-level first, then the ones that move or wrap statements. */
