@@ -1,51 +1,85 @@
-// Maps what external tools say (SWC ids, rule ids, titles) onto the DASP categories our findings
-// use. Rule vocabularies differ per tool, so the explicit SWC table wins and keyword rules
-// over the rule id and title are the fallback.
-import type { Category, Severity } from '../../schemas/finding.ts';
+// The one table of weakness names: the finding categories (the DASP Top 10 classes), the SWC
+// registry entries we use with the CWE each one lists, and how an SWC id maps to a category.
+// Detectors, external-tool adapters, the ML labels, the benchmarks and SARIF all read it;
+// test/engine/taxonomy.test.ts checks every detector's metadata against it.
+import { CATEGORIES, type Category, type Severity } from '../../schemas/finding.ts';
 
-const SWC_CATEGORY: Record<string, Category> = {
-  '100': 'access_control', // function default visibility
-  '101': 'arithmetic',
-  '104': 'unchecked_low_level_calls',
-  '105': 'access_control', // unprotected ether withdrawal
-  '106': 'access_control', // unprotected selfdestruct
-  '107': 'reentrancy',
-  '108': 'access_control',
-  '112': 'access_control', // delegatecall to untrusted callee
-  '113': 'denial_of_service',
-  '114': 'front_running',
-  '115': 'access_control', // tx.origin
-  '116': 'time_manipulation',
-  '118': 'access_control', // incorrect constructor name
-  '120': 'bad_randomness',
-  '124': 'access_control', // arbitrary storage write
-  '126': 'denial_of_service', // insufficient gas griefing
-  '128': 'denial_of_service', // block gas limit
-  '129': 'other',
-  '130': 'other',
-  '110': 'other', // assert violation
-  '103': 'other', // floating pragma
-  '109': 'other', // uninitialized storage pointer
-  '111': 'other', // deprecated functions
+export { CATEGORIES, type Category };
+
+export interface CategoryInfo {
+  /** DASP Top 10 (2018) class the category is. */
+  dasp: string;
+  /** Words used in reports ("access control"). */
+  label: string;
+  /** The SWC id a finding of this category names when the tool that found it gives none. */
+  swc: string | null;
+}
+
+export const CATEGORY: Record<Category, CategoryInfo> = {
+  reentrancy: { dasp: 'DASP-1 Reentrancy', label: 'reentrancy', swc: 'SWC-107' },
+  access_control: { dasp: 'DASP-2 Access Control', label: 'access control', swc: 'SWC-105' },
+  arithmetic: { dasp: 'DASP-3 Arithmetic Issues', label: 'arithmetic', swc: 'SWC-101' },
+  unchecked_low_level_calls: { dasp: 'DASP-4 Unchecked Return Values', label: 'unchecked low level calls', swc: 'SWC-104' },
+  denial_of_service: { dasp: 'DASP-5 Denial of Service', label: 'denial of service', swc: 'SWC-128' },
+  bad_randomness: { dasp: 'DASP-6 Bad Randomness', label: 'bad randomness', swc: 'SWC-120' },
+  front_running: { dasp: 'DASP-7 Front-Running', label: 'front running', swc: 'SWC-114' },
+  time_manipulation: { dasp: 'DASP-8 Time Manipulation', label: 'time manipulation', swc: 'SWC-116' },
+  short_addresses: { dasp: 'DASP-9 Short Address Attack', label: 'short addresses', swc: null },
+  other: { dasp: 'DASP-10 Unknown Unknowns', label: 'other', swc: null },
 };
 
-const SWC_CWE: Record<string, string> = {
-  '100': 'CWE-710',
-  '101': 'CWE-682',
-  '104': 'CWE-252',
-  '105': 'CWE-284',
-  '106': 'CWE-284',
-  '107': 'CWE-841',
-  '108': 'CWE-710',
-  '110': 'CWE-670',
-  '112': 'CWE-829',
-  '113': 'CWE-703',
-  '114': 'CWE-362',
-  '115': 'CWE-477',
-  '116': 'CWE-829',
-  '120': 'CWE-330',
-  '124': 'CWE-123',
-  '128': 'CWE-400',
+export interface SwcEntry {
+  title: string;
+  /** The CWE the SWC registry lists for the entry (../shared/datasets/swc-registry/export). */
+  cwe: string;
+  /**
+   * More specific CWEs a rule may name instead for the weakness it reports under this SWC id
+   * (integer overflow is CWE-190, a child of the registry's CWE-682 "Incorrect Calculation").
+   */
+  alsoCwe?: string[];
+  /** Category of every finding with this SWC id; null: the rule decides (the entry spans several). */
+  category: Category | null;
+}
+
+/** SWC registry entries by number. */
+export const SWC: Record<string, SwcEntry> = {
+  '100': { title: 'Function Default Visibility', cwe: 'CWE-710', category: 'access_control' },
+  '101': { title: 'Integer Overflow and Underflow', cwe: 'CWE-682', alsoCwe: ['CWE-190'], category: 'arithmetic' },
+  '102': { title: 'Outdated Compiler Version', cwe: 'CWE-937', category: null },
+  '103': { title: 'Floating Pragma', cwe: 'CWE-664', category: 'other' },
+  '104': { title: 'Unchecked Call Return Value', cwe: 'CWE-252', category: 'unchecked_low_level_calls' },
+  '105': { title: 'Unprotected Ether Withdrawal', cwe: 'CWE-284', alsoCwe: ['CWE-697'], category: 'access_control' },
+  '106': { title: 'Unprotected SELFDESTRUCT Instruction', cwe: 'CWE-284', category: 'access_control' },
+  '107': { title: 'Reentrancy', cwe: 'CWE-841', category: 'reentrancy' },
+  '108': { title: 'State Variable Default Visibility', cwe: 'CWE-710', category: 'access_control' },
+  '109': { title: 'Uninitialized Storage Pointer', cwe: 'CWE-824', alsoCwe: ['CWE-457'], category: 'other' },
+  '110': { title: 'Assert Violation', cwe: 'CWE-670', category: 'other' },
+  '111': { title: 'Use of Deprecated Solidity Functions', cwe: 'CWE-477', category: 'other' },
+  '112': { title: 'Delegatecall to Untrusted Callee', cwe: 'CWE-829', category: 'access_control' },
+  '113': { title: 'DoS with Failed Call', cwe: 'CWE-703', alsoCwe: ['CWE-400'], category: 'denial_of_service' },
+  '114': { title: 'Transaction Order Dependence', cwe: 'CWE-362', category: 'front_running' },
+  '115': { title: 'Authorization through tx.origin', cwe: 'CWE-477', category: 'access_control' },
+  '116': { title: 'Block values as a proxy for time', cwe: 'CWE-829', category: 'time_manipulation' },
+  '117': { title: 'Signature Malleability', cwe: 'CWE-347', category: null },
+  '118': { title: 'Incorrect Constructor Name', cwe: 'CWE-665', category: 'access_control' },
+  '119': { title: 'Shadowing State Variables', cwe: 'CWE-710', category: null },
+  '120': { title: 'Weak Sources of Randomness from Chain Attributes', cwe: 'CWE-330', category: 'bad_randomness' },
+  '121': { title: 'Missing Protection against Signature Replay Attacks', cwe: 'CWE-347', category: null },
+  '122': { title: 'Lack of Proper Signature Verification', cwe: 'CWE-345', category: null },
+  '123': { title: 'Requirement Violation', cwe: 'CWE-573', category: null },
+  '124': { title: 'Write to Arbitrary Storage Location', cwe: 'CWE-123', category: 'access_control' },
+  '125': { title: 'Incorrect Inheritance Order', cwe: 'CWE-696', category: null },
+  '126': { title: 'Insufficient Gas Griefing', cwe: 'CWE-691', category: 'denial_of_service' },
+  '127': { title: 'Arbitrary Jump with Function Type Variable', cwe: 'CWE-695', category: null },
+  '128': { title: 'DoS With Block Gas Limit', cwe: 'CWE-400', category: 'denial_of_service' },
+  '129': { title: 'Typographical Error', cwe: 'CWE-480', category: 'other' },
+  '130': { title: 'Right-To-Left-Override control character (U+202E)', cwe: 'CWE-451', category: 'other' },
+  '131': { title: 'Presence of unused variables', cwe: 'CWE-1164', category: null },
+  '132': { title: 'Unexpected Ether balance', cwe: 'CWE-667', category: null },
+  '133': { title: 'Hash Collisions With Multiple Variable Length Arguments', cwe: 'CWE-294', category: null },
+  '134': { title: 'Message call with hardcoded gas amount', cwe: 'CWE-655', category: null },
+  '135': { title: 'Code With No Effects', cwe: 'CWE-1164', alsoCwe: ['CWE-563'], category: null },
+  '136': { title: 'Unencrypted Private Data On-Chain', cwe: 'CWE-767', category: null },
 };
 
 /** "SWC-107", "107", 107 -> "107" */
@@ -63,7 +97,13 @@ export function swcId(swc: unknown): string | null {
 
 export function cweForSwc(swc: unknown): string | null {
   const n = swcNumber(swc);
-  return n ? (SWC_CWE[n] ?? null) : null;
+  return n ? (SWC[n]?.cwe ?? null) : null;
+}
+
+/** The category every finding with this SWC id has, or null when the id spans several. */
+export function swcCategory(swc: unknown): Category | null {
+  const n = swcNumber(swc);
+  return n ? (SWC[n]?.category ?? null) : null;
 }
 
 const KEYWORDS: Array<[RegExp, Category]> = [
@@ -88,9 +128,7 @@ export function categoryFromText(...texts: Array<string | null | undefined>): Ca
 }
 
 export function categoryFor(swc: unknown, ...texts: Array<string | null | undefined>): Category {
-  const n = swcNumber(swc);
-  if (n && SWC_CATEGORY[n]) return SWC_CATEGORY[n];
-  return categoryFromText(...texts);
+  return swcCategory(swc) ?? categoryFromText(...texts);
 }
 
 /** Tool severity words (High, medium, ERROR, warning, Informational, Optimization...) to ours. */

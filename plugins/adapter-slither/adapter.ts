@@ -32,7 +32,7 @@ export const SLITHER_CATEGORIES: Record<string, { category: Category; swc?: stri
   'protected-vars': { category: 'access_control' },
   'missing-zero-check': { category: 'access_control' },
   'uninitialized-state': { category: 'other', swc: 'SWC-109' },
-  'uninitialized-storage': { category: 'access_control', swc: 'SWC-109' },
+  'uninitialized-storage': { category: 'other', swc: 'SWC-109' },
   'arbitrary-storage': { category: 'access_control', swc: 'SWC-124' },
   'unchecked-lowlevel': { category: 'unchecked_low_level_calls', swc: 'SWC-104', cwe: 'CWE-252' },
   'unchecked-send': { category: 'unchecked_low_level_calls', swc: 'SWC-104', cwe: 'CWE-252' },

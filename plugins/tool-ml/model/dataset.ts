@@ -7,26 +7,32 @@ import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { compileTask } from '../../../lib/analysis/compiler/index.ts';
+import { swcCategory } from '../../../lib/analysis/taxonomy.ts';
 import { extractFunctionSamples, type BytecodeInfo, type FunctionSample } from './features.ts';
 
 export const DATASETS_DIR = process.env.VIGIL_DATASETS ?? '/work/shared/datasets';
 
-export const SWC_CATEGORY: Record<string, string> = {
-  'SWC-107': 'reentrancy',
-  'SWC-101': 'arithmetic',
-  'SWC-104': 'unchecked_low_level_calls',
-  'SWC-105': 'access_control',
-  'SWC-106': 'access_control',
-  'SWC-112': 'access_control',
-  'SWC-115': 'access_control',
-  'SWC-118': 'access_control',
-  'SWC-100': 'access_control',
-  'SWC-120': 'bad_randomness',
-  'SWC-116': 'time_manipulation',
-  'SWC-113': 'denial_of_service',
-  'SWC-128': 'denial_of_service',
-  'SWC-114': 'front_running',
-};
+/**
+ * The SWC registry ids whose test cases label training functions (the others stay
+ * "unmodelled"); each one's category comes from the shared taxonomy.
+ */
+export const LEARNED_SWC = [
+  'SWC-107',
+  'SWC-101',
+  'SWC-104',
+  'SWC-105',
+  'SWC-106',
+  'SWC-112',
+  'SWC-115',
+  'SWC-118',
+  'SWC-100',
+  'SWC-120',
+  'SWC-116',
+  'SWC-113',
+  'SWC-128',
+  'SWC-114',
+];
+export const SWC_CATEGORY: Record<string, string> = Object.fromEntries(LEARNED_SWC.map((id) => [id, swcCategory(id)!]));
 
 export interface LabelledContract {
   /** Stable key: dataset + relative path (used for the split, never as a feature). */
