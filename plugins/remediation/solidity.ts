@@ -304,20 +304,4 @@ export function hasModifierDefinition(ast: Node, name: string): boolean {
   return findAll(ast, (n) => n.type === 'ModifierDefinition' && n.name === name).length > 0;
 }
 
-export function linesOf(n: Node): [number, number] {
-  return [n.loc!.start.line, n.loc!.end.line];
-}
-
-export function nodesInLines<T extends Node>(
-  root: Node,
-  pred: (n: Node, parents: Node[]) => boolean,
-  from: number,
-  to: number,
-): Array<{ node: T; parents: Node[] }> {
-  return findAll(root, (n, p) => !!n.loc && n.loc.start.line <= to && n.loc.end.line >= from && pred(n, p)) as Array<{
-    node: T;
-    parents: Node[];
-  }>;
-}
-
 export { span, isNode };

@@ -200,7 +200,3 @@ export function versionFacts(source: string): VersionFacts {
 export function effectiveVersion(v: VersionFacts): string {
   return v.compiler ?? v.pinned ?? v.pragmaMin ?? '0.8.30';
 }
-
-export function atLeast(v: VersionFacts, version: string): boolean {
-  return semver.gte(effectiveVersion(v), version);
-}

@@ -173,7 +173,3 @@ export function decodeWord(ret: Uint8Array, index = 0): bigint | null {
   if (ret.length < (index + 1) * 32) return null;
   return BigInt(toHex(ret.slice(index * 32, index * 32 + 32)));
 }
-
-export function addressFromWord(w: bigint): string {
-  return '0x' + (w & ((1n << 160n) - 1n)).toString(16).padStart(40, '0');
-}

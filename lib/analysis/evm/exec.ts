@@ -5,7 +5,6 @@ import { ATTACKER_FORWARD_ABI, REFUSER_FORWARD_ABI } from './actors.ts';
 import { decodeWord, encodeCall, toHex, type AbiValue } from './abi.ts';
 import { StepTracer, type CallTrace, type Site } from './trace.ts';
 import { calldataFor, CALL_GAS, type World } from './world.ts';
-import type { FnInfo } from './program.ts';
 
 export type Property =
   'ether_drained' | 'owner_changed' | 'selfdestruct' | 'assertion_failure' | 'arithmetic_wrap' | 'denial_of_service' | 'invariant_broken';
@@ -37,10 +36,6 @@ export interface TxRun {
   block: BlockEnv;
   outcome: CallOutcome;
   trace: CallTrace;
-}
-
-export function fnOf(world: World, spec: TxSpec): FnInfo {
-  return world.targets[spec.target].contract.fns[spec.fn];
 }
 
 export function senderOf(world: World, role: Role): string {

@@ -4,7 +4,7 @@
 // functions. Contracts with no payable path get a balance written directly (ether can always
 // arrive by selfdestruct or as a block reward), so "anyone can withdraw this.balance" still shows.
 // Everything here is a pure function of the program, so a replay rebuilds the same addresses.
-import { ACTORS, ETHER, GENESIS_BLOCK, GENESIS_TIME, hexAddr, type Chain, type BlockEnv } from './chain.ts';
+import { ACTORS, ETHER, GENESIS_BLOCK, GENESIS_TIME, type Chain, type BlockEnv } from './chain.ts';
 import { ATTACKER_BYTECODE, REFUSER_BYTECODE } from './actors.ts';
 import { encodeArgs, encodeCall, fromHex, keccak, toHex, type AbiParam, type AbiValue } from './abi.ts';
 import { SiteMapper, type FnInfo, type Program, type ProgramContract } from './program.ts';
@@ -229,10 +229,6 @@ export async function buildWorld(chain: Chain, program: Program, opts: { deadlin
     }
   }
   return world;
-}
-
-export function hexOfAddress(a: string): string {
-  return hexAddr(BigInt(a));
 }
 
 export { toHex };
