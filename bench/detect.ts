@@ -271,7 +271,7 @@ export async function engineAnalyzer(mode: 'quick' | 'full', timeoutS: number) {
   if (!engine) throw new Error('the analysis engine plugin did not load');
   const proofs = { findings: 0, replayed: 0, broken: 0, failed: [] as string[] };
   const toolRuns = new Map<string, { ms: number[]; status: Record<string, number> }>();
-  const dyn = await import('../lib/analysis/dynamic/index.ts');
+  const evm = { ...(await import('../lib/analysis/evm/program.ts')), ...(await import('../lib/analysis/evm/replay.ts')) };
   const analyze: Analyze = async (source, file) => {
     const r = await engine.analyze({ source, file }, { mode, timeoutMs: timeoutS * 1000 });
     for (const t of r.results) {
@@ -284,12 +284,12 @@ export async function engineAnalyzer(mode: 'quick' | 'full', timeoutS: number) {
       const ev = f.evidence as { kind?: string } | undefined;
       if (ev?.kind !== 'transaction_sequence') continue;
       proofs.findings++;
-      const { program, error } = dyn.compileForFuzzing({ source, file });
+      const { program, error } = evm.compileProgram({ source, file });
       if (!program) {
         proofs.failed.push(`${file}:${f.location.line} ${f.category}: ${error}`);
         continue;
       }
-      const rep = await dyn.replaySequence(program, ev as any, { deadline: Date.now() + 30_000 });
+      const rep = await evm.replaySequence(program, ev as any, { deadline: Date.now() + 30_000 });
       proofs.replayed++;
       if (rep.broken) proofs.broken++;
       else proofs.failed.push(`${file}:${f.location.line} ${f.category}: ${rep.error ?? 'property holds on replay'}`);

@@ -10,7 +10,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CATEGORIES, type Finding } from '../schemas/finding.ts';
-import { compileForFuzzing, fuzzProgram, proofsToFindings, replaySequence, type SequenceEvidence } from '../lib/analysis/dynamic/index.ts';
+import { fuzzProgram, proofsToFindings } from '../plugins/tool-fuzzer/fuzz/task.ts';
+import { compileProgram } from '../lib/analysis/evm/program.ts';
+import { replaySequence, type SequenceEvidence } from '../lib/analysis/evm/replay.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -56,7 +58,7 @@ for (const [n, e] of entries.entries()) {
   const source = fs.readFileSync(path.join(sbDir, e.path), 'utf8');
   const file = path.basename(e.path);
   const t0 = Date.now();
-  const { program, error } = compileForFuzzing({ source, file });
+  const { program, error } = compileProgram({ source, file });
   const tc = Date.now();
   compileMs.push(tc - t0);
   let findings: Finding[] = [];

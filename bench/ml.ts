@@ -3,8 +3,8 @@
 // the tool reports at, and checks that the split is reproducible from the datasets.
 //   node --import tsx bench/ml.ts
 import { loadModel } from '../plugins/tool-ml/worker.ts';
-import { bytecodeOf, labelSamples, loadContracts } from '../lib/analysis/ml/dataset.ts';
-import { evaluate, splitByContract } from '../lib/analysis/ml/model.ts';
+import { bytecodeOf, labelSamples, loadContracts } from '../plugins/tool-ml/model/dataset.ts';
+import { evaluate, splitByContract } from '../plugins/tool-ml/model/model.ts';
 
 const t0 = Date.now();
 const model = loadModel();

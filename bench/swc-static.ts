@@ -7,29 +7,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import type { Finding } from '../schemas/finding.ts';
-import { datasetsDir, staticAnalyzer, walkFiles } from './detect.ts';
+import { swcCategory } from '../lib/analysis/taxonomy.ts';
 
-// The SWC ids the static layer can name, with the decisions.md category each belongs to.
-const SWC_CATEGORY: Record<string, string> = {
-  'SWC-107': 'reentrancy',
-  'SWC-101': 'arithmetic',
-  'SWC-104': 'unchecked_low_level_calls',
-  'SWC-105': 'access_control',
-  'SWC-106': 'access_control',
-  'SWC-112': 'access_control',
-  'SWC-115': 'access_control',
-  'SWC-118': 'access_control',
-  'SWC-100': 'access_control',
-  'SWC-120': 'bad_randomness',
-  'SWC-116': 'time_manipulation',
-  'SWC-113': 'denial_of_service',
-  'SWC-128': 'denial_of_service',
-  'SWC-114': 'front_running',
-  'SWC-109': 'other',
-  'SWC-103': 'other',
-  'SWC-111': 'other',
-  'SWC-124': 'other',
-};
+// The SWC ids the static layer can name; their categories come from the shared taxonomy.
+const COVERED_SWC = new Set(
+  ['107', '101', '104', '105', '106', '112', '115', '118', '100', '120', '116', '113', '128', '114', '109', '103', '111', '124'].map(
+    (n) => `SWC-${n}`,
+  ),
+);
+const categoryOf = (swc: string) => (COVERED_SWC.has(swc) ? swcCategory(swc) : null);
+import { datasetsDir, staticAnalyzer, walkFiles } from './detect.ts';
 
 interface CleanHit {
   file: string;
@@ -90,7 +77,7 @@ export async function swcStatic(): Promise<{ clean: number; cleanWithFindings: n
         if (!ln.length) continue;
         const covers = (f: Finding) => ln.some((l) => f.location.line <= l && l <= f.location.end_line);
         const sameSwc = findings.some((f) => covers(f) && f.swc_id === swc);
-        const found = sameSwc || findings.some((f) => covers(f) && SWC_CATEGORY[swc] !== undefined && f.category === SWC_CATEGORY[swc]);
+        const found = sameSwc || findings.some((f) => covers(f) && categoryOf(swc) !== null && f.category === categoryOf(swc));
         labels.push({ file: rel, swc, lines: ln, found, sameSwc });
       }
     }
@@ -107,7 +94,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       `clean variants: ${r.clean}; with a finding: ${r.cleanWithFindings} (${r.hits.length} findings, ${r.hits.filter((h) => h.severity !== 'INFO').length} above INFO)`,
     );
     for (const h of r.hits) console.log(`  ${h.file}:${h.line} ${h.detector} ${h.category} ${h.severity}  | ${h.code}`);
-    const known = r.labels.filter((l) => SWC_CATEGORY[l.swc]);
+    const known = r.labels.filter((l) => categoryOf(l.swc));
     console.log(
       `vulnerable labels with line numbers: ${r.labels.length}; in a category the static layer covers: ${known.length}; found (same category at a labelled line): ${known.filter((l) => l.found).length}; same SWC id: ${known.filter((l) => l.sameSwc).length}`,
     );

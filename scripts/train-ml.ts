@@ -5,9 +5,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FEATURE_NAMES } from '../lib/analysis/ml/features.ts';
-import { bytecodeOf, datasetInfo, labelSamples, loadContracts, SWC_CATEGORY, type LabelledSample } from '../lib/analysis/ml/dataset.ts';
-import { evaluate, splitByContract, train, type MlModel } from '../lib/analysis/ml/model.ts';
+import { FEATURE_NAMES } from '../plugins/tool-ml/model/features.ts';
+import {
+  bytecodeOf,
+  datasetInfo,
+  labelSamples,
+  loadContracts,
+  SWC_CATEGORY,
+  type LabelledSample,
+} from '../plugins/tool-ml/model/dataset.ts';
+import { evaluate, splitByContract, train, type MlModel } from '../plugins/tool-ml/model/model.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);

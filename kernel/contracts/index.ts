@@ -6,3 +6,4 @@ export * from './llm.ts';
 export * from './compliance.ts';
 export * from './analysis.ts';
 export * from './gateway.ts';
+export * from './remediation.ts';

@@ -36,7 +36,7 @@ import { acquireCompilerFor } from './compiler/acquire.ts';
 import { collectClosure, loadProject } from './compiler/project.ts';
 import { pragmaRanges } from './compiler/versions.ts';
 import { correlate } from './correlate.ts';
-import { mainContract, OUTLINE_MODULE, outlineSource, primeOutline, textOutline, type Outline } from './engine/outline.ts';
+import { mainContract, OUTLINE_MODULE, outlineSource, primeOutline, textOutline, type Outline } from './outline.ts';
 
 /** Largest source accepted (decisions.md: contract_code above 1 MiB is 413). */
 export const MAX_SOURCE_BYTES = 1024 * 1024;

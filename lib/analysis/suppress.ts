@@ -18,7 +18,7 @@
 // moves matching findings; it never reads files, so the REST API applies it to submitted code.
 import type { AnalysisResult } from '../../kernel/contracts/analysis.ts';
 import type { Finding, Severity } from '../../schemas/finding.ts';
-import { outlineSource } from './engine/outline.ts';
+import { outlineSource } from './outline.ts';
 import { foreignAllTokens, foreignTokens, type ForeignTool } from './suppress-rules.ts';
 
 export type DirectiveKind =

@@ -10,9 +10,9 @@ import {
   type AdapterOutput,
   type ExternalToolOptions,
   type FindingHelpers,
-} from '../../lib/analysis/engine/adapter.ts';
-import { categoryFromText } from '../../lib/analysis/engine/categories.ts';
-import { parseJsonOutput } from '../../lib/analysis/engine/external.ts';
+} from '../../lib/analysis/external/adapter.ts';
+import { categoryFromText } from '../../lib/analysis/taxonomy.ts';
+import { parseJsonOutput } from '../../lib/analysis/external/process.ts';
 
 const SECTION_SEVERITY: Record<string, Severity> = { critical: 'CRITICAL', high: 'HIGH', medium: 'MEDIUM', low: 'LOW', nc: 'INFO' };
 

@@ -12,9 +12,9 @@ import {
   type AdapterOutput,
   type ExternalToolOptions,
   type FindingHelpers,
-} from '../../lib/analysis/engine/adapter.ts';
-import { parseJsonOutput } from '../../lib/analysis/engine/external.ts';
-import { functionLine } from '../../lib/analysis/engine/outline.ts';
+} from '../../lib/analysis/external/adapter.ts';
+import { parseJsonOutput } from '../../lib/analysis/external/process.ts';
+import { functionLine } from '../../lib/analysis/outline.ts';
 
 interface EchidnaTest {
   contract?: string;

@@ -13,9 +13,9 @@ import {
   type AdapterOutput,
   type ExternalToolOptions,
   type FindingHelpers,
-} from '../../lib/analysis/engine/adapter.ts';
-import { parseJsonOutput } from '../../lib/analysis/engine/external.ts';
-import { functionLine, outlineSource } from '../../lib/analysis/engine/outline.ts';
+} from '../../lib/analysis/external/adapter.ts';
+import { parseJsonOutput } from '../../lib/analysis/external/process.ts';
+import { functionLine, outlineSource } from '../../lib/analysis/outline.ts';
 
 const TEST_FN = /^(check|prove|invariant)_?/;
 

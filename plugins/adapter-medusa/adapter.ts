@@ -9,9 +9,9 @@ import {
   type AdapterOutput,
   type ExternalToolOptions,
   type FindingHelpers,
-} from '../../lib/analysis/engine/adapter.ts';
-import { tail } from '../../lib/analysis/engine/external.ts';
-import { functionLine } from '../../lib/analysis/engine/outline.ts';
+} from '../../lib/analysis/external/adapter.ts';
+import { tail } from '../../lib/analysis/external/process.ts';
+import { functionLine } from '../../lib/analysis/outline.ts';
 
 // eslint-disable-next-line no-control-regex -- matches ANSI colour escapes (ESC [ ... m)
 const ANSI = /\x1b\[[0-9;]*m/g;

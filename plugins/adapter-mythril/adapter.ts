@@ -10,9 +10,9 @@ import {
   type AdapterOutput,
   type ExternalToolOptions,
   type FindingHelpers,
-} from '../../lib/analysis/engine/adapter.ts';
-import { categoryFor, cweForSwc, severityFromText, swcId } from '../../lib/analysis/engine/categories.ts';
-import { parseJsonOutput } from '../../lib/analysis/engine/external.ts';
+} from '../../lib/analysis/external/adapter.ts';
+import { categoryFor, cweForSwc, severityFromText, swcId } from '../../lib/analysis/taxonomy.ts';
+import { parseJsonOutput } from '../../lib/analysis/external/process.ts';
 import { chooseCompiler } from '../../lib/analysis/compiler/index.ts';
 
 interface MythrilIssue {

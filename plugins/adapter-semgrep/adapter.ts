@@ -11,9 +11,9 @@ import {
   type AdapterOutput,
   type ExternalToolOptions,
   type FindingHelpers,
-} from '../../lib/analysis/engine/adapter.ts';
-import { categoryFromText, confidenceFromText, severityFromText } from '../../lib/analysis/engine/categories.ts';
-import { parseJsonOutput } from '../../lib/analysis/engine/external.ts';
+} from '../../lib/analysis/external/adapter.ts';
+import { categoryFromText, confidenceFromText, severityFromText } from '../../lib/analysis/taxonomy.ts';
+import { parseJsonOutput } from '../../lib/analysis/external/process.ts';
 
 interface SemgrepResult {
   check_id?: string;

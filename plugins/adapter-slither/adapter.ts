@@ -10,9 +10,9 @@ import {
   type AdapterOutput,
   type ExternalToolOptions,
   type FindingHelpers,
-} from '../../lib/analysis/engine/adapter.ts';
-import { categoryFromText, confidenceFromText, severityFromText } from '../../lib/analysis/engine/categories.ts';
-import { parseJsonOutput } from '../../lib/analysis/engine/external.ts';
+} from '../../lib/analysis/external/adapter.ts';
+import { categoryFromText, confidenceFromText, severityFromText } from '../../lib/analysis/taxonomy.ts';
+import { parseJsonOutput } from '../../lib/analysis/external/process.ts';
 import type { Finding, ToolRunOutput } from '../../kernel/index.ts';
 
 /** Slither check ids whose category the keyword rules would not get right. */
@@ -32,7 +32,7 @@ export const SLITHER_CATEGORIES: Record<string, { category: Category; swc?: stri
   'protected-vars': { category: 'access_control' },
   'missing-zero-check': { category: 'access_control' },
   'uninitialized-state': { category: 'other', swc: 'SWC-109' },
-  'uninitialized-storage': { category: 'access_control', swc: 'SWC-109' },
+  'uninitialized-storage': { category: 'other', swc: 'SWC-109' },
   'arbitrary-storage': { category: 'access_control', swc: 'SWC-124' },
   'unchecked-lowlevel': { category: 'unchecked_low_level_calls', swc: 'SWC-104', cwe: 'CWE-252' },
   'unchecked-send': { category: 'unchecked_low_level_calls', swc: 'SWC-104', cwe: 'CWE-252' },

@@ -1,6 +1,6 @@
 // analysis-api: the contract-analysis REST API on the API surface (spec: contract-analysis-api.md
 // with decisions.md). Routes only: the work is done by the "analysis" service (analysis-engine
-// plugin), the fix engine in lib/remediation and the kernel store. The engine is looked up per
+// plugin), the "remediation" service and the kernel store. Services are looked up per
 // request instead of being a hard manifest dependency, so that when it fails to load, /health
 // still answers (503 unhealthy, saying why) and reports stay readable.
 import { definePlugin, type ReadinessRegistry } from '../../kernel/index.ts';

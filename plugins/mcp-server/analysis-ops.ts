@@ -7,9 +7,16 @@
 // as chat skills: the chat model already has contract_audit, and seven near-duplicates would
 // only crowd its tool list.
 import { createHash } from 'node:crypto';
-import type { AnalysisEngine, AnalysisResult, Finding, KernelServices, Skill, SkillResult } from '../../kernel/index.ts';
+import type {
+  AnalysisEngine,
+  AnalysisResult,
+  Finding,
+  KernelServices,
+  RemediationService,
+  Skill,
+  SkillResult,
+} from '../../kernel/index.ts';
 import { HttpError } from '../../kernel/index.ts';
-import { remediateOffThread, validatePatch } from '../../lib/remediation/index.ts';
 import { ContractInputError, readContractInput, type ContractText } from './contract-source.ts';
 import { applyTimeout, maxAnalysisTimeout } from '../../lib/analysis/admission.ts';
 import { applySuppressions } from '../../lib/analysis/suppress.ts';
@@ -75,6 +82,11 @@ export function analysisOperations(services: KernelServices): Skill[] {
       throw new HttpError(503, 'unavailable', `contract analysis is not available: ${why}`);
     }
     return e;
+  };
+  const remediation = (): RemediationService => {
+    const r = services.get<RemediationService>('remediation');
+    if (!r) throw new HttpError(503, 'unavailable', 'remediation is not available: no remediation plugin is loaded');
+    return r;
   };
   const roots = () => services.settings.contractRoots;
   const contract = (input: Record<string, unknown>, prefix = 'contract') =>
@@ -263,9 +275,9 @@ export function analysisOperations(services: KernelServices): Skill[] {
               );
             findings = findings.filter((f) => wanted.has(f.id));
           }
-          const out = await remediateOffThread(
-            { source: c.source, findings, file: c.file, compile: { absPath: c.absPath, roots: roots() } },
-            { pool: services.pool, signal: sc.signal, deadline },
+          const out = await remediation().remediate(
+            { source: c.source, file: c.file, absPath: c.absPath, findings },
+            { signal: sc.signal, deadline },
           );
           return ok(
             { ...out, audit_id: r.audit_id, contract: { file: c.file, sha256: createHash('sha256').update(c.source).digest('hex') } },
@@ -299,13 +311,11 @@ export function analysisOperations(services: KernelServices): Skill[] {
         try {
           const original = await contract(input, 'original');
           const patched = await contract(input, 'patched');
-          const eng = engine();
-          const body = await validatePatch(
-            { engine: eng, compile: { pool: services.pool, signal: sc.signal, deadline: Date.now() + budget(input), roots: roots() } },
-            original,
-            patched,
-            { timeoutMs: budget(input), signal: sc.signal },
-          );
+          const body = await remediation().validate(original, patched, {
+            timeoutMs: budget(input),
+            signal: sc.signal,
+            deadline: Date.now() + budget(input),
+          });
           return ok(body, input);
         } catch (e) {
           return fail(e, sc.signal);

@@ -4,7 +4,7 @@
 // confidence capped at 0.3, so a model's unverified claim never outranks a rule or a proof.
 // Backends are the gateway's (OpenAI-compatible providers, the offline demo); the config key
 // analysis.ai.provider / analysis.ai.model picks one for analysis. With the demo backend the
-// review is deterministic and only explains earlier findings (see lib/analysis/ai/review.ts).
+// review is deterministic and only explains earlier findings (see review.ts).
 import { definePlugin } from '../../kernel/index.ts';
 import { createAiReviewTool } from './tool.ts';
 

@@ -3,7 +3,7 @@
 // offline demo), sends the source and the earlier findings, validates the JSON answer.
 import type { AnalysisInput, AnalysisTool, RegistryView, ToolRunOptions, ToolRunOutput } from '../../kernel/index.ts';
 import { chooseBackend, type BackendChoice } from '../../lib/gateway/agent/llm-select.ts';
-import { AI_TOOL, buildReviewMessages, complete, demoReview, parseReview, reviewToFindings } from '../../lib/analysis/ai/review.ts';
+import { AI_TOOL, buildReviewMessages, complete, demoReview, parseReview, reviewToFindings } from './review.ts';
 
 export interface AiToolDeps {
   registry: Pick<RegistryView, 'llm' | 'llms'>;

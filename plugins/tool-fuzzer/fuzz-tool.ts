@@ -13,7 +13,7 @@
 // not reported, and nothing is reported that did not replay.
 import type { AnalysisInput, AnalysisTool, ToolRunOptions, ToolRunOutput, WorkerPool } from '../../kernel/index.ts';
 import { installedCompilers } from '../../lib/analysis/compiler/index.ts';
-import { FUZZ_MODULE, fuzzTask, type FuzzTaskArgs, type FuzzTaskResult } from '../../lib/analysis/dynamic/index.ts';
+import { FUZZ_MODULE, fuzzTask, type FuzzTaskArgs, type FuzzTaskResult } from './fuzz/task.ts';
 
 export interface FuzzToolOptions {
   pool: WorkerPool | null;

@@ -4,9 +4,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findingId, sliceLines } from '../../lib/analysis/ids.ts';
-import { extractFunctionSamples } from '../../lib/analysis/ml/features.ts';
-import { bytecodeOf } from '../../lib/analysis/ml/dataset.ts';
-import { predict, type MlModel } from '../../lib/analysis/ml/model.ts';
+import { CATEGORY } from '../../lib/analysis/taxonomy.ts';
+import { extractFunctionSamples } from './model/features.ts';
+import { bytecodeOf } from './model/dataset.ts';
+import { predict, type MlModel } from './model/model.ts';
 import type { Category, Finding } from '../../schemas/finding.ts';
 
 export const ML_TOOL = 'vigil-ml';
@@ -14,16 +15,6 @@ export const MODEL_PATH = path.join(path.dirname(fileURLToPath(import.meta.url))
 /** An unconfirmed prediction never claims more than this confidence (correlation raises it). */
 export const CONFIDENCE_CAP = 0.6;
 
-const SWC: Record<string, string> = {
-  reentrancy: 'SWC-107',
-  arithmetic: 'SWC-101',
-  unchecked_low_level_calls: 'SWC-104',
-  access_control: 'SWC-105',
-  bad_randomness: 'SWC-120',
-  denial_of_service: 'SWC-128',
-  time_manipulation: 'SWC-116',
-  front_running: 'SWC-114',
-};
 const ADVICE: Record<string, string> = {
   reentrancy: 'Update state before external calls (checks-effects-interactions) or add a reentrancy guard.',
   arithmetic: 'Use checked arithmetic (Solidity >= 0.8 or SafeMath) and bound user-supplied amounts.',
@@ -92,12 +83,12 @@ export async function mlTask(args: {
         code: sliceLines(args.source, s.line, s.end_line),
       }),
       detector: `ml-${category}`,
-      title: `Function resembles known ${category.replace(/_/g, ' ')} vulnerabilities`,
-      description: `The layer-6 model (softmax regression over code features, trained on SmartBugs curated and the SWC registry) gives \`${s.function}\` a ${(top.p * 100).toFixed(0)}% probability of a ${category.replace(/_/g, ' ')} weakness. A statistical signal, not a proof: confirm with the other layers.`,
+      title: `Function resembles known ${CATEGORY[category].label} vulnerabilities`,
+      description: `The layer-6 model (softmax regression over code features, trained on SmartBugs curated and the SWC registry) gives \`${s.function}\` a ${(top.p * 100).toFixed(0)}% probability of a ${CATEGORY[category].label} weakness. A statistical signal, not a proof: confirm with the other layers.`,
       severity: 'MEDIUM',
       confidence: Math.round(Math.min(top.p, CONFIDENCE_CAP) * 100) / 100,
       category,
-      swc_id: SWC[category] ?? null,
+      swc_id: CATEGORY[category]?.swc ?? null,
       cwe_id: null,
       location: { file: args.file, line: s.signature_line, end_line: s.signature_line, contract: s.contract, function: s.function },
       tools: [ML_TOOL],

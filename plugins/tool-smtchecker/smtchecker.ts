@@ -35,7 +35,7 @@ import {
   type CompileResult,
   type CompilerDiagnostic,
 } from '../../lib/analysis/compiler/index.ts';
-import { outlineSource, locate, type Outline } from '../../lib/analysis/engine/outline.ts';
+import { outlineSource, locate, type Outline } from '../../lib/analysis/outline.ts';
 import { findingId, sliceLines } from '../../lib/analysis/ids.ts';
 import { collectClosure, loadProject } from '../../lib/analysis/compiler/project.ts';
 

@@ -38,7 +38,7 @@ import type {
   WorkerPool,
 } from '../../kernel/index.ts';
 import { findingId, sliceLines } from '../../lib/analysis/ids.ts';
-import { locate, outlineSource } from '../../lib/analysis/engine/outline.ts';
+import { locate, outlineSource } from '../../lib/analysis/outline.ts';
 import { LINT_MODULE, lintTask, solhintVersion, type SolhintReport } from './lint-task.ts';
 
 interface RuleMap {
@@ -107,7 +107,7 @@ export const SOLHINT_RULES: Record<string, RuleMap> = {
     recommendation: 'Use msg.sender for authorization.',
   },
   'func-visibility': {
-    category: 'other',
+    category: 'access_control',
     severity: 'INFO',
     confidence: 0.5,
     swc: 'SWC-100',
@@ -116,7 +116,7 @@ export const SOLHINT_RULES: Record<string, RuleMap> = {
     recommendation: 'Declare the visibility of every function explicitly.',
   },
   'state-visibility': {
-    category: 'other',
+    category: 'access_control',
     severity: 'INFO',
     confidence: 0.4,
     swc: 'SWC-108',
@@ -128,8 +128,8 @@ export const SOLHINT_RULES: Record<string, RuleMap> = {
     category: 'other',
     severity: 'INFO',
     confidence: 0.4,
-    swc: 'SWC-106',
-    cwe: 'CWE-284',
+    swc: 'SWC-111',
+    cwe: 'CWE-477',
     title: 'Use of deprecated suicide()',
     recommendation: 'Use selfdestruct only behind strict access control (or not at all).',
   },

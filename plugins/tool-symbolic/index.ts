@@ -3,7 +3,7 @@
 // symbolic calldata, value and block time; reaching SELFDESTRUCT, a DELEGATECALL to an address
 // the attacker picks, an ether transfer beyond what it paid in, a failing assert, or a wrapped
 // ADD/SUB/MUL stored to storage gives a candidate whose Z3 model is a concrete transaction
-// sequence. Each candidate is replayed on the fuzzer's in-process EVM (lib/analysis/dynamic):
+// sequence. Each candidate is replayed on the in-process EVM the fuzzer also runs on (lib/analysis/evm):
 // only one that breaks the property there is reported, with confidence 1.0 and the fuzzer's
 // replayable transaction_sequence evidence (a delegatecall, which the fuzzer has no property
 // for, is confirmed by running it and reported at 0.9 without that evidence).

@@ -1,4 +1,4 @@
-// The vigil-symbolic AnalysisTool: sends the source to lib/analysis/symbolic in a pool worker
+// The vigil-symbolic AnalysisTool: sends the source to ./symbolic in a pool worker
 // and maps its result to the tool contract (skipped when the source does not compile, timeout
 // when the budget ran out before anything was proven).
 import { createRequire } from 'node:module';
@@ -6,10 +6,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AnalysisInput, AnalysisTool, ToolRunOptions, ToolRunOutput, WorkerPool } from '../../kernel/index.ts';
 import { installedCompilers } from '../../lib/analysis/compiler/index.ts';
-import { SYMBOLIC_TOOL, symbolicTask, type SymbolicRequest, type SymbolicResult } from '../../lib/analysis/symbolic/analyze.ts';
+import { SYMBOLIC_TOOL, symbolicTask, type SymbolicRequest, type SymbolicResult } from './symbolic/analyze.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const SYMBOLIC_MODULE = path.resolve(here, '../../lib/analysis/symbolic/analyze.ts');
+export const SYMBOLIC_MODULE = path.resolve(here, './symbolic/analyze.ts');
 
 export const SELF_TEST_SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.0;

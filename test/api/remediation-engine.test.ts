@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileTask, oneLine } from '../../lib/analysis/compiler/index.ts';
-import { classifyFinding, compareFindings, decideVerdict, remediate } from '../../lib/remediation/index.ts';
+import { classifyFinding, remediate } from '../../plugins/remediation/remediate.ts';
+import { compareFindings, decideVerdict } from '../../plugins/remediation/validate.ts';
 import type { Finding } from '../../schemas/finding.ts';
 
 const compile = async (source: string) => {

@@ -3,9 +3,9 @@
 // a checks-effects-interactions version alone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { splitByContract } from '../../lib/analysis/ml/model.ts';
-import { loadContracts } from '../../lib/analysis/ml/dataset.ts';
-import { extractFunctionSamples } from '../../lib/analysis/ml/features.ts';
+import { splitByContract } from '../../plugins/tool-ml/model/model.ts';
+import { loadContracts } from '../../plugins/tool-ml/model/dataset.ts';
+import { extractFunctionSamples } from '../../plugins/tool-ml/model/features.ts';
 import { createMlTool } from '../../plugins/tool-ml/tool.ts';
 import { loadModel } from '../../plugins/tool-ml/worker.ts';
 

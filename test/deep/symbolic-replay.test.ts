@@ -7,10 +7,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSymbolicTool } from '../../plugins/tool-symbolic/tool.ts';
-import { compileForFuzzing, replaySequence } from '../../lib/analysis/dynamic/index.ts';
+import { compileProgram } from '../../lib/analysis/evm/program.ts';
+import { replaySequence } from '../../lib/analysis/evm/replay.ts';
 import { compileTask } from '../../lib/analysis/compiler/index.ts';
-import { prepareReplay, validateCandidate, decodeArgs } from '../../lib/analysis/symbolic/validate.ts';
-import { encodeArgs } from '../../lib/analysis/dynamic/abi.ts';
+import { prepareReplay, validateCandidate, decodeArgs } from '../../plugins/tool-symbolic/symbolic/validate.ts';
+import { encodeArgs } from '../../lib/analysis/evm/abi.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixture = (n: string) => fs.readFileSync(path.join(here, 'fixtures', n), 'utf8');
@@ -32,7 +33,7 @@ test('a symbolic proof is replayed: transaction_sequence evidence that replaySeq
   assert.equal(ev.property, 'ether_drained');
   assert.equal(ev.sequence.at(-1).function, 'open()');
   // Exactly what the benchmark does with every proof-carrying finding.
-  const { program } = compileForFuzzing({ source: src, file: 'C.sol' });
+  const { program } = compileProgram({ source: src, file: 'C.sol' });
   const rep = await replaySequence(program!, ev, { deadline: Date.now() + 30_000 });
   assert.equal(rep.broken, true, rep.error ?? 'property holds on replay');
   assert.deepEqual((r.meta as any).replay.confirmed >= 1, true);

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSymbolicTool, DEFAULT_SYMBOLIC_BUDGET_MS } from '../../plugins/tool-symbolic/tool.ts';
-import { CREATOR, ATTACKER } from '../../lib/analysis/symbolic/evm.ts';
+import { CREATOR, ATTACKER } from '../../plugins/tool-symbolic/symbolic/evm.ts';
 import { TinyWorkerPool } from '../../kernel/pool.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TinyWorkerPool } from '../../kernel/pool.ts';
 import { createFuzzTool, DEFAULT_FUZZ_BUDGET_MS } from '../../plugins/tool-fuzzer/fuzz-tool.ts';
-import { compileForFuzzing, fuzzProgram, fuzzTask } from '../../lib/analysis/dynamic/index.ts';
+import { fuzzProgram, fuzzTask } from '../../plugins/tool-fuzzer/fuzz/task.ts';
+import { compileProgram } from '../../lib/analysis/evm/program.ts';
 import { createAnalysisEngine } from '../../lib/analysis/engine.ts';
 import type { Finding } from '../../schemas/finding.ts';
 
@@ -83,7 +84,7 @@ test('full mode budget: the default is a per-contract share, and it runs from wh
   const busy = new TinyWorkerPool({ maxThreads: 1 });
   try {
     const safe = fs.readFileSync(path.join(here, 'fixtures', 'safe.sol'), 'utf8');
-    const blocker = busy.run(path.join(here, '../../lib/analysis/dynamic/index.ts'), 'fuzzTask', {
+    const blocker = busy.run(path.join(here, '../../plugins/tool-fuzzer/fuzz/task.ts'), 'fuzzTask', {
       source: safe,
       file: 'Safe.sol',
       deadline: Date.now() + 60_000,
@@ -104,7 +105,7 @@ test('full mode budget: the default is a per-contract share, and it runs from wh
 
 test('coverage plateau: a contract with nothing left to cover stops well before its deadline', async () => {
   const safe = fs.readFileSync(path.join(here, 'fixtures', 'safe.sol'), 'utf8');
-  const { program, error } = compileForFuzzing({ source: safe, file: 'Safe.sol' });
+  const { program, error } = compileProgram({ source: safe, file: 'Safe.sol' });
   assert.ok(program, error ?? '');
   const t0 = Date.now();
   const r = await fuzzProgram(program, { deadline: Date.now() + 30_000 });

@@ -15,7 +15,7 @@ import { createEchidnaAdapter } from '../../plugins/adapter-echidna/adapter.ts';
 import { createMedusaAdapter } from '../../plugins/adapter-medusa/adapter.ts';
 import { createHalmosAdapter } from '../../plugins/adapter-halmos/adapter.ts';
 import { createSemgrepAdapter } from '../../plugins/adapter-semgrep/adapter.ts';
-import { parseJsonOutput } from '../../lib/analysis/engine/external.ts';
+import { parseJsonOutput } from '../../lib/analysis/external/process.ts';
 
 const FIX = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 const VAULT = `// SPDX-License-Identifier: MIT

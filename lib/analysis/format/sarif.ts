@@ -4,6 +4,7 @@
 import type { AnalysisResult } from '../../../kernel/contracts/analysis.ts';
 import type { Finding, Severity } from '../../../schemas/finding.ts';
 import { LAYER_NAMES } from '../../../schemas/finding.ts';
+import { CATEGORY } from '../taxonomy.ts';
 
 export interface SarifOptions {
   /** URI of the analysed file as the repository sees it (e.g. "contracts/Token.sol"). */
@@ -93,7 +94,7 @@ export function toSarif(result: AnalysisResult, opts: SarifOptions = {}): Record
       id,
       name: ruleName(id),
       shortDescription: { text: f.title },
-      fullDescription: { text: `${f.title} (${f.category.replace(/_/g, ' ')}; reported by ${f.tools.join(', ')}).` },
+      fullDescription: { text: `${f.title} (${CATEGORY[f.category]?.label ?? f.category}; reported by ${f.tools.join(', ')}).` },
       help: {
         text: `${f.recommendation || 'Review the reported code.'}${f.swc_id ? ` See ${f.swc_id}.` : ''}`,
         markdown: `**${f.title}**\n\nCategory: \`${f.category}\`${f.swc_id ? ` · ${f.swc_id}` : ''}${f.cwe_id ? ` · ${f.cwe_id}` : ''}\n\nLayers: ${layerNames}\n\n**Recommendation:** ${f.recommendation || 'Review the reported code.'}`,

@@ -4,13 +4,18 @@
 // analyses both versions and compares the findings by category + detector + function.
 import type { FastifyInstance } from 'fastify';
 import { createHash } from 'node:crypto';
-import { HttpError, type Finding } from '../../../kernel/index.ts';
-import { remediateOffThread, validatePatch } from '../../../lib/remediation/index.ts';
+import { HttpError, type Finding, type RemediationService } from '../../../kernel/index.ts';
 import { ErrorBody, RemediateRequest, RemediateResponse, ValidateRequest, ValidateResponse } from '../../../schemas/analysis-api.ts';
 import { readContract } from '../../../lib/analysis/contract-input.ts';
 import { admit, engineOf, noteTimeout, requestSignal, timeoutOf, type Ctx } from '../shared.ts';
 
 const errors = { 400: ErrorBody, 403: ErrorBody, 413: ErrorBody, 429: ErrorBody, 503: ErrorBody };
+
+function remediationOf(ctx: Ctx): RemediationService {
+  const r = ctx.services.get<RemediationService>('remediation');
+  if (!r) throw new HttpError(503, 'unavailable', 'remediation is not available: no remediation plugin is loaded');
+  return r;
+}
 
 /** Fills what a hand-written finding may leave out, so fix records always carry id and title. */
 function normalizeFinding(f: RemediateRequest['findings'] extends Array<infer T> | undefined ? T : never, file: string): Finding {
@@ -94,14 +99,9 @@ export async function remediateRoutes(app: FastifyInstance, ctx: Ctx) {
             findings = findings.filter((f) => wanted.has(f.id));
           }
         }
-        const out = await remediateOffThread(
-          {
-            source: contract.source,
-            findings,
-            file: contract.file,
-            compile: { absPath: contract.absPath, roots: ctx.services.settings.contractRoots },
-          },
-          { pool: ctx.services.pool, signal: cancel.signal, deadline: cancel.deadline },
+        const out = await remediationOf(ctx).remediate(
+          { source: contract.source, findings, file: contract.file, absPath: contract.absPath },
+          { signal: cancel.signal, deadline: cancel.deadline },
         );
         return noteTimeout(
           {
@@ -139,27 +139,18 @@ export async function remediateRoutes(app: FastifyInstance, ctx: Ctx) {
         { code: 'patched_code', path: 'patched_path' },
         limits(),
       );
-      const engine = engineOf(ctx);
+      const remediation = remediationOf(ctx);
       const t = timeoutOf(body.timeout, ctx, reply);
       const cancel = requestSignal(req, reply, t.applied);
       let slot: { release: () => void; budgetMs: number } | null = null;
       try {
         slot = await admit(req, ctx, cancel.signal, cancel.deadline);
         const timeout = slot.budgetMs / 1000;
-        const body = await validatePatch(
-          {
-            engine,
-            compile: {
-              pool: ctx.services.pool,
-              signal: cancel.signal,
-              deadline: cancel.deadline,
-              roots: ctx.services.settings.contractRoots,
-            },
-          },
-          original,
-          patched,
-          { timeoutMs: timeout * 1000, signal: cancel.signal },
-        );
+        const body = await remediation.validate(original, patched, {
+          timeoutMs: timeout * 1000,
+          signal: cancel.signal,
+          deadline: cancel.deadline,
+        });
         return noteTimeout(body, t);
       } finally {
         slot?.release();
