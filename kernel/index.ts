@@ -1,6 +1,19 @@
 // The kernel's public API: the only module plugins import.
-export { definePlugin } from './plugin-api.ts';
-export type { PluginContext, PluginModule, KernelServices, RegistryView, PluginStatus, Surface } from './plugin-api.ts';
+export { definePlugin, defineCommand } from './plugin-api.ts';
+export type {
+  PluginContext,
+  PluginModule,
+  KernelServices,
+  Services,
+  RegistryView,
+  PluginStatus,
+  Surface,
+  WasmAdapter,
+  CliCommand,
+  CliHost,
+  CliIo,
+  CliKernel,
+} from './plugin-api.ts';
 export type { PluginManifest, PluginKind } from './manifest.ts';
 export type * from './contracts/index.ts';
 export type * from './store/types.ts';

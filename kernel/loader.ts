@@ -8,13 +8,10 @@ import { pathToFileURL } from 'node:url';
 import { Ajv } from 'ajv';
 import type { Logger } from 'pino';
 import { validateManifest, type PluginManifest } from './manifest.ts';
-import type { KernelServices, PluginContext, PluginModule, PluginStatus, Surface } from './plugin-api.ts';
+import type { KernelServices, PluginContext, PluginModule, PluginStatus, Surface, WasmAdapter } from './plugin-api.ts';
 import type { Registry } from './registry.ts';
 import type { AnalysisTool, Skill } from './contracts/index.ts';
-// eslint-disable-next-line vigil/layers -- known debt (issue #16): becomes a plugin-contributed command/adapter
-import { findingId } from '../lib/analysis/ids.ts';
 import { parseProtects, type Protection } from './protect.ts';
-import type { Finding } from '../schemas/finding.ts';
 
 export interface Discovered {
   dir: string;
@@ -65,8 +62,52 @@ export function discoverPlugins(roots: string[]): Discovered[] {
   return out;
 }
 
-/** Orders plugins so dependencies come first; reports missing and cyclic dependencies. */
-export function orderByDependencies(items: Discovered[]): { ordered: Discovered[]; failed: Array<{ d: Discovered; error: string }> } {
+/** The services a manifest needs, by strength. A WASM detector or tool also needs the adapter
+ *  that turns its module's output into registrations (`wasm-adapter:<kind>`). */
+export function requiredServices(m: PluginManifest): { hard: string[]; optional: string[]; lazy: string[] } {
+  const hard = [...(m.requires ?? [])];
+  if (m.runtime === 'wasm' && (m.kind === 'detector' || m.kind === 'tool')) hard.push(`wasm-adapter:${m.kind}`);
+  return { hard, optional: [...(m.requires_optional ?? [])], lazy: [...(m.requires_lazy ?? [])] };
+}
+
+/** Which plugin provides each service. Two plugins providing one service is ambiguous: both fail. */
+export function serviceProviders(items: Discovered[], isDisabled: (m: PluginManifest) => boolean = () => false) {
+  const all = new Map<string, string[]>();
+  const disabledProviders = new Map<string, string>();
+  for (const d of items) {
+    const m = d.manifest;
+    if (!m) continue;
+    for (const s of m.provides ?? []) {
+      if (isDisabled(m)) {
+        if (!disabledProviders.has(s)) disabledProviders.set(s, m.id);
+      } else all.set(s, [...(all.get(s) ?? []), m.id]);
+    }
+  }
+  const providers = new Map<string, string>();
+  const conflicts: Array<{ d: Discovered; error: string }> = [];
+  for (const [s, ids] of all) {
+    if (ids.length === 1) providers.set(s, ids[0]);
+    else
+      for (const d of items)
+        if (d.manifest && ids.includes(d.manifest.id))
+          conflicts.push({ d, error: `service "${s}" is provided by more than one plugin (${ids.join(', ')})` });
+  }
+  return { providers, disabledProviders, conflicts };
+}
+
+export interface Ordering {
+  ordered: Discovered[];
+  failed: Array<{ d: Discovered; error: string }>;
+  /** Per plugin id: the plugins that must be loaded for it to load (dependencies, providers of requires). */
+  hardDeps: Map<string, Array<{ id: string; why: string }>>;
+}
+
+/**
+ * Orders plugins so that what a plugin needs is set up before it: its `dependencies`, the providers
+ * of its `requires` and (when loaded) of its `requires_optional`. `requires_lazy` does not order.
+ * Reports a missing plugin, a missing provider and a cycle (naming every plugin and service on it).
+ */
+export function orderByDependencies(items: Discovered[], isDisabled: (m: PluginManifest) => boolean = () => false): Ordering {
   const byId = new Map<string, Discovered>();
   const failed: Array<{ d: Discovered; error: string }> = [];
   for (const d of items) {
@@ -77,27 +118,72 @@ export function orderByDependencies(items: Discovered[]): { ordered: Discovered[
     }
     byId.set(d.manifest.id, d);
   }
-  const ordered: Discovered[] = [];
+  const { providers, disabledProviders, conflicts } = serviceProviders([...byId.values()], isDisabled);
   const state = new Map<string, 'visiting' | 'done' | 'failed'>();
+  for (const c of conflicts) {
+    failed.push(c);
+    state.set(c.d.manifest!.id, 'failed');
+  }
+  // Edges: id -> what must come first, with the reason shown in errors.
+  const hardDeps = new Map<string, Array<{ id: string; why: string }>>();
+  const edges = new Map<string, Array<{ id: string; why: string; hard: boolean }>>();
+  for (const [id, d] of byId) {
+    if (state.get(id) === 'failed') continue;
+    const m = d.manifest!;
+    const list: Array<{ id: string; why: string; hard: boolean }> = [];
+    for (const dep of m.dependencies ?? []) list.push({ id: dep, why: `dependency "${dep}"`, hard: true });
+    const req = requiredServices(m);
+    let missing: string | null = null;
+    for (const s of req.hard) {
+      const p = providers.get(s);
+      if (p === id) continue;
+      if (!p) {
+        const off = disabledProviders.get(s);
+        missing ??= off
+          ? `requires service "${s}", whose provider "${off}" is disabled`
+          : `requires service "${s}", which no plugin provides`;
+        continue;
+      }
+      list.push({ id: p, why: `service "${s}"`, hard: true });
+    }
+    for (const s of req.optional) {
+      const p = providers.get(s);
+      if (p && p !== id) list.push({ id: p, why: `service "${s}"`, hard: false });
+    }
+    if (missing) {
+      failed.push({ d, error: missing });
+      state.set(id, 'failed');
+      continue;
+    }
+    edges.set(id, list);
+    hardDeps.set(
+      id,
+      list.filter((e) => e.hard),
+    );
+  }
+  const ordered: Discovered[] = [];
   const visit = (id: string, chain: string[]): boolean => {
     const s = state.get(id);
     if (s === 'done') return true;
     if (s === 'failed') return false;
     const d = byId.get(id)!;
     if (s === 'visiting') {
-      failed.push({ d, error: `dependency cycle: ${[...chain, id].join(' -> ')}` });
+      const from = chain.findIndex((c) => c.startsWith(id + ' '));
+      failed.push({ d, error: `dependency cycle: ${[...chain.slice(from), id].join(' ')}` });
       state.set(id, 'failed');
       return false;
     }
     state.set(id, 'visiting');
-    for (const dep of d.manifest!.dependencies ?? []) {
-      if (!byId.has(dep)) {
-        failed.push({ d, error: `missing dependency "${dep}"` });
+    for (const e of edges.get(id) ?? []) {
+      if (!byId.has(e.id)) {
+        failed.push({ d, error: `missing dependency "${e.id}"` });
         state.set(id, 'failed');
         return false;
       }
-      if (!visit(dep, [...chain, id])) {
-        if (state.get(id) !== 'failed') failed.push({ d, error: `dependency "${dep}" failed to load` });
+      // A provider of an optional service that cannot load is simply absent (a cycle through it is
+      // still reported, on the plugin that closes it).
+      if (!visit(e.id, [...chain, `${id} -(${e.why})->`]) && (e.hard || state.get(id) === 'failed')) {
+        if (state.get(id) !== 'failed') failed.push({ d, error: `${e.why} of plugin "${e.id}" failed to load` });
         state.set(id, 'failed');
         return false;
       }
@@ -107,7 +193,7 @@ export function orderByDependencies(items: Discovered[]): { ordered: Discovered[
     return true;
   };
   for (const id of byId.keys()) visit(id, []);
-  return { ordered, failed };
+  return { ordered, failed, hardDeps };
 }
 
 const ajv = new Ajv({ allErrors: true, useDefaults: true, coerceTypes: false, strict: false });
@@ -148,13 +234,18 @@ export interface LoadOptions {
 export async function loadPlugins(opts: LoadOptions): Promise<PluginStatus[]> {
   const { registry, log } = opts;
   let found = discoverPlugins(opts.roots);
+  const isDisabled = (m: PluginManifest) => m.enabled === false || opts.pluginConfig[m.id]?.enabled === false;
   if (opts.select) {
     const byId = new Map(found.filter((d) => d.manifest).map((d) => [d.manifest!.id, d]));
+    const { providers } = serviceProviders([...byId.values()], isDisabled);
     const keep = new Set<string>();
+    // A selected plugin brings what it cannot load without: its dependencies and the providers of its requires.
     const add = (id: string) => {
       if (keep.has(id) || !byId.has(id)) return;
       keep.add(id);
-      for (const dep of byId.get(id)!.manifest!.dependencies ?? []) add(dep);
+      const m = byId.get(id)!.manifest!;
+      for (const dep of m.dependencies ?? []) add(dep);
+      for (const svc of requiredServices(m).hard) if (providers.has(svc)) add(providers.get(svc)!);
     };
     for (const d of byId.values()) if (opts.select(d.manifest!)) add(d.manifest!.id);
     found = found.filter((d) => d.manifest && keep.has(d.manifest.id));
@@ -180,7 +271,7 @@ export async function loadPlugins(opts: LoadOptions): Promise<PluginStatus[]> {
         description: null,
       });
   }
-  const { ordered, failed } = orderByDependencies(found);
+  const { ordered, failed, hardDeps } = orderByDependencies(found, isDisabled);
   for (const f of failed) {
     const m = f.d.manifest!;
     setStatus({
@@ -199,14 +290,17 @@ export async function loadPlugins(opts: LoadOptions): Promise<PluginStatus[]> {
     const m = d.manifest!;
     const base = { id: m.id, kind: m.kind, version: m.version, runtime: m.runtime, dir: d.dir, description: m.description ?? null };
     const cfgIn = opts.pluginConfig[m.id];
-    if (m.enabled === false || cfgIn?.enabled === false) {
+    if (isDisabled(m)) {
       setStatus({ ...base, status: 'disabled', error: null, registered: [] });
       continue;
     }
-    const deps = m.dependencies ?? [];
-    const badDep = deps.find((x) => registry.statuses.get(x)?.status !== 'loaded');
+    const badDep = (hardDeps.get(m.id) ?? []).find((x) => registry.statuses.get(x.id)?.status !== 'loaded');
     if (badDep) {
-      setStatus({ ...base, status: 'error', error: `dependency "${badDep}" is not loaded`, registered: [] });
+      const st = registry.statuses.get(badDep.id)?.status ?? 'absent';
+      const error = badDep.why.startsWith('dependency')
+        ? `dependency "${badDep.id}" is not loaded`
+        : `requires ${badDep.why}, but its provider "${badDep.id}" is ${st === 'error' ? 'in error' : st}`;
+      setStatus({ ...base, status: 'error', error, registered: [] });
       continue;
     }
     const { enabled: _e, ...cfgRest } = (cfgIn ?? {}) as Record<string, unknown>;
@@ -225,6 +319,7 @@ export async function loadPlugins(opts: LoadOptions): Promise<PluginStatus[]> {
       setStatus({ ...base, status: 'error', error: (e as Error).message || String(e), registered: [] });
     }
   }
+  registry.setupDone = true;
   return registry.plugins();
 }
 
@@ -238,6 +333,24 @@ function makeContext(dir: string, m: PluginManifest, config: Record<string, unkn
   // The kernel's own WASM wrappers register on the plugin's behalf (a WASM detector is also a
   // drop-in tool), so the kind check applies to plugin code only.
   let kernelWrapper = false;
+  const req = requiredServices(m);
+  const provides = new Set(m.provides ?? []);
+  const lazy = new Set(req.lazy);
+  const declared = new Set([...provides, ...req.hard, ...req.optional, ...lazy]);
+  // The plugin's view of the services: only what its manifest declares, so the manifest is the
+  // whole truth about what a plugin depends on (and load order can rely on it).
+  const get = (name: string): unknown => {
+    if (!declared.has(name))
+      throw new Error(
+        `plugin ${m.id}: services.get("${name}") is not declared in its plugin.json (add it to requires, requires_optional or requires_lazy)`,
+      );
+    if (lazy.has(name) && !registry.setupDone)
+      throw new Error(
+        `plugin ${m.id}: service "${name}" is declared requires_lazy, so it can be looked up only after every plugin is set up (in a handler or an onStart hook)`,
+      );
+    return registry.services.get(name);
+  };
+  const services: KernelServices = { ...opts.services, get };
   const guard = (what: string) => {
     if (!open) throw new Error(`plugin ${m.id}: registration after setup is not allowed (${what})`);
     if (!kernelWrapper && what !== 'routes' && what !== 'provide' && !allowed(m.kind, what)) {
@@ -263,7 +376,7 @@ function makeContext(dir: string, m: PluginManifest, config: Record<string, unkn
     dir,
     log: opts.log.child({ plugin: m.id }),
     config,
-    services: opts.services,
+    services,
     registerDetector: (x) => (guard('detector'), pending.detectors.push(x)),
     registerTool: (x) => (guard('tool'), pending.tools.push({ ...x, plugin: x.plugin ?? m.id, runtime: x.runtime ?? m.runtime })),
     registerGuardrail: (x) => (guard('guardrail'), pending.guardrails.push(x)),
@@ -280,13 +393,20 @@ function makeContext(dir: string, m: PluginManifest, config: Record<string, unkn
       if (surface !== 'api' && surface !== 'gateway') throw new Error(`plugin ${m.id}: unknown surface "${String(surface)}"`);
       pending.hooks.push({ surface, fn });
     },
-    provide: (name, value) => (guard('provide'), pending.provides.push([name, value])),
+    provide: (name, value) => {
+      guard('provide');
+      if (!provides.has(name)) throw new Error(`plugin ${m.id}: provide("${name}") is not declared in its plugin.json provides`);
+      pending.provides.push([name, value]);
+    },
     onStart: (fn) => pending.start.push(fn),
     onClose: (fn) => pending.close.push(fn),
   };
   // Commit everything at once, only when setup succeeded: a failing plugin leaves no half-registration.
   const commit = () => {
     open = false;
+    const given = new Set(pending.provides.map(([k]) => k));
+    for (const p of provides)
+      if (!given.has(p)) throw new Error(`plugin ${m.id}: plugin.json provides "${p}" but setup did not provide it`);
     for (const t of pending.tools)
       if (registry.toolMap.has(t.name))
         throw new Error(`plugin ${m.id}: tool "${t.name}" is already registered by ${registry.toolMap.get(t.name)!.plugin}`);
@@ -397,16 +517,12 @@ async function loadWasmPlugin(dir: string, m: PluginManifest, config: Record<str
   const c = makeContext(dir, m, config, opts, registered);
   c.asKernel();
   try {
-    if (m.kind === 'detector') {
-      const meta = (m.detector?.meta ?? {}) as Record<string, any>;
-      if (!meta.id || !meta.title || !meta.severity || !meta.category)
-        throw new Error('a wasm detector needs detector.meta with id, title, severity and category');
-      const exp = typeof m.detector?.export === 'string' ? m.detector.export : 'detect';
-      if (!(await inst.functionExists(exp))) throw new Error(`the module does not export "${exp}"`);
-      // Visitors of WASM detectors run inside the static analyzer (which collects the declared
-      // node types and calls the guest); here the detector is listed and exposed as a drop-in tool.
-      c.ctx.registerDetector({ meta: meta as any, create: () => ({}) });
-      c.ctx.registerTool(wasmDetectorTool(m, opts.services));
+    if (m.kind === 'detector' || m.kind === 'tool') {
+      // What a detector's or tool's output means (findings) is analysis knowledge: the plugin that
+      // provides the adapter registers on this plugin's behalf. Ordered first as a required service.
+      const adapter = opts.registry.services.get(`wasm-adapter:${m.kind}`) as WasmAdapter | undefined;
+      if (!adapter) throw new Error(`no loaded plugin adapts WASM ${m.kind} plugins (service "wasm-adapter:${m.kind}")`);
+      await adapter.adapt({ manifest: m, dir, instance: inst, ctx: c.ctx });
     } else if (m.kind === 'skill') {
       const s = (m.skill ?? {}) as Record<string, any>;
       const exp = String(s.export ?? 'call');
@@ -426,8 +542,6 @@ async function loadWasmPlugin(dir: string, m: PluginManifest, config: Record<str
           }
         },
       });
-    } else if (m.kind === 'tool') {
-      c.ctx.registerTool(wasmAnalyzerTool(m, inst));
     } else {
       throw new Error(`kind "${m.kind}" cannot be a wasm plugin (detector, skill or tool only)`);
     }
@@ -438,84 +552,4 @@ async function loadWasmPlugin(dir: string, m: PluginManifest, config: Record<str
   }
   c.commit();
   opts.registry.wasmInstances.set(m.id, inst);
-}
-
-/** A WASM detector is also a tool of its own, so POST /analyze/tool/{id}/ runs just that rule. */
-function wasmDetectorTool(m: PluginManifest, services: KernelServices): AnalysisTool {
-  return {
-    name: m.id,
-    layer: 1,
-    description: m.description ?? `WASM detector ${m.id}`,
-    builtin: false,
-    modes: [],
-    runtime: 'wasm',
-    async availability() {
-      const s = services.get<{ analyze: (...args: any[]) => any }>('static-analyzer');
-      return s ? { available: true } : { available: false, reason: 'the static-analyzer plugin that hosts detectors is not loaded' };
-    },
-    async run(input, runOpts) {
-      const s = services.get<{ analyze(i: unknown, o: unknown): Promise<{ findings: Finding[]; error?: string | null; status?: any }> }>(
-        'static-analyzer',
-      );
-      if (!s) return { status: 'not_available', findings: [], error: 'static-analyzer plugin is not loaded' };
-      const r = await s.analyze(input, { ...runOpts, only: [m.id] });
-      return { findings: r.findings.map((f) => ({ ...f, tools: [m.id] })), error: r.error ?? null, status: r.status };
-    },
-  };
-}
-
-/** A WASM analysis tool: export (default "analyze") gets {source, file} and answers {findings: [...]}. */
-function wasmAnalyzerTool(m: PluginManifest, inst: import('./wasm/types.ts').WasmInstance): AnalysisTool {
-  const t = m.tool!;
-  const exp = String((t as any).export ?? 'analyze');
-  return {
-    name: t.name ?? m.id,
-    layer: t.layer,
-    description: m.description ?? '',
-    builtin: false,
-    modes: t.modes ?? ['full'],
-    runtime: 'wasm',
-    async availability() {
-      return (await inst.functionExists(exp)) ? { available: true } : { available: false, reason: `module does not export ${exp}` };
-    },
-    async run(input, runOpts) {
-      const out = await inst.callJson<{ findings?: any[] }>(
-        exp,
-        { source: input.source, file: input.file },
-        { signal: runOpts.signal, timeoutMs: Math.max(1, runOpts.deadline - Date.now()) },
-      );
-      if (!out || !Array.isArray(out.findings)) throw new Error(`plugin ${m.id}: output has no findings array`);
-      return {
-        findings: out.findings.map((f): Finding => {
-          const line = Math.max(1, Number(f.line) || 1);
-          return {
-            id: findingId({
-              detector: m.id + ':' + (f.rule ?? f.messageId ?? ''),
-              contract: f.contract ?? null,
-              function: f.function ?? null,
-              code: `${line}:${f.title ?? ''}`,
-            }),
-            detector: String(f.rule ?? m.id),
-            title: String(f.title ?? m.id),
-            description: String(f.description ?? f.title ?? ''),
-            severity: ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO'].includes(f.severity) ? f.severity : 'MEDIUM',
-            confidence: typeof f.confidence === 'number' ? Math.min(1, Math.max(0, f.confidence)) : 0.5,
-            category: f.category ?? 'other',
-            swc_id: f.swc_id ?? null,
-            cwe_id: f.cwe_id ?? null,
-            location: {
-              file: input.file,
-              line,
-              end_line: Math.max(line, Number(f.end_line) || line),
-              contract: f.contract ?? null,
-              function: f.function ?? null,
-            },
-            tools: [t.name ?? m.id],
-            layers: [t.layer],
-            recommendation: String(f.recommendation ?? ''),
-          };
-        }),
-      };
-    },
-  };
 }

@@ -18,6 +18,9 @@ export const CAPABILITIES = [
 ] as const;
 
 const Id = Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,63}$' });
+/** A service name: lower-case words, optionally namespaced ("wasm-adapter:detector"). */
+const ServiceName = Type.String({ pattern: '^[a-z][a-z0-9-]{0,63}(:[a-z0-9-]{1,63})?$' });
+const ServiceList = Type.Array(ServiceName, { uniqueItems: true });
 
 export const ManifestSchema = Type.Object(
   {
@@ -35,6 +38,30 @@ export const ManifestSchema = Type.Object(
     defaults: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     /** Plugin ids that must be set up first. */
     dependencies: Type.Optional(Type.Array(Id)),
+    /** Services this plugin makes available with ctx.provide(name, value); nothing else may be provided. */
+    provides: Type.Optional(ServiceList),
+    /** Services this plugin cannot work without: their providers are set up first, and the plugin
+     *  fails to load (naming the service) when no loaded plugin provides one. */
+    requires: Type.Optional(ServiceList),
+    /** Services used when present: their providers, when loaded, are set up first. */
+    requires_optional: Type.Optional(ServiceList),
+    /** Services looked up only after every plugin is set up (in handlers and start hooks). They do
+     *  not order plugins, so two plugins may use each other this way; a lookup during setup fails. */
+    requires_lazy: Type.Optional(ServiceList),
+    /** CLI commands this plugin contributes: `vigil <name>` imports `entry` (a module exporting
+     *  `command: CliCommand`) only when that command runs; `--help` lists them from the manifest. */
+    commands: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            name: Type.String({ pattern: '^[a-z][a-z0-9-]{0,31}$' }),
+            description: Type.String({ minLength: 1 }),
+            entry: Type.String({ minLength: 1 }),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
     /** Disabled plugins are discovered and listed, never loaded. */
     enabled: Type.Optional(Type.Boolean()),
     /** Kind-specific declarations for WASM plugins. */
@@ -90,6 +117,10 @@ export function validateManifest(
   }
   if (problems.length === 0 && m.entry && (m.entry.includes('..') || m.entry.startsWith('/'))) {
     problems.push({ path: '/entry', message: 'entry must be a path inside the plugin folder' });
+  }
+  for (const c of problems.length === 0 ? (m.commands ?? []) : []) {
+    if (c.entry.includes('..') || c.entry.startsWith('/'))
+      problems.push({ path: '/commands', message: `command ${c.name}: entry must be a path inside the plugin folder` });
   }
   if (problems.length === 0 && m.runtime === 'wasm' && !m.entry!.endsWith('.wasm')) {
     problems.push({ path: '/entry', message: 'a wasm plugin entry must be a .wasm file' });

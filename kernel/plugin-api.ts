@@ -8,7 +8,8 @@ import type { Store } from './store/types.ts';
 import type { AnalysisTool, ComplianceModule, Detector, Guardrail, LlmBackend, Skill } from './contracts/index.ts';
 import type { WorkerPool } from './pool.ts';
 import type { WasmHost, WasmInstance } from './wasm/types.ts';
-import type { Settings } from './config.ts';
+import type { Settings, SettingsInput } from './config.ts';
+import type { Command } from 'commander';
 
 export type Surface = 'api' | 'gateway';
 
@@ -48,6 +49,27 @@ export interface RegistryView {
   wasmInstance(id: string): WasmInstance | undefined;
 }
 
+/**
+ * The service map: name -> type of every service a plugin provides with ctx.provide(name, value).
+ * Empty here (the kernel holds no domain types); the code that defines a service's type adds it by
+ * declaration merging, e.g. in lib/:
+ *   declare module '../kernel/plugin-api.ts' { interface Services { analysis: AnalysisEngine } }
+ * so services.get('analysis') is typed wherever the augmentation is part of the program.
+ */
+export interface Services {
+  /** Turns a loaded WASM detector plugin into registrations (provided by the static analyzer). */
+  'wasm-adapter:detector': WasmAdapter;
+  /** Turns a loaded WASM analysis-tool plugin into an AnalysisTool. */
+  'wasm-adapter:tool': WasmAdapter;
+}
+
+/** Registers what a loaded WASM plugin contributes, through that plugin's own context. The kernel
+ *  loads and sandboxes the module; the plugin that provides `wasm-adapter:<kind>` knows what its
+ *  output means (findings, for detectors and tools). */
+export interface WasmAdapter {
+  adapt(a: { manifest: PluginManifest; dir: string; instance: WasmInstance; ctx: PluginContext }): Promise<void> | void;
+}
+
 export interface KernelServices {
   store: Store;
   metrics: PromRegistry;
@@ -56,7 +78,9 @@ export interface KernelServices {
   wasm: WasmHost;
   registry: RegistryView;
   settings: Settings;
-  /** A service another plugin provided with ctx.provide(name, value). */
+  /** A service a plugin provided with ctx.provide(name, value). In a plugin, only the names its
+   *  manifest declares (provides, requires, requires_optional, requires_lazy) may be looked up. */
+  get<K extends keyof Services>(name: K): Services[K] | undefined;
   get<T = unknown>(name: string): T | undefined;
 }
 
@@ -80,7 +104,8 @@ export interface PluginContext<C extends Record<string, unknown> = Record<string
   /** Runs on the surface's root instance before any route plugin, so hooks added here (auth,
    *  rate limits) apply to every route of that surface. Use sparingly. */
   registerSurfaceHooks(surface: Surface, fn: (app: FastifyInstance) => Promise<void> | void): void;
-  /** Makes a value available to other plugins as services.get(name). */
+  /** Makes a value available to other plugins as services.get(name); the name must be in the
+   *  manifest's `provides`. */
   provide(name: string, value: unknown): void;
   /** Runs after every plugin is set up, in plugin order. */
   onStart(fn: () => Promise<void> | void): void;
@@ -94,4 +119,43 @@ export interface PluginModule<C extends Record<string, unknown> = Record<string,
 
 export function definePlugin<C extends Record<string, unknown> = Record<string, unknown>>(p: PluginModule<C>): PluginModule<C> {
   return p;
+}
+
+// ---- CLI commands contributed by plugins (manifest `commands`) ----
+
+export interface CliIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+/** A kernel booted for one command: no HTTP surfaces unless asked. */
+export interface CliKernel {
+  services: KernelServices;
+  registry: RegistryView;
+  log: Logger;
+  stop(): Promise<void>;
+}
+
+/** What the kernel CLI hands a plugin's command module. */
+export interface CliHost {
+  io: CliIo;
+  version: string;
+  setExitCode(code: number): void;
+  /** Settings resolved as `vigil serve` resolves them (flags, environment, config file). */
+  resolveSettings(input?: SettingsInput): Settings;
+  /** Boots a kernel for this command. `select` loads only the plugins it accepts (plus the
+   *  providers of what they require); `headless` skips HTTP, telemetry export and ./data. */
+  boot(o: { settings: Settings; logger?: Logger; select?: (m: PluginManifest) => boolean; headless?: boolean }): Promise<CliKernel>;
+  /** Opens the configured store (SQLite under the data dir, or VIGIL_DATABASE_URL). */
+  openStore(settings: Settings): Promise<Store>;
+}
+
+/** The export `command` of a manifest `commands[].entry` module. */
+export interface CliCommand {
+  /** Adds the command (and its subcommands and options) to the program. */
+  register(program: Command, host: CliHost): void;
+}
+
+export function defineCommand(c: CliCommand): CliCommand {
+  return c;
 }

@@ -26,6 +26,8 @@ export class Registry implements RegistryView {
   readonly routes: Array<{ plugin: string; surface: Surface; fn: FastifyPluginAsync }> = [];
   readonly surfaceHooks: Array<{ plugin: string; surface: Surface; fn: (app: any) => unknown }> = [];
   readonly services = new Map<string, unknown>();
+  /** False while plugins are being set up: services declared requires_lazy resolve only after. */
+  setupDone = false;
   readonly statuses = new Map<string, PluginStatus>();
   readonly wasmInstances = new Map<string, WasmInstance>();
   readonly startHooks: Array<{ plugin: string; fn: () => unknown }> = [];

@@ -4,12 +4,14 @@
 // See lib/analysis/static for the parser, shared facts and engine.
 import { definePlugin } from '../../kernel/index.ts';
 import { createStaticTool } from './tool.ts';
+import { wasmDetectorAdapter, wasmToolAdapter } from './wasm-adapters.ts';
 
 export default definePlugin({
   setup(ctx) {
     const tool = createStaticTool({ pool: ctx.services.pool, registry: ctx.services.registry });
     ctx.registerTool(tool);
-    // Other plugins (a WASM detector run as its own tool) run a subset of detectors through it.
-    ctx.provide('static-analyzer', { analyze: tool.analyze });
+    // The kernel hands loaded WASM detector and tool modules to these (plugin.json provides them).
+    ctx.provide('wasm-adapter:detector', wasmDetectorAdapter(tool.analyze));
+    ctx.provide('wasm-adapter:tool', wasmToolAdapter);
   },
 });

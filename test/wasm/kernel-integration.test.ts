@@ -31,6 +31,12 @@ before(async () => {
     writeFileSync(path.join(dir, 'plugin.json'), JSON.stringify(m, null, 2));
   }
   await stopCompiler();
+  // A WASM detector is registered by the provider of wasm-adapter:detector (the static analyzer):
+  // the root gets that plugin too, as a folder re-exporting the repository's.
+  const sa = path.join(root, 'static-analyzer');
+  mkdirSync(sa);
+  copyFileSync(path.join(REPO_ROOT, 'plugins/static-analyzer/plugin.json'), path.join(sa, 'plugin.json'));
+  writeFileSync(path.join(sa, 'index.ts'), `export { default } from ${JSON.stringify(path.join(REPO_ROOT, 'plugins/static-analyzer/index.ts'))};\n`);
   kernel = await bootKernel({ kernel: { pluginRoots: [root] } });
 });
 after(async () => {
