@@ -16,7 +16,7 @@ import {
   type ApprovalService,
   type Decider,
 } from '../../lib/gateway/governance/approval-gate.ts';
-import { approvalsCheck, separationCheck } from '../../lib/gateway/governance/readiness.ts';
+import { approvalsCheck, separationCheck } from './readiness.ts';
 import type { TenantDirectory } from '../../lib/gateway/governance/tenants.ts';
 import { openRedis, redisPrefixOf, redisUrlOf, newReplicaId } from '../../kernel/redis.ts';
 import { createRedisApprovalBus } from './redis-bus.ts';

@@ -14,7 +14,7 @@ import { Counter } from 'prom-client';
 import { definePlugin, HttpError, Type, type ReadinessRegistry } from '../../kernel/index.ts';
 import { createAuditLog, parseAuditFilters } from '../../lib/gateway/governance/audit-log.ts';
 import { toCef } from '../../lib/gateway/governance/cef.ts';
-import { observabilityChecks } from '../../lib/gateway/governance/readiness.ts';
+import { observabilityChecks } from './readiness.ts';
 
 const DENIED = new Set(['unauthorized', 'forbidden', 'rate_limited', 'quota_exceeded', 'session_limit', 'path_not_allowed']);
 

@@ -26,7 +26,7 @@ import { parseRate } from '../../lib/gateway/governance/limits.ts';
 import { parseConfigTenants, TenantDirectory } from '../../lib/gateway/governance/tenants.ts';
 import { createUsageMeter } from './usage-meter.ts';
 import { createSessionCap } from './session-cap.ts';
-import { securityChecks, edgeChecks } from '../../lib/gateway/governance/readiness.ts';
+import { securityChecks, edgeChecks } from './readiness.ts';
 import { createAnonymousLimiter } from './anon-limiter.ts';
 import { BUILTIN_PERMISSION_SETS, resolvePermissionPolicy } from '../../lib/gateway/agent/permissions.ts';
 import { pathOf, underPath } from '../../kernel/protect.ts';

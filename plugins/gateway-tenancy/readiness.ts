@@ -1,11 +1,11 @@
-// Readiness checks contributed by the governance plugins, computed live on every report:
+// Readiness checks of gateway-tenancy (security, guardrail modes, the edge), computed live on
+// every report:
 // `active` = verified on this instance, `available` = built in but not wired for this
 // deployment, `attention` = wiring missing or a runtime check failed. Each non-active check
 // names the configuration that would change it.
-import type { KernelServices, ReadinessCheck } from '../../../kernel/index.ts';
-import type { TenantDirectory } from './tenants.ts';
-import type { ApprovalPolicy } from './approval-gate.ts';
-import { hostPolicy } from '../../../kernel/protect.ts';
+import type { KernelServices, ReadinessCheck } from '../../kernel/index.ts';
+import { hostPolicy } from '../../kernel/protect.ts';
+import type { TenantDirectory } from '../../lib/gateway/governance/tenants.ts';
 
 export async function securityChecks(o: {
   services: KernelServices;
@@ -143,106 +143,6 @@ export function guardrailCheck(services: KernelServices): ReadinessCheck {
   };
 }
 
-export async function observabilityChecks(services: KernelServices, auditLoaded: boolean): Promise<ReadinessCheck[]> {
-  const out: ReadinessCheck[] = [];
-  const storeOk = await services.store.ping().catch(() => false);
-  out.push(
-    !auditLoaded
-      ? {
-          id: 'audit_log',
-          category: 'governance',
-          title: 'Structured audit log',
-          status: 'attention',
-          detail: 'the audit service is not loaded',
-          next_action: 'enable the gateway-audit plugin',
-        }
-      : storeOk
-        ? {
-            id: 'audit_log',
-            category: 'governance',
-            title: 'Structured audit log',
-            status: 'active',
-            detail: `append-only, per tenant, in the ${services.store.kind} store; query /api/v1/audit/events, SIEM export /api/v1/audit/export?format=jsonl|cef`,
-          }
-        : {
-            id: 'audit_log',
-            category: 'governance',
-            title: 'Structured audit log',
-            status: 'attention',
-            detail: `the ${services.store.kind} store does not answer, so events cannot be written`,
-            next_action: 'check the data directory (VIGIL_DATA_DIR) and disk space',
-          },
-  );
-  const otel = process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
-  out.push(
-    otel
-      ? {
-          id: 'tracing',
-          category: 'observability',
-          title: 'OpenTelemetry tracing',
-          status: 'active',
-          detail: `spans exported over OTLP/HTTP to ${otel}`,
-        }
-      : {
-          id: 'tracing',
-          category: 'observability',
-          title: 'OpenTelemetry tracing',
-          status: 'available',
-          detail: 'spans are created but not exported',
-          next_action: 'set OTEL_EXPORTER_OTLP_ENDPOINT (e.g. http://localhost:4318 for a Jaeger all-in-one)',
-        },
-  );
-  const families = (await services.metrics.getMetricsAsJSON()).length;
-  out.push(
-    families
-      ? {
-          id: 'metrics',
-          category: 'observability',
-          title: 'Prometheus metrics',
-          status: 'active',
-          detail: `${families} metric families exposed at /metrics`,
-        }
-      : {
-          id: 'metrics',
-          category: 'observability',
-          title: 'Prometheus metrics',
-          status: 'attention',
-          detail: 'no metric is registered',
-          next_action: 'check that the kernel metrics registry is created at start',
-        },
-  );
-  return out;
-}
-
-export function approvalsCheck(policy: ApprovalPolicy | null, error: string | null, pending: number): ReadinessCheck {
-  if (error)
-    return {
-      id: 'approvals',
-      category: 'governance',
-      title: 'Human approval gates',
-      status: 'attention',
-      detail: `approval policy is invalid (${error}); every gated skill call fails until it is fixed`,
-      next_action: 'fix the "approvals" section of the config file',
-    };
-  if (!policy || (!policy.skills.length && !policy.capabilities.length)) {
-    return {
-      id: 'approvals',
-      category: 'governance',
-      title: 'Human approval gates',
-      status: 'available',
-      detail: 'no skill or capability needs a human decision',
-      next_action: 'set approvals.skills / approvals.capabilities (e.g. [shell_exec, file_write]) in the config file',
-    };
-  }
-  return {
-    id: 'approvals',
-    category: 'governance',
-    title: 'Human approval gates',
-    status: 'active',
-    detail: `skills [${policy.skills.join(', ')}], capabilities [${policy.capabilities.join(', ')}] need approval; expire after ${policy.ttlSeconds} s; ${pending} pending now`,
-  };
-}
-
 /** The edge of both surfaces: Host allowlist (DNS rebinding), the analysis API's auth mode, the
  *  limit on keyless requests, and the body limits. */
 export function edgeChecks(o: {
@@ -308,36 +208,4 @@ export function edgeChecks(o: {
     detail: `keyless or bad-key requests limited to ${o.anonymousLimit} per client address once tenants exist (429 with Retry-After); bodies must arrive within ${Math.round(s.bodyTimeoutMs / 1000)} s (408); JSON deeper than 64 levels is refused (400); auth failures are audited as one row per address and minute`,
   });
   return out;
-}
-
-/** Separation of duties on approvals: who can decide, and whether anyone but the operator can. */
-export async function separationCheck(services: KernelServices, policy: ApprovalPolicy | null): Promise<ReadinessCheck> {
-  const title = 'Approval separation of duties';
-  const dir = services.get<TenantDirectory>('tenant-directory');
-  const tenants = dir ? await dir.list().catch(() => []) : [];
-  if (!tenants.length) {
-    return {
-      id: 'approval_separation',
-      category: 'governance',
-      title,
-      status: 'available',
-      detail: 'single-tenant local mode: there are no keys to separate, so the local caller decides approvals',
-      next_action:
-        'create tenants (`vigil tenants add`) and approver keys (`vigil tenants add-key NAME --label approver --permissions approvals_decide`)',
-    };
-  }
-  let approvers = 0;
-  for (const t of tenants) approvers += (await dir!.keys(t.name)).filter((k) => (k.permissions ?? []).includes('approvals_decide')).length;
-  const gated = !!policy && (policy.skills.length > 0 || policy.capabilities.length > 0);
-  const detail = `the key that caused an approval request can never decide it; ${approvers} approver key(s) (permission approvals_decide) across ${tenants.length} tenant(s); the operator decides with \`vigil approvals list|approve|deny\`; the audit log names the decider`;
-  return gated && approvers === 0
-    ? {
-        id: 'approval_separation',
-        category: 'governance',
-        title,
-        status: 'attention',
-        detail: `${detail}; only the operator can decide today`,
-        next_action: 'issue approver keys: `vigil tenants add-key NAME --label approver --permissions approvals_decide`',
-      }
-    : { id: 'approval_separation', category: 'governance', title, status: 'active', detail };
 }
