@@ -30,7 +30,7 @@ export const CATEGORY: Record<Category, CategoryInfo> = {
 
 export interface SwcEntry {
   title: string;
-  /** The CWE the SWC registry lists for the entry (../shared/datasets/swc-registry/export). */
+  /** The CWE the SWC registry lists for the entry (its swc-definition.json export). */
   cwe: string;
   /**
    * More specific CWEs a rule may name instead for the weakness it reports under this SWC id
