@@ -7,8 +7,8 @@ import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Logger } from 'pino';
 import type { KernelServices, TenantContext } from '../../kernel/index.ts';
-import type { AgentRuntimeImpl } from '../gateway/agent/runtime.ts';
-import { createMcpServer } from './server.ts';
+import type { AgentRuntimeImpl } from '../../lib/gateway/agent/runtime.ts';
+import { createMcpServer } from '../../lib/mcp/server.ts';
 
 export class StdioSetupError extends Error {
   constructor(
