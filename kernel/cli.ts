@@ -1,11 +1,16 @@
-// The `vigil` command line: serve, analyze, solc, plugin build, plugins (and the gateway's tenants).
-// Heavy modules (the kernel, its plugins, compilers) are imported inside the command that needs
-// them, so `vigil analyze one.sol` does not pay for the gateway, and `--help` pays for nothing.
+// The `vigil` command line. The kernel's own commands are serve, plugin build, plugins and store;
+// every other command (analyze, solc, tenants, approvals, audit, mcp ...) is contributed by a plugin
+// through its manifest's `commands`. `--help` lists them from the manifests without importing any
+// plugin code; running one imports only that plugin's command module, which boots a kernel with
+// just the plugins it needs.
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import pino from 'pino';
 import { ConfigError, resolveSettings, parseRateLimit, parsePositiveInt, parseHostPort, parseAllowedHosts, parseRole } from './config.ts';
-import { VERSION } from './version.ts';
+import { VERSION, ROOT_DIR } from './version.ts';
+import { discoverPlugins } from './loader.ts';
+import type { CliCommand, CliHost } from './plugin-api.ts';
 
 const wrap =
   <T>(fn: (v: string) => T) =>
@@ -114,109 +119,6 @@ export async function main(
       kernel.log.info({ steps: kernel.lifecycle.filter((s) => s.startsWith('stop:')) }, 'stopped');
     });
 
-  const collect = (v: string, prev: string[] = []) => [...prev, v];
-  program
-    .command('analyze')
-    .description(
-      'Analyse a Solidity file, folder or project (imports, remappings, every solc release) and print the same body the REST API returns',
-    )
-    .argument('<path>', 'a .sol file, a folder of them, or a project root (foundry.toml, hardhat.config.*, package.json ...)')
-    .option('--mode <mode>', 'quick or full', 'quick')
-    .option('--layer <n>', 'run one layer (1-9)')
-    .option('--tool <name>', 'run one tool')
-    .option('--format <format>', 'text (default on a terminal), json (default otherwise), sarif or markdown')
-    .option('--fail-on <severity>', 'exit 1 when a finding is at or above CRITICAL|HIGH|MEDIUM|LOW|INFO')
-    .option('--timeout <seconds>', 'cap for the whole run (default: each file gets its own budget, 120 s quick, 600 s full)')
-    .option('--allow-partial', 'exit 0/1 even when some file or tool did not complete (still named on stderr)')
-    .option('--exclude <glob>', 'do not report on files matching GLOB (repeatable; relative to the project root or PATH)', collect)
-    .option('--include <glob>', 'report only on files matching GLOB (repeatable; overrides the default exclusions)', collect)
-    .option('--no-progress', 'no progress lines on stderr')
-    .option('--baseline <file>', 'an earlier JSON or SARIF output: report and fail only on findings not in it')
-    .action(async (p, o) => {
-      // eslint-disable-next-line vigil/layers -- known debt (issue #16): becomes a plugin-contributed command/adapter
-      const { runAnalyzeCommand } = await import('../lib/analysis/cli-analyze.ts');
-      const { Kernel } = await import('./kernel.ts');
-      const settings = resolveSettings({ logLevel: process.env.VIGIL_LOG_LEVEL ?? 'warn' });
-      // The health self-tests are for a server; a one-shot run would only compete with itself.
-      const plugins = (settings.file.plugins ?? {}) as Record<string, Record<string, unknown>>;
-      settings.file.plugins = { ...plugins, 'analysis-engine': { ...(plugins['analysis-engine'] ?? {}), self_test_on_start: false } };
-      // Only the plugins this run uses: the tools of the mode/layer/tool asked for, the detectors
-      // and the engine. Full mode and the AI layer need the LLM backends too: load everything.
-      const layer = o.layer !== undefined ? Number(o.layer) : null;
-      const everything = !o.tool && (layer === 5 || layer === 9 || (layer === null && o.mode === 'full'));
-      const select = everything
-        ? undefined
-        : (m: { id: string; kind: string; tool?: { name?: string; layer: number; modes?: string[] } }) => {
-            if (m.id === 'analysis-engine' || m.kind === 'detector') return true;
-            if (m.kind !== 'tool') return false;
-            if (!m.tool || !m.tool.name) return true;
-            if (o.tool) return m.tool.name === o.tool;
-            if (layer !== null) return m.tool.layer === layer && (m.tool.modes ?? []).length > 0;
-            return (m.tool.modes ?? []).includes('quick');
-          };
-      const kernel = new Kernel({ settings, logger: pino({ level: settings.logLevel }, pino.destination(2)), headless: true, select });
-      await kernel.boot();
-      try {
-        exitCode = await runAnalyzeCommand(kernel.services, p, o, io);
-      } finally {
-        await kernel.stop();
-      }
-    });
-
-  const solc = program.command('solc').description('Solidity compilers: the bundled releases and any other release from the npm registry');
-  solc
-    .command('list')
-    .description('Installed compilers (bundled and cached); --remote lists every release on the npm registry')
-    .option('--remote', 'also list the releases on the npm registry')
-    .option('--json', 'print JSON')
-    .action(async (o) => {
-      // eslint-disable-next-line vigil/layers -- known debt (issue #16): becomes a plugin-contributed command/adapter
-      const { bundledCompilers, refreshInstalledCompilers } = await import('../lib/analysis/compiler/versions.ts');
-      // eslint-disable-next-line vigil/layers -- known debt (issue #16): becomes a plugin-contributed command/adapter
-      const { solcCacheDir, remoteVersions } = await import('../lib/analysis/compiler/solc-cache.ts');
-      const all = refreshInstalledCompilers();
-      const bundled = new Set(bundledCompilers().map((c) => c.version));
-      const rows = all.map((c) => ({ version: c.version, source: bundled.has(c.version) ? 'bundled' : 'cache', path: c.soljson ?? c.pkg }));
-      let remote: string[] | null = null;
-      if (o.remote) remote = await remoteVersions();
-      if (o.json) {
-        io.stdout.write(JSON.stringify({ cache_dir: solcCacheDir(), installed: rows, ...(remote ? { remote } : {}) }, null, 2) + '\n');
-        return;
-      }
-      io.stdout.write(`${'VERSION'.padEnd(10)} ${'SOURCE'.padEnd(8)} PATH\n`);
-      for (const r of rows) io.stdout.write(`${r.version.padEnd(10)} ${r.source.padEnd(8)} ${r.path}\n`);
-      io.stdout.write(`cache: ${solcCacheDir()}\n`);
-      if (remote) {
-        const have = new Set(rows.map((r) => r.version));
-        io.stdout.write(`\n${remote.length} releases on the npm registry (* installed):\n`);
-        io.stdout.write(remote.map((v) => (have.has(v) ? `${v}*` : v)).join(' ') + '\n');
-      }
-    });
-  solc
-    .command('install')
-    .description('Install solc releases from the npm registry into the cache (VIGIL_SOLC_CACHE, default ~/.cache/vigil/solc)')
-    .argument('<versions...>', 'releases, e.g. 0.8.24 0.5.16')
-    .action(async (versions: string[]) => {
-      // eslint-disable-next-line vigil/layers -- known debt (issue #16): becomes a plugin-contributed command/adapter
-      const { installSolc } = await import('../lib/analysis/compiler/solc-cache.ts');
-      // eslint-disable-next-line vigil/layers -- known debt (issue #16): becomes a plugin-contributed command/adapter
-      const { installedCompilers } = await import('../lib/analysis/compiler/versions.ts');
-      for (const v of versions) {
-        const bundled = installedCompilers().find((c) => c.version === v && !c.soljson);
-        if (bundled) {
-          io.stdout.write(`solc ${v} is bundled with vigil (${bundled.pkg})\n`);
-          continue;
-        }
-        try {
-          const c = await installSolc(v);
-          io.stdout.write(`solc ${c.version} installed: ${c.soljson}\n`);
-        } catch (e) {
-          io.stderr.write(`vigil solc install: ${(e as Error).message}\n`);
-          exitCode = 1;
-        }
-      }
-    });
-
   const plugin = program.command('plugin').description('Build WASM plugins');
   plugin
     .command('build')
@@ -258,11 +160,15 @@ export async function main(
     });
 
   try {
-    // The gateway's commands (tenants, audit, ...) are not needed by the analysis ones.
-    const own = ['analyze', 'solc', 'plugin', 'plugins', 'serve'];
-    const extra = own.includes(argv[2] ?? '') ? null : await import('./cli-extensions.ts').catch(() => null);
-    extra?.registerCommands?.(program, io, (c: number) => (exitCode = c));
-    if (!own.includes(argv[2] ?? '')) (await import('./store/cli.ts')).registerStoreCommands(program, io, (c: number) => (exitCode = c));
+    const own = ['serve', 'plugin', 'plugins', 'store', 'help'];
+    if (!own.includes(argv[2] ?? '') || argv[2] === 'help')
+      await addPluginCommands(
+        program,
+        argv,
+        host(io, (c) => (exitCode = c)),
+      );
+    if (!['serve', 'plugin', 'plugins'].includes(argv[2] ?? ''))
+      (await import('./store/cli.ts')).registerStoreCommands(program, io, (c: number) => (exitCode = c));
     await program.parseAsync(argv);
   } catch (e) {
     if (e instanceof CommanderError) {
@@ -277,4 +183,68 @@ export async function main(
     return (e as { exitCode?: number }).exitCode ?? 1;
   }
   return exitCode;
+}
+
+interface ContributedCommand {
+  name: string;
+  description: string;
+  plugin: string;
+  entry: string;
+}
+
+/** The commands plugin manifests contribute (plugins/ and VIGIL_PLUGIN_DIRS / plugin_dirs). */
+export function contributedCommands(): ContributedCommand[] {
+  let extra: string[] = [];
+  try {
+    extra = resolveSettings({ logLevel: 'silent' }).pluginDirs;
+  } catch {
+    // A broken config file is reported by the command that reads it; listing commands goes on.
+  }
+  const out: ContributedCommand[] = [];
+  for (const d of discoverPlugins([path.join(ROOT_DIR, 'plugins'), ...extra])) {
+    for (const c of d.manifest?.commands ?? [])
+      if (!out.some((o) => o.name === c.name)) out.push({ ...c, plugin: d.manifest!.id, entry: path.join(d.dir, c.entry) });
+  }
+  return out;
+}
+
+/** Registers the requested plugin command for real (its module is imported) and the others as
+ *  names with a description, so `vigil --help` lists every command without loading any plugin. */
+async function addPluginCommands(program: Command, argv: string[], h: CliHost): Promise<void> {
+  const wanted = argv[2] === 'help' ? argv[3] : argv[2];
+  const list = contributedCommands();
+  const hit = list.find((c) => c.name === wanted);
+  if (hit) {
+    const mod = (await import(pathToFileURL(hit.entry).href)) as { command?: CliCommand };
+    if (typeof mod.command?.register !== 'function')
+      throw new Error(
+        `plugin ${hit.plugin}: ${path.basename(hit.entry)} exports no command (export const command = defineCommand({ register }))`,
+      );
+    mod.command.register(program, h);
+  }
+  for (const c of list) if (!program.commands.some((x) => x.name() === c.name)) program.command(c.name).description(c.description);
+}
+
+function host(io: CliHost['io'], setExitCode: (c: number) => void): CliHost {
+  return {
+    io,
+    version: VERSION,
+    setExitCode,
+    resolveSettings: (input) => resolveSettings(input),
+    async boot(o) {
+      const { Kernel } = await import('./kernel.ts');
+      const kernel = new Kernel({ settings: o.settings, logger: o.logger, select: o.select, headless: o.headless });
+      try {
+        await kernel.boot();
+      } catch (e) {
+        await kernel.stop();
+        throw e;
+      }
+      return kernel;
+    },
+    async openStore(settings) {
+      const { databaseUrlOf, openStore } = await import('./store/open.ts');
+      return openStore({ dataDir: settings.dataDir, databaseUrl: databaseUrlOf(settings) });
+    },
+  };
 }

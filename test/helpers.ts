@@ -1,19 +1,47 @@
-// Shared test helpers: a kernel on a throw-away data dir, booted without listening.
+// Shared test helpers: the one way tests boot a kernel (on a throw-away data dir, without listening).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { Kernel, type KernelOptions } from '../kernel/kernel.ts';
-import { resolveSettings, type SettingsInput } from '../kernel/config.ts';
+import { resolveSettings, type Settings, type SettingsInput } from '../kernel/config.ts';
 
 export function tempDir(prefix = 'vigil-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-export async function bootKernel(opts: { settings?: SettingsInput; kernel?: Partial<KernelOptions> } = {}): Promise<Kernel> {
-  const dataDir = opts.settings?.dataDir ?? tempDir();
-  const settings = resolveSettings({ apiBind: '127.0.0.1:0', bind: '127.0.0.1:0', ...opts.settings, dataDir });
-  const k = new Kernel({ settings, logger: pino({ level: process.env.VIGIL_TEST_LOG ?? 'silent' }), poolThreads: 2, ...opts.kernel });
-  await k.boot();
+export interface BootOptions {
+  settings?: SettingsInput;
+  /** Resolved settings to use as they are (dataDir and binds included). */
+  resolved?: Settings;
+  kernel?: Partial<KernelOptions>;
+  /** Load only these plugins (plus the providers of what they require); the others are not
+   *  even imported. Default: every plugin. */
+  only?: string[];
+  /** Run the builtin tools' self-tests after start (the health report's); off unless a test asks,
+   *  because they compete with the test for the CPU for a minute. */
+  selfTests?: boolean;
+  /** Boot and return without calling boot() (a test that drives boot itself). */
+  noBoot?: boolean;
+}
+
+/** Boots a kernel for a test. Every test that needs a kernel gets it here. */
+export async function bootKernel(opts: BootOptions = {}): Promise<Kernel> {
+  const settings =
+    opts.resolved ??
+    resolveSettings({ apiBind: '127.0.0.1:0', bind: '127.0.0.1:0', ...opts.settings, dataDir: opts.settings?.dataDir ?? tempDir() });
+  if (!opts.selfTests) {
+    const plugins = (settings.file.plugins ?? {}) as Record<string, Record<string, unknown>>;
+    settings.file.plugins = { ...plugins, 'analysis-engine': { self_test_on_start: false, ...(plugins['analysis-engine'] ?? {}) } };
+  }
+  const only = opts.only ? new Set(opts.only) : null;
+  const k = new Kernel({
+    settings,
+    logger: pino({ level: process.env.VIGIL_TEST_LOG ?? 'silent' }),
+    poolThreads: 2,
+    ...(only ? { select: (m) => only.has(m.id) } : {}),
+    ...opts.kernel,
+  });
+  if (!opts.noBoot) await k.boot();
   return k;
 }

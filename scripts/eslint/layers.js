@@ -1,6 +1,7 @@
 // ESLint rule `vigil/layers`: the import arrows of docs/ARCHITECTURE.md. Resolves every relative
 // import (static, dynamic with a literal, re-export) against the importing file and refuses
-// kernel -> lib|plugins, lib|schemas -> plugins, and plugins/A -> plugins/B.
+// kernel -> lib|plugins, lib|schemas -> plugins, and plugins/A -> plugins/B. The rule has no
+// exceptions: an eslint-disable comment naming it is itself reported.
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
@@ -21,6 +22,7 @@ export const layersRule = {
         'the kernel imports nothing from {{target}}/: a plugin registers what the kernel needs (services, CLI commands, adapters) through the registry',
       lib: 'lib/ holds code several plugins share and never imports a plugin ({{target}})',
       plugin: 'plugin "{{from}}" imports plugin "{{to}}": plugins talk through declared services, never through each other\'s files',
+      noDisable: 'vigil/layers has no exceptions: remove this eslint-disable and move the code to the layer that may import it',
     },
     schema: [],
   },
@@ -42,6 +44,10 @@ export const layersRule = {
     };
     const literal = (n) => (n && n.type === 'Literal' ? n.value : undefined);
     return {
+      Program: () => {
+        for (const c of context.sourceCode.getAllComments())
+          if (/eslint-disable/.test(c.value) && /vigil\/layers/.test(c.value)) context.report({ loc: c.loc, messageId: 'noDisable' });
+      },
       ImportDeclaration: (n) => check(n, n.source.value),
       ExportNamedDeclaration: (n) => n.source && check(n, n.source.value),
       ExportAllDeclaration: (n) => check(n, n.source.value),

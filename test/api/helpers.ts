@@ -2,9 +2,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pino from 'pino';
-import { Kernel } from '../../kernel/kernel.ts';
+import type { Kernel } from '../../kernel/kernel.ts';
 import { resolveSettings } from '../../kernel/config.ts';
+import { bootKernel } from '../helpers.ts';
 
 export interface Booted {
   kernel: Kernel;
@@ -26,8 +26,7 @@ export async function boot(opts: { dataDir?: string; roots?: string; listen?: bo
     logLevel: 'silent',
     ...(opts.listen ? { apiBind: '127.0.0.1:0', bind: '127.0.0.1:0' } : {}),
   });
-  const kernel = new Kernel({ settings, logger: pino({ level: 'silent' }) });
-  await kernel.boot();
+  const kernel = await bootKernel({ resolved: settings, kernel: { poolThreads: undefined } });
   return { kernel, dataDir, roots, stop: () => kernel.stop() };
 }
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runAnalyzeCommand } from '../../lib/analysis/cli-analyze.ts';
+import { runAnalyzeCommand } from '../../plugins/analysis-engine/cli-analyze.ts';
 import { createAnalysisEngine } from '../../lib/analysis/engine.ts';
 import { createSolhintTool } from '../../plugins/tool-solhint/solhint.ts';
 import { toMarkdown } from '../../lib/analysis/format/markdown.ts';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { applySuppressions, parseSuppressions, scanComments } from '../../lib/analysis/suppress.ts';
-import { runAnalyzeCommand } from '../../lib/analysis/cli-analyze.ts';
+import { runAnalyzeCommand } from '../../plugins/analysis-engine/cli-analyze.ts';
 import { createAnalysisEngine } from '../../lib/analysis/engine.ts';
 import { createSolhintTool } from '../../plugins/tool-solhint/solhint.ts';
 import type { AnalysisResult } from '../../kernel/index.ts';

@@ -8,7 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runAnalyzeCommand } from '../../lib/analysis/cli-analyze.ts';
+import { runAnalyzeCommand } from '../../plugins/analysis-engine/cli-analyze.ts';
 import { createAnalysisEngine } from '../../lib/analysis/engine.ts';
 import { createSolhintTool } from '../../plugins/tool-solhint/solhint.ts';
 import { refreshInstalledCompilers } from '../../lib/analysis/compiler/versions.ts';

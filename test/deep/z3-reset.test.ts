@@ -26,7 +26,8 @@ test('after a reset the next run gets a fresh, working Z3', async () => {
   await resetZ3();
 });
 
-test('a query Z3 cannot finish comes back "unknown" near its time limit, not when it is done', async () => {
+// How soon "unknown" comes back is a timing, measured by bench/z3-time-limit.ts (tests assert no timings).
+test('a query Z3 cannot finish comes back "unknown" under a time limit, and the context stays usable', async () => {
   const z = await loadZ3();
   const t = new TermTable();
   // Factoring a 240-bit semiprime with bit-vector multiplication: far beyond any time limit.
@@ -42,11 +43,8 @@ test('a query Z3 cannot finish comes back "unknown" near its time limit, not whe
     t.op('lt', y, t.c(1n << 128n)),
   ];
   const solver = new TermSolver(z, 300);
-  const t0 = Date.now();
   const r = await solver.check(conds);
-  const took = Date.now() - t0;
   assert.equal(r.result, 'unknown');
-  assert.ok(took < 10_000, `answered after ${took} ms (limit 300 ms)`);
   // The context is still usable afterwards.
   const ok = await new TermSolver(z, 1000).check([t.op('eq', t.op('add', t.v('a'), t.c(1)), t.c(0))]);
   assert.equal(ok.result, 'sat');

@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pino from 'pino';
-import { Kernel } from '../../kernel/kernel.ts';
+import type { Kernel } from '../../kernel/kernel.ts';
+import { bootKernel } from '../helpers.ts';
 
 export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 export const CORE = [
@@ -50,16 +50,11 @@ export async function bootGateway(
     plugins[id] = { ...(plugins[id] ?? {}), ...cfg };
   const dataDir = tmpDir('vigil-gw-data-');
   const workspace = o.workspace ?? tmpDir('vigil-gw-ws-');
-  const kernel = new Kernel({
-    settingsInput: {
-      dataDir,
-      env: {},
-      overrides: { llm: { provider: 'demo' }, workspace, ...(o.config ?? {}), plugins },
-    },
-    logger: pino({ level: process.env.VIGIL_TEST_LOG ?? 'silent' }),
-    poolThreads: 1,
+  const kernel = await bootKernel({
+    settings: { dataDir, env: {}, overrides: { llm: { provider: 'demo' }, workspace, ...(o.config ?? {}), plugins } },
+    only: [...keep],
+    kernel: { poolThreads: 1 },
   });
-  await kernel.boot();
   const failed = kernel.registry.plugins().filter((p) => keep.has(p.id) && p.status !== 'loaded');
   if (failed.length) throw new Error(`plugins failed to load: ${failed.map((f) => `${f.id}: ${f.error}`).join('; ')}`);
   return {

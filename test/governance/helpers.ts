@@ -2,8 +2,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pino from 'pino';
-import { Kernel } from '../../kernel/kernel.ts';
+import type { Kernel } from '../../kernel/kernel.ts';
+import { bootKernel } from '../helpers.ts';
 import type { SettingsInput } from '../../kernel/config.ts';
 import { TenantDirectory } from '../../lib/gateway/governance/tenants.ts';
 import { createAuditLog } from '../../lib/gateway/governance/audit-log.ts';
@@ -31,20 +31,18 @@ export interface Booted {
 
 export async function boot(input: Omit<SettingsInput, 'dataDir'> & { dataDir?: string } = {}): Promise<Booted> {
   const dataDir = input.dataDir ?? tempDir();
-  const kernel = new Kernel({
-    // The injection layer logs instead of blocking here: these tests are about governance, and
-    // must not depend on how another layer's classifier scores a "/skill ..." command.
-    settingsInput: {
+  // The injection layer logs instead of blocking here: these tests are about governance, and
+  // must not depend on how another layer's classifier scores a "/skill ..." command.
+  const kernel = await bootKernel({
+    settings: {
       env: {},
       ...input,
       dataDir,
       config: input.config ?? null,
       overrides: { guardrails: { prompt_injection: { mode: 'log' } }, ...(input.overrides ?? {}) },
     },
-    logger: pino({ level: 'silent' }),
-    poolThreads: 1,
+    kernel: { poolThreads: 1 },
   });
-  await kernel.boot();
   return {
     kernel,
     dataDir,

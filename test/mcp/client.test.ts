@@ -5,9 +5,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import pino from 'pino';
 import { after, before, describe, test } from 'node:test';
-import { Kernel } from '../../kernel/kernel.ts';
+import { bootKernel } from '../helpers.ts';
 import { FS_SERVER, ROOT, listen, tmp, type Listening } from './helpers.ts';
 
 const CORE = ['gateway-core', 'llm-demo', 'skill-crypto', 'gateway-audit', 'mcp-client'];
@@ -20,12 +19,11 @@ async function boot(o: { servers: unknown[]; dataDir?: string; workspace?: strin
   plugins['mcp-client'] = { retry_base_ms: 50, retry_max_ms: 400, ping_interval_ms: 200 };
   const dataDir = o.dataDir ?? tmp('vigil-mcpc-data-');
   const workspace = o.workspace ?? tmp('vigil-mcpc-ws-');
-  const kernel = new Kernel({
-    settingsInput: { dataDir, env: o.env ?? {}, overrides: { llm: { provider: 'demo' }, workspace, mcp: { servers: o.servers }, plugins } },
-    logger: pino({ level: process.env.VIGIL_TEST_LOG ?? 'silent' }),
-    poolThreads: 1,
+  const kernel = await bootKernel({
+    settings: { dataDir, env: o.env ?? {}, overrides: { llm: { provider: 'demo' }, workspace, mcp: { servers: o.servers }, plugins } },
+    only: [...keep],
+    kernel: { poolThreads: 1 },
   });
-  await kernel.boot();
   const st = kernel.registry.plugins().find((p) => p.id === 'mcp-client');
   assert.equal(st?.status, 'loaded', st?.error ?? '');
   const chat = async (message: string) => {
@@ -181,16 +179,15 @@ describe('MCP client: servers that are down', () => {
     const plugins: Record<string, any> = {};
     for (const d of fs.readdirSync(path.join(ROOT, 'plugins'), { withFileTypes: true }))
       if (d.isDirectory() && !keep.has(d.name)) plugins[d.name] = { enabled: false };
-    const kernel = new Kernel({
-      settingsInput: {
+    const kernel = await bootKernel({
+      settings: {
         dataDir: tmp('vigil-mcpc-bad-'),
         env: {},
         overrides: { llm: { provider: 'demo' }, mcp: { servers: [{ name: 'x', command: 'a', url: 'http://b' }] }, plugins },
       },
-      logger: pino({ level: 'silent' }),
-      poolThreads: 1,
+      only: [...keep],
+      kernel: { poolThreads: 1 },
     });
-    await kernel.boot();
     try {
       const st = kernel.registry.plugins().find((p) => p.id === 'mcp-client')!;
       assert.equal(st.status, 'error');

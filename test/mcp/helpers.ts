@@ -3,10 +3,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pino from 'pino';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Kernel } from '../../kernel/kernel.ts';
+import type { Kernel } from '../../kernel/kernel.ts';
+import { bootKernel } from '../helpers.ts';
 import { TenantDirectory } from '../../lib/gateway/governance/tenants.ts';
 import { createAuditLog } from '../../lib/gateway/governance/audit-log.ts';
 
@@ -34,16 +34,14 @@ export async function listen(o: { config?: Record<string, any>; disable?: string
   const contracts = tmp('vigil-mcp-contracts-');
   const plugins: Record<string, any> = { ...(o.config?.plugins ?? {}) };
   for (const id of o.disable ?? []) plugins[id] = { enabled: false };
-  const kernel = new Kernel({
-    settingsInput: {
+  const kernel = await bootKernel({
+    settings: {
       dataDir,
       bind: '127.0.0.1:0',
       apiBind: '127.0.0.1:0',
       env: { VIGIL_CONTRACT_ROOTS: contracts },
       overrides: { llm: { provider: 'demo' }, workspace: contracts, ...(o.config ?? {}), plugins },
     },
-    logger: pino({ level: process.env.VIGIL_TEST_LOG ?? 'silent' }),
-    poolThreads: 2,
   });
   const addrs = await kernel.listen();
   const clients: Client[] = [];

@@ -2,8 +2,8 @@
 // endpoint returns, progress over SSE, tenant-less 404s, validation, and back-pressure.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import pino from 'pino';
-import { Kernel } from '../../kernel/kernel.ts';
+import type { Kernel } from '../../kernel/kernel.ts';
+import { bootKernel } from '../helpers.ts';
 import { resolveSettings } from '../../kernel/config.ts';
 import { tempDir, VULNERABLE } from '../api/helpers.ts';
 
@@ -16,8 +16,7 @@ before(async () => {
     config: null,
     overrides: { plugins: { 'analysis-jobs': { max_waiting: 1, concurrency: 1 }, 'analysis-engine': { self_test_on_start: false } } },
   });
-  k = new Kernel({ settings, logger: pino({ level: 'silent' }), poolThreads: 1 });
-  await k.boot();
+  k = await bootKernel({ resolved: settings, kernel: { poolThreads: 1 } });
 });
 after(() => k.stop());
 

@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pino from 'pino';
-import { Kernel } from '../../kernel/kernel.ts';
+import type { Kernel } from '../../kernel/kernel.ts';
+import { bootKernel } from '../helpers.ts';
 import { TenantDirectory } from '../../lib/gateway/governance/tenants.ts';
 import { createAuditLog } from '../../lib/gateway/governance/audit-log.ts';
 import { main } from '../../kernel/cli.ts';
@@ -25,8 +25,8 @@ export async function serve(
   o: { dataDir?: string; config?: Record<string, unknown>; env?: Record<string, string>; listen?: boolean } = {},
 ): Promise<Server> {
   const dataDir = o.dataDir ?? tempDir();
-  const kernel = new Kernel({
-    settingsInput: {
+  const kernel = await bootKernel({
+    settings: {
       env: o.env ?? {},
       dataDir,
       config: null,
@@ -34,10 +34,8 @@ export async function serve(
       apiBind: '127.0.0.1:0',
       overrides: { guardrails: { prompt_injection: { mode: 'log' } }, ...(o.config ?? {}) },
     },
-    logger: pino({ level: 'silent' }),
-    poolThreads: 1,
+    kernel: { poolThreads: 1 },
   });
-  await kernel.boot();
   const addrs = o.listen === false ? { gateway: '', api: '' } : await kernel.listen();
   return { kernel, dataDir, gateway: addrs.gateway, api: addrs.api, stop: () => kernel.stop() };
 }

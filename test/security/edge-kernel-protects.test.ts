@@ -5,8 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import pino from 'pino';
-import { Kernel } from '../../kernel/kernel.ts';
+import { bootKernel } from '../helpers.ts';
 import { tempDir } from './edge-helpers.ts';
 
 function plugin(root: string, id: string, manifest: Record<string, unknown>, code: string) {
@@ -45,13 +44,10 @@ test('setup, config, manifest and start-hook failures all close the declared rou
   );
   plugin(root, 'loads-fine', { protects: [{ surface: 'gateway', paths: ['/'] }] }, `export default { setup() {} };`);
 
-  const k = new Kernel({
-    settingsInput: { env: {}, dataDir: tempDir(), config: null, overrides: { plugins: { 'bad-config': { n: 'x' } } } },
-    logger: pino({ level: 'silent' }),
-    pluginRoots: [root],
-    poolThreads: 1,
+  const k = await bootKernel({
+    settings: { env: {}, dataDir: tempDir(), config: null, overrides: { plugins: { 'bad-config': { n: 'x' } } } },
+    kernel: { pluginRoots: [root], poolThreads: 1 },
   });
-  await k.boot();
   try {
     const get = (s: 'gateway' | 'api', url: string) => k[s].inject({ method: 'GET', url });
     for (const s of ['gateway', 'api'] as const) {

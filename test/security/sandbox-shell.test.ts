@@ -9,8 +9,8 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import pino from 'pino';
-import { Kernel } from '../../kernel/kernel.ts';
+import type { Kernel } from '../../kernel/kernel.ts';
+import { bootKernel } from '../helpers.ts';
 import { ROOT, tmpDir } from '../gateway/helpers.ts';
 import { prepareSandbox } from '../../plugins/skill-shell/sandbox.ts';
 
@@ -37,8 +37,9 @@ async function boot(o: { sandbox: 'auto' | 'fallback'; dataInWorkspace?: boolean
   const plugins: Record<string, any> = {};
   for (const d of fs.readdirSync(path.join(ROOT, 'plugins'))) if (!PLUGINS.includes(d)) plugins[d] = { enabled: false };
   plugins['skill-shell'] = { allow: ALLOW, sandbox: o.sandbox };
-  const kernel = new Kernel({
-    settingsInput: {
+  const kernel = await bootKernel({
+    only: PLUGINS,
+    settings: {
       dataDir,
       env: {},
       overrides: {
@@ -51,10 +52,8 @@ async function boot(o: { sandbox: 'auto' | 'fallback'; dataInWorkspace?: boolean
         plugins,
       },
     },
-    logger: pino({ level: 'silent' }),
-    poolThreads: 1,
+    kernel: { poolThreads: 1 },
   });
-  await kernel.boot();
   const failed = kernel.registry.plugins().filter((p) => PLUGINS.includes(p.id) && p.status !== 'loaded');
   assert.deepEqual(failed, []);
   return {

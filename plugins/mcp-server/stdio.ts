@@ -7,9 +7,8 @@ import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Logger } from 'pino';
 import type { KernelServices, TenantContext } from '../../kernel/index.ts';
-import type { AgentService } from '../gateway/agent/types.ts';
-// eslint-disable-next-line vigil/layers -- known debt (issue #16): this file moves into plugins/mcp-server with the `vigil mcp` command
-import { createMcpServer } from '../../plugins/mcp-server/server.ts';
+import type { AgentService } from '../../lib/gateway/agent/types.ts';
+import { createMcpServer } from './server.ts';
 
 export class StdioSetupError extends Error {
   constructor(

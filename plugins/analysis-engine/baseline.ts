@@ -8,9 +8,9 @@
 // Anything else (missing, unreadable, not JSON, another tool's output) is a BaselineError: the
 // CLI answers exit 2 with its message, never a run that silently compares against nothing.
 import fs from 'node:fs';
-import type { AnalysisResult } from '../../kernel/contracts/analysis.ts';
+import type { AnalysisResult } from '../../kernel/index.ts';
 import type { Finding } from '../../schemas/finding.ts';
-import { recount } from './suppress.ts';
+import { recount } from '../../lib/analysis/suppress.ts';
 
 export class BaselineError extends Error {}
 

@@ -2,8 +2,8 @@
 // with a note on stderr saying what each took out. One call from cli-analyze.ts, so the command's
 // own flow (project, builds, progress, exit codes) stays in one place.
 import fs from 'node:fs';
-import type { AnalysisResult } from '../../kernel/contracts/analysis.ts';
-import { applySuppressions } from './suppress.ts';
+import type { AnalysisResult } from '../../kernel/index.ts';
+import { applySuppressions } from '../../lib/analysis/suppress.ts';
 import { applyBaseline, filterNotes, loadBaseline, type Baseline } from './baseline.ts';
 
 export { BaselineError } from './baseline.ts';
