@@ -42,9 +42,9 @@ export default definePlugin<CoreConfig>({
       approvals.onDecided((rec) => agent.resumeAfterApproval(rec));
       subscribed = true;
     };
-    // Now when the approvals plugin is set up first (its start hook already applies decisions the
-    // CLI stored while the server was down), else once every plugin is set up.
-    subscribe();
+    // At start: approvals is a lazy service (it loads after this plugin, needing 'readiness'), and
+    // start hooks run in load order, so the listener is in place before approvals' start hook
+    // applies decisions the CLI stored while the server was down.
     ctx.onStart(subscribe);
     ctx.provide('agent', agent);
     ctx.provide('readiness', readiness);

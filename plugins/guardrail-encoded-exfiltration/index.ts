@@ -12,8 +12,7 @@ import { createEncodedExfiltrationGuardrail, type DecodedTextDetectors } from '.
 
 const PROVIDERS = { 'pii-detector': 'guardrail-pii', 'injection-rules': 'guardrail-prompt-injection' } as const;
 
-function need<T>(services: KernelServices, name: keyof typeof PROVIDERS): T {
-  const s = services.get<T>(name);
+function need<T>(s: T | undefined, name: keyof typeof PROVIDERS): T {
   if (!s) throw new Error(`encoded_exfiltration needs the '${name}' service: enable the ${PROVIDERS[name]} plugin`);
   return s;
 }
@@ -23,8 +22,12 @@ function detectorsFrom(services: KernelServices): DecodedTextDetectors {
   let pii: PiiDetectorService | undefined;
   let injection: InjectionRulesService | undefined;
   return {
-    pii: { find: (text, entities) => (pii ??= need<PiiDetectorService>(services, 'pii-detector')).find(text, entities) },
-    injection: { match: (text) => (injection ??= need<InjectionRulesService>(services, 'injection-rules')).match(text) },
+    pii: {
+      find: (text, entities) => (pii ??= need(services.get<PiiDetectorService>('pii-detector'), 'pii-detector')).find(text, entities),
+    },
+    injection: {
+      match: (text) => (injection ??= need(services.get<InjectionRulesService>('injection-rules'), 'injection-rules')).match(text),
+    },
   };
 }
 
@@ -34,8 +37,8 @@ export const encodedExfiltrationGuardrailPlugin = definePlugin({
     // the chain then applies guardrails.<layer> from the service config on top.
     ctx.registerGuardrail(createEncodedExfiltrationGuardrail(detectorsFrom(ctx.services), ctx.config));
     ctx.onStart(() => {
-      need(ctx.services, 'pii-detector');
-      need(ctx.services, 'injection-rules');
+      need(ctx.services.get<PiiDetectorService>('pii-detector'), 'pii-detector');
+      need(ctx.services.get<InjectionRulesService>('injection-rules'), 'injection-rules');
     });
   },
 });
