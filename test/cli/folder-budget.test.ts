@@ -101,3 +101,28 @@ test('--timeout too short for the folder: exit 3 and every file that did not fin
   assert.match(p.err(), /\(--allow-partial\)/);
   assert.match(p.err(), /C000\.sol: tool slow: timeout/);
 });
+
+test('a tool that skips a file by design (a mode scope) is not incomplete, but it is named on stderr and in "skipped"', async () => {
+  const scoped: AnalysisTool = {
+    ...slowTool(1, []),
+    name: 'scoped',
+    async run(input) {
+      if (input.file.endsWith('C001.sol')) return { status: 'skipped', findings: [], error: 'quick mode checks units of up to 10 lines' };
+      return { status: 'success', findings: [] };
+    },
+  };
+  const engine = createAnalysisEngine({ registry: { tools: () => [scoped] }, pool: null });
+  const dir = folder('scoped', 3);
+  const c = capture();
+  assert.equal(await runAnalyzeCommand(engine, dir, { format: 'json', progress: false }, c.io), 0, c.err());
+  const body = c.body();
+  assert.equal(body.incomplete.length, 0);
+  assert.deepEqual(
+    body.skipped.map((k: any) => [path.basename(k.file), k.what, k.detail]),
+    [['C001.sol', 'scoped', 'quick mode checks units of up to 10 lines']],
+  );
+  assert.match(
+    c.err(),
+    /skipped by design[\s\S]*tool scoped skipped 1 file, e\.g\. \S*C001\.sol: quick mode checks units of up to 10 lines/,
+  );
+});
