@@ -15,11 +15,16 @@ process.on('warning', (w) => {
 const cache = new Map();
 
 export default async function dispatch(task) {
-  // The pool times a task's budget from here, not from when it was queued.
-  if (task.started) {
+  // The pool times a task's budget from here, not from when it was queued; a task that asked to
+  // (startedByTask) says itself when its budgeted work begins (after loading a compiler, say).
+  let startedSent = false;
+  const started = () => {
+    if (startedSent || !task.started) return;
+    startedSent = true;
     task.started.postMessage(1);
     task.started.close();
-  }
+  };
+  if (!task.startedByTask) started();
   let mod = cache.get(task.module);
   if (!mod) {
     mod = import(pathToFileURL(task.module).href);
@@ -28,5 +33,9 @@ export default async function dispatch(task) {
   const m = await mod;
   const f = m[task.fn];
   if (typeof f !== 'function') throw new Error(`worker task: ${task.module} has no exported function ${task.fn}`);
-  return await f(task.args);
+  try {
+    return await (task.startedByTask ? f(task.args, { started }) : f(task.args));
+  } finally {
+    started();
+  }
 }

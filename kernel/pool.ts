@@ -25,6 +25,9 @@ export interface RunOptions {
   /** Most time the task may run once a worker has started it: waiting in the queue behind other
    *  tasks does not count (a solver's budget is solver time). The deadline still applies. */
   budgetMs?: number;
+  /** The task calls its second argument's `started()` when budgeted work begins (it may first
+   *  load what a cold worker lacks); without it the budget runs from when the worker starts it. */
+  budgetFromTask?: boolean;
 }
 
 export interface WorkerPool {
@@ -81,7 +84,12 @@ export class TinyWorkerPool implements WorkerPool {
       });
     }
     try {
-      const task = { module: path.resolve(modulePath), fn, args, ...(channel ? { started: channel.port2 } : {}) };
+      const task = {
+        module: path.resolve(modulePath),
+        fn,
+        args,
+        ...(channel ? { started: channel.port2, ...(opts.budgetFromTask ? { startedByTask: true } : {}) } : {}),
+      };
       const result = await this.pool.run(task, { signal: ctrl.signal, ...(channel ? { transferList: [channel.port2] } : {}) });
       this.completed++;
       return result as T;

@@ -77,6 +77,19 @@ function buildAst(e: TwoStage, tree: unknown, options: ParseOptions): any {
   return builder.result;
 }
 
+/** Decisions of the `expression` rule: SLL cannot tell `revert CustomError(...)` (a statement since
+ *  0.8.4) from an expression, so on every file with a custom-error revert (142 of OpenZeppelin's 367)
+ *  stage one bailed and the whole file was parsed again with full LL. Those decisions alone use LL
+ *  prediction (SLL first, full context only on a conflict), which is still exact. */
+let expressionDecisions: Set<number> | null = null;
+function llDecisions(e: TwoStage, parser: any): Set<number> {
+  if (expressionDecisions) return expressionDecisions;
+  const rule = (parser.ruleNames as string[]).indexOf('expression');
+  const states = (parser._interp?.atn?.decisionToState ?? []) as Array<{ ruleIndex: number }>;
+  expressionDecisions = new Set(states.map((st, i) => (st.ruleIndex === rule ? i : -1)).filter((i) => i >= 0));
+  return expressionDecisions;
+}
+
 function sllParse(e: TwoStage, input: string, options: ParseOptions): any {
   try {
     const lexer = new e.Lexer(new e.antlr.CharStream(input));
@@ -84,7 +97,19 @@ function sllParse(e: TwoStage, input: string, options: ParseOptions): any {
     lexer.addErrorListener(new BailOnLexerError());
     const parser = new e.Parser(new e.antlr.CommonTokenStream(lexer));
     parser.removeErrorListeners();
-    parser._interp.predictionMode = e.antlr.PredictionMode.SLL;
+    const interp = parser._interp;
+    interp.predictionMode = e.antlr.PredictionMode.SLL;
+    const ll = llDecisions(e, parser);
+    const predict = interp.adaptivePredict.bind(interp);
+    interp.adaptivePredict = (stream: unknown, decision: number, outer: unknown) => {
+      if (!ll.has(decision)) return predict(stream, decision, outer);
+      interp.predictionMode = e.antlr.PredictionMode.LL;
+      try {
+        return predict(stream, decision, outer);
+      } finally {
+        interp.predictionMode = e.antlr.PredictionMode.SLL;
+      }
+    };
     parser._errHandler = new e.antlr.BailErrorStrategy();
     parser.buildParseTrees = true;
     return buildAst(e, parser.sourceUnit(), options);

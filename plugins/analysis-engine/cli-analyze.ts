@@ -273,6 +273,16 @@ function incompleteOf(runs: FileRun[]): Incomplete[] {
   return out;
 }
 
+/** Tools that ran but left a file out by design (quick mode's scope, a compiler without an SMT
+ *  solver): not incomplete (exit codes unchanged), but never silent. */
+function skippedOf(runs: FileRun[]): Incomplete[] {
+  const out: Incomplete[] = [];
+  for (const r of runs)
+    for (const t of r.body?.results ?? [])
+      if (t.status === 'skipped') out.push({ file: r.file, what: t.tool, detail: t.error ?? 'skipped' });
+  return out;
+}
+
 export async function runAnalyzeCommand(
   target: AnalysisEngine | KernelServices,
   pathArg: string,
@@ -476,6 +486,8 @@ export async function runAnalyzeCommand(
   const incomplete = incompleteOf(runs);
   const result = isDir ? combine(pathArg, runs, o.auditType, t0) : analysed[0].body!;
   result.incomplete = incomplete;
+  const skipped = skippedOf(runs);
+  result.skipped = skipped;
   if (isDir) {
     result.project = {
       root: project.root,
@@ -519,6 +531,18 @@ export async function runAnalyzeCommand(
     for (const i of incomplete)
       io.stderr.write(
         `  ${i.file}: ${i.what === 'compile' ? 'compilation' : i.what === 'parse' ? 'not valid Solidity' : i.what === 'file' ? 'not analysed' : `tool ${i.what}`}: ${i.detail}\n`,
+      );
+  }
+  if (skipped.length) {
+    const byTool = new Map<string, Incomplete[]>();
+    for (const k of skipped) byTool.set(k.what, [...(byTool.get(k.what) ?? []), k]);
+    io.stderr.write(`vigil analyze: skipped by design, not counted as incomplete (each is in the output's "skipped"):\n`);
+    for (const [tool, list] of byTool)
+      io.stderr.write(
+        `  tool ${tool} skipped ${list.length} file${list.length > 1 ? 's' : ''}, e.g. ${list
+          .slice(0, 2)
+          .map((k) => `${k.file}: ${k.detail}`)
+          .join('; ')}\n`,
       );
   }
   const failed = o.failOn ? result.findings.some((f) => RANK[f.severity] >= RANK[o.failOn!]) : false;

@@ -451,6 +451,13 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
     const units: Array<string | null> = semver.gte(version, '0.8.0')
       ? base.contracts.filter((n) => !deployable || deployable.has(n))
       : [null];
+    // In 0.8+ an overflow outside `unchecked` only reverts, and smtFindings drops it: quick mode
+    // does not pay the solver for targets whose every answer would be dropped (about half of BMC's
+    // time on a token). Full mode keeps them for the note that counts the reverting ones.
+    const targets =
+      mode === 'quick' && semver.gte(version, '0.8.0') && !/\bunchecked\s*\{/.test(stripCommentsAndStrings(input.source))
+        ? SMT_TARGETS.filter((t) => t !== 'overflow' && t !== 'underflow')
+        : SMT_TARGETS;
     const budget = budgetOverride ?? (mode === 'quick' ? quickBudget : fullBudget);
     const key = sourceKeyFor({ absPath: input.absPath, file: input.file, roots: input.roots });
     const diags: CompilerDiagnostic[] = [];
@@ -464,7 +471,7 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
         continue;
       }
       const modelChecker = semver.gte(version, '0.8.0')
-        ? { engine, targets: SMT_TARGETS, contracts: { [key]: [unit] }, ...(mode === 'full' ? { showUnproved: true } : {}) }
+        ? { engine, targets, contracts: { [key]: [unit] }, ...(mode === 'full' ? { showUnproved: true } : {}) }
         : semver.gte(version, '0.7.0')
           ? { engine }
           : undefined;
@@ -520,6 +527,7 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
     const meta = {
       compiler: version,
       engine,
+      targets,
       contracts_checked: checked,
       timed_out: timedOut,
       notes: [...notes],

@@ -6,8 +6,10 @@
 //
 // `vigil` comes from a global-install layout in a temporary npm prefix: by default a link to
 // this checkout (fast); with VIGIL_PACK_TEST=1 the page's own `npm install -g "$VIGIL_PACKAGE"`
-// installs the tarball `npm pack` makes, from the npm registry (minutes), and every command then
-// runs the installed package outside the repository.
+// installs the tarball `npm pack` makes, from the npm registry, and every command then runs the
+// installed package outside the repository. Not in the default run: the install compiles
+// better-sqlite3 from source when no prebuilt binary is fetched (39 min on a busy 2-core machine;
+// see package.test.ts).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';

@@ -22,3 +22,24 @@ test('budgetMs counts from when a worker starts the task; a runaway task is stil
     (e: Error & { code?: string }) => e.code === 'task_timeout' && /300 ms budget/.test(e.message),
   );
 });
+
+test('budgetFromTask: the budget starts when the task says its budgeted work begins (after a cold load), not at dispatch', async () => {
+  // 900 ms of set-up then 200 ms of work, with a 600 ms budget: only the work counts.
+  const r = await pool.run<{ calledStarted: boolean }>(
+    tasks,
+    'setupThenWork',
+    { setupMs: 900, workMs: 200 },
+    { budgetMs: 600, budgetFromTask: true },
+  );
+  assert.equal(r.calledStarted, true);
+  // Without it the set-up counts, and the same task is over its budget.
+  await assert.rejects(
+    pool.run(tasks, 'setupThenWork', { setupMs: 900, workMs: 200 }, { budgetMs: 600 }),
+    (e: Error & { code?: string }) => e.code === 'task_timeout',
+  );
+  // Work past the budget after started() is still stopped.
+  await assert.rejects(
+    pool.run(tasks, 'setupThenWork', { setupMs: 10, workMs: 1500 }, { budgetMs: 300, budgetFromTask: true }),
+    (e: Error & { code?: string }) => e.code === 'task_timeout',
+  );
+});

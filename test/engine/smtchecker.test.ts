@@ -144,6 +144,41 @@ contract Bank {
   );
 });
 
+test('0.8 quick mode: overflow targets only for a file with an unchecked block (elsewhere every answer would be dropped)', async () => {
+  const plain = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+contract Plain {
+    uint256 public counter;
+    function bump(uint256 a) public {
+        counter += a;
+        assert(counter != 7);
+    }
+}
+`;
+  const r1 = await run(plain);
+  assert.equal(r1.status, 'success', r1.error ?? '');
+  assert.deepEqual((r1.meta as any).targets, ['assert', 'divByZero', 'outOfBounds', 'balance']);
+  // the assertion is still checked
+  assert.ok(
+    r1.findings.some((f) => f.detector === 'smtchecker-assert' && f.location.line === 7),
+    JSON.stringify(r1.findings),
+  );
+  const wrapping = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+contract Wrap {
+    function down(uint256 a, uint256 b) public pure returns (uint256) {
+        unchecked {
+            return a - b;
+        }
+    }
+}
+`;
+  // A wrap-around can only be inside `unchecked`: there the targets stay asked for.
+  const r2 = await run(wrapping);
+  assert.equal(r2.status, 'success', r2.error ?? '');
+  assert.deepEqual((r2.meta as any).targets, ['assert', 'overflow', 'underflow', 'divByZero', 'outOfBounds', 'balance']);
+});
+
 test('a 0.8 pin that is not installed: the SMTChecker runs on the release the engine compiled with (no "requires different compiler version" error)', async () => {
   const { createAnalysisEngine } = await import('../../lib/analysis/engine.ts');
   const prev = process.env.VIGIL_SOLC_AUTO_INSTALL;

@@ -353,7 +353,17 @@ function attemptsFit(req: CompileRequest, hit: { result: CompileResult; maxAttem
   return hit.result.ok && hit.result.attempts.length <= (req.maxAttempts ?? Infinity);
 }
 
-export function compileTask(req: CompileRequest): CompileResult {
+export function compileTask(req: CompileRequest, ctx?: { started?: () => void }): CompileResult {
+  // A solver budget (the SMTChecker's) is solving time: a cold worker loads the compiler first
+  // (seconds on a busy machine, once per worker), and only then does the budget start.
+  if (req.compiler) {
+    try {
+      loadCompiler(req.compiler);
+    } catch {
+      /* compileUncached reports it */
+    }
+  }
+  ctx?.started?.();
   if (typeof req.source !== 'string') return compileUncached(req, null);
   let prep: Prepared;
   try {
@@ -551,6 +561,6 @@ export async function compileSolidity(
   return opts.pool.run<CompileResult>(COMPILE_MODULE, 'compileTask', req, {
     signal: opts.signal,
     deadline: opts.deadline,
-    ...(opts.budgetMs !== undefined ? { budgetMs: opts.budgetMs } : {}),
+    ...(opts.budgetMs !== undefined ? { budgetMs: opts.budgetMs, budgetFromTask: true } : {}),
   });
 }
