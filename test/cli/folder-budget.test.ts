@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AnalysisTool } from '../../kernel/index.ts';
-import { runAnalyzeCommand } from '../../lib/analysis/cli-analyze.ts';
+import { runAnalyzeCommand } from '../../plugins/analysis-engine/cli-analyze.ts';
 import { createAnalysisEngine } from '../../lib/analysis/engine.ts';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-folder-'));
