@@ -7,8 +7,7 @@
 // Avoids false positives: pure renames with identical semantics (sha3, suicide, `constant`
 // functions, block.blockhash, msg.gas) are not reported: they cannot make code behave
 // differently from what its author reads, and any current compiler rejects them by name anyway.
-import { definePlugin } from '../../kernel/index.ts';
-import type { StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 const REPLACEMENT: Record<string, string> = {
   throw: 'revert()/require(), which refund the unused gas',
@@ -65,8 +64,5 @@ export const deprecatedConstructsDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(deprecatedConstructsDetector);
-  },
-});
+export const detectors = [deprecatedConstructsDetector];
+export default detectorPlugin(detectors);

@@ -12,8 +12,8 @@
 // by bad-randomness: the whole draw is predictable, not just the miner's few seconds).
 // Fields a condition only tests against zero (`birthTime != 0`) are existence flags, not times.
 // One finding per stored variable: every store into the same variable feeds the same condition.
-import { definePlugin } from '../../kernel/index.ts';
 import {
+  detectorPlugin,
   blockValue,
   conditions,
   isMsgSender,
@@ -154,8 +154,5 @@ export const timestampDependenceDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(timestampDependenceDetector);
-  },
-});
+export const detectors = [timestampDependenceDetector];
+export default detectorPlugin(detectors);

@@ -8,8 +8,8 @@
 // (what Parity's wallet library and storage-colliding libraries expose through the proxy). A
 // target any caller can set (a parameter, or a state variable an unguarded function writes) is
 // as bad as a caller-chosen one.
-import { definePlugin } from '../../kernel/index.ts';
 import {
+  detectorPlugin,
   callerControlled,
   rootName,
   statementLoc,
@@ -112,8 +112,5 @@ export const unprotectedDelegatecallDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(unprotectedDelegatecallDetector);
-  },
-});
+export const detectors = [unprotectedDelegatecallDetector];
+export default detectorPlugin(detectors);

@@ -9,7 +9,8 @@ export default definePlugin({
   setup(ctx) {
     const tool = createStaticTool({ pool: ctx.services.pool, registry: ctx.services.registry });
     ctx.registerTool(tool);
-    // Other plugins (a WASM detector run as its own tool) run a subset of detectors through it.
-    ctx.provide('static-analyzer', { analyze: tool.analyze });
+    // Other plugins run through it: a WASM detector as its own tool (a subset of detectors), and
+    // the layer 7/8 tools, whose rules run in the same traversal (analyzeTool).
+    ctx.provide('static-analyzer', { analyze: tool.analyze, analyzeTool: tool.analyzeTool });
   },
 });

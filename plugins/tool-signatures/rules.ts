@@ -274,6 +274,7 @@ function consumedByHelper(site: SigSite, fn: FunctionFacts): boolean {
 export const signatureReplayRule: StaticDetector = {
   meta: {
     id: 'signature-replay',
+    layer: 8,
     title: 'Signature can be replayed',
     severity: 'HIGH',
     confidence: 0.7,
@@ -347,6 +348,7 @@ export const signatureReplayRule: StaticDetector = {
 export const ecrecoverMalleabilityRule: StaticDetector = {
   meta: {
     id: 'ecrecover-malleability',
+    layer: 8,
     title: 'ecrecover accepts malleable signatures',
     severity: 'LOW',
     confidence: 0.6,
@@ -417,6 +419,7 @@ export const ecrecoverMalleabilityRule: StaticDetector = {
 export const ecrecoverZeroAddressRule: StaticDetector = {
   meta: {
     id: 'ecrecover-zero-address',
+    layer: 8,
     title: 'ecrecover result not checked against address(0)',
     severity: 'MEDIUM',
     confidence: 0.6,
@@ -476,6 +479,7 @@ export const ecrecoverZeroAddressRule: StaticDetector = {
 export const permitDeadlineRule: StaticDetector = {
   meta: {
     id: 'permit-deadline',
+    layer: 8,
     title: 'Signed deadline not enforced',
     severity: 'MEDIUM',
     confidence: 0.65,
@@ -543,6 +547,7 @@ function isHandler(fn: FunctionFacts): boolean {
 export const bridgeVerificationRule: StaticDetector = {
   meta: {
     id: 'bridge-message-verification',
+    layer: 8,
     title: 'Cross-chain message handler does not verify its source',
     severity: 'HIGH',
     confidence: 0.6,

@@ -6,7 +6,7 @@ export * from './facts.ts';
 export * from './engine.ts';
 export * from './dedup.ts';
 export * from './wasm-protocol.ts';
-export * from './load-detectors.ts';
+export * from './detector-modules.ts';
 export * from './rule-helpers.ts';
 export * from './entropy.ts';
 export * from './reachability.ts';
