@@ -307,7 +307,12 @@ export const signatureReplayRule: StaticDetector = {
           const nonces = nonceReads(site, facts);
           const written = nonces.filter((v) => fn.transitiveWrites.has(v));
           // Consumption may happen in any in-file helper the function reaches (`_consumeNonce`).
-          const marked = reachableFunctions(fn).some(marksProcessed) || consumedByHelper(site, fn);
+          // The inter-procedural summary says the same through any depth of helpers: a signed
+          // value or the signer keys an entry stepped or marked used (`_useNonce(owner)`).
+          const marked =
+            reachableFunctions(fn).some(marksProcessed) ||
+            consumedByHelper(site, fn) ||
+            [...signedNames(site)].some((n) => fn.summary.consumedByParam.has(n));
           // A digest built from an imported helper's result (`_useNonce(owner)`), or a signed value
           // or the signer handed to one (`_useCheckedNonce(signer, nonce)`), may be consumed in code
           // this file does not contain: the rule cannot tell, so it claims nothing about replay.

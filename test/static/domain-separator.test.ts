@@ -12,7 +12,7 @@ test('selectors of canonical signatures', () => {
 
 test('parameter types are canonicalised as the ABI hashes them', () => {
   const { ast } = parseSolidity('contract C { function f(uint a, int b, byte c, uint[] d, address[3] e, bytes32 g) public {} }');
-  const fn = (ast).children[0].subNodes[0];
+  const fn = ast.children[0].subNodes[0];
   assert.deepEqual(
     fn.parameters.map((p: any) => canonicalType(p.typeName)),
     ['uint256', 'int256', 'bytes1', 'uint256[]', 'address[3]', 'bytes32'],

@@ -24,6 +24,7 @@ import {
 } from './ast.ts';
 import { solidityPragma } from './parse.ts';
 import { deadRanges } from './reachability.ts';
+import { computeSummaries, emptySummary, type FunctionSummary } from './summaries.ts';
 
 export type CallKind = 'call' | 'delegatecall' | 'callcode' | 'staticcall' | 'send' | 'transfer' | 'external';
 
@@ -130,6 +131,9 @@ export interface FunctionFacts {
   transitiveExternal: ExternalCall[];
   reentrancy: ReentrancyPath[];
   loops: Node[];
+  /** What this function and everything it reaches internally reads, writes, checks and consumes,
+   *  and what its return carries (lib/analysis/static/summaries.ts). */
+  summary: FunctionSummary;
 }
 
 export interface ContractFacts {
@@ -406,6 +410,9 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
     }
   for (const cf of contracts) collectAuthVars(cf);
   for (const f of all) f.reentrancy = reentrancyPaths(f);
+  // Pass 5: inter-procedural summaries (reads, writes, checks, consumption, return flow).
+  const sums = computeSummaries(all);
+  for (const f of all) f.summary = sums.get(f) ?? f.summary;
 
   function shell(node: Node, contract: string, v: VersionFacts): FunctionFacts {
     const isModifier = node.type === 'ModifierDefinition';
@@ -452,6 +459,7 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
       transitiveReads: new Set(),
       transitiveExternal: [],
       reentrancy: [],
+      summary: emptySummary(),
       loops: [],
     };
   }

@@ -3,6 +3,7 @@
 export * from './ast.ts';
 export * from './parse.ts';
 export * from './facts.ts';
+export * from './summaries.ts';
 export * from './engine.ts';
 export * from './dedup.ts';
 export * from './wasm-protocol.ts';
