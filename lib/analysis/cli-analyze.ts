@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { AnalysisEngine, AnalysisResult, AuditType, KernelServices } from '../../kernel/index.ts';
 import { SEVERITIES, type Finding, type Severity, type ToolResult, type ToolStatus } from '../../schemas/finding.ts';
 import { MAX_SOURCE_BYTES } from './engine.ts';
+import { groupProjectNotes } from './static/dedup.ts';
 import { toMarkdown } from './format/markdown.ts';
 import { toSarif } from './format/sarif.ts';
 import { toHtml } from './format/html.ts';
@@ -162,6 +163,12 @@ function combine(
       }
     }
   }
+  // Notes about the project rather than one file (a floating pragma in every interface) are
+  // folded into one note for the folder, as each tool already does within a file.
+  const grouped = groupProjectNotes(findings);
+  findings.length = 0;
+  findings.push(...grouped);
+  for (const r of results.values()) r.findings = groupProjectNotes(r.findings);
   const summary: Record<Severity, number> = { CRITICAL: 0, HIGH: 0, MEDIUM: 0, LOW: 0, INFO: 0 };
   for (const f of findings) summary[f.severity]++;
   findings.sort(
