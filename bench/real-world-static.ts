@@ -6,8 +6,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Finding } from '../schemas/finding.ts';
 import { datasetsDir, staticAnalyzer, walkFiles } from './detect.ts';
-import { specializedTask } from '../plugins/tool-specialized/worker.ts';
-import { signaturesTask } from '../plugins/tool-signatures/worker.ts';
 import { groupProjectNotes } from '../lib/analysis/static/index.ts';
 
 /** Source lines that hold code (not blank, not only a comment). */
@@ -35,7 +33,7 @@ export function sloc(source: string): number {
 const args = process.argv.slice(2);
 const only = args.includes('--project') ? args[args.indexOf('--project') + 1] : null;
 const root = path.join(datasetsDir(), 'real-world');
-const analyze = await staticAnalyzer();
+const analyze = await staticAnalyzer({ all: true });
 const out: Record<string, unknown> = {};
 for (const project of fs.readdirSync(root).filter((d) => fs.statSync(path.join(root, d)).isDirectory())) {
   if (only && project !== only) continue;
@@ -46,12 +44,7 @@ for (const project of fs.readdirSync(root).filter((d) => fs.statSync(path.join(r
     const src = fs.readFileSync(f, 'utf8');
     lines += sloc(src);
     const rel = path.relative(root, f);
-    const [a, b, c] = await Promise.all([
-      analyze(src, rel),
-      specializedTask({ source: src, file: rel }),
-      signaturesTask({ source: src, file: rel }),
-    ]);
-    all.push(...a, ...b.findings, ...c.findings);
+    all.push(...(await analyze(src, rel)));
   }
   all = groupProjectNotes(all);
   const bySev: Record<string, number> = {};

@@ -324,7 +324,9 @@ export async function loadPlugins(opts: LoadOptions): Promise<PluginStatus[]> {
 }
 
 function allowed(kind: string, what: string): boolean {
-  return kind === what || kind === 'service';
+  // A tool plugin may also contribute detectors: its rules then run in the static analyzer's one
+  // traversal (layers 7 and 8) and the registry hands their module to the static worker.
+  return kind === what || kind === 'service' || (kind === 'tool' && what === 'detector');
 }
 
 function makeContext(dir: string, m: PluginManifest, config: Record<string, unknown>, opts: LoadOptions, registered: string[]) {

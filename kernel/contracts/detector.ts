@@ -18,6 +18,11 @@ export interface DetectorMeta {
   exploit_scenario?: string;
   /** Message templates by id; `{{name}}` is replaced from report data. */
   messages?: Record<string, string>;
+  /** Analysis layer whose tool reports the findings (1, the static layer, when absent; 7 and 8
+   *  are the DeFi and signature rules that run in the same traversal). */
+  layer?: number;
+  /** Where the rule is documented (a docs/ path with an anchor, or a URL). */
+  docs?: string;
 }
 
 export interface SourceLoc {

@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { AnalysisEngine, AnalysisResult, AuditType, KernelServices } from '../../kernel/index.ts';
 import { SEVERITIES, type Finding, type Severity, type ToolResult, type ToolStatus } from '../../schemas/finding.ts';
 import { MAX_SOURCE_BYTES } from '../../lib/analysis/engine.ts';
+import { groupProjectNotes } from '../../lib/analysis/static/dedup.ts';
 import { toMarkdown } from '../../lib/analysis/format/markdown.ts';
 import { toSarif } from '../../lib/analysis/format/sarif.ts';
 import { toHtml } from '../../lib/analysis/format/html.ts';
@@ -162,6 +163,12 @@ function combine(
       }
     }
   }
+  // Notes about the project rather than one file (a floating pragma in every interface) are
+  // folded into one note for the folder, as each tool already does within a file.
+  const grouped = groupProjectNotes(findings);
+  findings.length = 0;
+  findings.push(...grouped);
+  for (const r of results.values()) r.findings = groupProjectNotes(r.findings);
   const summary: Record<Severity, number> = { CRITICAL: 0, HIGH: 0, MEDIUM: 0, LOW: 0, INFO: 0 };
   for (const f of findings) summary[f.severity]++;
   findings.sort(

@@ -7,8 +7,16 @@
 // role, or a guard out of sight); a condition relates `from` to the caller (`require(from ==
 // msg.sender)`, `allowance[from][msg.sender]`); internal helpers (judged where they are called:
 // their `from` is usually msg.sender).
-import { definePlugin } from '../../kernel/index.ts';
-import { conditions, isMsgSender, some, statementLoc, unwrap, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import {
+  detectorPlugin,
+  conditions,
+  isMsgSender,
+  some,
+  statementLoc,
+  unwrap,
+  type Node,
+  type StaticDetector,
+} from '../../lib/analysis/static/index.ts';
 
 const PULLS = new Set(['transferFrom', 'safeTransferFrom']);
 const isThis = (n: Node) => unwrap(n)?.type === 'Identifier' && unwrap(n).name === 'this';
@@ -87,8 +95,5 @@ export const arbitrarySendErc20Detector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(arbitrarySendErc20Detector);
-  },
-});
+export const detectors = [arbitrarySendErc20Detector];
+export default detectorPlugin(detectors);

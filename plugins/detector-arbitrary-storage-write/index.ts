@@ -5,8 +5,8 @@
 // value), and indexed writes into an array whose length callers can set that way.
 // Avoids false positives: `push`/`pop` (bounds-checked), arrays whose length only guarded code
 // touches, mappings.
-import { definePlugin } from '../../kernel/index.ts';
 import {
+  detectorPlugin,
   callerControlled,
   conditions,
   norm,
@@ -106,8 +106,5 @@ export const arbitraryStorageWriteDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(arbitraryStorageWriteDetector);
-  },
-});
+export const detectors = [arbitraryStorageWriteDetector];
+export default detectorPlugin(detectors);

@@ -9,8 +9,8 @@
 // (kept only in locals nothing reads), and the commit-to-a-future-block scheme: blockhash of a
 // block number recorded from block.number when the player committed, read after that block and
 // within the 256-block window (outside it blockhash returns 0, which is the known attack).
-import { definePlugin } from '../../kernel/index.ts';
 import {
+  detectorPlugin,
   blockValue,
   conditions,
   entropyFacts,
@@ -348,8 +348,5 @@ export const badRandomnessDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(badRandomnessDetector);
-  },
-});
+export const detectors = [badRandomnessDetector];
+export default detectorPlugin(detectors);

@@ -3,8 +3,7 @@
 // payment again: pay once, deposit N times.
 // Avoids false positives: loops in functions that cannot receive ether (non-payable entry points,
 // where msg.value is 0), and delegatecall outside loops.
-import { definePlugin } from '../../kernel/index.ts';
-import { statementLoc, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, statementLoc, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 export const delegatecallLoopDetector: StaticDetector = {
   meta: {
@@ -40,8 +39,5 @@ export const delegatecallLoopDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(delegatecallLoopDetector);
-  },
-});
+export const detectors = [delegatecallLoopDetector];
+export default detectorPlugin(detectors);

@@ -2,13 +2,12 @@
 // (SWC-111): `throw` consumes all remaining gas where revert() refunds it; `var` infers the
 // smallest type that holds its initialiser (`var i = 0` is a uint8, so a loop to 300 never ends
 // and arithmetic wraps at 255); `callcode` runs foreign code with msg.sender/msg.value rewritten,
-// unlike delegatecall. Informational, and grouped: one finding per construct and contract at its
-// first use, with every line in the evidence.
+// unlike delegatecall. Informational, and grouped: one finding per construct and file at its
+// first use, with every line (and the contracts) in the evidence.
 // Avoids false positives: pure renames with identical semantics (sha3, suicide, `constant`
 // functions, block.blockhash, msg.gas) are not reported: they cannot make code behave
 // differently from what its author reads, and any current compiler rejects them by name anyway.
-import { definePlugin } from '../../kernel/index.ts';
-import type { StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 const REPLACEMENT: Record<string, string> = {
   throw: 'revert()/require(), which refund the unused gas',
@@ -29,17 +28,18 @@ export const deprecatedConstructsDetector: StaticDetector = {
       'Deprecated constructs whose semantics differ from their replacements: throw burns all gas, var picks the smallest integer type, callcode rewrites msg.sender.',
     recommendation: 'Replace them with their current equivalents and compile with a maintained compiler.',
     exploit_scenario: 'Code relying on `throw` consumes all gas on failure; `callcode` keeps msg.sender semantics nobody expects any more.',
-    messages: { use: '`{{name}}` is deprecated; use {{replacement}} ({{count}} use(s) in this contract).' },
+    messages: { use: '`{{name}}` is deprecated; use {{replacement}} ({{count}} use(s) in this file).' },
   },
   create(context) {
     const { facts } = context;
-    const seen = new Map<string, { node: any; lines: number[]; name: string; contract: string | null }>();
+    const seen = new Map<string, { node: any; lines: number[]; name: string; contract: string | null; contracts: string[] }>();
     const hit = (name: string, node: any) => {
       const contract = facts.enclosing(node).contract?.name ?? null;
-      const key = `${contract}\u0000${name}`;
-      const cur = seen.get(key);
-      if (cur) cur.lines.push(node.loc.start.line);
-      else seen.set(key, { node, lines: [node.loc.start.line], name, contract });
+      const cur = seen.get(name);
+      if (cur) {
+        cur.lines.push(node.loc.start.line);
+        if (contract && !cur.contracts.includes(contract)) cur.contracts.push(contract);
+      } else seen.set(name, { node, lines: [node.loc.start.line], name, contract, contracts: contract ? [contract] : [] });
     };
     return {
       ThrowStatement: (n) => hit('throw', n),
@@ -57,7 +57,7 @@ export const deprecatedConstructsDetector: StaticDetector = {
             messageId: 'use',
             contract: s.contract,
             data: { name: s.name, replacement: REPLACEMENT[s.name], count: s.lines.length },
-            evidence: { lines: s.lines },
+            evidence: { lines: s.lines, contracts: s.contracts },
           });
         }
       },
@@ -65,8 +65,5 @@ export const deprecatedConstructsDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(deprecatedConstructsDetector);
-  },
-});
+export const detectors = [deprecatedConstructsDetector];
+export default detectorPlugin(detectors);

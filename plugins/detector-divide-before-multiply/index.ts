@@ -6,8 +6,16 @@
 // and is not changed in between. Avoids false positives: deliberate rounding to a unit (`x / u *
 // u`, same divisor and multiplier), divisions by a literal 1, products of constants, and literal
 // multipliers (`x / 100 * 2` loses at most 2 wei).
-import { definePlugin } from '../../kernel/index.ts';
-import { isConstantExpr, norm, statementLoc, unwrap, walk, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import {
+  detectorPlugin,
+  isConstantExpr,
+  norm,
+  statementLoc,
+  unwrap,
+  walk,
+  type Node,
+  type StaticDetector,
+} from '../../lib/analysis/static/index.ts';
 
 export const divideBeforeMultiplyDetector: StaticDetector = {
   meta: {
@@ -114,8 +122,5 @@ export const divideBeforeMultiplyDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(divideBeforeMultiplyDetector);
-  },
-});
+export const detectors = [divideBeforeMultiplyDetector];
+export default detectorPlugin(detectors);

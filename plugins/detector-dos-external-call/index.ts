@@ -6,8 +6,15 @@
 // loops (a refusing recipient makes its own send return false and the loop goes on; the 2300-gas
 // stipend cannot burn the loop's gas), functions only the owner can call, and recipients fixed
 // at deployment.
-import { definePlugin } from '../../kernel/index.ts';
-import { isMsgSender, isRequireLike, rootName, statementLoc, unwrap, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import {
+  detectorPlugin,
+  isMsgSender,
+  isRequireLike,
+  rootName,
+  statementLoc,
+  unwrap,
+  type StaticDetector,
+} from '../../lib/analysis/static/index.ts';
 
 export const dosExternalCallDetector: StaticDetector = {
   meta: {
@@ -66,8 +73,5 @@ export const dosExternalCallDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(dosExternalCallDetector);
-  },
-});
+export const detectors = [dosExternalCallDetector];
+export default detectorPlugin(detectors);

@@ -5,8 +5,16 @@
 // public function, and wholesale resets (`arr = new T[](0)`, `delete arr`) of such an array.
 // Avoids false positives: arrays only the owner can grow, fixed-size arrays, memory arrays,
 // resets in the constructor (the array is still empty then).
-import { definePlugin } from '../../kernel/index.ts';
-import { line, rootName, some, statementLoc, walk, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import {
+  detectorPlugin,
+  line,
+  rootName,
+  some,
+  statementLoc,
+  walk,
+  type Node,
+  type StaticDetector,
+} from '../../lib/analysis/static/index.ts';
 
 const LOOPS = new Set(['ForStatement', 'WhileStatement', 'DoWhileStatement']);
 
@@ -128,8 +136,5 @@ export const dosUnboundedArrayDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(dosUnboundedArrayDetector);
-  },
-});
+export const detectors = [dosUnboundedArrayDetector];
+export default detectorPlugin(detectors);

@@ -5,8 +5,8 @@
 // dynamic arrays) whose result is hashed. Avoids false positives: one dynamic argument, dynamic
 // values separated by a literal or fixed-size value (the split is pinned), string/bytes literals
 // and locals holding one (constants), abi.encode.
-import { definePlugin } from '../../kernel/index.ts';
 import {
+  detectorPlugin,
   isHashCall,
   statementLoc,
   unwrap,
@@ -90,8 +90,5 @@ export const encodePackedCollisionDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(encodePackedCollisionDetector);
-  },
-});
+export const detectors = [encodePackedCollisionDetector];
+export default detectorPlugin(detectors);

@@ -5,8 +5,8 @@
 // Avoids false positives: code whose pragma only admits 0.4.5 and later, literal arguments the
 // compiler checks, conversions of values that are already of the enum type.
 import semver from 'semver';
-import { definePlugin, type Visitor } from '../../kernel/index.ts';
-import { statementLoc, unwrap, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import type { Visitor } from '../../kernel/index.ts';
+import { detectorPlugin, statementLoc, unwrap, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 export const enumConversionDetector: StaticDetector = {
   meta: {
@@ -49,8 +49,5 @@ export const enumConversionDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(enumConversionDetector);
-  },
-});
+export const detectors = [enumConversionDetector];
+export default detectorPlugin(detectors);

@@ -3,8 +3,7 @@
 // Recognised by the standard's signature approve(address,uint) and a write of the value into a
 // caller-indexed table. Avoids false positives: approve() that requires the current allowance
 // or the new value to be zero, and functions with other signatures.
-import { definePlugin } from '../../kernel/index.ts';
-import { conditions, headerLoc, isMsgSender, norm, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, conditions, headerLoc, isMsgSender, norm, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 export const erc20ApproveRaceDetector: StaticDetector = {
   meta: {
@@ -54,8 +53,5 @@ export const erc20ApproveRaceDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(erc20ApproveRaceDetector);
-  },
-});
+export const detectors = [erc20ApproveRaceDetector];
+export default detectorPlugin(detectors);

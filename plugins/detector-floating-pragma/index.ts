@@ -11,8 +11,7 @@
 // (`>=0.4.16` on IERC20) is deliberate, so any version's code can import them. Over a run that
 // covers several files the note is grouped into one (groupProjectNotes).
 import semver from 'semver';
-import { definePlugin } from '../../kernel/index.ts';
-import { some, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, some, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 /** Something in the file executes: a body, a state variable (its initializer, its storage). */
 const hasImplementation = (ast: Node) =>
@@ -76,8 +75,5 @@ export const floatingPragmaDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(floatingPragmaDetector);
-  },
-});
+export const detectors = [floatingPragmaDetector];
+export default detectorPlugin(detectors);

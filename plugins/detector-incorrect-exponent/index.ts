@@ -2,8 +2,7 @@
 // `2 ^ 256` is 258; a decimal-literal base next to `^` is almost always a power that was meant.
 // Avoids false positives: XOR with a hexadecimal or binary-looking mask (`x ^ 0xff`), XOR of two
 // variables (hashing, bit tricks), and decimal literals on the right only (`x ^ 1` flips a bit).
-import { definePlugin } from '../../kernel/index.ts';
-import { statementLoc, unwrap, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, statementLoc, unwrap, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 const decimal = (n: Node) => {
   const u = unwrap(n);
@@ -45,8 +44,5 @@ export const incorrectExponentDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(incorrectExponentDetector);
-  },
-});
+export const detectors = [incorrectExponentDetector];
+export default detectorPlugin(detectors);

@@ -5,8 +5,7 @@
 // Avoids false positives: both operands constant (the compiler-style folding of masks) or both
 // variable (no evidence which is which), and constant values that are not shift amounts
 // (`shl(x, 1)` computes 2**x; `shl(x, 0xff)` places a mask).
-import { definePlugin } from '../../kernel/index.ts';
-import type { Node, StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 const lit = (n: Node): bigint | null => {
   if (n?.type !== 'DecimalNumber' && n?.type !== 'HexNumber' && n?.type !== 'NumberLiteral' && n?.type !== 'AssemblyLiteral') return null;
@@ -55,8 +54,5 @@ export const incorrectShiftDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(incorrectShiftDetector);
-  },
-});
+export const detectors = [incorrectShiftDetector];
+export default detectorPlugin(detectors);

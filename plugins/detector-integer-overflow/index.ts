@@ -14,8 +14,8 @@
 // Rated LOW: a wrap whose result only goes back to the caller (the function writes no state,
 // calls out to nobody and is reached only from such functions) - real, but the caller only gets
 // the wrapped value of operands it chose itself; it matters when another contract relies on it.
-import { definePlugin } from '../../kernel/index.ts';
 import {
+  detectorPlugin,
   blockValue,
   conditions,
   callerControlled,
@@ -242,8 +242,5 @@ export const integerOverflowDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(integerOverflowDetector);
-  },
-});
+export const detectors = [integerOverflowDetector];
+export default detectorPlugin(detectors);

@@ -6,8 +6,16 @@
 // then-branch debits): `if (balances[k] < amount) return false;` guards the negation and is right.
 // Avoids false positives: checks in the right direction (`balances[k] >= amount`), checks of
 // other variables, and full withdrawals that require the amount to EQUAL the balance.
-import { definePlugin } from '../../kernel/index.ts';
-import { isRequireLike, norm, statementLoc, within, walk, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import {
+  detectorPlugin,
+  isRequireLike,
+  norm,
+  statementLoc,
+  within,
+  walk,
+  type Node,
+  type StaticDetector,
+} from '../../lib/analysis/static/index.ts';
 
 export const invertedBalanceCheckDetector: StaticDetector = {
   meta: {
@@ -70,8 +78,5 @@ export const invertedBalanceCheckDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(invertedBalanceCheckDetector);
-  },
-});
+export const detectors = [invertedBalanceCheckDetector];
+export default detectorPlugin(detectors);

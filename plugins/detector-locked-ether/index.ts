@@ -4,8 +4,7 @@
 // Avoids false positives: abstract contracts, interfaces and libraries; contracts with a base not
 // in this file (it may send); contracts that delegatecall or make arbitrary calls with a value
 // (the callee may move ether); constructors that are payable only (deploy-time funding).
-import { definePlugin } from '../../kernel/index.ts';
-import { some, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, some, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 const sendsEther = (n: Node) =>
   (n?.type === 'FunctionCall' &&
@@ -58,8 +57,5 @@ export const lockedEtherDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(lockedEtherDetector);
-  },
-});
+export const detectors = [lockedEtherDetector];
+export default detectorPlugin(detectors);

@@ -4,8 +4,7 @@
 // allowances or votes.
 // Avoids false positives: structs without mappings, deleting a mapping entry itself
 // (`delete balances[a]`: that value is cleared), structs from other files (unknown members).
-import { definePlugin } from '../../kernel/index.ts';
-import { statementLoc, walk, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, statementLoc, walk, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 export const mappingDeletionDetector: StaticDetector = {
   meta: {
@@ -58,8 +57,5 @@ export const mappingDeletionDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(mappingDeletionDetector);
-  },
-});
+export const detectors = [mappingDeletionDetector];
+export default detectorPlugin(detectors);

@@ -3,8 +3,8 @@
 // credits the same payment several times: pay for one, get N (batch mint, multicall).
 // Avoids false positives: msg.value read outside loops; loops in functions that cannot receive
 // ether (non-payable entry points revert on value, so msg.value is 0 there).
-import { definePlugin } from '../../kernel/index.ts';
 import {
+  detectorPlugin,
   isMember,
   reachableFunctions,
   statementLoc,
@@ -67,8 +67,5 @@ function some1(body: Node, pred: (n: Node) => boolean): boolean {
   return hit;
 }
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(msgValueLoopDetector);
-  },
-});
+export const detectors = [msgValueLoopDetector];
+export default detectorPlugin(detectors);

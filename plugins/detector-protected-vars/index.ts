@@ -8,8 +8,8 @@
 // resets (`delete x`, `= 0`) and state-machine steps (a condition of the writer reads the variable:
 // `if (start > 1 && block.number > start + n) start = 0`), constructors and payable writers (paying
 // for a slot is a rule of the game), guards out of sight.
-import { definePlugin } from '../../kernel/index.ts';
 import {
+  detectorPlugin,
   conditions,
   headerLoc,
   isMsgSender,
@@ -90,8 +90,5 @@ export const protectedVarsDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(protectedVarsDetector);
-  },
-});
+export const detectors = [protectedVarsDetector];
+export default detectorPlugin(detectors);

@@ -5,8 +5,8 @@
 // Avoids false positives: functions with a reentrancy lock, balances re-read after the call
 // (the `before`/`after` measurement pattern reads it again and compares the two, which is the
 // fix), copies not used after the call, and calls into the contract's trusted, owner-set addresses.
-import { definePlugin } from '../../kernel/index.ts';
 import {
+  detectorPlugin,
   hasReentrancyLock,
   ownerSetOnly,
   rootName,
@@ -95,8 +95,5 @@ export const reentrancyBalanceDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(reentrancyBalanceDetector);
-  },
-});
+export const detectors = [reentrancyBalanceDetector];
+export default detectorPlugin(detectors);

@@ -15,8 +15,8 @@
 // writes after the call to write-only bookkeeping (`totalDonated += amount`, a counter no
 // function reads except to update itself or in a view nothing calls internally): a re-entrant
 // call that sees the stale value decides nothing with it.
-import { definePlugin } from '../../kernel/index.ts';
 import {
+  detectorPlugin,
   conditions,
   hasReentrancyLock,
   isMsgSender,
@@ -238,8 +238,5 @@ function readBefore(fn: FunctionFacts, variable: string, pos: number): boolean {
   return hit;
 }
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(reentrancyDetector);
-  },
-});
+export const detectors = [reentrancyDetector];
+export default detectorPlugin(detectors);

@@ -6,8 +6,15 @@
 // explicit `gas:` limit) and the function keeps going after a failure (the success flag is used
 // in a condition rather than required). Avoids false positives: calls whose failure reverts
 // everything anyway (`require(ok)`), gas-limited calls, assembly calls (they bound the copy).
-import { definePlugin } from '../../kernel/index.ts';
-import { callerControlled, isRequireLike, some, statementLoc, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import {
+  detectorPlugin,
+  callerControlled,
+  isRequireLike,
+  some,
+  statementLoc,
+  type Node,
+  type StaticDetector,
+} from '../../lib/analysis/static/index.ts';
 
 export const returnBombDetector: StaticDetector = {
   meta: {
@@ -73,8 +80,5 @@ export const returnBombDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(returnBombDetector);
-  },
-});
+export const detectors = [returnBombDetector];
+export default detectorPlugin(detectors);

@@ -2,8 +2,7 @@
 // embeddings, overrides and isolates) make an editor show code or comments in a different order
 // than the compiler reads them, so a reviewer approves something else than what runs (SWC-130,
 // "Trojan Source"). Reported once per line, wherever it occurs (code, strings or comments).
-import { definePlugin } from '../../kernel/index.ts';
-import type { StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 const BIDI = /[\u202A-\u202E\u2066-\u2069]/;
 
@@ -43,8 +42,5 @@ export const rtloDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(rtloDetector);
-  },
-});
+export const detectors = [rtloDetector];
+export default detectorPlugin(detectors);

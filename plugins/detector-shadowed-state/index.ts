@@ -5,8 +5,8 @@
 // Avoids false positives: bases not defined in this file (unknown), constants (a redeclared
 // constant holds no state), private base variables are still reported (the slot is still split).
 import semver from 'semver';
-import { definePlugin, type Visitor } from '../../kernel/index.ts';
-import type { Node, StaticDetector } from '../../lib/analysis/static/index.ts';
+import type { Visitor } from '../../kernel/index.ts';
+import { detectorPlugin, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 export const shadowedStateDetector: StaticDetector = {
   meta: {
@@ -61,8 +61,5 @@ export const shadowedStateDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(shadowedStateDetector);
-  },
-});
+export const detectors = [shadowedStateDetector];
+export default detectorPlugin(detectors);

@@ -5,8 +5,7 @@
 // and debits the caller) without a msg.data.length check, in code that admits < 0.5 compilers.
 // Avoids false positives: >= 0.5 code, functions with a payload-size check (inline or in a
 // modifier), functions that do not move balances between the caller and the address.
-import { definePlugin } from '../../kernel/index.ts';
-import { headerLoc, isMsgSender, some, walk, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, headerLoc, isMsgSender, some, walk, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
 import type { Visitor } from '../../kernel/index.ts';
 import semver from 'semver';
 
@@ -74,8 +73,5 @@ export const shortAddressDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(shortAddressDetector);
-  },
-});
+export const detectors = [shortAddressDetector];
+export default detectorPlugin(detectors);

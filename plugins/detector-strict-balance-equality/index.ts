@@ -6,8 +6,15 @@
 // the user controls, not a value strangers can push into the contract.
 // Avoids false positives: ordering comparisons (`>=`), and comparisons that decide nothing (a
 // public getter returning `this.balance == 0`: only conditions and helpers the file calls count).
-import { definePlugin } from '../../kernel/index.ts';
-import { conditions, statementLoc, unwrap, within, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import {
+  detectorPlugin,
+  conditions,
+  statementLoc,
+  unwrap,
+  within,
+  type Node,
+  type StaticDetector,
+} from '../../lib/analysis/static/index.ts';
 
 const isThis = (n: Node): boolean => {
   const u = unwrap(n);
@@ -73,8 +80,5 @@ export const strictBalanceEqualityDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(strictBalanceEqualityDetector);
-  },
-});
+export const detectors = [strictBalanceEqualityDetector];
+export default detectorPlugin(detectors);

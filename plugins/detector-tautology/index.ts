@@ -5,8 +5,7 @@
 // Avoids false positives: signed integers, operands whose type is not known (expressions of
 // calls), comparisons with non-literal bounds, and redundant terms (an always-true term of `&&`
 // or an always-false term of `||` beside real checks changes nothing).
-import { definePlugin } from '../../kernel/index.ts';
-import { statementLoc, unwrap, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, statementLoc, unwrap, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 const FLIP: Record<string, string> = { '<': '>', '>': '<', '<=': '>=', '>=': '<=' };
 
@@ -77,8 +76,5 @@ export const tautologyDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(tautologyDetector);
-  },
-});
+export const detectors = [tautologyDetector];
+export default detectorPlugin(detectors);

@@ -10,10 +10,12 @@
 // condition reads (`Monarch(addr, name, 0, now)` whose `coronationTimestamp` is only recorded);
 // a draw that also mixes blockhash/number/difficulty/coinbase (one weakness at one place, reported
 // by bad-randomness: the whole draw is predictable, not just the miner's few seconds).
+// Windows and buckets of an hour or more (`last + 12 hours < now`, `now / 1 days`) and deadlines
+// the caller passes in (`require(block.timestamp <= deadline)`) are not reported either.
 // Fields a condition only tests against zero (`birthTime != 0`) are existence flags, not times.
 // One finding per stored variable: every store into the same variable feeds the same condition.
-import { definePlugin } from '../../kernel/index.ts';
 import {
+  detectorPlugin,
   blockValue,
   conditions,
   isMsgSender,
@@ -28,6 +30,27 @@ import {
 
 const COMPARE = /^(<|<=|>|>=|==|!=)$/;
 const isZero = (n: Node) => unwrap(n)?.type === 'NumberLiteral' && Number(unwrap(n).number) === 0;
+
+const UNIT: Record<string, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86400, weeks: 604800, years: 31536000 };
+/** A window of an hour or more: miners' seconds of drift move nothing that matters across it. */
+const COARSE_SECONDS = 3600;
+
+/** Seconds a literal or a constant state variable stands for (`12 hours`, `TWELVE_HOURS`). */
+function seconds(n: Node, constants: Map<string, Node>, depth = 0): number | null {
+  const u = unwrap(n);
+  if (!u || depth > 4) return null;
+  if (u.type === 'NumberLiteral') {
+    const v = Number(String(u.number).replace(/_/g, ''));
+    return Number.isFinite(v) ? v * (u.subdenomination ? (UNIT[u.subdenomination] ?? 0) : 1) : null;
+  }
+  if (u.type === 'Identifier' && constants.has(u.name)) return seconds(constants.get(u.name), constants, depth + 1);
+  if (u.type === 'BinaryOperation' && u.operator === '*') {
+    const a = seconds(u.left, constants, depth + 1);
+    const b = seconds(u.right, constants, depth + 1);
+    return a !== null && b !== null ? a * b : null;
+  }
+  return null;
+}
 
 export const timestampDependenceDetector: StaticDetector = {
   meta: {
@@ -52,6 +75,19 @@ export const timestampDependenceDetector: StaticDetector = {
   create(context) {
     const { facts, source } = context;
     const ef = entropyFacts(facts);
+    const constants = new Map<string, Node>();
+    for (const c of facts.contracts)
+      for (const v of c.stateVars.values()) if (v.constant && v.node?.expression) constants.set(v.name, v.node.expression);
+    // `last + 12 hours < now`, `now - start > 1 days`, `now / 1 days`: a window (or bucket) of an
+    // hour or more, which a few seconds of drift cannot meaningfully move.
+    const coarse = (cmp: Node): boolean => {
+      let hit = false;
+      walk(cmp, (x) => {
+        if (x.type === 'BinaryOperation' && ['+', '-', '/'].includes(x.operator))
+          for (const side of [x.left, x.right]) if ((seconds(side, constants) ?? 0) >= COARSE_SECONDS) hit = true;
+      });
+      return hit;
+    };
     const condNames = new Set<string>();
     for (const c of facts.contracts)
       for (const f of [...c.ownFunctions])
@@ -59,6 +95,7 @@ export const timestampDependenceDetector: StaticDetector = {
           walk(cond, (x) => {
             // `t != 0`, `t > 0`: an existence check; no timestamp a miner can pick is zero.
             if (x.type === 'BinaryOperation' && COMPARE.test(x.operator) && (isZero(x.left) || isZero(x.right))) return false;
+            if (x.type === 'BinaryOperation' && COMPARE.test(x.operator) && coarse(x)) return false;
             if (x.type === 'Identifier') condNames.add(x.name);
             if (x.type === 'MemberAccess') condNames.add(x.memberName);
           });
@@ -101,6 +138,11 @@ export const timestampDependenceDetector: StaticDetector = {
           // attacker nothing from a few seconds of drift.
           const other = p.left === child ? p.right : p.left;
           if (perAccount(other, n)) return null;
+          if (coarse(p)) return null;
+          // A deadline the caller passes (`require(block.timestamp <= deadline)`): drift only
+          // moves the caller's own cut-off by seconds.
+          const u = unwrap(other);
+          if (u?.type === 'Identifier' && facts.enclosing(n).fn?.params.includes(u.name)) return null;
           // `t > now ? t : now` (or the reverse): a clamp to a bound, not a decision.
           const q = facts.parent(p);
           if (q?.type === 'Conditional' && q.condition === p) {
@@ -110,6 +152,9 @@ export const timestampDependenceDetector: StaticDetector = {
           }
           return { id: 'condition' };
         }
+        // A bucket of an hour or more (`now / 1 days`): drift moves it only at the boundary.
+        if (p.type === 'BinaryOperation' && p.operator === '/' && p.left === child && (seconds(p.right, constants) ?? 0) >= COARSE_SECONDS)
+          return null;
         // Creating a deadline (`t = now + 1 days`) decides nothing by itself.
         if (p.type === 'BinaryOperation' && p.operator === '+') return null;
         if (p.type === 'FunctionCall' && p.expression?.type === 'Identifier' && /^(require|assert)$/.test(p.expression.name))
@@ -154,8 +199,5 @@ export const timestampDependenceDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(timestampDependenceDetector);
-  },
-});
+export const detectors = [timestampDependenceDetector];
+export default detectorPlugin(detectors);

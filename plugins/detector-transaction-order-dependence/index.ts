@@ -7,8 +7,8 @@
 // deployment, checks that do not involve a caller-supplied value, and payouts from a function
 // only a privileged account can call (the owner collecting accrued fees): nobody can submit a
 // competing claim, and the payer chooses the moment itself, so no ordering costs anyone value.
-import { definePlugin } from '../../kernel/index.ts';
 import {
+  detectorPlugin,
   conditions,
   isMsgSender,
   rootName,
@@ -116,8 +116,5 @@ function findCmp(cond: Node): Node {
   return null;
 }
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(transactionOrderDependenceDetector);
-  },
-});
+export const detectors = [transactionOrderDependenceDetector];
+export default detectorPlugin(detectors);

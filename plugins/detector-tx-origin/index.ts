@@ -2,8 +2,7 @@
 // owner (phishing through an intermediate contract, SWC-115).
 // Avoids false positives: `tx.origin == msg.sender` (a common "caller is an EOA" check, not
 // authorization) and tx.origin used outside comparisons (logging, forwarding).
-import { definePlugin } from '../../kernel/index.ts';
-import { isMsgSender, isTxOrigin, statementLoc, unwrap, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, isMsgSender, isTxOrigin, statementLoc, unwrap, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 export const txOriginDetector: StaticDetector = {
   meta: {
@@ -43,8 +42,5 @@ export const txOriginDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(txOriginDetector);
-  },
-});
+export const detectors = [txOriginDetector];
+export default detectorPlugin(detectors);

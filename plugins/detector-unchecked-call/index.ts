@@ -2,8 +2,7 @@
 // reverting, so ignoring that flag lets a failed payment or call pass silently (SWC-104).
 // Avoids false positives: results used in require/assert/if/return, results stored in a
 // variable that is read later, `transfer` (it reverts), and high-level contract calls.
-import { definePlugin } from '../../kernel/index.ts';
-import { statementLoc, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, statementLoc, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 export const uncheckedCallDetector: StaticDetector = {
   meta: {
@@ -39,8 +38,5 @@ export const uncheckedCallDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(uncheckedCallDetector);
-  },
-});
+export const detectors = [uncheckedCallDetector];
+export default detectorPlugin(detectors);

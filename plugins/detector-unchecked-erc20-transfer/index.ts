@@ -5,8 +5,7 @@
 // safeTransfer/safeTransferFrom (they check), `address.transfer(v)` (ether, reverts), and calls
 // to a type declared in this file whose transfer returns nothing (USDT-style interfaces,
 // ERC721's transferFrom): there is no result to check.
-import { definePlugin } from '../../kernel/index.ts';
-import { statementLoc, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, statementLoc, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 export const uncheckedErc20TransferDetector: StaticDetector = {
   meta: {
@@ -58,8 +57,5 @@ export const uncheckedErc20TransferDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(uncheckedErc20TransferDetector);
-  },
-});
+export const detectors = [uncheckedErc20TransferDetector];
+export default detectorPlugin(detectors);

@@ -6,8 +6,7 @@
 // assembly, or by inherited code of the file), constants and immutables, contracts with a base
 // not in this file (it may set the variable), public variables (a getter is their whole use),
 // mappings and arrays (their zero default is the empty table).
-import { definePlugin } from '../../kernel/index.ts';
-import { some, statementLoc, unwrap, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, some, statementLoc, unwrap, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 export const uninitializedStateDetector: StaticDetector = {
   meta: {
@@ -66,8 +65,5 @@ export const uninitializedStateDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(uninitializedStateDetector);
-  },
-});
+export const detectors = [uninitializedStateDetector];
+export default detectorPlugin(detectors);

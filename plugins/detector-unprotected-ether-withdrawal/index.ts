@@ -5,8 +5,8 @@
 // Avoids false positives: guarded functions, payouts under a condition (games, checked
 // claims), amounts the function debits (balances[x] = 0 / -=), payouts of msg.value
 // (refunds), and recipients that are neither the caller nor a caller-chosen address.
-import { definePlugin } from '../../kernel/index.ts';
 import {
+  detectorPlugin,
   conditions,
   isConstantExpr,
   isMsgSender,
@@ -82,8 +82,5 @@ export const unprotectedEtherWithdrawalDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(unprotectedEtherWithdrawalDetector);
-  },
-});
+export const detectors = [unprotectedEtherWithdrawalDetector];
+export default detectorPlugin(detectors);

@@ -12,8 +12,8 @@
 // role records (`delete players`, `= address(0)`) in a function that only runs in a state the
 // contract checks (`require(stage == Stage.Done)`) gives nobody a role. An unconditional reset is
 // still reported (anyone could strip the owner at will).
-import { definePlugin } from '../../kernel/index.ts';
 import {
+  detectorPlugin,
   conditions,
   headerLoc,
   isMsgSender,
@@ -119,8 +119,5 @@ function authWrites(
   return out;
 }
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(unprotectedOwnerChangeDetector);
-  },
-});
+export const detectors = [unprotectedOwnerChangeDetector];
+export default detectorPlugin(detectors);

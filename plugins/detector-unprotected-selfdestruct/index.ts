@@ -6,8 +6,7 @@
 // Avoids false positives: constructors, functions guarded by a msg.sender/tx.origin check
 // (inline, in a modifier or in a helper they call) whose owner state only the constructor or
 // guarded code sets, and internal functions.
-import { definePlugin } from '../../kernel/index.ts';
-import { headerLoc, ownerSound, statementLoc, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, headerLoc, ownerSound, statementLoc, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 export const unprotectedSelfdestructDetector: StaticDetector = {
   meta: {
@@ -61,8 +60,5 @@ export const unprotectedSelfdestructDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(unprotectedSelfdestructDetector);
-  },
-});
+export const detectors = [unprotectedSelfdestructDetector];
+export default detectorPlugin(detectors);

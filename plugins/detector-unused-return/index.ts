@@ -5,8 +5,7 @@
 // here declares return values is reported, so unknown callees are left alone. ERC20 transfer and
 // transferFrom belong to unchecked-erc20-transfer; views are not reported (a bare view call does
 // nothing at all, which is a different mistake).
-import { definePlugin } from '../../kernel/index.ts';
-import { statementLoc, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, statementLoc, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 export const unusedReturnDetector: StaticDetector = {
   meta: {
@@ -50,8 +49,5 @@ export const unusedReturnDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(unusedReturnDetector);
-  },
-});
+export const detectors = [unusedReturnDetector];
+export default detectorPlugin(detectors);

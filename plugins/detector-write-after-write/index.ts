@@ -5,8 +5,7 @@
 // (a local or state variable), nothing between them mentions it, and for state variables no call
 // sits between them (a callee could read the first value). LOW: a lost value, not by itself a
 // path for an attacker.
-import { definePlugin } from '../../kernel/index.ts';
-import { some, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, some, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 /** `x = e;` → x (plain identifier assignments only). */
 function assigned(st: Node): Node {
@@ -63,8 +62,5 @@ export const writeAfterWriteDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(writeAfterWriteDetector);
-  },
-});
+export const detectors = [writeAfterWriteDetector];
+export default detectorPlugin(detectors);

@@ -4,8 +4,7 @@
 // Flags a public, state-writing function of a contract without a constructor whose name is the
 // contract name in other case, contains it, or is literally "constructor"/"Constructor".
 // Avoids false positives: contracts that have a constructor, functions that write nothing.
-import { definePlugin } from '../../kernel/index.ts';
-import { headerLoc, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, headerLoc, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 export const wrongConstructorNameDetector: StaticDetector = {
   meta: {
@@ -48,8 +47,5 @@ export const wrongConstructorNameDetector: StaticDetector = {
   },
 };
 
-export default definePlugin({
-  setup(ctx) {
-    ctx.registerDetector(wrongConstructorNameDetector);
-  },
-});
+export const detectors = [wrongConstructorNameDetector];
+export default detectorPlugin(detectors);

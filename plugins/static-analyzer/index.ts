@@ -13,5 +13,8 @@ export default definePlugin({
     // The kernel hands loaded WASM detector and tool modules to these (plugin.json provides them).
     ctx.provide('wasm-adapter:detector', wasmDetectorAdapter(tool.analyze));
     ctx.provide('wasm-adapter:tool', wasmToolAdapter);
+    // Other plugins run through it: a WASM detector as its own tool (a subset of detectors), and
+    // the layer 7/8 tools, whose rules run in the same traversal (analyzeTool).
+    ctx.provide('static-analyzer', { analyze: tool.analyze, analyzeTool: tool.analyzeTool });
   },
 });

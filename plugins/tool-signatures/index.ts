@@ -11,12 +11,25 @@
 // followed through locals, internal helpers and domain-separator state set in the constructor;
 // a used-hash table that is checked and written counts as a nonce; handlers are recognised by
 // the messaging interfaces' entry points and must take a payload.
-// AST-level and fast, so it also runs in quick mode; it runs in the kernel pool under the deadline.
+// The rules are detectors (layer 8): the static analyzer runs them in its one traversal, in the
+// kernel pool under the deadline, and this plugin's tool reports their findings; fast enough for quick mode.
 import { definePlugin } from '../../kernel/index.ts';
+import type { ToolAnalyzer } from '../../lib/analysis/static/rule-tool.ts';
+import { SIGNATURE_RULES } from './rules.ts';
 import { createSignaturesTool } from './tool.ts';
+
+/** The rules as detector modules: the static worker imports this module for them. */
+export const detectors = SIGNATURE_RULES;
 
 export default definePlugin({
   setup(ctx) {
-    ctx.registerTool(createSignaturesTool({ pool: ctx.services.pool }));
+    for (const d of detectors) ctx.registerDetector(d);
+    // The static analyzer loads before this plugin; it is looked up when the tool runs.
+    const analyze: ToolAnalyzer = (tool, input, run) => {
+      const s = ctx.services.get<{ analyzeTool: ToolAnalyzer }>('static-analyzer');
+      if (!s) throw new Error('the static-analyzer plugin is not loaded; its pipeline runs these rules');
+      return s.analyzeTool(tool, input, run);
+    };
+    ctx.registerTool(createSignaturesTool({ analyze }));
   },
 });

@@ -274,6 +274,7 @@ function consumedByHelper(site: SigSite, fn: FunctionFacts): boolean {
 export const signatureReplayRule: StaticDetector = {
   meta: {
     id: 'signature-replay',
+    layer: 8,
     title: 'Signature can be replayed',
     severity: 'HIGH',
     confidence: 0.7,
@@ -306,7 +307,12 @@ export const signatureReplayRule: StaticDetector = {
           const nonces = nonceReads(site, facts);
           const written = nonces.filter((v) => fn.transitiveWrites.has(v));
           // Consumption may happen in any in-file helper the function reaches (`_consumeNonce`).
-          const marked = reachableFunctions(fn).some(marksProcessed) || consumedByHelper(site, fn);
+          // The inter-procedural summary says the same through any depth of helpers: a signed
+          // value or the signer keys an entry stepped or marked used (`_useNonce(owner)`).
+          const marked =
+            reachableFunctions(fn).some(marksProcessed) ||
+            consumedByHelper(site, fn) ||
+            [...signedNames(site)].some((n) => fn.summary.consumedByParam.has(n));
           // A digest built from an imported helper's result (`_useNonce(owner)`), or a signed value
           // or the signer handed to one (`_useCheckedNonce(signer, nonce)`), may be consumed in code
           // this file does not contain: the rule cannot tell, so it claims nothing about replay.
@@ -347,6 +353,7 @@ export const signatureReplayRule: StaticDetector = {
 export const ecrecoverMalleabilityRule: StaticDetector = {
   meta: {
     id: 'ecrecover-malleability',
+    layer: 8,
     title: 'ecrecover accepts malleable signatures',
     severity: 'LOW',
     confidence: 0.6,
@@ -417,6 +424,7 @@ export const ecrecoverMalleabilityRule: StaticDetector = {
 export const ecrecoverZeroAddressRule: StaticDetector = {
   meta: {
     id: 'ecrecover-zero-address',
+    layer: 8,
     title: 'ecrecover result not checked against address(0)',
     severity: 'MEDIUM',
     confidence: 0.6,
@@ -476,6 +484,7 @@ export const ecrecoverZeroAddressRule: StaticDetector = {
 export const permitDeadlineRule: StaticDetector = {
   meta: {
     id: 'permit-deadline',
+    layer: 8,
     title: 'Signed deadline not enforced',
     severity: 'MEDIUM',
     confidence: 0.65,
@@ -543,6 +552,7 @@ function isHandler(fn: FunctionFacts): boolean {
 export const bridgeVerificationRule: StaticDetector = {
   meta: {
     id: 'bridge-message-verification',
+    layer: 8,
     title: 'Cross-chain message handler does not verify its source',
     severity: 'HIGH',
     confidence: 0.6,

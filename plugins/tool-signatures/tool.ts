@@ -1,11 +1,8 @@
 // The vigil-signatures AnalysisTool (see index.ts for the rules).
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { AnalysisTool, WorkerPool } from '../../kernel/index.ts';
-import { createRuleTool } from '../../lib/analysis/static/rule-tool.ts';
-import { SIGNATURES_TOOL, signaturesTask } from './worker.ts';
+import type { AnalysisTool } from '../../kernel/index.ts';
+import { createRuleTool, type ToolAnalyzer } from '../../lib/analysis/static/rule-tool.ts';
 
-const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker.ts');
+export const SIGNATURES_TOOL = 'vigil-signatures';
 
 export const SELF_TEST_SOURCE = `pragma solidity ^0.8.0;
 contract SelfTest {
@@ -17,16 +14,13 @@ contract SelfTest {
 }
 `;
 
-export function createSignaturesTool(opts: { pool: WorkerPool | null }): AnalysisTool {
+export function createSignaturesTool(opts: { analyze: ToolAnalyzer }): AnalysisTool {
   return createRuleTool(
     {
       name: SIGNATURES_TOOL,
       layer: 8,
       description:
         'Signature and cross-chain checks: replayable signatures (nonce, chain id, domain), ecrecover malleability and address(0), permit deadlines, bridge message verification',
-      worker: WORKER,
-      taskName: 'signaturesTask',
-      task: signaturesTask,
       selfTest: { source: SELF_TEST_SOURCE, expect: ['signature-replay@6', 'ecrecover-malleability@6'] },
     },
     opts,

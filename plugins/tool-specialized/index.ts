@@ -10,12 +10,25 @@
 // caller check, pass; collisions need the implementation to write the colliding variable and
 // stop at the first struct/fixed array (sizes the compiler knows better); setters that emit
 // through helpers pass; loops with a second constant bound pass, admin-grown arrays are LOW.
-// AST-level and fast, so it also runs in quick mode; it runs in the kernel pool under the deadline.
+// The rules are detectors (layer 7): the static analyzer runs them in its one traversal, in the
+// kernel pool under the deadline, and this plugin's tool reports their findings; fast enough for quick mode.
 import { definePlugin } from '../../kernel/index.ts';
+import type { ToolAnalyzer } from '../../lib/analysis/static/rule-tool.ts';
+import { SPECIALIZED_RULES } from './rules.ts';
 import { createSpecializedTool } from './tool.ts';
+
+/** The rules as detector modules: the static worker imports this module for them. */
+export const detectors = SPECIALIZED_RULES;
 
 export default definePlugin({
   setup(ctx) {
-    ctx.registerTool(createSpecializedTool({ pool: ctx.services.pool }));
+    for (const d of detectors) ctx.registerDetector(d);
+    // The static analyzer loads before this plugin; it is looked up when the tool runs.
+    const analyze: ToolAnalyzer = (tool, input, run) => {
+      const s = ctx.services.get<{ analyzeTool: ToolAnalyzer }>('static-analyzer');
+      if (!s) throw new Error('the static-analyzer plugin is not loaded; its pipeline runs these rules');
+      return s.analyzeTool(tool, input, run);
+    };
+    ctx.registerTool(createSpecializedTool({ analyze }));
   },
 });

@@ -38,6 +38,7 @@ function bodies(fn: FunctionFacts): Node[] {
 export const spotPriceOracleRule: StaticDetector = {
   meta: {
     id: 'spot-price-oracle',
+    layer: 7,
     title: "Price read from a pool's spot reserves",
     severity: 'HIGH',
     confidence: 0.65,
@@ -122,6 +123,7 @@ export const spotPriceOracleRule: StaticDetector = {
 export const flashLoanSharePriceRule: StaticDetector = {
   meta: {
     id: 'flash-loan-share-price',
+    layer: 7,
     title: "Share price from the contract's own balance",
     severity: 'MEDIUM',
     confidence: 0.6,
@@ -189,6 +191,7 @@ const INITIALIZER_MODIFIERS = /^(initializer|reinitializer|onlyInitializing|init
 export const unprotectedInitializerRule: StaticDetector = {
   meta: {
     id: 'unprotected-initializer',
+    layer: 7,
     title: 'Initializer can be called by anyone, again',
     severity: 'HIGH',
     confidence: 0.7,
@@ -327,6 +330,7 @@ function delegates(c: ContractFacts): boolean {
 export const storageCollisionRule: StaticDetector = {
   meta: {
     id: 'proxy-storage-collision',
+    layer: 7,
     title: 'Proxy and implementation storage slots collide',
     severity: 'HIGH',
     confidence: 0.6,
@@ -438,6 +442,7 @@ function critical(c: ContractFacts, v: string): boolean {
 export const missingEventRule: StaticDetector = {
   meta: {
     id: 'missing-event',
+    layer: 7,
     title: 'Critical parameter changed without an event',
     // Informational: a monitoring gap for users and off-chain watchers, not a flaw an attacker
     // can use (audits list it as informational).
@@ -490,6 +495,7 @@ export const missingEventRule: StaticDetector = {
 export const unboundedLoopRule: StaticDetector = {
   meta: {
     id: 'unbounded-loop',
+    layer: 7,
     title: 'Loop over a growing storage array',
     severity: 'MEDIUM',
     confidence: 0.65,

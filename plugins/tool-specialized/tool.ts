@@ -1,11 +1,8 @@
 // The vigil-specialized AnalysisTool (see index.ts for the rules).
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { AnalysisTool, WorkerPool } from '../../kernel/index.ts';
-import { createRuleTool } from '../../lib/analysis/static/rule-tool.ts';
-import { SPECIALIZED_TOOL, specializedTask } from './worker.ts';
+import type { AnalysisTool } from '../../kernel/index.ts';
+import { createRuleTool, type ToolAnalyzer } from '../../lib/analysis/static/rule-tool.ts';
 
-const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker.ts');
+export const SPECIALIZED_TOOL = 'vigil-specialized';
 
 export const SELF_TEST_SOURCE = `pragma solidity ^0.8.0;
 contract SelfTest {
@@ -20,16 +17,13 @@ contract SelfTest {
 }
 `;
 
-export function createSpecializedTool(opts: { pool: WorkerPool | null }): AnalysisTool {
+export function createSpecializedTool(opts: { analyze: ToolAnalyzer }): AnalysisTool {
   return createRuleTool(
     {
       name: SPECIALIZED_TOOL,
       layer: 7,
       description:
         'DeFi, upgradeability and gas checks: spot-price oracles, flash-loan-sensitive share prices, unprotected initializers, proxy storage collisions, silent privileged setters, unbounded loops',
-      worker: WORKER,
-      taskName: 'specializedTask',
-      task: specializedTask,
       selfTest: { source: SELF_TEST_SOURCE, expect: ['unprotected-initializer@4'] },
       // A privileged setter without an event is an auditing gap, not an exploitable bug.
       fullModeOnly: ['missing-event'],

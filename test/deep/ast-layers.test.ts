@@ -11,8 +11,12 @@ import { createSpecializedTool } from '../../plugins/tool-specialized/tool.ts';
 import { createSignaturesTool } from '../../plugins/tool-signatures/tool.ts';
 import { SPECIALIZED_RULES } from '../../plugins/tool-specialized/rules.ts';
 import { SIGNATURE_RULES } from '../../plugins/tool-signatures/rules.ts';
+import { discoverDetectorPlugins } from '../../lib/analysis/static/index.ts';
+import { inProcessAnalyzer } from '../../lib/analysis/static/rule-tool.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+// The rules run in the static pipeline with every other detector, as in the product.
+const analyze = inProcessAnalyzer(discoverDetectorPlugins(path.join(root, 'plugins')));
 const opts = () => ({ signal: new AbortController().signal, deadline: Date.now() + 60_000 });
 
 function expected(src: string): string[] {
@@ -25,8 +29,8 @@ function expected(src: string): string[] {
 }
 
 for (const [plugin, tool, layer, rules] of [
-  ['tool-specialized', createSpecializedTool({ pool: null }), 7, SPECIALIZED_RULES],
-  ['tool-signatures', createSignaturesTool({ pool: null }), 8, SIGNATURE_RULES],
+  ['tool-specialized', createSpecializedTool({ analyze }), 7, SPECIALIZED_RULES],
+  ['tool-signatures', createSignaturesTool({ analyze }), 8, SIGNATURE_RULES],
 ] as const) {
   test(`${plugin}: fixture findings are exactly the expected lines`, async () => {
     const src = fs.readFileSync(path.join(root, 'plugins', plugin, 'fixture.sol'), 'utf8');

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CATEGORIES, CATEGORY, SWC, categoryFor, cweForSwc, swcCategory, swcNumber } from '../../lib/analysis/taxonomy.ts';
-import { discoverDetectorPlugins, loadDetectors } from '../../lib/analysis/static/index.ts';
+import { discoverDetectorPlugins, importDetectors } from '../../lib/analysis/static/index.ts';
 import { SLITHER_CATEGORIES } from '../../plugins/adapter-slither/adapter.ts';
 import { SOLHINT_RULES } from '../../plugins/tool-solhint/solhint.ts';
 import { SWC_CATEGORY as ML_SWC_CATEGORY } from '../../plugins/tool-ml/model/dataset.ts';
@@ -73,7 +73,7 @@ test('categoryFor: the SWC id wins, words decide when the id spans several categ
 });
 
 test('every detector plugin names its category, SWC and CWE as the table does', async () => {
-  const { entries, errors } = await loadDetectors(discoverDetectorPlugins(path.join(root, 'plugins')).filter((d) => d.runtime === 'ts'));
+  const { entries, errors } = await importDetectors(discoverDetectorPlugins(path.join(root, 'plugins')).filter((d) => d.runtime === 'ts'));
   assert.deepEqual(errors, []);
   assert.ok(entries.length > 30, `only ${entries.length} detectors loaded`);
   const problems = entries.flatMap((e) => disagreements({ who: e.detector.meta.id, ...e.detector.meta }));

@@ -43,6 +43,8 @@ contract D {
   assert.deepEqual(lines, [lineOf(src, 'function payChecked'), lineOf(src, 'function payTransfer')]);
 });
 
+// Windows of an hour or more (daily) and a deadline the caller passes are not reported: drift of
+// seconds moves nothing across them (SWC-116's 15-second rule).
 test('timestamp-dependence: struct fields, existence checks, mixed draws and repeated stores', async () => {
   const src = `pragma solidity ^0.4.24;
 contract T {
@@ -57,12 +59,16 @@ contract T {
     uint coin;
     function crown() public { king = King(msg.sender, now); }
     function lockUp() public { lock = Lock(msg.sender, now); }
-    function release() public { require(now > lock.since + 1 hours); msg.sender.transfer(1 ether); }
+    function release() public { require(now > lock.since + 1 minutes); msg.sender.transfer(1 ether); }
     function make(uint id) public { items[id] = Item({born: now, value: 1}); }
     function use(uint id) public { require(items[id].born != 0); items[id].value++; }
     function first() public { last = now; }
     function again() public { last = now; }
-    function payout() public { if (now > last + 12 hours) msg.sender.transfer(1 ether); }
+    function payout() public { if (now > last + 1 minutes) msg.sender.transfer(1 ether); }
+    uint day;
+    function stamp() public { day = now; }
+    function daily() public { if (now > day + 12 hours) msg.sender.transfer(1 ether); }
+    function expires(uint deadline) public { require(now <= deadline); msg.sender.transfer(1 ether); }
     function mixed() public { answer = uint8(keccak256(block.blockhash(block.number - 1), now)); }
     function timeOnly() public { coin = uint(keccak256(now)) % 2; }
 }

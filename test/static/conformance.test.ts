@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { validateManifest } from '../../kernel/manifest.ts';
 import { CATEGORIES, SEVERITIES } from '../../schemas/finding.ts';
-import { analyzeSource, discoverDetectorPlugins, loadDetectors } from '../../lib/analysis/static/index.ts';
+import { analyzeSource, discoverDetectorPlugins, importDetectors } from '../../lib/analysis/static/index.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const pluginsDir = path.join(root, 'plugins');
@@ -18,7 +18,7 @@ const folders = fs
 const tsFolders = folders.filter((d) => JSON.parse(fs.readFileSync(path.join(pluginsDir, d, 'plugin.json'), 'utf8')).runtime === 'ts');
 
 test('there are detector plugins for every finding category', async () => {
-  const { entries } = await loadDetectors(discoverDetectorPlugins(pluginsDir).filter((d) => d.runtime === 'ts'));
+  const { entries } = await importDetectors(discoverDetectorPlugins(pluginsDir).filter((d) => d.runtime === 'ts'));
   const cats = new Set(entries.map((e) => e.detector.meta.category));
   for (const c of CATEGORIES) assert.ok(cats.has(c), `no detector for category ${c}`);
 });
@@ -33,7 +33,7 @@ for (const folder of tsFolders) {
     const src = fs.readFileSync(path.join(dir, 'index.ts'), 'utf8');
     assert.match(src.split('\n')[0], /^\/\/ /, 'plugin must open with a comment block saying what it does');
 
-    const { entries, errors } = await loadDetectors([
+    const { entries, errors } = await importDetectors([
       { id: raw.id, dir, entry: raw.entry, runtime: 'ts', config: raw.defaults ?? {}, manifest: raw },
     ]);
     assert.deepEqual(errors, []);
@@ -68,6 +68,47 @@ for (const folder of tsFolders) {
       assert.deepEqual(f.layers, [1]);
       assert.ok(f.location.end_line >= f.location.line);
       assert.ok(f.location.end_line - f.location.line <= 8, 'findings stay tight to the statement');
+    }
+  });
+}
+
+// Tool plugins whose rules are detectors (layers 7 and 8): same metadata contract, the layer the
+// manifest declares, and a fixture line for every rule (test/deep/ast-layers.test.ts checks the
+// exact lines through the tool).
+const ruleTools = discoverDetectorPlugins(pluginsDir).filter((d) => d.manifest.kind === 'tool');
+test('tool plugins contributing detectors are found', () => {
+  assert.deepEqual(ruleTools.map((d) => d.id).sort(), ['tool-signatures', 'tool-specialized']);
+});
+for (const d of ruleTools) {
+  test(`${d.id}: every rule is a detector with complete metadata and a fixture line`, async () => {
+    const { entries, errors } = await importDetectors([d]);
+    assert.deepEqual(errors, []);
+    assert.ok(entries.length > 0);
+    const fixture = fs.readFileSync(path.join(d.dir, 'fixture.sol'), 'utf8');
+    const { findings, diagnostics } = await analyzeSource(fixture, 'fixture.sol', entries, { raw: true });
+    assert.deepEqual(diagnostics, []);
+    for (const { detector, tool } of entries) {
+      const meta = detector.meta;
+      assert.equal(meta.layer, d.manifest.detector.layer, `${meta.id}: layer`);
+      assert.equal(meta.layer, d.manifest.tool.layer, `${meta.id}: the tool's layer`);
+      assert.equal(tool, d.manifest.tool.name);
+      for (const k of ['title', 'description', 'recommendation'] as const)
+        assert.ok(typeof meta[k] === 'string' && meta[k].length > 10, `${meta.id}: meta.${k} missing`);
+      assert.ok((SEVERITIES as readonly string[]).includes(meta.severity));
+      assert.ok((CATEGORIES as readonly string[]).includes(meta.category));
+      assert.ok(meta.confidence > 0 && meta.confidence <= 1);
+      assert.ok(
+        fixture.includes(`expect: ${meta.id}`) || new RegExp(`expect:.*\\b${meta.id}\\b`).test(fixture),
+        `${meta.id}: no fixture line`,
+      );
+      assert.ok(
+        findings.some((f) => f.detector === meta.id),
+        `${meta.id} flags its fixture`,
+      );
+    }
+    for (const f of findings) {
+      assert.deepEqual(f.tools, [d.manifest.tool.name]);
+      assert.deepEqual(f.layers, [d.manifest.tool.layer]);
     }
   });
 }

@@ -48,11 +48,14 @@ test('groupProjectNotes: one floating-pragma note per run, INFO capped per file,
 
 test('layer 7 in full mode: INFO notes of one rule are capped at 3 per file, the rest named in evidence', async () => {
   const { createSpecializedTool } = await import('../../plugins/tool-specialized/tool.ts');
+  const { inProcessAnalyzer } = await import('../../lib/analysis/static/rule-tool.ts');
+  const { discoverDetectorPlugins } = await import('../../lib/analysis/static/index.ts');
+  const plugins = new URL('../../plugins', import.meta.url).pathname;
   const setters = ['a', 'b', 'c', 'd', 'e']
     .map((v) => `    function set_${v}(address x) external { require(msg.sender == owner); ${v} = x; }`)
     .join('\n');
   const src = `pragma solidity ^0.8.0;\ncontract Config {\n    address owner = msg.sender;\n    address a; address b; address c; address d; address e;\n${setters}\n}\n`;
-  const tool = createSpecializedTool({ pool: null });
+  const tool = createSpecializedTool({ analyze: inProcessAnalyzer(discoverDetectorPlugins(plugins)) });
   const out = await tool.run({ source: src, file: 'Config.sol', sha256: '' }, {
     signal: new AbortController().signal,
     deadline: Date.now() + 60_000,

@@ -3,7 +3,7 @@
 // of the file and becomes a diagnostic carrying its id; the others keep running.
 import type { Detector, Visitor } from '../../../kernel/contracts/detector.ts';
 import type { Finding } from '../../../schemas/finding.ts';
-import { reportToFinding } from './report.ts';
+import { reportToFinding, STATIC_TOOL } from './report.ts';
 import { children, isNode, type Node } from './ast.ts';
 import { computeFacts, type StaticFacts } from './facts.ts';
 import { parseSolidity, type ParseDiagnostic } from './parse.ts';
@@ -16,6 +16,8 @@ export { STATIC_TOOL, reportToFinding } from './report.ts';
 export interface DetectorEntry {
   detector: Detector<StaticFacts>;
   config?: Record<string, unknown>;
+  /** The tool its findings are labelled with (vigil-static unless the rule is a layer 7/8 one). */
+  tool?: string;
 }
 
 export interface EngineDiagnostic {
@@ -90,7 +92,7 @@ export async function analyzeSource(
     });
   };
 
-  for (const { detector, config } of entries) {
+  for (const { detector, config, tool } of entries) {
     const meta = detector.meta;
     let visitor: Visitor & { $finish?: () => Promise<void> };
     try {
@@ -104,7 +106,7 @@ export async function analyzeSource(
           if (dead.has(meta.id)) return;
           // Behaviour of code no transaction can reach is not a finding.
           if (r.node && facts.unreachable(r.node)) return;
-          findings.push(reportToFinding(meta, r, facts));
+          findings.push(reportToFinding(meta, r, facts, tool));
         },
       });
     } catch (e) {
@@ -173,7 +175,7 @@ export async function analyzeSource(
   const t3 = performance.now();
   // Reports of a detector that later failed are kept: they were produced before the failure.
   return {
-    findings: opts.raw ? findings : dedupeFindings(findings),
+    findings: opts.raw ? findings : dedupeByTool(findings),
     diagnostics,
     wasmInputs,
     stats: {
@@ -185,6 +187,17 @@ export async function analyzeSource(
       partial: parsed.partial,
     },
   };
+}
+
+/**
+ * The within-layer dedup applies to the static layer's findings. Layer 7/8 rules may flag one
+ * line for two reasons (replay and malleability of one ecrecover): only exact repeats go.
+ */
+function dedupeByTool(findings: Finding[]): Finding[] {
+  const own = findings.filter((f) => f.tools[0] === STATIC_TOOL);
+  const seen = new Set<string>();
+  const rest = findings.filter((f) => f.tools[0] !== STATIC_TOOL && !seen.has(f.id) && (seen.add(f.id), true));
+  return [...dedupeFindings(own), ...rest];
 }
 
 function parseDiag(d: ParseDiagnostic): EngineDiagnostic {

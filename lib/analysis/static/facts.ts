@@ -23,7 +23,9 @@ import {
   type Node,
 } from './ast.ts';
 import { solidityPragma } from './parse.ts';
-import { deadRanges } from './reachability.ts';
+import { reentrancyPaths, transitive } from './flow.ts';
+import { positionLookups } from './positions.ts';
+import { computeSummaries, emptySummary, type FunctionSummary } from './summaries.ts';
 
 export type CallKind = 'call' | 'delegatecall' | 'callcode' | 'staticcall' | 'send' | 'transfer' | 'external';
 
@@ -130,6 +132,9 @@ export interface FunctionFacts {
   transitiveExternal: ExternalCall[];
   reentrancy: ReentrancyPath[];
   loops: Node[];
+  /** What this function and everything it reaches internally reads, writes, checks and consumes,
+   *  and what its return carries (lib/analysis/static/summaries.ts). */
+  summary: FunctionSummary;
 }
 
 export interface ContractFacts {
@@ -396,7 +401,8 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
   }
   // Pass 4: transitive summaries, guards, reentrancy paths.
   const all = contracts.flatMap((c) => c.ownFunctions);
-  for (const f of all) transitive(f, new Set());
+  const done = new WeakSet<FunctionFacts>();
+  for (const f of all) transitive(f, new Set(), done);
   const arithmeticVars = new Set(all.flatMap((f) => [...f.arithmeticWrites]));
   for (const cf of contracts) for (const f of cf.ownFunctions) senderLocals(f, cf);
   for (const cf of contracts)
@@ -406,6 +412,9 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
     }
   for (const cf of contracts) collectAuthVars(cf);
   for (const f of all) f.reentrancy = reentrancyPaths(f);
+  // Pass 5: inter-procedural summaries (reads, writes, checks, consumption, return flow).
+  const sums = computeSummaries(all);
+  for (const f of all) f.summary = sums.get(f) ?? f.summary;
 
   function shell(node: Node, contract: string, v: VersionFacts): FunctionFacts {
     const isModifier = node.type === 'ModifierDefinition';
@@ -452,6 +461,7 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
       transitiveReads: new Set(),
       transitiveExternal: [],
       reentrancy: [],
+      summary: emptySummary(),
       loops: [],
     };
   }
@@ -838,26 +848,6 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
     return true;
   }
 
-  function transitive(f: FunctionFacts, stack: Set<FunctionFacts>) {
-    if ((f as any)._done) return;
-    if (stack.has(f)) return;
-    stack.add(f);
-    for (const w of f.writes) f.transitiveWrites.add(w.variable);
-    for (const r of f.reads) f.transitiveReads.add(r);
-    f.transitiveExternal.push(...f.externalCalls);
-    if (f.unresolvedCalls.length) f.transitiveUnresolved = true;
-    const subs = [...f.internalCalls.flatMap((c) => c.callees), ...f.modifiers.map((m) => m.def).filter((d): d is FunctionFacts => !!d)];
-    for (const g of subs) {
-      transitive(g, stack);
-      for (const w of g.transitiveWrites) f.transitiveWrites.add(w);
-      for (const r of g.transitiveReads) f.transitiveReads.add(r);
-      for (const e of g.transitiveExternal) if (!f.transitiveExternal.includes(e)) f.transitiveExternal.push(e);
-      if (g.transitiveUnresolved) f.transitiveUnresolved = true;
-    }
-    stack.delete(f);
-    (f as any)._done = true;
-  }
-
   /** A table keyed by caller that is not a balance: membership (owners, admins, whitelists). */
   function isMembershipTable(base: Node, f: FunctionFacts, cf: ContractFacts): boolean {
     const r = rootName(base);
@@ -1019,84 +1009,7 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
     }
   }
 
-  function reentrancyPaths(f: FunctionFacts): ReentrancyPath[] {
-    const out: ReentrancyPath[] = [];
-    const laterWrites = (pos: number): StateWrite[] => {
-      const ws = f.writes.filter((w) => w.pos > pos);
-      for (const ic of f.internalCalls) {
-        if (ic.pos <= pos) continue;
-        for (const g of ic.callees)
-          for (const v of g.transitiveWrites) ws.push({ variable: v, node: ic.node, pos: ic.pos, line: line(ic.node) });
-      }
-      return ws;
-    };
-    for (const c of f.externalCalls) {
-      const ws = laterWrites(c.node.range?.[1] ?? 0);
-      if (ws.length) out.push({ at: c.node, via: 'direct', call: c, writes: ws });
-    }
-    for (const ic of f.internalCalls) {
-      const reach = ic.callees.flatMap((g) => g.transitiveExternal);
-      if (!reach.length) continue;
-      const ws = laterWrites(ic.node.range?.[1] ?? 0);
-      if (ws.length) out.push({ at: ic.node, via: 'internal', call: reach[0], writes: ws });
-    }
-    // A modifier that calls out before `_` runs before every write of the body.
-    for (const m of f.modifiers) {
-      if (!m.def) continue;
-      const underscore = findUnderscore(m.def.node);
-      const pre = m.def.externalCalls.filter((c) => underscore === null || (c.node.range?.[0] ?? 0) < underscore);
-      if (pre.length && f.writes.length) out.push({ at: m.node, via: 'modifier', call: pre[0], writes: f.writes });
-    }
-    return out;
-  }
-
-  function findUnderscore(mod: Node): number | null {
-    let pos: number | null = null;
-    walk(mod.body ?? {}, (n) => {
-      if (pos !== null) return false;
-      if (n.type === 'ExpressionStatement' && n.expression?.type === 'Identifier' && n.expression.name === '_') pos = n.range?.[0] ?? null;
-    });
-    return pos;
-  }
-
-  // Enclosing lookup by range containment (contracts and functions never overlap).
-  const fnRanges = [...fnByNode.entries()].map(([n, f]) => ({ s: n.range?.[0] ?? -1, e: n.range?.[1] ?? -1, f }));
-  const cRanges = contracts.map((c) => ({ s: c.node.range?.[0] ?? -1, e: c.node.range?.[1] ?? -1, c }));
-  fnRanges.sort((a, b) => a.s - b.s);
-  cRanges.sort((a, b) => a.s - b.s);
-  const lookup = <T extends { s: number; e: number }>(list: T[], at: number): T | null => {
-    let lo = 0;
-    let hi = list.length - 1;
-    let best = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (list[mid].s <= at) {
-        best = mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
-    return best >= 0 && at <= list[best].e ? list[best] : null;
-  };
-  const enclosing = (node: Node) => {
-    const at = node?.range?.[0] ?? -1;
-    return { contract: lookup(cRanges, at)?.c ?? null, fn: lookup(fnRanges, at)?.f ?? null };
-  };
-  const ancestorIs = (node: Node, pred: (n: Node) => boolean, stopAt: (n: Node) => boolean) => {
-    let p = parent(node);
-    while (p) {
-      if (pred(p)) return true;
-      if (stopAt(p)) return false;
-      p = parent(p);
-    }
-    return false;
-  };
-  const isFnBoundary = (n: Node) => n.type === 'FunctionDefinition' || n.type === 'ModifierDefinition' || n.type === 'ContractDefinition';
-  let dead: Array<[number, number]> | null = null;
-  const unreachable = (node: Node) => {
-    dead ??= contracts.flatMap((c) => deadRanges(ast, contracts, c));
-    const r = node?.range;
-    return !!r && dead.some(([s, e]) => r[0] >= s && r[1] <= e);
-  };
+  const { enclosing, inLoop, inUnchecked, unreachable } = positionLookups(ast, contracts, fnByNode, parent);
 
   return {
     source,
@@ -1111,9 +1024,8 @@ export function computeFacts(ast: Node, source: string, file: string): StaticFac
     innerCallNodes,
     parent,
     enclosing,
-    inLoop: (n) =>
-      ancestorIs(n, (p) => p.type === 'ForStatement' || p.type === 'WhileStatement' || p.type === 'DoWhileStatement', isFnBoundary),
-    inUnchecked: (n) => ancestorIs(n, (p) => p.type === 'UncheckedStatement' || (p.type === 'Block' && p.unchecked === true), isFnBoundary),
+    inLoop,
+    inUnchecked,
     unreachable,
     typeOf: (name, fn, c) => typeOfName(name, fn, c),
     typeOfExpr: (e, fn, c) => (fn && c ? exprType(e, fn, c) : null),

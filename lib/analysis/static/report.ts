@@ -41,7 +41,7 @@ export function reportToFinding(
     cwe_id: meta.cwe ?? null,
     location: { file: facts.file, line, end_line: end, ...(typeof column === 'number' ? { column } : {}), contract, function: fn },
     tools: [tool],
-    layers: [1],
+    layers: [meta.layer ?? 1],
     recommendation: meta.recommendation,
   };
   if (r.evidence !== undefined) finding.evidence = r.evidence;

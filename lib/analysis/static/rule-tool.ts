@@ -1,42 +1,30 @@
-// An AnalysisTool around a set of AST rules that runs in the kernel worker pool (layers 7 and 8
-// are built this way). The task module exports one function taking {source, file}; without a pool
-// (tests, scripts) the same function runs in-process. A self-test source must yield the expected
-// `detector@line` findings, or the tool reports itself broken in health.
-import type { AnalysisInput, AnalysisTool, Finding, ToolRunOptions, ToolRunOutput, WorkerPool } from '../../../kernel/index.ts';
+// An AnalysisTool for a tool plugin whose rules are detectors run by the static analyzer (layers
+// 7 and 8): the rules run in the static layer's one traversal, and this tool reports the findings
+// labelled with its name. A self-test source must yield the expected `detector@line` findings,
+// or the tool reports itself broken in health.
+import type { AnalysisInput, AnalysisTool, ToolRunOptions, ToolRunOutput } from '../../../kernel/index.ts';
+import { importDetectors, type DetectorPluginDescriptor } from './detector-modules.ts';
+import { analyzeSource } from './engine.ts';
 import { groupProjectNotes } from './dedup.ts';
 
-type Task = (args: {
-  source: string;
-  file: string;
-}) => Promise<{ findings: Finding[]; diagnostics: unknown[] }> | { findings: Finding[]; diagnostics: unknown[] };
+/** Runs the static pipeline and returns the findings of one tool's detectors. */
+export type ToolAnalyzer = (tool: string, input: Pick<AnalysisInput, 'source' | 'file'>, run: ToolRunOptions) => Promise<ToolRunOutput>;
 
 export interface RuleToolSpec {
   name: string;
   layer: number;
   description: string;
-  /** Absolute path of the worker module and the name of its task export. */
-  worker: string;
-  taskName: string;
-  task: Task;
   selfTest: { source: string; expect: string[] };
   /** Rules whose findings are hygiene rather than vulnerabilities: reported in full mode only. */
   fullModeOnly?: string[];
 }
 
-export function createRuleTool(spec: RuleToolSpec, opts: { pool: WorkerPool | null }): AnalysisTool {
+export function createRuleTool(spec: RuleToolSpec, opts: { analyze: ToolAnalyzer }): AnalysisTool {
   async function analyze(input: Pick<AnalysisInput, 'source' | 'file'>, run: ToolRunOptions): Promise<ToolRunOutput> {
-    const args = { source: input.source, file: input.file };
-    const r = opts.pool
-      ? await opts.pool.run<{ findings: Finding[]; diagnostics: unknown[] }>(spec.worker, spec.taskName, args, {
-          signal: run.signal,
-          deadline: run.deadline,
-        })
-      : await spec.task(args);
+    const out = await opts.analyze(spec.name, { source: input.source, file: input.file }, run);
     const quick = (run as ToolRunOptions & { mode?: string }).mode === 'quick';
-    const findings =
-      quick && spec.fullModeOnly?.length ? r.findings.filter((f) => !spec.fullModeOnly!.includes(f.detector ?? '')) : r.findings;
-    // INFO notes (missing-event in full mode) stay few: at most 3 per rule in a file.
-    return { status: 'success', findings: groupProjectNotes(findings), error: null, meta: { diagnostics: r.diagnostics } };
+    if (!quick || !spec.fullModeOnly?.length) return out;
+    return { ...out, findings: out.findings.filter((f) => !spec.fullModeOnly!.includes(f.detector ?? '')) };
   }
   return {
     name: spec.name,
@@ -58,5 +46,18 @@ export function createRuleTool(spec: RuleToolSpec, opts: { pool: WorkerPool | nu
         throw new Error(`${spec.name} self-test: expected ${spec.selfTest.expect.join(' and ')}, got ${got.join(', ') || 'none'}`);
     },
     run: analyze,
+  };
+}
+
+/**
+ * The same pipeline in process, for tests and scripts that run without a kernel: imports the
+ * given detector plugins' modules and runs them all in one traversal, then picks the tool's findings.
+ */
+export function inProcessAnalyzer(plugins: DetectorPluginDescriptor[]): ToolAnalyzer {
+  return async (tool, input) => {
+    const { entries } = await importDetectors(plugins);
+    const r = await analyzeSource(input.source, input.file, entries);
+    const findings = groupProjectNotes(r.findings.filter((f) => f.tools[0] === tool));
+    return { status: 'success', findings, error: null, meta: { diagnostics: r.diagnostics } };
   };
 }

@@ -1,8 +1,10 @@
-// Pool-worker entry of the static analyzer: `pool.run(thisFile, 'analyze', args)`. Loads the TS
-// detector plugins itself (cached per worker thread), runs the single traversal, and collects
-// the nodes each WASM detector declared so the main thread can hand them to the guest.
+// Pool-worker entry of the static analyzer: `pool.run(thisFile, 'analyze', args)`. Imports the
+// detector modules the kernel registry listed (cached per worker thread), parses once, computes
+// facts once and runs every detector — layer 1 and the layer 7/8 rules of tool plugins — in one
+// traversal, collecting the nodes each WASM detector declared so the main thread can hand them
+// to the guest. Each finding carries the tool its detector belongs to.
 import { analyzeSource, type StaticResult } from './engine.ts';
-import { loadDetectors, type DetectorPluginDescriptor } from './load-detectors.ts';
+import { importDetectors, type DetectorPluginDescriptor } from './detector-modules.ts';
 
 export interface WorkerArgs {
   source: string;
@@ -10,11 +12,16 @@ export interface WorkerArgs {
   plugins: DetectorPluginDescriptor[];
 }
 
-export async function analyze(args: WorkerArgs): Promise<StaticResult> {
+export interface WorkerResult extends StaticResult {
+  /** Detector ids per tool, so each tool reports its own detectors' diagnostics. */
+  detectorsByTool: Record<string, string[]>;
+}
+
+export async function analyze(args: WorkerArgs): Promise<WorkerResult> {
   if (!args || typeof args.source !== 'string' || typeof args.file !== 'string' || !Array.isArray(args.plugins)) {
     throw new TypeError('static worker: analyze needs {source, file, plugins}');
   }
-  const { entries, errors } = await loadDetectors(args.plugins);
+  const { entries, errors } = await importDetectors(args.plugins);
   const collectNodes = args.plugins
     .filter((p) => p.runtime === 'wasm')
     .map((p) => ({
@@ -28,5 +35,7 @@ export async function analyze(args: WorkerArgs): Promise<StaticResult> {
       detector: e.plugin,
       message: `detector plugin ${e.plugin} failed to load: ${e.message}`,
     });
-  return result;
+  const detectorsByTool: Record<string, string[]> = {};
+  for (const e of entries) (detectorsByTool[e.tool ?? 'vigil-static'] ??= []).push(e.detector.meta.id);
+  return { ...result, detectorsByTool };
 }

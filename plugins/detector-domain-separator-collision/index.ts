@@ -1,0 +1,121 @@
+// domain-separator-collision: EIP-2612 permit integrations call `DOMAIN_SEPARATOR()` (selector
+// 0x3644e515) and hash what it returns into the digest they ask the holder to sign. A token whose
+// function or public variable answers that selector with anything but a bytes32 — another
+// function whose signature hashes to the same four bytes, or a DOMAIN_SEPARATOR of another type —
+// makes integrators build digests the token's permit never accepts, or accept digests it never
+// meant (Slither's domain-separator-collision class).
+// Avoids false positives: `DOMAIN_SEPARATOR()` declared returning bytes32 (the standard), internal
+// and private functions (no selector), overloads taking parameters of another selector.
+import { keccak_256 } from '@noble/hashes/sha3';
+import { detectorPlugin, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+
+export const DOMAIN_SEPARATOR_SELECTOR = '3644e515';
+
+/** The first four bytes of keccak256 of a canonical signature, as hex. */
+export function selectorOf(signature: string): string {
+  return Buffer.from(keccak_256(new TextEncoder().encode(signature)))
+    .subarray(0, 4)
+    .toString('hex');
+}
+
+/** Canonical ABI type of a parameter's type name; null when it cannot be told from the AST
+ *  (structs, user types and contracts need their definitions; those are left out). */
+export function canonicalType(t: Node): string | null {
+  if (!t) return null;
+  if (t.type === 'ElementaryTypeName') {
+    const n: string = t.name;
+    if (n === 'uint' || n === 'int') return `${n}256`;
+    if (n === 'byte') return 'bytes1';
+    if (n === 'fixed' || n === 'ufixed') return `${n}128x18`;
+    return n;
+  }
+  if (t.type === 'ArrayTypeName') {
+    const base = canonicalType(t.baseTypeName);
+    if (!base) return null;
+    const len = t.length?.type === 'NumberLiteral' ? String(t.length.number) : t.length ? null : '';
+    return len === null ? null : `${base}[${len}]`;
+  }
+  return null;
+}
+
+/** What a function returns, as source types (`bytes32`, `uint256`...); null when unknown. */
+function returnTypes(fn: Node): string[] | null {
+  const out: string[] = [];
+  for (const p of fn.returnParameters ?? []) {
+    const c = canonicalType(p.typeName);
+    if (!c) return null;
+    out.push(c);
+  }
+  return out;
+}
+
+export const domainSeparatorCollisionDetector: StaticDetector = {
+  meta: {
+    id: 'domain-separator-collision',
+    title: 'DOMAIN_SEPARATOR() selector answered with something other than a bytes32',
+    severity: 'MEDIUM',
+    confidence: 0.8,
+    category: 'other',
+    swc: null,
+    cwe: 'CWE-694',
+    description:
+      'EIP-2612 integrations read the domain separator through the DOMAIN_SEPARATOR() selector (0x3644e515); here that selector returns something else, so permit digests built from it do not match what the token verifies.',
+    recommendation:
+      'Declare `function DOMAIN_SEPARATOR() external view returns (bytes32)` returning the separator the permit check uses, and rename any function whose selector collides with it.',
+    exploit_scenario:
+      'A router reads DOMAIN_SEPARATOR() to build a permit digest; the token answers with a colliding function, the router signs and submits garbage, and every permit through it fails or, worse, the colliding function runs with state effects.',
+    messages: {
+      collision: '`{{signature}}` has the selector of DOMAIN_SEPARATOR() (0x3644e515).',
+      type: '`{{name}}` answers DOMAIN_SEPARATOR() with `{{returns}}`, not bytes32.',
+    },
+  },
+  create(context) {
+    const { facts } = context;
+    return {
+      'SourceUnit:exit'() {
+        for (const c of facts.contracts) {
+          if (c.kind === 'library') continue;
+          for (const fn of c.ownFunctions) {
+            if (fn.kind !== 'function' || !fn.isPublic) continue;
+            const types: string[] = [];
+            for (const p of fn.node.parameters ?? []) {
+              const t = canonicalType(p.typeName);
+              if (!t) break;
+              types.push(t);
+            }
+            if (types.length !== (fn.node.parameters ?? []).length) continue;
+            const signature = `${fn.name}(${types.join(',')})`;
+            if (selectorOf(signature) !== DOMAIN_SEPARATOR_SELECTOR) continue;
+            const returns = returnTypes(fn.node);
+            if (fn.name === 'DOMAIN_SEPARATOR' && returns?.length === 1 && returns[0] === 'bytes32') continue;
+            context.report({
+              node: fn.node,
+              loc: { line: fn.node.loc.start.line, end_line: fn.node.loc.start.line },
+              messageId: fn.name === 'DOMAIN_SEPARATOR' ? 'type' : 'collision',
+              data: { signature, name: fn.name, returns: (returns ?? ['?']).join(', ') },
+              contract: c.name,
+              function: fn.name,
+            });
+          }
+          // A public state variable's getter: `uint256 public DOMAIN_SEPARATOR`.
+          for (const v of c.stateVars.values()) {
+            if (v.name !== 'DOMAIN_SEPARATOR' || v.visibility !== 'public' || v.contract !== c.name) continue;
+            const t = canonicalType(v.typeNode);
+            if (!t || t === 'bytes32') continue;
+            context.report({
+              node: v.node,
+              loc: { line: v.node.loc.start.line, end_line: v.node.loc.start.line },
+              messageId: 'type',
+              data: { name: v.name, returns: t },
+              contract: c.name,
+              function: null,
+            });
+          }
+        }
+      },
+    };
+  },
+};
+
+export const detectors = [domainSeparatorCollisionDetector];
+export default detectorPlugin(detectors);

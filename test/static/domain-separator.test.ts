@@ -1,0 +1,20 @@
+// domain-separator-collision: the selector arithmetic the rule rests on (a real 4-byte collision
+// takes ~2^32 hashes to find, so the fixture covers the wrong-type shapes and this test the maths).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseSolidity } from '../../lib/analysis/static/index.ts';
+import { canonicalType, DOMAIN_SEPARATOR_SELECTOR, selectorOf } from '../../plugins/detector-domain-separator-collision/index.ts';
+
+test('selectors of canonical signatures', () => {
+  assert.equal(selectorOf('DOMAIN_SEPARATOR()'), DOMAIN_SEPARATOR_SELECTOR);
+  assert.equal(selectorOf('transfer(address,uint256)'), 'a9059cbb');
+});
+
+test('parameter types are canonicalised as the ABI hashes them', () => {
+  const { ast } = parseSolidity('contract C { function f(uint a, int b, byte c, uint[] d, address[3] e, bytes32 g) public {} }');
+  const fn = ast.children[0].subNodes[0];
+  assert.deepEqual(
+    fn.parameters.map((p: any) => canonicalType(p.typeName)),
+    ['uint256', 'int256', 'bytes1', 'uint256[]', 'address[3]', 'bytes32'],
+  );
+});
