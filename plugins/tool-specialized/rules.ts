@@ -338,7 +338,7 @@ export const storageCollisionRule: StaticDetector = {
     // arbitrary-storage-write, since what gets overwritten is who controls the proxy.
     category: 'access_control',
     swc: 'SWC-124',
-    cwe: 'CWE-1321',
+    cwe: 'CWE-123',
     description:
       "A contract that delegatecalls keeps its own state in slots the implementation uses for something else: the implementation's writes overwrite the proxy's variables (and the reverse).",
     recommendation:
