@@ -3,7 +3,7 @@
 // Tools are read from the registry on every call; builtin tools' self-tests run once in the
 // background after start-up (not blocking boot) and feed the health report.
 import { definePlugin } from '../../kernel/index.ts';
-import { createAnalysisEngine } from '../../lib/analysis/engine.ts';
+import { createAnalysisEngine } from './engine.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 

@@ -3,7 +3,7 @@ import { defineCommand } from '../../kernel/index.ts';
 import { storeAction } from '../../lib/gateway/governance/cli.ts';
 import { LimitError } from '../../lib/gateway/governance/limits.ts';
 import { createAuditLog, parseAuditFilters } from '../../lib/gateway/governance/audit-log.ts';
-import { toCef } from '../../lib/gateway/governance/cef.ts';
+import { toCef } from './cef.ts';
 
 export const command = defineCommand({
   register(program, host) {

@@ -13,7 +13,7 @@ import type { FastifyRequest } from 'fastify';
 import { Counter } from 'prom-client';
 import { definePlugin, HttpError, Type, type ReadinessRegistry } from '../../kernel/index.ts';
 import { createAuditLog, parseAuditFilters } from '../../lib/gateway/governance/audit-log.ts';
-import { toCef } from '../../lib/gateway/governance/cef.ts';
+import { toCef } from './cef.ts';
 import { observabilityChecks } from './readiness.ts';
 
 const DENIED = new Set(['unauthorized', 'forbidden', 'rate_limited', 'quota_exceeded', 'session_limit', 'path_not_allowed']);

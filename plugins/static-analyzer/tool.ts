@@ -19,7 +19,7 @@ import {
   type EngineDiagnostic,
   type StaticResult,
 } from '../../lib/analysis/static/index.ts';
-import type { WorkerResult } from '../../lib/analysis/static/worker.ts';
+import type { WorkerResult } from './worker.ts';
 
 /** A diagnostic of a detector that another tool owns is that tool's to report. */
 function ownedByOther(run: { detectorsByTool: Record<string, string[]> }, detector: string, tool: string): boolean {
@@ -27,7 +27,7 @@ function ownedByOther(run: { detectorsByTool: Record<string, string[]> }, detect
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const STATIC_WORKER = path.resolve(here, '../../lib/analysis/static/worker.ts');
+export const STATIC_WORKER = path.resolve(here, 'worker.ts');
 
 /** A tiny contract every build must flag: the self-test fails if this finding disappears. */
 export const SELF_TEST_SOURCE = `pragma solidity ^0.4.24;

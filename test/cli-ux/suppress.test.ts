@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { applySuppressions, parseSuppressions, scanComments } from '../../lib/analysis/suppress.ts';
 import { runAnalyzeCommand } from '../../plugins/analysis-engine/cli-analyze.ts';
-import { createAnalysisEngine } from '../../lib/analysis/engine.ts';
+import { createAnalysisEngine } from '../../plugins/analysis-engine/engine.ts';
 import { createSolhintTool } from '../../plugins/tool-solhint/solhint.ts';
 import type { AnalysisResult } from '../../kernel/index.ts';
 import type { Finding } from '../../schemas/finding.ts';

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runAnalyzeCommand } from '../../plugins/analysis-engine/cli-analyze.ts';
-import { createAnalysisEngine } from '../../lib/analysis/engine.ts';
+import { createAnalysisEngine } from '../../plugins/analysis-engine/engine.ts';
 import { createSolhintTool } from '../../plugins/tool-solhint/solhint.ts';
 import { refreshInstalledCompilers } from '../../lib/analysis/compiler/versions.ts';
 

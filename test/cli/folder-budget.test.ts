@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AnalysisTool } from '../../kernel/index.ts';
 import { runAnalyzeCommand } from '../../plugins/analysis-engine/cli-analyze.ts';
-import { createAnalysisEngine } from '../../lib/analysis/engine.ts';
+import { createAnalysisEngine } from '../../plugins/analysis-engine/engine.ts';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-folder-'));
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { compileTask } from '../../lib/analysis/compiler/index.ts';
 import { collectClosure, findProjectRoot, importsOf, loadProject } from '../../lib/analysis/compiler/project.ts';
-import { compileGroupTask, groupByCompiler, scanProject } from '../../lib/analysis/compiler/build.ts';
+import { compileGroupTask, groupByCompiler, scanProject } from '../../plugins/analysis-engine/build.ts';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-proj-'));
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));

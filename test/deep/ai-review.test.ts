@@ -11,7 +11,7 @@ import { createDemoBackend } from '../../plugins/llm-demo/index.ts';
 import { createAiReviewTool } from '../../plugins/tool-ai-review/tool.ts';
 import { analyzeSource } from '../../lib/analysis/static/index.ts';
 import { reentrancyDetector } from '../../plugins/detector-reentrancy/index.ts';
-import { correlate } from '../../lib/analysis/correlate.ts';
+import { correlate } from '../../plugins/analysis-engine/correlate.ts';
 
 const SRC = `pragma solidity ^0.4.24;
 contract Bank {

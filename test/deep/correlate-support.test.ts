@@ -3,7 +3,7 @@
 // confirmation joins the finding it confirms even when another claim of the category is nearer.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { correlate, supportOnly } from '../../lib/analysis/correlate.ts';
+import { correlate, supportOnly } from '../../plugins/analysis-engine/correlate.ts';
 import { solhintFindings, SOLHINT_QUICK_RULES } from '../../plugins/tool-solhint/solhint.ts';
 import type { Finding } from '../../schemas/finding.ts';
 

@@ -9,7 +9,7 @@ import { TinyWorkerPool } from '../../kernel/pool.ts';
 import { createFuzzTool, DEFAULT_FUZZ_BUDGET_MS } from '../../plugins/tool-fuzzer/fuzz-tool.ts';
 import { fuzzProgram, fuzzTask } from '../../plugins/tool-fuzzer/fuzz/task.ts';
 import { compileProgram } from '../../lib/analysis/evm/program.ts';
-import { createAnalysisEngine } from '../../lib/analysis/engine.ts';
+import { createAnalysisEngine } from '../../plugins/analysis-engine/engine.ts';
 import type { Finding } from '../../schemas/finding.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

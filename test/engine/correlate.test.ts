@@ -1,7 +1,7 @@
 // Layer 9 correlation: merging by category and location, confidence, severity source, stable ids.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { correlate } from '../../lib/analysis/correlate.ts';
+import { correlate } from '../../plugins/analysis-engine/correlate.ts';
 import type { Finding } from '../../schemas/finding.ts';
 
 const SRC = Array.from({ length: 30 }, (_, i) => `line ${i + 1};`).join('\n');

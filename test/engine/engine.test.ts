@@ -4,7 +4,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { createAnalysisEngine } from '../../lib/analysis/engine.ts';
+import { createAnalysisEngine } from '../../plugins/analysis-engine/engine.ts';
 import { createSmtCheckerTool } from '../../plugins/tool-smtchecker/smtchecker.ts';
 import { createSolhintTool } from '../../plugins/tool-solhint/solhint.ts';
 import { createSlitherAdapter } from '../../plugins/adapter-slither/adapter.ts';

@@ -180,7 +180,7 @@ contract Wrap {
 });
 
 test('a 0.8 pin that is not installed: the SMTChecker runs on the release the engine compiled with (no "requires different compiler version" error)', async () => {
-  const { createAnalysisEngine } = await import('../../lib/analysis/engine.ts');
+  const { createAnalysisEngine } = await import('../../plugins/analysis-engine/engine.ts');
   const prev = process.env.VIGIL_SOLC_AUTO_INSTALL;
   process.env.VIGIL_SOLC_AUTO_INSTALL = '0';
   try {

@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AuditSink } from '../../kernel/index.ts';
-import { cefHeader, cefValue, toCef } from '../../lib/gateway/governance/cef.ts';
+import { cefHeader, cefValue, toCef } from '../../plugins/gateway-audit/cef.ts';
 import { boot, type Booted } from './helpers.ts';
 
 let b: Booted;

@@ -3,8 +3,8 @@
 // facts once and runs every detector — layer 1 and the layer 7/8 rules of tool plugins — in one
 // traversal, collecting the nodes each WASM detector declared so the main thread can hand them
 // to the guest. Each finding carries the tool its detector belongs to.
-import { analyzeSource, type StaticResult } from './engine.ts';
-import { importDetectors, type DetectorPluginDescriptor } from './detector-modules.ts';
+import { analyzeSource, type StaticResult } from '../../lib/analysis/static/engine.ts';
+import { importDetectors, type DetectorPluginDescriptor } from '../../lib/analysis/static/detector-modules.ts';
 
 export interface WorkerArgs {
   source: string;

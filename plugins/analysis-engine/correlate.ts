@@ -11,7 +11,7 @@
 // confidence; alone they are not reported in the verdict (the tool's own result still lists
 // them), so agreement never counts as extra findings and a hint never reads as a vulnerability.
 import type { Finding } from '../../schemas/finding.ts';
-import { findingId, sliceLines } from './ids.ts';
+import { findingId, sliceLines } from '../../lib/analysis/ids.ts';
 
 export interface CorrelateOptions {
   /** Findings this many lines apart (or overlapping) can be the same issue. Default 3. */

@@ -3,7 +3,7 @@
 // Escaping follows the CEF spec: in header fields `\` and `|` are escaped (and line breaks,
 // which would end the record, become spaces); in extension values `\`, `=` and line breaks
 // (\n, \r) are escaped. Without it a crafted skill argument could forge extra fields or events.
-import type { AuditEvent } from '../../../kernel/index.ts';
+import type { AuditEvent } from '../../kernel/index.ts';
 
 export function cefHeader(v: unknown): string {
   // eslint-disable-next-line @typescript-eslint/no-base-to-string -- any audit detail value is exported as its text

@@ -31,12 +31,12 @@ import {
   type ToolResult,
   type ToolStatus,
 } from '../../schemas/finding.ts';
-import { compileSolidity, extractPragma, oneLine, type CompileResult } from './compiler/index.ts';
-import { acquireCompilerFor } from './compiler/acquire.ts';
-import { collectClosure, loadProject } from './compiler/project.ts';
-import { pragmaRanges } from './compiler/versions.ts';
+import { compileSolidity, extractPragma, oneLine, type CompileResult } from '../../lib/analysis/compiler/index.ts';
+import { acquireCompilerFor } from './acquire.ts';
+import { collectClosure, loadProject } from '../../lib/analysis/compiler/project.ts';
+import { pragmaRanges } from '../../lib/analysis/compiler/versions.ts';
 import { correlate } from './correlate.ts';
-import { mainContract, OUTLINE_MODULE, outlineSource, primeOutline, textOutline, type Outline } from './outline.ts';
+import { mainContract, OUTLINE_MODULE, outlineSource, primeOutline, textOutline, type Outline } from '../../lib/analysis/outline.ts';
 
 /** Largest source accepted (decisions.md: contract_code above 1 MiB is 413). */
 export const MAX_SOURCE_BYTES = 1024 * 1024;

@@ -4,10 +4,17 @@
 // reports for each file, so a 367-file project costs a few solc runs, not 367.
 import { fileURLToPath } from 'node:url';
 import semver from 'semver';
-import type { WorkerPool } from '../../../kernel/index.ts';
-import { LineIndex, oneLine, type CompileResult, type CompilerDiagnostic } from './compile.ts';
-import { collectClosure, loadProject, remappingStrings, type MissingImport, type Project, type SourceUnit } from './project.ts';
-import { loadCompiler } from './solc-loader.ts';
+import type { WorkerPool } from '../../kernel/index.ts';
+import { LineIndex, oneLine, type CompileResult, type CompilerDiagnostic } from '../../lib/analysis/compiler/compile.ts';
+import {
+  collectClosure,
+  loadProject,
+  remappingStrings,
+  type MissingImport,
+  type Project,
+  type SourceUnit,
+} from '../../lib/analysis/compiler/project.ts';
+import { loadCompiler } from '../../lib/analysis/compiler/solc-loader.ts';
 import {
   blankPragmas,
   chooseCompiler,
@@ -16,7 +23,7 @@ import {
   pragmaRanges,
   pragmaText,
   refreshInstalledCompilers,
-} from './versions.ts';
+} from '../../lib/analysis/compiler/versions.ts';
 
 export const BUILD_MODULE = fileURLToPath(import.meta.url);
 

@@ -3,8 +3,8 @@
 // Missing releases are installed from the npm registry (once per process, whoever asks first);
 // when the registry cannot be reached the answer says exactly which release to install.
 import semver from 'semver';
-import { exactPin, installedCompilers, refreshInstalledCompilers } from './versions.ts';
-import { installSolc, remoteVersions, SolcInstallError } from './solc-cache.ts';
+import { exactPin, installedCompilers, refreshInstalledCompilers } from '../../lib/analysis/compiler/versions.ts';
+import { installSolc, remoteVersions, SolcInstallError } from '../../lib/analysis/compiler/solc-cache.ts';
 
 export interface Acquired {
   /** Release installed by this call, if any. */
