@@ -15,6 +15,7 @@ export type {
   CliKernel,
 } from './plugin-api.ts';
 export type { PluginManifest, PluginKind } from './manifest.ts';
+export type { DetectorPluginDescriptor } from './registry.ts';
 export type * from './contracts/index.ts';
 export type * from './store/types.ts';
 export type { Settings, RateLimit } from './config.ts';

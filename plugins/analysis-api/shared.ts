@@ -12,6 +12,7 @@ import {
 } from '../../kernel/index.ts';
 import { extractApiKey } from '../../lib/gateway/governance/keys.ts';
 import { admissionFor, applyTimeout, clientKey, maxAnalysisTimeout, type AppliedTimeout } from '../../lib/analysis/admission.ts';
+import { analysisEngineOf } from '../../lib/analysis/engine-service.ts';
 
 export interface ApiConfig extends Record<string, unknown> {
   max_contract_bytes: number;
@@ -21,17 +22,7 @@ export interface ApiConfig extends Record<string, unknown> {
 export type Ctx = PluginContext<ApiConfig>;
 
 export function engineOf(ctx: Ctx): AnalysisEngine {
-  const engine = ctx.services.get<AnalysisEngine>('analysis');
-  if (!engine) {
-    const st = ctx.services.registry.plugins().find((p) => p.id === 'analysis-engine');
-    const why = st
-      ? st.status === 'error'
-        ? `it failed to load: ${st.error}`
-        : `it is ${st.status}`
-      : 'no analysis-engine plugin is installed';
-    throw new HttpError(503, 'unavailable', `contract analysis is not available: ${why}`);
-  }
-  return engine;
+  return analysisEngineOf(ctx.services);
 }
 
 /** Aborts when the client goes away before the answer is written, or when the budget runs out. */

@@ -20,6 +20,7 @@ import { HttpError } from '../../kernel/index.ts';
 import { ContractInputError, readContractInput, type ContractText } from './contract-source.ts';
 import { applyTimeout, maxAnalysisTimeout } from '../../lib/analysis/admission.ts';
 import { applySuppressions } from '../../lib/analysis/suppress.ts';
+import { analysisEngineOf } from '../../lib/analysis/engine-service.ts';
 
 export const DEFAULT_TIMEOUT_S = 300;
 
@@ -70,19 +71,8 @@ function fail(e: unknown, signal: AbortSignal): SkillResult {
 }
 
 export function analysisOperations(services: KernelServices): Skill[] {
-  const engine = (): AnalysisEngine => {
-    const e = services.get<AnalysisEngine>('analysis');
-    if (!e) {
-      const st = services.registry.plugins().find((p) => p.id === 'analysis-engine');
-      const why = st
-        ? st.status === 'error'
-          ? `it failed to load: ${st.error}`
-          : `it is ${st.status}`
-        : 'no analysis-engine plugin is installed';
-      throw new HttpError(503, 'unavailable', `contract analysis is not available: ${why}`);
-    }
-    return e;
-  };
+  const engine = (): AnalysisEngine => analysisEngineOf(services);
+
   const remediation = (): RemediationService => {
     const r = services.get<RemediationService>('remediation');
     if (!r) throw new HttpError(503, 'unavailable', 'remediation is not available: no remediation plugin is loaded');

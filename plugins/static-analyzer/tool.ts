@@ -70,7 +70,7 @@ export function createStaticTool(deps: StaticToolDeps): AnalysisTool & {
       entry: d.entry,
       runtime: d.runtime,
       config: d.config,
-      manifest: d.manifest as Record<string, any>,
+      manifest: d.manifest,
     }));
 
   async function runOnce(input: Input, opts: ToolRunOptions, plugins: DetectorPluginDescriptor[]): Promise<SharedRun> {
@@ -90,7 +90,11 @@ export function createStaticTool(deps: StaticToolDeps): AnalysisTool & {
         if (!inst) throw new Error(`wasm detector ${p.id} is not loaded`);
         const meta = wasmDetectorMeta(p.id, p.manifest.detector);
         const timeoutMs = Math.max(1, opts.deadline - Date.now());
-        const out = await inst.callJson(String(p.manifest.detector?.export ?? 'detect'), wasmInput, { timeoutMs, signal: opts.signal });
+        const exportName = p.manifest.detector?.export;
+        const out = await inst.callJson(typeof exportName === 'string' ? exportName : 'detect', wasmInput, {
+          timeoutMs,
+          signal: opts.signal,
+        });
         findings = findings.concat(mapWasmFindings(meta, wasmInput, out, input.source));
       } catch (e) {
         diagnostics.push({ kind: 'detector_error', detector: p.id, message: e instanceof Error ? e.message : String(e) });

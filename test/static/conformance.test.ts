@@ -89,9 +89,9 @@ for (const d of ruleTools) {
     assert.deepEqual(diagnostics, []);
     for (const { detector, tool } of entries) {
       const meta = detector.meta;
-      assert.equal(meta.layer, d.manifest.detector.layer, `${meta.id}: layer`);
-      assert.equal(meta.layer, d.manifest.tool.layer, `${meta.id}: the tool's layer`);
-      assert.equal(tool, d.manifest.tool.name);
+      assert.equal(meta.layer, d.manifest.detector?.layer, `${meta.id}: layer`);
+      assert.equal(meta.layer, d.manifest.tool?.layer, `${meta.id}: the tool's layer`);
+      assert.equal(tool, d.manifest.tool?.name);
       for (const k of ['title', 'description', 'recommendation'] as const)
         assert.ok(typeof meta[k] === 'string' && meta[k].length > 10, `${meta.id}: meta.${k} missing`);
       assert.ok((SEVERITIES as readonly string[]).includes(meta.severity));
@@ -107,8 +107,8 @@ for (const d of ruleTools) {
       );
     }
     for (const f of findings) {
-      assert.deepEqual(f.tools, [d.manifest.tool.name]);
-      assert.deepEqual(f.layers, [d.manifest.tool.layer]);
+      assert.deepEqual(f.tools, [d.manifest.tool?.name]);
+      assert.deepEqual(f.layers, [d.manifest.tool?.layer]);
     }
   });
 }

@@ -10,17 +10,9 @@ import type { Detector } from '../../../kernel/contracts/detector.ts';
 import type { StaticFacts } from './facts.ts';
 import type { DetectorEntry } from './engine.ts';
 import { STATIC_TOOL } from './report.ts';
+import type { DetectorPluginDescriptor, PluginManifest } from '../../../kernel/index.ts';
 
-/** A plugin that contributes detectors, as the kernel registry describes it. */
-export interface DetectorPluginDescriptor {
-  id: string;
-  dir: string;
-  /** The module exporting `detectors` (absolute, or relative to `dir`). */
-  entry: string;
-  runtime: 'ts' | 'wasm';
-  config: Record<string, unknown>;
-  manifest: Record<string, any>;
-}
+export type { DetectorPluginDescriptor };
 
 /** The default export of a detector module: registers each of its detectors with the kernel. */
 export function detectorPlugin(detectors: ReadonlyArray<Detector<StaticFacts>>): PluginModule {
@@ -43,7 +35,7 @@ async function importOne(file: string): Promise<Detector<StaticFacts>[]> {
 
 /** The tool a detector's findings belong to: layer-1 rules are vigil-static's, layer 7/8 rules
  *  their contributing tool plugin's (manifest `tool.name`). */
-function toolOf(det: Detector<StaticFacts>, manifest: Record<string, any>): string {
+function toolOf(det: Detector<StaticFacts>, manifest: PluginManifest): string {
   const layer = det.meta.layer ?? 1;
   if (layer === 1) return STATIC_TOOL;
   return typeof manifest?.tool?.name === 'string' ? manifest.tool.name : `layer-${layer}`;
@@ -86,7 +78,7 @@ export function discoverDetectorPlugins(pluginsDir: string): DetectorPluginDescr
     const dir = path.join(pluginsDir, name);
     const mf = path.join(dir, 'plugin.json');
     if (!fs.existsSync(mf)) continue;
-    let manifest: Record<string, any>;
+    let manifest: PluginManifest;
     try {
       manifest = JSON.parse(fs.readFileSync(mf, 'utf8'));
     } catch {
