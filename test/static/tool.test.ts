@@ -15,8 +15,7 @@ after(() => pool.close());
 
 function registry() {
   const r = new Registry();
-  for (const d of discoverDetectorPlugins(path.join(root, 'plugins')).filter((x) => x.runtime === 'ts'))
-    r.detectorDescriptors.push(d as any);
+  for (const d of discoverDetectorPlugins(path.join(root, 'plugins')).filter((x) => x.runtime === 'ts')) r.detectorDescriptors.push(d);
   return r;
 }
 
