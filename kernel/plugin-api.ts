@@ -10,6 +10,7 @@ import type { WorkerPool } from './pool.ts';
 import type { WasmHost, WasmInstance } from './wasm/types.ts';
 import type { Settings, SettingsInput } from './config.ts';
 import type { Command } from 'commander';
+import type { DetectorPluginDescriptor } from './registry.ts';
 
 export type Surface = 'api' | 'gateway';
 
@@ -28,14 +29,7 @@ export interface PluginStatus {
 /** Read-only view of what plugins registered; used by strategies and route modules. */
 export interface RegistryView {
   detectors(): Detector[];
-  detectorPlugins(): Array<{
-    id: string;
-    dir: string;
-    entry: string;
-    runtime: 'ts' | 'wasm';
-    config: Record<string, unknown>;
-    manifest: PluginManifest;
-  }>;
+  detectorPlugins(): DetectorPluginDescriptor[];
   tools(): AnalysisTool[];
   tool(name: string): AnalysisTool | undefined;
   guardrails(): Guardrail[];

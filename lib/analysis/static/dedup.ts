@@ -5,6 +5,17 @@ import type { Finding } from '../../../schemas/finding.ts';
 
 const RANK: Record<string, number> = { CRITICAL: 5, HIGH: 4, MEDIUM: 3, LOW: 2, INFO: 1 };
 
+/** `f` with `extra` merged into its evidence (a non-object evidence is kept as `detail`). */
+function withEvidence(f: Finding, extra: Record<string, unknown>): Finding {
+  const ev =
+    f.evidence && typeof f.evidence === 'object' && !Array.isArray(f.evidence)
+      ? (f.evidence as Record<string, unknown>)
+      : f.evidence === undefined
+        ? {}
+        : { detail: f.evidence };
+  return { ...f, evidence: { ...ev, ...extra } };
+}
+
 export function dedupeFindings(findings: Finding[]): Finding[] {
   const best = new Map<string, { f: Finding; also: Set<string> }>();
   const order: string[] = [];
@@ -28,13 +39,7 @@ export function dedupeFindings(findings: Finding[]): Finding[] {
     const { f, also } = best.get(k)!;
     let g = f;
     if (also.size) {
-      const ev =
-        f.evidence && typeof f.evidence === 'object' && !Array.isArray(f.evidence)
-          ? (f.evidence as Record<string, unknown>)
-          : f.evidence === undefined
-            ? {}
-            : { detail: f.evidence };
-      g = { ...f, evidence: { ...ev, also_reported_by: [...also].sort() } };
+      g = withEvidence(f, { also_reported_by: [...also].sort() });
     }
     // Identical code in one function yields one hash; keep ids unique and still stable.
     const n = seenIds.get(g.id) ?? 0;
@@ -83,15 +88,6 @@ export function groupProjectNotes(findings: Finding[], opts: { perFileCap?: numb
       out.push(f);
     } else g.folded.push(f.location.line);
   }
-  const withEvidence = (f: Finding, extra: Record<string, unknown>): Finding => {
-    const ev =
-      f.evidence && typeof f.evidence === 'object' && !Array.isArray(f.evidence)
-        ? (f.evidence as Record<string, unknown>)
-        : f.evidence === undefined
-          ? {}
-          : { detail: f.evidence };
-    return { ...f, evidence: { ...ev, ...extra } };
-  };
   for (const g of project.values()) {
     if (g.files.size < 2) continue;
     const f = out[g.at];
