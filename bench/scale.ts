@@ -4,9 +4,13 @@
 // minute for each and the speed-up. Each run has its own Redis prefix and database schema.
 //
 // BENCH_JOBS contracts per run (default 6), BENCH_TIMEOUT_S budget per audit (default 120).
+// BENCH_PIN (default 1 where `taskset` exists and there are ≥ 2 cores): worker i runs on core i
+// alone, as a worker on a machine of its own would; its pool then has one thread, because
+// os.availableParallelism() follows the affinity mask. Without pinning, one worker's pool
+// already fills every core and a second worker on the same cores can only compete with it.
 // Needs Redis (VIGIL_REDIS_URL, default redis://127.0.0.1:6379) and PostgreSQL
 // (VIGIL_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,6 +24,8 @@ const TIMEOUT_S = Number(process.env.BENCH_TIMEOUT_S ?? 120);
 const REDIS = process.env.VIGIL_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PG = process.env.VIGIL_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DATASET = path.resolve(ROOT, '../shared/datasets/smartbugs-curated/dataset');
+const CORES = os.availableParallelism();
+const PIN = (process.env.BENCH_PIN ?? '1') !== '0' && CORES >= 2 && spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0;
 
 function contracts(): Array<{ file: string; source: string }> {
   if (!fs.existsSync(DATASET)) throw new Error(`SmartBugs curated dataset not found at ${DATASET}`);
@@ -41,12 +47,12 @@ function contracts(): Array<{ file: string; source: string }> {
     .map((f) => ({ file: path.relative(DATASET, f), source: fs.readFileSync(f, 'utf8') }));
 }
 
-function start(role: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; api: string }> {
-  const child = spawn(
-    process.execPath,
-    [path.join(ROOT, 'bin/vigil.js'), 'serve', '--role', role, '--bind', '127.0.0.1:0', '--api-bind', '127.0.0.1:0'],
-    { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+function start(role: string, env: NodeJS.ProcessEnv, core?: number): Promise<{ child: ChildProcess; api: string }> {
+  const argv = [path.join(ROOT, 'bin/vigil.js'), 'serve', '--role', role, '--bind', '127.0.0.1:0', '--api-bind', '127.0.0.1:0'];
+  const child =
+    core === undefined
+      ? spawn(process.execPath, argv, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] })
+      : spawn('taskset', ['-c', String(core), process.execPath, ...argv], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let buf = '';
     child.stdout.on('data', (d) => {
@@ -92,7 +98,9 @@ async function runWith(workers: number, list: Array<{ file: string; source: stri
   try {
     const started = await Promise.all([
       start('api', { ...env('api'), VIGIL_LOG_LEVEL: 'info' }),
-      ...Array.from({ length: workers }, (_, i) => start('worker', { ...env(`w${i}`), VIGIL_LOG_LEVEL: 'info' })),
+      ...Array.from({ length: workers }, (_, i) =>
+        start('worker', { ...env(`w${i}`), VIGIL_LOG_LEVEL: 'info' }, PIN ? i % CORES : undefined),
+      ),
     ]);
     procs.push(...started.map((s) => s.child));
     const api = started[0].api;
@@ -151,7 +159,9 @@ console.log(
   `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), load average ${os
     .loadavg()
     .map((x) => x.toFixed(1))
-    .join(' ')}, ${list.length} SmartBugs contracts, full mode`,
+    .join(
+      ' ',
+    )}, ${list.length} SmartBugs contracts, full mode, ${PIN ? 'worker i pinned to core i (one pool thread each)' : 'workers unpinned'}`,
 );
 console.table(rows);
 console.log(`speed-up with 2 workers: ${(rows[1].audits_per_min / rows[0].audits_per_min).toFixed(2)}x`);

@@ -27,9 +27,12 @@ export const ERROR_CODES = {
   rate_limited: 429,
   quota_exceeded: 429,
   session_limit: 429,
+  analysis_busy: 429,
   internal_error: 500,
+  analysis_failed: 500,
   provider_error: 502,
   unavailable: 503,
+  queue_full: 503,
   timeout: 504,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES | (string & {});

@@ -76,6 +76,17 @@ export function createBullQueue(o: BullOptions, onError: (e: unknown, what: stri
       const state = await queue.getJobState(id);
       return state === 'waiting' || state === 'active' || state === 'delayed' || state === 'prioritized' || state === 'waiting-children';
     },
+    async withdraw(id) {
+      // Job.remove refuses a job whose lock a worker holds, which is exactly "already started".
+      const job = await queue.getJob(id);
+      if (!job) return false;
+      const state = await job.getState();
+      if (state === 'active' || state === 'completed' || state === 'failed') return false;
+      return job.remove().then(
+        () => true,
+        () => false,
+      );
+    },
     subscribe(id, fn) {
       ensureEvents();
       const set = listeners.get(id) ?? new Set();

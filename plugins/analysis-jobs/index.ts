@@ -13,6 +13,7 @@ import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } f
 import type { FastifyRequest } from 'fastify';
 import { definePlugin, HttpError, Type, type AnalysisEngine, type AnalysisResult, type AuditSink } from '../../kernel/index.ts';
 import { readContract } from '../../lib/analysis/contract-input.ts';
+import type { AnalysisJobs } from '../../lib/analysis/jobs.ts';
 import { openSse } from '../../lib/gateway/agent/sse.ts';
 import { AnalyzeRequest, ErrorBody } from '../../schemas/analysis-api.ts';
 import { newReplicaId, redisPrefixOf, redisUrlOf } from '../../kernel/redis.ts';
@@ -114,7 +115,6 @@ export default definePlugin<Config>({
     } else queue = createMemoryQueue(limits, report);
     // The embedded queue has no other consumer: this process runs its own jobs whatever its role.
     const consumes = queue.kind === 'memory' || settings.role === 'all' || settings.role === 'worker';
-    ctx.provide('analysis-jobs', { queue, consumes });
 
     const load = async (id: string, tenant: string | null) => (await store.getRecord(JOBS_COLLECTION, id, tenant)) as JobRecord | null;
     const save = (r: JobRecord, tenant: string | null) => store.putRecord(JOBS_COLLECTION, r.job_id, r, tenant);
@@ -137,6 +137,23 @@ export default definePlugin<Config>({
         progress: null,
         worker: null,
       };
+      // A synchronous caller's deadline bounds the run; past it nobody waits for the answer.
+      // (a second is kept for the answer's trip back through the store and Redis).
+      const left = d.deadline === undefined ? Infinity : d.deadline - Date.now() - 1000;
+      if (left < 1000) {
+        await save(
+          {
+            ...base,
+            status: 'failed',
+            attempts: ctl.attempt,
+            worker: replica,
+            finished_at: new Date().toISOString(),
+            error: 'the request that queued this analysis timed out before a worker could start it',
+          },
+          d.tenant,
+        );
+        return;
+      }
       await save({ ...base, status: 'running', started_at: new Date().toISOString(), attempts: ctl.attempt, worker: replica }, d.tenant);
       const parent = propagation.extract(ROOT_CONTEXT, d.trace ?? {});
       const span = tracer.startSpan(
@@ -154,7 +171,7 @@ export default definePlugin<Config>({
               mode: d.mode,
               layer: d.layer,
               tool: d.tool,
-              timeoutMs: d.timeout * 1000,
+              timeoutMs: Math.min(d.timeout * 1000, left),
               onProgress: (p) => {
                 // Progress is best effort and throttled; the result is what must not be lost.
                 const now = Date.now();
@@ -237,6 +254,128 @@ export default definePlugin<Config>({
     };
 
     // --- API side ---------------------------------------------------------------------------
+    /** Stores the job's record and queues it under a producer span (whose context the worker
+     *  continues); 503 queue_full with Retry-After when the queue is full. */
+    const submit = async (j: Omit<JobData, 'job_id' | 'trace'>): Promise<string> => {
+      const id = randomUUID();
+      const rec: JobRecord = {
+        job_id: id,
+        status: 'queued',
+        mode: j.mode,
+        layer: j.layer ?? null,
+        tool: j.tool ?? null,
+        file: j.file,
+        created_at: new Date().toISOString(),
+        started_at: null,
+        finished_at: null,
+        attempts: 0,
+        progress: null,
+        worker: null,
+      };
+      const span = tracer.startSpan('analysis.job.enqueue', {
+        kind: SpanKind.PRODUCER,
+        attributes: { 'vigil.job_id': id, 'analysis.mode': j.mode },
+      });
+      const carrier: Record<string, string> = {};
+      propagation.inject(trace.setSpan(context.active(), span), carrier);
+      try {
+        await save(rec, j.tenant);
+        await queue.enqueue({ ...j, job_id: id, trace: carrier });
+      } catch (e) {
+        await store.deleteRecord(JOBS_COLLECTION, id, j.tenant).catch(() => undefined);
+        if (e instanceof QueueFullError) {
+          span.setAttribute('vigil.outcome', 'queue_full');
+          throw new HttpError(
+            503,
+            'queue_full',
+            `${e.message}; retry in ${e.retryAfterS} s`,
+            { waiting: e.waiting, retry_after_seconds: e.retryAfterS },
+            { 'retry-after': String(e.retryAfterS) },
+          );
+        }
+        throw new HttpError(503, 'unavailable', `the analysis queue is unreachable: ${(e as Error).message}`);
+      } finally {
+        span.end();
+      }
+      await audit()
+        ?.record({
+          tenant: j.tenant,
+          type: 'analysis.job.queued',
+          outcome: 'info',
+          actor: replica,
+          severity: 2,
+          detail: { job_id: id, mode: j.mode, file: j.file, ...(j.deadline === undefined ? {} : { synchronous: true }) },
+        })
+        .catch((e) => report(e, 'audit of a queued job'));
+      return id;
+    };
+
+    /** Settles when the job's record is final: events carry the news, a poll is the safety net. */
+    const settled = (id: string, tenant: string | null, signal: AbortSignal, until: number) =>
+      new Promise<JobRecord | null>((resolve, reject) => {
+        let done = false;
+        const finish = (r: JobRecord | null, e?: unknown) => {
+          if (done) return;
+          done = true;
+          clearInterval(poll);
+          clearTimeout(timer);
+          unsubscribe();
+          signal.removeEventListener('abort', onAbort);
+          if (e) reject(e instanceof Error ? e : new Error('aborted'));
+          else resolve(r);
+        };
+        const check = () =>
+          load(id, tenant).then(
+            (r) => r && FINAL.has(r.status) && finish(r),
+            (e) => report(e, 'job poll'),
+          );
+        const unsubscribe = queue.subscribe(id, (e) => void (e.type !== 'progress' && check()));
+        const poll = setInterval(() => void check(), 1000);
+        const timer = setTimeout(() => finish(null), Math.max(0, until - Date.now()));
+        const onAbort = () => finish(null, signal.reason ?? new Error('aborted'));
+        signal.addEventListener('abort', onAbort, { once: true });
+        void check();
+      });
+
+    const runAndWait: AnalysisJobs['runAndWait'] = async (a, o) => {
+      const jobId = await submit({
+        tenant: a.tenant,
+        mode: a.mode,
+        layer: a.layer,
+        tool: a.tool,
+        source: a.source,
+        file: a.file,
+        timeout: a.timeoutS,
+        deadline: o.deadline,
+      });
+      // A running job is bounded by the deadline on the worker; the grace covers the answer's trip.
+      let rec: JobRecord | null = null;
+      let why = 'the timeout ran out';
+      try {
+        rec = await settled(jobId, a.tenant, o.signal, o.deadline + 15_000);
+      } catch (e) {
+        why = (e as Error).message;
+      }
+      if (!rec) {
+        // The caller went away or its budget ran out: nobody waits for a job not yet started.
+        if (await queue.withdraw(jobId).catch(() => false))
+          throw new HttpError(
+            429,
+            'analysis_busy',
+            `no analysis worker was free to start this analysis before its timeout (${why}); retry later or raise the timeout`,
+            { job_id: jobId, reason: 'no_worker_in_time', retry_after_seconds: 30 },
+            { 'retry-after': '30' },
+          );
+        throw new HttpError(504, 'timeout', `the analysis worker did not answer in time (${why})`, { job_id: jobId });
+      }
+      if (rec.status === 'failed' || !rec.result)
+        throw new HttpError(500, 'analysis_failed', `the analysis failed on the worker: ${rec.error ?? 'no result was stored'}`, {
+          job_id: jobId,
+        });
+      return { jobId, result: rec.result };
+    };
+    const remote = queue.kind === 'bullmq' && !consumes;
+    ctx.provide('analysis-jobs', { queue, consumes, remote, runAndWait });
     const view = async (r: JobRecord) => {
       let status = r.status;
       let progress = r.progress;
@@ -322,68 +461,15 @@ export default definePlugin<Config>({
             throw new HttpError(400, 'unknown_tool', `no tool named "${b.tool}"`, {
               available_tools: (await eng.listTools()).map((t) => t.name),
             });
-          const tenant = tenantOf(req);
-          const id = randomUUID();
-          const rec: JobRecord = {
-            job_id: id,
-            status: 'queued',
+          const id = await submit({
+            tenant: tenantOf(req),
             mode,
-            layer: b.layer ?? null,
-            tool: b.tool ?? null,
+            layer: b.layer,
+            tool: b.tool,
+            source: contract.source,
             file: contract.file,
-            created_at: new Date().toISOString(),
-            started_at: null,
-            finished_at: null,
-            attempts: 0,
-            progress: null,
-            worker: null,
-          };
-          // A producer span under the request span; its context is what the worker continues.
-          const span = tracer.startSpan('analysis.job.enqueue', {
-            kind: SpanKind.PRODUCER,
-            attributes: { 'vigil.job_id': id, 'analysis.mode': mode },
+            timeout: Math.min(b.timeout ?? 300, settings.maxAnalysisTimeoutS ?? 300),
           });
-          const carrier: Record<string, string> = {};
-          propagation.inject(trace.setSpan(context.active(), span), carrier);
-          try {
-            await save(rec, tenant);
-            await queue.enqueue({
-              job_id: id,
-              tenant,
-              mode,
-              layer: b.layer,
-              tool: b.tool,
-              source: contract.source,
-              file: contract.file,
-              timeout: Math.min(b.timeout ?? 300, settings.maxAnalysisTimeoutS ?? 300),
-              trace: carrier,
-            });
-          } catch (e) {
-            await store.deleteRecord(JOBS_COLLECTION, id, tenant).catch(() => undefined);
-            if (e instanceof QueueFullError) {
-              span.setAttribute('vigil.outcome', 'queue_full');
-              throw new HttpError(
-                503,
-                'queue_full',
-                `${e.message}; retry in ${e.retryAfterS} s`,
-                { waiting: e.waiting, retry_after_seconds: e.retryAfterS },
-                { 'retry-after': String(e.retryAfterS) },
-              );
-            }
-            throw new HttpError(503, 'unavailable', `the analysis queue is unreachable: ${(e as Error).message}`);
-          } finally {
-            span.end();
-          }
-          await audit()
-            ?.record({
-              tenant,
-              type: 'analysis.job.queued',
-              outcome: 'info',
-              actor: replica,
-              severity: 2,
-              detail: { job_id: id, mode, file: contract.file },
-            })
-            .catch((e) => report(e, 'audit of a queued job'));
           reply.code(202).header('location', `/api/v1/jobs/${id}/`);
           return { job_id: id, status: 'queued' };
         },

@@ -20,6 +20,9 @@ export interface JobData {
   source: string;
   file: string;
   timeout: number;
+  /** Epoch ms by which a synchronous caller stops waiting: a worker starting later skips it,
+   *  one starting earlier runs with what is left. Absent for jobs submitted to /api/v1/jobs/. */
+  deadline?: number;
   /** W3C trace context of the enqueueing request (traceparent/tracestate). */
   trace: Record<string, string>;
 }
@@ -52,6 +55,8 @@ export interface JobQueue {
   progress(id: string): Promise<JobProgress | null>;
   /** Whether the queue still holds the job (waiting, running or retrying). */
   holds(id: string): Promise<boolean>;
+  /** Removes a job that no worker has started; false when it is running or gone. */
+  withdraw(id: string): Promise<boolean>;
   /** Events of one job, from whichever process runs it. Returns the unsubscribe function. */
   subscribe(id: string, fn: (e: JobEvent) => void): () => void;
   /** Starts running jobs in this process. */
@@ -131,6 +136,13 @@ export function createMemoryQueue(limits: QueueLimits, onError: (e: unknown, wha
     },
     async holds(id) {
       return running.has(id) || waiting.some((w) => w.job_id === id);
+    },
+    async withdraw(id) {
+      const i = waiting.findIndex((w) => w.job_id === id);
+      if (i < 0 || running.has(id)) return false;
+      waiting.splice(i, 1);
+      attempts.delete(id);
+      return true;
     },
     subscribe(id, fn) {
       events.on(id, fn);

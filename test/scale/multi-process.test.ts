@@ -61,6 +61,7 @@ function start(role: string, env: NodeJS.ProcessEnv): Promise<Proc> {
     [path.join(ROOT, 'bin/vigil.js'), 'serve', '--role', role, '--bind', '127.0.0.1:0', '--api-bind', '127.0.0.1:0'],
     { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  spawned.push(child);
   const log: string[] = [];
   return new Promise((resolve, reject) => {
     let buf = '';
@@ -92,12 +93,17 @@ function start(role: string, env: NodeJS.ProcessEnv): Promise<Proc> {
 }
 
 const procs: Proc[] = [];
+// Every child, including one that failed to start in time: none may outlive the test run.
+const spawned: ChildProcess[] = [];
 const cleanups: Array<() => Promise<unknown>> = [];
 after(async () => {
-  for (const p of procs) if (p.child.exitCode === null && !p.child.killed) p.child.kill('SIGTERM');
-  await Promise.all(
-    procs.map((p) => (p.child.exitCode !== null || p.child.signalCode ? Promise.resolve() : new Promise((r) => p.child.once('exit', r)))),
-  );
+  const alive = spawned.filter((c) => c.exitCode === null && c.signalCode === null);
+  for (const c of alive) c.kill('SIGTERM');
+  const exited = Promise.all(alive.map((c) => new Promise((r) => c.once('exit', r))));
+  // A replica that does not stop within the grace is killed outright.
+  const hard = setTimeout(() => alive.forEach((c) => c.kill('SIGKILL')), 15_000);
+  await exited;
+  clearTimeout(hard);
   for (const c of cleanups) await c().catch(() => undefined);
 });
 
@@ -214,6 +220,29 @@ test('2 gateways, 2 API replicas, 2 workers on PostgreSQL and Redis', { skip: sk
   assert.doesNotMatch(sse, /resumed elsewhere/);
 
   phase('approval');
+  // --- a synchronous analysis on an API replica runs on a worker ---------------------------------
+  const quick = await fetch(`${a2.api}/api/v1/analyze/quick/`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ciKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      contract_code: 'pragma solidity ^0.8.0; contract K { function k() public { selfdestruct(payable(msg.sender)); } }',
+    }),
+  });
+  const quickBody = await quick.json();
+  assert.equal(quick.status, 200, JSON.stringify(quickBody));
+  assert.ok(
+    quickBody.findings.some((f: { category: string }) => f.category === 'access_control'),
+    'the synchronous answer carries the analysis',
+  );
+  const syncJob = quick.headers.get('x-vigil-job-id');
+  assert.ok(syncJob, 'the API replica queued the analysis');
+  const syncRec = (await store.getRecord('analysis.jobs', syncJob, 'ci')) as { worker: string; status: string };
+  assert.equal(syncRec.status, 'completed');
+  assert.ok(
+    [w1.child.pid, w2.child.pid].some((pid) => syncRec.worker.startsWith(`${pid}-`)),
+    `a worker process ran it (ran on ${syncRec.worker})`,
+  );
+  phase('synchronous analysis on a worker');
   // --- 20 jobs, one worker SIGKILLed holding a job ----------------------------------------------
   const ids: string[] = [];
   for (let i = 0; i < 20; i++) {
@@ -267,7 +296,7 @@ test('2 gateways, 2 API replicas, 2 workers on PostgreSQL and Redis', { skip: sk
   // Completed once each: one completion event per job in the shared audit log.
   const events = await store.queryAudit({ tenant: 'ci', limit: 10_000 });
   const completions = events.filter((e) => e.type === 'analysis.job.completed').map((e) => e.detail.job_id as string);
-  assert.deepEqual([...completions].sort(), [...ids].sort());
+  assert.deepEqual([...completions].sort(), [...ids, syncJob].sort());
   assert.ok(
     !completions.includes(victim) ||
       events.find((e) => e.type === 'analysis.job.completed' && e.detail.job_id === victim)!.actor!.startsWith(`${w2.child.pid}-`),

@@ -40,15 +40,28 @@ export async function analyzeRoutes(app: FastifyInstance, ctx: Ctx) {
     const t = timeoutOf(body.timeout, ctx, reply);
     const cancel = requestSignal(req, reply, t.applied);
     let result: AnalysisResult;
+    // An API replica of a shared deployment hands the work to the workers and waits for it;
+    // the queue's bound (503 queue_full with Retry-After) is then the back-pressure.
+    const jobs = ctx.services.get('analysis-jobs');
     try {
-      const slot = await admit(req, ctx, cancel.signal, cancel.deadline);
-      try {
-        result = await engine.analyze(
-          { source: contract.source, file: contract.file, absPath: contract.absPath },
-          { mode, layer: extra.layer, tool: extra.tool, timeoutMs: slot.budgetMs, signal: cancel.signal },
+      if (jobs?.remote) {
+        const { owner } = await reportScope(req, ctx);
+        const job = await jobs.runAndWait(
+          { tenant: owner, mode, layer: extra.layer, tool: extra.tool, source: contract.source, file: contract.file, timeoutS: t.applied },
+          { signal: cancel.signal, deadline: cancel.deadline },
         );
-      } finally {
-        slot.release();
+        reply.header('x-vigil-job-id', job.jobId);
+        result = job.result;
+      } else {
+        const slot = await admit(req, ctx, cancel.signal, cancel.deadline);
+        try {
+          result = await engine.analyze(
+            { source: contract.source, file: contract.file, absPath: contract.absPath },
+            { mode, layer: extra.layer, tool: extra.tool, timeoutMs: slot.budgetMs, signal: cancel.signal },
+          );
+        } finally {
+          slot.release();
+        }
       }
     } finally {
       cancel.done();
@@ -56,7 +69,8 @@ export async function analyzeRoutes(app: FastifyInstance, ctx: Ctx) {
     // Comments in the submitted source silence findings (kept under `suppressed`), before storing.
     applySuppressions(result, { [contract.file]: contract.source });
     result = noteTimeout(result, t);
-    if (mode === 'full' && ctx.config.store_full_reports) {
+    // A worker that ran it as a job stored the full report already (under the job id).
+    if (mode === 'full' && ctx.config.store_full_reports && result.report_url === undefined) {
       try {
         const { owner } = await reportScope(req, ctx);
         await ctx.services.store.putReport({
