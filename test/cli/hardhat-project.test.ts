@@ -87,7 +87,7 @@ write(
 
 function vigil(args: string[], cwd: string): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
-    const env = { ...process.env, VIGIL_LOG_LEVEL: 'silent' };
+    const env: NodeJS.ProcessEnv = { ...process.env, VIGIL_LOG_LEVEL: 'silent' };
     delete env.VIGIL_CONTRACT_ROOTS;
     const p = spawn(process.execPath, [path.join(root, 'bin/vigil.js'), ...args], { cwd, env });
     let out = '';
