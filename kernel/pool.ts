@@ -74,10 +74,12 @@ export class TinyWorkerPool implements WorkerPool {
     let channel: MessageChannel | null = null;
     let budgetTimer: NodeJS.Timeout | undefined;
     let budgetClock = 'wall';
+    let settled = false;
     if (opts.budgetMs !== undefined) {
       channel = new MessageChannel();
       channel.port1.unref();
       channel.port1.once('message', (msg: { cpu?: { file: string; ns: number } | null }) => {
+        if (settled) return; // the start message came after the result: nothing left to time
         const budget = Math.max(0, opts.budgetMs!);
         const over = () => {
           timedOut = true;
@@ -101,7 +103,6 @@ export class TinyWorkerPool implements WorkerPool {
           }
           if ((ns - cpu.ns) / 1e6 >= budget) over();
         }, poll);
-        budgetTimer.unref();
       });
     }
     try {
@@ -122,6 +123,7 @@ export class TinyWorkerPool implements WorkerPool {
       if (ctrl.signal.aborted) throw new TaskAbortedError(`task ${path.basename(modulePath)}#${fn} was cancelled`);
       throw e;
     } finally {
+      settled = true;
       if (timer) clearTimeout(timer);
       if (budgetTimer) clearInterval(budgetTimer);
       channel?.port1.close();
