@@ -1,6 +1,7 @@
 // Tinypool worker entry (plain JS: worker threads do not inherit the parent's TypeScript loader,
 // so each worker registers tsx itself). Imports the named module once per worker and calls the
 // named export.
+import { readFileSync, readlinkSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { register } from 'tsx/esm/api';
 
@@ -14,6 +15,27 @@ process.on('warning', (w) => {
 });
 const cache = new Map();
 
+// This thread's CPU-time counter (Linux: /proc/<pid>/task/<tid>/schedstat, nanoseconds on a CPU),
+// so the pool can hold a budget to CPU time: on a loaded machine a thread gets a fraction of a
+// core, and a wall-clock budget would buy less work the busier the machine is. null elsewhere.
+let cpuFile;
+function cpuClock() {
+  if (cpuFile === undefined) {
+    try {
+      cpuFile = `/proc/${readlinkSync('/proc/thread-self')}/schedstat`;
+      readFileSync(cpuFile, 'utf8');
+    } catch {
+      cpuFile = null;
+    }
+  }
+  if (!cpuFile) return null;
+  try {
+    return { file: cpuFile, ns: Number(readFileSync(cpuFile, 'utf8').split(' ')[0]) };
+  } catch {
+    return null;
+  }
+}
+
 export default async function dispatch(task) {
   // The pool times a task's budget from here, not from when it was queued; a task that asked to
   // (startedByTask) says itself when its budgeted work begins (after loading a compiler, say).
@@ -21,7 +43,7 @@ export default async function dispatch(task) {
   const started = () => {
     if (startedSent || !task.started) return;
     startedSent = true;
-    task.started.postMessage(1);
+    task.started.postMessage({ cpu: cpuClock() });
     task.started.close();
   };
   if (!task.startedByTask) started();

@@ -2,6 +2,7 @@
 // exported function; the worker imports it (cached) and calls it. A deadline or an aborted
 // request cancels the task: a task still running is killed together with its worker thread,
 // so a runaway analysis never keeps burning a core.
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +24,9 @@ export interface RunOptions {
   deadline?: number;
   timeoutMs?: number;
   /** Most time the task may run once a worker has started it: waiting in the queue behind other
-   *  tasks does not count (a solver's budget is solver time). The deadline still applies. */
+   *  tasks does not count (a solver's budget is solver time). Counted in CPU time of the worker's
+   *  thread where the OS reports it (Linux), so a busy machine does not shrink the work a budget
+   *  buys; wall time elsewhere. The deadline (wall time) still applies. */
   budgetMs?: number;
   /** The task calls its second argument's `started()` when budgeted work begins (it may first
    *  load what a cold worker lacks); without it the budget runs from when the worker starts it. */
@@ -70,17 +73,36 @@ export class TinyWorkerPool implements WorkerPool {
     // The worker says when it starts the task; the budget runs from then.
     let channel: MessageChannel | null = null;
     let budgetTimer: NodeJS.Timeout | undefined;
+    let budgetClock = 'wall';
+    let settled = false;
     if (opts.budgetMs !== undefined) {
       channel = new MessageChannel();
       channel.port1.unref();
-      channel.port1.once('message', () => {
-        budgetTimer = setTimeout(
-          () => {
-            timedOut = true;
-            ctrl.abort();
-          },
-          Math.max(0, opts.budgetMs!),
-        );
+      channel.port1.once('message', (msg: { cpu?: { file: string; ns: number } | null }) => {
+        if (settled) return; // the start message came after the result: nothing left to time
+        const budget = Math.max(0, opts.budgetMs!);
+        const over = () => {
+          timedOut = true;
+          ctrl.abort();
+        };
+        const cpu = msg?.cpu;
+        if (!cpu) {
+          budgetTimer = setTimeout(over, budget);
+          return;
+        }
+        budgetClock = 'CPU';
+        // The worker's thread is busy running the task: read its CPU clock from here, often
+        // enough that a runaway task overshoots its budget by at most one poll.
+        const poll = Math.min(100, Math.max(10, budget / 10));
+        budgetTimer = setInterval(() => {
+          let ns: number;
+          try {
+            ns = Number(readFileSync(cpu.file, 'utf8').split(' ')[0]);
+          } catch {
+            return; // the thread is gone: the task is ending
+          }
+          if ((ns - cpu.ns) / 1e6 >= budget) over();
+        }, poll);
       });
     }
     try {
@@ -96,13 +118,14 @@ export class TinyWorkerPool implements WorkerPool {
     } catch (e) {
       if (timedOut)
         throw new TaskTimeoutError(
-          `task ${path.basename(modulePath)}#${fn} exceeded ${opts.budgetMs !== undefined ? `its ${opts.budgetMs} ms budget (or ${timeoutMs} ms overall)` : `${timeoutMs} ms`} and its worker was terminated`,
+          `task ${path.basename(modulePath)}#${fn} exceeded ${opts.budgetMs !== undefined ? `its ${opts.budgetMs} ms budget of ${budgetClock} time (or ${timeoutMs} ms overall)` : `${timeoutMs} ms`} and its worker was terminated`,
         );
       if (ctrl.signal.aborted) throw new TaskAbortedError(`task ${path.basename(modulePath)}#${fn} was cancelled`);
       throw e;
     } finally {
+      settled = true;
       if (timer) clearTimeout(timer);
-      if (budgetTimer) clearTimeout(budgetTimer);
+      if (budgetTimer) clearInterval(budgetTimer);
       channel?.port1.close();
       opts.signal?.removeEventListener('abort', onAbort);
     }

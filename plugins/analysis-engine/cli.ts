@@ -1,6 +1,7 @@
 // `vigil analyze` and `vigil solc`, contributed by the analysis engine (plugin.json `commands`).
 // The kernel CLI imports this module only when one of them runs; analyze boots a headless kernel
 // with just the plugins the requested mode, layer or tool uses.
+import path from 'node:path';
 import pino from 'pino';
 import { defineCommand, type PluginManifest } from '../../kernel/index.ts';
 
@@ -30,7 +31,10 @@ export const command = defineCommand({
         const settings = host.resolveSettings({ logLevel: process.env.VIGIL_LOG_LEVEL ?? 'warn' });
         // The health self-tests are for a server; a one-shot run would only compete with itself.
         const plugins = (settings.file.plugins ?? {}) as Record<string, Record<string, unknown>>;
-        settings.file.plugins = { ...plugins, 'analysis-engine': { ...(plugins['analysis-engine'] ?? {}), self_test_on_start: false } };
+        settings.file.plugins = {
+          ...plugins,
+          'analysis-engine': { ...(plugins['analysis-engine'] ?? {}), self_test_on_start: false, warm_up_for: path.resolve(p) },
+        };
         // Only the plugins this run uses: the tools of the mode/layer/tool asked for, the detectors
         // and the engine. Full mode and the AI layer need the LLM backends too: load everything.
         const layer = o.layer !== undefined ? Number(o.layer) : null;

@@ -4,16 +4,20 @@
 // request adds a HIGH finding to a base branch that already has one; the pre-commit hooks run
 // in that repository too. A last test fails when the page gains a vigil command no scenario runs.
 //
-// `vigil` comes from a global-install layout in a temporary npm prefix: by default a link to
-// this checkout (fast); with VIGIL_PACK_TEST=1 the page's own `npm install -g "$VIGIL_PACKAGE"`
-// installs the tarball `npm pack` makes, from the npm registry, and every command then runs the
-// installed package outside the repository. Not in the default run: the install compiles
-// better-sqlite3 from source when no prebuilt binary is fetched (39 min on a busy 2-core machine;
-// see package.test.ts).
+// `vigil` is the package `npm pack` makes, installed with the page's own `npm install -g
+// "$VIGIL_PACKAGE"` into a temporary npm prefix (dependencies from npm's cache, the registry only
+// for what the cache lacks); every command then runs the installed package outside the
+// repository. better-sqlite3's install script (prebuild-install) takes its binary from a local
+// prebuild directory (`npm_config_better_sqlite3_local_prebuilds`, read by prebuild-install's
+// util.localPrebuild): the test packs the binary `npm ci` built for this checkout under the file
+// name prebuild-install asks GitHub for, which is unreachable here (without it node-gyp compiles
+// SQLite from source: 39 min on the busy 2-core machine, session 5). The install scripts run for
+// real, the WASM plugins' postinstall build included.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
@@ -35,7 +39,6 @@ const HOOK_INSTALL = block((b) => b.lang === 'sh' && b.text.includes('.git/hooks
 /** Every text the scenarios below executed (for the coverage test). */
 const executed: string[] = [INSTALL, HOOK_INSTALL];
 
-const PACK = process.env.VIGIL_PACK_TEST === '1';
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-ci-docs-'));
 const prefix = path.join(tmp, 'prefix');
 const env: NodeJS.ProcessEnv = {
@@ -126,24 +129,43 @@ function repo(name: string, branch: 'main' | 'feature'): string {
   return work;
 }
 
+/** better-sqlite3's native module as the prebuilt tarball prebuild-install looks for. */
+function localPrebuild(dir: string): string {
+  const pkgDir = path.dirname(createRequire(path.join(root, 'package.json')).resolve('better-sqlite3/package.json'));
+  const version = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')).version as string;
+  const binary = path.join(pkgDir, 'build', 'Release', 'better_sqlite3.node');
+  assert.ok(fs.existsSync(binary), `${binary} is missing: run npm ci first`);
+  // prebuild-install's name template: {name}-v{version}-{runtime}-v{abi}-{platform}{libc}-{arch}.tar.gz
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  fs.mkdirSync(dir, { recursive: true });
+  const r = spawnSync('tar', ['-czf', path.join(dir, name), 'build/Release/better_sqlite3.node'], { cwd: pkgDir, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return dir;
+}
+
 before(async () => {
   fs.mkdirSync(path.join(prefix, 'bin'), { recursive: true });
   fs.mkdirSync(path.join(prefix, 'lib', 'node_modules'), { recursive: true });
-  if (PACK) {
-    const packed = spawnSync('npm', ['pack', '--pack-destination', tmp, '--json'], { cwd: root, encoding: 'utf8', env: process.env });
-    assert.equal(packed.status, 0, packed.stderr);
-    const tgz = path.join(tmp, JSON.parse(packed.stdout)[0].filename);
-    const r = await sh(INSTALL, tmp, { VIGIL_PACKAGE: tgz });
-    assert.equal(r.code, 0, `${INSTALL}\n${r.err}`);
-    assert.ok(
-      fs.realpathSync(path.join(prefix, 'lib/node_modules/vigil')).startsWith(fs.realpathSync(prefix)),
-      'installed into the prefix, not linked to the checkout',
-    );
-  } else {
-    // The layout `npm install -g` makes, pointing at this checkout.
-    fs.symlinkSync(root, path.join(prefix, 'lib', 'node_modules', 'vigil'));
-    fs.symlinkSync(path.join('..', 'lib', 'node_modules', 'vigil', 'bin', 'vigil.js'), path.join(prefix, 'bin', 'vigil'));
-  }
+  const packed = spawnSync('npm', ['pack', '--pack-destination', tmp, '--json'], { cwd: root, encoding: 'utf8', env: process.env });
+  assert.equal(packed.status, 0, packed.stderr);
+  const tgz = path.join(tmp, JSON.parse(packed.stdout)[0].filename);
+  const r = await sh(INSTALL, tmp, {
+    VIGIL_PACKAGE: tgz,
+    npm_config_better_sqlite3_local_prebuilds: localPrebuild(path.join(tmp, 'prebuilds')),
+    npm_config_prefer_offline: 'true',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+  });
+  assert.equal(r.code, 0, `${INSTALL}\n${r.err}`);
+  const installed = fs.realpathSync(path.join(prefix, 'lib/node_modules/vigil'));
+  assert.ok(installed.startsWith(fs.realpathSync(prefix)), 'installed into the prefix, not linked to the checkout');
+  // The native module came from the prebuild, not from a compile (node-gyp would leave obj.target/).
+  const sqlite = path.dirname(createRequire(path.join(installed, 'package.json')).resolve('better-sqlite3/package.json'));
+  assert.ok(fs.existsSync(path.join(sqlite, 'build/Release/better_sqlite3.node')), 'better-sqlite3 has its native module');
+  assert.ok(
+    !fs.existsSync(path.join(sqlite, 'build/Release/obj.target')),
+    'better-sqlite3 was compiled from source instead of using the prebuild',
+  );
 });
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 

@@ -1,13 +1,8 @@
 // The npm package holds what `vigil` needs at run time and nothing that only this repository has:
 // every file a shipped module imports is shipped, every package it imports is a runtime
 // dependency (not a devDependency), and the datasets beside the repository are not read.
-// (The full `npm pack` -> `npm install -g` -> `vigil analyze` elsewhere check is ci-docs.test.ts
-// with VIGIL_PACK_TEST=1. It is not part of every run: measured on the 2-core machine (session 5),
-// `npm pack` took 12 s but `npm install -g --prefer-offline vigil-0.1.0.tgz` into a temporary prefix
-// took 39 min: 559 packages, and better-sqlite3's install script (`prebuild-install || node-gyp
-// rebuild`) got no prebuilt binary — those come from GitHub releases, not the npm registry or its
-// cache — so node-gyp compiled SQLite from source; the WASM plugins' postinstall build added ~2 min.
-// The installed `vigil analyze V.sol` in another folder then ran and reported its finding.)
+// (The full `npm pack` -> `npm install -g` -> `vigil analyze` elsewhere check is ci-docs.test.ts:
+// it installs the tarball into a temporary prefix and runs every CI scenario with it.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

@@ -19,7 +19,7 @@ test('budgetMs counts from when a worker starts the task; a runaway task is stil
   await busy;
   await assert.rejects(
     pool.run(tasks, 'spin', {}, { budgetMs: 300 }),
-    (e: Error & { code?: string }) => e.code === 'task_timeout' && /300 ms budget/.test(e.message),
+    (e: Error & { code?: string }) => e.code === 'task_timeout' && /300 ms budget of (CPU|wall) time/.test(e.message),
   );
 });
 
@@ -41,5 +41,15 @@ test('budgetFromTask: the budget starts when the task says its budgeted work beg
   await assert.rejects(
     pool.run(tasks, 'setupThenWork', { setupMs: 10, workMs: 1500 }, { budgetMs: 300, budgetFromTask: true }),
     (e: Error & { code?: string }) => e.code === 'task_timeout',
+  );
+});
+
+test('on Linux the budget is CPU time: a task blocked longer than its budget is not stopped, one computing is', async () => {
+  if (process.platform !== 'linux') return;
+  // 600 ms blocked (no CPU) with a 200 ms budget: a wall-clock budget would have killed it.
+  assert.equal(await pool.run(tasks, 'sleepIdle', { ms: 600 }, { budgetMs: 200, deadline: Date.now() + 30_000 }), true);
+  await assert.rejects(
+    pool.run(tasks, 'spin', {}, { budgetMs: 200, deadline: Date.now() + 30_000 }),
+    (e: Error & { code?: string }) => e.code === 'task_timeout' && /200 ms budget of CPU time/.test(e.message),
   );
 });
