@@ -61,8 +61,7 @@ export default tseslint.config(
       'plugins/tool-signatures/**/*.ts',
       'plugins/static-analyzer/**/*.ts',
     ],
-    // The WASM adapters read guest JSON (untyped by nature): not part of the AST typing yet.
-    ignores: ['**/assembly/**', 'plugins/static-analyzer/wasm-adapters.ts'],
+    ignores: ['**/assembly/**'],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'error',
       '@typescript-eslint/no-unsafe-assignment': 'error',
