@@ -2,9 +2,9 @@
 // (kernel <- lib <- plugins: the kernel imports neither lib/ nor plugins/, lib/ never imports a
 // plugin, and no plugin imports another plugin's files).
 //
-// The no-unsafe-* family is off for now: AST nodes from @solidity-parser/parser are still typed
-// `any` in lib/analysis/static/ast.ts, so those rules would flag every detector. They come on
-// when the detectors move to the parser's own node types.
+// The no-unsafe-* family (and no-explicit-any) is on where the code is typed end to end: the
+// static pipeline and its detectors, which use @solidity-parser/parser's own AST types. Elsewhere
+// it stays off until those areas are typed.
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -52,6 +52,24 @@ export default tseslint.config(
   {
     files: ['plugins/gateway-ui/public/**/*.js', 'test/ui/**/*.js'],
     languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    files: [
+      'lib/analysis/static/**/*.ts',
+      'plugins/detector-*/**/*.ts',
+      'plugins/tool-specialized/**/*.ts',
+      'plugins/tool-signatures/**/*.ts',
+      'plugins/static-analyzer/**/*.ts',
+    ],
+    ignores: ['**/assembly/**'],
+    rules: {
+      '@typescript-eslint/no-unsafe-member-access': 'error',
+      '@typescript-eslint/no-unsafe-assignment': 'error',
+      '@typescript-eslint/no-unsafe-argument': 'error',
+      '@typescript-eslint/no-unsafe-call': 'error',
+      '@typescript-eslint/no-unsafe-return': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
   },
   { plugins: { vigil }, rules: { 'vigil/layers': 'error' } },
 );

@@ -16,10 +16,13 @@ import {
   unwrap,
   type Node,
   type StaticDetector,
+  startOf,
+  endOf,
+  identName,
 } from '../../lib/analysis/static/index.ts';
 
 const PULLS = new Set(['transferFrom', 'safeTransferFrom']);
-const isThis = (n: Node) => unwrap(n)?.type === 'Identifier' && unwrap(n).name === 'this';
+const isThis = (n: Node) => identName(unwrap(n)) === 'this';
 
 export const arbitrarySendErc20Detector: StaticDetector = {
   meta: {
@@ -52,7 +55,7 @@ export const arbitrarySendErc20Detector: StaticDetector = {
         const args: Node[] = n.arguments ?? [];
         // `token.transferFrom(from, to, v)` (a call, or SafeERC20 bound with `using for`), or the
         // library form `SafeERC20.safeTransferFrom(token, from, to, v)`.
-        let from: Node = null;
+        let from: Node | null = null;
         if (args.length === 3 && (c?.kind === 'external' || member === 'safeTransferFrom')) from = args[0];
         else if (args.length === 4 && member === 'safeTransferFrom' && !c) from = args[1];
         else if (args.length >= 3 && c?.kind === 'external') from = args[0];
@@ -74,13 +77,13 @@ export const arbitrarySendErc20Detector: StaticDetector = {
               m.expression?.type === 'MemberAccess' &&
               /^(safe)?[pP]ermit$/.test(m.expression.memberName) &&
               (m.range?.[0] ?? 0) < (n.range?.[0] ?? 0) &&
-              (m.arguments ?? []).some((a: Node) => unwrap(a)?.type === 'Identifier' && unwrap(a).name === name)
+              (m.arguments ?? []).some((a) => identName(unwrap(a)) === name)
             )
               viaPermit = true;
             return false;
           });
         const call = source
-          .slice(n.range[0], n.range[1] + 1)
+          .slice(startOf(n), endOf(n) + 1)
           .replace(/\s+/g, ' ')
           .slice(0, 80);
         context.report({

@@ -15,6 +15,8 @@ import {
   walk,
   type Node,
   type StaticDetector,
+  line,
+  type AST,
 } from '../../lib/analysis/static/index.ts';
 
 export const arbitraryStorageWriteDetector: StaticDetector = {
@@ -39,7 +41,7 @@ export const arbitraryStorageWriteDetector: StaticDetector = {
   create(context) {
     const { facts, source } = context;
     // Arrays whose length an unguarded entry point manipulates.
-    const open = new Map<string, Node[]>();
+    const open = new Map<string, Array<AST.UnaryOperation | AST.BinaryOperation>>();
     const lengthTarget = (n: Node): string | null =>
       n?.type === 'MemberAccess' && n.memberName === 'length' ? rootName(n.expression) : null;
     for (const c of facts.contracts)
@@ -55,11 +57,12 @@ export const arbitraryStorageWriteDetector: StaticDetector = {
           // A real emptiness check (`arr.length > 0`) prevents the underflow.
           if (
             arr &&
-            (n.type === 'UnaryOperation' || n.operator === '-=') &&
+            (n.type === 'UnaryOperation' || (n.type === 'BinaryOperation' && n.operator === '-=')) &&
             conditions(fn.node.body).some((x) => /\.length(>0|!=0|>=1)|(0<|0!=|1<=)[\w.[\]]*\.length/.test(norm(source, x)))
           )
             arr = null;
-          if (arr && c.stateVars.has(arr) && !fn.locals.has(arr)) {
+          // (`arr` is only set on a unary or binary operation.)
+          if (arr && (n.type === 'UnaryOperation' || n.type === 'BinaryOperation') && c.stateVars.has(arr) && !fn.locals.has(arr)) {
             const l = open.get(`${c.name}.${arr}`) ?? [];
             l.push(n);
             open.set(`${c.name}.${arr}`, l);
@@ -79,13 +82,13 @@ export const arbitraryStorageWriteDetector: StaticDetector = {
                   (c) =>
                     /^(0<=|.*>=0$)/.test(norm(source, c)) &&
                     norm(source, c).includes(`${arr}.length`) &&
-                    c.loc.start.line < loc.line &&
-                    loc.line - c.loc.start.line <= 2,
+                    line(c) < loc.line &&
+                    loc.line - line(c) <= 2,
                 )
               : null;
             context.report({
               node: n,
-              loc: taut ? { line: taut.loc.start.line, end_line: loc.end_line } : loc,
+              loc: taut ? { line: line(taut), end_line: loc.end_line } : loc,
               messageId: 'length',
               data: { arr, how: n.type === 'UnaryOperation' ? n.operator : n.operator === '-=' ? 'decrement' : 'caller-chosen value' },
             });

@@ -27,6 +27,12 @@ import {
   type Node,
   type StaticDetector,
   type StaticFacts,
+  startOf,
+  endOf,
+  firstDeclaredName,
+  declaredVariables,
+  identName,
+  type AST,
 } from '../../lib/analysis/static/index.ts';
 
 const isBlockNumber = (n: Node) => blockValue(unwrap(n)) === 'number';
@@ -73,7 +79,7 @@ function recordsCommitBlock(base: Node, c: ContractFacts, fn: FunctionFacts): bo
 }
 
 /** blockhash(recorded + k) read only after that block and inside the 256-block window. */
-function committedFutureBlock(n: Node, facts: StaticFacts): boolean {
+function committedFutureBlock(n: AST.FunctionCall, facts: StaticFacts): boolean {
   const arg = n.arguments?.[0];
   const { contract, fn } = facts.enclosing(n);
   if (!arg || !contract || !fn?.node.body) return false;
@@ -128,7 +134,7 @@ function identifierOnly(x: string, fn: FunctionFacts, facts: StaticFacts, events
 
 /** The hash call enclosing a block value within its statement, and the name it is stored in. */
 function storedHash(n: Node, facts: StaticFacts): { hash: Node; name: string | null; key: boolean } | null {
-  let hash: Node = null;
+  let hash: Node | null = null;
   let p = facts.parent(n);
   while (p && !/Statement$|^Block$/.test(p.type)) {
     if (!hash && isHashCall(p)) hash = p;
@@ -140,7 +146,7 @@ function storedHash(n: Node, facts: StaticFacts): { hash: Node; name: string | n
   if (up?.type === 'BinaryOperation' && up.operator === '=' && up.right === hash && up.left?.type === 'Identifier')
     return { hash, name: up.left.name, key: false };
   if (up?.type === 'VariableDeclarationStatement' && up.initialValue === hash && up.variables?.length === 1)
-    return { hash, name: up.variables[0]?.name ?? null, key: false };
+    return { hash, name: firstDeclaredName(up), key: false };
   return null;
 }
 
@@ -186,7 +192,8 @@ function identityTruncation(n: Node): boolean {
     return m !== null && m >= TWO_32 && onlyClock(n.left);
   }
   if (n?.type === 'FunctionCall' && (n.arguments ?? []).length === 1) {
-    const bits = CAST_BITS.exec(n.expression?.name ?? n.expression?.typeName?.name ?? '');
+    const callee = n.expression;
+    const bits = CAST_BITS.exec(callee?.type === 'ElementaryTypeName' || callee?.type === 'Identifier' ? callee.name : '');
     return !!bits && Number(bits[1]) >= 32 && onlyClock(n.arguments[0]);
   }
   return false;
@@ -223,14 +230,13 @@ export const badRandomnessDetector: StaticDetector = {
     const hashIsIdentifier = (h: Node): boolean => {
       const up = facts.parent(h);
       if (up?.type === 'IndexAccess' && up.index === h) return true;
-      if (up?.type === 'FunctionCall' && (up.arguments ?? []).includes(h)) {
+      if (up?.type === 'FunctionCall' && (up.arguments ?? []).some((a) => a === h)) {
         if (facts.externalCallByNode.get(up)?.kind === 'external') return true;
         if (up.expression?.type === 'Identifier' && events.has(up.expression.name)) return true;
       }
       const enc = facts.enclosing(h);
       let name: string | null = null;
-      if (up?.type === 'VariableDeclarationStatement' && up.initialValue === h && up.variables?.length === 1)
-        name = up.variables[0]?.name ?? null;
+      if (up?.type === 'VariableDeclarationStatement' && up.initialValue === h && up.variables?.length === 1) name = firstDeclaredName(up);
       else if (up?.type === 'BinaryOperation' && up.operator === '=' && up.right === h && up.left?.type === 'Identifier')
         name = up.left.name;
       return !!name && !!enc.fn && !enc.contract?.stateVars.has(name) && identifierOnly(name, enc.fn, facts, events);
@@ -259,12 +265,11 @@ export const badRandomnessDetector: StaticDetector = {
     const assignedTo = (n: Node): string | null => {
       let p = facts.parent(n);
       while (p && !/Statement$|^Block$/.test(p.type)) {
-        if (p.type === 'StateVariableDeclaration' || p.type === 'VariableDeclarationStatement') return p.variables?.[0]?.name ?? null;
+        if (p.type === 'StateVariableDeclaration' || p.type === 'VariableDeclarationStatement') return firstDeclaredName(p);
         if (p.type === 'BinaryOperation' && p.operator === '=' && p.left?.type === 'Identifier') return p.left.name;
         p = facts.parent(p);
       }
-      if (p?.type === 'VariableDeclarationStatement') return p.variables?.[0]?.name ?? null;
-      if (p?.type === 'StateVariableDeclaration') return p.variables?.[0]?.name ?? null;
+      if (p?.type === 'VariableDeclarationStatement' || p?.type === 'StateVariableDeclaration') return firstDeclaredName(p);
       return null;
     };
     // A value kept only in locals that nothing reads (or only other such locals) decides nothing.
@@ -273,7 +278,9 @@ export const badRandomnessDetector: StaticDetector = {
       while (st && !/Statement$|^Block$/.test(st.type)) st = facts.parent(st);
       if (st?.type !== 'VariableDeclarationStatement') return false;
       const fn = facts.enclosing(n).fn;
-      const names = (st.variables ?? []).filter(Boolean).map((v: Node) => v.name);
+      const names = declaredVariables(st)
+        .filter((v): v is AST.VariableDeclaration => !!v)
+        .map((v) => v.name);
       if (!fn?.node.body || !names.length || names.length !== (st.variables ?? []).length) return false;
       let live = false;
       walk(fn.node.body, (x) => {
@@ -292,10 +299,11 @@ export const badRandomnessDetector: StaticDetector = {
     };
     /** `return blockhash(blockNumber)` of a caller-chosen block, as is (an accessor, like a
      *  view over chain data): the draw, if any, happens where the caller uses the result. */
-    const accessorOnly = (n: Node): boolean => {
+    const accessorOnly = (n: AST.FunctionCall): boolean => {
       const { fn } = facts.enclosing(n);
       const arg = n.arguments?.[0];
-      if (!fn || !arg || !(unwrap(arg).type === 'Identifier' && fn.params.includes(unwrap(arg).name))) return false;
+      const argName = identName(unwrap(arg));
+      if (!fn || !arg || !(argName !== null && fn.params.includes(argName))) return false;
       let p = facts.parent(n);
       while (p && (p.type === 'Conditional' || p.type === 'TupleExpression')) p = facts.parent(p);
       return p?.type === 'ReturnStatement';
@@ -306,8 +314,8 @@ export const badRandomnessDetector: StaticDetector = {
       if (deadValue(n)) return;
       if (b !== 'blockhash' && namesARecord(n)) return;
       if (b === 'blockhash') {
-        if (committedFutureBlock(n, facts)) return;
-        if (accessorOnly(n)) return;
+        // (Only a call reads blockhash.)
+        if (n.type === 'FunctionCall' && (committedFutureBlock(n, facts) || accessorOnly(n))) return;
         context.report({ node: n, loc: statementLoc(n, facts), messageId: 'blockhash' });
         return;
       }
@@ -318,7 +326,7 @@ export const badRandomnessDetector: StaticDetector = {
           node: n,
           loc: statementLoc(n, facts),
           messageId: 'source',
-          data: { value: source.slice(n.range[0], n.range[1] + 1) },
+          data: { value: source.slice(startOf(n), endOf(n) + 1) },
         });
       }
     };

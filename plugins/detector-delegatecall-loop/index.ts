@@ -3,7 +3,7 @@
 // payment again: pay once, deposit N times.
 // Avoids false positives: loops in functions that cannot receive ether (non-payable entry points,
 // where msg.value is 0), and delegatecall outside loops.
-import { detectorPlugin, statementLoc, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, statementLoc, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 export const delegatecallLoopDetector: StaticDetector = {
   meta: {
@@ -23,7 +23,7 @@ export const delegatecallLoopDetector: StaticDetector = {
   create(context) {
     const { facts } = context;
     return {
-      FunctionCall(n: Node) {
+      FunctionCall(n) {
         const c = facts.externalCallByNode.get(n);
         if (!c || c.kind !== 'delegatecall' || !c.inLoop) return;
         const { fn } = facts.enclosing(n);

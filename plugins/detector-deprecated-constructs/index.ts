@@ -7,7 +7,7 @@
 // Avoids false positives: pure renames with identical semantics (sha3, suicide, `constant`
 // functions, block.blockhash, msg.gas) are not reported: they cannot make code behave
 // differently from what its author reads, and any current compiler rejects them by name anyway.
-import { detectorPlugin, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, type StaticDetector, line, declaredVariables, type Node } from '../../lib/analysis/static/index.ts';
 
 const REPLACEMENT: Record<string, string> = {
   throw: 'revert()/require(), which refund the unused gas',
@@ -32,14 +32,14 @@ export const deprecatedConstructsDetector: StaticDetector = {
   },
   create(context) {
     const { facts } = context;
-    const seen = new Map<string, { node: any; lines: number[]; name: string; contract: string | null; contracts: string[] }>();
-    const hit = (name: string, node: any) => {
+    const seen = new Map<string, { node: Node; lines: number[]; name: string; contract: string | null; contracts: string[] }>();
+    const hit = (name: string, node: Node) => {
       const contract = facts.enclosing(node).contract?.name ?? null;
       const cur = seen.get(name);
       if (cur) {
-        cur.lines.push(node.loc.start.line);
+        cur.lines.push(line(node));
         if (contract && !cur.contracts.includes(contract)) cur.contracts.push(contract);
-      } else seen.set(name, { node, lines: [node.loc.start.line], name, contract, contracts: contract ? [contract] : [] });
+      } else seen.set(name, { node, lines: [line(node)], name, contract, contracts: contract ? [contract] : [] });
     };
     return {
       ThrowStatement: (n) => hit('throw', n),
@@ -47,13 +47,13 @@ export const deprecatedConstructsDetector: StaticDetector = {
         if (n.memberName === 'callcode') hit('callcode', n);
       },
       VariableDeclarationStatement(n) {
-        if (n.variables?.some((v: any) => v?.typeName?.type === 'ElementaryTypeName' && v.typeName.name === 'var')) hit('var', n);
+        if (declaredVariables(n).some((v) => v?.typeName?.type === 'ElementaryTypeName' && v.typeName.name === 'var')) hit('var', n);
       },
       'SourceUnit:exit'() {
         for (const s of seen.values()) {
           context.report({
             node: s.node,
-            loc: { line: s.node.loc.start.line, end_line: s.node.loc.start.line },
+            loc: { line: line(s.node), end_line: line(s.node) },
             messageId: 'use',
             contract: s.contract,
             data: { name: s.name, replacement: REPLACEMENT[s.name], count: s.lines.length },

@@ -15,6 +15,10 @@ import {
   walk,
   type Node,
   type StaticDetector,
+  startOf,
+  endOf,
+  firstDeclaredName,
+  type AST,
 } from '../../lib/analysis/static/index.ts';
 
 export const divideBeforeMultiplyDetector: StaticDetector = {
@@ -35,23 +39,24 @@ export const divideBeforeMultiplyDetector: StaticDetector = {
   create(context) {
     const { facts, source } = context;
     return {
-      BinaryOperation(n: Node) {
+      BinaryOperation(n) {
         if (n.operator !== '*' && n.operator !== '*=') return;
         const { fn, contract } = facts.enclosing(n);
         const constants = new Set([...(contract?.stateVars.values() ?? [])].filter((v) => v.constant).map((v) => v.name));
         if (isConstantExpr(n.left, constants) && isConstantExpr(n.right, constants)) return;
         // A division operand, directly or through a local assigned once from a division.
-        const division = (x: Node): Node => {
+        const division = (x: Node): AST.BinaryOperation | null => {
           const u = unwrap(x);
           if (u?.type === 'BinaryOperation' && u.operator === '/') return u;
           if (u?.type === 'Identifier' && fn?.locals.has(u.name) && fn.node.body) {
-            let init: Node = null;
+            // Assigned in the walk's callback: the cast keeps TypeScript from narrowing it to null.
+            let init = null as Node | null;
             let writes = 0;
             walk(fn.node.body, (m) => {
               if (
                 m.type === 'VariableDeclarationStatement' &&
                 (m.variables ?? []).length === 1 &&
-                m.variables[0]?.name === u.name &&
+                firstDeclaredName(m) === u.name &&
                 m.initialValue
               ) {
                 init = m.initialValue;
@@ -110,7 +115,7 @@ export const divideBeforeMultiplyDetector: StaticDetector = {
             messageId: 'order',
             data: {
               expr: source
-                .slice(n.range[0], n.range[1] + 1)
+                .slice(startOf(n), endOf(n) + 1)
                 .replace(/\s+/g, ' ')
                 .slice(0, 80),
             },

@@ -7,7 +7,14 @@
 // Avoids false positives: `DOMAIN_SEPARATOR()` declared returning bytes32 (the standard), internal
 // and private functions (no selector), overloads taking parameters of another selector.
 import { keccak_256 } from '@noble/hashes/sha3';
-import { detectorPlugin, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import {
+  detectorPlugin,
+  type StaticDetector,
+  returnParameters,
+  line,
+  type FunctionNode,
+  type MaybeNode,
+} from '../../lib/analysis/static/index.ts';
 
 export const DOMAIN_SEPARATOR_SELECTOR = '3644e515';
 
@@ -20,7 +27,7 @@ export function selectorOf(signature: string): string {
 
 /** Canonical ABI type of a parameter's type name; null when it cannot be told from the AST
  *  (structs, user types and contracts need their definitions; those are left out). */
-export function canonicalType(t: Node): string | null {
+export function canonicalType(t: MaybeNode): string | null {
   if (!t) return null;
   if (t.type === 'ElementaryTypeName') {
     const n: string = t.name;
@@ -39,9 +46,9 @@ export function canonicalType(t: Node): string | null {
 }
 
 /** What a function returns, as source types (`bytes32`, `uint256`...); null when unknown. */
-function returnTypes(fn: Node): string[] | null {
+function returnTypes(fn: FunctionNode): string[] | null {
   const out: string[] = [];
-  for (const p of fn.returnParameters ?? []) {
+  for (const p of returnParameters(fn)) {
     const c = canonicalType(p.typeName);
     if (!c) return null;
     out.push(c);
@@ -90,7 +97,7 @@ export const domainSeparatorCollisionDetector: StaticDetector = {
             if (fn.name === 'DOMAIN_SEPARATOR' && returns?.length === 1 && returns[0] === 'bytes32') continue;
             context.report({
               node: fn.node,
-              loc: { line: fn.node.loc.start.line, end_line: fn.node.loc.start.line },
+              loc: { line: line(fn.node), end_line: line(fn.node) },
               messageId: fn.name === 'DOMAIN_SEPARATOR' ? 'type' : 'collision',
               data: { signature, name: fn.name, returns: (returns ?? ['?']).join(', ') },
               contract: c.name,
@@ -104,7 +111,7 @@ export const domainSeparatorCollisionDetector: StaticDetector = {
             if (!t || t === 'bytes32') continue;
             context.report({
               node: v.node,
-              loc: { line: v.node.loc.start.line, end_line: v.node.loc.start.line },
+              loc: { line: line(v.node), end_line: line(v.node) },
               messageId: 'type',
               data: { name: v.name, returns: t },
               contract: c.name,

@@ -14,9 +14,10 @@ import {
   walk,
   type Node,
   type StaticDetector,
+  endLine,
+  type LoopNode,
+  type StaticVisitor,
 } from '../../lib/analysis/static/index.ts';
-
-const LOOPS = new Set(['ForStatement', 'WhileStatement', 'DoWhileStatement']);
 
 export const dosUnboundedArrayDetector: StaticDetector = {
   meta: {
@@ -83,10 +84,10 @@ export const dosUnboundedArrayDetector: StaticDetector = {
       const v = contract.stateVars.get(name);
       return v && /\[\]$/.test(v.type) ? name : null;
     };
-    const loop = (n: Node) => {
+    const loop = (n: LoopNode) => {
       const { contract, fn } = facts.enclosing(n);
       if (!contract || !fn || fn.kind === 'constructor') return;
-      const cond = n.conditionExpression ?? n.condition;
+      const cond = n.type === 'ForStatement' ? n.conditionExpression : n.condition;
       let iterated: string | null = null;
       if (cond)
         walk(cond, (x) => {
@@ -101,11 +102,11 @@ export const dosUnboundedArrayDetector: StaticDetector = {
           const a = isGrowth(x);
           if (!grown && a && stateArray(a, n)) grown = a;
         });
-      if (grown) context.report({ node: n, loc: { line: line(n), end_line: n.loc.end.line }, messageId: 'grow', data: { arr: grown } });
+      if (grown) context.report({ node: n, loc: { line: line(n), end_line: endLine(n) }, messageId: 'grow', data: { arr: grown } });
       else if (iterated)
         context.report({ node: n, loc: { line: line(n), end_line: line(n.body ?? n) }, messageId: 'iterate', data: { arr: iterated } });
     };
-    const visitor: Record<string, (n: Node) => void> = {
+    const visitor: StaticVisitor = {
       BinaryOperation(n) {
         if (n.operator !== '=' || n.right?.type !== 'FunctionCall' || n.right.expression?.type !== 'NewExpression') return;
         reset(n, rootName(n.left));
@@ -126,12 +127,14 @@ export const dosUnboundedArrayDetector: StaticDetector = {
       const loc =
         p?.type === 'IfStatement' &&
         some(p.condition, (x) => x.type === 'MemberAccess' && x.memberName === 'length' && rootName(x.expression) === a) &&
-        p.loc.end.line - p.loc.start.line <= 6
-          ? { line: line(p), end_line: p.loc.end.line }
+        endLine(p) - line(p) <= 6
+          ? { line: line(p), end_line: endLine(p) }
           : statementLoc(n, facts);
       context.report({ node: n, loc, messageId: 'reset', data: { arr: a } });
     };
-    for (const t of LOOPS) visitor[t] = loop;
+    visitor.ForStatement = loop;
+    visitor.WhileStatement = loop;
+    visitor.DoWhileStatement = loop;
     return visitor;
   },
 };

@@ -15,6 +15,10 @@ import {
   type FunctionFacts,
   type Node,
   type StaticDetector,
+  startOf,
+  endOf,
+  declaredVariables,
+  type MaybeNode,
 } from '../../lib/analysis/static/index.ts';
 
 const isPacked = (n: Node) =>
@@ -24,16 +28,17 @@ const isPacked = (n: Node) =>
   n.expression.expression?.type === 'Identifier' &&
   n.expression.expression.name === 'abi';
 const DYNAMIC = /^(string|bytes)$|\[\]$/;
+const isTextLiteral = (n: MaybeNode) => n?.type === 'StringLiteral' || n?.type === 'HexLiteral';
 
 function literalName(name: string, fn: FunctionFacts | null, contract: ContractFacts | null): boolean {
   const sv = contract?.stateVars.get(name);
-  if (sv && (!fn || !fn.locals.has(name))) return sv.constant && ['StringLiteral', 'HexLiteral'].includes(sv.node.expression?.type);
+  if (sv && (!fn || !fn.locals.has(name))) return sv.constant && isTextLiteral(sv.node.expression);
   let lit = false;
   let other = false;
   if (fn?.node.body)
     walk(fn.node.body, (n) => {
-      if (n.type === 'VariableDeclarationStatement' && (n.variables ?? []).some((v: Node) => v?.name === name)) {
-        if (['StringLiteral', 'HexLiteral'].includes(n.initialValue?.type)) lit = true;
+      if (n.type === 'VariableDeclarationStatement' && declaredVariables(n).some((v) => v?.name === name)) {
+        if (isTextLiteral(n.initialValue)) lit = true;
         else other = true;
       }
       if (n.type === 'BinaryOperation' && n.operator === '=' && n.left?.type === 'Identifier' && n.left.name === name) other = true;
@@ -59,7 +64,7 @@ export const encodePackedCollisionDetector: StaticDetector = {
   create(context) {
     const { facts, source } = context;
     return {
-      FunctionCall(n: Node) {
+      FunctionCall(n) {
         if (!isPacked(n)) return;
         let p = facts.parent(n);
         while (p?.type === 'TupleExpression') p = facts.parent(p);
@@ -83,7 +88,7 @@ export const encodePackedCollisionDetector: StaticDetector = {
           node: n,
           loc: statementLoc(n, facts),
           messageId: 'packed',
-          data: { args: dyn.map((a: Node) => source.slice(a.range[0], a.range[1] + 1)).join('`, `') },
+          data: { args: dyn.map((a: Node) => source.slice(startOf(a), endOf(a) + 1)).join('`, `') },
         });
       },
     };

@@ -6,7 +6,7 @@
 // compiler checks, conversions of values that are already of the enum type.
 import semver from 'semver';
 import type { Visitor } from '../../kernel/index.ts';
-import { detectorPlugin, statementLoc, unwrap, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, statementLoc, unwrap, type StaticDetector, startOf, endOf } from '../../lib/analysis/static/index.ts';
 
 export const enumConversionDetector: StaticDetector = {
   meta: {
@@ -31,7 +31,7 @@ export const enumConversionDetector: StaticDetector = {
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- needed: without it create()'s inferred return type no longer fits Visitor (tsc)
     if (!min || semver.gte(min, '0.4.5')) return {} as Visitor;
     return {
-      FunctionCall(n: Node) {
+      FunctionCall(n) {
         const e = n.expression;
         if (e?.type !== 'Identifier' || !facts.enums.has(e.name) || (n.arguments ?? []).length !== 1) return;
         const a = unwrap(n.arguments[0]);
@@ -42,7 +42,7 @@ export const enumConversionDetector: StaticDetector = {
           node: n,
           loc: statementLoc(n, facts),
           messageId: 'conv',
-          data: { expr: source.slice(n.range[0], n.range[1] + 1), enum: e.name },
+          data: { expr: source.slice(startOf(n), endOf(n) + 1), enum: e.name },
         });
       },
     };

@@ -3,7 +3,15 @@
 // Recognised by the standard's signature approve(address,uint) and a write of the value into a
 // caller-indexed table. Avoids false positives: approve() that requires the current allowance
 // or the new value to be zero, and functions with other signatures.
-import { detectorPlugin, conditions, headerLoc, isMsgSender, norm, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import {
+  detectorPlugin,
+  conditions,
+  headerLoc,
+  isMsgSender,
+  norm,
+  type StaticDetector,
+  elementaryName,
+} from '../../lib/analysis/static/index.ts';
 
 export const erc20ApproveRaceDetector: StaticDetector = {
   meta: {
@@ -27,7 +35,7 @@ export const erc20ApproveRaceDetector: StaticDetector = {
       FunctionDefinition(n) {
         if (n.name !== 'approve' || (n.parameters ?? []).length !== 2 || !n.body) return;
         const [spender, value] = n.parameters;
-        if (spender.typeName?.name !== 'address' || !/^uint/.test(value.typeName?.name ?? '')) return;
+        if (elementaryName(spender.typeName) !== 'address' || !/^uint/.test(elementaryName(value.typeName) ?? '')) return;
         const fn = facts.enclosing(n).fn;
         if (!fn || !fn.isPublic) return;
         const writesValue = fn.writes.some(
@@ -41,8 +49,8 @@ export const erc20ApproveRaceDetector: StaticDetector = {
           !fn.writes.length &&
           fn.internalCalls.some(
             (ic) =>
-              (ic.node.arguments ?? []).some((a: any) => a.type === 'Identifier' && a.name === value.name) &&
-              (ic.node.arguments ?? []).some((a: any) => isMsgSender(a)),
+              (ic.node.arguments ?? []).some((a) => a.type === 'Identifier' && a.name === value.name) &&
+              (ic.node.arguments ?? []).some((a) => isMsgSender(a)),
           );
         if (!writesValue && !viaHelper) return;
         const zeroCheck = conditions(n.body).some((c) => /==0|0==/.test(norm(source, c)));

@@ -11,10 +11,10 @@
 // (`>=0.4.16` on IERC20) is deliberate, so any version's code can import them. Over a run that
 // covers several files the note is grouped into one (groupProjectNotes).
 import semver from 'semver';
-import { detectorPlugin, some, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, some, type StaticDetector, type AST } from '../../lib/analysis/static/index.ts';
 
 /** Something in the file executes: a body, a state variable (its initializer, its storage). */
-const hasImplementation = (ast: Node) =>
+const hasImplementation = (ast: AST.SourceUnit) =>
   some(
     ast,
     (n) => ((n.type === 'FunctionDefinition' || n.type === 'ModifierDefinition') && !!n.body) || n.type === 'StateVariableDeclaration',
@@ -65,7 +65,7 @@ export const floatingPragmaDetector: StaticDetector = {
     return {
       PragmaDirective(n) {
         if (n.name !== 'solidity') return;
-        if (!hasImplementation(context.ast)) return;
+        if (!hasImplementation(context.facts.ast)) return;
         const value = String(n.value).replace(/\s+/g, ' ').trim();
         const span = spansBreakingSeries(value);
         if (!span) return;

@@ -2,7 +2,7 @@
 // `2 ^ 256` is 258; a decimal-literal base next to `^` is almost always a power that was meant.
 // Avoids false positives: XOR with a hexadecimal or binary-looking mask (`x ^ 0xff`), XOR of two
 // variables (hashing, bit tricks), and decimal literals on the right only (`x ^ 1` flips a bit).
-import { detectorPlugin, statementLoc, unwrap, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, statementLoc, unwrap, type Node, type StaticDetector, startOf, endOf } from '../../lib/analysis/static/index.ts';
 
 const decimal = (n: Node) => {
   const u = unwrap(n);
@@ -27,17 +27,18 @@ export const incorrectExponentDetector: StaticDetector = {
   create(context) {
     const { facts, source } = context;
     return {
-      BinaryOperation(n: Node) {
+      BinaryOperation(n) {
         if (n.operator !== '^' || !decimal(n.left)) return;
         const l = unwrap(n.left);
         const r = unwrap(n.right);
         let value = '?';
-        if (r?.type === 'NumberLiteral' && /^[0-9]+$/.test(String(r.number))) value = String(BigInt(l.number) ^ BigInt(r.number));
+        if (l?.type === 'NumberLiteral' && r?.type === 'NumberLiteral' && /^[0-9]+$/.test(String(r.number)))
+          value = String(BigInt(l.number) ^ BigInt(r.number));
         context.report({
           node: n,
           loc: statementLoc(n, facts),
           messageId: 'xor',
-          data: { expr: source.slice(n.range[0], n.range[1] + 1), value },
+          data: { expr: source.slice(startOf(n), endOf(n) + 1), value },
         });
       },
     };

@@ -5,12 +5,12 @@
 // Avoids false positives: both operands constant (the compiler-style folding of masks) or both
 // variable (no evidence which is which), and constant values that are not shift amounts
 // (`shl(x, 1)` computes 2**x; `shl(x, 0xff)` places a mask).
-import { detectorPlugin, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, type Node, type StaticDetector, startOf, endOf } from '../../lib/analysis/static/index.ts';
 
 const lit = (n: Node): bigint | null => {
-  if (n?.type !== 'DecimalNumber' && n?.type !== 'HexNumber' && n?.type !== 'NumberLiteral' && n?.type !== 'AssemblyLiteral') return null;
+  if (n?.type !== 'DecimalNumber' && n?.type !== 'HexNumber' && n?.type !== 'NumberLiteral') return null;
   try {
-    return BigInt(String(n.value ?? n.number));
+    return BigInt(String(n.type === 'NumberLiteral' ? n.number : n.value));
   } catch {
     return null;
   }
@@ -37,12 +37,12 @@ export const incorrectShiftDetector: StaticDetector = {
   create(context) {
     const { source } = context;
     return {
-      AssemblyCall(n: Node) {
+      AssemblyCall(n) {
         if (!['shl', 'shr', 'sar'].includes(n.functionName) || (n.arguments ?? []).length !== 2) return;
         const [a, b] = n.arguments;
         const la = lit(a);
         const lb = lit(b);
-        const t = (x: Node) => source.slice(x.range[0], x.range[1] + 1);
+        const t = (x: Node) => source.slice(startOf(x), endOf(x) + 1);
         // `shl(x, 1)` is 2**x, `shl(x, 0xff)` a mask moved into place: only a value that reads like
         // a shift amount (a multiple of 8 below 256: 8, 96, 160, 224) is taken as swapped.
         if (la === null && lb !== null && lb % 8n === 0n && lb > 0n && lb < 256n)

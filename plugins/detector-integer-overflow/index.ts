@@ -31,6 +31,10 @@ import {
   type Node,
   type StaticDetector,
   type StaticFacts,
+  startOf,
+  endOf,
+  firstDeclaredName,
+  type FunctionNode,
 } from '../../lib/analysis/static/index.ts';
 
 const ARITH = new Set(['+', '-', '*', '+=', '-=', '*=', '**']);
@@ -124,7 +128,7 @@ export const integerOverflowDetector: StaticDetector = {
     let resultOnly: Set<FunctionFacts> | null = null;
     // Comparisons (left, right) evaluated in require/assert/if/loop conditions of a function.
     const cmpCache = new Map<Node, Array<[string, string]>>();
-    const comparisons = (fn: Node): Array<[string, string]> => {
+    const comparisons = (fn: FunctionNode): Array<[string, string]> => {
       let c = cmpCache.get(fn);
       if (!c) {
         c = [];
@@ -141,7 +145,7 @@ export const integerOverflowDetector: StaticDetector = {
     return {
       BinaryOperation(n, parent) {
         if (!ARITH.has(n.operator)) return;
-        let child = n;
+        let child: Node = n;
         let p0 = facts.parent(n);
         while (p0?.type === 'TupleExpression' && p0.components?.length === 1) {
           child = p0;
@@ -186,7 +190,7 @@ export const integerOverflowDetector: StaticDetector = {
         const p = facts.parent(n);
         const target =
           p?.type === 'VariableDeclarationStatement'
-            ? (p.variables?.[0]?.name ?? '')
+            ? (firstDeclaredName(p) ?? '')
             : p?.type === 'BinaryOperation' && p.operator === '='
               ? norm(source, p.left)
               : '';
@@ -233,7 +237,7 @@ export const integerOverflowDetector: StaticDetector = {
           node: n,
           loc: statementLoc(n, facts),
           messageId: 'op',
-          data: { expr: source.slice(n.range[0], n.range[1] + 1).slice(0, 80), kind, why: inUnchecked ? `${why}, inside unchecked` : why },
+          data: { expr: source.slice(startOf(n), endOf(n) + 1).slice(0, 80), kind, why: inUnchecked ? `${why}, inside unchecked` : why },
           ...(harmless ? { severity: 'LOW' as const } : {}),
           confidence: some(n, (x) => x.type === 'Identifier' && fn.params.includes(x.name)) ? 0.65 : 0.5,
         });

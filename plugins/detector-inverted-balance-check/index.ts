@@ -15,6 +15,9 @@ import {
   walk,
   type Node,
   type StaticDetector,
+  startOf,
+  endOf,
+  operatorOf,
 } from '../../lib/analysis/static/index.ts';
 
 export const invertedBalanceCheckDetector: StaticDetector = {
@@ -51,7 +54,11 @@ export const invertedBalanceCheckDetector: StaticDetector = {
             const must: Node[] = [];
             walk(fn.node.body, (n) => {
               if (isRequireLike(n) && n.arguments?.[0]) must.push(n.arguments[0]);
-              if (n.type === 'IfStatement' && n.condition && fn.writes.some((w) => w.node?.operator === '-=' && within(w.node, n.trueBody)))
+              if (
+                n.type === 'IfStatement' &&
+                n.condition &&
+                fn.writes.some((w) => operatorOf(w.node) === '-=' && within(w.node, n.trueBody))
+              )
                 must.push(n.condition);
             });
             for (const cond of must) {
@@ -67,7 +74,7 @@ export const invertedBalanceCheckDetector: StaticDetector = {
                   node: n,
                   loc: statementLoc(n, facts),
                   messageId: 'inverted',
-                  data: { cond: source.slice(n.range[0], n.range[1] + 1), amount: d.amt, balance: d.bal },
+                  data: { cond: source.slice(startOf(n), endOf(n) + 1), amount: d.amt, balance: d.bal },
                 });
               });
             }

@@ -4,7 +4,7 @@
 // Avoids false positives: abstract contracts, interfaces and libraries; contracts with a base not
 // in this file (it may send); contracts that delegatecall or make arbitrary calls with a value
 // (the callee may move ether); constructors that are payable only (deploy-time funding).
-import { detectorPlugin, some, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, some, type Node, type StaticDetector, line } from '../../lib/analysis/static/index.ts';
 
 const sendsEther = (n: Node) =>
   (n?.type === 'FunctionCall' &&
@@ -32,7 +32,8 @@ export const lockedEtherDetector: StaticDetector = {
     return {
       'SourceUnit:exit'() {
         for (const c of facts.contracts) {
-          if (c.kind !== 'contract' || c.node.isAbstract || c.unresolvedBase) continue;
+          // (An abstract contract has kind 'abstract'.)
+          if (c.kind !== 'contract' || c.unresolvedBase) continue;
           const payable = c.functions.filter((f) => f.payable && f.kind !== 'constructor' && f.kind !== 'modifier');
           if (!payable.length) continue;
           const out = c.functions.some(
@@ -45,7 +46,7 @@ export const lockedEtherDetector: StaticDetector = {
           if (out) continue;
           context.report({
             node: c.node,
-            loc: { line: c.node.loc.start.line },
+            loc: { line: line(c.node) },
             messageId: 'locked',
             contract: c.name,
             function: null,

@@ -4,7 +4,7 @@
 // allowances or votes.
 // Avoids false positives: structs without mappings, deleting a mapping entry itself
 // (`delete balances[a]`: that value is cleared), structs from other files (unknown members).
-import { detectorPlugin, statementLoc, walk, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, statementLoc, walk, type StaticDetector, startOf, endOf, type AST } from '../../lib/analysis/static/index.ts';
 
 export const mappingDeletionDetector: StaticDetector = {
   meta: {
@@ -25,20 +25,22 @@ export const mappingDeletionDetector: StaticDetector = {
   create(context) {
     const { facts, source } = context;
     // Struct name -> mapping members (directly, or through nested structs of the file).
-    const defs = new Map<string, Node>();
+    const defs = new Map<string, AST.StructDefinition>();
     walk(facts.ast, (n) => (n.type === 'StructDefinition' ? (defs.set(n.name, n), undefined) : undefined));
     const mappingMembers = (name: string, depth = 0): string[] => {
       const d = defs.get(name);
       if (!d || depth > 3) return [];
       const out: string[] = [];
       for (const m of d.members ?? []) {
-        if (m.typeName?.type === 'Mapping') out.push(m.name);
-        else if (m.typeName?.type === 'UserDefinedTypeName' && mappingMembers(m.typeName.namePath, depth + 1).length) out.push(m.name);
+        // (Struct members always have a name.)
+        if (m.typeName?.type === 'Mapping') out.push(m.name ?? '');
+        else if (m.typeName?.type === 'UserDefinedTypeName' && mappingMembers(m.typeName.namePath, depth + 1).length)
+          out.push(m.name ?? '');
       }
       return out;
     };
     return {
-      UnaryOperation(n: Node) {
+      UnaryOperation(n) {
         if (n.operator !== 'delete') return;
         const { fn, contract } = facts.enclosing(n);
         const t = facts.typeOfExpr(n.subExpression, fn, contract);
@@ -50,7 +52,7 @@ export const mappingDeletionDetector: StaticDetector = {
           node: n,
           loc: statementLoc(n, facts),
           messageId: 'del',
-          data: { expr: source.slice(n.subExpression.range[0], n.subExpression.range[1] + 1), members: members.join('`, `') },
+          data: { expr: source.slice(startOf(n.subExpression), endOf(n.subExpression) + 1), members: members.join('`, `') },
         });
       },
     };

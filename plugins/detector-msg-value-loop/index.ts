@@ -38,7 +38,7 @@ export const msgValueLoopDetector: StaticDetector = {
     const { facts } = context;
     const readsValue = (g: FunctionFacts) => reachableFunctions(g, 3).some((h) => !!h.node.body && some1(h.node.body, isMsgValue));
     return {
-      MemberAccess(n: Node) {
+      MemberAccess(n) {
         if (!isMsgValue(n) || !facts.inLoop(n)) return;
         const { fn } = facts.enclosing(n);
         if (!fn || fn.kind === 'modifier') return;
@@ -46,7 +46,7 @@ export const msgValueLoopDetector: StaticDetector = {
         if (fn.isPublic && !fn.payable) return;
         context.report({ node: n, loc: statementLoc(n, facts), messageId: 'loop', data: { fn: fn.name } });
       },
-      FunctionCall(n: Node) {
+      FunctionCall(n) {
         if (!facts.inLoop(n)) return;
         const { fn } = facts.enclosing(n);
         if (!fn || !fn.payable) return;

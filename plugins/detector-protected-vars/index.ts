@@ -20,6 +20,8 @@ import {
   type Node,
   type StaticDetector,
   isClear,
+  assignedExpr,
+  identName,
 } from '../../lib/analysis/static/index.ts';
 
 /** A write of `v` that sets a value anyone may choose: not a reset, not the caller's own row,
@@ -29,12 +31,11 @@ function openWrite(fn: FunctionFacts, v: string): boolean {
     if (!g.node.body || g.writes.every((w) => w.variable !== v)) return false;
     const phase = conditions(g.node.body).some((c) => some(c, (x) => x.type === 'Identifier' && x.name === v));
     const own = (w: Node) =>
-      some(
-        w?.left ?? w?.subExpression ?? {},
-        (x) =>
-          x.type === 'IndexAccess' &&
-          (isMsgSender(x.index) || (unwrap(x.index)?.type === 'Identifier' && g.senderKeys.has(unwrap(x.index).name))),
-      );
+      some(assignedExpr(w) ?? {}, (x) => {
+        if (x.type !== 'IndexAccess') return false;
+        const key = identName(unwrap(x.index));
+        return isMsgSender(x.index) || (key !== null && g.senderKeys.has(key));
+      });
     return !phase && g.writes.some((w) => w.variable === v && !isClear(w.node) && !own(w.node));
   });
 }

@@ -15,6 +15,10 @@ import {
   walk,
   type Node,
   type StaticDetector,
+  startOf,
+  endOf,
+  firstDeclaredName,
+  line,
 } from '../../lib/analysis/static/index.ts';
 
 const isBalance = (n: Node) => {
@@ -58,12 +62,12 @@ export const reentrancyBalanceDetector: StaticDetector = {
                 n.initialValue &&
                 isBalance(n.initialValue) &&
                 n.variables?.length === 1 &&
-                n.variables[0]?.name
+                firstDeclaredName(n)
               )
-                caches.push({ name: n.variables[0].name, at: n.range[1], node: n.initialValue });
+                caches.push({ name: firstDeclaredName(n)!, at: endOf(n), node: n.initialValue });
             });
             for (const k of caches) {
-              const balanceText = source.slice(k.node.range[0], k.node.range[1] + 1).replace(/\s+/g, '');
+              const balanceText = source.slice(startOf(k.node), endOf(k.node) + 1).replace(/\s+/g, '');
               const call = fn.externalCalls.find(
                 (e) =>
                   (e.node.range?.[0] ?? 0) > k.at &&
@@ -71,20 +75,21 @@ export const reentrancyBalanceDetector: StaticDetector = {
                   !isBalance(e.node),
               );
               if (!call) continue;
-              const after = call.node.range[1];
-              let use: Node = null;
+              const after = endOf(call.node);
+              // Assigned in the walk's callback: the cast keeps TypeScript from narrowing it to null.
+              let use = null as Node | null;
               let reread = false;
               walk(fn.node.body, (n) => {
                 if ((n.range?.[0] ?? 0) <= after) return;
                 if (n.type === 'Identifier' && n.name === k.name && !use) use = n;
-                if (isBalance(n) && source.slice(n.range[0], n.range[1] + 1).replace(/\s+/g, '') === balanceText) reread = true;
+                if (isBalance(n) && source.slice(startOf(n), endOf(n) + 1).replace(/\s+/g, '') === balanceText) reread = true;
               });
               if (!use || reread) continue;
               context.report({
                 node: call.node,
                 loc: statementLoc(call.node, facts),
                 messageId: 'stale',
-                data: { local: k.name, balance: balanceText, target: call.targetText.slice(0, 60), use: use.loc.start.line },
+                data: { local: k.name, balance: balanceText, target: call.targetText.slice(0, 60), use: line(use) },
               });
               break;
             }

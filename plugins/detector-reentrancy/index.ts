@@ -31,6 +31,12 @@ import {
   type Node,
   type StaticDetector,
   type StaticFacts,
+  calleeName,
+  line,
+  endLine,
+  elementaryName,
+  type MaybeNode,
+  type AST,
 } from '../../lib/analysis/static/index.ts';
 
 export const reentrancyDetector: StaticDetector = {
@@ -107,8 +113,8 @@ export const reentrancyDetector: StaticDetector = {
               if (p.via === 'internal') messageId = 'internal';
               if (p.via === 'modifier') messageId = 'modifier';
               const callee =
-                p.via === 'modifier' ? p.at.name : p.via === 'internal' ? (p.at.expression?.name ?? p.at.expression?.memberName ?? '') : '';
-              const loc = p.via === 'modifier' ? { line: p.at.loc.start.line, end_line: p.at.loc.end.line } : statementLoc(p.at, facts);
+                p.at.type === 'ModifierInvocation' ? p.at.name : p.via === 'internal' ? (calleeName(p.at.expression) ?? '') : '';
+              const loc = p.via === 'modifier' ? { line: line(p.at), end_line: endLine(p.at) } : statementLoc(p.at, facts);
               context.report({
                 node: p.at,
                 loc,
@@ -134,14 +140,14 @@ export const reentrancyDetector: StaticDetector = {
  * vetted, and it is given no attacker contract to call back through (a token transfer to
  * msg.sender would be, so that stays reported).
  */
-function trustedCallee(c: ContractFacts, fn: FunctionFacts, target: Node, callNode: Node): boolean {
+function trustedCallee(c: ContractFacts, fn: FunctionFacts, target: Node, callNode: AST.FunctionCall): boolean {
   const root = target?.type === 'Identifier' ? target.name : null;
   if (!root || fn.locals.has(root) || fn.params.includes(root) || !ownerSetOnly(c, root)) return false;
-  const addressParams = new Set<string>(
-    (fn.node.parameters ?? []).filter((p: Node) => /^address/.test(p?.typeName?.name ?? '')).map((p: Node) => p.name),
+  const addressParams = new Set<string | null>(
+    (fn.node.parameters ?? []).filter((p) => /^address/.test(elementaryName(p?.typeName) ?? '')).map((p) => p.name),
   );
   const callerAddress = (x: Node) => isMsgSender(x) || isTxOrigin(x) || (x.type === 'Identifier' && addressParams.has(x.name));
-  return !(callNode.arguments ?? []).some((a: Node) => some(a, callerAddress));
+  return !(callNode.arguments ?? []).some((a) => some(a, callerAddress));
 }
 
 /**
@@ -165,7 +171,7 @@ function heldLock(c: ContractFacts, fn: FunctionFacts, callPos: number): boolean
   });
   const held = [...last].filter(([, w]) => w.held).map(([v]) => v);
   if (!held.length) return false;
-  const checkedIn = (body: Node, v: string) =>
+  const checkedIn = (body: MaybeNode, v: string) =>
     !!body && conditions(body).some((cond) => some(cond, (x) => x.type === 'Identifier' && x.name === v));
   const checks = (g: FunctionFacts, v: string) => checkedIn(g.node.body, v) || g.modifiers.some((m) => checkedIn(m.def?.node.body, v));
   const open = c.functions.filter(

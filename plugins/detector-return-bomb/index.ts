@@ -12,8 +12,10 @@ import {
   isRequireLike,
   some,
   statementLoc,
-  type Node,
   type StaticDetector,
+  firstDeclaredName,
+  identName,
+  asNode,
 } from '../../lib/analysis/static/index.ts';
 
 export const returnBombDetector: StaticDetector = {
@@ -36,7 +38,7 @@ export const returnBombDetector: StaticDetector = {
   create(context) {
     const { facts } = context;
     return {
-      FunctionCall(n: Node) {
+      FunctionCall(n) {
         const c = facts.externalCallByNode.get(n);
         if (!c || (c.kind !== 'call' && c.kind !== 'staticcall' && c.kind !== 'delegatecall')) return;
         const { fn } = facts.enclosing(n);
@@ -57,9 +59,9 @@ export const returnBombDetector: StaticDetector = {
         const p = facts.parent(n);
         const flag =
           p?.type === 'VariableDeclarationStatement'
-            ? p.variables?.[0]?.name
+            ? firstDeclaredName(p)
             : p?.type === 'BinaryOperation' && p.left?.type === 'TupleExpression'
-              ? p.left.components?.[0]?.name
+              ? identName(asNode(p.left.components?.[0]))
               : null;
         if (!flag || !fn.node.body) return;
         let required = false;
@@ -68,7 +70,7 @@ export const returnBombDetector: StaticDetector = {
           if (
             x.type === 'IfStatement' &&
             some(x.condition, (m) => m.type === 'Identifier' && m.name === flag) &&
-            some(x.trueBody, (m) => m.type === 'RevertStatement' || (m.type === 'FunctionCall' && m.expression?.name === 'revert'))
+            some(x.trueBody, (m) => m.type === 'RevertStatement' || (m.type === 'FunctionCall' && identName(m.expression) === 'revert'))
           )
             required = true;
           return false;

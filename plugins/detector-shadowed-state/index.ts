@@ -6,7 +6,7 @@
 // constant holds no state), private base variables are still reported (the slot is still split).
 import semver from 'semver';
 import type { Visitor } from '../../kernel/index.ts';
-import { detectorPlugin, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, type StaticDetector, asNodes, line, endLine } from '../../lib/analysis/static/index.ts';
 
 export const shadowedStateDetector: StaticDetector = {
   meta: {
@@ -30,7 +30,7 @@ export const shadowedStateDetector: StaticDetector = {
     return {
       'SourceUnit:exit'() {
         for (const c of facts.contracts) {
-          for (const sub of c.node.subNodes ?? []) {
+          for (const sub of asNodes(c.node.subNodes)) {
             if (sub.type !== 'StateVariableDeclaration') continue;
             for (const v of sub.variables ?? []) {
               if (!v?.name || v.isDeclaredConst) continue;
@@ -40,16 +40,15 @@ export const shadowedStateDetector: StaticDetector = {
                 .find(
                   (b) =>
                     b &&
-                    (b.node.subNodes ?? []).some(
-                      (s: Node) =>
-                        s.type === 'StateVariableDeclaration' &&
-                        (s.variables ?? []).some((x: Node) => x?.name === v.name && !x.isDeclaredConst),
+                    asNodes(b.node.subNodes).some(
+                      (s) =>
+                        s.type === 'StateVariableDeclaration' && (s.variables ?? []).some((x) => x?.name === v.name && !x.isDeclaredConst),
                     ),
                 );
               if (base)
                 context.report({
                   node: v,
-                  loc: { line: v.loc.start.line, end_line: v.loc.end.line },
+                  loc: { line: line(v), end_line: endLine(v) },
                   messageId: 'shadow',
                   data: { name: v.name, base: base.name },
                 });

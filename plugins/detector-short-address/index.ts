@@ -5,7 +5,16 @@
 // and debits the caller) without a msg.data.length check, in code that admits < 0.5 compilers.
 // Avoids false positives: >= 0.5 code, functions with a payload-size check (inline or in a
 // modifier), functions that do not move balances between the caller and the address.
-import { detectorPlugin, headerLoc, isMsgSender, some, walk, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import {
+  detectorPlugin,
+  headerLoc,
+  isMsgSender,
+  some,
+  walk,
+  type Node,
+  type StaticDetector,
+  elementaryName,
+} from '../../lib/analysis/static/index.ts';
 import type { Visitor } from '../../kernel/index.ts';
 import semver from 'semver';
 
@@ -45,7 +54,8 @@ export const shortAddressDetector: StaticDetector = {
           for (const fn of c.ownFunctions) {
             if (!fn.isPublic || fn.kind !== 'function' || !fn.node.body) continue;
             const ps = fn.node.parameters ?? [];
-            if (ps.length !== 2 || ps[0].typeName?.name !== 'address' || !/^uint/.test(ps[1].typeName?.name ?? '')) continue;
+            if (ps.length !== 2 || elementaryName(ps[0].typeName) !== 'address' || !/^uint/.test(elementaryName(ps[1].typeName) ?? ''))
+              continue;
             const [to, amount] = [ps[0].name, ps[1].name];
             let credits = false;
             let debits = false;

@@ -14,6 +14,8 @@ import {
   within,
   type Node,
   type StaticDetector,
+  startOf,
+  endOf,
 } from '../../lib/analysis/static/index.ts';
 
 const isThis = (n: Node): boolean => {
@@ -60,7 +62,7 @@ export const strictBalanceEqualityDetector: StaticDetector = {
   create(context) {
     const { facts, source } = context;
     return {
-      BinaryOperation(n: Node) {
+      BinaryOperation(n) {
         if (n.operator !== '==' && n.operator !== '!=') return;
         if (!isBalance(n.left) && !isBalance(n.right)) return;
         // It must decide something: a require/if/loop condition, or the result of a helper that
@@ -73,7 +75,7 @@ export const strictBalanceEqualityDetector: StaticDetector = {
           node: n,
           loc: statementLoc(n, facts),
           messageId: 'eq',
-          data: { expr: source.slice(n.range[0], n.range[1] + 1).slice(0, 80) },
+          data: { expr: source.slice(startOf(n), endOf(n) + 1).slice(0, 80) },
         });
       },
     };

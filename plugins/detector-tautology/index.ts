@@ -5,7 +5,7 @@
 // Avoids false positives: signed integers, operands whose type is not known (expressions of
 // calls), comparisons with non-literal bounds, and redundant terms (an always-true term of `&&`
 // or an always-false term of `||` beside real checks changes nothing).
-import { detectorPlugin, statementLoc, unwrap, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, statementLoc, unwrap, type Node, type StaticDetector, startOf, endOf } from '../../lib/analysis/static/index.ts';
 
 const FLIP: Record<string, string> = { '<': '>', '>': '<', '<=': '>=', '>=': '<=' };
 
@@ -38,9 +38,9 @@ export const tautologyDetector: StaticDetector = {
   create(context) {
     const { facts, source } = context;
     return {
-      BinaryOperation(n: Node) {
+      BinaryOperation(n) {
         if (!FLIP[n.operator]) return;
-        let op = n.operator;
+        let op: string = n.operator;
         let expr = n.left;
         let lit = literal(n.right);
         if (lit === null) {
@@ -69,7 +69,7 @@ export const tautologyDetector: StaticDetector = {
           node: n,
           loc: statementLoc(n, facts),
           messageId: 'always',
-          data: { expr: source.slice(n.range[0], n.range[1] + 1), value: String(value), type: t! },
+          data: { expr: source.slice(startOf(n), endOf(n) + 1), value: String(value), type: t! },
         });
       },
     };

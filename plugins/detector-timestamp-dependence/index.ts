@@ -26,17 +26,23 @@ import {
   walk,
   type Node,
   type StaticDetector,
+  firstDeclaredName,
+  type MaybeNode,
+  type AST,
 } from '../../lib/analysis/static/index.ts';
 
 const COMPARE = /^(<|<=|>|>=|==|!=)$/;
-const isZero = (n: Node) => unwrap(n)?.type === 'NumberLiteral' && Number(unwrap(n).number) === 0;
+const isZero = (n: Node) => {
+  const u = unwrap(n);
+  return u?.type === 'NumberLiteral' && Number(u.number) === 0;
+};
 
 const UNIT: Record<string, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86400, weeks: 604800, years: 31536000 };
 /** A window of an hour or more: miners' seconds of drift move nothing that matters across it. */
 const COARSE_SECONDS = 3600;
 
 /** Seconds a literal or a constant state variable stands for (`12 hours`, `TWELVE_HOURS`). */
-function seconds(n: Node, constants: Map<string, Node>, depth = 0): number | null {
+function seconds(n: MaybeNode, constants: Map<string, Node>, depth = 0): number | null {
   const u = unwrap(n);
   if (!u || depth > 4) return null;
   if (u.type === 'NumberLiteral') {
@@ -113,14 +119,14 @@ export const timestampDependenceDetector: StaticDetector = {
       if (x.type === 'StructDefinition')
         structMembers.set(
           x.name,
-          (x.members ?? []).map((m: Node) => m?.name ?? ''),
+          (x.members ?? []).map((m) => m?.name ?? ''),
         );
     });
     // The struct field a constructor argument lands in (`S(a, b)` positional or `S({f: b})`).
-    const structField = (call: Node, arg: Node): string | null => {
+    const structField = (call: AST.FunctionCall, arg: Node): string | null => {
       if (call.expression?.type !== 'Identifier') return null;
       const members = structMembers.get(call.expression.name);
-      const i = (call.arguments ?? []).indexOf(arg);
+      const i = (call.arguments ?? []).findIndex((a) => a === arg);
       if (!members || i < 0) return null;
       return call.names?.length ? (call.names[i] ?? null) : (members[i] ?? null);
     };
@@ -178,10 +184,10 @@ export const timestampDependenceDetector: StaticDetector = {
       if (p.type === 'ReturnStatement') return { id: 'returned' };
       if (
         (p.type === 'VariableDeclarationStatement' || p.type === 'StateVariableDeclaration') &&
-        p.variables?.[0]?.name &&
-        condNames.has(p.variables[0].name)
+        firstDeclaredName(p) &&
+        condNames.has(firstDeclaredName(p)!)
       )
-        return { id: 'stored', name: p.variables[0].name };
+        return { id: 'stored', name: firstDeclaredName(p)! };
       return null;
     };
     const storedReported = new Set<string>();

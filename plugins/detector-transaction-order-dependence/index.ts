@@ -17,6 +17,9 @@ import {
   unwrap,
   type Node,
   type StaticDetector,
+  identName,
+  type MaybeNode,
+  type AST,
 } from '../../lib/analysis/static/index.ts';
 
 export const transactionOrderDependenceDetector: StaticDetector = {
@@ -55,7 +58,7 @@ export const transactionOrderDependenceDetector: StaticDetector = {
                 const cmp = findCmp(cond);
                 if (!cmp) continue;
                 const sides = [cmp.left, cmp.right];
-                const param = sides.find((s) => some(s, (x: Node) => x.type === 'Identifier' && fn.params.includes(x.name)));
+                const param = sides.find((s) => some(s, (x) => x.type === 'Identifier' && fn.params.includes(x.name)));
                 const secret = sides.find(
                   (s) =>
                     s !== param && rootName(unwrap(s)) && c.stateVars.has(rootName(unwrap(s))!) && !fn.locals.has(rootName(unwrap(s))!),
@@ -89,10 +92,8 @@ export const transactionOrderDependenceDetector: StaticDetector = {
                 function: fn.name,
                 data: { amount: amt.name, setter: setter.name },
               });
-              if (
-                setter.externalCalls.some((e) => e.value && unwrap(e.value)?.type === 'Identifier' && unwrap(e.value).name === amt.name)
-              ) {
-                for (const e of setter.externalCalls.filter((e) => e.value && unwrap(e.value)?.name === amt.name))
+              if (setter.externalCalls.some((e) => e.value && identName(unwrap(e.value)) === amt.name)) {
+                for (const e of setter.externalCalls.filter((e) => e.value && nameOf(unwrap(e.value)) === amt.name))
                   context.report({
                     node: e.node,
                     loc: statementLoc(e.node, facts),
@@ -110,7 +111,12 @@ export const transactionOrderDependenceDetector: StaticDetector = {
   },
 };
 
-function findCmp(cond: Node): Node {
+/** The `name` a node carries, whatever its kind (an identifier, an elementary type name, …). */
+function nameOf(n: MaybeNode): string | undefined {
+  return n && 'name' in n && typeof n.name === 'string' ? n.name : undefined;
+}
+
+function findCmp(cond: Node): AST.BinaryOperation | null {
   const u = unwrap(cond);
   if (u?.type === 'BinaryOperation' && (u.operator === '==' || u.operator === '!=')) return u;
   return null;

@@ -2,7 +2,16 @@
 // owner (phishing through an intermediate contract, SWC-115).
 // Avoids false positives: `tx.origin == msg.sender` (a common "caller is an EOA" check, not
 // authorization) and tx.origin used outside comparisons (logging, forwarding).
-import { detectorPlugin, isMsgSender, isTxOrigin, statementLoc, unwrap, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import {
+  detectorPlugin,
+  isMsgSender,
+  isTxOrigin,
+  statementLoc,
+  unwrap,
+  type StaticDetector,
+  startOf,
+  endOf,
+} from '../../lib/analysis/static/index.ts';
 
 export const txOriginDetector: StaticDetector = {
   meta: {
@@ -35,7 +44,7 @@ export const txOriginDetector: StaticDetector = {
           node: n,
           loc: statementLoc(n, facts),
           messageId: 'cmp',
-          data: { other: source.slice(other.range[0], other.range[1] + 1) },
+          data: { other: source.slice(startOf(other), endOf(other) + 1) },
         });
       },
     };

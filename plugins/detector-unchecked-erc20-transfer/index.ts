@@ -5,7 +5,7 @@
 // safeTransfer/safeTransferFrom (they check), `address.transfer(v)` (ether, reverts), and calls
 // to a type declared in this file whose transfer returns nothing (USDT-style interfaces,
 // ERC721's transferFrom): there is no result to check.
-import { detectorPlugin, statementLoc, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, statementLoc, type StaticDetector, returnParameters } from '../../lib/analysis/static/index.ts';
 
 export const uncheckedErc20TransferDetector: StaticDetector = {
   meta: {
@@ -30,10 +30,10 @@ export const uncheckedErc20TransferDetector: StaticDetector = {
       const k = typeName ? facts.contractByName.get(typeName) : null;
       if (!k) return false;
       const decl = k.functions.find((f) => f.name === member && (f.node.parameters ?? []).length === arity);
-      return !!decl && !(decl.node.returnParameters ?? []).length;
+      return !!decl && !returnParameters(decl.node).length;
     };
     return {
-      FunctionCall(n: Node) {
+      FunctionCall(n) {
         const c = facts.externalCallByNode.get(n);
         if (!c || c.kind !== 'external' || c.checked) return;
         const arity = (n.arguments ?? []).length;

@@ -6,7 +6,7 @@
 // assembly, or by inherited code of the file), constants and immutables, contracts with a base
 // not in this file (it may set the variable), public variables (a getter is their whole use),
 // mappings and arrays (their zero default is the empty table).
-import { detectorPlugin, some, statementLoc, unwrap, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, some, statementLoc, unwrap, type StaticDetector, identName } from '../../lib/analysis/static/index.ts';
 
 export const uninitializedStateDetector: StaticDetector = {
   meta: {
@@ -43,9 +43,7 @@ export const uninitializedStateDetector: StaticDetector = {
               continue;
             // Report the first use that matters: a call target / payee, or a comparison.
             for (const f of c.functions) {
-              const use = f.externalCalls.find(
-                (e) => unwrap(e.target)?.type === 'Identifier' && unwrap(e.target).name === v.name && !f.locals.has(v.name),
-              );
+              const use = f.externalCalls.find((e) => identName(unwrap(e.target)) === v.name && !f.locals.has(v.name));
               if (use) {
                 context.report({
                   node: use.node,

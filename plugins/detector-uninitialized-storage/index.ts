@@ -4,8 +4,15 @@
 // Reports the declaration and each write through the pointer. Avoids false positives: locals
 // declared `memory`, pointers initialised from state, elementary-typed locals, >= 0.5 code
 // (where the compiler rejects it).
-import { detectorPlugin, rootName, statementLoc, walk, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
-import type { Visitor } from '../../kernel/index.ts';
+import {
+  detectorPlugin,
+  rootName,
+  statementLoc,
+  walk,
+  type StaticDetector,
+  endOf,
+  declaredVariables,
+} from '../../lib/analysis/static/index.ts';
 import semver from 'semver';
 
 export const uninitializedStorageDetector: StaticDetector = {
@@ -30,30 +37,30 @@ export const uninitializedStorageDetector: StaticDetector = {
   create(context) {
     const { facts } = context;
     const min = facts.version.min;
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- needed: without it create()'s inferred return type no longer fits Visitor (tsc)
-    if (min && semver.gte(min, '0.5.0')) return {} as Visitor;
+    if (min && semver.gte(min, '0.5.0')) return {};
     return {
       VariableDeclarationStatement(n) {
         if (n.initialValue || (n.variables ?? []).length !== 1) return;
-        const v = n.variables[0];
+        const v = declaredVariables(n)[0];
         if (!v?.name || v.storageLocation === 'memory' || v.storageLocation === 'calldata') return;
+        const name = v.name;
         const t = v.typeName;
         const isRef =
           (t?.type === 'UserDefinedTypeName' && facts.structs.has(t.namePath)) || t?.type === 'ArrayTypeName' || t?.type === 'Mapping';
         if (!isRef) return;
         const fn = facts.enclosing(n).fn;
         if (!fn) return;
-        context.report({ node: n, loc: statementLoc(v, facts), messageId: 'decl', data: { name: v.name } });
-        const after = n.range[1];
+        context.report({ node: n, loc: statementLoc(v, facts), messageId: 'decl', data: { name } });
+        const after = endOf(n);
         let assigned = false;
-        walk(fn.node.body, (x: Node) => {
+        walk(fn.node.body, (x) => {
           if (assigned || (x.range?.[0] ?? 0) <= after) return;
-          if (x.type === 'BinaryOperation' && x.operator === '=' && x.left?.type === 'Identifier' && x.left.name === v.name) {
+          if (x.type === 'BinaryOperation' && x.operator === '=' && x.left?.type === 'Identifier' && x.left.name === name) {
             assigned = true;
             return false;
           }
-          if (x.type === 'BinaryOperation' && /=$/.test(x.operator) && x.left?.type !== 'Identifier' && rootName(x.left) === v.name) {
-            context.report({ node: x, loc: statementLoc(x, facts), messageId: 'write', data: { name: v.name } });
+          if (x.type === 'BinaryOperation' && /=$/.test(x.operator) && x.left?.type !== 'Identifier' && rootName(x.left) === name) {
+            context.report({ node: x, loc: statementLoc(x, facts), messageId: 'write', data: { name } });
           }
         });
       },

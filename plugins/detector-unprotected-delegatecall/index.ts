@@ -94,7 +94,7 @@ export const unprotectedDelegatecallDetector: StaticDetector = {
         } else if (writers.length) {
           messageId = 'settable';
           severity = 'HIGH';
-        } else if (args.some((a: any) => callerControlled(a, fn))) {
+        } else if (args.some((a) => callerControlled(a, fn))) {
           // The proxy pattern (caller calldata to a fixed or owner-set implementation) is the
           // design, not a finding, unless the file exposes open writers through it.
           if (!exposesOpenWriters(contract, facts)) return;

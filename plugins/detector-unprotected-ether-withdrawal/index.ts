@@ -15,6 +15,10 @@ import {
   statementLoc,
   unwrap,
   type StaticDetector,
+  startOf,
+  endOf,
+  assignedExpr,
+  type Node,
 } from '../../lib/analysis/static/index.ts';
 
 export const unprotectedEtherWithdrawalDetector: StaticDetector = {
@@ -46,12 +50,12 @@ export const unprotectedEtherWithdrawalDetector: StaticDetector = {
         if (!c || !c.value || (c.kind !== 'transfer' && c.kind !== 'send' && c.kind !== 'call')) return;
         const { fn } = facts.enclosing(n);
         if (!fn || !fn.isPublic || fn.senderGuard || fn.kind === 'constructor') return;
-        if (conditions(fn.node.body).some((cond) => cond.range[0] < n.range[0]) || facts.inLoop(n)) return;
+        if (conditions(fn.node.body).some((cond) => startOf(cond) < startOf(n)) || facts.inLoop(n)) return;
         const to = unwrap(c.target);
         const toCaller = isMsgSender(to) || (to.type === 'Identifier' && fn.params.includes(to.name));
         if (!toCaller) return;
         const amount = unwrap(c.value);
-        const text = (x: any) => source.slice(x.range[0], x.range[1] + 1);
+        const text = (x: Node) => source.slice(startOf(x), endOf(x) + 1);
         if (amount.type === 'MemberAccess' && amount.memberName === 'balance') {
           context.report({ node: n, loc: statementLoc(n, facts), messageId: 'balance', data: { to: text(to) } });
           return;
@@ -62,7 +66,7 @@ export const unprotectedEtherWithdrawalDetector: StaticDetector = {
           // Any accounting of the caller (a debit, a claimed flag keyed by msg.sender) makes it
           // something else: a bounded claim, judged by the rules for that state.
           const keyedByCaller = fn.writes.some((w) =>
-            some(w.node?.left ?? w.node?.subExpression ?? {}, (x) => x.type === 'IndexAccess' && isMsgSender(x.index)),
+            some(assignedExpr(w.node) ?? {}, (x) => x.type === 'IndexAccess' && isMsgSender(x.index)),
           );
           if (!keyedByCaller && !fn.transitiveUnresolved)
             context.report({ node: n, loc: statementLoc(n, facts), messageId: 'fixed', data: { to: text(to), amount: text(amount) } });

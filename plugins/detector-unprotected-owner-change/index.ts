@@ -21,9 +21,10 @@ import {
   some,
   type ContractFacts,
   type FunctionFacts,
-  type Node,
   type StaticDetector,
   isClear,
+  assignedExpr,
+  type MaybeNode,
 } from '../../lib/analysis/static/index.ts';
 
 /** Some require/if of the function (or its modifiers) reads contract state: it runs only in a phase. */
@@ -80,7 +81,7 @@ export const unprotectedOwnerChangeDetector: StaticDetector = {
   },
 };
 
-function keyedByCaller(lhs: Node): boolean {
+function keyedByCaller(lhs: MaybeNode): boolean {
   let n = lhs;
   while (n && (n.type === 'IndexAccess' || n.type === 'MemberAccess')) {
     if (n.type === 'IndexAccess' && isMsgSender(n.index)) return true;
@@ -102,7 +103,7 @@ function authWrites(
   for (const w of fn.writes) {
     if (!auth.has(w.variable)) continue;
     if (gated && isClear(w.node)) continue;
-    const lhs = w.node?.type === 'BinaryOperation' ? w.node.left : w.node?.subExpression;
+    const lhs = assignedExpr(w.node);
     // The caller's own row at any level (`isOperator[msg.sender][op] = ok`): it grants or
     // changes only the caller's permissions, as an ERC20 approve does.
     if (keyedByCaller(lhs)) continue;

@@ -5,7 +5,7 @@
 // here declares return values is reported, so unknown callees are left alone. ERC20 transfer and
 // transferFrom belong to unchecked-erc20-transfer; views are not reported (a bare view call does
 // nothing at all, which is a different mistake).
-import { detectorPlugin, statementLoc, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, statementLoc, type StaticDetector, returnParameters, elementaryName } from '../../lib/analysis/static/index.ts';
 
 export const unusedReturnDetector: StaticDetector = {
   meta: {
@@ -25,7 +25,7 @@ export const unusedReturnDetector: StaticDetector = {
   create(context) {
     const { facts } = context;
     return {
-      FunctionCall(n: Node) {
+      FunctionCall(n) {
         const c = facts.externalCallByNode.get(n);
         if (!c || c.kind !== 'external' || !c.member || facts.parent(n)?.type !== 'ExpressionStatement') return;
         if (c.member === 'transfer' || c.member === 'transferFrom') return;
@@ -36,8 +36,10 @@ export const unusedReturnDetector: StaticDetector = {
         const k = typeName ? facts.contractByName.get(typeName) : null;
         const arity = (n.arguments ?? []).length;
         const decl = k?.functions.find((f) => f.name === c.member && (f.node.parameters ?? []).length === arity);
-        if (!decl || decl.isView || !(decl.node.returnParameters ?? []).length) return;
-        const returns = (decl.node.returnParameters as Node[]).map((p) => p.name || p.typeName?.name || 'a value').join(', ');
+        if (!decl || decl.isView || !returnParameters(decl.node).length) return;
+        const returns = returnParameters(decl.node)
+          .map((p) => p.name || elementaryName(p.typeName) || 'a value')
+          .join(', ');
         context.report({
           node: n,
           loc: statementLoc(n, facts),

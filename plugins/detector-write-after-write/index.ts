@@ -5,12 +5,22 @@
 // (a local or state variable), nothing between them mentions it, and for state variables no call
 // sits between them (a callee could read the first value). LOW: a lost value, not by itself a
 // path for an attacker.
-import { detectorPlugin, some, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import {
+  detectorPlugin,
+  some,
+  type Node,
+  type StaticDetector,
+  asNodes,
+  line,
+  type AST,
+  identName,
+} from '../../lib/analysis/static/index.ts';
 
 /** `x = e;` → x (plain identifier assignments only). */
-function assigned(st: Node): Node {
+function assigned(st: Node): { name: string; right: AST.Expression } | null {
   const e = st?.type === 'ExpressionStatement' ? st.expression : null;
-  return e?.type === 'BinaryOperation' && e.operator === '=' && e.left?.type === 'Identifier' ? e : null;
+  if (e?.type !== 'BinaryOperation' || e.operator !== '=') return null;
+  return e.left?.type === 'Identifier' ? { name: e.left.name, right: e.right } : null;
 }
 
 export const writeAfterWriteDetector: StaticDetector = {
@@ -31,25 +41,25 @@ export const writeAfterWriteDetector: StaticDetector = {
   create(context) {
     const { facts } = context;
     return {
-      Block(b: Node) {
-        const sts: Node[] = b.statements ?? [];
+      Block(b) {
+        const sts: Node[] = asNodes(b.statements);
         for (let i = 0; i < sts.length; i++) {
           const first = assigned(sts[i]);
           if (!first) continue;
-          const name = first.left.name;
+          const name = first.name;
           const { fn, contract } = facts.enclosing(b);
           const isState = !!contract?.stateVars.has(name) && !fn?.locals.has(name);
           if (some(first.right, (x) => x.type === 'Identifier' && x.name === name)) continue;
           for (let j = i + 1; j < sts.length; j++) {
             const second = assigned(sts[j]);
-            if (second && second.left.name === name) {
+            if (second && second.name === name) {
               if (!some(second.right, (x) => x.type === 'Identifier' && x.name === name))
-                context.report({ node: sts[i], messageId: 'dead', data: { name, next: sts[j].loc.start.line } });
+                context.report({ node: sts[i], messageId: 'dead', data: { name, next: line(sts[j]) } });
               break;
             }
             // A modifier's `_` runs the whole function body in between (a lock's set and reset).
-            const placeholder =
-              sts[j].type === 'ExpressionStatement' && sts[j].expression?.type === 'Identifier' && sts[j].expression.name === '_';
+            const sj = sts[j];
+            const placeholder = sj.type === 'ExpressionStatement' && identName(sj.expression) === '_';
             if (placeholder) break;
             const mentions = some(sts[j], (x) => x.type === 'Identifier' && x.name === name);
             const callOrFlow =

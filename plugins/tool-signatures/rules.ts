@@ -12,19 +12,30 @@ import {
   type Node,
   type StaticDetector,
   type StaticFacts,
+  identName,
+  calleeName,
+  declaredVariables,
+  asNodes,
+  firstDeclaredName,
+  type MaybeNode,
+  type Recognised,
+  type AST,
+  elementaryName,
+  assignedExpr,
 } from '../../lib/analysis/static/index.ts';
 
 /** secp256k1n / 2: the upper bound EIP-2 puts on `s`. */
 const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e73_57a4501d_dfe92f46_681b20a0n;
 
-const isEcrecover = (n: Node) => n?.type === 'FunctionCall' && n.expression?.type === 'Identifier' && n.expression.name === 'ecrecover';
+const isEcrecover = (n: MaybeNode): n is Recognised<AST.FunctionCall> =>
+  n?.type === 'FunctionCall' && n.expression?.type === 'Identifier' && n.expression.name === 'ecrecover';
 /** OpenZeppelin ECDSA: `ECDSA.recover(h, sig)` or `h.recover(sig)` (rejects malleable s and address(0)). */
-const isOzRecover = (n: Node) =>
+const isOzRecover = (n: MaybeNode): n is Recognised<AST.FunctionCall & { expression: AST.MemberAccess }> =>
   n?.type === 'FunctionCall' &&
   n.expression?.type === 'MemberAccess' &&
   (n.expression.memberName === 'recover' || n.expression.memberName === 'tryRecover');
 const isChainId = (n: Node) =>
-  (n?.type === 'MemberAccess' && n.memberName === 'chainid' && n.expression?.name === 'block') ||
+  (n?.type === 'MemberAccess' && n.memberName === 'chainid' && identName(n.expression) === 'block') ||
   (n?.type === 'AssemblyCall' && n.functionName === 'chainid');
 const isThis = (n: Node) => n?.type === 'Identifier' && n.name === 'this';
 /** OpenZeppelin EIP712 helpers fold chain id and this contract into the digest. */
@@ -33,16 +44,14 @@ const isEip712Helper = (n: Node) =>
   ((n.expression?.type === 'Identifier' && /^_(hashTypedDataV4|domainSeparatorV4)$/.test(n.expression.name)) ||
     (n.expression?.type === 'MemberAccess' && n.expression.memberName === 'toTypedDataHash'));
 const isBlockTime = (n: Node) =>
-  (n?.type === 'MemberAccess' && n.memberName === 'timestamp' && n.expression?.name === 'block') ||
+  (n?.type === 'MemberAccess' && n.memberName === 'timestamp' && identName(n.expression) === 'block') ||
   (n?.type === 'Identifier' && n.name === 'now');
 
-const isBlockNumber = (n: Node) => n?.type === 'MemberAccess' && n.memberName === 'number' && n.expression?.name === 'block';
+const isBlockNumber = (n: Node) => n?.type === 'MemberAccess' && n.memberName === 'number' && identName(n.expression) === 'block';
 /** A call that reads the clock through a helper or library (`Time.timestamp()`, `clock()`). */
 const isClockCall = (n: Node) =>
   n?.type === 'FunctionCall' &&
-  /^(_?(block)?timestamp|_?blockNumber|clock|_?now|_?currentTime|_?getBlockTimestamp)$/i.test(
-    n.expression?.memberName ?? n.expression?.name ?? '',
-  );
+  /^(_?(block)?timestamp|_?blockNumber|clock|_?now|_?currentTime|_?getBlockTimestamp)$/i.test(calleeName(n.expression) ?? '');
 
 /** Whether `body` compares `name` (ordering comparison) with the current time or block. */
 function comparesWithTime(body: Node, name: string, fn: FunctionFacts): boolean {
@@ -53,7 +62,7 @@ function comparesWithTime(body: Node, name: string, fn: FunctionFacts): boolean 
       n.initialValue &&
       some(n.initialValue, (m) => isBlockTime(m) || isBlockNumber(m) || isClockCall(m))
     )
-      for (const v of n.variables ?? []) if (v?.name) clockLocals.add(v.name);
+      for (const v of declaredVariables(n)) if (v?.name) clockLocals.add(v.name);
   });
   const isClock = (m: Node) =>
     isBlockTime(m) || isBlockNumber(m) || isClockCall(m) || (m.type === 'Identifier' && clockLocals.has(m.name) && fn.locals.has(m.name));
@@ -100,11 +109,11 @@ function digestMaterial(arg: Node, fn: FunctionFacts, facts: StaticFacts): Node[
       // Locals: declaration initializers and later assignments (also in inline assembly).
       if (scope.locals.has(n.name) && scope.node.body)
         walk(scope.node.body, (m) => {
-          if (m.type === 'VariableDeclarationStatement' && m.initialValue && (m.variables ?? []).some((v: Node) => v?.name === n.name))
+          if (m.type === 'VariableDeclarationStatement' && m.initialValue && declaredVariables(m).some((v) => v?.name === n.name))
             queue.push({ e: m.initialValue, in: scope });
           if (m.type === 'BinaryOperation' && m.operator === '=' && m.left?.type === 'Identifier' && m.left.name === n.name)
             queue.push({ e: m.right, in: scope });
-          if (m.type === 'AssemblyAssignment' && (m.names ?? []).some((x: Node) => x?.name === n.name) && m.expression)
+          if (m.type === 'AssemblyAssignment' && asNodes(m.names).some((x) => identName(x) === n.name) && m.expression)
             queue.push({ e: m.expression, in: scope });
         });
       // State variables: initializer and assignments anywhere in the contract (constructor).
@@ -151,7 +160,7 @@ function sigSites(facts: StaticFacts): SigSite[] {
   const site = (n: Node, fn: FunctionFacts, hashArg: Node, oz: boolean, helper: boolean) => {
     const p = facts.parent(n);
     let signer: string | null = null;
-    if (p?.type === 'VariableDeclarationStatement') signer = p.variables?.[0]?.name ?? null;
+    if (p?.type === 'VariableDeclarationStatement') signer = firstDeclaredName(p);
     else if (p?.type === 'BinaryOperation' && p.operator === '=' && p.left?.type === 'Identifier') signer = p.left.name;
     out.push({ call: n, fn, oz, material: digestMaterial(hashArg, fn, facts), signer, helper });
   };
@@ -160,11 +169,15 @@ function sigSites(facts: StaticFacts): SigSite[] {
       if (!fn.node.body) continue;
       walk(fn.node.body, (n) => {
         if (!isEcrecover(n) && !isOzRecover(n)) return;
-        const oz = !isEcrecover(n);
-        const hashArg = oz && n.expression.memberName && n.arguments.length === 1 ? n.expression.expression : n.arguments?.[0];
+        const call: AST.FunctionCall = n;
+        const oz = !isEcrecover(call);
+        const hashArg =
+          oz && call.expression.type === 'MemberAccess' && call.expression.memberName && call.arguments.length === 1
+            ? call.expression.expression
+            : call.arguments?.[0];
         if (!hashArg) return;
         // recover(bytes32 hash, ...) inside an internal helper or a library: the digest is the caller's.
-        const idx = hashArg.type === 'Identifier' ? (fn.node.parameters ?? []).findIndex((p: Node) => p?.name === hashArg.name) : -1;
+        const idx = hashArg.type === 'Identifier' ? (fn.node.parameters ?? []).findIndex((p) => p?.name === hashArg.name) : -1;
         const helper = idx >= 0 && (!fn.isPublic || c.kind === 'library');
         if (helper) helpers.push({ fn, index: idx });
         site(n, fn, hashArg, oz, helper);
@@ -179,7 +192,7 @@ function sigSites(facts: StaticFacts): SigSite[] {
         walk(fn.node.body, (n) => {
           if (n.type !== 'FunctionCall') return;
           const e = n.expression;
-          let arg: Node = null;
+          let arg: Node | null = null;
           if (e?.type === 'Identifier' && e.name === h.fn.name) arg = n.arguments?.[h.index] ?? null;
           else if (e?.type === 'MemberAccess' && e.memberName === h.fn.name) {
             // Library call `Lib.f(h, ...)` or bound `h.f(...)`.
@@ -225,9 +238,7 @@ function marksProcessed(fn: FunctionFacts): boolean {
     if (cond)
       walk(cond, (m) => (m.type === 'IndexAccess' && m.base?.type === 'Identifier' ? (checked.add(m.base.name), undefined) : undefined));
   });
-  return fn.writes.some(
-    (w) => checked.has(w.variable) && (w.node?.left?.type === 'IndexAccess' || w.node?.subExpression?.type === 'IndexAccess'),
-  );
+  return fn.writes.some((w) => checked.has(w.variable) && assignedExpr(w.node)?.type === 'IndexAccess');
 }
 
 /** Names whose value is part of the signed material or is the recovered signer. */
@@ -243,12 +254,10 @@ function consumedOutOfSight(site: SigSite, fn: FunctionFacts): boolean {
   const params = new Set<string>(fn.params);
   // An imported helper in the digest that is handed a caller's parameter (`_useNonce(owner)`);
   // digest builders that take the hash (`_hashTypedDataV4(structHash)`) consume nothing.
-  const unresolvedNodes = new Set(
+  const unresolvedNodes = new Set<Node>(
     reachableFunctions(fn).flatMap((g) =>
       g.unresolvedCalls
-        .filter((c) =>
-          (c.node.arguments ?? []).some((a: Node) => a?.type === 'Identifier' && (params.has(a.name) || a.name === site.signer)),
-        )
+        .filter((c) => (c.node.arguments ?? []).some((a) => a?.type === 'Identifier' && (params.has(a.name) || a.name === site.signer)))
         .map((c) => c.node),
     ),
   );
@@ -386,8 +395,12 @@ export const ecrecoverMalleabilityRule: StaticDetector = {
             // Signature bytes (a `bytes` parameter, or r/s) reaching a mapping key, directly or via a local.
             const sigParams = new Set<string>(
               (g.node.parameters ?? [])
-                .filter((p: Node) => p?.typeName?.name === 'bytes' || (p?.typeName?.name === 'bytes32' && /^_?[rs]$/.test(p.name)))
-                .map((p: Node) => p.name),
+                .filter(
+                  (p): p is Named =>
+                    elementaryName(p?.typeName) === 'bytes' ||
+                    (elementaryName(p?.typeName) === 'bytes32' && p.name !== null && /^_?[rs]$/.test(p.name)),
+                )
+                .map((p) => p.name),
             );
             if (!sigParams.size) continue;
             const tainted = new Set(sigParams);
@@ -400,7 +413,7 @@ export const ecrecoverMalleabilityRule: StaticDetector = {
                 !isOzRecover(n.initialValue) &&
                 some(n.initialValue, (m) => m.type === 'Identifier' && tainted.has(m.name))
               )
-                for (const v of n.variables ?? []) if (v?.name) tainted.add(v.name);
+                for (const v of declaredVariables(n)) if (v?.name) tainted.add(v.name);
             });
             walk(g.node.body, (n) => {
               if (n.type === 'IndexAccess' && some(n.index, (m) => m.type === 'Identifier' && tainted.has(m.name))) keyedBySig = true;
@@ -446,7 +459,8 @@ export const ecrecoverZeroAddressRule: StaticDetector = {
           const name = site.signer;
           const refersSigner = (n: Node) => (name ? n?.type === 'Identifier' && n.name === name : n === site.call);
           let zeroChecked = false;
-          let comparedWith: Node = null;
+          // Assigned in the walk's callback: the cast keeps TypeScript from narrowing it to null.
+          let comparedWith = null as Node | null;
           walk(site.fn.node.body, (n) => {
             if (n.type !== 'BinaryOperation' || (n.operator !== '==' && n.operator !== '!=')) return;
             const [a, b] = [n.left, n.right];
@@ -503,8 +517,10 @@ export const permitDeadlineRule: StaticDetector = {
         for (const site of sigSites(facts)) {
           const fn = site.fn;
           const params = (fn.node.parameters ?? []).filter(
-            (p: Node) =>
-              p?.name && /^_?(deadline|expiry|expiration|validUntil|validBefore)$/i.test(p.name) && /^uint/.test(p.typeName?.name ?? ''),
+            (p): p is Named =>
+              !!p?.name &&
+              /^_?(deadline|expiry|expiration|validUntil|validBefore)$/i.test(p.name) &&
+              /^uint/.test(elementaryName(p.typeName) ?? ''),
           );
           for (const p of params) {
             const signed = site.material.some((m) => some(m, (n) => n.type === 'Identifier' && n.name === p.name));
@@ -518,7 +534,7 @@ export const permitDeadlineRule: StaticDetector = {
               for (const body of [
                 s.fn.node.body,
                 ...s.fn.modifiers
-                  .filter((m) => (m.node.arguments ?? []).some((a: Node) => some(a, (x) => x.type === 'Identifier' && x.name === s.name)))
+                  .filter((m) => (m.node.arguments ?? []).some((a) => some(a, (x) => x.type === 'Identifier' && x.name === s.name)))
                   .map((m) => m.def?.node.body),
               ]) {
                 if (body && comparesWithTime(body, s.name, s.fn)) checked = true;
@@ -534,19 +550,22 @@ export const permitDeadlineRule: StaticDetector = {
 
 /** Entry points of the common cross-chain messaging interfaces (LayerZero, CCIP, Hyperlane,
  *  Wormhole, Connext, Axelar, Polygon FxPortal, arbitrary "bridge" receivers). */
+/** A parameter with a name. */
+type Named = AST.VariableDeclaration & { name: string };
+
 const HANDLER_NAMES =
   /^_?(lzReceive|nonblockingLzReceive|_nonblockingLzReceive|ccipReceive|handle|receiveWormholeMessages|xReceive|execute(WithToken)?|_execute(WithToken)?|processMessageFromRoot|_processMessageFromRoot|processMessageFromChild|receiveMessage|onMessageReceived|anyExecute|bridgeReceive|finalizeBridge\w*|relayMessage)$/;
 const CHAIN_TYPES = /^(uint16|uint32|uint64|uint256|string)$/;
 
 function isHandler(fn: FunctionFacts): boolean {
   if (fn.kind !== 'function' || fn.isView) return false;
-  const params: Node[] = fn.node.parameters ?? [];
-  const hasPayload = params.some((p) => p?.typeName?.name === 'bytes' || p?.typeName?.type === 'UserDefinedTypeName');
+  const params: AST.VariableDeclaration[] = fn.node.parameters ?? [];
+  const hasPayload = params.some((p) => elementaryName(p?.typeName) === 'bytes' || p?.typeName?.type === 'UserDefinedTypeName');
   if (!hasPayload) return false;
   if (!HANDLER_NAMES.test(fn.name)) return false;
   // The name alone is generic (execute, handle): a handler also takes a source chain or sender id.
-  const bytesLike = params.filter((p) => p?.typeName?.name === 'bytes' || p?.typeName?.name === 'string').length;
-  return params.some((p) => /^(uint16|uint32|uint64|bytes32)$/.test(p?.typeName?.name ?? '')) || bytesLike > 1;
+  const bytesLike = params.filter((p) => elementaryName(p?.typeName) === 'bytes' || elementaryName(p?.typeName) === 'string').length;
+  return params.some((p) => /^(uint16|uint32|uint64|bytes32)$/.test(elementaryName(p?.typeName) ?? '')) || bytesLike > 1;
 }
 
 export const bridgeVerificationRule: StaticDetector = {
@@ -573,7 +592,7 @@ export const bridgeVerificationRule: StaticDetector = {
           if (c.kind === 'interface' || c.kind === 'library') continue;
           for (const fn of c.ownFunctions) {
             if (!isHandler(fn) || !fn.node.body) continue;
-            const params: Node[] = (fn.node.parameters ?? []).filter((p: Node) => p?.name);
+            const params = (fn.node.parameters ?? []).filter((p): p is Named => !!p?.name);
             // One finding per handler, naming every gap (they share a fix and a location).
             const gaps: string[] = [];
             let severity: 'HIGH' | 'MEDIUM' = 'MEDIUM';
@@ -581,7 +600,7 @@ export const bridgeVerificationRule: StaticDetector = {
               gaps.push(`it never checks that msg.sender is the messaging endpoint, so anyone can forge a message`);
               severity = 'HIGH';
             }
-            const bytesParams = params.filter((q) => q.typeName?.name === 'bytes');
+            const bytesParams = params.filter((q) => elementaryName(q.typeName) === 'bytes');
             // Parameters that say what to call (target, value, calldata of an executor such as a
             // timelock's execute) describe the action, not where a message came from.
             const describesCall = (name: string) =>
@@ -592,9 +611,9 @@ export const bridgeVerificationRule: StaticDetector = {
               );
             const sourceParams = params.filter(
               (p) =>
-                (CHAIN_TYPES.test(p.typeName?.name ?? '') ||
-                  p.typeName?.name === 'address' ||
-                  (p.typeName?.name === 'bytes' && bytesParams.length > 1 && p !== bytesParams.at(-1))) &&
+                (CHAIN_TYPES.test(elementaryName(p.typeName) ?? '') ||
+                  elementaryName(p.typeName) === 'address' ||
+                  (elementaryName(p.typeName) === 'bytes' && bytesParams.length > 1 && p !== bytesParams.at(-1))) &&
                 !describesCall(p.name),
             );
             if (sourceParams.length && !sourceParams.some((p) => usedInCondition(fn, p.name))) {
@@ -602,7 +621,7 @@ export const bridgeVerificationRule: StaticDetector = {
                 `it never checks the source chain or remote sender (${sourceParams.map((p) => p.name).join(', ')}), so any contract on any chain can send it messages`,
               );
             }
-            const idParam = params.find((p) => p.typeName?.name === 'bytes32' && /id|hash|guid|nonce/i.test(p.name));
+            const idParam = params.find((p) => elementaryName(p.typeName) === 'bytes32' && /id|hash|guid|nonce/i.test(p.name));
             // An id handed to a hook a derived contract implements may be recorded there.
             if (
               idParam &&

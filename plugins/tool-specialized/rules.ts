@@ -14,12 +14,19 @@ import {
   type Node,
   type StaticDetector,
   type StaticFacts,
+  identName,
+  calleeName,
+  declaredVariables,
+  tupleComponents,
+  asNodes,
+  type MaybeNode,
+  type Recognised,
+  type AST,
 } from '../../lib/analysis/static/index.ts';
 
-const isMemberCall = (n: Node, member: string) =>
+const isMemberCall = (n: MaybeNode, member: string): n is Recognised<AST.FunctionCall & { expression: AST.MemberAccess }> =>
   n?.type === 'FunctionCall' && n.expression?.type === 'MemberAccess' && n.expression.memberName === member;
-const isThisAddr = (n: Node) =>
-  n?.type === 'FunctionCall' && n.arguments?.length === 1 && n.arguments[0]?.type === 'Identifier' && n.arguments[0].name === 'this';
+const isThisAddr = (n: MaybeNode) => n?.type === 'FunctionCall' && n.arguments?.length === 1 && identName(n.arguments[0]) === 'this';
 /** `token.balanceOf(address(this))` or `address(this).balance`. */
 const isOwnBalance = (n: Node) =>
   (isMemberCall(n, 'balanceOf') && isThisAddr(n.arguments?.[0])) ||
@@ -32,7 +39,7 @@ const isRobustOracle = (n: Node) =>
 const mentions = (n: Node, names: Set<string>) => some(n, (m) => m.type === 'Identifier' && names.has(m.name));
 
 function bodies(fn: FunctionFacts): Node[] {
-  return [fn.node.body, ...fn.modifiers.map((m) => m.def?.node.body)].filter(Boolean);
+  return [fn.node.body, ...fn.modifiers.map((m) => m.def?.node.body)].filter((b): b is AST.Block => !!b);
 }
 
 export const spotPriceOracleRule: StaticDetector = {
@@ -68,9 +75,9 @@ export const spotPriceOracleRule: StaticDetector = {
               if (!isMemberCall(n, 'getReserves')) return;
               const reserveVars = new Set<string>();
               const p = facts.parent(n);
-              if (p?.type === 'VariableDeclarationStatement') for (const v of p.variables ?? []) if (v?.name) reserveVars.add(v.name);
+              if (p?.type === 'VariableDeclarationStatement') for (const v of declaredVariables(p)) if (v?.name) reserveVars.add(v.name);
               if (p?.type === 'BinaryOperation' && p.operator === '=' && p.left?.type === 'TupleExpression')
-                for (const v of p.left.components ?? []) if (v?.type === 'Identifier') reserveVars.add(v.name);
+                for (const v of tupleComponents(p.left)) if (v?.type === 'Identifier') reserveVars.add(v.name);
               let math = false;
               walk(fn.node.body, (m) => {
                 if (math) return false;
@@ -83,8 +90,8 @@ export const spotPriceOracleRule: StaticDetector = {
                 // Reserves handed to a quote helper (getAmountOut/quote) are price math too.
                 if (
                   m.type === 'FunctionCall' &&
-                  /^(quote|getAmountOut|getAmountIn|getAmountsOut)$/.test(m.expression?.memberName ?? m.expression?.name ?? '') &&
-                  (m.arguments ?? []).some((a: Node) => mentions(a, reserveVars))
+                  /^(quote|getAmountOut|getAmountIn|getAmountsOut)$/.test(calleeName(m.expression) ?? '') &&
+                  (m.arguments ?? []).some((a) => mentions(a, reserveVars))
                 )
                   math = true;
               });
@@ -151,7 +158,7 @@ export const flashLoanSharePriceRule: StaticDetector = {
             const balanceLocals = new Set<string>();
             walk(fn.node.body, (n) => {
               if (n.type === 'VariableDeclarationStatement' && n.initialValue && some(n.initialValue, isOwnBalance))
-                for (const v of n.variables ?? []) if (v?.name) balanceLocals.add(v.name);
+                for (const v of declaredVariables(n)) if (v?.name) balanceLocals.add(v.name);
             });
             walk(fn.node.body, (n) => {
               if (n.type !== 'BinaryOperation' || (n.operator !== '/' && n.operator !== '*')) return;
@@ -279,7 +286,7 @@ export function storageLayout(c: ContractFacts, facts: StaticFacts): { vars: Slo
   const order = [...c.linearization].reverse();
   for (const name of order) {
     const cn = facts.contractByName.get(name)?.node;
-    for (const sub of cn?.subNodes ?? []) {
+    for (const sub of asNodes(cn?.subNodes)) {
       if (sub.type !== 'StateVariableDeclaration') continue;
       for (const v of sub.variables ?? []) {
         if (!v?.name || v.isDeclaredConst || v.isImmutable) continue;

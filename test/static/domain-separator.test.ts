@@ -2,7 +2,7 @@
 // takes ~2^32 hashes to find, so the fixture covers the wrong-type shapes and this test the maths).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseSolidity } from '../../lib/analysis/static/index.ts';
+import { asNodes, parseSolidity } from '../../lib/analysis/static/index.ts';
 import { canonicalType, DOMAIN_SEPARATOR_SELECTOR, selectorOf } from '../../plugins/detector-domain-separator-collision/index.ts';
 
 test('selectors of canonical signatures', () => {
@@ -12,9 +12,11 @@ test('selectors of canonical signatures', () => {
 
 test('parameter types are canonicalised as the ABI hashes them', () => {
   const { ast } = parseSolidity('contract C { function f(uint a, int b, byte c, uint[] d, address[3] e, bytes32 g) public {} }');
-  const fn = ast.children[0].subNodes[0];
+  const c = ast.children[0];
+  const fn = c.type === 'ContractDefinition' ? asNodes(c.subNodes)[0] : null;
+  assert.ok(fn?.type === 'FunctionDefinition');
   assert.deepEqual(
-    fn.parameters.map((p: any) => canonicalType(p.typeName)),
+    fn.parameters.map((p) => canonicalType(p.typeName)),
     ['uint256', 'int256', 'bytes1', 'uint256[]', 'address[3]', 'bytes32'],
   );
 });

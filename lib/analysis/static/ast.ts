@@ -1,21 +1,66 @@
 // Small, dependency-free helpers over @solidity-parser/parser nodes, shared by the fact builder
 // and the detectors so every rule recognises `msg.sender`, block values or a low-level call the
-// same way.
+// same way. Nodes carry the parser's own AST types; where those types are looser than what the
+// parser builds (lists typed `BaseASTNode`), the narrow guards below say so once instead of a
+// cast at every use.
+import type * as AST from '@solidity-parser/parser/dist/src/ast-types.js';
 
-export type Node = any;
+export type { AST };
+export type Node = AST.ASTNode;
+export type NodeType = AST.ASTNodeTypeString;
+/** The node interface for one `type` string (`NodeOf<'FunctionCall'>` is `AST.FunctionCall`). */
+export type NodeOf<K extends NodeType> = Extract<Node, { type: K }>;
+/** What helpers accept where the parser leaves a child out (`falseBody`, `initialValue`, …). */
+export type MaybeNode = Node | null | undefined;
+/** Anything with a source position (a node, or a report's bare `{ loc }`). */
+export type Located = { loc?: AST.Location; range?: [number, number] } | null | undefined;
+
+declare const recognised: unique symbol;
+/** A node a recogniser accepted (`isRequireLike`: a FunctionCall). The brand stops TypeScript from
+ *  concluding, when the recogniser says no, that the node is not a FunctionCall at all. */
+export type Recognised<T> = T & { readonly [recognised]: true };
 
 const SKIP_KEYS = new Set(['loc', 'range', 'comments', 'errors', 'tokens']);
 
 export function isNode(x: unknown): x is Node {
-  return !!x && typeof x === 'object' && typeof (x as any).type === 'string';
+  return !!x && typeof x === 'object' && typeof (x as { type?: unknown }).type === 'string';
+}
+
+/** `n` is a node of the given type. */
+export function is<K extends NodeType>(n: unknown, type: K): n is NodeOf<K> {
+  return isNode(n) && n.type === type;
+}
+
+/** Nodes from a list the parser types as `BaseASTNode` (`subNodes`, `statements`, tuple
+ *  components, declared variables): every element it builds is one of its AST nodes. */
+export function asNodes(list: ReadonlyArray<AST.BaseASTNode | null | undefined> | null | undefined): Node[] {
+  const out: Node[] = [];
+  for (const x of list ?? []) if (isNode(x)) out.push(x);
+  return out;
+}
+
+/** One element of such a list, or null (tuple holes, `(, x) = ...`). */
+export function asNode(x: AST.BaseASTNode | null | undefined): Node | null {
+  return isNode(x) ? x : null;
+}
+
+/** The variables of `T a = …` / `(T a, , U b) = …`, holes kept as null (positions matter). */
+export function declaredVariables(s: AST.VariableDeclarationStatement): Array<AST.VariableDeclaration | null> {
+  return (s.variables ?? []).map((v) => (is(v, 'VariableDeclaration') ? v : null));
+}
+
+/** Components of a tuple, holes kept as null. */
+export function tupleComponents(t: AST.TupleExpression): Array<Node | null> {
+  return (t.components ?? []).map(asNode);
 }
 
 /** Direct child nodes in source order (the parser keeps properties in source order). */
 export function children(node: Node): Node[] {
   const out: Node[] = [];
-  for (const k in node) {
+  const fields = node as unknown as Record<string, unknown>;
+  for (const k in fields) {
     if (SKIP_KEYS.has(k)) continue;
-    const v = node[k];
+    const v = fields[k];
     if (Array.isArray(v)) {
       for (const c of v) if (isNode(c)) out.push(c);
     } else if (isNode(v)) out.push(v);
@@ -24,14 +69,14 @@ export function children(node: Node): Node[] {
 }
 
 /** Depth-first pre-order walk; return false from fn to skip a subtree. */
-export function walk(node: Node, fn: (n: Node, parent: Node) => boolean | void, parent: Node = null): void {
+export function walk(node: unknown, fn: (n: Node, parent: Node | null) => boolean | void, parent: Node | null = null): void {
   if (!isNode(node)) return;
   if (fn(node, parent) === false) return;
   for (const c of children(node)) walk(c, fn, node);
 }
 
-export function find(node: Node, pred: (n: Node) => boolean): Node {
-  let hit: Node = null;
+export function find(node: unknown, pred: (n: Node) => boolean): Node | null {
+  let hit: Node | null = null;
   walk(node, (n) => {
     if (hit) return false;
     if (pred(n)) {
@@ -42,49 +87,51 @@ export function find(node: Node, pred: (n: Node) => boolean): Node {
   return hit;
 }
 
-export function some(node: Node, pred: (n: Node) => boolean): boolean {
+export function some(node: unknown, pred: (n: Node) => boolean): boolean {
   return find(node, pred) !== null;
 }
 
-export function line(node: Node): number {
+export function line(node: Located): number {
   return node?.loc?.start?.line ?? 1;
 }
-export function endLine(node: Node): number {
+export function endLine(node: Located): number {
   return node?.loc?.end?.line ?? line(node);
 }
 
-export function text(source: string, node: Node): string {
+export function text(source: string, node: Located): string {
   if (!node?.range) return '';
   return source.slice(node.range[0], node.range[1] + 1);
 }
 
-export function isMember(node: Node, object: string, member: string): boolean {
+export function isMember(node: MaybeNode, object: string, member: string): node is Recognised<AST.MemberAccess> {
   return (
     node?.type === 'MemberAccess' && node.memberName === member && node.expression?.type === 'Identifier' && node.expression.name === object
   );
 }
 
 /** Strips type conversions like `address(x)`, `uint(x)`, `payable(x)` and parentheses. */
-export function unwrap(node: Node): Node {
+export function unwrap(node: Node): Node;
+export function unwrap(node: MaybeNode): MaybeNode;
+export function unwrap(node: MaybeNode): MaybeNode {
   let n = node;
   for (;;) {
-    if (n?.type === 'TupleExpression' && n.components?.length === 1 && n.components[0]) n = n.components[0];
+    if (n?.type === 'TupleExpression' && n.components?.length === 1 && n.components[0]) n = asNode(n.components[0]);
     else if (n?.type === 'FunctionCall' && n.arguments?.length === 1 && isTypeConversion(n.expression)) n = n.arguments[0];
     else return n;
   }
 }
 
-export function isTypeConversion(callee: Node): boolean {
+export function isTypeConversion(callee: MaybeNode): boolean {
   if (!callee) return false;
-  if (callee.type === 'ElementaryTypeName' || callee.type === 'ElementaryTypeNameExpression' || callee.type === 'TypeNameExpression')
-    return true;
+  // `uint(x)`, `address(x)`: this parser gives the callee as an ElementaryTypeName.
+  if (callee.type === 'ElementaryTypeName') return true;
   if (callee.type === 'Identifier' && callee.name === 'payable') return true;
   return false;
 }
 
 /** `msg.sender`, or `_msgSender()`: the meta-transaction-aware caller (OpenZeppelin Context,
  *  ERC-2771), which is msg.sender unless a trusted forwarder relays the call. */
-export function isMsgSender(node: Node): boolean {
+export function isMsgSender(node: MaybeNode): boolean {
   const u = unwrap(node);
   if (
     u?.type === 'FunctionCall' &&
@@ -95,14 +142,14 @@ export function isMsgSender(node: Node): boolean {
     return true;
   return isMember(u, 'msg', 'sender');
 }
-export function isTxOrigin(node: Node): boolean {
+export function isTxOrigin(node: MaybeNode): boolean {
   return isMember(unwrap(node), 'tx', 'origin');
 }
 
 export type BlockValue = 'timestamp' | 'number' | 'blockhash' | 'difficulty' | 'coinbase' | 'gaslimit' | 'prevrandao';
 
 /** Which miner-influenced or public block value a node reads, if any. */
-export function blockValue(node: Node): BlockValue | null {
+export function blockValue(node: MaybeNode): BlockValue | null {
   if (!node) return null;
   if (node.type === 'Identifier' && node.name === 'now') return 'timestamp';
   if (node.type === 'MemberAccess' && node.expression?.type === 'Identifier' && node.expression.name === 'block') {
@@ -117,14 +164,14 @@ export function blockValue(node: Node): BlockValue | null {
   return null;
 }
 
-export function isHashCall(node: Node): boolean {
+export function isHashCall(node: MaybeNode): node is Recognised<AST.FunctionCall> {
   if (node?.type !== 'FunctionCall') return false;
   const c = node.expression;
   return c?.type === 'Identifier' && (c.name === 'keccak256' || c.name === 'sha3' || c.name === 'sha256' || c.name === 'ripemd160');
 }
 
 /** `require(...)`, `assert(...)`. */
-export function isRequireLike(node: Node): boolean {
+export function isRequireLike(node: MaybeNode): node is Recognised<AST.FunctionCall> {
   return (
     node?.type === 'FunctionCall' &&
     node.expression?.type === 'Identifier' &&
@@ -133,7 +180,7 @@ export function isRequireLike(node: Node): boolean {
 }
 
 /** Name of the variable at the root of `a`, `a[i]`, `a.b[c].d` (null for calls and literals). */
-export function rootName(node: Node): string | null {
+export function rootName(node: MaybeNode): string | null {
   let n = node;
   for (;;) {
     if (!n) return null;
@@ -141,13 +188,13 @@ export function rootName(node: Node): string | null {
     if (n.type === 'IndexAccess') n = n.base;
     else if (n.type === 'IndexRangeAccess') n = n.base;
     else if (n.type === 'MemberAccess') n = n.expression;
-    else if (n.type === 'TupleExpression' && n.components?.length === 1) n = n.components[0];
+    else if (n.type === 'TupleExpression' && n.components?.length === 1) n = asNode(n.components[0]);
     else return null;
   }
 }
 
 /** Literal-only expression (numbers, strings, booleans, arithmetic over them). */
-export function isConstantExpr(node: Node, constants?: Set<string>): boolean {
+export function isConstantExpr(node: MaybeNode, constants?: Set<string>): boolean {
   if (!node) return false;
   switch (node.type) {
     case 'NumberLiteral':
@@ -162,7 +209,7 @@ export function isConstantExpr(node: Node, constants?: Set<string>): boolean {
     case 'UnaryOperation':
       return isConstantExpr(node.subExpression, constants);
     case 'TupleExpression':
-      return node.components?.length === 1 && isConstantExpr(node.components[0], constants);
+      return node.components?.length === 1 && isConstantExpr(asNode(node.components[0]), constants);
     case 'FunctionCall':
       return isTypeConversion(node.expression) && node.arguments?.length === 1 && isConstantExpr(node.arguments[0], constants);
     default:
@@ -171,7 +218,7 @@ export function isConstantExpr(node: Node, constants?: Set<string>): boolean {
 }
 
 /** Solidity type name as text: `uint256`, `mapping(address => uint256)`, `Foo[]`. */
-export function typeText(t: Node): string {
+export function typeText(t: MaybeNode): string {
   if (!t) return 'var';
   switch (t.type) {
     case 'ElementaryTypeName':
@@ -181,17 +228,82 @@ export function typeText(t: Node): string {
     case 'Mapping':
       return `mapping(${typeText(t.keyType)} => ${typeText(t.valueType)})`;
     case 'ArrayTypeName':
-      return `${typeText(t.baseTypeName)}[${t.length ? '' + (t.length.number ?? '') : ''}]`;
+      return `${typeText(t.baseTypeName)}[${t.length ? '' + ((t.length as { number?: string }).number ?? '') : ''}]`;
     case 'FunctionTypeName':
       return 'function';
     default:
-      return String(t.name ?? t.type);
+      return String(('name' in t ? t.name : null) ?? t.type);
   }
 }
 
 /** Innermost value type of a (nested) mapping. */
-export function mappingValueType(t: Node): Node {
+export function mappingValueType(t: MaybeNode): MaybeNode {
   let n = t;
   while (n?.type === 'Mapping') n = n.valueType;
   return n;
+}
+
+/** Struct members on the path of an lvalue/expression, outermost first (`a[i].b.c[0]` → [c, b]). */
+export function memberPath(node: MaybeNode): string[] {
+  const out: string[] = [];
+  let n = node;
+  while (n) {
+    if (n.type === 'MemberAccess') {
+      out.push(n.memberName);
+      n = n.expression;
+    } else if (n.type === 'IndexAccess' || n.type === 'IndexRangeAccess') n = n.base;
+    else if (n.type === 'TupleExpression' && n.components?.length === 1) n = asNode(n.components[0]);
+    else break;
+  }
+  return out;
+}
+
+/** Source offsets of a node (the engine always parses with `range`). */
+export function startOf(n: Located): number {
+  return n?.range?.[0] ?? 0;
+}
+export function endOf(n: Located): number {
+  return n?.range?.[1] ?? 0;
+}
+
+/** The name an Identifier node carries, else null. */
+export function identName(n: MaybeNode): string | null {
+  return n?.type === 'Identifier' ? n.name : null;
+}
+
+/** Name of the first variable a local or state declaration declares (`uint a = …` → a). */
+export function firstDeclaredName(n: MaybeNode): string | null {
+  if (n?.type === 'VariableDeclarationStatement') return declaredVariables(n)[0]?.name ?? null;
+  if (n?.type === 'StateVariableDeclaration') return n.variables?.[0]?.name ?? null;
+  return null;
+}
+
+/** Named or unnamed return parameters of a function (a modifier has none). */
+export function returnParameters(n: AST.FunctionDefinition | AST.ModifierDefinition): AST.VariableDeclaration[] {
+  return n.type === 'FunctionDefinition' ? (n.returnParameters ?? []) : [];
+}
+
+/** Name of an elementary type (`address`, `uint256`), null for any other type. */
+export function elementaryName(t: MaybeNode): string | null {
+  return t?.type === 'ElementaryTypeName' ? t.name : null;
+}
+
+/** The operator of a binary or unary operation, else null. */
+export function operatorOf(n: MaybeNode): string | null {
+  return n?.type === 'BinaryOperation' || n?.type === 'UnaryOperation' ? n.operator : null;
+}
+
+/** What an assignment or an update writes: the left side of `a = b` / `a += b`, the operand of
+ *  `a++` / `delete a`; null for other nodes. */
+export function assignedExpr(n: MaybeNode): Node | null {
+  if (n?.type === 'BinaryOperation') return n.left;
+  if (n?.type === 'UnaryOperation') return n.subExpression;
+  return null;
+}
+
+/** The function name a call's callee names: `f` in `f(…)`, `g` in `x.g(…)`; else null. */
+export function calleeName(e: MaybeNode): string | null {
+  if (e?.type === 'Identifier') return e.name;
+  if (e?.type === 'MemberAccess') return e.memberName;
+  return null;
 }

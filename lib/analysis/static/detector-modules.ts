@@ -80,7 +80,7 @@ export function discoverDetectorPlugins(pluginsDir: string): DetectorPluginDescr
     if (!fs.existsSync(mf)) continue;
     let manifest: PluginManifest;
     try {
-      manifest = JSON.parse(fs.readFileSync(mf, 'utf8'));
+      manifest = JSON.parse(fs.readFileSync(mf, 'utf8')) as PluginManifest;
     } catch {
       continue;
     }

@@ -136,7 +136,7 @@ export async function analyzeSource(
   }
 
   let count = 0;
-  const call = (key: string, n: Node, p: Node) => {
+  const call = (key: string, n: Node, p: Node | null) => {
     const list = handlers.get(key);
     if (!list) return;
     for (const h of list) {
@@ -149,7 +149,7 @@ export async function analyzeSource(
     }
   };
   // Iterative traversal: a deeply nested 1 MB source must not overflow the stack.
-  const stack: Array<{ n: Node; p: Node; exit: boolean }> = [{ n: parsed.ast, p: null, exit: false }];
+  const stack: Array<{ n: Node; p: Node | null; exit: boolean }> = [{ n: parsed.ast, p: null, exit: false }];
   while (stack.length) {
     const { n, p, exit } = stack.pop()!;
     if (exit) {

@@ -1,7 +1,7 @@
 // Shared data-flow for the randomness and timestamp rules: which variables carry a block value
 // (assigned from one, directly or through other such variables), and which expressions consume
 // values the way a random draw does (modulo, hashing, blockhash, narrowing casts).
-import { blockValue, isHashCall, isTypeConversion, some, walk, type BlockValue, type Node } from './ast.ts';
+import { blockValue, declaredVariables, isHashCall, isTypeConversion, some, walk, type BlockValue, type Node } from './ast.ts';
 import type { StaticFacts } from './facts.ts';
 
 export interface EntropyFacts {
@@ -42,9 +42,10 @@ export function entropyFacts(facts: StaticFacts): EntropyFacts {
     let changed = false;
     walk(facts.ast, (n) => {
       let target: string | null = null;
-      let value: Node = null;
-      if (n.type === 'VariableDeclarationStatement' && n.initialValue && n.variables?.[0]?.name) {
-        target = n.variables[0].name;
+      let value: Node | null = null;
+      const declared = n.type === 'VariableDeclarationStatement' ? declaredVariables(n)[0]?.name : null;
+      if (n.type === 'VariableDeclarationStatement' && n.initialValue && declared) {
+        target = declared;
         value = n.initialValue;
       } else if (n.type === 'StateVariableDeclaration' && n.initialValue && n.variables?.[0]?.name) {
         target = n.variables[0].name;
@@ -77,7 +78,10 @@ export function entropyFacts(facts: StaticFacts): EntropyFacts {
     if (
       n?.type === 'FunctionCall' &&
       isTypeConversion(n.expression) &&
-      /^u?int(8|16|24|32)$|^bool$/.test(n.expression.name ?? n.expression.typeName?.name ?? '')
+      // A conversion's callee is an ElementaryTypeName (`uint8`) or `payable`.
+      /^u?int(8|16|24|32)$|^bool$/.test(
+        n.expression.type === 'ElementaryTypeName' || n.expression.type === 'Identifier' ? n.expression.name : '',
+      )
     )
       return true;
     return false;

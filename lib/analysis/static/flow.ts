@@ -2,8 +2,8 @@
 // transitive closure of writes, reads and external calls over internal callees and modifiers, and
 // the reentrancy paths (an external call, directly, through a callee or in a modifier before `_`,
 // followed by state writes).
-import { line, walk, type Node } from './ast.ts';
-import type { FunctionFacts, ReentrancyPath, StateWrite } from './facts.ts';
+import { line, walk } from './ast.ts';
+import type { FunctionFacts, FunctionNode, ReentrancyPath, StateWrite } from './facts.ts';
 
 /** Fills transitiveWrites/Reads/External/Unresolved of `f` and everything it reaches. */
 export function transitive(f: FunctionFacts, stack: Set<FunctionFacts>, done: WeakSet<FunctionFacts>) {
@@ -58,7 +58,7 @@ export function reentrancyPaths(f: FunctionFacts): ReentrancyPath[] {
   return out;
 }
 
-function findUnderscore(mod: Node): number | null {
+function findUnderscore(mod: FunctionNode): number | null {
   let pos: number | null = null;
   walk(mod.body ?? {}, (n) => {
     if (pos !== null) return false;

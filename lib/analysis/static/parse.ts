@@ -3,6 +3,7 @@
 // failure we blank out (with spaces, keeping newlines so every line number stays exact) the
 // smallest top-level member or contract that contains the reported error, and parse again.
 import { parseSolidityText } from '../solidity-parser.ts';
+import type { AST } from './ast.ts';
 
 export interface ParseDiagnostic {
   kind: 'parse_error';
@@ -14,7 +15,7 @@ export interface ParseDiagnostic {
 }
 
 export interface ParseResult {
-  ast: any;
+  ast: AST.SourceUnit;
   diagnostics: ParseDiagnostic[];
   /** True when parts of the source were skipped. */
   partial: boolean;
@@ -29,25 +30,32 @@ interface RawError {
   column: number | null;
 }
 
-function tryParse(source: string): { ast: any; errors: RawError[] } | { ast: null; errors: RawError[] } {
+/** One error as the parser reports it (tolerant-mode `errors`, a ParserError's `errors`). */
+interface ParserErrorItem {
+  message?: unknown;
+  line?: number | null;
+  column?: number | null;
+}
+
+const rawError = (e: ParserErrorItem): RawError => ({ message: String(e.message), line: e.line ?? null, column: e.column ?? null });
+
+function tryParse(source: string): { ast: AST.SourceUnit | null; errors: RawError[] } {
   try {
-    const ast = parseSolidityText(source, OPTS);
-    const errs: RawError[] = (ast.errors ?? []).map((e: any) => ({
-      message: String(e.message),
-      line: e.line ?? null,
-      column: e.column ?? null,
-    }));
+    // The parser's own result type: the SourceUnit, with `errors` in tolerant mode.
+    const ast = parseSolidityText(source, OPTS) as AST.SourceUnit & { errors?: ParserErrorItem[] };
+    const errs: RawError[] = (ast.errors ?? []).map(rawError);
     return { ast, errors: errs };
   } catch {
     // Tolerant mode crashed; a strict parse gives the real syntax error and its position.
     try {
       parseSolidityText(source, { loc: true, range: true });
       return { ast: null, errors: [{ message: 'parser failed on this input', line: null, column: null }] };
-    } catch (e: any) {
+    } catch (e: unknown) {
+      const err = e as { errors?: unknown; message?: unknown } | null;
       const list: RawError[] =
-        Array.isArray(e?.errors) && e.errors.length
-          ? e.errors.map((x: any) => ({ message: String(x.message), line: x.line ?? null, column: x.column ?? null }))
-          : [{ message: String(e?.message ?? e), line: null, column: null }];
+        Array.isArray(err?.errors) && err.errors.length
+          ? (err.errors as ParserErrorItem[]).map(rawError)
+          : [{ message: String(err?.message ?? e), line: null, column: null }];
       return { ast: null, errors: list };
     }
   }
@@ -190,7 +198,7 @@ export function parseSolidity(source: string): ParseResult {
 }
 
 /** Text of `pragma solidity ...;` (first one), or null. */
-export function solidityPragma(ast: any): string | null {
+export function solidityPragma(ast: AST.SourceUnit | null | undefined): string | null {
   for (const c of ast?.children ?? []) if (c.type === 'PragmaDirective' && c.name === 'solidity') return String(c.value);
   return null;
 }

@@ -1,11 +1,16 @@
 // Position questions of computeFacts (its last pass): which contract and function enclose a node
 // (binary search over ranges: contracts and functions never overlap), whether it sits in a loop
 // or an unchecked block of its function, and whether any transaction can reach it.
-import type { Node } from './ast.ts';
+import type { AST, Located, Node } from './ast.ts';
 import type { ContractFacts, FunctionFacts } from './facts.ts';
 import { deadRanges } from './reachability.ts';
 
-export function positionLookups(ast: Node, contracts: ContractFacts[], fnByNode: Map<Node, FunctionFacts>, parent: (n: Node) => Node) {
+export function positionLookups(
+  ast: AST.SourceUnit,
+  contracts: ContractFacts[],
+  fnByNode: Map<Node, FunctionFacts>,
+  parent: (n: Node) => Node | null,
+) {
   // Enclosing lookup by range containment (contracts and functions never overlap).
   const fnRanges = [...fnByNode.entries()].map(([n, f]) => ({ s: n.range?.[0] ?? -1, e: n.range?.[1] ?? -1, f }));
   const cRanges = contracts.map((c) => ({ s: c.node.range?.[0] ?? -1, e: c.node.range?.[1] ?? -1, c }));
@@ -24,7 +29,7 @@ export function positionLookups(ast: Node, contracts: ContractFacts[], fnByNode:
     }
     return best >= 0 && at <= list[best].e ? list[best] : null;
   };
-  const enclosing = (node: Node) => {
+  const enclosing = (node: Located) => {
     const at = node?.range?.[0] ?? -1;
     return { contract: lookup(cRanges, at)?.c ?? null, fn: lookup(fnRanges, at)?.f ?? null };
   };
@@ -39,7 +44,7 @@ export function positionLookups(ast: Node, contracts: ContractFacts[], fnByNode:
   };
   const isFnBoundary = (n: Node) => n.type === 'FunctionDefinition' || n.type === 'ModifierDefinition' || n.type === 'ContractDefinition';
   let dead: Array<[number, number]> | null = null;
-  const unreachable = (node: Node) => {
+  const unreachable = (node: Located) => {
     dead ??= contracts.flatMap((c) => deadRanges(ast, contracts, c));
     const r = node?.range;
     return !!r && dead.some(([s, e]) => r[0] >= s && r[1] <= e);
@@ -47,7 +52,7 @@ export function positionLookups(ast: Node, contracts: ContractFacts[], fnByNode:
 
   const inLoop = (n: Node) =>
     ancestorIs(n, (p) => p.type === 'ForStatement' || p.type === 'WhileStatement' || p.type === 'DoWhileStatement', isFnBoundary);
-  const inUnchecked = (n: Node) =>
-    ancestorIs(n, (p) => p.type === 'UncheckedStatement' || (p.type === 'Block' && p.unchecked === true), isFnBoundary);
+  // The parser gives `unchecked { … }` its own statement node (it never flags a Block).
+  const inUnchecked = (n: Node) => ancestorIs(n, (p) => p.type === 'UncheckedStatement', isFnBoundary);
   return { enclosing, inLoop, inUnchecked, unreachable };
 }

@@ -8,7 +8,7 @@
 // slot), and, when the file imports others, the variable is private (a derived contract elsewhere
 // could write it otherwise). Only function-level statements and a modifier's statements before
 // `_` are judged; anything the evaluator does not understand leaves the code reachable.
-import { isRequireLike, rootName, unwrap, walk, type Node } from './ast.ts';
+import { asNodes, isRequireLike, rootName, tupleComponents, unwrap, walk, type AST, type MaybeNode, type Node } from './ast.ts';
 import type { ContractFacts, FunctionFacts } from './facts.ts';
 
 type Value = bigint | boolean;
@@ -18,7 +18,7 @@ const MAX_COMBINATIONS = 64;
 
 // One walk per file for what the whole file decides (assembly, imports), not one per contract.
 const fileFlags = new WeakMap<object, { assembly: boolean; imports: boolean }>();
-function flagsOf(ast: Node): { assembly: boolean; imports: boolean } {
+function flagsOf(ast: AST.SourceUnit): { assembly: boolean; imports: boolean } {
   let f = fileFlags.get(ast);
   if (!f) {
     const flags = { assembly: false, imports: false };
@@ -32,7 +32,7 @@ function flagsOf(ast: Node): { assembly: boolean; imports: boolean } {
 }
 
 /** Possible values of each constant-valued state variable of `c` (others are absent). */
-export function constantStateValues(ast: Node, contracts: ContractFacts[], c: ContractFacts): Env {
+export function constantStateValues(ast: AST.SourceUnit, contracts: ContractFacts[], c: ContractFacts): Env {
   const out: Env = new Map();
   const { assembly, imports: hasImports } = flagsOf(ast);
   if (assembly) return out;
@@ -63,7 +63,7 @@ function collectWrites(f: FunctionFacts, vars: Map<string, { isBool: boolean; va
   if (!vars.size) return;
   walk(f.node.body, (n) => {
     if (n.type === 'BinaryOperation' && /^([-+*/%|&^]|<<|>>)?=$/.test(n.operator)) {
-      const targets = n.left?.type === 'TupleExpression' ? (n.left.components ?? []) : [n.left];
+      const targets = n.left?.type === 'TupleExpression' ? tupleComponents(n.left) : [n.left];
       for (const t of targets) {
         const x = t ? vars.get(rootName(t) ?? '') : undefined;
         if (!x) continue;
@@ -80,7 +80,7 @@ function collectWrites(f: FunctionFacts, vars: Map<string, { isBool: boolean; va
   });
 }
 
-function literal(e: Node): Value | null {
+function literal(e: MaybeNode): Value | null {
   const u = unwrap(e);
   if (u?.type === 'BooleanLiteral') return !!u.value;
   if (u?.type === 'NumberLiteral' && !u.subdenomination && /^(0x[0-9a-fA-F]+|\d+)$/.test(u.number)) return BigInt(u.number);
@@ -100,7 +100,7 @@ export function evaluate(e: Node, env: Env, fn: FunctionFacts | null): boolean |
   });
   if (unknown || !names.size) return null;
   const list = [...names];
-  let combos: Array<Map<string, Value>> = [new Map()];
+  let combos: Array<Map<string, Value>> = [new Map<string, Value>()];
   for (const n of list) {
     const next: Array<Map<string, Value>> = [];
     for (const c of combos) for (const v of env.get(n)!) next.push(new Map(c).set(n, v));
@@ -154,7 +154,7 @@ function evalExpr(e: Node, vals: Map<string, Value>): Value | null {
 }
 
 /** A statement that always leaves the function: return, revert, throw, or a block ending in one. */
-function exits(s: Node): boolean {
+function exits(s: MaybeNode): boolean {
   if (!s) return false;
   if (s.type === 'ReturnStatement' || s.type === 'ThrowStatement' || s.type === 'RevertStatement') return true;
   if (
@@ -164,7 +164,7 @@ function exits(s: Node): boolean {
     s.expression.expression.name === 'revert'
   )
     return true;
-  if (s.type === 'Block') return exits(s.statements?.at(-1));
+  if (s.type === 'Block') return exits(asNodes(s.statements).at(-1));
   return false;
 }
 
@@ -185,7 +185,7 @@ function stopsAt(stmts: Node[], env: Env, fn: FunctionFacts): number {
 }
 
 /** Source ranges [start, end] that no transaction can reach, for the functions of `c`. */
-export function deadRanges(ast: Node, contracts: ContractFacts[], c: ContractFacts): Array<[number, number]> {
+export function deadRanges(ast: AST.SourceUnit, contracts: ContractFacts[], c: ContractFacts): Array<[number, number]> {
   const env = constantStateValues(ast, contracts, c);
   if (!env.size) return [];
   const out: Array<[number, number]> = [];
@@ -195,7 +195,7 @@ export function deadRanges(ast: Node, contracts: ContractFacts[], c: ContractFac
     if (f.kind === 'modifier') continue;
     // A modifier that never lets execution reach `_` makes the whole body dead.
     const blocked = f.modifiers.some((m) => {
-      const stmts: Node[] = m.def?.node.body?.statements ?? [];
+      const stmts: Node[] = asNodes(m.def?.node.body?.statements);
       const u = stmts.findIndex(
         (s) => s.type === 'ExpressionStatement' && s.expression?.type === 'Identifier' && s.expression.name === '_',
       );
@@ -203,12 +203,12 @@ export function deadRanges(ast: Node, contracts: ContractFacts[], c: ContractFac
       return stop >= 0;
     });
     if (blocked) {
-      out.push([body.range[0], body.range[1]]);
+      out.push([body.range![0], body.range![1]]);
       continue;
     }
-    const stmts: Node[] = body.statements;
+    const stmts: Node[] = asNodes(body.statements);
     const stop = stopsAt(stmts, env, f);
-    if (stop >= 0 && stop + 1 < stmts.length) out.push([stmts[stop + 1].range[0], stmts[stmts.length - 1].range[1]]);
+    if (stop >= 0 && stop + 1 < stmts.length) out.push([stmts[stop + 1].range![0], stmts[stmts.length - 1].range![1]]);
     // `if (alwaysFalse) { ... }`: the branch never runs.
     for (const s of stmts.slice(0, stop >= 0 ? stop : stmts.length)) {
       if (s.type === 'IfStatement' && evaluate(s.condition, env, f) === false && s.trueBody?.range)

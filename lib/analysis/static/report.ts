@@ -8,7 +8,7 @@ import type { StaticFacts } from './facts.ts';
 export const STATIC_TOOL = 'vigil-static';
 
 function fill(template: string, data: Record<string, string | number> | undefined): string {
-  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k) => (data && k in data ? String(data[k]) : `{{${k}}}`));
+  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k: string) => (data && k in data ? String(data[k]) : `{{${k}}}`));
 }
 
 /** Builds a schema-conformant finding from a detector report. */

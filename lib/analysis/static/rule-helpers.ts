@@ -1,10 +1,34 @@
 // Helpers that several detectors share: where to report (the statement, not the whole function),
 // which conditions guard a function, and whether a value comes from the caller.
-import type { Detector } from '../../../kernel/contracts/detector.ts';
-import { isNode, isRequireLike, line, endLine, some, walk, text, unwrap, type Node } from './ast.ts';
-import type { ContractFacts, FunctionFacts, StaticFacts } from './facts.ts';
+import type { Detector, DetectorContext } from '../../../kernel/contracts/detector.ts';
+import {
+  asNode,
+  isNode,
+  isRequireLike,
+  line,
+  endLine,
+  some,
+  walk,
+  text,
+  unwrap,
+  type MaybeNode,
+  type Node,
+  type NodeOf,
+  type NodeType,
+} from './ast.ts';
+import type { ContractFacts, FunctionFacts, FunctionNode, StaticFacts } from './facts.ts';
 
-export type StaticDetector = Detector<StaticFacts>;
+type Handler<K extends NodeType> = (node: NodeOf<K>, parent?: Node) => void;
+/** A static detector's visitor: each handler gets the parser's node type for its key
+ *  (`FunctionCall` → AST.FunctionCall), on entry or on `<Type>:exit`. */
+export type StaticVisitor = { [K in NodeType]?: Handler<K> } & { [K in NodeType as `${K}:exit`]?: Handler<K> } & {
+  $finish?: () => Promise<void>;
+};
+
+/** The kernel's detector contract, with the static layer's facts and typed visitor. */
+export interface StaticDetector extends Detector<StaticFacts> {
+  create(context: DetectorContext<StaticFacts>): StaticVisitor;
+}
 
 const SIMPLE_STATEMENTS = new Set([
   'ExpressionStatement',
@@ -40,14 +64,14 @@ export function statementLoc(node: Node, facts: StaticFacts): { line: number; en
 }
 
 /** Header of a function: from `function` to the line where its body opens. */
-export function headerLoc(fn: Node): { line: number; end_line: number } {
+export function headerLoc(fn: FunctionNode): { line: number; end_line: number } {
   const start = line(fn);
   const bodyLine = fn.body ? line(fn.body) : endLine(fn);
   return { line: start, end_line: Math.max(start, bodyLine) };
 }
 
 /** Conditions evaluated in a body: require/assert arguments, if/while/for/ternary conditions. */
-export function conditions(body: Node): Node[] {
+export function conditions(body: MaybeNode): Node[] {
   const out: Node[] = [];
   if (!isNode(body)) return out;
   walk(body, (n) => {
@@ -164,7 +188,10 @@ export function argumentFlow(
     if (!f.node.body) unresolved = true;
     if (
       f.unresolvedCalls.some((c) =>
-        (c.node.arguments ?? []).some((a: Node) => unwrapArg(a)?.type === 'Identifier' && unwrapArg(a).name === n),
+        (c.node.arguments ?? []).some((a) => {
+          const u = unwrapArg(a);
+          return u?.type === 'Identifier' && u.name === n;
+        }),
       )
     )
       unresolved = true;
@@ -186,9 +213,9 @@ export function argumentFlow(
   return { sites, unresolved };
 }
 
-function unwrapArg(a: Node): Node {
+function unwrapArg(a: MaybeNode): MaybeNode {
   let n = a;
-  while (n?.type === 'TupleExpression' && n.components?.length === 1) n = n.components[0];
+  while (n?.type === 'TupleExpression' && n.components?.length === 1) n = asNode(n.components[0]);
   return n;
 }
 

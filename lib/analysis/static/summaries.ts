@@ -3,8 +3,9 @@
 // consumes, and what its return value carries. Parameters are followed through argument passing,
 // so a rule sees that `permit` consumes the owner's nonce through `_useNonce(owner)`, or checks
 // its deadline through `_checkValidity(deadline)`, without knowing the helpers' names.
-import { isNode, isRequireLike, rootName, walk, type Node } from './ast.ts';
+import { isNode, rootName, walk, type AST, type MaybeNode, type Node, type Recognised } from './ast.ts';
 import type { FunctionFacts } from './facts.ts';
+import { conditions } from './rule-helpers.ts';
 
 export interface FunctionSummary {
   /** State variables read / written, here or in a callee or modifier (transitively). */
@@ -34,21 +35,10 @@ export const emptySummary = (): FunctionSummary => ({
   returns: new Set(),
 });
 
-function conditionsOf(body: Node): Node[] {
-  const out: Node[] = [];
-  if (!isNode(body)) return out;
-  walk(body, (n) => {
-    if (isRequireLike(n) && n.arguments?.[0]) out.push(n.arguments[0]);
-    else if (['IfStatement', 'WhileStatement', 'DoWhileStatement', 'Conditional'].includes(n.type) && n.condition) out.push(n.condition);
-    else if (n.type === 'ForStatement' && n.conditionExpression) out.push(n.conditionExpression);
-  });
-  return out;
-}
-
-const isStep = (n: Node) =>
+const isStep = (n: MaybeNode): n is Recognised<AST.UnaryOperation | AST.BinaryOperation> =>
   (n?.type === 'UnaryOperation' && (n.operator === '++' || n.operator === '--')) ||
   (n?.type === 'BinaryOperation' && (n.operator === '+=' || n.operator === '-=') && n.right?.type === 'NumberLiteral');
-const isMark = (n: Node) =>
+const isMark = (n: MaybeNode): n is Recognised<AST.BinaryOperation> =>
   n?.type === 'BinaryOperation' && n.operator === '=' && n.right?.type === 'BooleanLiteral' && n.right.value === true;
 
 /** Identifiers among the index keys of `lhs` (`a[k1][k2].m` → k1, k2). */
@@ -70,7 +60,7 @@ function local(fn: FunctionFacts): FunctionSummary {
   for (const v of fn.reads) s.reads.add(v);
   for (const w of fn.writes) s.writes.add(w.variable);
   const body = fn.node.body;
-  for (const c of conditionsOf(body))
+  for (const c of conditions(body))
     walk(c, (x) => {
       if (x.type !== 'Identifier') return;
       if (params.has(x.name)) s.checkedParams.add(x.name);
@@ -84,7 +74,8 @@ function local(fn: FunctionFacts): FunctionSummary {
     for (const k of keyNames(lhs)) if (params.has(k)) s.consumedByParam.add(k);
   }
   if (isNode(body)) {
-    const named = new Set<string>((fn.node.returnParameters ?? []).map((p: Node) => p?.name).filter(Boolean));
+    const returns = fn.node.type === 'FunctionDefinition' ? (fn.node.returnParameters ?? []) : [];
+    const named = new Set<string>(returns.map((p) => p?.name).filter((n): n is string => !!n));
     walk(body, (x) => {
       const carried =
         x.type === 'ReturnStatement'
@@ -177,7 +168,12 @@ export function computeSummaries(all: FunctionFacts[]): Map<FunctionFacts, Funct
 function returnsCallOf(expr: Node, callee: FunctionFacts): boolean {
   let hit = false;
   walk(expr, (y) => {
-    if (y.type === 'FunctionCall' && (y.expression?.name === callee.name || y.expression?.memberName === callee.name)) hit = true;
+    if (
+      y.type === 'FunctionCall' &&
+      ((y.expression?.type === 'Identifier' && y.expression.name === callee.name) ||
+        (y.expression?.type === 'MemberAccess' && y.expression.memberName === callee.name))
+    )
+      hit = true;
   });
   return hit;
 }

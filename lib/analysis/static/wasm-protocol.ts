@@ -28,7 +28,10 @@ const MAX_DEPTH = 3;
 
 function strip(v: unknown, depth: number): unknown {
   if (v === null || typeof v !== 'object') return v;
-  if (depth >= MAX_DEPTH) return Array.isArray(v) ? [] : (v as any).type ? { type: (v as any).type } : {};
+  if (depth >= MAX_DEPTH) {
+    const type = (v as { type?: unknown }).type;
+    return Array.isArray(v) ? [] : type ? { type } : {};
+  }
   if (Array.isArray(v)) return v.map((x) => strip(x, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v)) {

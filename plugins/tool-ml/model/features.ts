@@ -12,6 +12,8 @@ import {
   blockValue,
   type FunctionFacts,
   type Node,
+  identName,
+  returnParameters,
 } from '../../../lib/analysis/static/index.ts';
 
 const NODE_TYPES = [
@@ -226,11 +228,12 @@ function sampleOf(
       n.type === 'MemberAccess' &&
       n.memberName === 'balance' &&
       n.expression?.type === 'FunctionCall' &&
-      n.expression.arguments?.[0]?.name === 'this'
+      identName(n.expression.arguments?.[0]) === 'this'
     )
       inc(flag, 'own_balance');
-    if ((n.type === 'ForStatement' || n.type === 'WhileStatement') && (n.conditionExpression ?? n.condition)) {
-      walk(n.conditionExpression ?? n.condition, (m: Node) =>
+    const loopCondition = n.type === 'ForStatement' ? n.conditionExpression : n.type === 'WhileStatement' ? n.condition : null;
+    if (loopCondition) {
+      walk(loopCondition, (m: Node) =>
         m.type === 'MemberAccess' && m.memberName === 'length' ? (inc(flag, 'length_in_loop_cond'), undefined) : undefined,
       );
     }
@@ -273,7 +276,7 @@ function sampleOf(
   f('checked_arith', checked);
   f('legacy_ctor_era', legacy);
   f('params', fn.params.length);
-  f('returns', (fn.node.returnParameters ?? []).length);
+  f('returns', returnParameters(fn.node).length);
   const line = fn.node.loc?.start?.line ?? 1;
   const end = fn.node.loc?.end?.line ?? line;
   f('lines', end - line + 1);

@@ -1,0 +1,29 @@
+// Compiler-version facts (a pass of computeFacts): the pragma's lowest admitted version, and what
+// follows from it: checked arithmetic (>= 0.8), legacy same-name constructors (< 0.4.22), and
+// whether the pragma floats. Without a pragma, old-only syntax dates the code.
+import semver from 'semver';
+import type { AST } from './ast.ts';
+import type { VersionFacts } from './facts.ts';
+import { solidityPragma } from './parse.ts';
+
+export function versionFacts(ast: AST.SourceUnit, source: string): VersionFacts {
+  const pragma = solidityPragma(ast);
+  let min: string | null = null;
+  if (pragma) {
+    try {
+      const cleaned = pragma
+        .replace(/\s+/g, ' ')
+        .replace(/([<>=^~]+) /g, '$1')
+        .trim();
+      min = semver.minVersion(cleaned)?.version ?? null;
+    } catch {
+      min = null;
+    }
+  }
+  // Without a pragma, old-only syntax tells us the code predates 0.5.
+  const legacySyntax = /\b(throw|suicide|sha3|callcode)\b|\bvar\s+\w|\.call\.value\(|\bconstant\s+returns|\)\s*constant\b/.test(source);
+  const checkedArithmetic = min ? semver.gte(min, '0.8.0') : !legacySyntax;
+  const legacyConstructors = min ? semver.lt(min, '0.4.22') : legacySyntax;
+  const floating = !!pragma && /[\^~><]/.test(pragma) && !/<\s*=?\s*\d/.test(pragma.replace(/^.*?>=?[^<]*$/, ''));
+  return { pragma, min, checkedArithmetic, legacyConstructors, floating };
+}
