@@ -1,8 +1,16 @@
 // The typed service map for the services plugins share (see `Services` in kernel/plugin-api.ts):
 // services.get('analysis') is an AnalysisEngine wherever this file is part of the program. Which
 // plugin provides and which requires each service is declared in the plugins' manifests.
-import type { AgentRuntime, AnalysisEngine, ApprovalGate, AuditSink, ReadinessRegistry, Tenancy, UsageMeter } from '../kernel/index.ts';
-import type { TenantDirectory } from './gateway/governance/tenants.ts';
+import type { AnalysisEngine } from '../kernel/index.ts';
+import type {
+  AgentRuntime,
+  ApprovalService,
+  AuditSink,
+  ReadinessRegistry,
+  Tenancy,
+  TenantDirectory,
+  UsageMeter,
+} from './gateway/contracts.ts';
 
 declare module '../kernel/plugin-api.ts' {
   interface Services {
@@ -16,8 +24,8 @@ declare module '../kernel/plugin-api.ts' {
     'tenant-directory': TenantDirectory;
     /** gateway-audit: the append-only audit log. */
     audit: AuditSink;
-    /** gateway-approvals: the human approval gate. */
-    approvals: ApprovalGate;
+    /** gateway-approvals: the human approval gate, its policy and statistics. */
+    approvals: ApprovalService;
     /** gateway-core: the agent runtime. */
     agent: AgentRuntime;
     /** gateway-core: the readiness report other plugins add checks to. */

@@ -2,14 +2,8 @@
 // an engine that failed to load shows up as 503 and in /health instead of taking these routes
 // down with it), output formatters, and request cancellation.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  HttpError,
-  type AnalysisEngine,
-  type AnalysisResult,
-  type PluginContext,
-  type Tenancy,
-  type TenantContext,
-} from '../../kernel/index.ts';
+import { HttpError, type AnalysisEngine, type AnalysisResult, type PluginContext } from '../../kernel/index.ts';
+import type { Tenancy, TenantContext } from '../../lib/gateway/contracts.ts';
 import { extractApiKey } from '../../lib/gateway/governance/keys.ts';
 import { admissionFor, applyTimeout, clientKey, maxAnalysisTimeout, type AppliedTimeout } from '../../lib/analysis/admission.ts';
 import { analysisEngineOf } from '../../lib/analysis/engine-service.ts';

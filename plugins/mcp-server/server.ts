@@ -14,11 +14,12 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
-import type { Capability, KernelServices, Skill, TenantContext } from '../../kernel/index.ts';
+import type { Capability, KernelServices, Skill } from '../../kernel/index.ts';
 import type { AgentService, ToolCallRecord, TurnEvent } from '../../lib/gateway/agent/types.ts';
 import { analysisOperations, operationTimeoutMs } from './analysis-ops.ts';
 import { admissionFor, clientKey, maxAnalysisTimeout } from '../../lib/analysis/admission.ts';
 import { HttpError } from '../../kernel/index.ts';
+import type { TenantContext } from '../../lib/gateway/contracts.ts';
 
 // The guardrail chain blocks text above its max_chars (256 KiB by default), so larger results are
 // truncated to this first, as chat truncates to agent.max_tool_output_chars.

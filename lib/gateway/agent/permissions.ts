@@ -2,7 +2,8 @@
 // (a name or an explicit list) unless the caller's tenant carries its own permissions.
 // The default set is read-only plus crypto, analysis and web fetch: writing files and running
 // programs are things an operator turns on deliberately, never by default.
-import type { Capability, Skill, TenantContext } from '../../../kernel/index.ts';
+import type { Capability, Skill } from '../../../kernel/index.ts';
+import type { TenantContext } from '../contracts.ts';
 
 export const ALL_CAPABILITIES: Capability[] = [
   'file_read',
