@@ -5,7 +5,8 @@
 // still answers (503 unhealthy, saying why) and reports stay readable.
 import { definePlugin } from '../../kernel/index.ts';
 import type { ReadinessRegistry } from '../../lib/gateway/contracts.ts';
-import { admissionFor, maxAnalysisTimeout } from '../../lib/analysis/admission.ts';
+import { maxAnalysisTimeout } from '../../lib/analysis/admission.ts';
+import { AnalysisAdmission, admissionLimits } from './admission.ts';
 import { analyzeRoutes } from './routes/analyze.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { remediateRoutes } from './routes/remediate.ts';
@@ -16,7 +17,9 @@ export default definePlugin<ApiConfig>({
   setup(ctx) {
     // A bad `analysis_admission` section stops the plugin here, with the reason, rather than
     // failing every analysis request later.
-    const gate = admissionFor(ctx.services);
+    const gate = new AnalysisAdmission(admissionLimits(ctx.services.settings.file));
+    // One gate per kernel: MCP's analyses queue behind the same one.
+    ctx.provide('analysis-admission', gate);
     ctx.registerRoutes('api', async (app) => {
       await metaRoutes(app, ctx);
       await analyzeRoutes(app, ctx);

@@ -49,6 +49,7 @@ export default definePlugin<CoreConfig>({
     ctx.onStart(subscribe);
     ctx.provide('agent', agent);
     ctx.provide('readiness', readiness);
+    ctx.provide('guardrails', guardrails.chain);
     ctx.registerRoutes('gateway', gatewayRoutes(shared));
     ctx.onClose(() => agent.idle());
   },
