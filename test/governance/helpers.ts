@@ -41,6 +41,7 @@ export async function boot(input: Omit<SettingsInput, 'dataDir'> & { dataDir?: s
       config: input.config ?? null,
       overrides: { guardrails: { prompt_injection: { mode: 'log' } }, ...(input.overrides ?? {}) },
     },
+    side: 'gateway',
     kernel: { poolThreads: 1 },
   });
   return {

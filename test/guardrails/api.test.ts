@@ -75,7 +75,7 @@ describe('guardrails check endpoint (bare Fastify)', () => {
 
 describe('guardrails check endpoint (kernel)', () => {
   it('is mounted on the gateway with the config file modes, and hits show on /metrics', async () => {
-    const k = await bootKernel({ settings: { overrides: { guardrails: { pii: { mode: 'log' } } } } });
+    const k = await bootKernel({ side: 'gateway', settings: { overrides: { guardrails: { pii: { mode: 'log' } } } } });
     try {
       const plugins = k.registry.plugins().filter((p) => p.kind === 'guardrail');
       assert.equal(plugins.length, 6);
