@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { Kernel } from '../kernel/kernel.ts';
-import { TenantDirectory } from '../lib/gateway/governance/tenants.ts';
+import { TenantDirectory } from '../plugins/gateway-tenancy/directory.ts';
 import { createAuditLog } from '../lib/gateway/governance/audit-log.ts';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-edge-'));

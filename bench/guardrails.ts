@@ -10,7 +10,7 @@
 // Options: --folds N (default 5), --seed N, --iterations N (latency samples, default 2000).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runGuardrails, type ChainLayer } from '../lib/guardrails/chain.ts';
+import { runGuardrails, type ChainLayer } from '../plugins/gateway-core/agent/chain.ts';
 import { loadModel, mulberry32, type LoadedModel } from '../lib/guardrails/classifier.ts';
 import type { Guardrail } from '../kernel/index.ts';
 import {

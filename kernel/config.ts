@@ -69,7 +69,8 @@ export function parseHostPort(value: string, flag: string): { host: string; port
   return { host: (m[1] ?? '127.0.0.1').replace(/^\[|\]$/g, ''), port };
 }
 
-const UNITS: Record<string, number> = {
+/** Units of a COUNT/UNIT rate limit, in milliseconds (the serve flags and per-tenant limits). */
+export const RATE_UNITS: Record<string, number> = {
   s: 1000,
   sec: 1000,
   second: 1000,
@@ -85,12 +86,12 @@ const UNITS: Record<string, number> = {
 export function parseRateLimit(value: string, flag = '--rate-limit-per-key'): RateLimit {
   const m = /^\s*(\d+)\s*\/\s*([a-z]+)\s*$/i.exec(value);
   const unit = m?.[2]?.toLowerCase();
-  if (!m || !unit || !(unit in UNITS)) {
+  if (!m || !unit || !(unit in RATE_UNITS)) {
     throw new ConfigError(`${flag} must be COUNT/UNIT with unit s, min, h or day (e.g. 60/min), got "${value}"`);
   }
   const max = Number(m[1]);
   if (max < 1) throw new ConfigError(`${flag}: count must be at least 1`);
-  return { max, windowMs: UNITS[unit], text: `${max}/${unit}` };
+  return { max, windowMs: RATE_UNITS[unit], text: `${max}/${unit}` };
 }
 
 export function parsePositiveInt(value: string | number, flag: string): number {

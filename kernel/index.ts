@@ -15,6 +15,8 @@ export type {
   CliKernel,
 } from './plugin-api.ts';
 export type { PluginManifest, PluginKind } from './manifest.ts';
+export { CAPABILITIES } from './manifest.ts';
+export { RATE_UNITS } from './config.ts';
 export type { DetectorPluginDescriptor } from './registry.ts';
 export type * from './contracts/index.ts';
 export type * from './store/types.ts';

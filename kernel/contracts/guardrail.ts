@@ -1,6 +1,6 @@
-// Contract for guardrail layers (plugin kind "guardrail"). The kernel runs them in order on
-// every message: the first "block" wins, a "redact" hands the transformed text to the next layer.
-// The chain strategy itself lives in lib/guardrails/chain.ts (runGuardrails, createGuardrailChain).
+// Contract for guardrail layers (plugin kind "guardrail"). A chain runs them in order on every
+// message: the first "block" wins, a "redact" hands the transformed text to the next layer. The
+// chain is a plugin's service (the gateway's), not kernel code.
 export type GuardrailMode = 'off' | 'log' | 'redact' | 'block';
 export type GuardrailDirection = 'input' | 'output' | 'tool_args' | 'tool_result';
 /** What the chain did with a message: allow (nothing found), log (found, recorded only), redact, block. */

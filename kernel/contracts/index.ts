@@ -5,5 +5,4 @@ export * from './skill.ts';
 export * from './llm.ts';
 export * from './compliance.ts';
 export * from './analysis.ts';
-export * from './gateway.ts';
 export * from './remediation.ts';

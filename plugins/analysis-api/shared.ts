@@ -2,16 +2,10 @@
 // an engine that failed to load shows up as 503 and in /health instead of taking these routes
 // down with it), output formatters, and request cancellation.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  HttpError,
-  type AnalysisEngine,
-  type AnalysisResult,
-  type PluginContext,
-  type Tenancy,
-  type TenantContext,
-} from '../../kernel/index.ts';
+import { HttpError, type AnalysisEngine, type AnalysisResult, type PluginContext } from '../../kernel/index.ts';
+import type { Tenancy, TenantContext } from '../../lib/gateway/contracts.ts';
 import { extractApiKey } from '../../lib/gateway/governance/keys.ts';
-import { admissionFor, applyTimeout, clientKey, maxAnalysisTimeout, type AppliedTimeout } from '../../lib/analysis/admission.ts';
+import { applyTimeout, clientKey, maxAnalysisTimeout, type AppliedTimeout } from '../../lib/analysis/admission.ts';
 import { analysisEngineOf } from '../../lib/analysis/engine-service.ts';
 
 export interface ApiConfig extends Record<string, unknown> {
@@ -138,7 +132,7 @@ export function noteTimeout<T extends Record<string, unknown>>(body: T, t: Appli
 }
 
 /**
- * Waits for an analysis slot (lib/analysis/admission.ts): 429 analysis_busy with Retry-After when
+ * Waits for an analysis slot (this plugin's `analysis-admission` gate): 429 analysis_busy with Retry-After when
  * this client or the queue is full. Returns the release function and the milliseconds left of
  * the request's budget once admitted.
  */
@@ -148,7 +142,7 @@ export async function admit(
   signal: AbortSignal,
   deadline: number,
 ): Promise<{ release: () => void; budgetMs: number }> {
-  const gate = admissionFor(ctx.services);
+  const gate = ctx.services.get('analysis-admission')!; // provided by this plugin in setup
   const release = await gate.acquire(clientKey(await callerTenant(req, ctx), req.ip), {
     signal,
     waitMs: Math.max(1000, (deadline - Date.now()) / 2),

@@ -11,7 +11,8 @@
 import { randomUUID } from 'node:crypto';
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { FastifyRequest } from 'fastify';
-import { definePlugin, HttpError, Type, type AnalysisEngine, type AnalysisResult, type AuditSink } from '../../kernel/index.ts';
+import { definePlugin, HttpError, Type, type AnalysisEngine, type AnalysisResult } from '../../kernel/index.ts';
+import type { AuditSink } from '../../lib/gateway/contracts.ts';
 import { readContract } from '../../lib/analysis/contract-input.ts';
 import type { AnalysisJobs } from '../../lib/analysis/jobs.ts';
 import { openSse } from '../../lib/gateway/agent/sse.ts';

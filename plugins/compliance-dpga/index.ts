@@ -5,7 +5,7 @@
 // legal mechanism, risk, next review). Both are per-tenant records. The module's status flags
 // an active agreement past its expiry and an assessment past its review date; a terminated
 // agreement or a closed assessment is never flagged, however old.
-import { definePlugin, Type, type ComplianceStatus, type ReadinessRegistry } from '../../kernel/index.ts';
+import { definePlugin, Type, type ComplianceStatus } from '../../kernel/index.ts';
 import { checkDates, DateString, knownTenants, mountRegister, type RegisterSpec } from '../../lib/gateway/governance/records.ts';
 import { HttpError } from '../../kernel/index.ts';
 
@@ -122,22 +122,6 @@ export default definePlugin({
       );
       mountRegister(app, store, () => ctx.services.get('audit'), AGREEMENTS);
       mountRegister(app, store, () => ctx.services.get('audit'), TRANSFERS);
-    });
-
-    ctx.onStart(() => {
-      ctx.services.get<ReadinessRegistry>('readiness')?.register(async () => {
-        const s = await status();
-        return [
-          {
-            id: 'compliance_dpga',
-            category: 'compliance',
-            title: s.title,
-            status: s.status,
-            detail: s.detail,
-            next_action: s.next_actions?.[0],
-          },
-        ];
-      });
     });
   },
 });

@@ -9,7 +9,8 @@
 // counts, never the matched values. All of it is per tenant: a tenant only ever finds, exports
 // or erases its own data.
 import { randomUUID } from 'node:crypto';
-import { definePlugin, HttpError, Type, type AuditSink, type ComplianceStatus, type ReadinessRegistry } from '../../kernel/index.ts';
+import { definePlugin, HttpError, Type, type ComplianceStatus } from '../../kernel/index.ts';
+import type { AuditSink } from '../../lib/gateway/contracts.ts';
 import { auditConcerns, emailsFor, findSubject, scanStoredPii, subjectAuditEvents, subjectHash } from './gdpr.ts';
 
 type Config = {
@@ -263,19 +264,6 @@ export default definePlugin<Config>({
         timer = setInterval(() => void run(), ctx.config.purge_interval_minutes * 60_000);
         timer.unref();
       }
-      ctx.services.get<ReadinessRegistry>('readiness')?.register(async () => {
-        const s = await status();
-        return [
-          {
-            id: 'compliance_gdpr',
-            category: 'compliance',
-            title: s.title,
-            status: s.status,
-            detail: s.detail,
-            next_action: s.next_actions?.[0],
-          },
-        ];
-      });
     });
     ctx.onClose(() => {
       if (timer) clearInterval(timer);

@@ -6,17 +6,10 @@
 // the tenant's blocked, denied and failed events from the audit log, newest first; ordinary 4xx
 // such as a 404 are failures of the caller and are listed, successful requests never are. Asset
 // registry (A 5.9): skills with their capabilities, LLM backends and plugins with versions.
-import {
-  definePlugin,
-  Type,
-  type AuditEvent,
-  type ApprovalGate,
-  type ComplianceStatus,
-  type ReadinessRegistry,
-  type Tenancy,
-} from '../../kernel/index.ts';
+import { definePlugin, Type, type AuditEvent, type ComplianceStatus } from '../../kernel/index.ts';
+import type { ApprovalGate, Tenancy } from '../../lib/gateway/contracts.ts';
 import { parseAuditFilters } from '../../lib/gateway/governance/audit-log.ts';
-import type { TenantDirectory } from '../../lib/gateway/governance/tenants.ts';
+import type { TenantDirectory } from '../../lib/gateway/contracts.ts';
 
 const INCIDENT_OUTCOMES = ['blocked', 'denied', 'failure'] as const;
 const KEY_EVENTS = ['tenant.created', 'tenant.key_rotated', 'tenant.removed'];
@@ -151,22 +144,6 @@ export default definePlugin({
           };
         },
       );
-    });
-
-    ctx.onStart(() => {
-      ctx.services.get<ReadinessRegistry>('readiness')?.register(async () => {
-        const s = await status();
-        return [
-          {
-            id: 'compliance_iso27001',
-            category: 'compliance',
-            title: s.title,
-            status: s.status,
-            detail: s.detail,
-            next_action: s.next_actions?.[0],
-          },
-        ];
-      });
     });
   },
 });

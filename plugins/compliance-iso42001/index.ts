@@ -5,9 +5,9 @@
 // Model inventory: each registered LLM backend with its provider, default model, whether it is
 // configured, and the plugin and version that provide it. Human oversight: the approval policy
 // in force and the tenant's approval statistics (decided, expired, median time to decide).
-import { definePlugin, Type, type ComplianceStatus, type ReadinessRegistry } from '../../kernel/index.ts';
+import { definePlugin, Type, type ComplianceStatus } from '../../kernel/index.ts';
 import { checkDates, DateString, knownTenants, mountRegister, type RegisterSpec } from '../../lib/gateway/governance/records.ts';
-import type { ApprovalService } from '../../lib/gateway/governance/approval-gate.ts';
+import type { ApprovalService } from '../../lib/gateway/contracts.ts';
 
 const Risk = Type.Object(
   {
@@ -116,22 +116,6 @@ export default definePlugin({
           };
         },
       );
-    });
-
-    ctx.onStart(() => {
-      ctx.services.get<ReadinessRegistry>('readiness')?.register(async () => {
-        const s = await status();
-        return [
-          {
-            id: 'compliance_iso42001',
-            category: 'compliance',
-            title: s.title,
-            status: s.status,
-            detail: s.detail,
-            next_action: s.next_actions?.[0],
-          },
-        ];
-      });
     });
   },
 });

@@ -5,7 +5,7 @@ import { defineCommand } from '../../kernel/index.ts';
 import { allTenants, storeAction } from '../../lib/gateway/governance/cli.ts';
 import { LimitError } from '../../lib/gateway/governance/limits.ts';
 import { createAuditLog } from '../../lib/gateway/governance/audit-log.ts';
-import { decideAsOperator } from '../../lib/gateway/governance/approval-gate.ts';
+import { decideAsOperator } from './approval-gate.ts';
 
 export const command = defineCommand({
   register(program, host) {

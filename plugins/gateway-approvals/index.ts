@@ -7,17 +7,11 @@
 // neither a listed skill nor a listed capability are never held up. Separation of duties: the
 // key whose request caused an approval never decides it; another key of the tenant with the
 // permission approvals_decide does, or the operator with `vigil approvals approve|deny`.
-import { definePlugin, HttpError, Type, type ApprovalGate, type AuditSink, type ReadinessRegistry } from '../../kernel/index.ts';
-import {
-  createApprovalService,
-  deciderName,
-  parseApprovalPolicy,
-  type ApprovalPolicy,
-  type ApprovalService,
-  type Decider,
-} from '../../lib/gateway/governance/approval-gate.ts';
+import { definePlugin, HttpError, Type } from '../../kernel/index.ts';
+import type { ApprovalGate, ApprovalPolicy, ApprovalService, AuditSink, Decider, ReadinessRegistry } from '../../lib/gateway/contracts.ts';
+import { createApprovalService, deciderName, parseApprovalPolicy } from './approval-gate.ts';
 import { approvalsCheck, separationCheck } from './readiness.ts';
-import type { TenantDirectory } from '../../lib/gateway/governance/tenants.ts';
+import type { TenantDirectory } from '../../lib/gateway/contracts.ts';
 import { openRedis, redisPrefixOf, redisUrlOf, newReplicaId } from '../../kernel/redis.ts';
 import { createRedisApprovalBus } from './redis-bus.ts';
 
@@ -161,14 +155,14 @@ export default definePlugin<{ sweep_interval_ms: number; poll_interval_ms: numbe
       );
     });
 
+    ctx.services
+      .get<ReadinessRegistry>('readiness')
+      ?.register(async () => [approvalsCheck(policy, policyError, svc.armed()), await separationCheck(ctx.services, policy)]);
     ctx.onStart(async () => {
       // Approvals left pending by an earlier run: expire the overdue, time the rest.
       await sweep();
       sweeper = setInterval(() => void sweep(), ctx.config.sweep_interval_ms);
       sweeper.unref();
-      ctx.services
-        .get<ReadinessRegistry>('readiness')
-        ?.register(async () => [approvalsCheck(policy, policyError, svc.armed()), await separationCheck(ctx.services, policy)]);
     });
     ctx.onClose(async () => {
       if (sweeper) clearInterval(sweeper);

@@ -3,9 +3,10 @@
 // `active` = verified on this instance, `available` = built in but not wired for this
 // deployment, `attention` = wiring missing or a runtime check failed. Each non-active check
 // names the configuration that would change it.
-import type { KernelServices, ReadinessCheck } from '../../kernel/index.ts';
-import type { ApprovalPolicy } from '../../lib/gateway/governance/approval-gate.ts';
-import type { TenantDirectory } from '../../lib/gateway/governance/tenants.ts';
+import type { KernelServices } from '../../kernel/index.ts';
+import type { ReadinessCheck } from '../../lib/gateway/contracts.ts';
+import type { ApprovalPolicy } from '../../lib/gateway/contracts.ts';
+import type { TenantDirectory } from '../../lib/gateway/contracts.ts';
 
 export function approvalsCheck(policy: ApprovalPolicy | null, error: string | null, pending: number): ReadinessCheck {
   if (error)

@@ -4,7 +4,7 @@
 // the deciding replica leaves the resumption to it.
 import type { Redis } from 'ioredis';
 import type { ApprovalRecord } from '../../kernel/index.ts';
-import type { ApprovalBus } from '../../lib/gateway/governance/approval-gate.ts';
+import type { ApprovalBus } from './approval-gate.ts';
 
 export function createRedisApprovalBus(o: {
   redis: Redis;

@@ -11,7 +11,8 @@
 import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { Counter } from 'prom-client';
-import { definePlugin, HttpError, Type, type ReadinessRegistry } from '../../kernel/index.ts';
+import { definePlugin, HttpError, Type } from '../../kernel/index.ts';
+import type { ReadinessRegistry } from '../../lib/gateway/contracts.ts';
 import { createAuditLog, parseAuditFilters } from '../../lib/gateway/governance/audit-log.ts';
 import { toCef } from './cef.ts';
 import { observabilityChecks } from './readiness.ts';
@@ -253,9 +254,7 @@ export default definePlugin<{ skip_paths: string[] }>({
       );
     });
 
-    ctx.onStart(() => {
-      ctx.services.get<ReadinessRegistry>('readiness')?.register(() => observabilityChecks(ctx.services, true));
-    });
+    ctx.services.get<ReadinessRegistry>('readiness')?.register(() => observabilityChecks(ctx.services, true));
     ctx.onClose(async () => {
       clearInterval(flusher);
       await flushFailures(true);

@@ -3,7 +3,8 @@
 // `active` = verified on this instance, `available` = built in but not wired for this
 // deployment, `attention` = wiring missing or a runtime check failed. Each non-active check
 // names the configuration that would change it.
-import type { KernelServices, ReadinessCheck } from '../../kernel/index.ts';
+import type { KernelServices } from '../../kernel/index.ts';
+import type { ReadinessCheck } from '../../lib/gateway/contracts.ts';
 
 export async function observabilityChecks(services: KernelServices, auditLoaded: boolean): Promise<ReadinessCheck[]> {
   const out: ReadinessCheck[] = [];

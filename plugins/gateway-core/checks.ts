@@ -1,5 +1,5 @@
 // Built-in readiness checks, each computed from the running instance when the report is asked for.
-import type { ReadinessCheck, Tenancy } from '../../kernel/index.ts';
+import type { ReadinessCheck, Tenancy } from '../../lib/gateway/contracts.ts';
 import type { Shared } from './routes.ts';
 
 export function builtinChecks(sh: Shared) {

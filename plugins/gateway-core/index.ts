@@ -9,11 +9,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { definePlugin } from '../../kernel/index.ts';
-import type { ApprovalService } from '../../lib/gateway/governance/approval-gate.ts';
+import type { ApprovalService } from '../../lib/gateway/contracts.ts';
 import { resolveAgentOptions } from './agent/config.ts';
 import { loadGuardrails } from './agent/guard.ts';
 import { resolvePermissionPolicy } from '../../lib/gateway/agent/permissions.ts';
-import { ReadinessRegistryImpl } from './agent/readiness.ts';
+import { complianceChecks, ReadinessRegistryImpl } from './agent/readiness.ts';
 import { AgentRuntimeImpl } from './agent/runtime.ts';
 import { builtinChecks } from './checks.ts';
 import { gatewayRoutes, type CoreConfig, type Shared } from './routes.ts';
@@ -35,6 +35,7 @@ export default definePlugin<CoreConfig>({
     }
     const shared: Shared = { agent, readiness, version, startedAt, config: ctx.config, services: ctx.services, log: ctx.log, routes: [] };
     readiness.addBuiltin(builtinChecks(shared));
+    readiness.register(complianceChecks(ctx.services.registry));
     let subscribed = false;
     const subscribe = () => {
       const approvals = ctx.services.get<Pick<ApprovalService, 'onDecided'>>('approvals');
@@ -48,6 +49,7 @@ export default definePlugin<CoreConfig>({
     ctx.onStart(subscribe);
     ctx.provide('agent', agent);
     ctx.provide('readiness', readiness);
+    ctx.provide('guardrails', guardrails.chain);
     ctx.registerRoutes('gateway', gatewayRoutes(shared));
     ctx.onClose(() => agent.idle());
   },

@@ -3,7 +3,8 @@
 // stream is open, failures arrive as an `error` event and the stream ends.
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { HttpError, Type, type KernelServices, type Static, type Tenancy, type TenantContext } from '../../kernel/index.ts';
+import { HttpError, Type, type KernelServices, type Static } from '../../kernel/index.ts';
+import type { Tenancy, TenantContext } from '../../lib/gateway/contracts.ts';
 import type { ReadinessRegistryImpl } from './agent/readiness.ts';
 import type { AgentRuntimeImpl } from './agent/runtime.ts';
 import { openSse, type SseChannel } from '../../lib/gateway/agent/sse.ts';

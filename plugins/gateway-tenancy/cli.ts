@@ -1,6 +1,11 @@
 // `vigil tenants ...`: manage tenants and their keys on the store (plugin.json `commands`).
 import { defineCommand } from '../../kernel/index.ts';
-import { directory, NotFound, storeAction } from '../../lib/gateway/governance/cli.ts';
+import { NotFound, storeAction, type Opened } from '../../lib/gateway/governance/cli.ts';
+import { createAuditLog } from '../../lib/gateway/governance/audit-log.ts';
+import { parseConfigTenants } from '../../lib/gateway/governance/tenants.ts';
+import { TenantDirectory } from './directory.ts';
+
+const directory = (c: Opened) => new TenantDirectory(c.store, parseConfigTenants(c.settings.file.tenants), createAuditLog(c.store));
 
 export const command = defineCommand({
   register(program, host) {

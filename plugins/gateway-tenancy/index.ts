@@ -10,20 +10,12 @@
 // /dashboard-admin are not opened by accident.
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import {
-  definePlugin,
-  HttpError,
-  Type,
-  type AuditSink,
-  type RateLimit,
-  type ReadinessRegistry,
-  type Tenancy,
-  type TenantContext,
-  type TenantRecord,
-} from '../../kernel/index.ts';
+import { definePlugin, HttpError, Type, type RateLimit, type TenantRecord } from '../../kernel/index.ts';
+import type { AuditSink, ReadinessRegistry, Tenancy, TenantContext } from '../../lib/gateway/contracts.ts';
 import { extractApiKey } from '../../lib/gateway/governance/keys.ts';
 import { parseRate } from '../../lib/gateway/governance/limits.ts';
-import { parseConfigTenants, TenantDirectory } from '../../lib/gateway/governance/tenants.ts';
+import { parseConfigTenants } from '../../lib/gateway/governance/tenants.ts';
+import { TenantDirectory } from './directory.ts';
 import { createUsageMeter } from './usage-meter.ts';
 import { createSessionCap } from './session-cap.ts';
 import { securityChecks, edgeChecks } from './readiness.ts';
@@ -284,16 +276,14 @@ export default definePlugin<{ open_paths: string[]; api_open_paths: string[]; re
       );
     });
 
-    ctx.onStart(() => {
-      ctx.services
-        .get<ReadinessRegistry>('readiness')
-        ?.register(() => securityChecks({ services: ctx.services, directory: dir, configError, openPaths, redis: redisUrl != null }));
-      ctx.services
-        .get<ReadinessRegistry>('readiness')
-        ?.register(async () =>
-          edgeChecks({ services: ctx.services, apiMode: await apiMode(), apiOpenPaths, anonymousLimit: limiter.limit.text }),
-        );
-    });
+    ctx.services
+      .get<ReadinessRegistry>('readiness')
+      ?.register(() => securityChecks({ services: ctx.services, directory: dir, configError, openPaths, redis: redisUrl != null }));
+    ctx.services
+      .get<ReadinessRegistry>('readiness')
+      ?.register(async () =>
+        edgeChecks({ services: ctx.services, apiMode: await apiMode(), apiOpenPaths, anonymousLimit: limiter.limit.text }),
+      );
     ctx.onClose(async () => {
       limiter.close();
       await cap.stop();

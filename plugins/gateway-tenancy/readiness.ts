@@ -3,9 +3,10 @@
 // `active` = verified on this instance, `available` = built in but not wired for this
 // deployment, `attention` = wiring missing or a runtime check failed. Each non-active check
 // names the configuration that would change it.
-import type { KernelServices, ReadinessCheck } from '../../kernel/index.ts';
+import type { KernelServices } from '../../kernel/index.ts';
+import type { ReadinessCheck } from '../../lib/gateway/contracts.ts';
 import { hostPolicy } from '../../kernel/protect.ts';
-import type { TenantDirectory } from '../../lib/gateway/governance/tenants.ts';
+import type { TenantDirectory } from '../../lib/gateway/contracts.ts';
 
 export async function securityChecks(o: {
   services: KernelServices;

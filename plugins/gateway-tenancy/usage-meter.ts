@@ -4,7 +4,8 @@
 // replicas (a Redis connection given) the count is an atomic Redis increment, shared by all of
 // them, and the store record mirrors it (seeding Redis again if its keys were lost).
 import type { Redis } from 'ioredis';
-import { HttpError, type Store, type UsageMeter } from '../../kernel/index.ts';
+import { HttpError, type Store } from '../../kernel/index.ts';
+import type { UsageMeter } from '../../lib/gateway/contracts.ts';
 import { msUntilUtcMidnight, utcDay } from '../../lib/gateway/governance/limits.ts';
 
 export const USAGE_COLLECTION = 'usage.tokens';

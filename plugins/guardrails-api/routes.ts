@@ -1,10 +1,8 @@
 // Route module of the guardrail check endpoint, separate from the plugin entry so tests can mount
 // it on a bare Fastify instance with any guardrail chain.
 import type { FastifyPluginAsync } from 'fastify';
-import type { Registry } from 'prom-client';
 import { HttpError, Type, type Static } from '../../kernel/index.ts';
 import type { GuardrailChain } from '../../lib/guardrails/chain.ts';
-import { countGuardrailHits, guardrailHitsCounter } from '../../lib/guardrails/metrics.ts';
 
 export const CheckBody = Type.Object(
   {
@@ -42,13 +40,12 @@ export const ErrorResponse = Type.Object({
 });
 
 export interface GuardrailsRouteOptions {
+  /** The `guardrails` service (it counts hits itself). */
   chain: GuardrailChain;
-  metrics: Registry;
   maxTextChars?: number;
 }
 
 export function guardrailsRoutes(opts: GuardrailsRouteOptions): FastifyPluginAsync {
-  const hits = guardrailHitsCounter(opts.metrics);
   const maxChars = opts.maxTextChars ?? 262144;
   return async (app) => {
     app.post<{ Body: Static<typeof CheckBody> }>(
@@ -76,7 +73,6 @@ export function guardrailsRoutes(opts: GuardrailsRouteOptions): FastifyPluginAsy
           throw new HttpError(413, 'payload_too_large', `text is ${text.length} characters; the limit is ${maxChars}`);
         }
         const result = await opts.chain.run(text, direction);
-        if (result.findings.length) countGuardrailHits(hits, result);
         const body: Static<typeof CheckResponse> = {
           action: result.action,
           redacted_text: result.redacted_text,

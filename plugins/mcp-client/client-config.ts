@@ -1,19 +1,7 @@
 // `mcp.servers` of the service config: the external MCP servers vigil connects to as a client.
 // Validated once at start-up with the offending key named. Values of `env` and `headers` may
 // reference environment variables as ${NAME}, so secrets stay out of the config file.
-import type { Capability } from '../../kernel/index.ts';
-
-export const CAPABILITIES: Capability[] = [
-  'file_read',
-  'file_write',
-  'shell_exec',
-  'git_read',
-  'web_fetch',
-  'network',
-  'crypto',
-  'contract_analysis',
-  'llm_call',
-];
+import { CAPABILITIES, type Capability } from '../../kernel/index.ts';
 
 interface Common {
   name: string;

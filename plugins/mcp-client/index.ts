@@ -15,7 +15,8 @@
 // its last successful connection; calls fail with the reason until it is back. A server that
 // is down or dies is retried with backoff and shown in readiness and /api/v1/mcp/servers; it
 // never stops vigil. Bad `mcp.servers` config fails this plugin at start with the key named.
-import { definePlugin, Type, type Capability, type ReadinessCheck, type ReadinessRegistry, type Skill } from '../../kernel/index.ts';
+import { definePlugin, Type, type Capability, type Skill } from '../../kernel/index.ts';
+import type { ReadinessCheck, ReadinessRegistry } from '../../lib/gateway/contracts.ts';
 import { parseMcpServers, skillName, type ServerConfig } from './client-config.ts';
 import { Upstream, type UpstreamTool } from './upstream.ts';
 import { VERSION } from '../../lib/mcp/version.ts';
@@ -152,42 +153,38 @@ export default definePlugin<ClientConfig>({
       );
     });
 
-    ctx.onStart(() => {
-      ctx.services.get<ReadinessRegistry>('readiness')?.register(
-        (): ReadinessCheck[] => {
-          if (!upstreams.length) {
-            return [
-              {
-                id: 'mcp_client',
-                category: 'integrations',
-                title: 'External MCP servers',
-                status: 'available',
-                detail: 'no external MCP servers configured (mcp.servers)',
-                next_action: 'Connect external tool servers under mcp.servers in the config file (see docs/mcp.md).',
-              },
-            ];
-          }
-          return view().map((s) => {
-            const ok = s.state === 'connected';
-            const newTools = s.unregistered_tools.length
-              ? `; ${s.unregistered_tools.length} tool(s) appeared since start and need a restart to become skills`
-              : '';
-            return {
-              id: `mcp_server_${s.name}`,
+    ctx.services.get<ReadinessRegistry>('readiness')?.register(
+      (): ReadinessCheck[] => {
+        if (!upstreams.length) {
+          return [
+            {
+              id: 'mcp_client',
               category: 'integrations',
-              title: `MCP server ${s.name}`,
-              status: ok ? 'active' : 'attention',
-              detail: ok
-                ? `connected over ${s.transport}; ${s.skills.length} skill(s)${newTools}`
-                : `${s.state}: ${s.last_error ?? 'not connected yet'}; ${s.skills.length} skill(s) registered from ${s.tool_list_source === 'cache' ? 'the cached tool list' : 'no tool list'}${s.next_retry_at ? `; next retry at ${s.next_retry_at}` : ''}`,
-              ...(ok
-                ? {}
-                : { next_action: `Check MCP server "${s.name}" (command/url in mcp.servers); vigil keeps retrying with backoff.` }),
-            };
-          });
-        },
-        { health: true },
-      );
-    });
+              title: 'External MCP servers',
+              status: 'available',
+              detail: 'no external MCP servers configured (mcp.servers)',
+              next_action: 'Connect external tool servers under mcp.servers in the config file (see docs/mcp.md).',
+            },
+          ];
+        }
+        return view().map((s) => {
+          const ok = s.state === 'connected';
+          const newTools = s.unregistered_tools.length
+            ? `; ${s.unregistered_tools.length} tool(s) appeared since start and need a restart to become skills`
+            : '';
+          return {
+            id: `mcp_server_${s.name}`,
+            category: 'integrations',
+            title: `MCP server ${s.name}`,
+            status: ok ? 'active' : 'attention',
+            detail: ok
+              ? `connected over ${s.transport}; ${s.skills.length} skill(s)${newTools}`
+              : `${s.state}: ${s.last_error ?? 'not connected yet'}; ${s.skills.length} skill(s) registered from ${s.tool_list_source === 'cache' ? 'the cached tool list' : 'no tool list'}${s.next_retry_at ? `; next retry at ${s.next_retry_at}` : ''}`,
+            ...(ok ? {} : { next_action: `Check MCP server "${s.name}" (command/url in mcp.servers); vigil keeps retrying with backoff.` }),
+          };
+        });
+      },
+      { health: true },
+    );
   },
 });

@@ -10,7 +10,8 @@
 // guardrailed, approval-gated and audited exactly as in chat. GET (server-initiated stream) and
 // DELETE (session end) have no meaning without sessions and answer 405.
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { definePlugin, HttpError, type ReadinessRegistry, type Tenancy, type TenantContext } from '../../kernel/index.ts';
+import { definePlugin, HttpError } from '../../kernel/index.ts';
+import type { ReadinessRegistry, Tenancy, TenantContext } from '../../lib/gateway/contracts.ts';
 import type { AgentService } from '../../lib/gateway/agent/types.ts';
 import { createMcpServer, ToolCatalogue } from './server.ts';
 import { VERSION } from '../../lib/mcp/version.ts';
@@ -98,33 +99,31 @@ export default definePlugin<McpServerConfig>({
       app.delete(path, { schema: { hide: true } }, notAllowed);
     });
 
-    ctx.onStart(() => {
-      ctx.services.get<ReadinessRegistry>('readiness')?.register(() => {
-        const agent = ctx.services.get<AgentService>('agent');
-        if (!agent) {
-          return [
-            {
-              id: 'mcp_server',
-              category: 'integrations',
-              title: 'MCP server',
-              status: 'attention',
-              detail: 'the agent runtime is not loaded, so /mcp answers 503',
-              next_action: 'Fix the gateway-core plugin (see /health).',
-            },
-          ];
-        }
-        const cat = (catalogue ??= new ToolCatalogue(agent, ctx.services));
-        const local = cat.tools(LOCAL).length;
+    ctx.services.get<ReadinessRegistry>('readiness')?.register(() => {
+      const agent = ctx.services.get<AgentService>('agent');
+      if (!agent) {
         return [
           {
             id: 'mcp_server',
             category: 'integrations',
             title: 'MCP server',
-            status: 'active',
-            detail: `MCP tools at POST ${path} (Streamable HTTP) and on stdio via \`vigil mcp\`: ${cat.operations.length} analysis operations plus permitted skills (${local} tools for the default permission set); calls are governed like chat`,
+            status: 'attention',
+            detail: 'the agent runtime is not loaded, so /mcp answers 503',
+            next_action: 'Fix the gateway-core plugin (see /health).',
           },
         ];
-      });
+      }
+      const cat = (catalogue ??= new ToolCatalogue(agent, ctx.services));
+      const local = cat.tools(LOCAL).length;
+      return [
+        {
+          id: 'mcp_server',
+          category: 'integrations',
+          title: 'MCP server',
+          status: 'active',
+          detail: `MCP tools at POST ${path} (Streamable HTTP) and on stdio via \`vigil mcp\`: ${cat.operations.length} analysis operations plus permitted skills (${local} tools for the default permission set); calls are governed like chat`,
+        },
+      ];
     });
   },
 });

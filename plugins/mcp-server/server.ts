@@ -14,11 +14,12 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
-import type { Capability, KernelServices, Skill, TenantContext } from '../../kernel/index.ts';
+import type { Capability, KernelServices, Skill } from '../../kernel/index.ts';
 import type { AgentService, ToolCallRecord, TurnEvent } from '../../lib/gateway/agent/types.ts';
 import { analysisOperations, operationTimeoutMs } from './analysis-ops.ts';
-import { admissionFor, clientKey, maxAnalysisTimeout } from '../../lib/analysis/admission.ts';
+import { clientKey, maxAnalysisTimeout } from '../../lib/analysis/admission.ts';
 import { HttpError } from '../../kernel/index.ts';
+import type { TenantContext } from '../../lib/gateway/contracts.ts';
 
 // The guardrail chain blocks text above its max_chars (256 KiB by default), so larger results are
 // truncated to this first, as chat truncates to agent.max_tool_output_chars.
@@ -167,10 +168,13 @@ export function createMcpServer(o: McpServerOptions, tenant: TenantContext, cata
     let release: (() => void) | null = null;
     if (catalogue.runsAnalysis(name, tenant)) {
       try {
-        release = await admissionFor(o.services).acquire(clientKey(tenant, o.client ?? o.origin), {
-          signal: extra.signal,
-          waitMs: operationTimeoutMs(args, maxAnalysisTimeout(o.services)) / 2,
-        });
+        // The REST API's gate (analysis-api provides it); without that plugin, nothing to queue behind.
+        const gate = o.services.get('analysis-admission');
+        release =
+          (await gate?.acquire(clientKey(tenant, o.client ?? o.origin), {
+            signal: extra.signal,
+            waitMs: operationTimeoutMs(args, maxAnalysisTimeout(o.services)) / 2,
+          })) ?? null;
       } catch (e) {
         if (e instanceof HttpError) {
           return {

@@ -6,7 +6,8 @@
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Logger } from 'pino';
-import type { KernelServices, TenantContext } from '../../kernel/index.ts';
+import type { KernelServices } from '../../kernel/index.ts';
+import type { TenantContext } from '../../lib/gateway/contracts.ts';
 import type { AgentService } from '../../lib/gateway/agent/types.ts';
 import { createMcpServer } from './server.ts';
 

@@ -12,7 +12,8 @@
 // which one is active.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { definePlugin, type ReadinessCheck, type ReadinessRegistry, type SkillResult } from '../../kernel/index.ts';
+import { definePlugin, type SkillResult } from '../../kernel/index.ts';
+import type { ReadinessCheck, ReadinessRegistry } from '../../lib/gateway/contracts.ts';
 import { protectedPaths } from '../../lib/gateway/agent/workspace-path.ts';
 import { bwrapArgs, checkFallbackArgs, prepareSandbox, SANDBOX_PATH, type SandboxMode } from './sandbox.ts';
 

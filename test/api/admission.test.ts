@@ -3,7 +3,8 @@
 // and the timeout clamp. End-to-end behaviour is in test/security/api-admission.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AnalysisAdmission, admissionLimits, applyTimeout, clientKey } from '../../lib/analysis/admission.ts';
+import { applyTimeout, clientKey } from '../../lib/analysis/admission.ts';
+import { AnalysisAdmission, admissionLimits } from '../../plugins/analysis-api/admission.ts';
 import { HttpError } from '../../kernel/index.ts';
 
 const busy = async (p: Promise<unknown>, reason: string) => {

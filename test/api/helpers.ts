@@ -1,4 +1,4 @@
-// Boots a real kernel (every plugin under plugins/) on a temporary data dir for API tests.
+// Boots a real kernel (every analysis-side plugin under plugins/) on a temporary data dir for API tests.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +17,8 @@ export function tempDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-export async function boot(opts: { dataDir?: string; roots?: string; listen?: boolean } = {}): Promise<Booted> {
+/** `all`: every plugin, for a test that also drives the gateway (MCP, the agent's skills). */
+export async function boot(opts: { dataDir?: string; roots?: string; listen?: boolean; all?: boolean } = {}): Promise<Booted> {
   const dataDir = opts.dataDir ?? tempDir('vigil-api-data-');
   const roots = opts.roots ?? tempDir('vigil-api-roots-');
   const settings = resolveSettings({
@@ -26,7 +27,7 @@ export async function boot(opts: { dataDir?: string; roots?: string; listen?: bo
     logLevel: 'silent',
     ...(opts.listen ? { apiBind: '127.0.0.1:0', bind: '127.0.0.1:0' } : {}),
   });
-  const kernel = await bootKernel({ resolved: settings, kernel: { poolThreads: undefined } });
+  const kernel = await bootKernel({ resolved: settings, ...(opts.all ? {} : { side: 'analysis' }), kernel: { poolThreads: undefined } });
   return { kernel, dataDir, roots, stop: () => kernel.stop() };
 }
 

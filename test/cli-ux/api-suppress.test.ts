@@ -8,7 +8,7 @@ import type { Finding } from '../../schemas/finding.ts';
 
 let b: Booted;
 before(async () => {
-  b = await boot();
+  b = await boot({ all: true });
 });
 after(async () => {
   await b.stop();

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ApprovalRecord, AuditEvent } from '../../kernel/index.ts';
 import { SqliteStore } from '../../kernel/store/sqlite.ts';
-import { createApprovalService, decideAsOperator } from '../../lib/gateway/governance/approval-gate.ts';
+import { createApprovalService, decideAsOperator } from '../../plugins/gateway-approvals/approval-gate.ts';
 
 const call = (skill: string) => ({
   tenant: null,

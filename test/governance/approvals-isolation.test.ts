@@ -2,7 +2,7 @@
 // resumes) and tenant isolation of sessions, approvals and audit events.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ApprovalGate } from '../../kernel/index.ts';
+import type { ApprovalGate } from '../../lib/gateway/contracts.ts';
 import { boot, type Booted } from './helpers.ts';
 
 const HASH = '/skill crypto {"op":"keccak256","data":"hello"}';

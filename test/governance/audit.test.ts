@@ -2,7 +2,7 @@
 // CEF escaping, JSONL and CEF export.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { AuditSink } from '../../kernel/index.ts';
+import type { AuditSink } from '../../lib/gateway/contracts.ts';
 import { cefHeader, cefValue, toCef } from '../../plugins/gateway-audit/cef.ts';
 import { boot, type Booted } from './helpers.ts';
 

@@ -2,7 +2,7 @@
 // quota (persisted across restarts) and the concurrent-session cap.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Tenancy, UsageMeter } from '../../kernel/index.ts';
+import type { Tenancy, UsageMeter } from '../../lib/gateway/contracts.ts';
 import { boot, type Booted } from './helpers.ts';
 
 let b: Booted;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Kernel } from '../../kernel/kernel.ts';
 import { bootKernel } from '../helpers.ts';
 import type { SettingsInput } from '../../kernel/config.ts';
-import { TenantDirectory } from '../../lib/gateway/governance/tenants.ts';
+import { TenantDirectory } from '../../plugins/gateway-tenancy/directory.ts';
 import { createAuditLog } from '../../lib/gateway/governance/audit-log.ts';
 
 export function tempDir(prefix = 'vigil-gov-'): string {
@@ -41,6 +41,7 @@ export async function boot(input: Omit<SettingsInput, 'dataDir'> & { dataDir?: s
       config: input.config ?? null,
       overrides: { guardrails: { prompt_injection: { mode: 'log' } }, ...(input.overrides ?? {}) },
     },
+    side: 'gateway',
     kernel: { poolThreads: 1 },
   });
   return {

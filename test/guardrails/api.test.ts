@@ -5,7 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Registry } from 'prom-client';
 import { installErrorHandling } from '../../kernel/errors.ts';
-import { createGuardrailChain } from '../../lib/guardrails/chain.ts';
+import { createGuardrailChain } from '../../plugins/gateway-core/agent/chain.ts';
+import { countedChain } from '../../plugins/gateway-core/agent/guard.ts';
 import { defaultGuardrails } from './plugin-layers.ts';
 import { guardrailsRoutes } from '../../plugins/guardrails-api/routes.ts';
 import { bootKernel } from '../helpers.ts';
@@ -17,8 +18,9 @@ describe('guardrails check endpoint (bare Fastify)', () => {
     app = Fastify();
     installErrorHandling(app);
     const layers = await defaultGuardrails();
-    const chain = createGuardrailChain({ registry: { guardrails: () => layers }, settings: { file: {} } });
-    await app.register(guardrailsRoutes({ chain, metrics, maxTextChars: 5000 }));
+    // The `guardrails` service as gateway-core provides it: the chain, counting hits.
+    const chain = countedChain(createGuardrailChain({ registry: { guardrails: () => layers }, settings: { file: {} } }), metrics);
+    await app.register(guardrailsRoutes({ chain, maxTextChars: 5000 }));
     await app.ready();
   });
   after(() => app.close());
@@ -73,7 +75,7 @@ describe('guardrails check endpoint (bare Fastify)', () => {
 
 describe('guardrails check endpoint (kernel)', () => {
   it('is mounted on the gateway with the config file modes, and hits show on /metrics', async () => {
-    const k = await bootKernel({ settings: { overrides: { guardrails: { pii: { mode: 'log' } } } } });
+    const k = await bootKernel({ side: 'gateway', settings: { overrides: { guardrails: { pii: { mode: 'log' } } } } });
     try {
       const plugins = k.registry.plugins().filter((p) => p.kind === 'guardrail');
       assert.equal(plugins.length, 6);

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Guardrail, GuardrailDirection, GuardrailFinding } from '../../kernel/index.ts';
-import { createGuardrailChain, runGuardrails } from '../../lib/guardrails/chain.ts';
+import { createGuardrailChain, runGuardrails } from '../../plugins/gateway-core/agent/chain.ts';
 import { defaultGuardrails } from './plugin-layers.ts';
 
 /** A layer that flags every occurrence of a word, and records the text it was given. */

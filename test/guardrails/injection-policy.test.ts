@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runGuardrails } from '../../lib/guardrails/chain.ts';
+import { runGuardrails } from '../../plugins/gateway-core/agent/chain.ts';
 import {
   createPromptInjectionGuardrail,
   loadInjectionModelFile,

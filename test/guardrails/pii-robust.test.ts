@@ -3,7 +3,7 @@
 // gazetteer plus context, and the layer reaches F1 >= 0.85 per entity on a generated set.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { runGuardrails } from '../../lib/guardrails/chain.ts';
+import { runGuardrails } from '../../plugins/gateway-core/agent/chain.ts';
 import { createPiiGuardrail, findPii, piiDefaults } from '../../plugins/guardrail-pii/pii.ts';
 import { normalizePii, originalSpan } from '../../plugins/guardrail-pii/pii-normalize.ts';
 import { buildPiiEvalSet, scorePii } from '../../plugins/guardrail-pii/eval-set.ts';

@@ -37,7 +37,7 @@ test('copy, rename, build, drop in: the new WASM analyzer is listed and runs by 
   assert.ok(fs.existsSync(path.join(dir, 'plugin.wasm')), 'plugin.wasm built');
   assert.match(JSON.parse(fs.readFileSync(manifestPath, 'utf8')).wasm.sha256, /^[a-f0-9]{64}$/);
 
-  kernel = await bootKernel({ settings: { env: { ...process.env, VIGIL_PLUGIN_DIRS: dropDir } } });
+  kernel = await bootKernel({ side: 'analysis', settings: { env: { ...process.env, VIGIL_PLUGIN_DIRS: dropDir } } });
   const status = kernel.registry.plugins().find((p) => p.id === 'detector-wasm-my-timestamp');
   assert.equal(status?.status, 'loaded', status?.error ?? 'not discovered');
 

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Kernel } from '../../kernel/kernel.ts';
 import { bootKernel } from '../helpers.ts';
-import { TenantDirectory } from '../../lib/gateway/governance/tenants.ts';
+import { TenantDirectory } from '../../plugins/gateway-tenancy/directory.ts';
 import { createAuditLog } from '../../lib/gateway/governance/audit-log.ts';
 
 export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { PostgresStore } from '../../kernel/store/postgres.ts';
-import { TenantDirectory } from '../../lib/gateway/governance/tenants.ts';
+import { TenantDirectory } from '../../plugins/gateway-tenancy/directory.ts';
 import { createAuditLog } from '../../lib/gateway/governance/audit-log.ts';
 import { postgresProblem, pgUrlWithSchema, uniqueSchema } from '../store/backends.ts';
 import { REDIS_URL, dropPrefix, redisProblem, uniquePrefix } from './services.ts';

@@ -3,7 +3,7 @@
 // replica resumes the streaming turn waiting on the other.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Tenancy, UsageMeter } from '../../kernel/index.ts';
+import type { Tenancy, UsageMeter } from '../../lib/gateway/contracts.ts';
 import { boot, type Booted } from '../governance/helpers.ts';
 import { PostgresStore } from '../../kernel/store/postgres.ts';
 import { postgresProblem, pgUrlWithSchema, uniqueSchema } from '../store/backends.ts';

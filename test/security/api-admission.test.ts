@@ -9,7 +9,6 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { listen, textOf, type Listening } from '../mcp/helpers.ts';
-import { admissionFor } from '../../lib/analysis/admission.ts';
 import { VULNERABLE } from '../api/helpers.ts';
 
 const TRIVIAL = 'pragma solidity 0.8.30;\ncontract T { function f() external pure returns (uint) { return 1; } }\n';
@@ -132,7 +131,7 @@ describe('admission gate and maximum timeout (tenants; one running, one waiting,
 
   test("per-client cap and queue bound answer 429 with Retry-After; the gateway's contract_audit still runs", async () => {
     const api = apiOf(s);
-    const gate = admissionFor(s.kernel.services);
+    const gate = s.kernel.services.get('analysis-admission')!;
     const until = async (cond: () => boolean) => {
       while (!cond()) await sleep(5);
     };

@@ -5,7 +5,7 @@
 // Retry-After) and audited as one row per address and minute, not one row each.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { AuditSink } from '../../kernel/index.ts';
+import type { AuditSink } from '../../lib/gateway/contracts.ts';
 import { addKey, addTenant, cli, http, serve, type Server } from './edge-helpers.ts';
 
 const SRC = 'pragma solidity ^0.8.0; contract A { function f() public { selfdestruct(payable(msg.sender)); } }';

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Kernel } from '../../kernel/kernel.ts';
 import { bootKernel } from '../helpers.ts';
-import { TenantDirectory } from '../../lib/gateway/governance/tenants.ts';
+import { TenantDirectory } from '../../plugins/gateway-tenancy/directory.ts';
 import { createAuditLog } from '../../lib/gateway/governance/audit-log.ts';
 import { main } from '../../kernel/cli.ts';
 

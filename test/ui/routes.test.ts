@@ -7,7 +7,7 @@ import type { Kernel } from '../../kernel/kernel.ts';
 
 let k: Kernel;
 before(async () => {
-  k = await bootKernel();
+  k = await bootKernel({ side: 'gateway' });
 });
 after(async () => {
   await k?.stop();

@@ -2,19 +2,10 @@
 // (a name or an explicit list) unless the caller's tenant carries its own permissions.
 // The default set is read-only plus crypto, analysis and web fetch: writing files and running
 // programs are things an operator turns on deliberately, never by default.
-import type { Capability, Skill, TenantContext } from '../../../kernel/index.ts';
+import { CAPABILITIES, type Capability, type Skill } from '../../../kernel/index.ts';
+import type { TenantContext } from '../contracts.ts';
 
-export const ALL_CAPABILITIES: Capability[] = [
-  'file_read',
-  'file_write',
-  'shell_exec',
-  'git_read',
-  'web_fetch',
-  'network',
-  'crypto',
-  'contract_analysis',
-  'llm_call',
-];
+export const ALL_CAPABILITIES: Capability[] = [...CAPABILITIES];
 
 export const BUILTIN_PERMISSION_SETS: Record<string, Capability[]> = {
   default: ['file_read', 'git_read', 'crypto', 'contract_analysis', 'web_fetch'],

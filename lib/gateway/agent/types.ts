@@ -2,7 +2,8 @@
 // synchronous chat result. One loop produces both, so chat and stream can never disagree.
 // Also the 'agent' service's contract for callers outside a chat turn (the MCP server): the
 // runtime lives in plugins/gateway-core and is reached only through this interface.
-import type { AgentRuntime, ApprovalRecord, Capability, LlmUsage, Skill, TenantContext } from '../../../kernel/index.ts';
+import type { ApprovalRecord, Capability, LlmUsage, Skill } from '../../../kernel/index.ts';
+import type { AgentRuntime, TenantContext } from '../contracts.ts';
 
 export type ToolCallStatus = 'ok' | 'error' | 'denied' | 'invalid_args' | 'blocked' | 'unknown_skill' | 'pending' | 'aborted';
 

@@ -1,7 +1,8 @@
 // The audit log: structured, per tenant, append-only (the store offers no update or delete of
 // events; GDPR erasure only redacts an event's detail). Filters are validated here so a
 // malformed query is a 400 that names the field, never an empty page that hides the mistake.
-import { HttpError, type AuditEvent, type AuditSink, type Store } from '../../../kernel/index.ts';
+import { HttpError, type AuditEvent, type Store } from '../../../kernel/index.ts';
+import type { AuditSink } from '../contracts.ts';
 
 export const AUDIT_OUTCOMES = ['success', 'failure', 'blocked', 'denied', 'info'] as const;
 const MAX_DETAIL_BYTES = 16 * 1024;

@@ -4,9 +4,8 @@
 // re-reads keys on every request), and map errors to exit codes the same way.
 import type { Command } from 'commander';
 import { HttpError, type CliHost, type Settings, type Store } from '../../../kernel/index.ts';
-import { TenantDirectory, parseConfigTenants } from './tenants.ts';
+import { parseConfigTenants } from './tenants.ts';
 import { LimitError } from './limits.ts';
-import { createAuditLog } from './audit-log.ts';
 
 export class NotFound extends Error {}
 
@@ -46,7 +45,8 @@ export function storeAction(host: CliHost, fn: (o: any, ...args: any[]) => Promi
   };
 }
 
-export const directory = (c: Opened) => new TenantDirectory(c.store, parseConfigTenants(c.settings.file.tenants), createAuditLog(c.store));
-
-/** Local mode (null) and every tenant. */
-export const allTenants = async (c: Opened): Promise<Array<string | null>> => [null, ...(await directory(c).list()).map((t) => t.name)];
+/** Local mode (null) and every tenant, store and config (a bad `tenants:` section throws), by name. */
+export async function allTenants(c: Opened): Promise<Array<string | null>> {
+  const names = new Set([...(await c.store.listTenants()), ...parseConfigTenants(c.settings.file.tenants)].map((t) => t.name));
+  return [null, ...[...names].sort((a, b) => a.localeCompare(b))];
+}

@@ -1,18 +1,5 @@
 // Parsing and validation of per-tenant limits (same grammar as the serve flags).
-import type { Capability, RateLimit } from '../../../kernel/index.ts';
-
-const UNITS: Record<string, number> = {
-  s: 1000,
-  sec: 1000,
-  second: 1000,
-  m: 60_000,
-  min: 60_000,
-  minute: 60_000,
-  h: 3_600_000,
-  hour: 3_600_000,
-  d: 86_400_000,
-  day: 86_400_000,
-};
+import { CAPABILITIES, RATE_UNITS, type Capability, type RateLimit } from '../../../kernel/index.ts';
 
 export class LimitError extends Error {}
 
@@ -20,11 +7,11 @@ export class LimitError extends Error {}
 export function parseRate(value: string, what = 'rate limit'): RateLimit {
   const m = /^\s*(\d+)\s*\/\s*([a-z]+)\s*$/i.exec(String(value));
   const unit = m?.[2]?.toLowerCase();
-  if (!m || !unit || !(unit in UNITS))
+  if (!m || !unit || !(unit in RATE_UNITS))
     throw new LimitError(`${what} must be COUNT/UNIT with unit s, min, h or day (e.g. 60/min), got "${value}"`);
   const max = Number(m[1]);
   if (max < 1) throw new LimitError(`${what}: count must be at least 1`);
-  return { max, windowMs: UNITS[unit], text: `${max}/${unit}` };
+  return { max, windowMs: RATE_UNITS[unit], text: `${max}/${unit}` };
 }
 
 export function positiveInt(value: unknown, what: string): number {
@@ -33,18 +20,7 @@ export function positiveInt(value: unknown, what: string): number {
   return n;
 }
 
-// Kept equal to kernel/manifest.ts CAPABILITIES; `satisfies` makes a typo a type error.
-export const CAPABILITY_NAMES = [
-  'file_read',
-  'file_write',
-  'shell_exec',
-  'git_read',
-  'web_fetch',
-  'network',
-  'crypto',
-  'contract_analysis',
-  'llm_call',
-] as const satisfies readonly Capability[];
+export const CAPABILITY_NAMES = CAPABILITIES;
 
 /** Permission to decide approvals requested by another key of the same tenant. Not a skill
  *  capability: it grants no skill, and it is never implied by a tenant without a list. */

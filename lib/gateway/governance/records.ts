@@ -3,7 +3,8 @@
 // is audited, and another tenant's record id answers 404 like a missing one.
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { HttpError, Type, type AuditSink, type Store, type TSchema } from '../../../kernel/index.ts';
+import { HttpError, Type, type Store, type TSchema } from '../../../kernel/index.ts';
+import type { AuditSink } from '../contracts.ts';
 
 export interface RegisterSpec {
   /** e.g. /api/v1/compliance/iso42001/risks */

@@ -1,9 +1,11 @@
-// The gateway's door to the guardrail chain (lib/guardrails/chain.ts): one call per message and
-// direction, configured from the `guardrails` section of the service config, and one shared
-// hit counter (vigil_guardrail_hits_total) with the guardrail check endpoint.
+// The gateway's door to the guardrail chain (./chain.ts): one call per message and direction,
+// configured from the `guardrails` section of the service config. The same counted chain is the
+// `guardrails` service the check endpoint calls, so hits are counted in one place.
+import type { Registry } from 'prom-client';
 import type { GuardrailChainResult, GuardrailDirection, KernelServices } from '../../../kernel/index.ts';
-import { createGuardrailChain } from '../../../lib/guardrails/chain.ts';
-import { countGuardrailHits, guardrailHitsCounter } from '../../../lib/guardrails/metrics.ts';
+import type { GuardrailChain } from '../../../lib/guardrails/chain.ts';
+import { createGuardrailChain } from './chain.ts';
+import { countGuardrailHits, guardrailHitsCounter } from './hits.ts';
 
 export type ChainRunner = (text: string, direction: GuardrailDirection) => Promise<GuardrailChainResult>;
 
@@ -15,12 +17,25 @@ export interface GuardrailAccess {
   problem: string | null;
 }
 
-/** Throws on a bad `guardrails` config section, so the gateway fails at start with the key named. */
-export function loadGuardrails(services: KernelServices): GuardrailAccess {
-  const chain = createGuardrailChain(services);
-  chain.describe(); // validates per-layer config now rather than on the first request
-  const hits = guardrailHitsCounter(services.metrics);
+/** The chain whose every run with findings is counted on vigil_guardrail_hits_total. */
+export function countedChain(chain: GuardrailChain, metrics: Registry): GuardrailChain {
+  const hits = guardrailHitsCounter(metrics);
   return {
+    ...chain,
+    run: async (text, direction) => {
+      const r = await chain.run(text, direction);
+      if (r.findings.length) countGuardrailHits(hits, r);
+      return r;
+    },
+  };
+}
+
+/** Throws on a bad `guardrails` config section, so the gateway fails at start with the key named. */
+export function loadGuardrails(services: KernelServices): GuardrailAccess & { chain: GuardrailChain } {
+  const chain = countedChain(createGuardrailChain(services), services.metrics);
+  chain.describe(); // validates per-layer config now rather than on the first request
+  return {
+    chain,
     available: true,
     problem: null,
     layers: () =>
@@ -28,10 +43,6 @@ export function loadGuardrails(services: KernelServices): GuardrailAccess {
         .describe()
         .filter((l) => l.mode !== 'off')
         .map((l) => l.name),
-    run: async (text, direction) => {
-      const r = await chain.run(text, direction);
-      if (r.findings.length) countGuardrailHits(hits, r);
-      return r;
-    },
+    run: (text, direction) => chain.run(text, direction),
   };
 }

@@ -1,7 +1,8 @@
 // The enterprise readiness report: every check is computed from the running instance at
 // request time. The gateway core contributes the runtime checks; other plugins add theirs
 // through the `readiness` service (a contributed check replaces a built-in one with the same id).
-import type { ReadinessCheck, ReadinessRegistry } from '../../../kernel/index.ts';
+import type { RegistryView } from '../../../kernel/index.ts';
+import type { ReadinessCheck, ReadinessRegistry } from '../../../lib/gateway/contracts.ts';
 
 export type CheckProvider = () => Promise<ReadinessCheck[]> | ReadinessCheck[];
 
@@ -20,6 +21,24 @@ export const DEPLOYMENT_ACTIONS = [
   'Set rate limits and quotas for your traffic (--rate-limit-per-key, --token-quota-per-day, --max-concurrent-sessions).',
   'Define an approval policy for skills that write files or run programs.',
 ];
+
+/** The compliance strategy: one check per registered compliance module, from its status (the
+ *  modules only register themselves; the report reduces over them). */
+export function complianceChecks(registry: Pick<RegistryView, 'compliance'>): CheckProvider {
+  return () =>
+    Promise.all(
+      registry.compliance().map(async (m): Promise<ReadinessCheck> => {
+        const base = { id: `compliance_${m.id}`, category: 'compliance' };
+        try {
+          const s = await m.status();
+          return { ...base, title: s.title, status: s.status, detail: s.detail, next_action: s.next_actions?.[0] };
+        } catch (e) {
+          // One failing module is reported as such; the other modules' checks still count.
+          return { ...base, title: m.title, status: 'attention', detail: `the check failed: ${(e as Error).message}` };
+        }
+      }),
+    );
+}
 
 export class ReadinessRegistryImpl implements ReadinessRegistry {
   private readonly builtin: CheckProvider[] = [];

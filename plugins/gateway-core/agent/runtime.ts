@@ -11,10 +11,8 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import type { Logger } from 'pino';
 import {
   HttpError,
-  type ApprovalGate,
   type ApprovalRecord,
   type AuditEvent,
-  type AuditSink,
   type Capability,
   type GuardrailDirection,
   type KernelServices,
@@ -23,10 +21,8 @@ import {
   type LlmUsage,
   type MessageRecord,
   type Skill,
-  type Tenancy,
-  type TenantContext,
-  type UsageMeter,
 } from '../../../kernel/index.ts';
+import type { ApprovalGate, AuditSink, Tenancy, TenantContext, UsageMeter } from '../../../lib/gateway/contracts.ts';
 import type { GuardrailAccess } from './guard.ts';
 import { chooseBackend, type BackendChoice } from '../../../lib/gateway/agent/llm-select.ts';
 import { gatewayMetrics, type GatewayMetrics } from './metrics.ts';

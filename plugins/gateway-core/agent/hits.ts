@@ -1,7 +1,7 @@
-// The one Prometheus counter for guardrail hits, shared by the check endpoint and the gateway:
-// whoever asks first creates it on the registry, later callers get the same instance.
+// The one Prometheus counter for guardrail hits: the `guardrails` service counts every run that
+// found something, whoever called it (the agent, the check endpoint).
 import { Counter, type Registry } from 'prom-client';
-import type { GuardrailChainResult } from '../../kernel/index.ts';
+import type { GuardrailChainResult } from '../../../kernel/index.ts';
 
 export const GUARDRAIL_HITS_METRIC = 'vigil_guardrail_hits_total';
 

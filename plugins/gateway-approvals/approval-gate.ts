@@ -2,26 +2,20 @@
 // check() stores a pending approval and the agent pauses. A decision (or the expiry of the
 // approval) is persisted, audited, announced in-process (waitFor) and to the onDecided
 // listeners (the agent runtime subscribes at start, so the paused turn resumes; this service
-// never looks the agent up, which keeps the service graph free of cycles). Expiry is enforced twice: a timer per approval created in
-// this process, and a sweeper for approvals left pending by an earlier run or another instance.
+// never looks the agent up, which keeps the service graph free of cycles). Expiry is enforced
+// twice: a timer per approval created in this process, and a sweeper for approvals left pending by an earlier run or another instance.
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
-import {
-  HttpError,
-  type ApprovalGate,
-  type ApprovalRecord,
-  type AuditSink,
-  type SkillCallRequest,
-  type Store,
-} from '../../../kernel/index.ts';
-import { APPROVALS_DECIDE, CAPABILITY_NAMES, LimitError } from './limits.ts';
-
-/** Who decides. A key decides only approvals of its own tenant that another key caused, and only
- *  with the permission approvals_decide; the operator (the `vigil approvals` CLI, or in-process
- *  callers such as tests) decides any. In single-tenant local mode there are no keys to separate:
- *  the local caller is the operator. */
-export type Decider =
-  { kind: 'operator'; name: string } | { kind: 'key'; tenant: string | null; key: string | null; permissions: readonly string[] | null };
+import { HttpError, type ApprovalRecord, type Store } from '../../kernel/index.ts';
+import type {
+  ApprovalPolicy,
+  ApprovalService,
+  AuditSink,
+  DecidedListener,
+  Decider,
+  SkillCallRequest,
+} from '../../lib/gateway/contracts.ts';
+import { APPROVALS_DECIDE, CAPABILITY_NAMES, LimitError } from '../../lib/gateway/governance/limits.ts';
 
 /** Store collection the CLI writes when it decides, so a running server resumes the paused turn. */
 export const DECIDED_OUTBOX = 'approval_decisions';
@@ -54,12 +48,6 @@ export function authorizeDecision(rec: ApprovalRecord, by: Decider): void {
   }
 }
 
-export interface ApprovalPolicy {
-  skills: string[];
-  capabilities: string[];
-  ttlSeconds: number;
-}
-
 export function parseApprovalPolicy(raw: unknown): ApprovalPolicy {
   if (raw == null) return { skills: [], capabilities: [], ttlSeconds: 900 };
   if (typeof raw !== 'object' || Array.isArray(raw))
@@ -81,42 +69,6 @@ export function parseApprovalPolicy(raw: unknown): ApprovalPolicy {
   return { skills: list('skills'), capabilities: caps, ttlSeconds: ttl };
 }
 
-export interface ApprovalStats {
-  pending: number;
-  approved: number;
-  denied: number;
-  expired: number;
-  /** Median seconds from request to decision over decided approvals. */
-  median_decision_seconds: number | null;
-}
-
-export interface ApprovalService extends ApprovalGate {
-  readonly policy: ApprovalPolicy;
-  get(id: string, tenant: string | null): Promise<ApprovalRecord | null>;
-  list(tenant: string | null, status?: string): Promise<ApprovalRecord[]>;
-  /** `by` omitted = a trusted in-process caller (the operator). */
-  decide(
-    id: string,
-    tenant: string | null,
-    decision: 'approve' | 'deny',
-    reason: string | null,
-    actor: string | null,
-    by?: Decider,
-  ): Promise<ApprovalRecord>;
-  /** Applies decisions another process (the `vigil approvals` CLI) stored: wakes waiters and
-   *  resumes paused turns. Returns how many were applied. */
-  applyExternalDecisions(): Promise<number>;
-  /** Marks every overdue pending approval of these tenants expired; returns how many. */
-  sweep(tenants: Array<string | null>): Promise<number>;
-  stats(tenant: string | null): Promise<ApprovalStats>;
-  /** Pending approvals this instance is timing (for the readiness report). */
-  armed(): number;
-  /** Calls `fn` with every decided approval whose paused turn should resume (a decision here, an
-   *  expiry, or a decision the CLI stored). Returns the unsubscribe function. */
-  onDecided(fn: DecidedListener): () => void;
-  close(): void;
-}
-
 /** Carries decisions between gateway replicas (Redis pub/sub); absent with one process. */
 export interface ApprovalBus {
   /** Announces a decision to the other replicas. */
@@ -130,9 +82,6 @@ export interface ApprovalBus {
   /** A mark left by a replica that died lapses after this long. */
   readonly holdTtlMs: number;
 }
-
-/** Resumes the turn paused on a decided approval (the agent runtime's resumeAfterApproval). */
-export type DecidedListener = (rec: ApprovalRecord) => Promise<void> | void;
 
 export interface ApprovalDeps {
   store: Store;
