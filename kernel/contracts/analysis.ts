@@ -110,4 +110,10 @@ export interface AnalysisEngine {
   selfTests?(): Record<string, SelfTestResult>;
   /** Analysis part of the health report. */
   health?(): Promise<AnalysisHealth>;
+  /** The renderer of one output format (SARIF 2.1.0 log, Markdown or HTML report), loaded on
+   *  first use. */
+  formatter(kind: OutputFormat): Promise<ResultFormatter>;
 }
+
+export type OutputFormat = 'sarif' | 'markdown' | 'html';
+export type ResultFormatter = (r: AnalysisResult, opts?: Record<string, unknown>) => unknown;

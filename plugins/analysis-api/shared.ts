@@ -2,7 +2,7 @@
 // an engine that failed to load shows up as 503 and in /health instead of taking these routes
 // down with it), output formatters, and request cancellation.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError, type AnalysisEngine, type AnalysisResult, type PluginContext } from '../../kernel/index.ts';
+import { HttpError, type AnalysisEngine, type OutputFormat, type PluginContext, type ResultFormatter } from '../../kernel/index.ts';
 import type { Tenancy, TenantContext } from '../../lib/gateway/contracts.ts';
 import { extractApiKey } from '../../lib/gateway/governance/keys.ts';
 import { applyTimeout, clientKey, maxAnalysisTimeout, type AppliedTimeout } from '../../lib/analysis/admission.ts';
@@ -43,25 +43,14 @@ export function requestSignal(
   };
 }
 
-type Formatter = (r: AnalysisResult, opts?: Record<string, unknown>) => unknown;
-
-/** Output formatters of the analysis engine (lib/analysis/format), loaded on first use. */
-export async function formatter(kind: 'sarif' | 'markdown' | 'html'): Promise<Formatter> {
-  const mods: Record<string, () => Promise<Record<string, unknown>>> = {
-    sarif: () => import('../../lib/analysis/format/sarif.ts'),
-    markdown: () => import('../../lib/analysis/format/markdown.ts'),
-    html: () => import('../../lib/analysis/format/html.ts'),
-  };
-  let mod: Record<string, unknown>;
+/** An output formatter of the analysis engine, loaded on first use. */
+export async function formatter(ctx: Ctx, kind: OutputFormat): Promise<ResultFormatter> {
   try {
-    mod = await mods[kind]();
+    return await engineOf(ctx).formatter(kind);
   } catch (e) {
+    if (e instanceof HttpError) throw e;
     throw new HttpError(503, 'unavailable', `the ${kind} formatter is not available: ${(e as Error).message.split('\n')[0]}`);
   }
-  const name = { sarif: 'toSarif', markdown: 'toMarkdown', html: 'toHtml' }[kind];
-  const fn = mod[name] ?? mod.default;
-  if (typeof fn !== 'function') throw new HttpError(503, 'unavailable', `the ${kind} formatter does not export ${name}()`);
-  return fn as Formatter;
 }
 
 export const CONTENT_TYPES = {

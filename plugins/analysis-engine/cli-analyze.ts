@@ -13,9 +13,9 @@ import type { AnalysisEngine, AnalysisResult, AuditType, KernelServices } from '
 import { SEVERITIES, type Finding, type Severity, type ToolResult, type ToolStatus } from '../../schemas/finding.ts';
 import { MAX_SOURCE_BYTES } from './engine.ts';
 import { groupProjectNotes } from '../../lib/analysis/static/dedup.ts';
-import { toMarkdown } from '../../lib/analysis/format/markdown.ts';
-import { toSarif } from '../../lib/analysis/format/sarif.ts';
-import { toHtml } from '../../lib/analysis/format/html.ts';
+import { toMarkdown } from './format/markdown.ts';
+import { toSarif } from './format/sarif.ts';
+import { toHtml } from './format/html.ts';
 import { compileGroup, groupByCompiler, scanProject, type ProjectPlan } from './build.ts';
 import { acquireCompilerFor } from './acquire.ts';
 import { findProjectRoot, loadProject, ProjectConfigError, type Project } from '../../lib/analysis/compiler/project.ts';

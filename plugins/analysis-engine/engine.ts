@@ -690,6 +690,12 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
 
   return {
     analyze,
+    async formatter(kind) {
+      // Loaded on first use: a JSON-only server never imports them.
+      if (kind === 'sarif') return (await import('./format/sarif.ts')).toSarif;
+      if (kind === 'markdown') return (await import('./format/markdown.ts')).toMarkdown;
+      return (await import('./format/html.ts')).toHtml;
+    },
     async listTools() {
       const tools = deps.registry.tools();
       return Promise.all(tools.map(info)).then((l) => l.sort((a, b) => a.layer - b.layer || a.name.localeCompare(b.name)));

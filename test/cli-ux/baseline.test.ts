@@ -9,7 +9,7 @@ import path from 'node:path';
 import { runAnalyzeCommand } from '../../plugins/analysis-engine/cli-analyze.ts';
 import { createAnalysisEngine } from '../../plugins/analysis-engine/engine.ts';
 import { createSolhintTool } from '../../plugins/tool-solhint/solhint.ts';
-import { toMarkdown } from '../../lib/analysis/format/markdown.ts';
+import { toMarkdown } from '../../plugins/analysis-engine/format/markdown.ts';
 import type { Finding } from '../../schemas/finding.ts';
 import { capture, validateSarif } from './helpers.ts';
 

@@ -1,9 +1,9 @@
 // SARIF 2.1.0 structure (what GitHub code scanning requires), Markdown and HTML escaping.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { toSarif } from '../../lib/analysis/format/sarif.ts';
-import { toMarkdown } from '../../lib/analysis/format/markdown.ts';
-import { toHtml } from '../../lib/analysis/format/html.ts';
+import { toSarif } from '../../plugins/analysis-engine/format/sarif.ts';
+import { toMarkdown } from '../../plugins/analysis-engine/format/markdown.ts';
+import { toHtml } from '../../plugins/analysis-engine/format/html.ts';
 import type { AnalysisResult } from '../../kernel/index.ts';
 import type { Finding } from '../../schemas/finding.ts';
 

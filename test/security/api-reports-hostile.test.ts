@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { toHtml } from '../../lib/analysis/format/html.ts';
+import { toHtml } from '../../plugins/analysis-engine/format/html.ts';
 import { coerceAnalysis } from '../../plugins/analysis-api/report-shape.ts';
 import { boot, type Booted } from '../api/helpers.ts';
 

@@ -113,7 +113,7 @@ export async function analyzeRoutes(app: FastifyInstance, ctx: Ctx) {
       );
     }
     if (body.format === 'sarif') {
-      const toSarif = await formatter('sarif');
+      const toSarif = await formatter(ctx, 'sarif');
       reply.type(CONTENT_TYPES.sarif);
       // Sent pre-serialised: the SARIF log is not the JSON analysis shape the response schema describes.
       return reply.serializer((x: unknown) => JSON.stringify(x)).send(toSarif(result));

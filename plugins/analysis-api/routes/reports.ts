@@ -110,7 +110,7 @@ export async function reportRoutes(app: FastifyInstance, ctx: Ctx) {
           { formats: ['json'] },
         );
       }
-      const render = await formatter(format as 'sarif' | 'markdown' | 'html');
+      const render = await formatter(ctx, format as 'sarif' | 'markdown' | 'html');
       const out = render(coerceAnalysis(rec.data));
       reply.type(CONTENT_TYPES[format as 'sarif' | 'markdown' | 'html']);
       return reply.send(typeof out === 'string' ? out : JSON.stringify(out));

@@ -4,7 +4,7 @@
 import type { AnalysisResult } from '../../../kernel/contracts/analysis.ts';
 import type { Finding, Severity } from '../../../schemas/finding.ts';
 import { LAYER_NAMES } from '../../../schemas/finding.ts';
-import { CATEGORY } from '../taxonomy.ts';
+import { CATEGORY } from '../../../lib/analysis/taxonomy.ts';
 
 export interface SarifOptions {
   /** URI of the analysed file as the repository sees it (e.g. "contracts/Token.sol"). */
