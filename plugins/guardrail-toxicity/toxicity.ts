@@ -734,25 +734,42 @@ const FUZZY_SWAPS = (() => {
     }
   return out;
 })();
-const WORD_RE = /\p{L}{4,}/gu;
-const hasDoubled = (w: string) => {
-  for (let i = 1; i < w.length; i++) if (w.charCodeAt(i) === w.charCodeAt(i - 1)) return true;
-  return false;
-};
+/** Length and first two letters of every lexicon word and one-swap variant: most words are ruled out without a substring. */
+const FUZZY_KEYS = new Set([...FUZZY_LEXICON, ...FUZZY_SWAPS.keys()].map((w) => fuzzyKey(w.length, w.charCodeAt(0), w.charCodeAt(1))));
+function fuzzyKey(len: number, c0: number, c1: number): number {
+  return len * 65536 + c0 * 256 + c1;
+}
+const isLower = (c: number) => c >= 97 && c <= 122;
 /**
  * The text with misspelt hostile words repaired, same length and offsets (a collapsed letter run
  * is padded with spaces, which the rules read as a word gap): runs of one repeated letter and
  * one swap of neighbouring letters are undone when that yields a lexicon word. Null if nothing
- * changed. A word costs one lookup unless it has a doubled letter.
+ * changed. Words are runs of a-z (the lexicon's letters) scanned in place; a substring is cut
+ * only for a word that may be a swap of a lexicon word or has a doubled letter.
  */
 function repairSpelling(t: string): string | null {
   let r: string | null = null;
-  WORD_RE.lastIndex = 0;
-  for (let m = WORD_RE.exec(t); m; m = WORD_RE.exec(t)) {
-    const w = m[0];
+  for (let i = 0; i < t.length;) {
+    if (!isLower(t.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let j = i;
+    let doubled = false;
+    while (j < t.length && isLower(t.charCodeAt(j))) {
+      if (j > i && t.charCodeAt(j) === t.charCodeAt(j - 1)) doubled = true;
+      j++;
+    }
+    const a = i;
+    i = j;
+    // Part of a longer word in another script, or too short to be a lexicon word.
+    if (j - a < 4 || (a > 0 && t.charCodeAt(a - 1) >= 0x80) || (j < t.length && t.charCodeAt(j) >= 0x80)) continue;
+    const maySwap = FUZZY_KEYS.has(fuzzyKey(j - a, t.charCodeAt(a), t.charCodeAt(a + 1)));
+    if (!maySwap && !doubled) continue;
+    const w = t.slice(a, j);
     if (FUZZY_LEXICON.has(w)) continue;
     let fix = FUZZY_SWAPS.get(w) ?? null;
-    if (!fix && hasDoubled(w)) {
+    if (!fix && doubled) {
       const collapsed = w.replace(/(\p{L})\1+/gu, '$1');
       const twice = w.replace(/(\p{L})\1{2,}/gu, '$1$1');
       if (FUZZY_LEXICON.has(collapsed)) fix = collapsed;
@@ -761,7 +778,7 @@ function repairSpelling(t: string): string | null {
     }
     if (!fix) continue;
     r ??= t;
-    r = r.slice(0, m.index) + fix.padEnd(w.length, ' ') + r.slice(m.index + w.length);
+    r = r.slice(0, a) + fix.padEnd(w.length, ' ') + r.slice(j);
   }
   return r;
 }
@@ -1290,7 +1307,12 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   const groupRef = slurMax > 0 || groupMention;
   HOSTILE.re.lastIndex = 0;
   const hostile = slurHostile || matched.length > 0 || execWord(HOSTILE, n.text) !== null;
-  const words = n.text.split(/\s+/, 8).filter(Boolean).length;
+  let words = 0;
+  for (let i = 0, inWord = false; i < n.text.length && words < 8; i++) {
+    const sp = n.text.charCodeAt(i) <= 32;
+    if (!sp && !inWord) words++;
+    inWord = !sp;
+  }
   const shortScale = Math.min(1, words / 5);
   for (const c of TOXICITY_CATEGORIES) {
     let weak = calibrated(c, modelScore[c]) * shortScale;
