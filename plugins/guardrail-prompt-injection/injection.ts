@@ -23,7 +23,7 @@ import { caesarShift, findShiftedPassage } from './caesar.ts';
 import { findEncodedBlobs } from '../../lib/guardrails/encoding.ts';
 import { defineLayer, num } from '../../lib/guardrails/layer.ts';
 import { COMBINING_MARKS, mapSpan, normalizeForMatching, squash, type NormalizedText } from '../../lib/guardrails/normalize.ts';
-import { execWord, WORD_START, wordRegex, type WordRegex } from '../../lib/guardrails/word-start.ts';
+import { execWord, letterOrNumber, WORD_START, wordRegex, type WordRegex } from '../../lib/guardrails/word-start.ts';
 
 /** The shipped classifier, next to this file. */
 export function defaultInjectionModelPath(): string {
@@ -784,12 +784,20 @@ export interface InjectionScore {
  * injection appended to a harmless question is not diluted by it. Bounded to MAX_WINDOWS.
  */
 const MAX_WINDOWS = 64;
+const isSentenceEnd = (c: number) => c === 46 || c === 33 || c === 63 || c === 10 || c === 0x3002 || c === 0xff01 || c === 0xff1f;
+
 export function windows(text: string, size = 600): Array<[number, number]> {
   const out: Array<[number, number]> = [[0, Math.min(text.length, size)]];
-  const SENT = /[^.!?\n。！？]+[.!?\n。！？]*/gu;
+  // Sentences as /[^.!?\n。！？]+[.!?\n。！？]*/ would match them, scanned without match objects.
   const sents: Array<[number, number]> = [];
-  let m: RegExpExecArray | null;
-  while ((m = SENT.exec(text)) && sents.length < MAX_WINDOWS * 4) sents.push([m.index, m.index + m[0].length]);
+  for (let i = 0; i < text.length && sents.length < MAX_WINDOWS * 4;) {
+    while (i < text.length && isSentenceEnd(text.charCodeAt(i))) i++;
+    if (i >= text.length) break;
+    const s = i;
+    while (i < text.length && !isSentenceEnd(text.charCodeAt(i))) i++;
+    while (i < text.length && isSentenceEnd(text.charCodeAt(i))) i++;
+    sents.push([s, i]);
+  }
   if (sents.length <= 1 && text.length <= size) return out;
   // Each sentence on its own; a short one ("Stop.", "Very good.") is joined with the next, which
   // keeps the little context that matters without scoring every sentence twice.
@@ -859,13 +867,18 @@ function latinShare(text: string): number {
 /** Below this many words the classifier's score is scaled down proportionally. */
 const SHORT_TEXT_WORDS = 5;
 
-const WORD = /[\p{L}\p{N}]+/gu;
 /** Letter/digit runs starting in text[from, to), counted up to `max` (no slice, no match array). */
+/** Runs of letters and numbers starting in [from, to), at most `max` (what /[\p{L}\p{N}]+/gu would count), without match objects. */
 function countWords(text: string, from: number, to: number, max: number): number {
-  WORD.lastIndex = from;
   let n = 0;
-  let m: RegExpExecArray | null;
-  while (n < max && (m = WORD.exec(text)) && m.index < to) n++;
+  let inRun = false;
+  for (let i = from; i < to && n < max;) {
+    const cp = text.codePointAt(i)!;
+    const w = letterOrNumber(cp);
+    if (w && !inRun) n++;
+    inRun = w;
+    i += cp > 0xffff ? 2 : 1;
+  }
   return n;
 }
 
