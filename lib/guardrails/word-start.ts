@@ -18,7 +18,7 @@ export interface WordRegex {
 }
 
 /** Splits a pattern at its top-level "|" (outside groups, classes and escapes). */
-function topLevelAlternatives(src: string): string[] {
+export function topLevelAlternatives(src: string): string[] {
   const out: string[] = [];
   let depth = 0;
   let inClass = false;

@@ -22,7 +22,7 @@ import type { GuardrailFinding } from '../../kernel/index.ts';
 import { noisyOr, tokenFeatures, windowScore, type LoadedModel } from '../../lib/guardrails/classifier.ts';
 import { defineLayer, num } from '../../lib/guardrails/layer.ts';
 import { mapSpan, normalizeForMatching, type NormalizedText } from '../../lib/guardrails/normalize.ts';
-import { execWord, WORD_START, wordRegex, type WordRegex } from '../../lib/guardrails/word-start.ts';
+import { execWord, topLevelAlternatives, WORD_START, wordRegex, type WordRegex } from '../../lib/guardrails/word-start.ts';
 
 export const TOXICITY_CATEGORIES = ['insult', 'identity_attack', 'dehumanisation', 'threat', 'sexual', 'self_harm'] as const;
 export type ToxicityCategory = (typeof TOXICITY_CATEGORIES)[number];
@@ -417,8 +417,32 @@ const HOSTILE = wordRegex(
 );
 
 const RULES: Rule[] = [];
-const rule = (id: string, cats: Rule['cats'], src: string) =>
-  RULES.push({ id, cats, re: wordRegex(src, 'gu'), group: src.includes(GROUP) });
+/**
+ * One compiled expression per top-level alternative of `${b}(?:A|B|C)${e}`: a single expression
+ * with many alternatives that begin with a large group alternation is tried in full at every
+ * position (14 ms per KB for one rule), separate ones each skip ahead to where they can match.
+ */
+function splitAlternatives(src: string): string[] {
+  const head = `${b}(?:`;
+  const tail = `)${e}`;
+  if (!src.startsWith(head) || !src.endsWith(tail)) return [src];
+  // The group opened after the word start must be the one closed before the end.
+  let depth = 0;
+  let inClass = false;
+  for (let i = head.length - 3; i < src.length - tail.length; i++) {
+    const c = src[i];
+    if (c === '\\') i++;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return [src];
+  }
+  const inner = topLevelAlternatives(src.slice(head.length, -tail.length));
+  return inner.length > 1 ? inner.map((a) => `${head}${a}${tail}`) : [src];
+}
+const rule = (id: string, cats: Rule['cats'], src: string) => {
+  for (const part of splitAlternatives(src)) RULES.push({ id, cats, re: wordRegex(part, 'gu'), group: src.includes(GROUP) });
+};
 // Hate against groups.
 rule(
   'group_dehumanised',
@@ -461,10 +485,12 @@ rule(
   { identity_attack: 0.8 },
   `${b}why (?:are|do)\\s+${GROUP}\\s+(?:always\\s+|all\\s+|so\\s+)*(?:${NEG_ADJ}|smell|steal|lie|stink)${e}`,
 );
+// The subject ("I will", "someone should") is left out of the match: an optional lead-in is tried
+// at every position of the text; the verb and its target are what make the threat.
 rule(
   'group_violence',
   { identity_attack: 0.95, threat: 0.95 },
-  `${b}(?:(?:i|we|they|someone|somebody|people|you)\\s+(?:will|'ll|should|must|are going to|am going to|'m going to|gonna|want to|wanna|need to|ought to|have to)\\s+(?:\\p{L}+\\s+)?)?${KILL}\\s+(?:(?:all|every|the|any|each|more|those|these|some)\\s+(?:of\\s+)?(?:the\\s+)?)*(?:homes? of\\s+|next\\s+)?${GROUP}${e}`,
+  `${b}${KILL}\\s+(?:(?:all|every|the|any|each|more|those|these|some)\\s+(?:of\\s+)?(?:the\\s+)?)*(?:homes? of\\s+|next\\s+)?${GROUP}${e}`,
 );
 rule(
   'group_should_die',
@@ -670,8 +696,9 @@ const KILL_MORE = alt([
   'drown',
   'run over',
 ]);
-const MODAL = `(?:will|'ll|should|must|are going to|am going to|'m going to|'re going to|gonna|want to|wanna|need to|ought to|have to|would love to|swear i will|shall)`;
-const targetRule = (id: string, cats: Rule['cats'], src: string) => RULES.push({ id, cats, re: wordRegex(src, 'gu'), group: true });
+const targetRule = (id: string, cats: Rule['cats'], src: string) => {
+  for (const part of splitAlternatives(src)) RULES.push({ id, cats, re: wordRegex(part, 'gu'), group: true });
+};
 targetRule(
   'target_predicate',
   { identity_attack: 0.85 },
@@ -700,7 +727,7 @@ targetRule(
 targetRule(
   'target_violence',
   { identity_attack: 0.95, threat: 0.95 },
-  `${b}(?:(?:i|we|someone|somebody|they|you|people)\\s+(?:\\p{L}+\\s+)?${MODAL}\\s+(?:\\p{L}+\\s+)?)?(?:${KILL_MORE}|wipe)\\s+(?:(?:all|every|the|any|each|more|those|these|some|of)\\s+)*${TARGET}(?:\\s+(?:off|out|up|down|i|we|who))?${e}`,
+  `${b}(?:${KILL_MORE}|wipe)\\s+(?:(?:all|every|the|any|each|more|those|these|some|of)\\s+)*${TARGET}(?:\\s+(?:off|out|up|down|i|we|who))?${e}`,
 );
 targetRule(
   'target_should_suffer',
@@ -1118,6 +1145,8 @@ function slurSense(word: string, text: string, start: number, end: number): 'slu
   return 'slur';
 }
 
+const isSentenceEnd = (c: number) => c === 46 || c === 33 || c === 63 || c === 10;
+
 /** Whether positions a and b of t lie in the same clause (no . ; ! ? or newline between them). */
 function sameClause(t: string, a: number, b: number): boolean {
   const [lo, hi] = a < b ? [a, b] : [b, a];
@@ -1186,19 +1215,39 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   const groupMention = execWord(GROUP_MENTION, n.text) !== null;
   // Typos are repaired only where a group is named: that is where a hostile word decides.
   const rt = groupMention ? (repairSpelling(n.text) ?? n.text) : n.text;
+  // Group rules run only on the sentences that name a group and the sentence after each ("...
+  // they are vile"): on the whole text their large alternations cost milliseconds per KB.
+  const windows: Array<[number, string]> = [];
+  if (groupMention) {
+    let last: [number, number] | null = null;
+    const spans0: Array<[number, number]> = [];
+    GROUP_MENTION.re.lastIndex = 0;
+    for (let g = execWord(GROUP_MENTION, rt), k = 0; g && k < 50; g = execWord(GROUP_MENTION, rt), k++) {
+      let a = g.index;
+      while (a > 0 && !isSentenceEnd(rt.charCodeAt(a - 1))) a--;
+      let z = g.index + g[0].length;
+      for (let sentences = 0; z < rt.length && sentences < 2; z++) if (isSentenceEnd(rt.charCodeAt(z)) && ++sentences === 2) break;
+      if (last && a <= last[1]) last[1] = Math.max(last[1], z);
+      else spans0.push((last = [a, z]));
+    }
+    for (const [a, z] of spans0) windows.push([a, rt.slice(a, z)]);
+  }
   for (const r of RULES) {
     if (r.group && !groupMention) continue;
-    r.re.re.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    let c = 0;
-    while ((m = execWord(r.re, rt)) && c++ < 20) {
-      const [s, en] = mapSpan(n, m.index, m.index + m[0].length, text);
-      matched.push([m.index, m.index + m[0].length]);
-      for (const [cat, w] of Object.entries(r.cats) as Array<[ToxicityCategory, number]>) {
-        spans.push({ kind: r.id, category: cat, start: s, end: en, weight: w });
-        ruleScore[cat] = noisyOr([ruleScore[cat], w]);
+    for (const [off, sub] of r.group ? windows : [[0, rt] as [number, string]]) {
+      r.re.re.lastIndex = 0;
+      let m: RegExpExecArray | null;
+      let c = 0;
+      while ((m = execWord(r.re, sub)) && c++ < 20) {
+        const at = off + m.index;
+        const [s, en] = mapSpan(n, at, at + m[0].length, text);
+        matched.push([at, at + m[0].length]);
+        for (const [cat, w] of Object.entries(r.cats) as Array<[ToxicityCategory, number]>) {
+          spans.push({ kind: r.id, category: cat, start: s, end: en, weight: w });
+          ruleScore[cat] = noisyOr([ruleScore[cat], w]);
+        }
+        if (m[0].length === 0) r.re.re.lastIndex++;
       }
-      if (m[0].length === 0) r.re.re.lastIndex++;
     }
   }
   if (groupMention && ruleScore.identity_attack < 0.5)
