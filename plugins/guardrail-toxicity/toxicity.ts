@@ -1251,12 +1251,13 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
     }
   }
   if (groupMention && ruleScore.identity_attack < 0.5)
-    for (const [a, z] of groupHostility(rt)) {
-      const [s, en] = mapSpan(n, a, z, text);
-      matched.push([a, z]);
-      spans.push({ kind: 'group_hostile', category: 'identity_attack', start: s, end: en, weight: 0.6 });
-      ruleScore.identity_attack = noisyOr([ruleScore.identity_attack, 0.6]);
-    }
+    for (const [off, sub] of windows)
+      for (const [a0, z0] of groupHostility(sub)) {
+        const [s, en] = mapSpan(n, off + a0, off + z0, text);
+        matched.push([off + a0, off + z0]);
+        spans.push({ kind: 'group_hostile', category: 'identity_attack', start: s, end: en, weight: 0.6 });
+        ruleScore.identity_attack = noisyOr([ruleScore.identity_attack, 0.6]);
+      }
   // Slurs and profanity from obscenity's lexicon (on the original: it has its own de-obfuscation).
   // Lexicon evidence: the strongest slur counts (a repeated word is not more hateful); sexual terms
   // and profanity only add to weak insult/sexual scores, capped so that they never block alone.
