@@ -302,6 +302,8 @@ function honorificAt(text: string, at: number, honorifics: Set<string>): boolean
   const end = j;
   while (j > 0 && end - j < 12 && LETTER.test(text[j - 1])) j--;
   if (j === end || (j > 0 && LETTER.test(text[j - 1]))) return false;
+  // Capitalised only: checked on the first letter before the word is cut out.
+  if (text[j] === text[j].toLowerCase()) return false;
   const w = text.slice(j, end);
   return /^\p{Lu}/u.test(w) && honorifics.has(w.toLowerCase());
 }
@@ -401,6 +403,12 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
     // Identifiers: member access, calls, generics, assignments, snake/camel continuations.
     IDENTIFIER_AFTER.lastIndex = end;
     if (IDENTIFIER_AFTER.test(text)) continue;
+    // A single word that no lexicon knows and nothing introduces stops here, before any array.
+    if (m[2] === undefined && !introAt(text, start) && !honorificAt(text, start, lex.honorifics)) {
+      const lw = m[1].toLowerCase();
+      const key = POSSESSIVE.test(lw) ? lw.replace(POSSESSIVE, '') : lw;
+      if (!lex.first.has(key) && !lex.last.has(key)) continue;
+    }
     const words = m[2] === undefined ? [m[1]] : m[0].split(BLANKS).filter((w) => !INITIAL.test(w));
     const lower = words.map((w) => w.toLowerCase().replace(POSSESSIVE, ''));
     // Nothing below can score a run with no known first or last name unless an introduction or
