@@ -404,10 +404,10 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
     IDENTIFIER_AFTER.lastIndex = end;
     if (IDENTIFIER_AFTER.test(text)) continue;
     // A single word that no lexicon knows and nothing introduces stops here, before any array.
-    if (m[2] === undefined && !introAt(text, start) && !honorificAt(text, start, lex.honorifics)) {
+    if (m[2] === undefined) {
       const lw = m[1].toLowerCase();
       const key = POSSESSIVE.test(lw) ? lw.replace(POSSESSIVE, '') : lw;
-      if (!lex.first.has(key) && !lex.last.has(key)) continue;
+      if (!lex.first.has(key) && !lex.last.has(key) && !introAt(text, start) && !honorificAt(text, start, lex.honorifics)) continue;
     }
     const words = m[2] === undefined ? [m[1]] : m[0].split(BLANKS).filter((w) => !INITIAL.test(w));
     const lower = words.map((w) => w.toLowerCase().replace(POSSESSIVE, ''));
