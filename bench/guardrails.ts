@@ -179,6 +179,9 @@ async function toxicity() {
     [order[i], order[j]] = [order[j], order[i]];
   }
   const c: Record<string, [number, number]> = { davidson_hate: [0, 0], davidson_offensive: [0, 0], davidson_neither: [0, 0] };
+  // The same tweets counting only the hate categories (an insult aimed at the reader is abuse, not hate).
+  const HATE_CATS = ['identity_attack', 'dehumanisation', 'threat'];
+  const hc: Record<string, number> = { davidson_hate: 0, davidson_offensive: 0, davidson_neither: 0 };
   const tfolds = Math.min(folds, 5);
   for (let f = 0; f < tfolds; f++) {
     const test = order.filter((_, i) => i % tfolds === f).map((i) => dav[i]);
@@ -190,7 +193,9 @@ async function toxicity() {
     for (const d of test) {
       const k = c[d.kind];
       k[0]++;
-      if (flagged(scoreToxicity(d.text, model).categories)) k[1]++;
+      const cats = scoreToxicity(d.text, model).categories;
+      if (flagged(cats)) k[1]++;
+      if (flagged(Object.fromEntries(Object.entries(cats).filter(([x]) => HATE_CATS.includes(x))))) hc[d.kind]++;
     }
   }
   const nonHate = [c.davidson_offensive[0] + c.davidson_neither[0], c.davidson_offensive[1] + c.davidson_neither[1]];
@@ -201,6 +206,9 @@ async function toxicity() {
   console.log(`| offensive (not hateful) | ${c.davidson_offensive[0]} | ${pct(c.davidson_offensive[1], c.davidson_offensive[0])} |`);
   console.log(`| neither (not hateful) | ${c.davidson_neither[0]} | ${pct(c.davidson_neither[1], c.davidson_neither[0])} |`);
   console.log(`| all not hateful | ${nonHate[0]} | ${pct(nonHate[1], nonHate[0])} |`);
+  console.log(
+    `\nHate categories only (identity_attack, dehumanisation, threat): hate ${pct(hc.davidson_hate, c.davidson_hate[0])}, offensive ${pct(hc.davidson_offensive, c.davidson_offensive[0])}, neither ${pct(hc.davidson_neither, c.davidson_neither[0])}, all not hateful ${pct(hc.davidson_offensive + hc.davidson_neither, nonHate[0])}.`,
+  );
   const shipped = loadToxicityModel();
   const ev = readOwn(path.join(here, 'eval', 'own-eval.json'));
   const byKind = new Map<string, [number, number, number]>();
@@ -245,6 +253,37 @@ async function toxicity() {
   console.log('\n| category | texts with it | detected | must-pass texts | wrongly reported |');
   console.log('|---|---|---|---|---|');
   for (const [k, x] of cat) console.log(`| ${k} | ${x.pos} | ${pct(x.tp, x.pos)} | ${x.neg} | ${pct(x.fp, x.neg)} |`);
+  const { functionalSet } = await import('../plugins/guardrail-toxicity/functional.ts');
+  for (const which of ['dev', 'holdout', 'fresh'] as const) {
+    const fs2 = functionalSet(which);
+    const by = new Map<string, [number, number, number]>();
+    for (const x of fs2) {
+      const k = by.get(x.functionality) ?? [x.hateful, 0, 0];
+      k[1]++;
+      if (flagged(scoreToxicity(x.text, shipped).categories)) k[2]++;
+      by.set(x.functionality, k);
+    }
+    const tot = [0, 0, 0, 0];
+    for (const [, [h, n, f]] of by) {
+      tot[h ? 0 : 2] += n;
+      tot[h ? 1 : 3] += f;
+    }
+    console.log(
+      `\n## Toxicity: functional set "${which}" (functional.ts, ${fs2.length} texts, ${
+        which === 'dev'
+          ? 'the rules were tuned on it'
+          : which === 'holdout'
+            ? 'written after the rules; the clause-level fallback was designed from its misses'
+            : 'written last, measured without tuning'
+      }), shipped model\n`,
+    );
+    console.log(
+      `Hateful flagged: **${pct(tot[1], tot[0])}** of ${tot[0]}; non-hateful flagged: **${pct(tot[3], tot[2])}** of ${tot[2]}.\n`,
+    );
+    console.log('| functionality | label | texts | flagged |');
+    console.log('|---|---|---|---|');
+    for (const [k, [h, n, f]] of by) console.log(`| ${k} | ${h ? 'hateful' : 'not hateful'} | ${n} | ${pct(f, n)} |`);
+  }
 }
 
 /** PII: precision, recall and F1 per entity on the generated multi-locale set. */

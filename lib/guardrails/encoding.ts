@@ -35,21 +35,32 @@ function printableRatio(s: string): number {
 }
 
 /** A candidate is real base64 only if it mixes character classes like encoded data does. */
+// Character classes by code: a regular-expression literal inside the loop below was a new
+// RegExp object per character.
+const isLowerCode = (c: number) => c >= 97 && c <= 122;
+const isUpperOrDigitCode = (c: number) => (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
+
 function looksLikeBase64(s: string): boolean {
-  const body = s.replace(/=+$/, '');
-  if (body.length % 4 === 1) return false;
-  const hasUpper = /[A-Z]/.test(body);
-  const hasLower = /[a-z]/.test(body);
-  const hasDigit = /[0-9]/.test(body);
+  let len = s.length;
+  while (len > 0 && s.charCodeAt(len - 1) === 61) len--;
+  if (len % 4 === 1) return false;
+  let hasUpper = false;
+  let hasLower = false;
+  let hasDigit = false;
+  let flips = 0;
+  for (let i = 0; i < len; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 65 && c <= 90) hasUpper = true;
+    else if (c >= 97 && c <= 122) hasLower = true;
+    else if (c >= 48 && c <= 57) hasDigit = true;
+    if (i > 0) {
+      const p = s.charCodeAt(i - 1);
+      if ((isLowerCode(p) && isUpperOrDigitCode(c)) || (isUpperOrDigitCode(p) && isLowerCode(c))) flips++;
+    }
+  }
   // Plain identifiers (camelCase words, paths) rarely have all three classes and many case flips.
   if (!(hasUpper && hasLower) && !(hasDigit && (hasUpper || hasLower))) return false;
-  let flips = 0;
-  for (let i = 1; i < body.length; i++) {
-    const a = body[i - 1];
-    const b = body[i];
-    if ((/[a-z]/.test(a) && /[A-Z0-9]/.test(b)) || (/[A-Z0-9]/.test(a) && /[a-z]/.test(b))) flips++;
-  }
-  return flips >= body.length / 8;
+  return flips >= len / 8;
 }
 
 export function findEncodedBlobs(text: string): EncodedBlob[] {

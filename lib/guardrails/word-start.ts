@@ -18,7 +18,7 @@ export interface WordRegex {
 }
 
 /** Splits a pattern at its top-level "|" (outside groups, classes and escapes). */
-function topLevelAlternatives(src: string): string[] {
+export function topLevelAlternatives(src: string): string[] {
   const out: string[] = [];
   let depth = 0;
   let inClass = false;
@@ -55,7 +55,8 @@ export function wordRegex(src: string, flags: string): WordRegex {
 // Letter/number classes of BMP code points, computed once each: 1 = known, 2 = letter or number.
 const classes = new Uint8Array(0x10000);
 const LETTER_OR_NUMBER = /[\p{L}\p{N}]/u;
-function letterOrNumber(cp: number): boolean {
+/** Whether code point `cp` is a letter or number (\p{L} or \p{N}), cached per BMP code point. */
+export function letterOrNumber(cp: number): boolean {
   if (cp < 0x80) return (cp >= 97 && cp <= 122) || (cp >= 65 && cp <= 90) || (cp >= 48 && cp <= 57);
   if (cp < 0x10000 && classes[cp]) return classes[cp] === 3;
   const yes = LETTER_OR_NUMBER.test(String.fromCodePoint(cp));

@@ -261,7 +261,8 @@ function codeRanges(text: string): Array<[number, number]> {
 const ARTICLE_BEFORE = /(?:^|[^\p{L}])an?\s+$/iu;
 const NOTHING_AFTER = /^[\s"'”’)\]*,;:]*(?:[.!?\n]|$)/u;
 const SENTENCE_BREAK = /[.!?\n:;¿¡]/;
-const IDENTIFIER_AFTER = /^(?:\(|\.\p{L}|_|\{|<|\[|::|\s*=[^=])/u;
+/** Sticky, tried at the candidate's end (no slice of the text per candidate). */
+const IDENTIFIER_AFTER = /(?:\(|\.\p{L}|_|\{|<|\[|::|\s*=[^=])/uy;
 const BLANKS = /[ \t]+/;
 const INITIAL = /^\p{Lu}\.$/u;
 const POSSESSIVE = /[’']s$/;
@@ -283,6 +284,28 @@ function wordBeforeSpace(before: string): string | null {
     j -= pair;
   }
   return j < end ? before.slice(j, end) : null;
+}
+
+/** INTRO ending at `at`, tested in place: a look-behind over the 40 characters before it. */
+const INTRO_AT = new RegExp(`(?<=${INTRO.source.replace(/\\s\*\$$/, '\\s*')})`, 'iuy');
+function introAt(text: string, at: number): boolean {
+  INTRO_AT.lastIndex = at;
+  return INTRO_AT.test(text);
+}
+
+/** Whether a capitalised honorific ("Dr.", "Frau") is the word before `at` (wordBeforeSpace without slicing first). */
+function honorificAt(text: string, at: number, honorifics: Set<string>): boolean {
+  let j = at;
+  while (j > 0 && SPACE.test(text[j - 1])) j--;
+  if (j === at) return false;
+  if (j > 0 && text[j - 1] === '.') j--;
+  const end = j;
+  while (j > 0 && end - j < 12 && LETTER.test(text[j - 1])) j--;
+  if (j === end || (j > 0 && LETTER.test(text[j - 1]))) return false;
+  // Capitalised only: checked on the first letter before the word is cut out.
+  if (text[j] === text[j].toLowerCase()) return false;
+  const w = text.slice(j, end);
+  return /^\p{Lu}/u.test(w) && honorifics.has(w.toLowerCase());
 }
 
 /** "a X." / "an X" with nothing after it in the sentence. */
@@ -377,13 +400,24 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
     const start = m.index;
     const end = start + m[0].length;
     if (inCode(start)) continue;
-    const after = text.slice(end, end + 2);
     // Identifiers: member access, calls, generics, assignments, snake/camel continuations.
-    if (IDENTIFIER_AFTER.test(after)) continue;
+    IDENTIFIER_AFTER.lastIndex = end;
+    if (IDENTIFIER_AFTER.test(text)) continue;
+    // A single word that no lexicon knows and nothing introduces stops here, before any array.
+    if (m[2] === undefined) {
+      const lw = m[1].toLowerCase();
+      const key = POSSESSIVE.test(lw) ? lw.replace(POSSESSIVE, '') : lw;
+      if (!lex.first.has(key) && !lex.last.has(key) && !introAt(text, start) && !honorificAt(text, start, lex.honorifics)) continue;
+    }
+    const words = m[2] === undefined ? [m[1]] : m[0].split(BLANKS).filter((w) => !INITIAL.test(w));
+    const lower = words.map((w) => w.toLowerCase().replace(POSSESSIVE, ''));
+    // Nothing below can score a run with no known first or last name unless an introduction or
+    // an honorific precedes it; most capitalised words (German nouns, headings) stop here,
+    // before the per-candidate context is cut out of the text.
+    if (!lower.some((w) => lex.first.has(w) || lex.last.has(w)) && !introAt(text, start) && !honorificAt(text, start, lex.honorifics))
+      continue;
     const before = text.slice(Math.max(0, start - 40), start);
     if (CODE_KEYWORDS.test(before)) continue;
-    const words = m[0].split(BLANKS).filter((w) => !INITIAL.test(w));
-    const lower = words.map((w) => w.toLowerCase().replace(POSSESSIVE, ''));
     // "Alice Protocol", "Jordan Street", "Smith Foundation": organisations and places.
     if (lower.some((w) => NON_PERSON_HEADS.has(w))) continue;
     const personWords = lower;

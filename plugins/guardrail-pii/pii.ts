@@ -199,12 +199,18 @@ export function findPii(original: string, s: PiiSettings): Span[] {
     push('ip_address', 'ipv6', m.index, m.index + v.length, 0.85);
   });
   if (on.has('phone')) {
+    // Digit groups inside an IBAN or a card found above are not phone numbers, and validating
+    // them against every country is the layer's costliest step.
+    const inAccount = (a: number, z: number) =>
+      spans.some((x) => (x.entity === 'iban' || x.entity === 'credit_card') && x.start <= a && z <= x.end);
     each(PHONE_INTL, text, (m) => {
+      if (inAccount(m.index, m.index + m[0].length)) return;
       const context = PHONE_CONTEXT.test(text.slice(Math.max(0, m.index - 40), m.index));
       if (validPhone(m[0], context)) push('phone', 'phone', m.index, m.index + m[0].length, 0.9);
     });
     each(PHONE_GROUPED, text, (m) => {
       const v = m[0];
+      if (inAccount(m.index, m.index + v.length)) return;
       if (DATE_LIKE.test(v) || DOTTED_QUAD.test(v) || /^\d{1,2}\.\d/.test(v)) return;
       const context = PHONE_CONTEXT.test(text.slice(Math.max(0, m.index - 40), m.index));
       if (!context && THOUSANDS.test(v)) return;
@@ -215,7 +221,11 @@ export function findPii(original: string, s: PiiSettings): Span[] {
       if (validPhone(v, context || nanp)) push('phone', 'phone', m.index, m.index + v.length, context ? 0.9 : 0.8);
     });
     each(PHONE_BARE, text, (m) => {
-      if (PHONE_CONTEXT.test(text.slice(Math.max(0, m.index - 40), m.index)) && validPhone(m[0], true))
+      if (
+        !inAccount(m.index, m.index + m[0].length) &&
+        PHONE_CONTEXT.test(text.slice(Math.max(0, m.index - 40), m.index)) &&
+        validPhone(m[0], true)
+      )
         push('phone', 'phone', m.index, m.index + m[0].length, 0.8);
     });
   }

@@ -22,7 +22,7 @@ import type { GuardrailFinding } from '../../kernel/index.ts';
 import { noisyOr, tokenFeatures, windowScore, type LoadedModel } from '../../lib/guardrails/classifier.ts';
 import { defineLayer, num } from '../../lib/guardrails/layer.ts';
 import { mapSpan, normalizeForMatching, type NormalizedText } from '../../lib/guardrails/normalize.ts';
-import { execWord, WORD_START, wordRegex, type WordRegex } from '../../lib/guardrails/word-start.ts';
+import { execWord, topLevelAlternatives, WORD_START, wordRegex, type WordRegex } from '../../lib/guardrails/word-start.ts';
 
 export const TOXICITY_CATEGORIES = ['insult', 'identity_attack', 'dehumanisation', 'threat', 'sexual', 'self_harm'] as const;
 export type ToxicityCategory = (typeof TOXICITY_CATEGORIES)[number];
@@ -339,6 +339,18 @@ const DEHUMANISING = alt([
   'less than human',
   'not even human',
   'not people',
+  'an animal',
+  'a beast',
+  'a rat',
+  'a pig',
+  'a dog',
+  'a cockroach',
+  'an insect',
+  'a monkey',
+  'an ape',
+  'a savage',
+  'a rodent',
+  'rodents',
   'untermenschen',
   'ungeziefer',
   'tiere',
@@ -405,8 +417,32 @@ const HOSTILE = wordRegex(
 );
 
 const RULES: Rule[] = [];
-const rule = (id: string, cats: Rule['cats'], src: string) =>
-  RULES.push({ id, cats, re: wordRegex(src, 'gu'), group: src.includes(GROUP) });
+/**
+ * One compiled expression per top-level alternative of `${b}(?:A|B|C)${e}`: a single expression
+ * with many alternatives that begin with a large group alternation is tried in full at every
+ * position (14 ms per KB for one rule), separate ones each skip ahead to where they can match.
+ */
+function splitAlternatives(src: string): string[] {
+  const head = `${b}(?:`;
+  const tail = `)${e}`;
+  if (!src.startsWith(head) || !src.endsWith(tail)) return [src];
+  // The group opened after the word start must be the one closed before the end.
+  let depth = 0;
+  let inClass = false;
+  for (let i = head.length - 3; i < src.length - tail.length; i++) {
+    const c = src[i];
+    if (c === '\\') i++;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return [src];
+  }
+  const inner = topLevelAlternatives(src.slice(head.length, -tail.length));
+  return inner.length > 1 ? inner.map((a) => `${head}${a}${tail}`) : [src];
+}
+const rule = (id: string, cats: Rule['cats'], src: string) => {
+  for (const part of splitAlternatives(src)) RULES.push({ id, cats, re: wordRegex(part, 'gu'), group: src.includes(GROUP) });
+};
 // Hate against groups.
 rule(
   'group_dehumanised',
@@ -449,10 +485,12 @@ rule(
   { identity_attack: 0.8 },
   `${b}why (?:are|do)\\s+${GROUP}\\s+(?:always\\s+|all\\s+|so\\s+)*(?:${NEG_ADJ}|smell|steal|lie|stink)${e}`,
 );
+// The subject ("I will", "someone should") is left out of the match: an optional lead-in is tried
+// at every position of the text; the verb and its target are what make the threat.
 rule(
   'group_violence',
   { identity_attack: 0.95, threat: 0.95 },
-  `${b}(?:(?:i|we|they|someone|somebody|people|you)\\s+(?:will|'ll|should|must|are going to|am going to|'m going to|gonna|want to|wanna|need to|ought to|have to)\\s+(?:\\p{L}+\\s+)?)?${KILL}\\s+(?:(?:all|every|the|any|each|more|those|these|some)\\s+(?:of\\s+)?(?:the\\s+)?)*(?:homes? of\\s+|next\\s+)?${GROUP}${e}`,
+  `${b}${KILL}\\s+(?:(?:all|every|the|any|each|more|those|these|some)\\s+(?:of\\s+)?(?:the\\s+)?)*(?:homes? of\\s+|next\\s+)?${GROUP}${e}`,
 );
 rule(
   'group_should_die',
@@ -465,6 +503,372 @@ rule(
   `${b}(?:death to|gas the|exterminate the|tod den|muerte a los|mort aux|morte agli?)\\s+\\p{L}+`,
 );
 rule('hate_ml', { identity_attack: 0.8 }, `${b}(?:ich hasse|odio a los|je deteste les|odio gli|odeio os)\\s+(?:alle\\s+)?${GROUP}${e}`);
+// ---- target + hostile predicate ---------------------------------------------------------------
+// The rules above know fixed phrasings; hate is mostly compositional: a protected group (plural,
+// singular, or "they" after one was named) as the subject of a hostile predicate, the object of a
+// hate verb or of violence, or excluded ("belong in a cage", "better off without"). The predicate
+// may carry any number of intensifiers and determiners ("are a bunch of thieving cowards", "are too
+// stupid to ..."), but no other word, so "<group> are often victims of violent criminals" is not
+// read as calling the group criminals.
+const SINGULAR_NOUNS = [
+  'jew',
+  'muslim',
+  'christian',
+  'catholic',
+  'hindu',
+  'sikh',
+  'buddhist',
+  'immigrant',
+  'migrant',
+  'refugee',
+  'foreigner',
+  'woman',
+  'girl',
+  'female',
+  'gay',
+  'lesbian',
+  'homosexual',
+  'transsexual',
+  'mexican',
+  'arab',
+  'asian',
+  'african',
+  'latino',
+  'latina',
+  'hispanic',
+  'pakistani',
+  'somali',
+  'gypsy',
+  'cripple',
+  'autist',
+];
+const SINGULAR = `(?:a|an|any|every|every last|each and every|each|one|that|this|the first|the next|no|some|another|the only good)\\s+(?:(?:single|fucking|damn|filthy|dirty|stupid|bloody)\\s+)?(?:${alt(SINGULAR_NOUNS)}|${alt(GROUP_ADJ)}\\s+(?:person|man|woman|guy|girl|boy|kid|child|neighbou?r|family))`;
+const TARGET = `(?:${GROUP}|${SINGULAR})`;
+/** Hostile predicate words: negative evaluations of people, dehumanising terms, disease and filth. */
+const NEG_WORD = alt([
+  NEG_ADJ,
+  DEHUMANISING,
+  'dishonest',
+  'stupid',
+  'dumb',
+  'thick',
+  'incompetent',
+  'cowards?',
+  'cowardly',
+  'thieving',
+  'greedy',
+  'revolting',
+  'repulsive',
+  'repugnant',
+  'hideous',
+  'nasty',
+  'horrible',
+  'awful',
+  'despicable',
+  'contemptible',
+  'subhumans?',
+  'worthless',
+  'useless',
+  'brainless',
+  'ignorant',
+  'savage',
+  'wicked',
+  'treacherous',
+  'untrustworthy',
+  'deceitful',
+  'sneaky',
+  'cunning',
+  'corrupt',
+  'violent',
+  'crooks?',
+  'swine',
+  'scum(?:bags?)?',
+  'trash',
+  'rubbish',
+  'pests?',
+  'parasites?',
+  'a parasite',
+  'a virus',
+  'a drain',
+  'a cancer',
+  'a disease',
+  'a plague',
+  'a curse',
+  'a menace',
+  'a blight',
+  'a pest',
+  'a waste of (?:space|oxygen|air|skin|life)',
+  'idiots?',
+  'morons?',
+  'imbeciles?',
+  'retards?',
+  'losers',
+  'pigs?',
+  'dogs?',
+  'rats?',
+  'snakes?',
+  'vermin',
+  'filthy',
+  'stinking',
+  'smelly',
+  'hateful',
+  'evil',
+  'wrong in the head',
+  'sick in the head',
+  'mentally defective',
+  'defective',
+  'freaks?',
+  'lowlifes?',
+  'bastards?',
+  'shit',
+  'shite',
+  'crap',
+]);
+/** Words that may stand between the verb and the hostile word: intensifiers, determiners, more hostile words. */
+const MODS = `(?:\\p{L}+ly|so|such|too|very|really|all|just|only|nothing|more|most|than|but|better|worse|lower|less|dirtier|filthier|a|an|the|bunch|pack|lot|load|kind|sort|of|like|little|utter|total|complete|absolute|fucking|bloody|damn|goddamn|same|sewer|gutter|stray|mangy|rabid|diseased|${NEG_WORD})`;
+const PRED = `(?:\\s+${MODS}){0,6}\\s+${NEG_WORD}`;
+const HATE_VERB = alt([
+  'hate',
+  'despise',
+  'detest',
+  'loathe',
+  'abhor',
+  "can'?t bear",
+  'cannot bear',
+  "can'?t stand",
+  'cannot stand',
+  'am sick of',
+  'am tired of',
+  'am fed up with',
+  'am disgusted by',
+  'have no respect for',
+  'want nothing to do with',
+  'would never hire',
+  // "h8" after leetspeak folding (8 -> b).
+  'hb',
+]);
+const VIOLENT_PP = alt([
+  'killed',
+  'shot',
+  'hanged',
+  'hung',
+  'gassed',
+  'burned',
+  'burnt',
+  'lynched',
+  'executed',
+  'slaughtered',
+  'exterminated',
+  'eradicated',
+  'eliminated',
+  'wiped out',
+  'wiped off',
+  'lined up',
+  'beaten',
+  'tortured',
+  'stoned',
+  'drowned',
+  'deported',
+  'driven out',
+  'thrown out',
+  'kicked out',
+  'locked up',
+  'put down',
+  'put in camps',
+  'sterili[sz]ed',
+  'castrated',
+  'raped',
+  'massacred',
+  'butchered',
+  'removed',
+]);
+const KILL_MORE = alt([
+  KILL,
+  'slaughter',
+  'massacre',
+  'butcher',
+  'execute',
+  'strangle',
+  'torture',
+  'beat',
+  'punch',
+  'lynch',
+  'drown',
+  'run over',
+]);
+const targetRule = (id: string, cats: Rule['cats'], src: string) => {
+  for (const part of splitAlternatives(src)) RULES.push({ id, cats, re: wordRegex(part, 'gu'), group: true });
+};
+targetRule(
+  'target_predicate',
+  { identity_attack: 0.85 },
+  `${b}(?:${TARGET}|they|those people)(?:\\s+(?:who|that|i|we|you)(?:\\s+[\\p{L}']+){1,5})?\\s+(?:${BE}|was|will always be|will never be anything but|remain|seem|look|act like|are nothing more than|are no better than|are basically|are literally|are all|(?:always\\s+)?(?:have|has|need|needs|got) to be)${PRED}${e}`,
+);
+targetRule(
+  'find_target',
+  { identity_attack: 0.85 },
+  `${b}(?:i|we)\\s+(?:\\p{L}+\\s+)?(?:find|consider|call|think of)\\s+${TARGET}(?:\\s+as)?${PRED}${e}`,
+);
+targetRule(
+  'hate_target',
+  { identity_attack: 0.85 },
+  `${b}(?:i|we|everyone|everybody|most people)\\s+(?:(?:\\p{L}+ly|really|truly|just|fucking|so|still|do|all)\\s+)*(?:${HATE_VERB})\\s+(?:(?:all|every single one of|every one of|each of|any of)\\s+)?${TARGET}${e}`,
+);
+targetRule(
+  'target_disgusts',
+  { identity_attack: 0.85 },
+  `${b}(?:${TARGET}(?:[^.!?\\n]{0,20}?\\s)?(?:make|makes|made|fill|fills)\\s+(?:me|us)\\s+(?:(?:feel|so|want to)\\s+)*(?:sick|ill|nauseous|puke|vomit|throw up|with (?:disgust|rage|hatred|contempt|revulsion))|${TARGET}(?:[^.!?\\n]{0,20}?\\s)?makes? my skin crawl|${TARGET}\\s+(?:disgust|disgusts|repulse|repulses|revolt|revolts|sicken|sickens)\\s+(?:me|us)|(?:nothing|no one|nobody)\\s+(?:repulses|disgusts|sickens|revolts|annoys|angers)\\s+(?:me|us)\\s+more than\\s+${TARGET}|(?:anything|anyone|nothing)\\s+(?:more|as)${PRED}\\s+(?:than|as)\\s+${TARGET})${e}`,
+);
+targetRule(
+  'target_excluded',
+  { identity_attack: 0.85 },
+  `${b}(?:${TARGET}\\s+(?:belongs?|should be kept|should live|should stay)\\s+(?:in|at|behind)\\s+(?:a|an|the)\\s+(?:cage|zoo|camp|prison|jail|oven|gas chamber|gutter|bin|trash|sewer|ghetto|kennel|barn)|(?:(?:would|will|could|wouldn'?t|isn'?t|is)\\s+(?:\\p{L}+\\s+){0,3}(?:not\\s+)?be\\s+)?(?:better|safer|cleaner|nicer|happier)\\s+(?:off\\s+)?without\\s+${TARGET}|keep\\s+${TARGET}\\s+(?:away|out)|(?:would|'d) rather\\b[^.!?\\n]{0,60}\\bthan\\b[^.!?\\n]{0,20}?${TARGET}|${TARGET}\\s+(?:have|has) no place|${TARGET}\\s+(?:will|should|can|must)\\s+never be (?:welcome|accepted|trusted|equal)|${TARGET}\\s+(?:are|is)\\s+not worth (?:anything|shit|a thing|the air|saving|it|a damn)|no\\s+(?:${alt(SINGULAR_NOUNS)}|${alt(GROUP_ADJ)}\\s+\\p{L}+)\\s+is worth|(?:don'?t|do not|never|can'?t|cannot)\\s+(?:think|consider|see|believe|accept)\\s+(?:of\\s+)?${TARGET}\\s+(?:are|as|is)\\s+(?:real\\s+|fully\\s+)?(?:human|humans|human beings|people|persons|equals?))${e}`,
+);
+targetRule(
+  'target_violence',
+  { identity_attack: 0.95, threat: 0.95 },
+  `${b}(?:${KILL_MORE}|wipe)\\s+(?:(?:all|every|the|any|each|more|those|these|some|of)\\s+)*${TARGET}(?:\\s+(?:off|out|up|down|i|we|who))?${e}`,
+);
+targetRule(
+  'target_should_suffer',
+  { identity_attack: 0.95, threat: 0.95 },
+  `${b}(?:${TARGET}\\s+(?:should|must|ought to|need to|needs to|deserve to|deserves to|have to|has to|will|are going to|is going to)\\s+(?:all\\s+)?(?:be\\s+)?(?:\\p{L}+ly\\s+)?${VIOLENT_PP}|(?:if|wish|hope|when|until)\\s+(?:all\\s+)?(?:the\\s+)?${TARGET}\\s+(?:were|was|are|is|got|get|would be)\\s+(?:all\\s+)?${VIOLENT_PP}|${TARGET}\\s+(?:deserves?|need|needs|should get)\\s+(?:a bullet|a rope|the rope|to (?:die|hang|burn|suffer|be shot))|(?:death|destruction)\\s+(?:to|2)\\s+(?:all\\s+)?${TARGET}|${TARGET}\\s+(?:is|are)\\s+(?:a\\s+)?dead(?:\\s+(?:one|ones))?|(?:make|making)\\s+${TARGET}(?:\\s+[\\p{L}']+){0,4}?\\s+(?:pay|suffer|bleed))${e}`,
+);
+targetRule(
+  'target_profanity',
+  { identity_attack: 0.8, insult: 0.8 },
+  `${b}(?:(?:fuck|screw|damn|to hell with|down with)\\s+(?:(?:all|these|those|the|every|you)\\s+)*${TARGET}|${TARGET}\\s+(?:are|is)\\s+(?:all\\s+)?full of (?:shit|crap))${e}`,
+);
+/**
+ * Hostile words with typos a reader still understands ("vermiiin", "disgsuting"): the literal words
+ * of the predicate lexicons, five letters or more. repairSpelling() rewrites such a word in place.
+ */
+const FUZZY_LEXICON = new Set(
+  [NEG_WORD, HATE_VERB, KILL_MORE, VIOLENT_PP]
+    .join('|')
+    .split(/[|()]/)
+    .map((w) => w.replace(/\?:/g, ''))
+    .filter((w) => /^[a-z]{4,}$/.test(w)),
+);
+/** Every one-swap misspelling of a lexicon word of five letters or more, to that word. */
+const FUZZY_SWAPS = (() => {
+  const out = new Map<string, string>();
+  for (const w of FUZZY_LEXICON)
+    for (let i = 0; w.length >= 5 && i + 1 < w.length; i++) {
+      if (w[i] === w[i + 1]) continue;
+      const v = w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2);
+      if (!FUZZY_LEXICON.has(v) && !out.has(v)) out.set(v, w);
+    }
+  return out;
+})();
+/** Length and first two letters of every lexicon word and one-swap variant: most words are ruled out without a substring. */
+const FUZZY_KEYS = new Set([...FUZZY_LEXICON, ...FUZZY_SWAPS.keys()].map((w) => fuzzyKey(w.length, w.charCodeAt(0), w.charCodeAt(1))));
+function fuzzyKey(len: number, c0: number, c1: number): number {
+  return len * 65536 + c0 * 256 + c1;
+}
+const isLower = (c: number) => c >= 97 && c <= 122;
+/**
+ * The text with misspelt hostile words repaired, same length and offsets (a collapsed letter run
+ * is padded with spaces, which the rules read as a word gap): runs of one repeated letter and
+ * one swap of neighbouring letters are undone when that yields a lexicon word. Null if nothing
+ * changed. Words are runs of a-z (the lexicon's letters) scanned in place; a substring is cut
+ * only for a word that may be a swap of a lexicon word or has a doubled letter.
+ */
+function repairSpelling(t: string): string | null {
+  let r: string | null = null;
+  for (let i = 0; i < t.length;) {
+    if (!isLower(t.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let j = i;
+    let doubled = false;
+    while (j < t.length && isLower(t.charCodeAt(j))) {
+      if (j > i && t.charCodeAt(j) === t.charCodeAt(j - 1)) doubled = true;
+      j++;
+    }
+    const a = i;
+    i = j;
+    // Part of a longer word in another script, or too short to be a lexicon word.
+    if (j - a < 4 || (a > 0 && t.charCodeAt(a - 1) >= 0x80) || (j < t.length && t.charCodeAt(j) >= 0x80)) continue;
+    const maySwap = FUZZY_KEYS.has(fuzzyKey(j - a, t.charCodeAt(a), t.charCodeAt(a + 1)));
+    if (!maySwap && !doubled) continue;
+    const w = t.slice(a, j);
+    if (FUZZY_LEXICON.has(w)) continue;
+    let fix = FUZZY_SWAPS.get(w) ?? null;
+    if (!fix && doubled) {
+      const collapsed = w.replace(/(\p{L})\1+/gu, '$1');
+      const twice = w.replace(/(\p{L})\1{2,}/gu, '$1$1');
+      if (FUZZY_LEXICON.has(collapsed)) fix = collapsed;
+      else if (twice !== w && FUZZY_LEXICON.has(twice)) fix = twice;
+      else if (w.length <= 12 && FUZZY_LEXICON.has(w.slice(0, -1)) && w[w.length - 1] === w[w.length - 2]) fix = w.slice(0, -1);
+    }
+    if (!fix) continue;
+    r ??= t;
+    r = r.slice(0, a) + fix.padEnd(w.length, ' ') + r.slice(j);
+  }
+  return r;
+}
+
+// ---- a group and a hostile word in one clause ---------------------------------------------------
+// The fallback for phrasings no rule above knows ("seeing a <g> ruins my day", "<group> are
+// incapable of honest work", "bloody <group> everywhere"): a protected group (or "they" after one
+// was named) and a hostile word in the same clause, unless the group is the victim ("violence
+// against <group>", "<group> face hatred", "<group> were attacked") or the hostile word is negated
+// ("<group> are not a threat"). Weaker than a rule hit, still over the threshold. Profanity and
+// violent verbs do not count here (Davidson's "offensive" tweets pair "girls" or "men" with them
+// all the time: "enough to kill two and a half men"); the rules above handle "fuck <group>" and
+// threats.
+const TARGET_ANY = wordRegex(`${b}(?:${TARGET}|they|them|these people|those people)${e}`, 'gu');
+const HOSTILE_ANY = wordRegex(
+  `${b}(?:${NEG_WORD}|${HATE_VERB}|${VIOLENT_PP}|rodents?|hates?|hated|hating|(?:my|our) (?:hatred|hate|disgust|contempt|loathing)|throw up|puke|vomit|disgust\\p{L}*|repuls\\p{L}*|ruins?|ruined|murder\\p{L}*|shoot|knife|stab\\p{L}*|gas|end them|go back|back where (?:they|you) came from|back home|kept out|keep (?:them|\\p{L}+) out|get out|want (?:them|you) gone|disappear|breed|multiply|swarm|infest\\p{L}*|incapable|liars?|vile|inferior|degenerates?|(?:not|never|no)\\s+(?:\\p{L}+\\s+){0,2}?(?:worthy|welcome|human|real people|trusted|respect\\p{L}*|equals?|kindness|rights)|deserves? no|never (?:let|allow|trust|hire|respect|marry)|(?:do not|don'?t|never) want)${e}`,
+  'gu',
+);
+const NEGATED_BEFORE = /(?:^|[^\p{L}])(?:not|never|no|nobody|nothing|n't|nor|without|hardly)(?:\s+\p{L}+){0,2}\s*$/u;
+const VICTIM_BEFORE =
+  /(?:against|towards?|(?:killing|killings|murders?|massacres?|genocide|persecution|oppression|deaths?|abuse|mistreatment|treatment|deportations?|discrimination|attacks?|violence|crimes?) (?:of|on|against|towards?))\s+(?:(?:the|all|these|those|many|some)\s+)?$/u;
+const VICTIM_AFTER =
+  /^\s+(?:(?:are|is|were|was|have been|has been|being|get|got|keep getting|often|still|too often)\s+)*(?:\p{L}+ly\s+)?(?:face|faced|facing|suffer\p{L}*|experienc\p{L}*|endur\p{L}*|victims?|flee\p{L}*|fled|escap\p{L}*|targeted|harassed|attacked|killed|murdered|persecuted|discriminated|mistreated|abused|bullied|insulted|threatened|hurt|beaten|stabbed|shot|slaughtered|massacred|oppressed|marginali[sz]ed|excluded|denied|deported|dying|died|die|fear|feared)(?![\p{L}])/u;
+const CLAUSE_END = /[.;!?\n]/;
+
+/** Spans [start, end) of rt where a target and a hostile word share a clause. */
+function groupHostility(rt: string): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let named = false;
+  TARGET_ANY.re.lastIndex = 0;
+  for (let t = execWord(TARGET_ANY, rt), k = 0; t && k < 20; t = execWord(TARGET_ANY, rt), k++) {
+    const ts = t.index;
+    const te = ts + t[0].length;
+    const pronoun = /^(?:they|them|these people|those people)$/.test(t[0]);
+    if (pronoun && !named) continue;
+    if (!pronoun) named = true;
+    if (VICTIM_BEFORE.test(rt.slice(Math.max(0, ts - 40), ts)) || VICTIM_AFTER.test(rt.slice(te, te + 50))) continue;
+    let cs = ts;
+    while (cs > 0 && !CLAUSE_END.test(rt[cs - 1])) cs--;
+    let ce = te;
+    while (ce < rt.length && !CLAUSE_END.test(rt[ce])) ce++;
+    HOSTILE_ANY.re.lastIndex = cs;
+    for (let h = execWord(HOSTILE_ANY, rt); h && h.index < ce; h = execWord(HOSTILE_ANY, rt)) {
+      const he = h.index + h[0].length;
+      if (he > ce) break;
+      if (h.index < te && he > ts) continue;
+      if (
+        !/^(?:not|never|no|deserves? no|(?:do not|don'?t|never) want)/.test(h[0]) &&
+        NEGATED_BEFORE.test(rt.slice(Math.max(cs, h.index - 20), h.index))
+      )
+        continue;
+      out.push([Math.min(ts, h.index), Math.max(te, he)]);
+      break;
+    }
+  }
+  return out;
+}
+
+rule(
+  'slur_excluded',
+  { identity_attack: 0.85 },
+  `${b}no\\s+(?:more\\s+)?(?:fags?|faggots?|niggers?|niggas?|kikes?|ragheads?|towelheads?|wetbacks?|trann(?:y|ie)s?|spics?|chinks?|gooks?|beaners?|pakis?)\\s+(?:allowed|welcome|wanted|here|please)${e}`,
+);
 // Threats and self-harm encouragement aimed at the reader.
 const THREAT_VERBS = alt([
   'kill',
@@ -494,7 +898,7 @@ rule(
 rule(
   'threat_phrase',
   { threat: 0.9 },
-  `${b}(?:you(?:'re| are) (?:going to|gonna) die|you (?:will|'ll) die|i know where you live|watch your back|you(?:'re| are) dead(?: meat)?|you won'?t see tomorrow)${e}`,
+  `${b}(?:you(?:'re| are) (?:going to|gonna) die|(?:make|watch) (?:you|them) (?:bleed|suffer|scream|burn)|you (?:will|'ll) die|i know where you live|watch your back|you(?:'re| are) dead(?: meat)?|you won'?t see tomorrow)${e}`,
 );
 rule(
   'threat_ml',
@@ -523,7 +927,8 @@ const INSULTS = alt([
   'imbecile',
   'stupid',
   'dumb',
-  'retard(?:ed)?',
+  // Not the verb ("retard the timing").
+  'retard(?:ed)?(?!\\s+(?:the|its|their|his|her|our|growth|progress|development|ignition|timing)\\b)',
   'loser',
   'bitch',
   'bastard',
@@ -589,10 +994,11 @@ rule(
 // Negation counts only outside a rule's own match: "<group> are not human" is dehumanising,
 // "<group> are not vermin, they are our neighbours" is not.
 const NEGATION =
-  /\b(?:do not|don'?t|does not|doesn'?t|never|would never|will never|nobody should|no one should|shouldn'?t|should not|isn'?t|aren'?t|are not|is not|not|no)\b/gi;
+  /\b(?:do not|don'?t|does not|doesn'?t|never|would never|will never|nobody should|no one should|nobody (?:here )?(?:thinks|believes|says|claims)|shouldn'?t|should not|isn'?t|aren'?t|are not|is not|not|no)\b/gi;
 const DAMPERS = new RegExp(
   [
     '\\b(?:bigot(?:ry|ed|s)?|racis[mt]|sexis[mt]|homophob\\w*|transphob\\w*|xenophob\\w*|antisemit\\w*|islamophob\\w*|hateful|hate speech|dehumanis\\w*|dehumaniz\\w*|unacceptable|disgusting when|wrong to|lies? that|myth that|false that|stereotype\\w*)\\b',
+    '\\b(?:(?:your|his|her|their|the|such|this|that) hatred (?:of|for|towards?)|(?:people|anyone|those|someone|whoever) who (?:attacks?|hates?|insults?|threatens?|harass(?:es)?|abuses?|targets?|bull(?:y|ies)|calls?|mocks?)|(?:is|are) (?:never|not|no longer) (?:ok|okay|acceptable|fine|right|justified|excusable|funny)|says? more about|^(?:threatening|attacking|insulting|harassing|calling|mocking|hating|demonising|demonizing) )\\b',
     '\\b(?:reported|report(?:s|ed|ing)? (?:a|the|this)|arrested|convicted|banned|condemn\\w*|propaganda|documents?|quoted?|shouted|chanted|called (?:them|us)|anyone who says|people who say|if you (?:think|believe|say)|stop (?:saying|spreading|calling)|saying that|claims? that|comments? like|posts? (?:that|saying)|survived)\\b',
   ].join('|'),
   'i',
@@ -652,9 +1058,11 @@ const SEXUAL = new Set([
 ]);
 // Slurs obscenity's English list lacks, matched on the de-obfuscated text ("w3tb4ck" -> "wetback").
 const EXTRA_SLURS = wordRegex(
-  `${WORD_START}(?:wetbacks?|ragheads?|towelheads?|beaners?|gooks?|pakis?|kykes?|sandn[i1]gg(?:er|a)s?|golliwogs?|spics?|spicks?|kanaken?|schwuchteln?|maricones?|sudacas?|bougnoules?)(?![\\p{L}\\p{N}])`,
+  `${WORD_START}(?:wetbacks?|ragheads?|towelheads?|beaners?|gooks?|pakis?|kykes?|sandn[i1]gg(?:er|a)s?|golliwogs?|spics?|spicks?|gypos?|gyppos?|yids?|spaz|spazz(?:es)?|spastics?(?!\\s+(?:paralysis|diplegia|hemiplegia|quadriplegia|colon|muscles?|gait|movements?|cerebral|dysphonia))|kanaken?|schwuchteln?|maricones?|sudacas?|bougnoules?)(?![\\p{L}\\p{N}])`,
   'gu',
 );
+/** Long slurs also inside a word, as spaced-letter joining leaves them ("you are a f a g g o t" -> "afaggot"); "snigger" is not one. */
+const EMBEDDED_SLURS = /faggot|(?<!s)nigger/g;
 let matcher: RegExpMatcher | null = null;
 const dataset = englishDataset.build();
 /**
@@ -706,6 +1114,60 @@ function lexiconMatches(text: string, n: NormalizedText): Array<{ word: string; 
   return out;
 }
 
+/**
+ * Whether a slur the lexicon found is used in another sense ("smoke a fag", "faggots of wood",
+ * "retard the timing", "flame retardant") or claimed in-group ("as a dyke", "we queers",
+ * "my niggas"): the words around it decide, never the slur alone.
+ */
+function slurSense(word: string, text: string, start: number, end: number): 'slur' | 'other' | 'in_group' {
+  const before = text.slice(Math.max(0, start - 30), start).toLowerCase();
+  const after = text.slice(end, end + 40).toLowerCase();
+  if (
+    word === 'fag' &&
+    /(?:smok\w*|light\w*|lit|pack of|roll\w*|bum\w*|cadge\w*|ciggy|cig)\s+(?:(?:a|another|my|his|her|one|quick|last)\s+)?$/.test(before)
+  )
+    return 'other';
+  if (word === 'fag' && /^\w*\s+(?:of\s+(?:wood|sticks|twigs|kindling|brushwood|firewood)|and (?:peas|gravy|mash))/.test(after))
+    return 'other';
+  if (word === 'retard') {
+    // "retardant", "retardation" and the verb ("retard the timing", "retards growth").
+    if (/^(?:ant|ants|ation)/.test(after)) return 'other';
+    if (
+      /^(?:s|ed|ing)?\s+(?:the|its|their|his|her|our|growth|progress|development|ignition|timing|flame|fire|combustion|corrosion|spread|rate|aging|ageing)\b/.test(
+        after,
+      )
+    )
+      return 'other';
+  }
+  if (/(?:^|[^\p{L}])(?:as an?|i'?m an?|i am an?|we(?: are)?|us|fellow|proud|my fellow|our)\s+(?:proud\s+|fellow\s+)?$/u.test(before))
+    return 'in_group';
+  if (word === 'nigga' && /(?:^|[^\p{L}])(?:my|our|wassup|sup|yo)\s+$/u.test(before)) return 'in_group';
+  return 'slur';
+}
+
+const isSentenceEnd = (c: number) => c === 46 || c === 33 || c === 63 || c === 10;
+
+/** Whether positions a and b of t lie in the same clause (no . ; ! ? or newline between them). */
+function sameClause(t: string, a: number, b: number): boolean {
+  const [lo, hi] = a < b ? [a, b] : [b, a];
+  for (let i = lo; i < hi; i++) if (CLAUSE_END.test(t[i])) return false;
+  return true;
+}
+
+const REPORTING =
+  /(?:^|[^\p{L}])(?<!(?:^|[^\p{L}])(?:i|we) )(?:said|says|say|wrote|writes|tweeted|posted|claimed|claims|shouted|yelled|chanted|screamed|argued|insisted|told (?:me|us|them|him|her)|called)(?![\p{L}])/u;
+/** Whether the text at `at` lies inside quotation marks or after a reporting verb of someone else, in its sentence. */
+function reportedAt(t: string, at: number): boolean {
+  let from = at;
+  while (from > 0 && !'.!?\n'.includes(t[from - 1])) from--;
+  const lead = t.slice(from, at);
+  let quotes = 0;
+  for (const ch of lead) if (ch === '"' || ch === '\u201c' || ch === '\u201d' || ch === '\u00ab' || ch === '\u00bb') quotes++;
+  if (quotes % 2 === 1) return true;
+  if (/(?:^|\s)'$|(?:^|\s)'\S/.test(lead) && (lead.match(/(?:^|\s)'/g) ?? []).length % 2 === 1) return true;
+  return REPORTING.test(lead);
+}
+
 // ---- scoring ----------------------------------------------------------------------------------
 
 export interface ToxicityResult {
@@ -751,34 +1213,81 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   const matched: Array<[number, number]> = [];
   GROUP_MENTION.re.lastIndex = 0;
   const groupMention = execWord(GROUP_MENTION, n.text) !== null;
+  // Typos are repaired only where a group is named: that is where a hostile word decides.
+  const rt = groupMention ? (repairSpelling(n.text) ?? n.text) : n.text;
+  // Group rules run only on the sentences that name a group and the sentence after each ("...
+  // they are vile"): on the whole text their large alternations cost milliseconds per KB.
+  const windows: Array<[number, string]> = [];
+  if (groupMention) {
+    let last: [number, number] | null = null;
+    const spans0: Array<[number, number]> = [];
+    GROUP_MENTION.re.lastIndex = 0;
+    for (let g = execWord(GROUP_MENTION, rt), k = 0; g && k < 50; g = execWord(GROUP_MENTION, rt), k++) {
+      let a = g.index;
+      while (a > 0 && !isSentenceEnd(rt.charCodeAt(a - 1))) a--;
+      let z = g.index + g[0].length;
+      for (let sentences = 0; z < rt.length && sentences < 2; z++) if (isSentenceEnd(rt.charCodeAt(z)) && ++sentences === 2) break;
+      if (last && a <= last[1]) last[1] = Math.max(last[1], z);
+      else spans0.push((last = [a, z]));
+    }
+    for (const [a, z] of spans0) windows.push([a, rt.slice(a, z)]);
+  }
+  const whole: Array<[number, string]> = [[0, rt]];
   for (const r of RULES) {
     if (r.group && !groupMention) continue;
-    r.re.re.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    let c = 0;
-    while ((m = execWord(r.re, n.text)) && c++ < 20) {
-      const [s, en] = mapSpan(n, m.index, m.index + m[0].length, text);
-      matched.push([m.index, m.index + m[0].length]);
-      for (const [cat, w] of Object.entries(r.cats) as Array<[ToxicityCategory, number]>) {
-        spans.push({ kind: r.id, category: cat, start: s, end: en, weight: w });
-        ruleScore[cat] = noisyOr([ruleScore[cat], w]);
+    // Indexed: a for-of with destructuring here allocated an iterator per rule (~9 KB per message).
+    const ws = r.group ? windows : whole;
+    for (let wi = 0; wi < ws.length; wi++) {
+      const off = ws[wi][0];
+      const sub = ws[wi][1];
+      r.re.re.lastIndex = 0;
+      let m: RegExpExecArray | null;
+      let c = 0;
+      while ((m = execWord(r.re, sub)) && c++ < 20) {
+        const at = off + m.index;
+        const [s, en] = mapSpan(n, at, at + m[0].length, text);
+        matched.push([at, at + m[0].length]);
+        for (const [cat, w] of Object.entries(r.cats) as Array<[ToxicityCategory, number]>) {
+          spans.push({ kind: r.id, category: cat, start: s, end: en, weight: w });
+          ruleScore[cat] = noisyOr([ruleScore[cat], w]);
+        }
+        if (m[0].length === 0) r.re.re.lastIndex++;
       }
-      if (m[0].length === 0) r.re.re.lastIndex++;
     }
   }
+  if (groupMention && ruleScore.identity_attack < 0.5)
+    for (const [off, sub] of windows)
+      for (const [a0, z0] of groupHostility(sub)) {
+        const [s, en] = mapSpan(n, off + a0, off + z0, text);
+        matched.push([off + a0, off + z0]);
+        spans.push({ kind: 'group_hostile', category: 'identity_attack', start: s, end: en, weight: 0.6 });
+        ruleScore.identity_attack = noisyOr([ruleScore.identity_attack, 0.6]);
+      }
   // Slurs and profanity from obscenity's lexicon (on the original: it has its own de-obfuscation).
   // Lexicon evidence: the strongest slur counts (a repeated word is not more hateful); sexual terms
   // and profanity only add to weak insult/sexual scores, capped so that they never block alone.
   let profanity = 0;
   let slurMax = 0;
+  let slurHostile = false;
   let sexualTerms = 0;
   for (const x of lexiconMatches(text, n)) {
     // obscenity files "nigga" under its root word; the AAVE form is mostly in-group use.
     const word = x.word === 'nigger' && /a+[sz]?$/i.test(text.slice(x.start, x.end)) ? 'nigga' : x.word;
+    const sense = slurSense(word, text, x.start, x.end);
+    if (sense === 'other') continue;
     const slur = SLURS.get(word);
     if (slur !== undefined) {
-      spans.push({ kind: 'slur', category: 'identity_attack', start: x.start, end: x.end, weight: slur });
-      slurMax = Math.max(slurMax, slur);
+      // A slur the speaker claims for their own group ("as a dyke", "we queers") is reclaimed.
+      const w = sense === 'in_group' ? slur * 0.2 : slur;
+      spans.push({
+        kind: sense === 'in_group' ? 'reclaimed_slur' : 'slur',
+        category: 'identity_attack',
+        start: x.start,
+        end: x.end,
+        weight: w,
+      });
+      slurMax = Math.max(slurMax, w);
+      if (sense !== 'in_group') slurHostile = true;
     } else if (SEXUAL.has(x.word)) {
       spans.push({ kind: 'sexual_term', category: 'sexual', start: x.start, end: x.end, weight: 0.3 });
       sexualTerms++;
@@ -789,8 +1298,30 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
     const [s0, e0] = mapSpan(n, m.index, m.index + m[0].length, text);
     spans.push({ kind: 'slur', category: 'identity_attack', start: s0, end: e0, weight: 0.85 });
     slurMax = Math.max(slurMax, 0.85);
+    slurHostile = true;
   }
-  if (slurMax) ruleScore.identity_attack = noisyOr([ruleScore.identity_attack, slurMax]);
+  EMBEDDED_SLURS.lastIndex = 0;
+  for (let m = EMBEDDED_SLURS.exec(n.text), k = 0; m && k < 20; m = EMBEDDED_SLURS.exec(n.text), k++) {
+    const [s0, e0] = mapSpan(n, m.index, m.index + m[0].length, text);
+    if (spans.some((sp) => sp.kind === 'slur' && sp.start < e0 && sp.end > s0)) continue;
+    if (slurSense(m[0].startsWith('f') ? 'fag' : 'nigger', text, s0, e0) !== 'slur') continue;
+    spans.push({ kind: 'slur', category: 'identity_attack', start: s0, end: e0, weight: 0.85 });
+    slurMax = Math.max(slurMax, 0.85);
+    slurHostile = true;
+  }
+  // A slur is negated only by a negation right before it ("I'm not a <slur>"), not by one
+  // elsewhere ("I will not serve a <slur>").
+  let slurKept = 0;
+  for (const sp of spans)
+    if (sp.kind === 'slur')
+      if (
+        /(?:^|[^\p{L}])(?:not|never|no|nor|n't)\s+(?:(?:a|an|the|one|any|some)\s+)?$/u.test(
+          text.slice(Math.max(0, sp.start - 20), sp.start).toLowerCase(),
+        )
+      )
+        ruleScore.identity_attack = noisyOr([ruleScore.identity_attack, sp.weight]);
+      else slurKept = Math.max(slurKept, sp.weight);
+    else if (sp.kind === 'reclaimed_slur') ruleScore.identity_attack = noisyOr([ruleScore.identity_attack, sp.weight]);
   const lexInsult = slurMax || sexualTerms || profanity ? 0.3 + 0.05 * Math.min(3, slurMax ? 3 : sexualTerms + profanity - 1) : 0;
   const lexSexual = sexualTerms ? Math.min(0.4, 0.25 + 0.05 * sexualTerms) : 0;
   const modelScore: Record<ToxicityCategory, number> = {
@@ -805,13 +1336,19 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
     const tf = tokenFeatures(n.text, model.insult.dims);
     for (const c of TOXICITY_CATEGORIES) modelScore[c] = windowScore(model[c], tf, 0, n.text.length) ?? 0;
   }
-  let damped = DAMPERS.test(n.text);
+  // Hate that is reported or quoted ("he said '<group> are vermin'", "she wrote that ...") is
+  // a mention, not the speaker's own claim.
+  const counterSpeech = DAMPERS.test(n.text) || (matched.length > 0 && matched.every(([a]) => reportedAt(n.text, a)));
+  let damped = counterSpeech;
   if (!damped) {
+    // A negation counts in the clause of a hit ("<group> are vermin, no doubt" is not negated by a
+    // "no" elsewhere: "don't talk to me about <group>; they are vile"), or anywhere without one.
     NEGATION.lastIndex = 0;
     let m: RegExpExecArray | null;
     while ((m = NEGATION.exec(n.text))) {
       const at = m.index;
-      if (!matched.some(([a, z]) => at >= a && at < z)) {
+      if (matched.some(([a, z]) => at >= a && at < z)) continue;
+      if (!matched.length || matched.some(([a]) => sameClause(n.text, at, a))) {
         damped = true;
         break;
       }
@@ -824,8 +1361,13 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   // too little to go on ("mail a@example.com").
   const groupRef = slurMax > 0 || groupMention;
   HOSTILE.re.lastIndex = 0;
-  const hostile = slurMax > 0 || matched.length > 0 || execWord(HOSTILE, n.text) !== null;
-  const words = n.text.split(/\s+/, 8).filter(Boolean).length;
+  const hostile = slurHostile || matched.length > 0 || execWord(HOSTILE, n.text) !== null;
+  let words = 0;
+  for (let i = 0, inWord = false; i < n.text.length && words < 8; i++) {
+    const sp = n.text.charCodeAt(i) <= 32;
+    if (!sp && !inWord) words++;
+    inWord = !sp;
+  }
   const shortScale = Math.min(1, words / 5);
   for (const c of TOXICITY_CATEGORIES) {
     let weak = calibrated(c, modelScore[c]) * shortScale;
@@ -834,6 +1376,7 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
     if (c === 'sexual') weak = Math.min(0.45, noisyOr([weak, lexSexual]));
     let v = noisyOr([ruleScore[c], weak]);
     if (damped) v *= DAMP;
+    if (c === 'identity_attack' && slurKept) v = noisyOr([v, counterSpeech ? slurKept * DAMP : slurKept]);
     categories[c] = Math.round(v * 1000) / 1000;
     score = Math.max(score, categories[c]);
   }
