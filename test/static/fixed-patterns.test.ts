@@ -11,6 +11,7 @@ import { reentrancyDetector } from '../../plugins/detector-reentrancy/index.ts';
 import { unprotectedDelegatecallDetector } from '../../plugins/detector-unprotected-delegatecall/index.ts';
 import { unprotectedOwnerChangeDetector } from '../../plugins/detector-unprotected-owner-change/index.ts';
 import { unprotectedSelfdestructDetector } from '../../plugins/detector-unprotected-selfdestruct/index.ts';
+import { uncheckedCallDetector } from '../../plugins/detector-unchecked-call/index.ts';
 
 test('dos-unbounded-array: resetting a growable array in the constructor is free, elsewhere it is flagged', async () => {
   const src = `pragma solidity ^0.4.25;
@@ -230,4 +231,26 @@ contract R {
     (await run(req, integerOverflowDetector)).map((x) => x.location.line),
     [7],
   );
+});
+
+test('unchecked-call: a success flag assigned to an existing variable and then required is checked', async () => {
+  const src = `pragma solidity ^0.8.0;
+contract A {
+    function checked(address a) public {
+        bool ok;
+        (ok, ) = a.call("");
+        require(ok);
+    }
+    function ignored(address a) public {
+        bool ok;
+        (ok, ) = a.call("");
+    }
+    function dataOnly(address a) public returns (bytes memory) {
+        (, bytes memory d) = a.call("");
+        return d;
+    }
+}
+`;
+  const lines = (await run(src, uncheckedCallDetector)).map((f) => f.location.line);
+  assert.deepEqual(lines, [10, 13]);
 });

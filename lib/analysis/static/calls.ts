@@ -1,7 +1,7 @@
 // Calls (used by the body pass, and its own pass after it): which FunctionCall nodes leave the
 // contract (low-level calls, ether transfers, message calls into contract-typed values), whether
 // their result is looked at, and which functions an internal call or a modifier invocation runs.
-import { declaredVariables, endLine, isRequireLike, line, text, walk, type AST, type Node } from './ast.ts';
+import { declaredVariables, endLine, identName, isRequireLike, line, text, tupleComponents, walk, type AST, type Node } from './ast.ts';
 import type { FileScope } from './declarations.ts';
 import type { CallKind, ContractFacts, ExternalCall, FunctionFacts } from './facts.ts';
 import type { Typing } from './typing.ts';
@@ -134,10 +134,16 @@ export function isChecked(scope: FileScope, n: Node, f: FunctionFacts): boolean 
     return true;
   if (p.type === 'ReturnStatement') return true;
   if (p.type === 'VariableDeclarationStatement' || (p.type === 'BinaryOperation' && p.operator === '=')) {
-    // `bool ok = a.call()`: checked when the variable is used later. (An assignment to existing
-    // variables, `(ok, ) = a.call()`, is not followed: it counts as unchecked.)
+    // `bool ok = a.call()` or `(ok, ) = a.call()`: checked when the success flag is read later.
     const names: string[] = [];
-    if (p.type === 'VariableDeclarationStatement') for (const v of declaredVariables(p)) if (v?.name) names.push(v.name);
+    if (p.type === 'VariableDeclarationStatement') {
+      const first = declaredVariables(p)[0];
+      if (first?.name) names.push(first.name);
+    } else if (p.right === cur) {
+      const target = p.left.type === 'TupleExpression' ? tupleComponents(p.left)[0] : p.left;
+      const name = identName(target);
+      if (name) names.push(name);
+    }
     if (!names.length) return false;
     const first = names[0];
     const after = p.range?.[1] ?? 0;
