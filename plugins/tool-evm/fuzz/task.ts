@@ -3,9 +3,10 @@
 // it compiles, deploys, fuzzes until its deadline and returns replay-confirmed findings.
 import { fileURLToPath } from 'node:url';
 import type { Finding, ToolStatus } from '../../../schemas/finding.ts';
-import { compileProgram } from '../../../lib/analysis/evm/program.ts';
+import { compileProgram } from '../evm/program.ts';
 import { fuzzProgram, type FuzzResult } from './fuzzer.ts';
 import { proofsToFindings } from './findings.ts';
+import { causeOf } from '../outcome.ts';
 
 export const FUZZ_MODULE = fileURLToPath(import.meta.url);
 
@@ -36,6 +37,9 @@ export interface FuzzTaskResult {
 /** Pool task: compile, fuzz, prove. Never throws for bad input: the status says what happened. */
 export async function fuzzTask(args: FuzzTaskArgs): Promise<FuzzTaskResult> {
   const t0 = Date.now();
+  // Which bound ends the run: the tool's own budget ends a campaign as planned; the request's
+  // deadline ending it first is a timeout (what was proved by then is still reported).
+  const requestBound = !args?.budgetMs || args.deadline < t0 + args.budgetMs;
   if (args?.budgetMs) args = { ...args, deadline: Math.min(args.deadline, t0 + args.budgetMs) };
   if (typeof args?.source !== 'string' || !args.source.trim())
     return { status: 'error', findings: [], error: 'no source to fuzz', meta: {} };
@@ -53,7 +57,7 @@ export async function fuzzTask(args: FuzzTaskArgs): Promise<FuzzTaskResult> {
       maxSequences: args.maxSequences,
     });
   } catch (e) {
-    return { status: 'error', findings: [], error: `fuzzing failed: ${(e as Error).message}`, meta };
+    return { status: 'error', findings: [], error: `fuzzing failed: ${causeOf(e)}`, meta };
   }
   Object.assign(meta, r.stats, {
     deployed: r.world?.targets.map((t) => ({ contract: t.name, address: t.address })) ?? [],
@@ -69,5 +73,12 @@ export async function fuzzTask(args: FuzzTaskArgs): Promise<FuzzTaskResult> {
     };
   }
   const findings = proofsToFindings(r.world!, r.proofs);
+  if (requestBound && r.stats.stopped === 'deadline')
+    return {
+      status: 'timeout',
+      findings,
+      error: `the request's deadline ended fuzzing after ${r.stats.sequences} sequences; the ${findings.length} finding(s) proved by then are reported`,
+      meta,
+    };
   return { status: 'success', findings, error: null, meta };
 }
