@@ -9,23 +9,13 @@ import { loadZ3, TermSolver } from '../../plugins/tool-evm/symbolic/solver.ts';
 import { MAX_TERM_DEPTH, SortError, TermTable } from '../../plugins/tool-evm/symbolic/terms.ts';
 import { TypedZ3 } from '../../plugins/tool-evm/symbolic/z3-typed.ts';
 import { Explorer, disassemble } from '../../plugins/tool-evm/symbolic/evm.ts';
+// A seeded generator, so a failing program can be rebuilt from its seed.
+import { mulberry32 as rng } from '../../lib/guardrails/classifier.ts';
 
 let z: any;
 before(async () => {
   z = await loadZ3();
 });
-
-/** mulberry32: a small seeded generator, so a failing program can be rebuilt from its seed. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Opcodes the generator draws from (besides PUSH, DUP, SWAP and jumps, added separately).
 const OPS = [
