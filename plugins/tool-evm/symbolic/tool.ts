@@ -43,6 +43,9 @@ export interface SymbolicToolOptions {
  */
 export const DEFAULT_SYMBOLIC_BUDGET_MS = 4000;
 
+/** Time the worker keeps back to return its answer before the request's deadline. */
+const RETURN_MARGIN_MS = 1500;
+
 export function createSymbolicTool(opts: SymbolicToolOptions): AnalysisTool {
   const limits = {
     ...(opts.maxTransactions ? { maxTx: opts.maxTransactions } : {}),
@@ -77,7 +80,9 @@ export function createSymbolicTool(opts: SymbolicToolOptions): AnalysisTool {
           file: input.file,
           absPath: input.absPath ?? null,
           roots: input.roots,
-          deadline: run.deadline,
+          // The task aims to answer a little before the request's deadline (when the pool would
+          // kill it and the engine stop waiting), so what it proved by then reaches the report.
+          deadline: run.deadline - Math.min(RETURN_MARGIN_MS, Math.max(200, (run.deadline - Date.now()) * 0.1)),
           budgetMs: budgetOverride ?? budget,
           limits,
           solverTimeoutMs: opts.solverTimeoutMs,
