@@ -39,13 +39,22 @@ export async function fuzzTask(args: FuzzTaskArgs): Promise<FuzzTaskResult> {
   const t0 = Date.now();
   // Which bound ends the run: the tool's own budget ends a campaign as planned; the request's
   // deadline ending it first is a timeout (what was proved by then is still reported).
-  const requestBound = !args?.budgetMs || args.deadline < t0 + args.budgetMs;
+  let requestBound = !args?.budgetMs || args.deadline < t0 + args.budgetMs;
+  const requestDeadline = args?.deadline;
   if (args?.budgetMs) args = { ...args, deadline: Math.min(args.deadline, t0 + args.budgetMs) };
   if (typeof args?.source !== 'string' || !args.source.trim())
     return { status: 'error', findings: [], error: 'no source to fuzz', meta: {} };
   const { program, result, error } = compileProgram(args);
   if (!program) return { status: 'skipped', findings: [], error, meta: { compiler: result.compiler } };
   const meta: Record<string, unknown> = { compiler: program.compiler, hardfork: program.fork, compile_ms: Date.now() - t0 };
+  // A slow compile (a loaded machine) must not leave the campaign no time at all: it still gets
+  // half its budget (at most 2.5 s) when the request allows it.
+  const minimum = args.budgetMs ? Math.min(2500, args.budgetMs / 2) : 0;
+  if (args.deadline - Date.now() < minimum) {
+    const extended = Math.min(requestDeadline, Date.now() + minimum);
+    if (extended >= requestDeadline) requestBound = true;
+    args = { ...args, deadline: Math.max(args.deadline, extended) };
+  }
   if (Date.now() > args.deadline - 300)
     return { status: 'timeout', findings: [], error: 'compilation used the whole time budget; nothing was fuzzed', meta };
   let r: FuzzResult;

@@ -231,7 +231,8 @@ export async function symbolicTask(req: SymbolicRequest): Promise<SymbolicResult
 async function explore(req: SymbolicRequest, t0: number): Promise<SymbolicResult> {
   // The tool's own budget bounds the search like its path and loop bounds do (the result says
   // the exploration is incomplete); only the request's deadline ending it is a timeout.
-  const requestBound = !req.budgetMs || req.deadline < t0 + req.budgetMs;
+  let requestBound = !req.budgetMs || req.deadline < t0 + req.budgetMs;
+  const requestDeadline = req.deadline;
   if (req.budgetMs) req = { ...req, deadline: Math.min(req.deadline, t0 + req.budgetMs) };
   const base: SymbolicResult = {
     status: 'success',
@@ -270,6 +271,14 @@ async function explore(req: SymbolicRequest, t0: number): Promise<SymbolicResult
   const tz = Date.now();
   const z = await loadZ3();
   base.z3_init_ms = Date.now() - tz;
+  // A slow compile or Z3 start (a loaded machine) must not leave the search no time at all: it
+  // still gets half its budget (at most 2 s) when the request allows it.
+  const minimum = req.budgetMs ? Math.min(2000, req.budgetMs / 2) : 0;
+  if (req.deadline - Date.now() < minimum) {
+    const extended = Math.min(requestDeadline, Date.now() + minimum);
+    if (extended >= requestDeadline) requestBound = true;
+    req = { ...req, deadline: Math.max(req.deadline, extended) };
+  }
   const outline = outlineSource(req.source);
   const lines = new LineIndex(req.source);
   const fileId = mainFileId(compiled);
