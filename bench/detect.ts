@@ -278,7 +278,7 @@ export async function engineAnalyzer(mode: 'quick' | 'full', timeoutS: number) {
   if (!engine) throw new Error('the analysis engine plugin did not load');
   const proofs = { findings: 0, replayed: 0, broken: 0, failed: [] as string[] };
   const toolRuns = new Map<string, { ms: number[]; status: Record<string, number> }>();
-  const evm = { ...(await import('../lib/analysis/evm/program.ts')), ...(await import('../lib/analysis/evm/replay.ts')) };
+  const evm = { ...(await import('../plugins/tool-evm/evm/program.ts')), ...(await import('../plugins/tool-evm/evm/replay.ts')) };
   const analyze: Analyze = async (source, file) => {
     const r = await engine.analyze({ source, file }, { mode, timeoutMs: timeoutS * 1000 });
     for (const t of r.results) {

@@ -10,9 +10,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CATEGORIES, type Finding } from '../schemas/finding.ts';
-import { fuzzProgram, proofsToFindings } from '../plugins/tool-fuzzer/fuzz/task.ts';
-import { compileProgram } from '../lib/analysis/evm/program.ts';
-import { replaySequence, type SequenceEvidence } from '../lib/analysis/evm/replay.ts';
+import { fuzzProgram, proofsToFindings } from '../plugins/tool-evm/fuzz/task.ts';
+import { compileProgram } from '../plugins/tool-evm/evm/program.ts';
+import { replaySequence, type SequenceEvidence } from '../plugins/tool-evm/evm/replay.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);

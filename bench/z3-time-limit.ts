@@ -1,7 +1,7 @@
 // How close to its time limit Z3 gives up on a query it cannot finish (was a test assertion that
 // failed under load; timings belong here). Run: node --import tsx bench/z3-time-limit.ts [limit_ms] [runs]
-import { loadZ3, TermSolver } from '../plugins/tool-symbolic/symbolic/solver.ts';
-import { TermTable } from '../plugins/tool-symbolic/symbolic/terms.ts';
+import { loadZ3, TermSolver } from '../plugins/tool-evm/symbolic/solver.ts';
+import { TermTable } from '../plugins/tool-evm/symbolic/terms.ts';
 
 const limitMs = Number(process.argv[2] ?? 300);
 const runs = Number(process.argv[3] ?? 5);

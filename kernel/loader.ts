@@ -223,6 +223,23 @@ export function resolvePluginConfig(
   return { ok: true, config };
 }
 
+/** Moves the settings of the plugins `m` replaces into `cfg` (under the manifest's key for each);
+ *  returns an error when the same section is set both ways, since neither can silently win. */
+function takeOverConfig(m: PluginManifest, cfg: Record<string, unknown>, all: Record<string, any>, log: Logger): string | null {
+  for (const [oldId, key] of Object.entries(m.replaces ?? {})) {
+    const old = all[oldId];
+    if (old === undefined) continue;
+    if (cfg[key] !== undefined)
+      return `plugins.${oldId} and plugins.${m.id}.${key} are both set: ${oldId} became part of ${m.id}, keep only plugins.${m.id}.${key}`;
+    cfg[key] = old;
+    log.warn(
+      { plugin: m.id, replaced: oldId },
+      `plugins.${oldId} is read as plugins.${m.id}.${key} (${oldId} became part of ${m.id}); move the settings there`,
+    );
+  }
+  return null;
+}
+
 // A setup that never settles must not hold the whole service hostage.
 const setupTimeoutMs = () => Number(process.env.VIGIL_PLUGIN_SETUP_TIMEOUT_MS) || 15_000;
 
@@ -310,6 +327,11 @@ export async function loadPlugins(opts: LoadOptions): Promise<PluginStatus[]> {
       continue;
     }
     const { enabled: _e, ...cfgRest } = (cfgIn ?? {}) as Record<string, unknown>;
+    const moved = takeOverConfig(m, cfgRest, opts.pluginConfig, log);
+    if (moved) {
+      setStatus({ ...base, status: 'error', error: moved, registered: [] });
+      continue;
+    }
     const cfg = resolvePluginConfig(m, cfgRest);
     if (!cfg.ok) {
       setStatus({ ...base, status: 'error', error: cfg.error, registered: [] });

@@ -84,6 +84,20 @@ export const ManifestSchema = Type.Object(
         modes: Type.Optional(Type.Array(Type.Union([Type.Literal('quick'), Type.Literal('full')]))),
       }),
     ),
+    /** Tool plugins that register several tools (one per entry); `tool` is the one-tool form. */
+    tools: Type.Optional(
+      Type.Array(
+        Type.Object({
+          name: Type.String({ minLength: 1 }),
+          layer: Type.Integer({ minimum: 1, maximum: 9 }),
+          modes: Type.Optional(Type.Array(Type.Union([Type.Literal('quick'), Type.Literal('full')]))),
+        }),
+        { minItems: 1 },
+      ),
+    ),
+    /** Former plugin ids this plugin took over: `plugins.<old id>` settings are read as the
+     *  `<key>` section of this plugin's config, so configurations written for them keep working. */
+    replaces: Type.Optional(Type.Record(Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$' }), Type.String({ minLength: 1 }))),
     /** Detector plugins (WASM): node types the host sends to the guest, plus rule metadata. */
     detector: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     /** Skill plugins (WASM): name, description, input schema and capabilities. */
@@ -124,6 +138,9 @@ export function validateManifest(
   }
   if (problems.length === 0 && m.runtime === 'wasm' && !m.entry!.endsWith('.wasm')) {
     problems.push({ path: '/entry', message: 'a wasm plugin entry must be a .wasm file' });
+  }
+  if (problems.length === 0 && m.tool && m.tools) {
+    problems.push({ path: '/tools', message: 'declare either tool (one tool) or tools (several), not both' });
   }
   if (problems.length === 0 && m.kind === 'tool' && !m.tool && m.runtime === 'wasm') {
     problems.push({ path: '/tool', message: 'a wasm tool plugin must declare tool.layer' });

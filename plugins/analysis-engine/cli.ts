@@ -44,10 +44,11 @@ export const command = defineCommand({
           : (m: PluginManifest) => {
               if (m.id === 'analysis-engine' || m.kind === 'detector') return true;
               if (m.kind !== 'tool') return false;
-              if (!m.tool || !m.tool.name) return true;
-              if (o.tool) return m.tool.name === o.tool;
-              if (layer !== null) return m.tool.layer === layer && (m.tool.modes ?? []).length > 0;
-              return (m.tool.modes ?? []).includes('quick');
+              const tools = m.tools ?? (m.tool ? [m.tool] : []);
+              if (!tools.length || tools.some((t) => !t.name)) return true;
+              if (o.tool) return tools.some((t) => t.name === o.tool);
+              if (layer !== null) return tools.some((t) => t.layer === layer && (t.modes ?? []).length > 0);
+              return tools.some((t) => (t.modes ?? []).includes('quick'));
             };
         const kernel = await host.boot({
           settings,

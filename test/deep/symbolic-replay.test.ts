@@ -6,12 +6,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createSymbolicTool } from '../../plugins/tool-symbolic/tool.ts';
-import { compileProgram } from '../../lib/analysis/evm/program.ts';
-import { replaySequence } from '../../lib/analysis/evm/replay.ts';
+import { createSymbolicTool } from '../../plugins/tool-evm/symbolic/tool.ts';
+import { compileProgram } from '../../plugins/tool-evm/evm/program.ts';
+import { replaySequence } from '../../plugins/tool-evm/evm/replay.ts';
 import { compileTask } from '../../lib/analysis/compiler/index.ts';
-import { prepareReplay, validateCandidate, decodeArgs } from '../../plugins/tool-symbolic/symbolic/validate.ts';
-import { encodeArgs } from '../../lib/analysis/evm/abi.ts';
+import { prepareReplay, validateCandidate, decodeArgs } from '../../plugins/tool-evm/symbolic/validate.ts';
+import { encodeArgs } from '../../plugins/tool-evm/evm/abi.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixture = (n: string) => fs.readFileSync(path.join(here, 'fixtures', n), 'utf8');

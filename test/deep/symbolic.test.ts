@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createSymbolicTool, DEFAULT_SYMBOLIC_BUDGET_MS } from '../../plugins/tool-symbolic/tool.ts';
-import { CREATOR, ATTACKER } from '../../plugins/tool-symbolic/symbolic/evm.ts';
+import { createSymbolicTool, DEFAULT_SYMBOLIC_BUDGET_MS } from '../../plugins/tool-evm/symbolic/tool.ts';
+import { CREATOR, ATTACKER } from '../../plugins/tool-evm/symbolic/evm.ts';
 import { TinyWorkerPool } from '../../kernel/pool.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

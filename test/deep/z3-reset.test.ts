@@ -3,8 +3,8 @@
 // same pool worker failed the same way. A fatal error now restarts Z3 for the next run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isZ3Fatal, loadZ3, resetZ3, TermSolver } from '../../plugins/tool-symbolic/symbolic/solver.ts';
-import { TermTable } from '../../plugins/tool-symbolic/symbolic/terms.ts';
+import { isZ3Fatal, loadZ3, resetZ3, TermSolver } from '../../plugins/tool-evm/symbolic/solver.ts';
+import { TermTable } from '../../plugins/tool-evm/symbolic/terms.ts';
 
 test('a fatal WASM error is recognised; an ordinary error is not', () => {
   assert.equal(isZ3Fatal(new WebAssembly.RuntimeError('memory access out of bounds')), true);

@@ -7,11 +7,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileTask } from '../../lib/analysis/compiler/index.ts';
-import { fuzzProgram, fuzzTask, proofsToFindings } from '../../plugins/tool-fuzzer/fuzz/task.ts';
-import { compileProgram } from '../../lib/analysis/evm/program.ts';
-import { replaySequence, type SequenceEvidence } from '../../lib/analysis/evm/replay.ts';
-import { ATTACKER_BYTECODE, REFUSER_BYTECODE } from '../../lib/analysis/evm/actors.ts';
-import { encodeCall, toHex } from '../../lib/analysis/evm/abi.ts';
+import { fuzzProgram, fuzzTask, proofsToFindings } from '../../plugins/tool-evm/fuzz/task.ts';
+import { compileProgram } from '../../plugins/tool-evm/evm/program.ts';
+import { replaySequence, type SequenceEvidence } from '../../plugins/tool-evm/evm/replay.ts';
+import { ATTACKER_BYTECODE, REFUSER_BYTECODE } from '../../plugins/tool-evm/evm/actors.ts';
+import { encodeCall, toHex } from '../../plugins/tool-evm/evm/abi.ts';
 import type { Finding } from '../../schemas/finding.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -50,7 +50,7 @@ test('ABI encoding matches the standard selector and head/tail layout', () => {
 });
 
 test('the embedded actor bytecode is exactly attacker.sol compiled with solc 0.4.26', () => {
-  const source = fs.readFileSync(path.join(here, '../../lib/analysis/evm/attacker.sol'), 'utf8');
+  const source = fs.readFileSync(path.join(here, '../../plugins/tool-evm/evm/attacker.sol'), 'utf8');
   const r = compileTask({ source, file: 'attacker.sol', outputs: 'full' });
   assert.ok(r.ok, r.errors.map((e) => e.message).join('; '));
   assert.equal(r.compiler, '0.4.26');

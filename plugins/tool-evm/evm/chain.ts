@@ -3,8 +3,9 @@
 // deployed state, and one step tracer per call that records what the property checks need.
 // Calls go through evm.runCall (no signatures, no gas fees): an actor's balance only moves by
 // the ether it sends and receives, so "the attacker's balance grew" means ether was taken.
-// lib/analysis/evm is shared by tool-fuzzer (fuzzes on it) and tool-symbolic (replays its
-// candidates on it); both run it inside pool workers, where no kernel service reaches.
+// The fuzzer (vigil-fuzz) fuzzes on it and the symbolic engine (vigil-symbolic) replays its
+// candidates on it; both run inside pool workers, where no kernel service reaches, which is
+// why one plugin (tool-evm) owns the EVM and both tools.
 import { createEVM, type EVM } from '@ethereumjs/evm';
 import { Common, Mainnet, Hardfork } from '@ethereumjs/common';
 import { Account, Address, hexToBytes } from '@ethereumjs/util';

@@ -11,14 +11,17 @@
 // acted), an address write counts as an owner change only for a slot the contract compares with
 // msg.sender to refuse callers, SafeMath-style guard asserts and wraps that a check reverts are
 // not reported, and nothing is reported that did not replay.
-import type { AnalysisInput, AnalysisTool, ToolRunOptions, ToolRunOutput, WorkerPool } from '../../kernel/index.ts';
-import { installedCompilers } from '../../lib/analysis/compiler/index.ts';
-import { FUZZ_MODULE, fuzzTask, type FuzzTaskArgs, type FuzzTaskResult } from './fuzz/task.ts';
+import type { AnalysisInput, AnalysisTool, ToolRunOptions, ToolRunOutput, WorkerPool } from '../../../kernel/index.ts';
+import { installedCompilers } from '../../../lib/analysis/compiler/index.ts';
+import { FUZZ_MODULE, fuzzTask, type FuzzTaskArgs, type FuzzTaskResult } from './task.ts';
+import { causeOf, reportOutcome, type ToolLog } from '../outcome.ts';
 
 export interface FuzzToolOptions {
   pool: WorkerPool | null;
   /** Most time one run may take, compilation included (the request deadline still wins). */
   budgetMs?: number;
+  /** The plugin's logger: every error and timeout is logged with its cause. */
+  log?: ToolLog;
 }
 
 /**
@@ -66,7 +69,7 @@ export function createFuzzTool(opts: FuzzToolOptions): AnalysisTool {
       if (!r.findings.some((f) => (f.evidence as { property?: string })?.property === 'selfdestruct'))
         throw new Error('fuzzer self-test: the unprotected selfdestruct was not proved');
     },
-    run: (input, run) => runFuzz(input, run),
+    run: async (input, run) => reportOutcome(opts.log, 'vigil-fuzz', input.file, await runFuzz(input, run)),
   };
 
   async function runFuzz(input: AnalysisInput, run: ToolRunOptions, budgetOverride?: number): Promise<ToolRunOutput> {
@@ -115,7 +118,7 @@ export function createFuzzTool(opts: FuzzToolOptions): AnalysisTool {
       if (code === 'task_timeout')
         return { status: 'timeout', findings: [], error: 'the fuzzing task did not return before its deadline and was stopped' };
       if (code === 'task_aborted') return { status: 'timeout', findings: [], error: 'the request was cancelled while fuzzing' };
-      return { status: 'error', findings: [], error: `fuzzing failed: ${(e as Error).message}` };
+      return { status: 'error', findings: [], error: `fuzzing failed: ${causeOf(e)}` };
     }
   }
   return tool;

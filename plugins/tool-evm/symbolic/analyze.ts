@@ -55,8 +55,12 @@ export interface SymbolicResult {
     solver_ms: number;
     complete: boolean;
     notes: string[];
+    internal_errors?: string[];
+    depth_cuts?: number;
   }>;
   z3_init_ms: number;
+  /** Set when the tool's own budget (not the request's deadline) cut the exploration short. */
+  budget_exhausted?: string;
   /** Counterexamples replayed on the EVM, and how many broke the property there. */
   replay?: { candidates: number; confirmed: number; dropped: number; ms: number };
   elapsed_ms: number;
@@ -225,6 +229,10 @@ export async function symbolicTask(req: SymbolicRequest): Promise<SymbolicResult
 }
 
 async function explore(req: SymbolicRequest, t0: number): Promise<SymbolicResult> {
+  // The tool's own budget bounds the search like its path and loop bounds do (the result says
+  // the exploration is incomplete); only the request's deadline ending it is a timeout.
+  let requestBound = !req.budgetMs || req.deadline < t0 + req.budgetMs;
+  const requestDeadline = req.deadline;
   if (req.budgetMs) req = { ...req, deadline: Math.min(req.deadline, t0 + req.budgetMs) };
   const base: SymbolicResult = {
     status: 'success',
@@ -263,6 +271,14 @@ async function explore(req: SymbolicRequest, t0: number): Promise<SymbolicResult
   const tz = Date.now();
   const z = await loadZ3();
   base.z3_init_ms = Date.now() - tz;
+  // A slow compile or Z3 start (a loaded machine) must not leave the search no time at all: it
+  // still gets half its budget (at most 2 s) when the request allows it.
+  const minimum = req.budgetMs ? Math.min(2000, req.budgetMs / 2) : 0;
+  if (req.deadline - Date.now() < minimum) {
+    const extended = Math.min(requestDeadline, Date.now() + minimum);
+    if (extended >= requestDeadline) requestBound = true;
+    req = { ...req, deadline: Math.max(req.deadline, extended) };
+  }
   const outline = outlineSource(req.source);
   const lines = new LineIndex(req.source);
   const fileId = mainFileId(compiled);
@@ -312,7 +328,8 @@ async function explore(req: SymbolicRequest, t0: number): Promise<SymbolicResult
       continue;
     }
     const share = Math.floor(remaining / targets.slice(i).filter(([n]) => replayBase?.deployed.has(n)).length);
-    const solver = new TermSolver(z, Math.max(200, Math.min(req.solverTimeoutMs ?? 3000, share / 6)));
+    // No query runs past stopAt: the candidates still have to be replayed and the answer sent.
+    const solver = new TermSolver(z, Math.max(200, Math.min(req.solverTimeoutMs ?? 3000, share / 6)), stopAt);
     const srcmap = parseSourceMap(c.deployedSourceMap);
     let runtime: Code = disassemble(hexToBytes(c.deployedBytecode));
     const mappedLine = (pc: number): { line: number; end: number } | null => {
@@ -354,6 +371,8 @@ async function explore(req: SymbolicRequest, t0: number): Promise<SymbolicResult
       solver_ms: ex.stats.solver_ms,
       complete,
       notes: ex.stats.truncated,
+      ...(ex.stats.internal_errors.length ? { internal_errors: ex.stats.internal_errors } : {}),
+      ...(ex.stats.depth_cuts ? { depth_cuts: ex.stats.depth_cuts } : {}),
     });
 
     for (const p of ex.proven) {
@@ -530,10 +549,19 @@ async function explore(req: SymbolicRequest, t0: number): Promise<SymbolicResult
     }
   }
   base.replay = replay;
-  return done({
-    status: anyTimeout && !base.findings.length ? 'timeout' : 'success',
-    reason: anyTimeout ? 'the time budget ran out before every path was explored; findings so far are reported' : null,
-  });
+  if (!anyTimeout) return done({ status: 'success', reason: null });
+  return done(
+    requestBound
+      ? {
+          status: 'timeout',
+          reason: `the request's deadline ended the exploration before every path was explored; the ${base.findings.length} finding(s) proven by then are reported`,
+        }
+      : {
+          status: 'success',
+          reason: null,
+          budget_exhausted: `the ${req.budgetMs} ms budget ended the exploration before every path was explored (see contracts[].complete); findings so far are reported`,
+        },
+  );
 }
 
 export type { Outline };

@@ -2,10 +2,10 @@
 // (0, 1, type bounds, ether amounts, the actors' and contracts' addresses, constants pushed by
 // the bytecode), senders among the owner, a user and three attacker identities, msg.value and
 // clock jumps; plus the mutations applied to sequences kept for new coverage.
-import { ACTORS, ETHER, type Role } from '../../../lib/analysis/evm/chain.ts';
-import type { AbiParam, AbiValue } from '../../../lib/analysis/evm/abi.ts';
-import type { TxSpec } from '../../../lib/analysis/evm/exec.ts';
-import type { World } from '../../../lib/analysis/evm/world.ts';
+import { ACTORS, ETHER, type Role } from '../evm/chain.ts';
+import type { AbiParam, AbiValue } from '../evm/abi.ts';
+import type { TxSpec } from '../evm/exec.ts';
+import type { World } from '../evm/world.ts';
 
 /** Small deterministic PRNG (mulberry32), seeded per source so runs are reproducible. */
 export class Rng {

@@ -3,8 +3,8 @@
 import type { Category, Finding, Severity } from '../../../schemas/finding.ts';
 import { findingId, sliceLines } from '../../../lib/analysis/ids.ts';
 import { functionLine } from '../../../lib/analysis/outline.ts';
-import { evidenceOf, type Proof } from '../../../lib/analysis/evm/replay.ts';
-import type { World } from '../../../lib/analysis/evm/world.ts';
+import { evidenceOf, type Proof } from '../evm/replay.ts';
+import type { World } from '../evm/world.ts';
 
 export const TOOL_NAME = 'vigil-fuzz';
 

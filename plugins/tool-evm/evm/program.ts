@@ -2,8 +2,8 @@
 // ABI, bytecode and runtime source maps (program counter -> line of the submitted source), the
 // hardfork their bytecode needs, and the constants their code pushes (a dictionary for inputs).
 import semver from 'semver';
-import { compileTask, LineIndex, oneLine, type CompileResult } from '../compiler/index.ts';
-import { outlineSource, locate, type Outline } from '../outline.ts';
+import { compileTask, LineIndex, oneLine, type CompileResult } from '../../../lib/analysis/compiler/index.ts';
+import { outlineSource, locate, type Outline } from '../../../lib/analysis/outline.ts';
 import { selectorOf, signatureOf, type AbiEntry } from './abi.ts';
 
 export interface FnInfo {

@@ -52,6 +52,67 @@ export type Op =
 
 export type Sort = 'bv' | 'cd' | 'st';
 
+/** A term built against its operator's signature (wrong arity or argument sort): a bug in the
+ *  explorer, caught before it reaches Z3, where it would surface as a solver error. */
+export class SortError extends Error {}
+
+/** Deepest term the table builds: deeper values become fresh variables (an over-approximation
+ *  the replay settles), so no traversal of a term, ours or Z3's, can run out of stack. */
+export const MAX_TERM_DEPTH = 400;
+
+/** Each operator's argument sorts (`n` = any number >= 1 of words) and result sort. */
+const SIGNATURES: Record<Op, { args: Sort[] | 'n'; result: Sort }> = {
+  add: { args: ['bv', 'bv'], result: 'bv' },
+  sub: { args: ['bv', 'bv'], result: 'bv' },
+  mul: { args: ['bv', 'bv'], result: 'bv' },
+  div: { args: ['bv', 'bv'], result: 'bv' },
+  sdiv: { args: ['bv', 'bv'], result: 'bv' },
+  mod: { args: ['bv', 'bv'], result: 'bv' },
+  smod: { args: ['bv', 'bv'], result: 'bv' },
+  exp: { args: ['bv', 'bv'], result: 'bv' },
+  signextend: { args: ['bv', 'bv'], result: 'bv' },
+  lt: { args: ['bv', 'bv'], result: 'bv' },
+  gt: { args: ['bv', 'bv'], result: 'bv' },
+  slt: { args: ['bv', 'bv'], result: 'bv' },
+  sgt: { args: ['bv', 'bv'], result: 'bv' },
+  eq: { args: ['bv', 'bv'], result: 'bv' },
+  iszero: { args: ['bv'], result: 'bv' },
+  and: { args: ['bv', 'bv'], result: 'bv' },
+  or: { args: ['bv', 'bv'], result: 'bv' },
+  xor: { args: ['bv', 'bv'], result: 'bv' },
+  not: { args: ['bv'], result: 'bv' },
+  byte: { args: ['bv', 'bv'], result: 'bv' },
+  shl: { args: ['bv', 'bv'], result: 'bv' },
+  shr: { args: ['bv', 'bv'], result: 'bv' },
+  sar: { args: ['bv', 'bv'], result: 'bv' },
+  addmod: { args: ['bv', 'bv', 'bv'], result: 'bv' },
+  mulmod: { args: ['bv', 'bv', 'bv'], result: 'bv' },
+  getbyte: { args: ['bv', 'bv'], result: 'bv' },
+  join: { args: Array<Sort>(32).fill('bv'), result: 'bv' },
+  cdload: { args: ['cd', 'bv'], result: 'bv' },
+  cdbyte: { args: ['cd', 'bv'], result: 'bv' },
+  sha3: { args: 'n', result: 'bv' },
+  sload: { args: ['st', 'bv'], result: 'bv' },
+  sstore: { args: ['st', 'bv', 'bv'], result: 'st' },
+};
+
+/** Throws a SortError unless `args` fit `op`'s signature (and getbyte's index is a constant byte index). */
+export function checkSignature(op: Op, args: readonly Term[]): void {
+  const sig = SIGNATURES[op];
+  if (!sig) throw new SortError(`unknown operator ${String(op)}`);
+  if (sig.args === 'n') {
+    if (args.length < 1) throw new SortError(`${op} needs at least one argument`);
+    for (const a of args) if (a.sort !== 'bv') throw new SortError(`${op}: argument of sort ${a.sort}, expected bv`);
+    return;
+  }
+  if (args.length !== sig.args.length) throw new SortError(`${op} takes ${sig.args.length} arguments, got ${args.length}`);
+  sig.args.forEach((want, i) => {
+    if (args[i]?.sort !== want) throw new SortError(`${op}: argument ${i + 1} has sort ${args[i]?.sort}, expected ${want}`);
+  });
+  if (op === 'getbyte' && !(args[1].kind === 'const' && args[1].value! < 32n))
+    throw new SortError('getbyte: the byte index must be a constant below 32');
+}
+
 export interface Term {
   readonly id: number;
   readonly kind: 'const' | 'var' | 'op';
@@ -66,12 +127,16 @@ export interface Term {
   readonly len?: number;
   /** Storage arrays: base is the all-zero array (a fresh deployment) or a free array. */
   readonly zeroBase?: boolean;
+  /** Longest path to a leaf (a leaf is 1). */
+  readonly depth: number;
 }
 
 /** Interning table: one per exploration (terms of two runs never mix). */
 export class TermTable {
   private table = new Map<string, Term>();
   private next = 1;
+  /** Terms that would have exceeded MAX_TERM_DEPTH and became fresh variables. */
+  cuts = 0;
 
   private intern(key: string, make: (id: number) => Term): Term {
     const hit = this.table.get(key);
@@ -87,31 +152,42 @@ export class TermTable {
 
   c(v: bigint | number): Term {
     const value = ((BigInt(v) % WORD) + WORD) % WORD;
-    return this.intern(`c${value.toString(16)}`, (id) => ({ id, kind: 'const', sort: 'bv', value }));
+    return this.intern(`c${value.toString(16)}`, (id) => ({ id, kind: 'const', sort: 'bv', value, depth: 1 }));
   }
 
   v(name: string, sort: Sort = 'bv'): Term {
-    return this.intern(`v${sort}:${name}`, (id) => ({ id, kind: 'var', sort, name }));
+    return this.intern(`v${sort}:${name}`, (id) => ({ id, kind: 'var', sort, name, depth: 1 }));
   }
 
   zeroStorage(): Term {
-    return this.intern('st0', (id) => ({ id, kind: 'var', sort: 'st', name: 'storage_zero', zeroBase: true }));
+    return this.intern('st0', (id) => ({ id, kind: 'var', sort: 'st', name: 'storage_zero', zeroBase: true, depth: 1 }));
   }
 
-  private raw(op: Op, args: Term[], extra: { len?: number; sort?: Sort } = {}): Term {
+  private raw(op: Op, args: Term[], extra: { len?: number } = {}): Term {
+    checkSignature(op, args);
+    let depth = 0;
+    for (const a of args) if (a.depth > depth) depth = a.depth;
+    const sort = SIGNATURES[op].result;
+    if (depth + 1 > MAX_TERM_DEPTH) {
+      this.cuts++;
+      return this.v(`deep_${this.next}`, sort);
+    }
     const key = `${op}${extra.len ?? ''}(${args.map((a) => a.id).join(',')})`;
     return this.intern(key, (id) => ({
       id,
       kind: 'op',
-      sort: extra.sort ?? 'bv',
+      sort,
       op,
       args,
+      depth: depth + 1,
       ...(extra.len !== undefined ? { len: extra.len } : {}),
     }));
   }
 
   /** Builds an operation, folding it when the operands allow. */
   op(op: Op, ...args: Term[]): Term {
+    // Checked first: the folds below index args by position.
+    checkSignature(op, args);
     const k = args.map((a) => (a.kind === 'const' ? a.value! : null));
     const allConst = k.every((x) => x !== null);
     if (allConst && op !== 'join' && op !== 'cdload' && op !== 'cdbyte' && op !== 'sload' && op !== 'sstore' && op !== 'sha3') {
@@ -218,12 +294,15 @@ export class TermTable {
         return this.raw('sload', [st, b]);
       }
       case 'sstore':
-        return this.raw('sstore', args, { sort: 'st' });
+        return this.raw('sstore', args);
     }
     return this.raw(op, args);
   }
 
+  /** keccak256 of `len` bytes given as `len / 32` words or as `len` bytes (one term each). */
   sha3(len: number, parts: Term[]): Term {
+    if (!(len > 0 && (parts.length === len || parts.length * 32 === len)))
+      throw new SortError(`sha3 over ${len} bytes needs ${len} byte terms or ${len / 32} words, got ${parts.length}`);
     return this.raw('sha3', parts, { len });
   }
 }
@@ -246,7 +325,7 @@ function fitsIn(t: Term, mask: bigint): boolean {
 }
 
 /** Keys that can never be equal: distinct constants, or a constant vs a keccak result of a small slot. */
-function provablyDifferent(x: Term, y: Term): boolean {
+function provablyDifferent(x: Term, y: Term, depth = 0): boolean {
   if (x.kind === 'const' && y.kind === 'const') return x.value !== y.value;
   // Keccak results are assumed (and asserted to the solver) to lie above 2^128: slot numbers don't.
   const small = (t: Term) => t.kind === 'const' && t.value! < 1n << 64n;
@@ -255,8 +334,17 @@ function provablyDifferent(x: Term, y: Term): boolean {
     (t.op === 'sha3' || (t.op === 'add' && t.args!.some((a) => a.kind === 'op' && a.op === 'sha3') && t.args!.some(small)));
   if ((small(x) && hashed(y)) || (small(y) && hashed(x))) return true;
   // keccak(a) vs keccak(b) of equal length with provably different inputs.
-  if (x.kind === 'op' && y.kind === 'op' && x.op === 'sha3' && y.op === 'sha3' && x.len === y.len && x.args!.length === y.args!.length) {
-    return x.args!.some((a, i) => provablyDifferent(a, y.args![i]));
+  // (Nested hashes are compared a few levels deep: mapping-of-mapping keys, not arbitrary depth.)
+  if (
+    depth < 8 &&
+    x.kind === 'op' &&
+    y.kind === 'op' &&
+    x.op === 'sha3' &&
+    y.op === 'sha3' &&
+    x.len === y.len &&
+    x.args!.length === y.args!.length
+  ) {
+    return x.args!.some((a, i) => provablyDifferent(a, y.args![i], depth + 1));
   }
   return false;
 }

@@ -4,13 +4,13 @@
 // shrunk, classified (re-running it without re-entry tells reentrancy from a plain missing
 // check) and replayed on a fresh EVM; only sequences that still break the property on replay
 // are reported.
-import { Chain, GENESIS_BLOCK, GENESIS_TIME, type BlockEnv } from '../../../lib/analysis/evm/chain.ts';
-import { SequenceMonitor, tracerConfig, runTx, type OwnerCandidate, type TxSpec, type Violation } from '../../../lib/analysis/evm/exec.ts';
+import { Chain, GENESIS_BLOCK, GENESIS_TIME, type BlockEnv } from '../evm/chain.ts';
+import { SequenceMonitor, tracerConfig, runTx, type OwnerCandidate, type TxSpec, type Violation } from '../evm/exec.ts';
 import { Generator, Rng } from './gen.ts';
-import type { Program } from '../../../lib/analysis/evm/program.ts';
-import { buildWorld, type World } from '../../../lib/analysis/evm/world.ts';
-import type { Site } from '../../../lib/analysis/evm/trace.ts';
-import { keyOf, replaySpecs, type Proof } from '../../../lib/analysis/evm/replay.ts';
+import type { Program } from '../evm/program.ts';
+import { buildWorld, type World } from '../evm/world.ts';
+import type { Site } from '../evm/trace.ts';
+import { keyOf, replaySpecs, type Proof } from '../evm/replay.ts';
 
 export interface FuzzOptions {
   /** Epoch ms by which fuzzing and proof checking must be done. */

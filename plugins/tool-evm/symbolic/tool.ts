@@ -4,12 +4,13 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AnalysisInput, AnalysisTool, ToolRunOptions, ToolRunOutput, WorkerPool } from '../../kernel/index.ts';
-import { installedCompilers } from '../../lib/analysis/compiler/index.ts';
-import { SYMBOLIC_TOOL, symbolicTask, type SymbolicRequest, type SymbolicResult } from './symbolic/analyze.ts';
+import type { AnalysisInput, AnalysisTool, ToolRunOptions, ToolRunOutput, WorkerPool } from '../../../kernel/index.ts';
+import { installedCompilers } from '../../../lib/analysis/compiler/index.ts';
+import { SYMBOLIC_TOOL, symbolicTask, type SymbolicRequest, type SymbolicResult } from './analyze.ts';
+import { causeOf, reportOutcome, type ToolLog } from '../outcome.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const SYMBOLIC_MODULE = path.resolve(here, './symbolic/analyze.ts');
+export const SYMBOLIC_MODULE = path.resolve(here, './analyze.ts');
 
 export const SELF_TEST_SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.0;
@@ -30,6 +31,8 @@ export interface SymbolicToolOptions {
   solverTimeoutMs?: number;
   /** Most time one run may take, compilation and Z3 start-up included (the request deadline still wins). */
   budgetMs?: number;
+  /** The plugin's logger: every error and timeout is logged with its cause. */
+  log?: ToolLog;
 }
 
 /**
@@ -39,6 +42,9 @@ export interface SymbolicToolOptions {
  * loops), and a cut-short exploration reports what it proved and marks the rest unresolved.
  */
 export const DEFAULT_SYMBOLIC_BUDGET_MS = 4000;
+
+/** Time the worker keeps back to return its answer before the request's deadline. */
+const RETURN_MARGIN_MS = 1500;
 
 export function createSymbolicTool(opts: SymbolicToolOptions): AnalysisTool {
   const limits = {
@@ -74,7 +80,9 @@ export function createSymbolicTool(opts: SymbolicToolOptions): AnalysisTool {
           file: input.file,
           absPath: input.absPath ?? null,
           roots: input.roots,
-          deadline: run.deadline,
+          // The task aims to answer a little before the request's deadline (when the pool would
+          // kill it and the engine stop waiting), so what it proved by then reaches the report.
+          deadline: run.deadline - Math.min(RETURN_MARGIN_MS, Math.max(200, (run.deadline - Date.now()) * 0.1)),
           budgetMs: budgetOverride ?? budget,
           limits,
           solverTimeoutMs: opts.solverTimeoutMs,
@@ -85,7 +93,8 @@ export function createSymbolicTool(opts: SymbolicToolOptions): AnalysisTool {
       const code = (e as { code?: string }).code;
       if (code === 'task_timeout')
         return { status: 'timeout', findings: [], error: 'symbolic execution did not answer before the request deadline and was stopped' };
-      throw e;
+      if (code === 'task_aborted') return { status: 'timeout', findings: [], error: 'the request was cancelled during symbolic execution' };
+      return { status: 'error', findings: [], error: `symbolic execution failed: ${causeOf(e)}` };
     }
     const meta = {
       compiler: r.compiler,
@@ -94,6 +103,7 @@ export function createSymbolicTool(opts: SymbolicToolOptions): AnalysisTool {
       replay: r.replay ?? null,
       z3_init_ms: r.z3_init_ms,
       elapsed_ms: r.elapsed_ms,
+      ...(r.budget_exhausted ? { budget_exhausted: r.budget_exhausted } : {}),
     };
     if (r.status === 'skipped') return { status: 'skipped', findings: [], error: r.reason, meta };
     return { status: r.status, findings: r.findings, error: r.status === 'success' ? null : r.reason, meta };
@@ -136,6 +146,6 @@ export function createSymbolicTool(opts: SymbolicToolOptions): AnalysisTool {
       if (hit.some((f) => f.location.function === 'guarded'))
         throw new Error('vigil-symbolic self-test: the owner-guarded selfdestruct was reported as reachable');
     },
-    run: (input, run) => analyze(input, run),
+    run: async (input, run) => reportOutcome(opts.log, SYMBOLIC_TOOL, input.file, await analyze(input, run)),
   };
 }

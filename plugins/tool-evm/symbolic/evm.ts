@@ -13,7 +13,7 @@
 // Sinks that could still be reverted (calls, stores) are checked at the transaction's
 // successful end, so a later `require` that undoes them is taken into account.
 //
-// The world is the fuzzer's chain (lib/analysis/evm/chain.ts), so every model is a
+// The world is the fuzzer's chain (../evm/chain.ts), so every model is a
 // transaction sequence that can be replayed there: the deployer is the fuzzer's owner, the
 // attacker its attacker EOA (one fixed address, not a symbolic one: a symbolic caller let the
 // solver "be" an address hard-coded in the contract, e.g. a honeypot's backdoor owner, and so
@@ -28,15 +28,15 @@
 // contract during a call, gas, precompiles, memory at symbolic offsets (reads are fresh values),
 // sub-word arithmetic overflow (uint8 wrap inside a 256-bit ADD), more than `maxTx` transactions.
 import { keccak_256 } from '@noble/hashes/sha3';
-import { ADDR_MASK, MASK, TermTable, varsOf, type Term } from './terms.ts';
+import { ADDR_MASK, MASK, MAX_TERM_DEPTH, SortError, TermTable, varsOf, type Term } from './terms.ts';
 import type { TermSolver } from './solver.ts';
-import { ACTORS, GENESIS_BLOCK, GENESIS_TIME } from '../../../lib/analysis/evm/chain.ts';
+import { ACTORS, GENESIS_BLOCK, GENESIS_TIME } from '../evm/chain.ts';
 
 /** The deployer: the fuzzer's owner account. */
 export const CREATOR = BigInt(ACTORS.owner);
 /** The attacker: the fuzzer's attacker EOA (the replay sends from it). */
 export const ATTACKER = BigInt(ACTORS.attacker);
-/** Block values of the fuzzer's chain (lib/analysis/evm/chain.ts blockOf). */
+/** Block values of the fuzzer's chain (../evm/chain.ts blockOf). */
 const COINBASE = 0xc0ffee00n;
 const PREVRANDAO = BigInt('0x' + '07'.repeat(32));
 const BLOCK_GAS_LIMIT = 30_000_000n;
@@ -125,6 +125,10 @@ export interface ExploreStats {
   solver_ms: number;
   truncated: string[];
   deadline_hit: boolean;
+  /** Terms the builders refused (should stay empty). */
+  internal_errors: string[];
+  /** Values deeper than MAX_TERM_DEPTH replaced by fresh ones. */
+  depth_cuts: number;
 }
 
 export interface Code {
@@ -173,7 +177,17 @@ export class Explorer {
   readonly reachedUnproven = new Map<string, { kind: SinkKind; pc: number }>();
   /** pc of the arithmetic instruction that created a term. */
   private arithPc = new Map<number, { pc: number; op: 'add' | 'sub' | 'mul'; a: Term; b: Term }>();
-  readonly stats: ExploreStats = { paths: 0, steps: 0, queries: 0, cache_hits: 0, solver_ms: 0, truncated: [], deadline_hit: false };
+  readonly stats: ExploreStats = {
+    paths: 0,
+    steps: 0,
+    queries: 0,
+    cache_hits: 0,
+    solver_ms: 0,
+    truncated: [],
+    deadline_hit: false,
+    internal_errors: [],
+    depth_cuts: 0,
+  };
   /** Constructor-argument words (the attacker is not handed ownership through them). */
   private ctorWords: Term[] = [];
 
@@ -389,7 +403,16 @@ export class Explorer {
       try {
         await this.step(code, which, s, work, onEnd, codeLen);
       } catch (e) {
-        if (!(e instanceof Halt)) throw e;
+        if (e instanceof SortError) {
+          // An ill-formed term is a bug of this engine: that path is given up, said so, and the
+          // rest of the exploration goes on (the property test keeps this list empty).
+          if (this.stats.internal_errors.length < 5) this.stats.internal_errors.push(e.message);
+          this.note(`path given up: ${e.message}`);
+        } else if (!(e instanceof Halt)) throw e;
+      }
+      if (this.T.cuts > this.stats.depth_cuts) {
+        this.stats.depth_cuts = this.T.cuts;
+        this.note(`values deeper than ${MAX_TERM_DEPTH} operations replaced by fresh ones (approximated)`);
       }
     }
   }
@@ -973,7 +996,7 @@ export class Explorer {
       if (info && (info.a.kind !== 'const' || info.b.kind !== 'const')) {
         // Values from external calls' return data are not the caller's to choose.
         const names = varsOf(t, 500);
-        if (![...names].some((n) => /^(ret|retsize|callok|extcode|hash|mload|exp|balance|selfbalance|gas)_/.test(n))) {
+        if (![...names].some((n) => /^(ret|retsize|callok|extcode|hash|mload|exp|balance|selfbalance|gas|deep)_/.test(n))) {
           const { a, b } = info;
           const conds =
             info.op === 'add'

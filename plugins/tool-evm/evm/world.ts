@@ -60,6 +60,7 @@ export function setupValue(p: AbiParam, attempt: number, addresses: string[]): A
   if (t === 'string') return attempt === 1 ? '' : 'vigil';
   if (t === 'bytes') return attempt === 1 ? '0x' : '0x01';
   if (/^bytes\d+$/.test(t)) return '0x' + (attempt === 1 ? '00' : '01').padEnd(Number(t.slice(5)) * 2, '0');
+  // The fourth set is all ones: thresholds like a multisig's `required` (<= its owner count).
   if (/^u?int/.test(t)) return ['100', '0', '1000000000000000000'][attempt] ?? '1';
   return '0';
 }
@@ -175,7 +176,7 @@ export async function buildWorld(chain: Chain, program: Program, opts: { deadlin
     // Argument sets x constructor values (payable constructors often insist on an exact amount).
     const values = payable ? [FUND, ETHER, 0n] : [0n];
     const tries: Array<[number, bigint]> = [];
-    for (let attempt = 0; attempt < (inputs.length ? 3 : 1); attempt++) for (const v of values) tries.push([attempt, v]);
+    for (let attempt = 0; attempt < (inputs.length ? 4 : 1); attempt++) for (const v of values) tries.push([attempt, v]);
     for (const [attempt, value] of tries) {
       if (deployed) break;
       const args = inputs.map((p) => setupValue(p, attempt, [...earlier, ACTORS.user]));

@@ -2,18 +2,18 @@
 // the symbolic EVM it came from (external calls return what the solver likes, hashes are
 // uninterpreted functions, memory at symbolic offsets is fresh...), so a candidate becomes a
 // finding only when its transaction sequence breaks the property on the fuzzer's in-process EVM
-// (lib/analysis/evm): the same deterministic world, the same property monitor, and evidence
+// (../evm): the same deterministic world, the same property monitor, and evidence
 // in the fuzzer's `transaction_sequence` format, which replaySequence() (and the benchmark)
 // re-runs on a fresh chain.
 import type { CompileResult } from '../../../lib/analysis/compiler/index.ts';
-import { buildProgram, type Program } from '../../../lib/analysis/evm/program.ts';
-import { evidenceOf, replaySequence, replaySpecs, type SequenceEvidence } from '../../../lib/analysis/evm/replay.ts';
-import { Chain, ACTORS, GENESIS_BLOCK, GENESIS_TIME, type BlockEnv } from '../../../lib/analysis/evm/chain.ts';
-import { buildWorld, calldataFor, CALL_GAS } from '../../../lib/analysis/evm/world.ts';
-import { defaultValue, encodeArgs, type AbiParam, type AbiValue } from '../../../lib/analysis/evm/abi.ts';
-import type { Property, TxSpec, Violation } from '../../../lib/analysis/evm/exec.ts';
-import type { FnInfo, SourceSite } from '../../../lib/analysis/evm/program.ts';
-import type { StepTracer } from '../../../lib/analysis/evm/trace.ts';
+import { buildProgram, type Program } from '../evm/program.ts';
+import { evidenceOf, replaySequence, replaySpecs, type SequenceEvidence } from '../evm/replay.ts';
+import { Chain, ACTORS, GENESIS_BLOCK, GENESIS_TIME, type BlockEnv } from '../evm/chain.ts';
+import { buildWorld, calldataFor, CALL_GAS } from '../evm/world.ts';
+import { defaultValue, encodeArgs, type AbiParam, type AbiValue } from '../evm/abi.ts';
+import type { Property, TxSpec, Violation } from '../evm/exec.ts';
+import type { FnInfo, SourceSite } from '../evm/program.ts';
+import type { StepTracer } from '../evm/trace.ts';
 import type { SinkKind } from './evm.ts';
 
 /** One attacker transaction of a counterexample, with the model's values. */

@@ -1,0 +1,146 @@
+// Deep-layer robustness benchmark: `npm run bench:deep [-- --json] [-- --timeout S] [-- --dir DIR] [-- --only NAME]`.
+// Runs full mode (every available layer, through a booted kernel and its worker pool, as
+// `POST /analyze/full/` does) over bench/deep-corpus/ — larger real-style contracts (tokens with
+// fees and permits, NFTs, vaults, staking, governance and timelock, multisig, AMM pair, lending,
+// auctions, airdrops; solc 0.5 to 0.8) — and prints, per contract, the status and time of the
+// two EVM tools (vigil-fuzz, layer 2; vigil-symbolic, layer 3), their findings, and any error
+// with its cause; then totals: tool errors, timeouts (and whether the request's deadline had
+// run out), the mean time per contract. Tool errors are also logged by the plugin (stderr).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pino from 'pino';
+import { Kernel } from '../kernel/kernel.ts';
+import { resolveSettings } from '../kernel/config.ts';
+import type { AnalysisEngine } from '../kernel/index.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const EVM_TOOLS = ['vigil-fuzz', 'vigil-symbolic'];
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+interface ToolRow {
+  status: string;
+  seconds: number;
+  findings: number;
+  error: string | null;
+}
+
+interface ContractRow {
+  file: string;
+  lines: number;
+  seconds: number;
+  tools: Record<string, ToolRow>;
+  /** Every tool's status (all layers), for the totals. */
+  all: Record<string, string>;
+}
+
+export async function runDeepBenchmark(opts: { dir: string; timeoutS: number; only?: string; log?: pino.Logger }) {
+  const files = fs
+    .readdirSync(opts.dir)
+    .filter((f) => f.endsWith('.sol') && (!opts.only || f.includes(opts.only)))
+    .sort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-deep-'));
+  const settings = resolveSettings({ dataDir, logLevel: 'warn' });
+  // The health self-tests would compete with the benchmark for the two pool workers.
+  settings.file.plugins = { ...(settings.file.plugins ?? {}), 'analysis-engine': { self_test_on_start: false } };
+  const kernel = new Kernel({ settings, logger: opts.log ?? pino({ level: 'warn' }, pino.destination(2)) });
+  await kernel.boot();
+  const rows: ContractRow[] = [];
+  try {
+    const engine = kernel.services.get<AnalysisEngine>('analysis');
+    if (!engine) throw new Error('the analysis engine plugin did not load');
+    for (const file of files) {
+      const source = fs.readFileSync(path.join(opts.dir, file), 'utf8');
+      const t0 = Date.now();
+      const r = await engine.analyze({ source, file }, { mode: 'full', timeoutMs: opts.timeoutS * 1000 });
+      const seconds = (Date.now() - t0) / 1000;
+      const tools: Record<string, ToolRow> = {};
+      const all: Record<string, string> = {};
+      for (const t of r.results) {
+        all[t.tool] = t.status;
+        if (!EVM_TOOLS.includes(t.tool)) continue;
+        tools[t.tool] = {
+          status: t.status,
+          seconds: t.execution_time,
+          findings: r.findings.filter((f) => f.tools.includes(t.tool)).length,
+          error: t.error ?? null,
+        };
+      }
+      const row = { file, lines: source.split('\n').length, seconds, tools, all };
+      rows.push(row);
+      if (!process.argv.includes('--json')) printRow(row);
+    }
+  } finally {
+    await kernel.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  return { rows, totals: totalsOf(rows, opts.timeoutS) };
+}
+
+function totalsOf(rows: ContractRow[], timeoutS: number) {
+  const per: Record<string, Record<string, number>> = {};
+  let otherErrors = 0;
+  for (const r of rows) {
+    for (const [tool, st] of Object.entries(r.all)) {
+      (per[tool] ??= {})[st] = (per[tool][st] ?? 0) + 1;
+      if (st === 'error' && !EVM_TOOLS.includes(tool)) otherErrors++;
+    }
+  }
+  const evmRuns = rows.flatMap((r) => Object.values(r.tools));
+  const secs = rows.map((r) => r.seconds).sort((a, b) => a - b);
+  return {
+    contracts: rows.length,
+    lines: rows.reduce((n, r) => n + r.lines, 0),
+    evm_tool_errors: evmRuns.filter((t) => t.status === 'error').length,
+    evm_tool_timeouts: evmRuns.filter((t) => t.status === 'timeout').length,
+    // A timeout is expected only when the request's deadline ran out (the tools aim to answer up
+    // to 1.5 s before it, so what they found by then is reported).
+    evm_timeouts_before_request_deadline: rows.filter(
+      (r) => Object.values(r.tools).some((t) => t.status === 'timeout') && r.seconds < timeoutS - 2,
+    ).length,
+    other_tool_errors: otherErrors,
+    evm_findings: evmRuns.reduce((n, t) => n + t.findings, 0),
+    seconds_per_contract: {
+      mean: round(secs.reduce((a, b) => a + b, 0) / Math.max(1, secs.length)),
+      p95: round(secs[Math.min(secs.length - 1, Math.floor(secs.length * 0.95))] ?? 0),
+      max: round(secs.at(-1) ?? 0),
+    },
+    status_per_tool: per,
+  };
+}
+
+const round = (x: number) => Math.round(x * 100) / 100;
+
+function printRow(r: ContractRow) {
+  const cells = EVM_TOOLS.map((n) => {
+    const t = r.tools[n];
+    return t ? `${n} ${t.status} ${t.seconds.toFixed(1)}s ${t.findings}f` : `${n} absent`;
+  });
+  console.log(`${r.file.padEnd(22)} ${String(r.lines).padStart(4)} lines  ${r.seconds.toFixed(1).padStart(5)} s  ${cells.join('  ')}`);
+  for (const n of EVM_TOOLS) {
+    const t = r.tools[n];
+    if (t && t.status !== 'success' && t.error) console.log(`    ${n}: ${t.error}`);
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const dir = path.resolve(arg('dir') ?? path.join(here, 'deep-corpus'));
+  const timeoutS = Number(arg('timeout') ?? 60);
+  const out = await runDeepBenchmark({ dir, timeoutS, only: arg('only') });
+  if (process.argv.includes('--json')) console.log(JSON.stringify(out, null, 2));
+  else {
+    const t = out.totals;
+    console.log(
+      `\n${t.contracts} contracts (${t.lines} lines), request timeout ${timeoutS} s: ` +
+        `EVM tool errors ${t.evm_tool_errors}, timeouts ${t.evm_tool_timeouts} (${t.evm_timeouts_before_request_deadline} before the request deadline), ` +
+        `layer 2/3 findings ${t.evm_findings}, other tools' errors ${t.other_tool_errors}; ` +
+        `s/contract mean ${t.seconds_per_contract.mean}, p95 ${t.seconds_per_contract.p95}, max ${t.seconds_per_contract.max}`,
+    );
+    for (const [tool, st] of Object.entries(t.status_per_tool)) console.log(`  ${tool.padEnd(18)} ${JSON.stringify(st)}`);
+  }
+}

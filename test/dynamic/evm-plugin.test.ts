@@ -1,0 +1,72 @@
+// tool-evm: one plugin registers both EVM tools, reads the settings of the plugins it replaced
+// (tool-fuzzer, tool-symbolic) and refuses a configuration that sets the same section twice.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bootKernel } from '../helpers.ts';
+import { validateManifest } from '../../kernel/manifest.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const manifest = JSON.parse(fs.readFileSync(path.join(here, '../../plugins/tool-evm/plugin.json'), 'utf8'));
+
+test('manifest: tools vigil-fuzz (layer 2) and vigil-symbolic (layer 3), full mode, valid', () => {
+  assert.equal(validateManifest(manifest, 'tool-evm').ok, true);
+  assert.deepEqual(manifest.tools, [
+    { name: 'vigil-fuzz', layer: 2, modes: ['full'] },
+    { name: 'vigil-symbolic', layer: 3, modes: ['full'] },
+  ]);
+  const both = validateManifest({ ...manifest, tool: { name: 'x', layer: 2 } }, 'tool-evm');
+  assert.equal(both.ok, false);
+});
+
+test('boot: both tools registered by tool-evm', async () => {
+  const k = await bootKernel({ only: ['tool-evm'] });
+  try {
+    assert.equal(k.registry.statuses.get('tool-evm')?.status, 'loaded');
+    const tools = k.registry.tools().filter((t) => t.plugin === 'tool-evm');
+    assert.deepEqual(tools.map((t) => [t.name, t.layer]).sort(), [
+      ['vigil-fuzz', 2],
+      ['vigil-symbolic', 3],
+    ]);
+  } finally {
+    await k.stop();
+  }
+});
+
+test('config: plugins.tool-symbolic is read as plugins.tool-evm.symbolic (enabled: false drops that tool)', async () => {
+  const k = await bootKernel({ only: ['tool-evm'], settings: { overrides: { plugins: { 'tool-symbolic': { enabled: false } } } } });
+  try {
+    assert.equal(k.registry.statuses.get('tool-evm')?.status, 'loaded');
+    assert.equal(k.registry.tool('vigil-symbolic'), undefined);
+    assert.ok(k.registry.tool('vigil-fuzz'));
+  } finally {
+    await k.stop();
+  }
+});
+
+test('config: an invalid old setting is reported against the new section', async () => {
+  const k = await bootKernel({ only: ['tool-evm'], settings: { overrides: { plugins: { 'tool-fuzzer': { budget_ms: 5 } } } } });
+  try {
+    const st = k.registry.statuses.get('tool-evm');
+    assert.equal(st?.status, 'error');
+    assert.match(st?.error ?? '', /fuzz\/budget_ms|fuzz\.budget_ms|budget_ms/);
+  } finally {
+    await k.stop();
+  }
+});
+
+test('config: the same section set under the old and the new id is a clear error', async () => {
+  const k = await bootKernel({
+    only: ['tool-evm'],
+    settings: { overrides: { plugins: { 'tool-fuzzer': { budget_ms: 6000 }, 'tool-evm': { fuzz: { budget_ms: 7000 } } } } },
+  });
+  try {
+    const st = k.registry.statuses.get('tool-evm');
+    assert.equal(st?.status, 'error');
+    assert.match(st?.error ?? '', /plugins\.tool-fuzzer and plugins\.tool-evm\.fuzz are both set/);
+  } finally {
+    await k.stop();
+  }
+});
