@@ -117,6 +117,20 @@ export default definePlugin<Config>({
     // The embedded queue has no other consumer: this process runs its own jobs whatever its role.
     const consumes = queue.kind === 'memory' || settings.role === 'all' || settings.role === 'worker';
 
+    const queuedRecord = (id: string, j: Pick<JobData, 'mode' | 'layer' | 'tool' | 'file'>): JobRecord => ({
+      job_id: id,
+      status: 'queued',
+      mode: j.mode,
+      layer: j.layer ?? null,
+      tool: j.tool ?? null,
+      file: j.file,
+      created_at: new Date().toISOString(),
+      started_at: null,
+      finished_at: null,
+      attempts: 0,
+      progress: null,
+      worker: null,
+    });
     const load = async (id: string, tenant: string | null) => (await store.getRecord(JOBS_COLLECTION, id, tenant)) as JobRecord | null;
     const save = (r: JobRecord, tenant: string | null) => store.putRecord(JOBS_COLLECTION, r.job_id, r, tenant);
 
@@ -124,20 +138,7 @@ export default definePlugin<Config>({
     const run = async (d: JobData, ctl: { attempt: number; final: boolean; progress(p: JobProgress): Promise<void> }) => {
       const prev = await load(d.job_id, d.tenant);
       if (prev?.status === 'completed') return; // an earlier run stored it; nothing to redo
-      const base: JobRecord = prev ?? {
-        job_id: d.job_id,
-        status: 'queued',
-        mode: d.mode,
-        layer: d.layer ?? null,
-        tool: d.tool ?? null,
-        file: d.file,
-        created_at: new Date().toISOString(),
-        started_at: null,
-        finished_at: null,
-        attempts: 0,
-        progress: null,
-        worker: null,
-      };
+      const base: JobRecord = prev ?? queuedRecord(d.job_id, d);
       // A synchronous caller's deadline bounds the run; past it nobody waits for the answer.
       // (a second is kept for the answer's trip back through the store and Redis).
       const left = d.deadline === undefined ? Infinity : d.deadline - Date.now() - 1000;
@@ -259,20 +260,7 @@ export default definePlugin<Config>({
      *  continues); 503 queue_full with Retry-After when the queue is full. */
     const submit = async (j: Omit<JobData, 'job_id' | 'trace'>): Promise<string> => {
       const id = randomUUID();
-      const rec: JobRecord = {
-        job_id: id,
-        status: 'queued',
-        mode: j.mode,
-        layer: j.layer ?? null,
-        tool: j.tool ?? null,
-        file: j.file,
-        created_at: new Date().toISOString(),
-        started_at: null,
-        finished_at: null,
-        attempts: 0,
-        progress: null,
-        worker: null,
-      };
+      const rec = queuedRecord(id, j);
       const span = tracer.startSpan('analysis.job.enqueue', {
         kind: SpanKind.PRODUCER,
         attributes: { 'vigil.job_id': id, 'analysis.mode': j.mode },
