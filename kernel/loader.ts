@@ -130,6 +130,13 @@ export function orderByDependencies(items: Discovered[], isDisabled: (m: PluginM
   for (const [id, d] of byId) {
     if (state.get(id) === 'failed') continue;
     const m = d.manifest!;
+    // A disabled plugin is never set up, so it needs nothing: its requires must not turn it into
+    // an error (a disabled guardrail whose provider is disabled too would close the gateway).
+    if (isDisabled(m)) {
+      edges.set(id, []);
+      hardDeps.set(id, []);
+      continue;
+    }
     const list: Array<{ id: string; why: string; hard: boolean }> = [];
     for (const dep of m.dependencies ?? []) list.push({ id: dep, why: `dependency "${dep}"`, hard: true });
     const req = requiredServices(m);

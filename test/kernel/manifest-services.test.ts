@@ -48,6 +48,24 @@ test('the shipped plugins order without a missing provider or a cycle', () => {
   );
 });
 
+test('disabling a provider together with the plugins that require it leaves them disabled, not in error', () => {
+  // Disabling every guardrail (BENCH_GUARDRAILS=none, or an operator turning layers off) must not
+  // turn a guardrail whose provider is also off into a failed security plugin (503 everywhere).
+  const off = new Set(['guardrail-prompt-injection', 'guardrail-encoded-exfiltration']);
+  const { failed, ordered } = orderByDependencies(discoverPlugins(roots), (m) => off.has(m.id));
+  assert.deepEqual(
+    failed.map((f) => `${f.d.manifest?.id}: ${f.error}`),
+    [],
+  );
+  assert.ok(ordered.some((d) => d.manifest?.id === 'guardrail-encoded-exfiltration'));
+  // Disabling only the provider still fails the plugin that needs it, naming the provider.
+  const only = orderByDependencies(discoverPlugins(roots), (m) => m.id === 'guardrail-prompt-injection');
+  assert.match(
+    only.failed.map((f) => `${f.d.manifest?.id}: ${f.error}`).join('\n'),
+    /guardrail-encoded-exfiltration: requires service "injection-rules", whose provider "guardrail-prompt-injection" is disabled/,
+  );
+});
+
 test('the scan sees lookups in lib code a plugin imports, and skips type-only imports', () => {
   const dir = fs.mkdtempSync(path.join(ROOT, 'plugins', '.scan-'));
   try {
