@@ -3,7 +3,8 @@
 // constant functions -> view (0.4.17+), msg.gas -> gasleft() (0.4.21+),
 // block.blockhash -> blockhash (0.4.22+).
 import { stripCommentsAndStrings } from '../../../lib/analysis/compiler/index.ts';
-import { findAll, span, type Edit, type Node } from '../source.ts';
+import { findAllWithParents, type Node } from '../../../lib/analysis/static/ast.ts';
+import { span, type Edit } from '../source.ts';
 import { canUse, type FixContext, type FixResult } from './types.ts';
 
 const STRATEGY = 'replace_deprecated';
@@ -25,7 +26,7 @@ function collect(ctx: FixContext, root: Node, keep: (n: Node) => boolean) {
     edits.push(e);
     if (!what.includes(w)) what.push(w);
   };
-  for (const { node } of findAll(root, (n) => keep(n))) {
+  for (const { node } of findAllWithParents(root, (n) => keep(n))) {
     const [s, e] = span(node);
     if (node.type === 'ThrowStatement') {
       add({ start: s, end: s + 'throw'.length, text: 'revert()' }, 'throw with revert()');
