@@ -8,7 +8,7 @@ import semver from 'semver';
 import { findAllWithParents, text, type AST, type Node } from '../../../lib/analysis/static/ast.ts';
 import { effectiveVersion, indentAt, span, type Edit } from '../source.ts';
 import { isUnsigned, sideEffectFree, statementInBlock, typeResolver } from '../solidity.ts';
-import { requireCall, type FixContext, type FixResult } from './types.ts';
+import { onFlaggedLines, requireCall, type FixContext, type FixResult } from './types.ts';
 
 const OPS: Record<string, '+' | '-' | '*'> = { '+': '+', '-': '-', '*': '*', '+=': '+', '-=': '-', '*=': '*' };
 
@@ -20,8 +20,7 @@ export function fixArithmetic(ctx: FixContext): FixResult {
   const types = typeResolver(ctx.ast, ctx.contract, fn);
   const ops = findAllWithParents(
     fn.body,
-    (n): n is AST.BinaryOperation =>
-      n.type === 'BinaryOperation' && n.operator in OPS && n.loc!.start.line <= ctx.endLine && n.loc!.end.line >= ctx.line,
+    (n): n is AST.BinaryOperation => n.type === 'BinaryOperation' && n.operator in OPS && onFlaggedLines(ctx, n),
   );
   if (!ops.length) return { strategy, reason: 'no +, - or * left on the flagged lines', missing: true };
   const byStmt = new Map<Node, string[]>();
@@ -93,10 +92,7 @@ function paren(src: string, e: Node): string {
 function removeUnchecked(ctx: FixContext): FixResult {
   const strategy = 'remove_unchecked';
   const scope = ctx.fn ?? ctx.ast;
-  const blocks = findAllWithParents(
-    scope,
-    (n) => n.type === 'UncheckedStatement' && n.loc!.start.line <= ctx.endLine && n.loc!.end.line >= ctx.line,
-  );
+  const blocks = findAllWithParents(scope, (n) => n.type === 'UncheckedStatement' && onFlaggedLines(ctx, n));
   if (!blocks.length)
     return {
       strategy,

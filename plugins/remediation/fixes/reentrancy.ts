@@ -28,7 +28,7 @@ import {
   writtenNames,
 } from '../solidity.ts';
 import { addModifierEdit, contractBodyStart } from './modifiers.ts';
-import { requireCall, type FixContext, type FixResult } from './types.ts';
+import { onFlaggedLines, requireCall, type FixContext, type FixResult } from './types.ts';
 
 export function fixReentrancy(ctx: FixContext): FixResult {
   const { fn, contract } = ctx;
@@ -41,7 +41,7 @@ export function fixReentrancy(ctx: FixContext): FixResult {
   const state = stateVariableTypes(ctx.ast, contract);
   const isStateWrite = (s: Node) => [...writtenNames(s)].some((n) => state.has(n));
   // The flagged call: on the finding's lines, else the first call followed by a state write.
-  const onLines = calls.filter(({ node }) => node.loc!.start.line <= ctx.endLine && node.loc!.end.line >= ctx.line);
+  const onLines = calls.filter(({ node }) => onFlaggedLines(ctx, node));
   const ordered = [...onLines, ...calls.filter((c) => !onLines.includes(c))];
   const reasons: string[] = [];
   for (const { node: call, parents } of ordered) {

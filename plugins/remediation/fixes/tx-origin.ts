@@ -3,7 +3,7 @@
 // EOA" test whose rewrite would always be true, so both are left alone.
 import { findAllWithParents, isMember, type AST, type MaybeNode } from '../../../lib/analysis/static/ast.ts';
 import { span } from '../source.ts';
-import type { FixContext, FixResult } from './types.ts';
+import { onFlaggedLines, type FixContext, type FixResult } from './types.ts';
 
 const STRATEGY = 'tx_origin_to_msg_sender';
 
@@ -18,7 +18,7 @@ export function fixTxOrigin(ctx: FixContext): FixResult {
     (n): n is AST.BinaryOperation =>
       n.type === 'BinaryOperation' && (n.operator === '==' || n.operator === '!=') && (isTxOrigin(n.left) || isTxOrigin(n.right)),
   );
-  const inLines = comparisons.filter(({ node }) => node.loc!.start.line <= ctx.endLine && node.loc!.end.line >= ctx.line);
+  const inLines = comparisons.filter(({ node }) => onFlaggedLines(ctx, node));
   const chosen = inLines.length ? inLines : comparisons;
   if (!chosen.length) {
     const any = findAllWithParents(scope, (n) => isTxOrigin(n)).length > 0;

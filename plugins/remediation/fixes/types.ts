@@ -2,7 +2,7 @@
 // already applied), finds its construct near the finding's mapped lines, and proposes text edits
 // on exact AST character ranges. The engine applies them, re-parses and re-compiles.
 import type { Finding } from '../../../schemas/finding.ts';
-import type { AST } from '../../../lib/analysis/static/ast.ts';
+import { endLine, line, type AST, type Located } from '../../../lib/analysis/static/ast.ts';
 import type { Edit, Move, VersionFacts } from '../source.ts';
 import type { Callable } from '../solidity.ts';
 import semver from 'semver';
@@ -40,6 +40,11 @@ export interface NotApplicable {
 }
 
 export type FixResult = FixPlan | NotApplicable;
+
+/** The node overlaps the finding's (mapped) lines. */
+export function onFlaggedLines(ctx: Pick<FixContext, 'line' | 'endLine'>, n: Located): boolean {
+  return line(n) <= ctx.endLine && endLine(n) >= ctx.line;
+}
 
 export function isPlan(r: FixResult): r is FixPlan {
   return (r as FixPlan).edits !== undefined;
