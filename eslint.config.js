@@ -60,6 +60,7 @@ export default tseslint.config(
       'plugins/tool-specialized/**/*.ts',
       'plugins/tool-signatures/**/*.ts',
       'plugins/static-analyzer/**/*.ts',
+      'plugins/remediation/**/*.ts',
     ],
     ignores: ['**/assembly/**'],
     rules: {

@@ -9,6 +9,7 @@ import type { FixRecord, RemediationResult } from '../../kernel/index.ts';
 import {
   applyEdits,
   indentUnit,
+  lineOf,
   mapPosition,
   overlaps,
   parseStrict,
@@ -98,12 +99,6 @@ function lineStartOffset(src: string, line: number): number {
   return pos;
 }
 
-function lineAt(src: string, pos: number): number {
-  let n = 1;
-  for (let i = 0; i < pos && i < src.length; i++) if (src.charCodeAt(i) === 10) n++;
-  return n;
-}
-
 export async function remediate(source: string, findings: Finding[], opts: RemediateOptions = {}): Promise<RemediationResult> {
   const file = opts.file ?? 'Contract.sol';
   const fixes: FixRecord[] = [];
@@ -146,8 +141,8 @@ export async function remediate(source: string, findings: Finding[], opts: Remed
     }
     const cur = parseStrict(current);
     if (!cur.ok) break; // cannot happen: every kept fix was parse-checked
-    const mappedLine = lineAt(current, startPos);
-    const mappedEnd = Math.max(mappedLine, lineAt(current, endPos));
+    const mappedLine = lineOf(current, startPos);
+    const mappedEnd = Math.max(mappedLine, lineOf(current, endPos));
     const where = locate(cur.parsed.ast, {
       line: mappedLine,
       contract: f.location?.contract ?? null,

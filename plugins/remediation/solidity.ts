@@ -1,33 +1,21 @@
 // Solidity facts the fixes need: where a finding lives (contract, function or modifier), which
 // names are state variables, what type an operand has, and whether a call leaves the contract.
-import { findAll, isNode, span, walk, type Node } from './source.ts';
+import {
+  asNodes,
+  contractsOf,
+  declaredVariables,
+  returnParameters,
+  some,
+  stateVariableTypes,
+  tupleComponents,
+  walk,
+  type AST,
+  type Node,
+} from '../../lib/analysis/static/ast.ts';
 
-export function contracts(ast: Node): Node[] {
-  return (ast.children ?? []).filter((c: Node) => c.type === 'ContractDefinition');
-}
-
-export function contractByName(ast: Node, name: string): Node | undefined {
-  return contracts(ast).find((c) => c.name === name);
-}
-
-/** The contract and its bases declared in the same file, nearest first. */
-export function lineage(ast: Node, c: Node): Node[] {
-  const out: Node[] = [];
-  const seen = new Set<string>();
-  const visit = (n: Node) => {
-    if (seen.has(n.name)) return;
-    seen.add(n.name);
-    out.push(n);
-    for (const b of [...(n.baseContracts ?? [])].reverse()) {
-      const base = contractByName(ast, b.baseName?.namePath);
-      if (base) visit(base);
-    }
-  };
-  visit(c);
-  return out;
-}
-
-export type Callable = Node & { type: 'FunctionDefinition' | 'ModifierDefinition' };
+export type Callable = AST.FunctionDefinition | AST.ModifierDefinition;
+/** A declared or inferred operand type; `literal` marks a bare number (its type adapts to the other operand). */
+export type Ty = AST.TypeName & { literal?: boolean };
 
 function within(n: Node, line: number): boolean {
   return !!n.loc && n.loc.start.line <= line && line <= n.loc.end.line;
@@ -35,16 +23,17 @@ function within(n: Node, line: number): boolean {
 
 /** Resolves a finding's location to its contract and function/modifier in the current source. */
 export function locate(
-  ast: Node,
+  ast: AST.SourceUnit,
   loc: { line: number; contract?: string | null; function?: string | null },
-): { contract: Node | null; fn: Callable | null } {
+): { contract: AST.ContractDefinition | null; fn: Callable | null } {
   const fnName = loc.function ? loc.function.replace(/\(.*$/, '').trim() : null;
-  const byLine = contracts(ast).find((c) => within(c, loc.line)) ?? null;
-  const contract = (loc.contract ? contractByName(ast, loc.contract) : null) ?? byLine;
+  const all = contractsOf(ast);
+  const byLine = all.find((c) => within(c, loc.line)) ?? null;
+  const contract = (loc.contract ? all.find((c) => c.name === loc.contract) : null) ?? byLine;
   if (!contract) return { contract: null, fn: null };
-  const callables = (contract.subNodes as Node[]).filter(
-    (s) => s.type === 'FunctionDefinition' || s.type === 'ModifierDefinition',
-  ) as Callable[];
+  const callables = asNodes(contract.subNodes).filter(
+    (s): s is Callable => s.type === 'FunctionDefinition' || s.type === 'ModifierDefinition',
+  );
   const containing = callables.find((f) => within(f, loc.line));
   if (containing && (!fnName || callableName(containing) === fnName || fnName === 'constructor' || fnName === 'fallback'))
     return { contract, fn: containing };
@@ -57,7 +46,7 @@ export function locate(
   return { contract, fn: containing ?? null };
 }
 
-export function callableName(f: Node): string {
+export function callableName(f: Callable): string {
   if (f.type === 'ModifierDefinition') return f.name;
   if (f.isConstructor) return 'constructor';
   if (f.isFallback) return 'fallback';
@@ -65,34 +54,23 @@ export function callableName(f: Node): string {
   return f.name ?? '';
 }
 
-export function stateVarTypes(ast: Node, contract: Node): Map<string, Node> {
-  const m = new Map<string, Node>();
-  for (const c of [...lineage(ast, contract)].reverse()) {
-    for (const s of c.subNodes as Node[]) {
-      if (s.type !== 'StateVariableDeclaration') continue;
-      for (const v of s.variables ?? []) if (v?.name) m.set(v.name, v.typeName);
-    }
-  }
-  return m;
-}
-
 /** Parameters, return variables and locals of a function, by name. */
-export function localTypes(fn: Node | null): Map<string, Node> {
-  const m = new Map<string, Node>();
+export function localTypes(fn: Callable | null): Map<string, Ty | null> {
+  const m = new Map<string, Ty | null>();
   if (!fn) return m;
-  for (const p of [...(fn.parameters ?? []), ...(fn.returnParameters ?? [])]) if (p?.name) m.set(p.name, p.typeName);
+  for (const p of [...(fn.parameters ?? []), ...returnParameters(fn)]) if (p?.name) m.set(p.name, p.typeName);
   if (fn.body) {
     walk(fn.body, (n) => {
-      if (n.type === 'VariableDeclarationStatement') for (const v of n.variables ?? []) if (v?.name) m.set(v.name, v.typeName);
+      if (n.type === 'VariableDeclarationStatement') for (const v of declaredVariables(n)) if (v?.name) m.set(v.name, v.typeName);
     });
   }
   return m;
 }
 
-export function structFields(ast: Node): Map<string, Map<string, Node>> {
-  const out = new Map<string, Map<string, Node>>();
+export function structFields(ast: Node): Map<string, Map<string | null, Ty | null>> {
+  const out = new Map<string, Map<string | null, Ty | null>>();
   walk(ast, (n) => {
-    if (n.type === 'StructDefinition') out.set(n.name, new Map((n.members ?? []).map((m: Node) => [m.name, m.typeName])));
+    if (n.type === 'StructDefinition') out.set(n.name, new Map((n.members ?? []).map((m) => [m.name, m.typeName])));
   });
   return out;
 }
@@ -116,7 +94,7 @@ export function writtenNames(n: Node): Set<string> {
   const out = new Set<string>();
   walk(n, (x) => {
     if (x.type === 'BinaryOperation' && ASSIGN_OPS.has(x.operator)) {
-      const lhs = x.left?.type === 'TupleExpression' ? x.left.components : [x.left];
+      const lhs = x.left?.type === 'TupleExpression' ? tupleComponents(x.left) : [x.left];
       for (const l of lhs) {
         const r = rootIdentifier(l);
         if (r) out.add(r);
@@ -140,7 +118,7 @@ export function referencedNames(n: Node): Set<string> {
 export function declaredNames(n: Node): Set<string> {
   const out = new Set<string>();
   walk(n, (x) => {
-    if (x.type === 'VariableDeclarationStatement') for (const v of x.variables ?? []) if (v?.name) out.add(v.name);
+    if (x.type === 'VariableDeclarationStatement') for (const v of declaredVariables(x)) if (v?.name) out.add(v.name);
   });
   return out;
 }
@@ -161,19 +139,19 @@ export function lowLevelKind(call: Node): string | null {
   ) {
     const inner = e.expression.expression;
     if (inner?.type === 'MemberAccess' && LOW_LEVEL.has(inner.memberName)) return inner.memberName;
-    if (inner?.type === 'FunctionCall') return lowLevelKind({ ...inner, type: 'FunctionCall' });
+    if (inner?.type === 'FunctionCall') return lowLevelKind(inner);
   }
   return null;
 }
 
 /** The outermost FunctionCall node of a chained low-level call (x.call.value(v)() is two calls). */
-export function isOutermostCall(n: Node, parents: Node[]): boolean {
+export function isOutermostCall(n: Node, parents: readonly Node[]): boolean {
   const p = parents[parents.length - 1];
   return !(p && p.type === 'FunctionCall' && p.expression === n);
 }
 
 /** Calls that hand control to another contract: low-level calls, transfer, and calls on contract-typed values. */
-export function isExternalCall(n: Node, parents: Node[], types: (e: Node) => Node | null): boolean {
+export function isExternalCall(n: Node, parents: readonly Node[], types: (e: Node) => Ty | null): boolean {
   if (n.type !== 'FunctionCall' || !isOutermostCall(n, parents)) return false;
   if (lowLevelKind(n)) return true;
   let e = n.expression;
@@ -188,7 +166,7 @@ export function isExternalCall(n: Node, parents: Node[], types: (e: Node) => Nod
   return !!t && t.type === 'UserDefinedTypeName';
 }
 
-function isAddressy(e: Node, types: (e: Node) => Node | null): boolean {
+function isAddressy(e: Node, types: (e: Node) => Ty | null): boolean {
   if (e.type === 'MemberAccess' && e.expression?.type === 'Identifier' && ['msg', 'tx'].includes(e.expression.name)) return true;
   const t = types(e);
   return !!t && t.type === 'ElementaryTypeName' && String(t.name).startsWith('address');
@@ -210,18 +188,22 @@ const UINT_MEMBERS = new Set([
 ]);
 
 /** Static type of a simple expression, or null when it cannot be told without the compiler. */
-export function typeResolver(ast: Node, contract: Node | null, fn: Node | null): (e: Node) => Node | null {
-  const state = contract ? stateVarTypes(ast, contract) : new Map<string, Node>();
+export function typeResolver(ast: AST.SourceUnit, contract: AST.ContractDefinition | null, fn: Callable | null): (e: Node) => Ty | null {
+  const state = contract ? stateVariableTypes(ast, contract) : new Map<string, Ty | null>();
   const locals = localTypes(fn);
   const structs = structFields(ast);
-  const uint: Node = { type: 'ElementaryTypeName', name: 'uint256' };
-  const resolve = (e: Node): Node | null => {
+  const elementary = (name: string, literal?: boolean): Ty =>
+    literal
+      ? { type: 'ElementaryTypeName', name, stateMutability: null, literal }
+      : { type: 'ElementaryTypeName', name, stateMutability: null };
+  const uint = elementary('uint256');
+  const resolve = (e: Node): Ty | null => {
     switch (e.type) {
       case 'Identifier':
         if (e.name === 'now') return uint;
         return locals.get(e.name) ?? state.get(e.name) ?? null;
       case 'NumberLiteral':
-        return { type: 'ElementaryTypeName', name: 'uint256', literal: true };
+        return elementary('uint256', true);
       case 'IndexAccess': {
         const b = resolve(e.base);
         if (!b) return null;
@@ -231,15 +213,17 @@ export function typeResolver(ast: Node, contract: Node | null, fn: Node | null):
       }
       case 'MemberAccess': {
         if (e.expression?.type === 'Identifier' && ['msg', 'block', 'tx'].includes(e.expression.name)) {
-          return UINT_MEMBERS.has(e.memberName) ? uint : { type: 'ElementaryTypeName', name: 'address' };
+          return UINT_MEMBERS.has(e.memberName) ? uint : elementary('address');
         }
         if (UINT_MEMBERS.has(e.memberName) && (e.memberName === 'length' || e.memberName === 'balance')) return uint;
         const b = resolve(e.expression);
         if (b?.type === 'UserDefinedTypeName') return structs.get(String(b.namePath).split('.').pop()!)?.get(e.memberName) ?? null;
         return null;
       }
-      case 'TupleExpression':
-        return e.components?.length === 1 && e.components[0] ? resolve(e.components[0]) : null;
+      case 'TupleExpression': {
+        const only = tupleComponents(e);
+        return only.length === 1 && only[0] ? resolve(only[0]) : null;
+      }
       case 'BinaryOperation':
         if (['+', '-', '*', '/', '%'].includes(e.operator)) {
           const l = resolve(e.left);
@@ -255,7 +239,7 @@ export function typeResolver(ast: Node, contract: Node | null, fn: Node | null):
   return resolve;
 }
 
-export function isUnsigned(t: Node | null): boolean {
+export function isUnsigned(t: Ty | null): boolean {
   return !!t && t.type === 'ElementaryTypeName' && /^uint\d*$/.test(String(t.name));
 }
 
@@ -274,13 +258,13 @@ export function sideEffectFree(e: Node): boolean {
 }
 
 /** Nearest enclosing statement that sits directly in a Block, with that Block. */
-export function statementInBlock(parents: Node[], node: Node): { stmt: Node; block: Node; index: number } | null {
+export function statementInBlock(parents: readonly Node[], node: Node): { stmt: Node; block: AST.Block; index: number } | null {
   const chain = [...parents, node];
   for (let i = chain.length - 1; i > 0; i--) {
     const p = chain[i - 1];
     if (p.type === 'Block' || p.type === 'UncheckedStatement') {
       const block = p.type === 'Block' ? p : p.block;
-      const idx = (block.statements as Node[]).indexOf(chain[i]);
+      const idx = asNodes(block.statements).indexOf(chain[i]);
       if (idx >= 0) return { stmt: chain[i], block, index: idx };
     }
   }
@@ -288,7 +272,7 @@ export function statementInBlock(parents: Node[], node: Node): { stmt: Node; blo
 }
 
 /** Nearest enclosing statement of any kind (for if-bodies without braces). */
-export function enclosingStatement(parents: Node[], node: Node): { stmt: Node; parent: Node | null } | null {
+export function enclosingStatement(parents: readonly Node[], node: Node): { stmt: Node; parent: Node | null } | null {
   const chain = [...parents, node];
   for (let i = chain.length - 1; i >= 0; i--) {
     if (/Statement$/.test(chain[i].type) && chain[i].type !== 'UncheckedStatement') return { stmt: chain[i], parent: chain[i - 1] ?? null };
@@ -296,12 +280,10 @@ export function enclosingStatement(parents: Node[], node: Node): { stmt: Node; p
   return null;
 }
 
-export function modifierNames(fn: Node): string[] {
-  return (fn.modifiers ?? []).map((m: Node) => m.name);
+export function modifierNames(fn: Callable): string[] {
+  return fn.type === 'FunctionDefinition' ? fn.modifiers.map((m) => m.name) : [];
 }
 
 export function hasModifierDefinition(ast: Node, name: string): boolean {
-  return findAll(ast, (n) => n.type === 'ModifierDefinition' && n.name === name).length > 0;
+  return some(ast, (n) => n.type === 'ModifierDefinition' && n.name === name);
 }
-
-export { span, isNode };

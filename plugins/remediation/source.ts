@@ -4,68 +4,36 @@
 import { parseSolidityText } from '../../lib/analysis/solidity-parser.ts';
 import semver from 'semver';
 import { chooseCompiler, extractPragma, stripCommentsAndStrings } from '../../lib/analysis/compiler/index.ts';
-
-export type Node = {
-  type: string;
-  range?: [number, number];
-  loc?: { start: { line: number; column: number }; end: { line: number; column: number } };
-  [k: string]: any;
-};
+import { endOf, startOf, type AST, type Node } from '../../lib/analysis/static/ast.ts';
 
 export interface Parsed {
-  ast: Node;
+  ast: AST.SourceUnit;
   source: string;
 }
+
+type ParserErrorItem = { message: string; line?: number };
 
 /** Strict parse (the fix engine never rewrites code it cannot fully read). */
 export function parseStrict(source: string): { ok: true; parsed: Parsed } | { ok: false; error: string } {
   try {
-    const ast = parseSolidityText(source, { loc: true, range: true, tolerant: true }) as unknown as Node & {
-      errors?: Array<{ message: string; line?: number }>;
-    };
+    // The parser's own result type: the SourceUnit, with `errors` in tolerant mode.
+    const ast = parseSolidityText(source, { loc: true, range: true, tolerant: true }) as AST.SourceUnit & { errors?: ParserErrorItem[] };
     if (ast.errors && ast.errors.length) {
       const e = ast.errors[0];
       return { ok: false, error: `line ${e.line ?? '?'}: ${e.message}` };
     }
     return { ok: true, parsed: { ast, source } };
-  } catch (e: any) {
-    const first = Array.isArray(e?.errors) && e.errors[0] ? `line ${e.errors[0].line}: ${e.errors[0].message}` : String(e?.message ?? e);
+  } catch (e: unknown) {
+    const err = e as { errors?: unknown; message?: unknown } | null;
+    const list = Array.isArray(err?.errors) ? (err.errors as ParserErrorItem[]) : [];
+    const first = list[0] ? `line ${list[0].line}: ${list[0].message}` : String(err?.message ?? e);
     return { ok: false, error: first };
   }
 }
 
-export function isNode(x: unknown): x is Node {
-  return !!x && typeof x === 'object' && typeof (x as Node).type === 'string';
-}
-
-/** Depth-first walk with the parent chain (nearest parent last). Return false to skip children. */
-export function walk(node: Node, fn: (n: Node, parents: Node[]) => void | false, parents: Node[] = []): void {
-  if (fn(node, parents) === false) return;
-  const next = [...parents, node];
-  for (const [k, v] of Object.entries(node)) {
-    if (k === 'loc' || k === 'range') continue;
-    if (Array.isArray(v)) {
-      for (const c of v) if (isNode(c)) walk(c, fn, next);
-    } else if (isNode(v)) walk(v, fn, next);
-  }
-}
-
-export function findAll(node: Node, pred: (n: Node, parents: Node[]) => boolean): Array<{ node: Node; parents: Node[] }> {
-  const out: Array<{ node: Node; parents: Node[] }> = [];
-  walk(node, (n, p) => {
-    if (pred(n, p)) out.push({ node: n, parents: p });
-  });
-  return out;
-}
-
 /** [start, end) of a node (the parser's range end is inclusive). */
 export function span(n: Node): [number, number] {
-  return [n.range![0], n.range![1] + 1];
-}
-
-export function text(src: string, n: Node): string {
-  const [s, e] = span(n);
-  return src.slice(s, e);
+  return [startOf(n), endOf(n) + 1];
 }
 
 export function lineOf(src: string, pos: number): number {

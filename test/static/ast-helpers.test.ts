@@ -6,17 +6,23 @@ import {
   asNodes,
   assignedExpr,
   calleeName,
+  contractsOf,
   declaredVariables,
   elementaryName,
   find,
+  findAllWithParents,
   firstDeclaredName,
   identName,
   isRequireLike,
   operatorOf,
   parseSolidity,
   returnParameters,
+  sameUnitLineage,
+  stateVariableTypes,
   text,
   tupleComponents,
+  typeText,
+  walkWithParents,
   type Node,
 } from '../../lib/analysis/static/index.ts';
 
@@ -108,4 +114,70 @@ test('callee names, elementary type names and require-like calls', () => {
   const total = at((n) => n.type === 'VariableDeclaration' && n.name === 'total');
   assert.ok(total.type === 'VariableDeclaration');
   assert.equal(elementaryName(total.typeName), 'uint256');
+});
+
+const INHERIT = `pragma solidity ^0.8.0;
+contract Base { uint8 shared; address private admin; }
+contract Mid is Base { bytes32 shared; mapping(address => uint) balances; }
+interface External { function f() external; }
+contract Top is Mid, External {
+  uint256 total;
+  function pay(address to) public {
+    if (total > 0) { balances[to] = 0; }
+  }
+}`;
+
+test('walkWithParents hands each node its ancestors, root first; false skips a subtree', () => {
+  const { ast: unit } = parseSolidity(INHERIT);
+  const seen: Array<{ type: string; chain: string[] }> = [];
+  walkWithParents(unit, (n, parents) => {
+    if (n.type === 'FunctionDefinition') return false;
+    seen.push({ type: n.type, chain: parents.map((p) => p.type) });
+  });
+  assert.equal(seen[0].type, 'SourceUnit');
+  assert.deepEqual(seen[0].chain, []);
+  assert.ok(!seen.some((s) => s.chain.includes('FunctionDefinition')), 'the skipped function body was walked');
+  const mapping = seen.find((s) => s.type === 'Mapping');
+  assert.deepEqual(mapping?.chain, ['SourceUnit', 'ContractDefinition', 'StateVariableDeclaration', 'VariableDeclaration']);
+
+  const writes = findAllWithParents(unit, (n) => n.type === 'IndexAccess');
+  assert.equal(writes.length, 1);
+  assert.equal(text(INHERIT, writes[0].node), 'balances[to]');
+  assert.deepEqual(
+    writes[0].parents.slice(-4).map((p) => p.type),
+    ['IfStatement', 'Block', 'ExpressionStatement', 'BinaryOperation'],
+  );
+  const pay = find(unit, (n) => n.type === 'FunctionDefinition' && n.name === 'pay');
+  assert.ok(pay?.type === 'FunctionDefinition' && pay.body);
+  const ids = findAllWithParents(pay.body, (n): n is Extract<Node, { type: 'Identifier' }> => n.type === 'Identifier');
+  assert.deepEqual(
+    ids.map(({ node }) => node.name),
+    ['total', 'balances', 'to'],
+  );
+});
+
+test('contracts of a unit, their same-unit lineage and inherited state variable types', () => {
+  const { ast: unit } = parseSolidity(INHERIT);
+  const all = contractsOf(unit);
+  assert.deepEqual(
+    all.map((c) => c.name),
+    ['Base', 'Mid', 'External', 'Top'],
+  );
+  const top = all[3];
+  assert.deepEqual(
+    sameUnitLineage(unit, top).map((c) => c.name),
+    ['Top', 'External', 'Mid', 'Base'],
+  );
+  const types = stateVariableTypes(unit, top);
+  assert.deepEqual(
+    [...types].map(([name, t]) => [name, typeText(t)]),
+    [
+      // The nearer declaration of a shadowed name wins.
+      ['shared', 'bytes32'],
+      ['admin', 'address'],
+      ['balances', 'mapping(address => uint256)'],
+      ['total', 'uint256'],
+    ],
+  );
+  assert.deepEqual([...stateVariableTypes(unit, all[0]).keys()], ['shared', 'admin']);
 });

@@ -75,6 +75,71 @@ export function walk(node: unknown, fn: (n: Node, parent: Node | null) => boolea
   for (const c of children(node)) walk(c, fn, node);
 }
 
+/** Depth-first pre-order walk that hands each node its ancestors (root first, nearest parent
+ *  last), for rewrites that need the enclosing statement or block; return false to skip a subtree. */
+export function walkWithParents(node: Node, fn: (n: Node, parents: readonly Node[]) => boolean | void, parents: Node[] = []): void {
+  if (fn(node, parents) === false) return;
+  const next = [...parents, node];
+  for (const c of children(node)) walkWithParents(c, fn, next);
+}
+
+/** Every node the predicate accepts, in source order, each with its ancestors (a type-guard
+ *  predicate narrows the nodes returned). */
+export function findAllWithParents<T extends Node>(
+  node: Node,
+  pred: (n: Node, parents: readonly Node[]) => n is T,
+): Array<{ node: T; parents: readonly Node[] }>;
+export function findAllWithParents(
+  node: Node,
+  pred: (n: Node, parents: readonly Node[]) => boolean,
+): Array<{ node: Node; parents: readonly Node[] }>;
+export function findAllWithParents(
+  node: Node,
+  pred: (n: Node, parents: readonly Node[]) => boolean,
+): Array<{ node: Node; parents: readonly Node[] }> {
+  const out: Array<{ node: Node; parents: readonly Node[] }> = [];
+  walkWithParents(node, (n, p) => {
+    if (pred(n, p)) out.push({ node: n, parents: p });
+  });
+  return out;
+}
+
+/** The contracts (and interfaces, libraries) a source unit declares at top level. */
+export function contractsOf(unit: AST.SourceUnit): AST.ContractDefinition[] {
+  return unit.children.filter((c): c is AST.ContractDefinition => c.type === 'ContractDefinition');
+}
+
+/** A contract and its bases declared in the same unit, nearest first (each once). */
+export function sameUnitLineage(unit: AST.SourceUnit, contract: AST.ContractDefinition): AST.ContractDefinition[] {
+  const all = contractsOf(unit);
+  const out: AST.ContractDefinition[] = [];
+  const seen = new Set<string>();
+  const visit = (c: AST.ContractDefinition): void => {
+    if (seen.has(c.name)) return;
+    seen.add(c.name);
+    out.push(c);
+    for (const b of [...c.baseContracts].reverse()) {
+      const base = all.find((x) => x.name === b.baseName.namePath);
+      if (base) visit(base);
+    }
+  };
+  visit(contract);
+  return out;
+}
+
+/** Declared types of a contract's state variables by name, inherited ones from bases in the same
+ *  unit included (a nearer contract's declaration wins). */
+export function stateVariableTypes(unit: AST.SourceUnit, contract: AST.ContractDefinition): Map<string, AST.TypeName | null> {
+  const m = new Map<string, AST.TypeName | null>();
+  for (const c of sameUnitLineage(unit, contract).reverse()) {
+    for (const s of asNodes(c.subNodes)) {
+      if (s.type !== 'StateVariableDeclaration') continue;
+      for (const v of s.variables ?? []) if (v?.name) m.set(v.name, v.typeName);
+    }
+  }
+  return m;
+}
+
 export function find(node: unknown, pred: (n: Node) => boolean): Node | null {
   let hit: Node | null = null;
   walk(node, (n) => {

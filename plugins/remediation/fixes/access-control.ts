@@ -3,8 +3,9 @@
 // has an owner variable but no modifier, a minimal one is added. Without an owner variable
 // there is no one to restrict the function to, and inventing an owner is a design decision the
 // engine leaves to a human.
-import type { Edit, Node } from '../source.ts';
-import { lineage, modifierNames, stateVarTypes } from '../solidity.ts';
+import { asNodes, sameUnitLineage, stateVariableTypes } from '../../../lib/analysis/static/ast.ts';
+import type { Edit } from '../source.ts';
+import { modifierNames } from '../solidity.ts';
 import { addModifierEdit, contractBodyStart } from './modifiers.ts';
 import { requireCall, type FixContext, type FixResult } from './types.ts';
 
@@ -17,9 +18,9 @@ export function fixAccessControl(ctx: FixContext): FixResult {
   if (fn.isConstructor) return { strategy: STRATEGY, reason: 'the function is a constructor, which only runs at deployment' };
   if (fn.visibility === 'private' || fn.visibility === 'internal')
     return { strategy: STRATEGY, reason: `${fn.name} is ${fn.visibility}; it cannot be called from outside` };
-  const lin = lineage(ctx.ast, contract);
+  const lin = sameUnitLineage(ctx.ast, contract);
   const ownerModifier = ['onlyOwner', 'onlyowner', 'onlyAdmin', 'ownerOnly'].find((m) =>
-    lin.some((c) => (c.subNodes as Node[]).some((s) => s.type === 'ModifierDefinition' && s.name === m)),
+    lin.some((c) => asNodes(c.subNodes).some((s) => s.type === 'ModifierDefinition' && s.name === m)),
   );
   if (ownerModifier && modifierNames(fn).includes(ownerModifier))
     return { strategy: STRATEGY, reason: `${fn.name} already has ${ownerModifier}`, missing: true };
@@ -27,7 +28,7 @@ export function fixAccessControl(ctx: FixContext): FixResult {
   let name = ownerModifier;
   let created = false;
   if (!name) {
-    const state = stateVarTypes(ctx.ast, contract);
+    const state = stateVariableTypes(ctx.ast, contract);
     const owner = [...state.entries()].find(
       ([n, t]) => OWNER_NAMES.test(n) && t?.type === 'ElementaryTypeName' && String(t.name).startsWith('address'),
     );
@@ -39,10 +40,10 @@ export function fixAccessControl(ctx: FixContext): FixResult {
       };
     // A private owner in a base contract is not visible here.
     const declaredPrivate = lin.some((c) =>
-      (c.subNodes as Node[]).some(
+      asNodes(c.subNodes).some(
         (s) =>
           s.type === 'StateVariableDeclaration' &&
-          s.variables?.some((v: Node) => v.name === owner[0] && v.visibility === 'private') &&
+          s.variables?.some((v) => v.name === owner[0] && v.visibility === 'private') &&
           c !== contract,
       ),
     );

@@ -5,9 +5,10 @@
 // cannot take a check in front of it). From 0.8 arithmetic is checked by the compiler; the
 // finding then means an `unchecked` block, which is removed.
 import semver from 'semver';
-import { effectiveVersion, findAll, indentAt, span, text, type Edit, type Node } from '../source.ts';
+import { findAllWithParents, text, type AST, type Node } from '../../../lib/analysis/static/ast.ts';
+import { effectiveVersion, indentAt, span, type Edit } from '../source.ts';
 import { isUnsigned, sideEffectFree, statementInBlock, typeResolver } from '../solidity.ts';
-import { requireCall, type FixContext, type FixResult } from './types.ts';
+import { onFlaggedLines, requireCall, type FixContext, type FixResult } from './types.ts';
 
 const OPS: Record<string, '+' | '-' | '*'> = { '+': '+', '-': '-', '*': '*', '+=': '+', '-=': '-', '*=': '*' };
 
@@ -17,9 +18,9 @@ export function fixArithmetic(ctx: FixContext): FixResult {
   const { fn } = ctx;
   if (!fn || !fn.body) return { strategy, reason: 'the arithmetic is not inside a function body (state initialisers cannot take a check)' };
   const types = typeResolver(ctx.ast, ctx.contract, fn);
-  const ops = findAll(
+  const ops = findAllWithParents(
     fn.body,
-    (n) => n.type === 'BinaryOperation' && n.operator in OPS && n.loc!.start.line <= ctx.endLine && n.loc!.end.line >= ctx.line,
+    (n): n is AST.BinaryOperation => n.type === 'BinaryOperation' && n.operator in OPS && onFlaggedLines(ctx, n),
   );
   if (!ops.length) return { strategy, reason: 'no +, - or * left on the flagged lines', missing: true };
   const byStmt = new Map<Node, string[]>();
@@ -79,7 +80,7 @@ export function fixArithmetic(ctx: FixContext): FixResult {
   };
 }
 
-function isInBody(loop: Node, child: Node): boolean {
+function isInBody(loop: AST.ForStatement | AST.WhileStatement | AST.DoWhileStatement, child: Node): boolean {
   return loop.body === child;
 }
 
@@ -91,7 +92,7 @@ function paren(src: string, e: Node): string {
 function removeUnchecked(ctx: FixContext): FixResult {
   const strategy = 'remove_unchecked';
   const scope = ctx.fn ?? ctx.ast;
-  const blocks = findAll(scope, (n) => n.type === 'UncheckedStatement' && n.loc!.start.line <= ctx.endLine && n.loc!.end.line >= ctx.line);
+  const blocks = findAllWithParents(scope, (n) => n.type === 'UncheckedStatement' && onFlaggedLines(ctx, n));
   if (!blocks.length)
     return {
       strategy,

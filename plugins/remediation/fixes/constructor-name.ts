@@ -4,13 +4,14 @@
 // renamed to the exact contract name instead, which every 0.4 compiler treats as constructor.
 import semver from 'semver';
 import { stripCommentsAndStrings } from '../../../lib/analysis/compiler/index.ts';
-import { effectiveVersion, span, type Node } from '../source.ts';
+import { asNodes } from '../../../lib/analysis/static/ast.ts';
+import { effectiveVersion, span } from '../source.ts';
 import { canUse, type FixContext, type FixResult } from './types.ts';
 
 const STRATEGY = 'constructor_keyword';
 
 function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) d[0][j] = j;
   for (let i = 1; i <= a.length; i++)
     for (let j = 1; j <= b.length; j++)
@@ -23,7 +24,7 @@ export function fixConstructorName(ctx: FixContext): FixResult {
   if (!fn || !contract || fn.type !== 'FunctionDefinition' || !fn.name)
     return { strategy: STRATEGY, reason: 'the finding does not point at a named function' };
   if (fn.isConstructor) return { strategy: STRATEGY, reason: 'the function is already the constructor', missing: true };
-  const hasCtor = (contract.subNodes as Node[]).some((s) => s.type === 'FunctionDefinition' && s.isConstructor);
+  const hasCtor = asNodes(contract.subNodes).some((s) => s.type === 'FunctionDefinition' && s.isConstructor);
   if (hasCtor) return { strategy: STRATEGY, reason: 'the contract already has a constructor' };
   const a = String(fn.name).toLowerCase();
   const b = String(contract.name).toLowerCase();

@@ -3,13 +3,14 @@
 // constant functions -> view (0.4.17+), msg.gas -> gasleft() (0.4.21+),
 // block.blockhash -> blockhash (0.4.22+).
 import { stripCommentsAndStrings } from '../../../lib/analysis/compiler/index.ts';
-import { findAll, span, type Edit, type Node } from '../source.ts';
-import { canUse, type FixContext, type FixResult } from './types.ts';
+import { findAllWithParents, line, type Node } from '../../../lib/analysis/static/ast.ts';
+import { span, type Edit } from '../source.ts';
+import { canUse, onFlaggedLines, type FixContext, type FixResult } from './types.ts';
 
 const STRATEGY = 'replace_deprecated';
 
 export function fixDeprecated(ctx: FixContext): FixResult {
-  const inLines = (n: Node) => n.loc!.start.line <= ctx.endLine && n.loc!.end.line >= ctx.line;
+  const inLines = (n: Node) => onFlaggedLines(ctx, n);
   const found = collect(ctx, ctx.ast, inLines);
   if (!found.edits.length && !found.skipped.length)
     return { strategy: STRATEGY, reason: 'no deprecated construct on the flagged lines', missing: true };
@@ -25,7 +26,7 @@ function collect(ctx: FixContext, root: Node, keep: (n: Node) => boolean) {
     edits.push(e);
     if (!what.includes(w)) what.push(w);
   };
-  for (const { node } of findAll(root, (n) => keep(n))) {
+  for (const { node } of findAllWithParents(root, (n) => keep(n))) {
     const [s, e] = span(node);
     if (node.type === 'ThrowStatement') {
       add({ start: s, end: s + 'throw'.length, text: 'revert()' }, 'throw with revert()');
@@ -54,8 +55,8 @@ function collect(ctx: FixContext, root: Node, keep: (n: Node) => boolean) {
     } else if (
       node.type === 'FunctionDefinition' &&
       node.stateMutability === 'constant' &&
-      node.loc!.start.line >= ctx.line &&
-      node.loc!.start.line <= ctx.endLine
+      line(node) >= ctx.line &&
+      line(node) <= ctx.endLine
     ) {
       const header = stripCommentsAndStrings(ctx.source.slice(s, node.body ? span(node.body)[0] : e));
       const m = /\bconstant\b/.exec(header.slice(header.indexOf(')')));

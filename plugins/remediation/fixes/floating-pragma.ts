@@ -1,13 +1,14 @@
 // Floating pragma -> pinned to the compiler release the service selects and verifies the patch
 // with, so what was audited is what gets deployed.
 import semver from 'semver';
-import { findAll, span } from '../source.ts';
+import { findAllWithParents, type AST } from '../../../lib/analysis/static/ast.ts';
+import { span } from '../source.ts';
 import type { FixContext, FixResult } from './types.ts';
 
 const STRATEGY = 'pin_pragma';
 
 export function fixFloatingPragma(ctx: FixContext): FixResult {
-  const pragmas = findAll(ctx.ast, (n) => n.type === 'PragmaDirective' && n.name === 'solidity');
+  const pragmas = findAllWithParents(ctx.ast, (n): n is AST.PragmaDirective => n.type === 'PragmaDirective' && n.name === 'solidity');
   if (!pragmas.length) return { strategy: STRATEGY, reason: 'the file has no pragma solidity' };
   if (pragmas.length > 1) return { strategy: STRATEGY, reason: 'the file has several pragma solidity lines; pin them by hand' };
   const p = pragmas[0].node;

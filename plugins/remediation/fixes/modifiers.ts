@@ -1,10 +1,12 @@
 // Shared edits for fixes that add a modifier: where a function header takes one (before
 // `returns`, never after it) and where a new member goes in a contract body.
 import { stripCommentsAndStrings } from '../../../lib/analysis/compiler/index.ts';
-import { indentAt, span, type Edit, type Node } from '../source.ts';
+import { asNodes, type AST } from '../../../lib/analysis/static/ast.ts';
+import type { Callable } from '../solidity.ts';
+import { indentAt, span, type Edit } from '../source.ts';
 
 /** Inserts ` name` into a function header, before its returns clause or its body. */
-export function addModifierEdit(src: string, fn: Node, name: string): Edit | null {
+export function addModifierEdit(src: string, fn: Callable, name: string): Edit | null {
   const start = span(fn)[0];
   const headerEnd = fn.body ? span(fn.body)[0] : span(fn)[1] - 1;
   const header = stripCommentsAndStrings(src.slice(start, headerEnd));
@@ -39,14 +41,14 @@ export function addModifierEdit(src: string, fn: Node, name: string): Edit | nul
  *  modifiers, then functions), else just inside the opening brace; with the members' indentation. */
 export function contractBodyStart(
   src: string,
-  contract: Node,
+  contract: AST.ContractDefinition,
   unit: string,
 ): { pos: number; indent: string; wrap: (block: string) => string } | null {
   const [s, e] = span(contract);
   const clean = stripCommentsAndStrings(src.slice(s, e));
   const brace = clean.indexOf('{');
   if (brace < 0) return null;
-  const members = contract.subNodes as Node[];
+  const members = asNodes(contract.subNodes);
   const first = members[0];
   const indent = first ? indentAt(src, span(first)[0]) : indentAt(src, s) + unit;
   const vars = members.filter((m) => m.type === 'StateVariableDeclaration');

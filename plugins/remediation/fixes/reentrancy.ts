@@ -5,21 +5,30 @@
 // that sends balances[x] while a later line zeroes balances[x] would send 0 after a naive move).
 // When that is not provable (write inside an if on the call's result, amount read from the state
 // being cleared, writes in an outer block), the function gets a minimal nonReentrant guard.
-import { findAll, freshName, indentAt, lineStart, span, text, type Edit, type Move, type Node } from '../source.ts';
+import {
+  asNodes,
+  findAllWithParents,
+  sameUnitLineage,
+  some,
+  stateVariableTypes,
+  text,
+  type AST,
+  type Node,
+} from '../../../lib/analysis/static/ast.ts';
+import { freshName, indentAt, lineStart, span, type Edit, type Move } from '../source.ts';
 import {
   declaredNames,
   hasModifierDefinition,
   isExternalCall,
-  lineage,
   modifierNames,
   referencedNames,
-  stateVarTypes,
   statementInBlock,
   typeResolver,
+  type Ty,
   writtenNames,
 } from '../solidity.ts';
 import { addModifierEdit, contractBodyStart } from './modifiers.ts';
-import { requireCall, type FixContext, type FixResult } from './types.ts';
+import { onFlaggedLines, requireCall, type FixContext, type FixResult } from './types.ts';
 
 export function fixReentrancy(ctx: FixContext): FixResult {
   const { fn, contract } = ctx;
@@ -27,12 +36,12 @@ export function fixReentrancy(ctx: FixContext): FixResult {
     return { strategy: 'checks_effects_interactions', reason: 'the finding is not inside a function body' };
   }
   const types = typeResolver(ctx.ast, contract, fn);
-  const calls = findAll(fn.body, (n, p) => isExternalCall(n, p, types));
+  const calls = findAllWithParents(fn.body, (n, p) => isExternalCall(n, p, types));
   if (!calls.length) return { strategy: 'checks_effects_interactions', reason: 'no external call left in this function', missing: true };
-  const state = stateVarTypes(ctx.ast, contract);
+  const state = stateVariableTypes(ctx.ast, contract);
   const isStateWrite = (s: Node) => [...writtenNames(s)].some((n) => state.has(n));
   // The flagged call: on the finding's lines, else the first call followed by a state write.
-  const onLines = calls.filter(({ node }) => node.loc!.start.line <= ctx.endLine && node.loc!.end.line >= ctx.line);
+  const onLines = calls.filter(({ node }) => onFlaggedLines(ctx, node));
   const ordered = [...onLines, ...calls.filter((c) => !onLines.includes(c))];
   const reasons: string[] = [];
   for (const { node: call, parents } of ordered) {
@@ -43,17 +52,22 @@ export function fixReentrancy(ctx: FixContext): FixResult {
     if (plan.reason) reasons.push(plan.reason);
   }
   const anyWriteAfter = reasons.length > 0;
-  return guard(ctx, anyWriteAfter ? reasons[0] : 'no state write follows the call in the same block, so there is nothing to reorder');
+  return guard(
+    ctx,
+    fn,
+    contract,
+    anyWriteAfter ? reasons[0] : 'no state write follows the call in the same block, so there is nothing to reorder',
+  );
 }
 
 function tryReorder(
   ctx: FixContext,
-  where: { stmt: Node; block: Node; index: number },
+  where: { stmt: Node; block: AST.Block; index: number },
   call: Node,
-  state: Map<string, Node>,
+  state: Map<string, Ty | null>,
   isStateWrite: (s: Node) => boolean,
 ): { strategy: string; description: string; edits: Edit[]; moves: Move[] } | { reason: string | null } {
-  const stmts = where.block.statements as Node[];
+  const stmts = asNodes(where.block.statements);
   const callStmt = where.stmt;
   const after = stmts.slice(where.index + 1);
   const writes = after.filter(isStateWrite);
@@ -74,7 +88,7 @@ function tryReorder(
     const label = text(ctx.source, w).replace(/\s+/g, ' ');
     if (w.type !== 'ExpressionStatement')
       return { reason: `"${label}" is not a simple assignment, so moving it before the call is not provably safe` };
-    if (findAll(w, (n) => n.type === 'FunctionCall').length)
+    if (findAllWithParents(w, (n) => n.type === 'FunctionCall').length)
       return { reason: `"${label}" makes a call of its own, so moving it could change behaviour` };
     const reads = referencedNames(w);
     for (const n of reads) {
@@ -115,17 +129,15 @@ function tryReorder(
   };
 }
 
-function guard(ctx: FixContext, why: string): FixResult {
-  const fn = ctx.fn!;
-  const contract = ctx.contract!;
+function guard(ctx: FixContext, fn: AST.FunctionDefinition, contract: AST.ContractDefinition, why: string): FixResult {
   const strategy = 'nonreentrant_guard';
   if (contract.kind === 'library' || contract.kind === 'interface')
     return { strategy, reason: `a ${contract.kind} cannot hold a reentrancy lock` };
   if (fn.isConstructor) return { strategy, reason: 'constructors cannot be re-entered' };
   const mods = modifierNames(fn);
-  const lin = lineage(ctx.ast, contract);
+  const lin = sameUnitLineage(ctx.ast, contract);
   const existing = ['nonReentrant', 'noReentrancy'].find((m) =>
-    lin.some((c) => (c.subNodes as Node[]).some((s) => s.type === 'ModifierDefinition' && s.name === m)),
+    lin.some((c) => asNodes(c.subNodes).some((s) => s.type === 'ModifierDefinition' && s.name === m)),
   );
   if (existing && mods.includes(existing)) return { strategy, reason: `the function already has the ${existing} guard` };
   const edits: Edit[] = [];
@@ -133,7 +145,7 @@ function guard(ctx: FixContext, why: string): FixResult {
   if (!name) {
     // A base imported from elsewhere (OpenZeppelin's ReentrancyGuard) already defines the guard.
     const imported =
-      (contract.baseContracts ?? []).some((b: Node) => /ReentrancyGuard/.test(b.baseName?.namePath ?? '')) &&
+      (contract.baseContracts ?? []).some((b) => /ReentrancyGuard/.test(b.baseName?.namePath ?? '')) &&
       !hasModifierDefinition(ctx.ast, 'nonReentrant');
     name = imported ? 'nonReentrant' : freshName('nonReentrant', ctx.used);
     if (!imported) {
@@ -153,13 +165,12 @@ function guard(ctx: FixContext, why: string): FixResult {
     }
   }
   // Two guarded functions where one calls the other would make every such call revert.
-  const guardedCallers = (contract.subNodes as Node[]).filter(
-    (f) =>
+  const guardedCallers = asNodes(contract.subNodes).filter(
+    (f): f is AST.FunctionDefinition =>
       f.type === 'FunctionDefinition' &&
       f !== fn &&
       modifierNames(f).includes(name) &&
-      f.body &&
-      findAll(f.body, (n) => n.type === 'FunctionCall' && n.expression?.type === 'Identifier' && n.expression.name === fn.name).length,
+      some(f.body, (n) => n.type === 'FunctionCall' && n.expression?.type === 'Identifier' && n.expression.name === fn.name),
   );
   if (guardedCallers.length)
     return {

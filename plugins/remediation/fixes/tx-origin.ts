@@ -1,31 +1,27 @@
 // tx.origin used for authorisation -> msg.sender. Only comparisons are rewritten: tx.origin in
 // an event or a log is not an auth check, and `tx.origin == msg.sender` is an "is the caller an
 // EOA" test whose rewrite would always be true, so both are left alone.
-import { findAll, span, type Node } from '../source.ts';
-import type { FixContext, FixResult } from './types.ts';
+import { findAllWithParents, isMember, type AST, type MaybeNode } from '../../../lib/analysis/static/ast.ts';
+import { span } from '../source.ts';
+import { onFlaggedLines, type FixContext, type FixResult } from './types.ts';
 
 const STRATEGY = 'tx_origin_to_msg_sender';
 
-function isTxOrigin(n: Node | null | undefined): boolean {
-  return !!n && n.type === 'MemberAccess' && n.memberName === 'origin' && n.expression?.type === 'Identifier' && n.expression.name === 'tx';
-}
-
-function isMsgSender(n: Node | null | undefined): boolean {
-  return (
-    !!n && n.type === 'MemberAccess' && n.memberName === 'sender' && n.expression?.type === 'Identifier' && n.expression.name === 'msg'
-  );
-}
+// The bare members only: `address(tx.origin)` keeps its conversion and is not rewritten.
+const isTxOrigin = (n: MaybeNode): boolean => isMember(n, 'tx', 'origin');
+const isMsgSender = (n: MaybeNode): boolean => isMember(n, 'msg', 'sender');
 
 export function fixTxOrigin(ctx: FixContext): FixResult {
   const scope = ctx.fn ?? ctx.contract ?? ctx.ast;
-  const comparisons = findAll(
+  const comparisons = findAllWithParents(
     scope,
-    (n) => n.type === 'BinaryOperation' && (n.operator === '==' || n.operator === '!=') && (isTxOrigin(n.left) || isTxOrigin(n.right)),
+    (n): n is AST.BinaryOperation =>
+      n.type === 'BinaryOperation' && (n.operator === '==' || n.operator === '!=') && (isTxOrigin(n.left) || isTxOrigin(n.right)),
   );
-  const inLines = comparisons.filter(({ node }) => node.loc!.start.line <= ctx.endLine && node.loc!.end.line >= ctx.line);
+  const inLines = comparisons.filter(({ node }) => onFlaggedLines(ctx, node));
   const chosen = inLines.length ? inLines : comparisons;
   if (!chosen.length) {
-    const any = findAll(scope, (n) => isTxOrigin(n)).length > 0;
+    const any = findAllWithParents(scope, (n) => isTxOrigin(n)).length > 0;
     return any
       ? { strategy: STRATEGY, reason: 'tx.origin is not used in a comparison here, so it is not an authorisation check to rewrite' }
       : { strategy: STRATEGY, reason: 'no tx.origin left at this location', missing: true };

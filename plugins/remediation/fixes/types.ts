@@ -2,7 +2,8 @@
 // already applied), finds its construct near the finding's mapped lines, and proposes text edits
 // on exact AST character ranges. The engine applies them, re-parses and re-compiles.
 import type { Finding } from '../../../schemas/finding.ts';
-import type { Edit, Move, Node, VersionFacts } from '../source.ts';
+import { endLine, line, type AST, type Located } from '../../../lib/analysis/static/ast.ts';
+import type { Edit, Move, VersionFacts } from '../source.ts';
 import type { Callable } from '../solidity.ts';
 import semver from 'semver';
 
@@ -11,13 +12,13 @@ export type FixKind =
 
 export interface FixContext {
   source: string;
-  ast: Node;
+  ast: AST.SourceUnit;
   versions: VersionFacts;
   finding: Finding;
   /** The finding's lines mapped onto the current source. */
   line: number;
   endLine: number;
-  contract: Node | null;
+  contract: AST.ContractDefinition | null;
   fn: Callable | null;
   used: Set<string>;
   /** One indentation step as the file writes it. */
@@ -39,6 +40,11 @@ export interface NotApplicable {
 }
 
 export type FixResult = FixPlan | NotApplicable;
+
+/** The node overlaps the finding's (mapped) lines. */
+export function onFlaggedLines(ctx: Pick<FixContext, 'line' | 'endLine'>, n: Located): boolean {
+  return line(n) <= ctx.endLine && endLine(n) >= ctx.line;
+}
 
 export function isPlan(r: FixResult): r is FixPlan {
   return (r as FixPlan).edits !== undefined;

@@ -3,18 +3,27 @@
 // (bool, bytes), so the flag is captured in a fresh local and required on the next line. A result
 // that is already stored in a variable which the code later reads counts as checked and is left.
 import semver from 'semver';
-import { findAll, freshName, indentAt, span, text, type Edit, type Node } from '../source.ts';
+import {
+  declaredVariables,
+  elementaryName,
+  endOf,
+  findAllWithParents,
+  startOf,
+  text,
+  type Node,
+} from '../../../lib/analysis/static/ast.ts';
+import { freshName, indentAt, span, type Edit } from '../source.ts';
 import { enclosingStatement, isOutermostCall, lowLevelKind } from '../solidity.ts';
 import { effectiveVersion } from '../source.ts';
-import { requireCall, type FixContext, type FixResult } from './types.ts';
+import { onFlaggedLines, requireCall, type FixContext, type FixResult } from './types.ts';
 
 const STRATEGY = 'check_call_result';
 
 export function fixUncheckedCall(ctx: FixContext): FixResult {
   const scope = ctx.fn ?? ctx.contract ?? ctx.ast;
-  const calls = findAll(scope, (n, p) => n.type === 'FunctionCall' && !!lowLevelKind(n) && isOutermostCall(n, p));
+  const calls = findAllWithParents(scope, (n, p) => n.type === 'FunctionCall' && !!lowLevelKind(n) && isOutermostCall(n, p));
   if (!calls.length) return { strategy: STRATEGY, reason: 'no low-level call at this location', missing: true };
-  const inLines = calls.filter(({ node }) => node.loc!.start.line <= ctx.endLine && node.loc!.end.line >= ctx.line);
+  const inLines = calls.filter(({ node }) => onFlaggedLines(ctx, node));
   const candidates = inLines.length ? inLines : calls;
   const modern = semver.gte(effectiveVersion(ctx.versions), '0.5.0');
   const edits: Edit[] = [];
@@ -40,8 +49,9 @@ export function fixUncheckedCall(ctx: FixContext): FixResult {
       continue;
     }
     if (stmt.type === 'VariableDeclarationStatement' && stmt.initialValue === call) {
-      const flag = (stmt.variables ?? []).find((v: Node | null) => v?.typeName?.name === 'bool');
-      if (!flag) continue;
+      const flag = declaredVariables(stmt).find((v) => elementaryName(v?.typeName) === 'bool');
+      // Solidity always names a declared local; a nameless one is nothing to check.
+      if (!flag?.name) continue;
       if (usedAfter(ctx, stmt, flag.name)) {
         checkedAlready++;
         continue;
@@ -71,6 +81,6 @@ export function fixUncheckedCall(ctx: FixContext): FixResult {
 function usedAfter(ctx: FixContext, stmt: Node, name: string): boolean {
   const body = ctx.fn?.body;
   if (!body) return true;
-  const after = findAll(body, (n) => n.type === 'Identifier' && n.name === name && n.range![0] > stmt.range![1]);
+  const after = findAllWithParents(body, (n) => n.type === 'Identifier' && n.name === name && startOf(n) > endOf(stmt));
   return after.length > 0;
 }
