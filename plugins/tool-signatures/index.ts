@@ -14,22 +14,11 @@
 // The rules are detectors (layer 8): the static analyzer runs them in its one traversal, in the
 // kernel pool under the deadline, and this plugin's tool reports their findings; fast enough for quick mode.
 import { definePlugin } from '../../kernel/index.ts';
-import type { ToolAnalyzer } from '../../lib/analysis/static/rule-tool.ts';
+import { ruleToolSetup } from '../../lib/analysis/static/rule-tool.ts';
 import { SIGNATURE_RULES } from './rules.ts';
 import { createSignaturesTool } from './tool.ts';
 
 /** The rules as detector modules: the static worker imports this module for them. */
 export const detectors = SIGNATURE_RULES;
 
-export default definePlugin({
-  setup(ctx) {
-    for (const d of detectors) ctx.registerDetector(d);
-    // The static analyzer loads before this plugin; it is looked up when the tool runs.
-    const analyze: ToolAnalyzer = (tool, input, run) => {
-      const s = ctx.services.get<{ analyzeTool: ToolAnalyzer }>('static-analyzer');
-      if (!s) throw new Error('the static-analyzer plugin is not loaded; its pipeline runs these rules');
-      return s.analyzeTool(tool, input, run);
-    };
-    ctx.registerTool(createSignaturesTool({ analyze }));
-  },
-});
+export default definePlugin({ setup: ruleToolSetup(detectors, createSignaturesTool) });

@@ -2,7 +2,7 @@
 // 7 and 8): the rules run in the static layer's one traversal, and this tool reports the findings
 // labelled with its name. A self-test source must yield the expected `detector@line` findings,
 // or the tool reports itself broken in health.
-import type { AnalysisInput, AnalysisTool, ToolRunOptions, ToolRunOutput } from '../../../kernel/index.ts';
+import type { AnalysisInput, AnalysisTool, PluginContext, ToolRunOptions, ToolRunOutput } from '../../../kernel/index.ts';
 import { importDetectors, type DetectorPluginDescriptor } from './detector-modules.ts';
 import { analyzeSource } from './engine.ts';
 import { groupProjectNotes } from './dedup.ts';
@@ -59,5 +59,25 @@ export function inProcessAnalyzer(plugins: DetectorPluginDescriptor[]): ToolAnal
     const r = await analyzeSource(input.source, input.file, entries);
     const findings = groupProjectNotes(r.findings.filter((f) => f.tools[0] === tool));
     return { status: 'success', findings, error: null, meta: { diagnostics: r.diagnostics } };
+  };
+}
+
+/**
+ * The setup of a rule-tool plugin: its rules are registered as detectors (the static analyzer
+ * runs them in its one traversal) and its tool asks the static analyzer for their findings,
+ * looked up when the tool runs because the analyzer may load after this plugin.
+ */
+export function ruleToolSetup(
+  detectors: ReadonlyArray<Parameters<PluginContext['registerDetector']>[0]>,
+  createTool: (o: { analyze: ToolAnalyzer }) => AnalysisTool,
+): (ctx: PluginContext) => void {
+  return (ctx) => {
+    for (const d of detectors) ctx.registerDetector(d);
+    const analyze: ToolAnalyzer = (tool, input, run) => {
+      const s = ctx.services.get<{ analyzeTool: ToolAnalyzer }>('static-analyzer');
+      if (!s) throw new Error('the static-analyzer plugin is not loaded; its pipeline runs these rules');
+      return s.analyzeTool(tool, input, run);
+    };
+    ctx.registerTool(createTool({ analyze }));
   };
 }
