@@ -9,6 +9,7 @@ import type { AnalysisTool, Finding, ToolRunOutput } from '../../kernel/index.ts
 import {
   defineExternalTool,
   noJson,
+  reportedFailure,
   type AdapterOutput,
   type ExternalToolOptions,
   type FindingHelpers,
@@ -37,16 +38,7 @@ function testFunction(name: string): string {
 export function parseEchidna(out: AdapterOutput, h: FindingHelpers, mainContract: string | null): ToolRunOutput {
   const doc = parseJsonOutput<{ success?: boolean; error?: string | null; tests?: EchidnaTest[] }>(out.stdout);
   if (!doc) return noJson('echidna', out);
-  if (doc.success === false)
-    return {
-      status: 'error',
-      findings: [],
-      error: `echidna failed: ${String(doc.error ?? 'unknown error')
-        .trim()
-        .split('\n')
-        .slice(-3)
-        .join(' ')}`,
-    };
+  if (doc.success === false) return reportedFailure('echidna', doc.error, 3);
   const findings: Finding[] = [];
   const tests = doc.tests ?? [];
   for (const t of tests) {

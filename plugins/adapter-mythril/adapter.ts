@@ -7,6 +7,7 @@ import type { AnalysisTool, Finding, ToolRunOutput } from '../../kernel/index.ts
 import {
   defineExternalTool,
   noJson,
+  reportedFailure,
   type AdapterOutput,
   type ExternalToolOptions,
   type FindingHelpers,
@@ -33,15 +34,7 @@ export function parseMythril(out: AdapterOutput, h: FindingHelpers, mainContract
   const doc = parseJsonOutput<{ success?: boolean; error?: string | null; issues?: MythrilIssue[] }>(out.stdout);
   if (!doc) return noJson('mythril', out);
   if (doc.success === false || (doc.error && !(doc.issues ?? []).length)) {
-    return {
-      status: 'error',
-      findings: [],
-      error: `mythril failed: ${String(doc.error ?? 'unknown error')
-        .trim()
-        .split('\n')
-        .slice(-3)
-        .join(' ')}`,
-    };
+    return reportedFailure('mythril', doc.error, 3);
   }
   const findings: Finding[] = [];
   for (const i of doc.issues ?? []) {

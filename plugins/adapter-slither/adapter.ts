@@ -7,6 +7,7 @@ import type { AnalysisTool, Category } from '../../kernel/index.ts';
 import {
   defineExternalTool,
   noJson,
+  reportedFailure,
   type AdapterOutput,
   type ExternalToolOptions,
   type FindingHelpers,
@@ -92,16 +93,7 @@ function names(el: SlitherElement): { contract: string | null; fn: string | null
 export function parseSlither(out: AdapterOutput, h: FindingHelpers): ToolRunOutput {
   const doc = parseJsonOutput<{ success?: boolean; error?: string | null; results?: { detectors?: SlitherDetector[] } }>(out.stdout);
   if (!doc) return noJson('slither', out);
-  if (doc.success === false)
-    return {
-      status: 'error',
-      findings: [],
-      error: `slither failed: ${String(doc.error ?? 'unknown error')
-        .trim()
-        .split('\n')
-        .slice(-4)
-        .join(' ')}`,
-    };
+  if (doc.success === false) return reportedFailure('slither', doc.error, 4);
   const findings: Finding[] = [];
   for (const d of doc.results?.detectors ?? []) {
     const inFile = (d.elements ?? []).filter((e) => {

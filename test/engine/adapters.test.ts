@@ -197,6 +197,24 @@ test('a binary that outlives the deadline is stopped and reported as timeout', a
   assert.ok(Date.now() - t0 < 6000);
 });
 
+test('a tool whose own report says it failed is an error naming the cause, never an empty success', async () => {
+  const failing = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-failbin-'));
+  try {
+    const report = {
+      success: false,
+      error: 'Traceback (most recent call last):\n  File "x.py"\n  raise\nInvalid compilation: ParserError',
+      results: {},
+    };
+    script(failing, 'slither', `[ "$1" = "--version" ] && { echo 0.10.4; exit 0; }\nprintf '%s\\n' '${JSON.stringify(report)}'\nexit 1`);
+    const r = await run(createSlitherAdapter({ envPath: withSys(failing) }));
+    assert.equal(r.status, 'error');
+    assert.deepEqual(r.findings, []);
+    assert.equal(r.error, 'slither failed: Traceback (most recent call last):   File "x.py"   raise Invalid compilation: ParserError');
+  } finally {
+    fs.rmSync(failing, { recursive: true, force: true });
+  }
+});
+
 test('parseJsonOutput finds the document among log lines', () => {
   assert.deepEqual(parseJsonOutput('INFO: compiling\n{"a": 1}\n'), { a: 1 });
   assert.deepEqual(parseJsonOutput('{"a": [1, 2]}\ntrailing log'), { a: [1, 2] });

@@ -235,6 +235,12 @@ export function defineExternalTool(spec: ExternalToolSpec, options: ExternalTool
 }
 
 /** The error a parser returns when a tool printed no usable JSON. */
+/** The tool said in its own report that it failed: its last lines of explanation, on one line. */
+export function reportedFailure(tool: string, error: unknown, lastLines: number): ToolRunOutput {
+  const why = (typeof error === 'string' && error ? error : 'unknown error').trim().split('\n').slice(-lastLines).join(' ');
+  return { status: 'error', findings: [], error: `${tool} failed: ${why}` };
+}
+
 export function noJson(tool: string, out: AdapterOutput): ToolRunOutput {
   const why = tail(out.stderr) || tail(out.stdout) || `exit code ${out.code}`;
   return { status: 'error', findings: [], error: `${tool} produced no JSON report: ${why}` };
