@@ -139,21 +139,13 @@ export default definePlugin<Config>({
       const prev = await load(d.job_id, d.tenant);
       if (prev?.status === 'completed') return; // an earlier run stored it; nothing to redo
       const base: JobRecord = prev ?? queuedRecord(d.job_id, d);
+      const saveFailed = (error: string) =>
+        save({ ...base, status: 'failed', attempts: ctl.attempt, worker: replica, finished_at: new Date().toISOString(), error }, d.tenant);
       // A synchronous caller's deadline bounds the run; past it nobody waits for the answer.
       // (a second is kept for the answer's trip back through the store and Redis).
       const left = d.deadline === undefined ? Infinity : d.deadline - Date.now() - 1000;
       if (left < 1000) {
-        await save(
-          {
-            ...base,
-            status: 'failed',
-            attempts: ctl.attempt,
-            worker: replica,
-            finished_at: new Date().toISOString(),
-            error: 'the request that queued this analysis timed out before a worker could start it',
-          },
-          d.tenant,
-        );
+        await saveFailed('the request that queued this analysis timed out before a worker could start it');
         return;
       }
       await save({ ...base, status: 'running', started_at: new Date().toISOString(), attempts: ctl.attempt, worker: replica }, d.tenant);
@@ -190,17 +182,7 @@ export default definePlugin<Config>({
         span.setStatus({ code: SpanStatusCode.ERROR, message: (e as Error).message });
         span.end();
         if (ctl.final) {
-          await save(
-            {
-              ...base,
-              status: 'failed',
-              attempts: ctl.attempt,
-              worker: replica,
-              finished_at: new Date().toISOString(),
-              error: (e as Error).message || String(e),
-            },
-            d.tenant,
-          );
+          await saveFailed((e as Error).message || String(e));
           await audit()
             ?.record({
               tenant: d.tenant,
