@@ -94,6 +94,16 @@ function toChainFinding(f: GuardrailFinding, layer: string, action: Exclude<Guar
   return o;
 }
 
+/** The chain itself refuses the whole text before any layer sees it. */
+function refuseWhole(kind: string, end: number, detail: string): GuardrailChainResult {
+  return {
+    action: 'block',
+    redacted_text: '',
+    blocked_by: 'chain',
+    findings: [{ layer: 'chain', kind, start: 0, end, score: 1, action: 'block', detail }],
+  };
+}
+
 export async function runGuardrails(
   layers: ChainLayer[],
   text: string,
@@ -103,42 +113,9 @@ export async function runGuardrails(
   if (typeof text !== 'string') throw new TypeError('guardrail text must be a string');
   if (!DIRECTIONS.includes(direction)) throw new TypeError(`direction must be one of ${DIRECTIONS.join(', ')}`);
   const maxChars = opts.maxChars ?? DEFAULT_MAX_CHARS;
-  if (text.length > maxChars) {
-    return {
-      action: 'block',
-      redacted_text: '',
-      blocked_by: 'chain',
-      findings: [
-        {
-          layer: 'chain',
-          kind: 'oversized_input',
-          start: 0,
-          end: text.length,
-          score: 1,
-          action: 'block',
-          detail: `${text.length} characters, limit ${maxChars}`,
-        },
-      ],
-    };
-  }
-  if ((opts.binary ?? 'block') === 'block' && looksBinary(text)) {
-    return {
-      action: 'block',
-      redacted_text: '',
-      blocked_by: 'chain',
-      findings: [
-        {
-          layer: 'chain',
-          kind: 'binary_input',
-          start: 0,
-          end: text.length,
-          score: 1,
-          action: 'block',
-          detail: 'NUL bytes or mostly control characters',
-        },
-      ],
-    };
-  }
+  if (text.length > maxChars) return refuseWhole('oversized_input', text.length, `${text.length} characters, limit ${maxChars}`);
+  if ((opts.binary ?? 'block') === 'block' && looksBinary(text))
+    return refuseWhole('binary_input', text.length, 'NUL bytes or mostly control characters');
   const ordered = [...layers].sort((a, b) => a.guardrail.order - b.guardrail.order);
   let current = text;
   let action: GuardrailAction = 'allow';
