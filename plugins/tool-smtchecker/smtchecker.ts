@@ -373,7 +373,7 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
     description:
       'solc SMTChecker (bounded model checking and CHC/Spacer) proving overflow, underflow, assertion, division-by-zero and out-of-bounds properties, with counterexamples',
     builtin: true,
-    modes: ['quick', 'full'],
+    modes: ['full'],
     async availability() {
       const usable = installedCompilers().filter((c) => !smtUnsupportedReason(c.version));
       if (!usable.length)

@@ -93,7 +93,7 @@ function reporter(name: string, layer: number, line: number, extra: Partial<Find
   };
 }
 
-const smt = createSmtCheckerTool({ pool, quickBudgetMs: 30_000 });
+const smt = createSmtCheckerTool({ pool, quickBudgetMs: 30_000, fullBudgetMs: 100_000 });
 const solhint = createSolhintTool({ pool });
 const slither = createSlitherAdapter({ envPath: '/nonexistent' });
 
@@ -101,12 +101,27 @@ function engineWith(tools: AnalysisTool[], extra: Record<string, unknown> = {}) 
   return createAnalysisEngine({ registry: { tools: () => tools }, pool, version: '9.9.9', ...extra });
 }
 
-test('quick analysis: response shape, real findings from two layers, compilation, metrics and spans', async () => {
+test('quick mode leaves the model checker to full mode: only the pattern tools run', async () => {
+  const engine = engineWith([smt, solhint, slither]);
+  const r = await engine.analyze({ source: VAULT, file: 'Vault.sol' }, { mode: 'quick', timeoutMs: 90_000 });
+  assert.deepEqual(r.tools, ['solhint', 'slither']);
+  assert.deepEqual(r.layers, [1]);
+  assert.ok(!r.results.some((x) => x.tool === 'smtchecker'));
+  const solhintRun = r.results.find((x) => x.tool === 'solhint')!;
+  assert.equal(solhintRun.status, 'success');
+  assert.ok(solhintRun.findings.some((f) => f.detector === 'solhint-avoid-tx-origin' && f.location.line === 7));
+});
+
+test('full analysis: response shape, real findings from two layers, compilation, metrics and spans', async () => {
   const metrics = new Registry();
   const exporter = new InMemorySpanExporter();
   const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer('test');
   const engine = engineWith([smt, solhint, slither], { metrics, tracer });
-  const r = await engine.analyze({ source: VAULT, file: 'Vault.sol' }, { mode: 'quick', timeoutMs: 90_000 });
+  // Full mode's model checker (CHC) explores reachable states only: no balance can ever be funded,
+  // so the debit reverts before `assert(amount != 13)` and CHC proves it (BMC, which takes any
+  // state, would not). A pure check at line 12 is violated from any state.
+  const source = VAULT.replace(/}\n$/, '    function check(uint256 a) public pure { assert(a != 7); }\n}\n');
+  const r = await engine.analyze({ source, file: 'Vault.sol' }, { mode: 'full', timeoutMs: 120_000 });
   for (const k of [
     'audit_id',
     'audit_type',
@@ -124,17 +139,21 @@ test('quick analysis: response shape, real findings from two layers, compilation
   ]) {
     assert.ok(k in r, `missing ${k}`);
   }
-  assert.equal(r.audit_type, 'quick');
+  assert.equal(r.audit_type, 'full');
   assert.deepEqual(r.contract, { name: 'Vault', sha256: r.contract.sha256, pragma: '^0.8.0', compiler: '0.8.30' });
   assert.match(r.contract.sha256, /^[0-9a-f]{64}$/);
-  assert.deepEqual(r.layers, [1, 4]);
+  assert.deepEqual(r.layers, [1, 4, 9]);
   assert.deepEqual(r.tools, ['smtchecker', 'solhint', 'slither']);
   const byTool = Object.fromEntries(r.results.map((x) => [x.tool, x]));
   assert.equal(byTool.smtchecker.status, 'success', byTool.smtchecker.error ?? '');
   assert.equal(byTool.solhint.status, 'success');
   assert.equal(byTool.slither.status, 'not_available');
   assert.match(byTool.slither.error!, /pip install slither-analyzer/);
-  assert.ok(byTool.smtchecker.findings.some((f) => f.detector === 'smtchecker-assert' && f.location.line === 9));
+  const asserts = byTool.smtchecker.findings.filter((f) => f.detector === 'smtchecker-assert');
+  assert.deepEqual(
+    asserts.map((f) => f.location.line),
+    [12],
+  );
   assert.ok(byTool.solhint.findings.some((f) => f.detector === 'solhint-avoid-tx-origin' && f.location.line === 7));
   assert.equal(r.total_findings, r.findings.length);
   assert.equal(
@@ -144,7 +163,7 @@ test('quick analysis: response shape, real findings from two layers, compilation
   assert.equal(r.compilation!.ok, true);
   assert.equal(r.version, '9.9.9');
   const text = await metrics.metrics();
-  assert.match(text, /vigil_analysis_duration_seconds_count\{audit_type="quick"\} 1/);
+  assert.match(text, /vigil_analysis_duration_seconds_count\{audit_type="full"\} 1/);
   assert.match(text, /vigil_analysis_findings_total\{severity="MEDIUM"\} \d/);
   const names = exporter.getFinishedSpans().map((s) => s.name);
   assert.equal(names.filter((n) => n === 'analysis.run').length, 1);
@@ -192,7 +211,7 @@ test('correlation: two tools reporting the same issue become one finding naming 
 test('code that fails to compile is still analysed on the parser AST, and the body says so', async () => {
   const engine = engineWith([solhint, smt]);
   const src = VAULT.replace('contract Vault', 'import "./Missing.sol";\ncontract Vault');
-  const r = await engine.analyze({ source: src, file: 'Vault.sol' }, { mode: 'quick', timeoutMs: 60_000 });
+  const r = await engine.analyze({ source: src, file: 'Vault.sol' }, { mode: 'full', timeoutMs: 60_000 });
   assert.equal(r.compilation!.ok, false);
   assert.match(r.compilation!.note!, /missing import "Missing\.sol".*analysis ran on the parser AST only/);
   assert.ok(r.notes!.some((n) => /parser AST only/.test(n)));

@@ -187,7 +187,7 @@ test('a 0.8 pin that is not installed: the SMTChecker runs on the release the en
     const engine = createAnalysisEngine({ registry: { tools: () => [tool] }, pool: null });
     const source =
       '// SPDX-License-Identifier: MIT\npragma solidity 0.8.24;\ncontract Pinned {\n  function f(uint a) public pure {\n    assert(a != 7);\n  }\n}\n';
-    const r = await engine.analyze({ source, file: 'Pinned.sol' }, { mode: 'quick', timeoutMs: 120_000 });
+    const r = await engine.analyze({ source, file: 'Pinned.sol' }, { mode: 'full', timeoutMs: 120_000 });
     const smt = r.results.find((x) => x.tool === 'smtchecker')!;
     assert.equal(smt.status, 'success', smt.error ?? '');
     assert.ok(smt.findings.some((f) => f.detector === 'smtchecker-assert' && f.location.line === 5));
