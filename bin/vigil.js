@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Launcher: registers the TypeScript loader (tsx), then runs the CLI. No build step.
-import { register } from 'tsx/esm/api';
+// Launcher: runs the CLI from the compiled JavaScript mirror of the sources (kernel/compiled.js:
+// refreshed here when a source changed), or through the TypeScript loader (tsx) when the mirror
+// cannot be used. No separate build step either way.
+import { prepareMirror, ensureTsx } from '../kernel/compiled.js';
 
-register();
 // solc builds older than 0.5 are asm.js that V8 declines to validate (it runs them as plain JS):
 // a harmless "Invalid asm.js" warning per load that would otherwise land on the user's stderr.
 process.removeAllListeners('warning');
@@ -10,6 +11,12 @@ process.on('warning', (w) => {
   if (/Invalid asm\.js/.test(w.message)) return;
   process.stderr.write(`(node:${process.pid}) ${w.name}: ${w.message}\n`);
 });
-const { main } = await import('../kernel/cli.ts');
-const code = await main(process.argv);
+const mirror = await prepareMirror();
+let cli;
+if (mirror) cli = await import(new URL('kernel/cli.js', `file://${mirror}/`).href);
+else {
+  await ensureTsx();
+  cli = await import('../kernel/cli.ts');
+}
+const code = await cli.main(process.argv);
 if (typeof code === 'number') process.exitCode = code;

@@ -4,13 +4,13 @@
 // plugin code; running one imports only that plugin's command module, which boots a kernel with
 // just the plugins it needs.
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import pino from 'pino';
 import { ConfigError, resolveSettings, parseRateLimit, parsePositiveInt, parseHostPort, parseAllowedHosts, parseRole } from './config.ts';
 import { VERSION, ROOT_DIR } from './version.ts';
 import { discoverPlugins } from './loader.ts';
 import type { CliCommand, CliHost } from './plugin-api.ts';
+import { importModule } from './compiled.js';
 
 const wrap =
   <T>(fn: (v: string) => T) =>
@@ -215,7 +215,7 @@ async function addPluginCommands(program: Command, argv: string[], h: CliHost): 
   const list = contributedCommands();
   const hit = list.find((c) => c.name === wanted);
   if (hit) {
-    const mod = (await import(pathToFileURL(hit.entry).href)) as { command?: CliCommand };
+    const mod = (await importModule(hit.entry)) as { command?: CliCommand };
     if (typeof mod.command?.register !== 'function')
       throw new Error(
         `plugin ${hit.plugin}: ${path.basename(hit.entry)} exports no command (export const command = defineCommand({ register }))`,

@@ -4,7 +4,6 @@
 // and reason and the others load regardless.
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { Logger } from 'pino';
 import { validateManifest, type PluginManifest } from './manifest.ts';
@@ -12,6 +11,7 @@ import type { KernelServices, PluginContext, PluginModule, PluginStatus, Surface
 import type { Registry } from './registry.ts';
 import type { AnalysisTool, Skill } from './contracts/index.ts';
 import { parseProtects, type Protection } from './protect.ts';
+import { importModule } from './compiled.js';
 
 export interface Discovered {
   dir: string;
@@ -510,7 +510,7 @@ async function loadTsPlugin(dir: string, m: PluginManifest, config: Record<strin
   if (!fs.existsSync(entry)) throw new Error(`entry file ${m.entry} not found`);
   let mod: any;
   try {
-    mod = await import(pathToFileURL(entry).href);
+    mod = await importModule(entry);
   } catch (e) {
     throw new Error(`import failed: ${(e as Error).message}`, { cause: e });
   }

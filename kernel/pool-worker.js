@@ -1,11 +1,10 @@
-// Tinypool worker entry (plain JS: worker threads do not inherit the parent's TypeScript loader,
-// so each worker registers tsx itself). Imports the named module once per worker and calls the
-// named export.
+// Tinypool worker entry (plain JS: worker threads do not inherit the parent's TypeScript loader).
+// Imports the named module once per worker and calls the named export: its compiled JavaScript
+// when the parent runs from the mirror (kernel/compiled.js), else through tsx, registered here.
 import { readFileSync, readlinkSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
-import { register } from 'tsx/esm/api';
+import { ensureTsx, importModule } from './compiled.js';
 
-register();
+if (!process.env.VIGIL_JS_MIRROR) await ensureTsx();
 // solc builds older than 0.5 are asm.js that V8 declines to validate (it runs them as plain JS):
 // a harmless "Invalid asm.js" warning per load that would otherwise land on the user's stderr.
 process.removeAllListeners('warning');
@@ -49,7 +48,7 @@ export default async function dispatch(task) {
   if (!task.startedByTask) started();
   let mod = cache.get(task.module);
   if (!mod) {
-    mod = import(pathToFileURL(task.module).href);
+    mod = importModule(task.module);
     cache.set(task.module, mod);
   }
   const m = await mod;

@@ -1,7 +1,9 @@
-// Runs after npm install / npm ci: builds the bundled WASM plugins (AssemblyScript -> .wasm)
-// under plugins/ and examples/ through kernel/wasm/build-cli.ts. Built modules are not in git,
-// so this is how a fresh checkout gets them. Never fails the install: a plugin that does not
-// build is reported and stays unavailable. VIGIL_SKIP_WASM_BUILD=1 skips the step.
+// Runs after npm install / npm ci: compiles the TypeScript sources to the JavaScript mirror that
+// `vigil` runs from (kernel/compiled.js; refreshed at start-up when a source changes, but an
+// installed copy may not be writable then), and builds the bundled WASM plugins (AssemblyScript ->
+// .wasm) under plugins/ and examples/ through kernel/wasm/build-cli.ts. Built modules are not in
+// git, so this is how a fresh checkout gets them. Never fails the install: a plugin that does not
+// build is reported and stays unavailable. VIGIL_SKIP_WASM_BUILD=1 skips the WASM step.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -22,6 +24,13 @@ function resolvable(specifier) {
 
 function warn(msg) {
   console.warn(`vigil postinstall: ${msg}`);
+}
+
+try {
+  const { prepareMirror } = await import('../kernel/compiled.js');
+  if (!(await prepareMirror({ quiet: false }))) warn('the compiled JavaScript cache was not built; vigil runs through tsx');
+} catch (e) {
+  warn(`the compiled JavaScript cache was not built (${e.message}); vigil runs through tsx`);
 }
 
 if (process.env.VIGIL_SKIP_WASM_BUILD) {

@@ -13,6 +13,7 @@
 import { createRequire } from 'node:module';
 import bundled from '@solidity-parser/parser';
 import { sourceMemo } from './source-memo.ts';
+import { compiledVendorPath } from '../../kernel/compiled.js';
 
 const require = createRequire(import.meta.url);
 
@@ -34,13 +35,17 @@ interface TwoStage {
 
 const def = (m: any) => (m && m.default ? m.default : m);
 
+/** The package's TypeScript source file: its compiled copy when vigil runs from its JavaScript
+ *  mirror (kernel/compiled.js), else the .ts itself through tsx's CommonJS hook. */
+const pkgSource = (rel: string) => compiledVendorPath('@solidity-parser/parser', rel) ?? `@solidity-parser/parser/${rel}`;
+
 function loadTwoStage(): TwoStage | null {
   try {
     const antlr = require('antlr4');
-    const Lexer = def(require('@solidity-parser/parser/src/antlr/SolidityLexer.ts'));
-    const Parser = def(require('@solidity-parser/parser/src/antlr/SolidityParser.ts'));
-    const { ASTBuilder } = require('@solidity-parser/parser/src/ASTBuilder.ts');
-    const ErrorListener = def(require('@solidity-parser/parser/src/ErrorListener.ts'));
+    const Lexer = def(require(pkgSource('src/antlr/SolidityLexer.ts')));
+    const Parser = def(require(pkgSource('src/antlr/SolidityParser.ts')));
+    const { ASTBuilder } = require(pkgSource('src/ASTBuilder.ts'));
+    const ErrorListener = def(require(pkgSource('src/ErrorListener.ts')));
     if (
       typeof Lexer !== 'function' ||
       typeof Parser !== 'function' ||

@@ -4,12 +4,12 @@
 // reads `detectors` directly — no setup() call, no stand-in plugin context.
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { definePlugin, type PluginModule } from '../../../kernel/plugin-api.ts';
 import type { Detector } from '../../../kernel/contracts/detector.ts';
 import type { StaticFacts } from './facts.ts';
 import type { DetectorEntry } from './engine.ts';
 import { STATIC_TOOL } from './report.ts';
+import { importModule } from '../../../kernel/compiled.js';
 import type { DetectorPluginDescriptor, PluginManifest } from '../../../kernel/index.ts';
 
 export type { DetectorPluginDescriptor };
@@ -26,7 +26,7 @@ export function detectorPlugin(detectors: ReadonlyArray<Detector<StaticFacts>>):
 const cache = new Map<string, Promise<Detector<StaticFacts>[]>>();
 
 async function importOne(file: string): Promise<Detector<StaticFacts>[]> {
-  const mod = (await import(pathToFileURL(file).href)) as { detectors?: unknown };
+  const mod = (await importModule(file)) as { detectors?: unknown };
   if (!Array.isArray(mod.detectors)) throw new Error(`${file} does not export a \`detectors\` array`);
   for (const d of mod.detectors as Array<Partial<Detector<StaticFacts>>>)
     if (!d?.meta?.id || typeof d.create !== 'function') throw new Error(`${file}: every detector needs {meta, create}`);

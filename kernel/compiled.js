@@ -1,0 +1,201 @@
+// Ahead-of-time JavaScript for vigil's own TypeScript. Node 20 runs TypeScript only through a
+// loader (tsx), whose hooks run on a separate thread: every import of every module, in the main
+// thread and in each pool worker, waits on a round trip there — about a second of CPU per thread
+// before any work starts, most of a one-file `vigil analyze`. So vigil keeps a mirror of its sources
+// compiled to JavaScript (esbuild, type-stripping only: the same transform tsx applies) under
+// node_modules/.cache/vigil-js, written at install and refreshed at start when a source changed, and
+// runs that. Each compiled file keeps its source's `import.meta.url`, so paths to data files, task
+// modules and workers still point into the source tree; only relative `.ts` import specifiers are
+// rewritten to the mirror's `.js`. Plain JavaScript, because it runs before any TypeScript loader.
+//
+// Anything not in the mirror (a TypeScript plugin outside the tree, a test's module) still loads
+// through tsx, registered on first need; VIGIL_NO_JS_CACHE=1 turns the mirror off entirely.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SOURCE_DIRS = ['kernel', 'lib', 'plugins', 'schemas'];
+/** Sources compiled from dependencies that ship TypeScript only: the Solidity parser's grammar
+ *  and AST builder (lib/analysis/solidity-parser.ts drives them directly; tsx loads them as
+ *  CommonJS TypeScript). Compiled to CommonJS under `vendor/`. */
+const VENDOR = [{ pkg: '@solidity-parser/parser', dir: 'src' }];
+const ENV_DIR = 'VIGIL_JS_MIRROR';
+
+export function mirrorDir() {
+  return path.resolve(process.env.VIGIL_JS_CACHE_DIR || path.join(ROOT, 'node_modules', '.cache', 'vigil-js'));
+}
+
+function walk(dir, out, skip) {
+  let entries;
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return out;
+  }
+  for (const e of entries) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) {
+      if (!skip(e.name)) walk(p, out, skip);
+    } else if (e.name.endsWith('.ts') && !e.name.endsWith('.d.ts')) out.push(p);
+  }
+  return out;
+}
+
+/** Every source the mirror holds: [source path, compiled path, module format]. */
+function plan(out) {
+  const items = [];
+  // AssemblyScript sources are WASM plugin code, not Node modules; tests run through tsx.
+  const skip = (name) => name === 'node_modules' || name === 'assembly' || name === 'test' || name.startsWith('.');
+  for (const d of SOURCE_DIRS)
+    for (const src of walk(path.join(ROOT, d), [], skip))
+      items.push([src, path.join(out, path.relative(ROOT, src)).replace(/\.ts$/, '.js'), 'esm']);
+  const require = createRequire(path.join(ROOT, 'package.json'));
+  for (const v of VENDOR) {
+    let base;
+    try {
+      base = path.dirname(require.resolve(`${v.pkg}/package.json`));
+    } catch {
+      continue;
+    }
+    for (const src of walk(path.join(base, v.dir), [], skip))
+      items.push([src, path.join(out, 'vendor', v.pkg, path.relative(base, src)).replace(/\.ts$/, '.js'), 'cjs']);
+  }
+  return items;
+}
+
+let tsconfig;
+function tsconfigRaw() {
+  if (tsconfig === undefined) {
+    try {
+      tsconfig = { compilerOptions: JSON.parse(fs.readFileSync(path.join(ROOT, 'tsconfig.json'), 'utf8')).compilerOptions ?? {} };
+    } catch {
+      tsconfig = { compilerOptions: {} };
+    }
+  }
+  return tsconfig;
+}
+
+// esbuild prints every specifier with double quotes.
+const RELATIVE = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)"(\.\.?\/[^"\n]*)"/g;
+
+/** A relative import in the mirror: a TypeScript module is its compiled neighbour; anything else
+ *  (a plain .js module, JSON) is the source tree's own file, so each module exists once. */
+function rewriteSpecifiers(code, src) {
+  return code.replace(RELATIVE, (all, lead, spec) => {
+    if (spec.endsWith('.ts')) return `${lead}"${spec.slice(0, -3)}.js"`;
+    return `${lead}${JSON.stringify(pathToFileURL(path.resolve(path.dirname(src), spec)).href)}`;
+  });
+}
+
+async function compileOne(esbuild, [src, dest, format]) {
+  const code = fs.readFileSync(src, 'utf8');
+  const url = pathToFileURL(src).href;
+  const r = await esbuild.transform(code, {
+    loader: 'ts',
+    format,
+    target: 'node20',
+    sourcefile: src,
+    sourcemap: 'inline',
+    sourcesContent: false,
+    tsconfigRaw: format === 'esm' ? tsconfigRaw() : {},
+    define:
+      format === 'esm'
+        ? {
+            'import.meta.url': JSON.stringify(url),
+            'import.meta.dirname': JSON.stringify(path.dirname(src)),
+            'import.meta.filename': JSON.stringify(src),
+          }
+        : {},
+  });
+  const text = format === 'esm' ? rewriteSpecifiers(r.code, src) : r.code;
+  fs.mkdirSync(path.dirname(dest), { recursive: true });
+  // Another process may be refreshing the same file: write aside, then rename (atomic).
+  const tmp = `${dest}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  fs.writeFileSync(tmp, text);
+  const st = fs.statSync(src);
+  fs.utimesSync(tmp, st.atime, st.mtime);
+  fs.renameSync(tmp, dest);
+}
+
+function stale([src, dest]) {
+  try {
+    // The copy carries its source's mtime; utimes keeps about a millisecond of it, not nanoseconds.
+    return Math.abs(fs.statSync(dest).mtimeMs - fs.statSync(src).mtimeMs) >= 1;
+  } catch {
+    return true;
+  }
+}
+
+/** Brings the mirror up to date (compiling only what changed) and returns its folder, or null when
+ *  it cannot be used here (no esbuild, a read-only install that is out of date, turned off). */
+export async function prepareMirror({ quiet = true } = {}) {
+  if (/^(1|true|yes)$/i.test(process.env.VIGIL_NO_JS_CACHE ?? '')) return null;
+  const out = mirrorDir();
+  const items = plan(out);
+  const todo = items.filter(stale);
+  if (todo.length) {
+    let esbuild;
+    try {
+      esbuild = await import('esbuild');
+    } catch {
+      return null;
+    }
+    try {
+      fs.mkdirSync(out, { recursive: true });
+      // The mirror sits under the project's package.json ("type": "module"); vendored CommonJS says so.
+      for (const [dir, type] of [
+        [out, 'module'],
+        [path.join(out, 'vendor'), 'commonjs'],
+      ]) {
+        fs.mkdirSync(dir, { recursive: true });
+        const pj = path.join(dir, 'package.json');
+        if (!fs.existsSync(pj)) fs.writeFileSync(pj, JSON.stringify({ type }) + '\n');
+      }
+      await Promise.all(todo.map((it) => compileOne(esbuild, it)));
+    } catch (e) {
+      if (!quiet) process.stderr.write(`vigil: compiled JavaScript cache not usable (${e.message}); running through tsx\n`);
+      return null;
+    }
+  }
+  process.env[ENV_DIR] = out;
+  return out;
+}
+
+let tsxRegistered = false;
+/** Registers the TypeScript loader in this thread (once): for sources the mirror does not hold. */
+export async function ensureTsx() {
+  if (tsxRegistered) return;
+  tsxRegistered = true;
+  const { register } = await import('tsx/esm/api');
+  register();
+}
+
+/** The compiled file for a source path inside the tree, or null (not in the mirror, or no mirror). */
+export function compiledPath(file) {
+  const out = process.env[ENV_DIR];
+  if (!out || !file.endsWith('.ts')) return null;
+  const rel = path.relative(ROOT, file);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return null;
+  const dest = path.join(out, rel).replace(/\.ts$/, '.js');
+  return fs.existsSync(dest) ? dest : null;
+}
+
+/** The compiled CommonJS module of a vendored TypeScript dependency file (see VENDOR), or null. */
+export function compiledVendorPath(pkg, relInPackage) {
+  const out = process.env[ENV_DIR];
+  if (!out) return null;
+  const dest = path.join(out, 'vendor', pkg, relInPackage).replace(/\.ts$/, '.js');
+  return fs.existsSync(dest) ? dest : null;
+}
+
+/** `import()` of a module by file path: its compiled JavaScript when the mirror has it, else the
+ *  source (through tsx for TypeScript). */
+export async function importModule(file) {
+  const compiled = compiledPath(file);
+  if (compiled) return import(pathToFileURL(compiled).href);
+  // Without the mirror the host already runs a TypeScript loader (bin/vigil.js, a test runner).
+  if (process.env[ENV_DIR] && file.endsWith('.ts')) await ensureTsx();
+  return import(pathToFileURL(file).href);
+}
