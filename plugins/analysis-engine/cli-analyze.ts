@@ -129,6 +129,18 @@ function displayName(abs: string, base: string | null): string {
   return (base ? path.relative(base, abs) : path.basename(abs)).split(path.sep).join('/');
 }
 
+/** Where imports may come from: with a project (a framework config or package.json above PATH)
+ *  anywhere a framework would look (node_modules up the tree); without, only PATH. */
+function rootsFor(abs: string, isDir: boolean): string[] {
+  const found = findProjectRoot(abs);
+  return found.marker ? [path.parse(found.root).root] : [isDir ? abs : path.dirname(abs)];
+}
+
+/** The engine input `vigil analyze FILE` builds for one .sol file (read now). */
+export function singleFileInput(abs: string): { source: string; file: string; absPath: string; roots: string[] } {
+  return { source: fs.readFileSync(abs, 'utf8'), file: displayName(abs, null), absPath: abs, roots: rootsFor(abs, false) };
+}
+
 function mergeStatus(a: ToolStatus, b: ToolStatus): ToolStatus {
   const order: ToolStatus[] = ['error', 'timeout', 'success', 'skipped', 'not_available'];
   return order.indexOf(a) <= order.indexOf(b) ? a : b;
@@ -330,8 +342,7 @@ export async function runAnalyzeCommand(
 
   // The project: nearest framework config or package.json above PATH. With one, imports may come
   // from anywhere a framework would look (node_modules up the tree); without, only from PATH.
-  const found = findProjectRoot(abs);
-  const roots = found.marker ? [path.parse(found.root).root] : [isDir ? abs : path.dirname(abs)];
+  const roots = rootsFor(abs, isDir);
   let project: Project;
   try {
     project = loadProject(abs, roots);

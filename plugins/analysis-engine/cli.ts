@@ -33,7 +33,12 @@ export const command = defineCommand({
         const plugins = (settings.file.plugins ?? {}) as Record<string, Record<string, unknown>>;
         settings.file.plugins = {
           ...plugins,
-          'analysis-engine': { ...(plugins['analysis-engine'] ?? {}), self_test_on_start: false, warm_up_for: path.resolve(p) },
+          'analysis-engine': {
+            ...(plugins['analysis-engine'] ?? {}),
+            self_test_on_start: false,
+            warm_up_for: path.resolve(p),
+            warm_up_mode: !o.tool && o.layer === undefined && (o.mode ?? 'quick') === 'quick' ? 'quick' : 'full',
+          },
         };
         // Only the plugins this run uses: the tools of the mode/layer/tool asked for, the detectors
         // and the engine. Full mode and the AI layer need the LLM backends too: load everything.

@@ -31,7 +31,7 @@ import {
   type ToolResult,
   type ToolStatus,
 } from '../../schemas/finding.ts';
-import { compileSolidity, extractPragma, oneLine, type CompileResult } from '../../lib/analysis/compiler/index.ts';
+import { compileSolidity, extractPragma, oneLine, type CompileRequest, type CompileResult } from '../../lib/analysis/compiler/index.ts';
 import { acquireCompilerFor } from './acquire.ts';
 import { collectClosure, loadProject } from '../../lib/analysis/compiler/project.ts';
 import { pragmaRanges } from '../../lib/analysis/compiler/versions.ts';
@@ -148,7 +148,20 @@ async function inSpan<T>(
 }
 
 /** Pragma ranges of a source and, when it comes from disk, of everything it imports. */
-function buildRanges(input: AnalyzeSource, roots: string[] | undefined): string[] {
+/** What the engine compiles for an input: the CLI's warm-up starts the same compile early. */
+export function compileRequestFor(input: AnalyzeSource, quick: boolean, contractRoots: string[] | undefined): CompileRequest {
+  return {
+    source: input.source,
+    file: input.file || 'Contract.sol',
+    absPath: input.absPath ?? null,
+    roots: input.roots ?? contractRoots,
+    // Full mode asks for what the fuzzer and the symbolic engine compile (bytecode, source maps,
+    // AST): a worker that already compiled it answers them from its memo.
+    ...(quick ? { outputs: 'check' as const } : { outputs: 'full' as const, ast: true }),
+  };
+}
+
+export function buildRanges(input: AnalyzeSource, roots: string[] | undefined): string[] {
   if (!input.absPath) return pragmaRanges([input.source]);
   try {
     const project = loadProject(input.absPath, input.roots ?? roots ?? []);
@@ -354,18 +367,11 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
       }
       const compiling: Promise<CompileResult | { timedOut: true; error: string }> = precompiled
         ? Promise.resolve(precompiled)
-        : compileSolidity(
-            // Full mode asks for what the fuzzer and the symbolic engine compile (bytecode, source maps,
-            // AST): a worker that already compiled it answers them from its memo.
-            {
-              source,
-              file,
-              absPath: input.absPath ?? null,
-              roots: input.roots ?? deps.contractRoots,
-              ...(auditType === 'quick' ? { outputs: 'check' as const } : { outputs: 'full' as const, ast: true }),
-            },
-            { pool: deps.pool ?? null, signal: compileAbort.signal, deadline },
-          ).catch((e: Error & { code?: string }) => ({
+        : compileSolidity(compileRequestFor(input, auditType === 'quick', deps.contractRoots), {
+            pool: deps.pool ?? null,
+            signal: compileAbort.signal,
+            deadline,
+          }).catch((e: Error & { code?: string }) => ({
             timedOut: true as const,
             error:
               e.code === 'task_timeout'
