@@ -17,6 +17,7 @@ import type {
   Store,
   TenantRecord,
 } from './types.ts';
+import { baseTables } from './schema.ts';
 
 // Timestamps stay ISO-8601 text (UTC, milliseconds) as in SQLite: they sort as text, compare
 // with the strings callers pass, and come back byte-identical.
@@ -28,34 +29,8 @@ const MIGRATIONS: string[] = [
     n BIGSERIAL NOT NULL
   );
   CREATE INDEX reports_created ON reports(created_at DESC, n DESC);
-  CREATE TABLE sessions (
-    id TEXT PRIMARY KEY, tenant TEXT, subject TEXT, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, meta JSON NOT NULL
-  );
-  CREATE INDEX sessions_tenant ON sessions(tenant, updated_at DESC);
-  CREATE TABLE messages (
-    seq BIGSERIAL PRIMARY KEY, session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-    role TEXT NOT NULL, content TEXT, data JSON, created_at TEXT NOT NULL
-  );
-  CREATE INDEX messages_session ON messages(session_id, seq);
-  CREATE TABLE audit_events (
-    id BIGSERIAL PRIMARY KEY, ts TEXT NOT NULL, tenant TEXT, type TEXT NOT NULL, outcome TEXT NOT NULL,
-    actor TEXT, session_id TEXT, severity INTEGER NOT NULL DEFAULT 3, detail JSON NOT NULL
-  );
-  CREATE INDEX audit_tenant_ts ON audit_events(tenant, ts);
+  ${baseTables({ json: 'JSON', serial: 'BIGSERIAL PRIMARY KEY' })}
   CREATE INDEX audit_tenant_id ON audit_events(tenant, id);
-  CREATE TABLE tenants (
-    name TEXT PRIMARY KEY, key_hash TEXT NOT NULL UNIQUE, key_prefix TEXT NOT NULL, created_at TEXT NOT NULL,
-    rate_limit TEXT, token_quota_per_day INTEGER, max_concurrent_sessions INTEGER, permissions JSON
-  );
-  CREATE TABLE approvals (
-    id TEXT PRIMARY KEY, tenant TEXT, session_id TEXT NOT NULL, skill TEXT NOT NULL, input JSON NOT NULL,
-    status TEXT NOT NULL, reason TEXT, created_at TEXT NOT NULL, expires_at TEXT NOT NULL, decided_at TEXT, data JSON NOT NULL
-  );
-  CREATE INDEX approvals_tenant ON approvals(tenant, status);
-  CREATE TABLE records (
-    collection TEXT NOT NULL, id TEXT NOT NULL, tenant TEXT NOT NULL DEFAULT '', data JSON NOT NULL, updated_at TEXT NOT NULL,
-    PRIMARY KEY (collection, tenant, id)
-  );
   -- Append-only audit log. Only redactAudit() may rewrite an event's detail, and it says so by
   -- setting vigil.audit_redaction for its own transaction; every other change is refused.
   CREATE FUNCTION vigil_audit_guard() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -18,6 +18,7 @@ import type {
   Store,
   TenantRecord,
 } from './types.ts';
+import { baseTables } from './schema.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -28,33 +29,7 @@ const MIGRATIONS: string[] = [
     id TEXT PRIMARY KEY, kind TEXT NOT NULL, tenant TEXT, created_at TEXT NOT NULL, data TEXT NOT NULL
   );
   CREATE INDEX reports_created ON reports(created_at DESC);
-  CREATE TABLE sessions (
-    id TEXT PRIMARY KEY, tenant TEXT, subject TEXT, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, meta TEXT NOT NULL
-  );
-  CREATE INDEX sessions_tenant ON sessions(tenant, updated_at DESC);
-  CREATE TABLE messages (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-    role TEXT NOT NULL, content TEXT, data TEXT, created_at TEXT NOT NULL
-  );
-  CREATE INDEX messages_session ON messages(session_id, seq);
-  CREATE TABLE audit_events (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, ts TEXT NOT NULL, tenant TEXT, type TEXT NOT NULL, outcome TEXT NOT NULL,
-    actor TEXT, session_id TEXT, severity INTEGER NOT NULL DEFAULT 3, detail TEXT NOT NULL
-  );
-  CREATE INDEX audit_tenant_ts ON audit_events(tenant, ts);
-  CREATE TABLE tenants (
-    name TEXT PRIMARY KEY, key_hash TEXT NOT NULL UNIQUE, key_prefix TEXT NOT NULL, created_at TEXT NOT NULL,
-    rate_limit TEXT, token_quota_per_day INTEGER, max_concurrent_sessions INTEGER, permissions TEXT
-  );
-  CREATE TABLE approvals (
-    id TEXT PRIMARY KEY, tenant TEXT, session_id TEXT NOT NULL, skill TEXT NOT NULL, input TEXT NOT NULL,
-    status TEXT NOT NULL, reason TEXT, created_at TEXT NOT NULL, expires_at TEXT NOT NULL, decided_at TEXT, data TEXT NOT NULL
-  );
-  CREATE INDEX approvals_tenant ON approvals(tenant, status);
-  CREATE TABLE records (
-    collection TEXT NOT NULL, id TEXT NOT NULL, tenant TEXT NOT NULL DEFAULT '', data TEXT NOT NULL, updated_at TEXT NOT NULL,
-    PRIMARY KEY (collection, tenant, id)
-  );
+  ${baseTables({ json: 'TEXT', serial: 'INTEGER PRIMARY KEY AUTOINCREMENT' })}
   `,
   // 2: the audit log is append-only in the file itself, as in PostgreSQL: no DELETE, and an
   // UPDATE may only rewrite detail (GDPR redaction).

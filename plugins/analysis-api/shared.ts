@@ -121,6 +121,30 @@ export function noteTimeout<T extends Record<string, unknown>>(body: T, t: Appli
 }
 
 /**
+ * Runs `work` for a request under its timeout (clamped to the server maximum) and an analysis
+ * slot: cancelled when the client leaves or the time is up, the slot released however it ends,
+ * and the clamping noted in the answer.
+ */
+export async function admitted<T extends Record<string, unknown>>(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  ctx: Ctx,
+  requestedTimeout: unknown,
+  work: (run: { budgetMs: number; signal: AbortSignal; deadline: number }) => Promise<T>,
+): Promise<T> {
+  const t = timeoutOf(requestedTimeout, ctx, reply);
+  const cancel = requestSignal(req, reply, t.applied);
+  let slot: { release: () => void; budgetMs: number } | null = null;
+  try {
+    slot = await admit(req, ctx, cancel.signal, cancel.deadline);
+    return noteTimeout(await work({ budgetMs: slot.budgetMs, signal: cancel.signal, deadline: cancel.deadline }), t);
+  } finally {
+    slot?.release();
+    cancel.done();
+  }
+}
+
+/**
  * Waits for an analysis slot (this plugin's `analysis-admission` gate): 429 analysis_busy with Retry-After when
  * this client or the queue is full. Returns the release function and the milliseconds left of
  * the request's budget once admitted.

@@ -104,29 +104,27 @@ export default definePlugin<Config>({
         const found = await findSubject(store, { tenant, subject, emails, maxScan });
         return { tenant, subject, emails: emailsFor(subject, emails), found };
       };
+      // Access and export read the same things and say so in the audit log before answering.
+      const gather = async (req: Parameters<typeof lookup>[0], type: 'gdpr.access' | 'gdpr.export') => {
+        const l = await lookup(req);
+        const events = await subjectAuditEvents(store, l.tenant, l.subject, new Set(l.found.map((f) => f.session.id)), l.emails);
+        await record({
+          tenant: l.tenant,
+          type,
+          outcome: 'success',
+          actor: l.tenant,
+          severity: 4,
+          detail: { subject_sha256: subjectHash(l.subject), sessions: l.found.length, audit_events: events.length },
+        });
+        return { ...l, events };
+      };
+      const subjectSchema = (summary: string) => ({ schema: { summary, tags, params: Subject, querystring: Emails } });
 
       app.get(
         '/api/v1/compliance/gdpr/subjects/:subject',
-        {
-          schema: {
-            summary: 'Data-subject access: the sessions and audit events held about a subject',
-            tags,
-            params: Subject,
-            querystring: Emails,
-          },
-        },
+        subjectSchema('Data-subject access: the sessions and audit events held about a subject'),
         async (req) => {
-          const { tenant, subject, emails, found } = await lookup(req);
-          const ids = new Set(found.map((f) => f.session.id));
-          const events = await subjectAuditEvents(store, tenant, subject, ids, emails);
-          await record({
-            tenant,
-            type: 'gdpr.access',
-            outcome: 'success',
-            actor: tenant,
-            severity: 4,
-            detail: { subject_sha256: subjectHash(subject), sessions: found.length },
-          });
+          const { subject, emails, found, events } = await gather(req, 'gdpr.access');
           return {
             subject,
             searched: { subject_id: true, emails },
@@ -146,26 +144,9 @@ export default definePlugin<Config>({
 
       app.get(
         '/api/v1/compliance/gdpr/subjects/:subject/export',
-        {
-          schema: {
-            summary: 'Data-subject export: everything held about the subject as one JSON document',
-            tags,
-            params: Subject,
-            querystring: Emails,
-          },
-        },
+        subjectSchema('Data-subject export: everything held about the subject as one JSON document'),
         async (req, reply) => {
-          const { tenant, subject, emails, found } = await lookup(req);
-          const ids = new Set(found.map((f) => f.session.id));
-          const events = await subjectAuditEvents(store, tenant, subject, ids, emails);
-          await record({
-            tenant,
-            type: 'gdpr.export',
-            outcome: 'success',
-            actor: tenant,
-            severity: 4,
-            detail: { subject_sha256: subjectHash(subject), sessions: found.length, audit_events: events.length },
-          });
+          const { subject, found, events } = await gather(req, 'gdpr.export');
           reply.header('content-disposition', `attachment; filename="gdpr-export-${subjectHash(subject).slice(0, 12)}.json"`);
           return {
             subject,
@@ -178,14 +159,7 @@ export default definePlugin<Config>({
 
       app.delete(
         '/api/v1/compliance/gdpr/subjects/:subject',
-        {
-          schema: {
-            summary: "Erasure: delete the subject's sessions and redact the audit events about them",
-            tags,
-            params: Subject,
-            querystring: Emails,
-          },
-        },
+        subjectSchema("Erasure: delete the subject's sessions and redact the audit events about them"),
         async (req) => {
           const { tenant, subject, emails, found } = await lookup(req);
           const ids = new Set(found.map((f) => f.session.id));

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { HttpError, type Finding, type RemediationService } from '../../../kernel/index.ts';
 import { ErrorBody, RemediateRequest, RemediateResponse, ValidateRequest, ValidateResponse } from '../../../schemas/analysis-api.ts';
 import { readContract } from '../../../lib/analysis/contract-input.ts';
-import { admit, engineOf, noteTimeout, requestSignal, timeoutOf, type Ctx } from '../shared.ts';
+import { admitted, engineOf, type Ctx } from '../shared.ts';
 
 const errors = { 400: ErrorBody, 403: ErrorBody, 413: ErrorBody, 429: ErrorBody, 503: ErrorBody };
 
@@ -68,12 +68,7 @@ export async function remediateRoutes(app: FastifyInstance, ctx: Ctx) {
         { code: 'contract_code', path: 'contract_path' },
         limits(),
       );
-      const t = timeoutOf(body.timeout, ctx, reply);
-      const cancel = requestSignal(req, reply, t.applied);
-      let slot: { release: () => void; budgetMs: number } | null = null;
-      try {
-        slot = await admit(req, ctx, cancel.signal, cancel.deadline);
-        const timeout = slot.budgetMs / 1000;
+      return admitted(req, reply, ctx, body.timeout, async ({ budgetMs, signal, deadline }) => {
         let findings: Finding[];
         let auditId: string | null = null;
         if (body.findings) {
@@ -81,7 +76,7 @@ export async function remediateRoutes(app: FastifyInstance, ctx: Ctx) {
         } else {
           const result = await engineOf(ctx).analyze(
             { source: contract.source, file: contract.file, absPath: contract.absPath },
-            { mode: 'quick', timeoutMs: timeout * 1000, signal: cancel.signal },
+            { mode: 'quick', timeoutMs: budgetMs, signal },
           );
           auditId = result.audit_id;
           findings = result.findings;
@@ -101,20 +96,14 @@ export async function remediateRoutes(app: FastifyInstance, ctx: Ctx) {
         }
         const out = await remediationOf(ctx).remediate(
           { source: contract.source, findings, file: contract.file, absPath: contract.absPath },
-          { signal: cancel.signal, deadline: cancel.deadline },
+          { signal, deadline },
         );
-        return noteTimeout(
-          {
-            ...out,
-            audit_id: auditId,
-            contract: { file: contract.file, sha256: createHash('sha256').update(contract.source).digest('hex') },
-          },
-          t,
-        );
-      } finally {
-        slot?.release();
-        cancel.done();
-      }
+        return {
+          ...out,
+          audit_id: auditId,
+          contract: { file: contract.file, sha256: createHash('sha256').update(contract.source).digest('hex') },
+        };
+      });
     },
   );
 
@@ -140,22 +129,9 @@ export async function remediateRoutes(app: FastifyInstance, ctx: Ctx) {
         limits(),
       );
       const remediation = remediationOf(ctx);
-      const t = timeoutOf(body.timeout, ctx, reply);
-      const cancel = requestSignal(req, reply, t.applied);
-      let slot: { release: () => void; budgetMs: number } | null = null;
-      try {
-        slot = await admit(req, ctx, cancel.signal, cancel.deadline);
-        const timeout = slot.budgetMs / 1000;
-        const body = await remediation.validate(original, patched, {
-          timeoutMs: timeout * 1000,
-          signal: cancel.signal,
-          deadline: cancel.deadline,
-        });
-        return noteTimeout(body, t);
-      } finally {
-        slot?.release();
-        cancel.done();
-      }
+      return admitted(req, reply, ctx, body.timeout, ({ budgetMs, signal, deadline }) =>
+        remediation.validate(original, patched, { timeoutMs: budgetMs, signal, deadline }),
+      );
     },
   );
 }
