@@ -4,8 +4,9 @@
 // or as a question or opinion, and the non-hateful contrasts that must pass (counter-speech that
 // quotes or names the hate, negation, neutral and positive group mentions, slur homonyms, reclaimed
 // terms, profanity at no one, abuse of things, individuals or groups that are not protected).
-// Written by hand by the vigil engineers, with its own wording and groups; it is never trained on
-// (training.ts reads data/own-train.json only) and no public test suite was copied.
+// Written by hand by the vigil engineers, with its own wording and groups; no public test suite was
+// copied. Since session 7 the classifier trains on the dev, holdout and fresh templates (training.ts,
+// a template-level split keeps some for validation and test); the blind set is never trained on.
 // Each template is filled with every target of TARGETS: {G} plural, {g} singular, {S} a slur
 // for that group (slur templates only).
 import { mulberry32 } from '../../lib/guardrails/classifier.ts';
@@ -775,4 +776,27 @@ export function functionalSet(which: 'dev' | 'holdout' | 'fresh' | 'blind' = 'ho
     }
   }
   return out;
+}
+
+/** One template of a trainable functional set (dev, holdout, fresh), with the targets it was written for. */
+export interface FunctionalTemplate {
+  set: 'dev' | 'holdout' | 'fresh';
+  functionality: string;
+  hateful: 0 | 1;
+  template: string;
+  targets: Array<{ G: string; g: string; S: string }>;
+}
+
+/** The templates of dev, holdout and fresh (training.ts trains on them; blind stays out). */
+export function functionalTemplates(): FunctionalTemplate[] {
+  const sets = [
+    ['dev', BLOCKS, TARGETS],
+    ['holdout', HOLDOUT_BLOCKS, HOLDOUT_TARGETS],
+    ['fresh', FRESH_BLOCKS, FRESH_TARGETS],
+  ] as const;
+  return sets.flatMap(([set, blocks, targets]) =>
+    blocks.flatMap(([functionality, hateful, templates]) =>
+      templates.map((template) => ({ set, functionality, hateful, template, targets })),
+    ),
+  );
 }
