@@ -19,7 +19,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'obscenity';
 import type { GuardrailFinding } from '../../kernel/index.ts';
-import { noisyOr, tokenFeatures, windowScore, type LoadedModel } from '../../lib/guardrails/classifier.ts';
+import {
+  noisyOr,
+  packHeads,
+  packQuantizedHeads,
+  tokenFeatures,
+  windowScores,
+  type LoadedModel,
+  type MultiHeadModel,
+} from '../../lib/guardrails/classifier.ts';
 import { defineLayer, num } from '../../lib/guardrails/layer.ts';
 import { mapSpan, normalizeForMatching, type NormalizedText } from '../../lib/guardrails/normalize.ts';
 import { execWord, topLevelAlternatives, WORD_START, wordRegex, type WordRegex } from '../../lib/guardrails/word-start.ts';
@@ -57,10 +65,15 @@ export function defaultToxicityModelPath(): string {
   return path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'model.json');
 }
 
+/** Each loaded model's heads, interleaved and still quantised, for one-pass scoring (toxicityModelFromJson). */
+const packed = new WeakMap<ToxicityModel, MultiHeadModel>();
+const headOut = new Float64Array(TOXICITY_CATEGORIES.length);
+
 /** A model file's heads as dense weight vectors; each head's threshold is its calibration point. */
 export function toxicityModelFromJson(raw: ToxicityModelFile, what = 'model'): ToxicityModel {
   if (raw?.format !== 'vigil-tox-v1' || !raw.heads) throw new Error(`${what} is not a vigil-tox-v1 model`);
   const out = {} as ToxicityModel;
+  const quantized: Array<{ bias: number; scale: number; idx: Int32Array; w: Int8Array }> = [];
   for (const c of TOXICITY_CATEGORIES) {
     const h = raw.heads[c];
     if (!h) throw new Error(`${what}: no "${c}" head`);
@@ -72,7 +85,9 @@ export function toxicityModelFromJson(raw: ToxicityModelFile, what = 'model'): T
     for (let i = 0; i < idx.length; i++) weights[idx[i]] = w[i] * h.scale;
     const t = raw.calibration?.[c];
     out[c] = { dims: raw.dims, bias: h.bias, weights, threshold: typeof t === 'number' && t > 0 && t < 1 ? t : 0.5 };
+    quantized.push({ bias: h.bias, scale: h.scale, idx, w });
   }
+  packed.set(out, packQuantizedHeads(raw.dims, quantized));
   return out;
 }
 
@@ -1342,7 +1357,12 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   };
   if (model) {
     const tf = tokenFeatures(n.text, model.insult.dims);
-    for (const c of TOXICITY_CATEGORIES) modelScore[c] = windowScore(model[c], tf, 0, n.text.length) ?? 0;
+    // All heads in one pass over the features (the scores in TOXICITY_CATEGORIES order).
+    let heads = packed.get(model);
+    // A model not loaded from a file (built in code) is packed from its float heads once.
+    if (!heads) packed.set(model, (heads = packHeads(TOXICITY_CATEGORIES.map((c) => model[c]))));
+    if (windowScores(heads, tf, 0, n.text.length, headOut))
+      for (let h = 0; h < TOXICITY_CATEGORIES.length; h++) modelScore[TOXICITY_CATEGORIES[h]] = headOut[h];
   }
   // Hate that is reported or quoted ("he said '<group> are vermin'", "she wrote that ...") is
   // a mention, not the speaker's own claim.
