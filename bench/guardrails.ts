@@ -414,13 +414,14 @@ console.log(
   `# vigil guardrail benchmark (node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}, ${new Date().toISOString().slice(0, 10)})`,
 );
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
-if (only && !['detection', 'injection', 'toxicity', 'pii', 'latency'].includes(only)) {
-  console.error('--only must be detection, injection, toxicity, pii or latency');
+if (only && !['detection', 'injection', 'toxicity', 'pii', 'latency', 'allocation'].includes(only)) {
+  console.error('--only must be detection, injection, toxicity, pii, latency or allocation');
   process.exit(2);
 }
 if (!only || only === 'detection' || only === 'injection') await crossValidate();
 if (!only || only === 'detection' || only === 'toxicity') await toxicity();
 if (!only || only === 'detection' || only === 'pii') await pii();
+if (only === 'allocation') await allocation();
 if (!only || only === 'latency') {
   await latency();
   await allocation();

@@ -347,6 +347,8 @@ export function mapSpan(n: NormalizedText, start: number, end: number, original:
   return [s, Math.min(Math.max(e, s), original.length)];
 }
 
+const LETTER_AT = /\p{L}/uy;
+
 /**
  * Letters-only form of normalized text for phrase checks that must survive separators, with the
  * index of the letter run each kept letter came from. A run is a sequence of letters that were
@@ -355,24 +357,30 @@ export function mapSpan(n: NormalizedText, start: number, end: number, original:
  */
 export function squash(n: NormalizedText): { letters: string; run: Uint16Array } {
   const t = n.text;
-  const out: string[] = [];
-  const run = new Uint16Array(t.length);
+  const letters = t.replace(/[^\p{L}]+/gu, '');
+  const run = new Uint16Array(letters.length);
   let k = 0;
   let r = 0;
   let prevOrig = -2;
   let prevEnd = -1;
-  for (const m of t.matchAll(/\p{L}/gu)) {
-    const i = m.index;
+  // One letter (one or two code units) at a time, with a sticky test: no match objects.
+  for (let i = 0; i < t.length && k < run.length;) {
+    LETTER_AT.lastIndex = i;
+    if (!LETTER_AT.test(t)) {
+      i++;
+      continue;
+    }
+    const end = LETTER_AT.lastIndex;
     const o = n.map[i] ?? i;
     // One original character may give several letters (ligatures); an astral letter (two code
     // units) counts as a gap, which only makes obfuscated text look more spelt out.
     if (k > 0 && !(prevEnd === i && (o === prevOrig + 1 || o === prevOrig))) r++;
-    out.push(m[0]);
-    for (let j = 0; j < m[0].length; j++) run[k++] = Math.min(r, 65535);
+    for (let j = i; j < end && k < run.length; j++) run[k++] = Math.min(r, 65535);
     prevOrig = o;
-    prevEnd = i + m[0].length;
+    prevEnd = end;
+    i = end;
   }
-  return { letters: out.join(''), run: run.subarray(0, k) };
+  return { letters, run };
 }
 
 /**
