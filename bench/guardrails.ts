@@ -3,7 +3,8 @@
 //     per fold (the repository's own hand-written examples are always in the training part, never
 //     in the test part): detection rate and benign false-positive rate of the prompt_injection
 //     layer (rules + classifier, rules alone, classifier alone) and of the whole default chain.
-//  2. Toxicity: cross-validation on Davidson and the held-out own set; PII: F1 per entity.
+//  2. Toxicity: the shipped model on the held-out test split (Davidson, functional templates) and on
+//     the sets never trained on (functional "blind", own eval set); PII: F1 per entity.
 //  3. Latency of the whole default chain per ~1 KB message (p50/p99, wall and CPU) for each
 //     direction, the messages' own cost (fastest of 5 runs each, free of scheduling noise), then
 //     each layer alone (input direction).
@@ -149,17 +150,17 @@ async function crossValidate() {
 }
 
 /**
- * Toxicity: k-fold cross-validation on the Davidson tweets (hate = hateful; offensive and neither
- * = not hateful), the classifier retrained per fold on the training part plus the own training
- * set; then the held-out own set (templates and groups never trained on) with the shipped model,
- * per kind of text and per category.
+ * Toxicity, shipped model (plugins/guardrail-toxicity/train.ts trains it on the train split and
+ * calibrates it on the validation split): the held-out test split (Davidson tweets and functional
+ * templates never trained on), then the sets no part of which was trained on (functional "blind",
+ * eval/own-eval.json). Hateful = Davidson's "hate" class and the hateful functional templates;
+ * Davidson's "offensive" and "neither" and the must-pass templates are not hateful.
  */
 async function toxicity() {
-  const { readDavidson, readOwn, trainToxModel, here } = await import('../plugins/guardrail-toxicity/training.ts');
+  const { readDavidson, readOwn, allExamples, here } = await import('../plugins/guardrail-toxicity/training.ts');
   const { scoreToxicity, loadToxicityModel, toxicityDefaults, TOXICITY_CATEGORIES } =
     await import('../plugins/guardrail-toxicity/toxicity.ts');
-  const tmp = await import('node:os');
-  const fsm = await import('node:fs');
+  const { functionalSet } = await import('../plugins/guardrail-toxicity/functional.ts');
   let dav;
   try {
     dav = readDavidson();
@@ -167,123 +168,96 @@ async function toxicity() {
     console.error(`cannot read the Davidson data: ${(e as Error).message}`);
     process.exit(2);
   }
-  const own = readOwn(path.join(here, 'data', 'own-train.json'));
-  const flagged = (cats: Record<string, number>) =>
-    Object.entries(cats).some(
-      ([c, v]) => v >= ((toxicityDefaults.category_thresholds as Record<string, number>)[c] ?? toxicityDefaults.threshold),
-    );
-  const rnd = mulberry32(seed);
-  const order = dav.map((_, i) => i);
-  for (let i = order.length - 1; i > 0; i--) {
-    const j = Math.floor(rnd() * (i + 1));
-    [order[i], order[j]] = [order[j], order[i]];
-  }
-  const c: Record<string, [number, number]> = { davidson_hate: [0, 0], davidson_offensive: [0, 0], davidson_neither: [0, 0] };
-  // The same tweets counting only the hate categories (an insult aimed at the reader is abuse, not hate).
-  const HATE_CATS = ['identity_attack', 'dehumanisation', 'threat'];
-  const hc: Record<string, number> = { davidson_hate: 0, davidson_offensive: 0, davidson_neither: 0 };
-  const tfolds = Math.min(folds, 5);
-  for (let f = 0; f < tfolds; f++) {
-    const test = order.filter((_, i) => i % tfolds === f).map((i) => dav[i]);
-    const train = order.filter((_, i) => i % tfolds !== f).map((i) => dav[i]);
-    const file = path.join(tmp.tmpdir(), `vigil-tox-fold-${process.pid}.json`);
-    fsm.writeFileSync(file, JSON.stringify(trainToxModel([...train, ...own])));
-    const model = loadToxicityModel(file);
-    fsm.rmSync(file, { force: true });
-    for (const d of test) {
-      const k = c[d.kind];
-      k[0]++;
-      const cats = scoreToxicity(d.text, model).categories;
-      if (flagged(cats)) k[1]++;
-      if (flagged(Object.fromEntries(Object.entries(cats).filter(([x]) => HATE_CATS.includes(x))))) hc[d.kind]++;
-    }
-  }
-  const nonHate = [c.davidson_offensive[0] + c.davidson_neither[0], c.davidson_offensive[1] + c.davidson_neither[1]];
-  console.log(`\n## Toxicity: ${tfolds}-fold cross-validation on Davidson et al. (${dav.length} tweets), default thresholds\n`);
-  console.log('| class | tweets | flagged |');
-  console.log('|---|---|---|');
-  console.log(`| hate (hateful) | ${c.davidson_hate[0]} | ${pct(c.davidson_hate[1], c.davidson_hate[0])} |`);
-  console.log(`| offensive (not hateful) | ${c.davidson_offensive[0]} | ${pct(c.davidson_offensive[1], c.davidson_offensive[0])} |`);
-  console.log(`| neither (not hateful) | ${c.davidson_neither[0]} | ${pct(c.davidson_neither[1], c.davidson_neither[0])} |`);
-  console.log(`| all not hateful | ${nonHate[0]} | ${pct(nonHate[1], nonHate[0])} |`);
-  console.log(
-    `\nHate categories only (identity_attack, dehumanisation, threat): hate ${pct(hc.davidson_hate, c.davidson_hate[0])}, offensive ${pct(hc.davidson_offensive, c.davidson_offensive[0])}, neither ${pct(hc.davidson_neither, c.davidson_neither[0])}, all not hateful ${pct(hc.davidson_offensive + hc.davidson_neither, nonHate[0])}.`,
-  );
-  const shipped = loadToxicityModel();
-  const ev = readOwn(path.join(here, 'eval', 'own-eval.json'));
-  const byKind = new Map<string, [number, number, number]>();
-  const cat = new Map<string, { tp: number; pos: number; fp: number; neg: number }>();
-  for (const d of ev) {
-    const r = scoreToxicity(d.text, shipped);
-    const k = byKind.get(d.kind) ?? [d.harmful, 0, 0];
-    k[1]++;
-    if (flagged(r.categories)) k[2]++;
-    byKind.set(d.kind, k);
-    for (const cc of TOXICITY_CATEGORIES) {
-      const t = (toxicityDefaults.category_thresholds as Record<string, number>)[cc] ?? toxicityDefaults.threshold;
-      const x = cat.get(cc) ?? { tp: 0, pos: 0, fp: 0, neg: 0 };
-      if (d.cats.includes(cc)) {
-        x.pos++;
-        if (r.categories[cc] >= t) x.tp++;
-      } else if (!d.harmful) {
-        x.neg++;
-        if (r.categories[cc] >= t) x.fp++;
-      }
-      cat.set(cc, x);
-    }
-  }
-  let hp = 0;
-  let hf = 0;
-  let np = 0;
-  let nf = 0;
-  for (const [, [h, n, f]] of byKind) {
-    if (h) {
-      hp += n;
-      hf += f;
-    } else {
-      np += n;
-      nf += f;
-    }
-  }
-  console.log(`\n## Toxicity: held-out own set (eval/own-eval.json, ${ev.length} texts), shipped model\n`);
-  console.log(`Hateful/harmful flagged: **${pct(hf, hp)}** of ${hp}; must-pass flagged: **${pct(nf, np)}** of ${np}.\n`);
-  console.log('| kind | label | texts | flagged |');
-  console.log('|---|---|---|---|');
-  for (const [k, [h, n, f]] of [...byKind].sort()) console.log(`| ${k} | ${h ? 'harmful' : 'must pass'} | ${n} | ${pct(f, n)} |`);
-  console.log('\n| category | texts with it | detected | must-pass texts | wrongly reported |');
-  console.log('|---|---|---|---|---|');
-  for (const [k, x] of cat) console.log(`| ${k} | ${x.pos} | ${pct(x.tp, x.pos)} | ${x.neg} | ${pct(x.fp, x.neg)} |`);
-  const { functionalSet } = await import('../plugins/guardrail-toxicity/functional.ts');
-  for (const which of ['dev', 'holdout', 'fresh'] as const) {
-    const fs2 = functionalSet(which);
+  const th = (c: string) => (toxicityDefaults.category_thresholds as Record<string, number>)[c] ?? toxicityDefaults.threshold;
+  const t0 = performance.now();
+  const model = loadToxicityModel();
+  const loadMs = performance.now() - t0;
+  type Row = { text: string; hateful: number; group: string; cats: string[] };
+  /** Flag rates per group, and per category (texts with it detected; must-pass texts wrongly reported). */
+  const report = (title: string, rows: Row[]) => {
     const by = new Map<string, [number, number, number]>();
-    for (const x of fs2) {
-      const k = by.get(x.functionality) ?? [x.hateful, 0, 0];
-      k[1]++;
-      if (flagged(scoreToxicity(x.text, shipped).categories)) k[2]++;
-      by.set(x.functionality, k);
-    }
+    const cat = new Map<string, { tp: number; pos: number; fp: number; neg: number }>();
     const tot = [0, 0, 0, 0];
-    for (const [, [h, n, f]] of by) {
-      tot[h ? 0 : 2] += n;
-      tot[h ? 1 : 3] += f;
+    const evidence = new Map<string, number>();
+    for (const x of rows) {
+      const r = scoreToxicity(x.text, model);
+      const over = TOXICITY_CATEGORIES.filter((c) => r.categories[c] >= th(c));
+      const flagged = over.length > 0;
+      if (flagged && !x.hateful) {
+        // What the layer found in a text the labels call not hateful: a slur, a rule, or the classifier alone.
+        const kinds = [...new Set(r.spans.filter((sp) => over.includes(sp.category)).map((sp) => sp.kind))];
+        const why = kinds.includes('slur') ? 'slur' : kinds.length ? kinds.sort().join('+') : 'classifier';
+        evidence.set(why, (evidence.get(why) ?? 0) + 1);
+      }
+      const k = by.get(x.group) ?? [x.hateful, 0, 0];
+      k[1]++;
+      if (flagged) k[2]++;
+      by.set(x.group, k);
+      tot[x.hateful ? 0 : 2]++;
+      if (flagged) tot[x.hateful ? 1 : 3]++;
+      for (const c of TOXICITY_CATEGORIES) {
+        const v = cat.get(c) ?? { tp: 0, pos: 0, fp: 0, neg: 0 };
+        if (x.cats.includes(c) && x.hateful) {
+          v.pos++;
+          if (r.categories[c] >= th(c)) v.tp++;
+        } else if (!x.hateful) {
+          v.neg++;
+          if (r.categories[c] >= th(c)) v.fp++;
+        }
+        cat.set(c, v);
+      }
     }
+    console.log(`\n## Toxicity: ${title}\n`);
     console.log(
-      `\n## Toxicity: functional set "${which}" (functional.ts, ${fs2.length} texts, ${
-        which === 'dev'
-          ? 'the rules were tuned on it'
-          : which === 'holdout'
-            ? 'written after the rules; the clause-level fallback was designed from its misses'
-            : 'written last, measured without tuning'
-      }), shipped model\n`,
+      `Hateful flagged: **${pct(tot[1], tot[0])}** of ${tot[0]}; not hateful flagged: **${pct(tot[3], tot[2])}** of ${tot[2]}.\n`,
     );
-    console.log(
-      `Hateful flagged: **${pct(tot[1], tot[0])}** of ${tot[0]}; non-hateful flagged: **${pct(tot[3], tot[2])}** of ${tot[2]}.\n`,
-    );
-    console.log('| functionality | label | texts | flagged |');
+    console.log('| group | label | texts | flagged |');
     console.log('|---|---|---|---|');
     for (const [k, [h, n, f]] of by) console.log(`| ${k} | ${h ? 'hateful' : 'not hateful'} | ${n} | ${pct(f, n)} |`);
-  }
+    console.log('\n| category | hateful texts with it | detected | not-hateful texts | wrongly reported |');
+    console.log('|---|---|---|---|---|');
+    for (const [k, v] of cat) console.log(`| ${k} | ${v.pos} | ${pct(v.tp, v.pos)} | ${v.neg} | ${pct(v.fp, v.neg)} |`);
+    if (evidence.size)
+      console.log(
+        `\nNot hateful but flagged, by evidence: ${[...evidence]
+          .sort((a, b) => b[1] - a[1])
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ')}.`,
+      );
+    return tot;
+  };
+  const all = allExamples(dav, readOwn(path.join(here, 'data', 'own-train.json')));
+  const test = all.filter((x) => x.split === 'test');
+  const asRow = (x: (typeof all)[number]): Row => ({
+    text: x.text,
+    hateful: x.harmful,
+    group: x.kind.replace(/^functional_/, 'functional: ').replace(/^davidson_/, 'Davidson: '),
+    cats: x.kind === 'davidson_hate' ? ['identity_attack'] : x.cats,
+  });
+  console.log(`\nModel: ${path.relative(root, path.join(here, 'model.json'))}, loaded in ${loadMs.toFixed(0)} ms.`);
+  const d = report(
+    `held-out test split of Davidson et al. (${test.filter((x) => x.kind.startsWith('davidson')).length} tweets never trained on)`,
+    test.filter((x) => x.kind.startsWith('davidson')).map(asRow),
+  );
+  const f = report(
+    `held-out test split of the functional templates (${test.filter((x) => x.kind.startsWith('functional')).length} texts, templates never trained on)`,
+    test.filter((x) => x.kind.startsWith('functional')).map(asRow),
+  );
+  console.log(
+    `\nHeld-out test split, both sources: hateful flagged **${pct(d[1] + f[1], d[0] + f[0])}** of ${d[0] + f[0]}, not hateful flagged **${pct(d[3] + f[3], d[2] + f[2])}** of ${d[2] + f[2]}.`,
+  );
+  const blind = functionalSet('blind');
+  const cats = (fn: string): string[] =>
+    /dehuman/.test(fn) ? ['identity_attack', 'dehumanisation'] : /threat/.test(fn) ? ['identity_attack', 'threat'] : ['identity_attack'];
+  report(
+    `functional set "blind" (functional.ts, ${blind.length} texts, never trained on; written before this model)`,
+    blind.map((x) => ({ text: x.text, hateful: x.hateful, group: x.functionality, cats: x.hateful ? cats(x.functionality) : [] })),
+  );
+  const ev = readOwn(path.join(here, 'eval', 'own-eval.json'));
+  report(
+    `own held-out set (eval/own-eval.json, ${ev.length} texts, never trained on)`,
+    ev.map((x) => ({ text: x.text, hateful: x.harmful, group: x.kind, cats: x.cats })),
+  );
 }
 
 /** PII: precision, recall and F1 per entity on the generated multi-locale set. */
@@ -440,13 +414,14 @@ console.log(
   `# vigil guardrail benchmark (node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}, ${new Date().toISOString().slice(0, 10)})`,
 );
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
-if (only && !['detection', 'injection', 'toxicity', 'pii', 'latency'].includes(only)) {
-  console.error('--only must be detection, injection, toxicity, pii or latency');
+if (only && !['detection', 'injection', 'toxicity', 'pii', 'latency', 'allocation'].includes(only)) {
+  console.error('--only must be detection, injection, toxicity, pii, latency or allocation');
   process.exit(2);
 }
 if (!only || only === 'detection' || only === 'injection') await crossValidate();
 if (!only || only === 'detection' || only === 'toxicity') await toxicity();
 if (!only || only === 'detection' || only === 'pii') await pii();
+if (only === 'allocation') await allocation();
 if (!only || only === 'latency') {
   await latency();
   await allocation();

@@ -159,6 +159,8 @@ let bufPrev = new Int32Array(8192);
 let bufRun = new Int32Array(8192);
 /** model.weights[occ[k]], filled once per (text, model). */
 let bufW = new Float64Array(8192);
+/** Step of g the occurrence adds inside the window being scored (0: not counted). */
+let bufStep = new Float64Array(8192);
 let weightsFor: { generation: number; model: LoadedModel | null } = { generation: -1, model: null };
 // Open-addressing table feature index -> last occurrence in the text.
 let hashKeys = new Int32Array(16384);
@@ -239,6 +241,7 @@ function fillTokenFeatures(text: string, dims: number, upTo: number): TokenFeatu
     bufPrev = grow(bufPrev, n);
     bufRun = new Int32Array(bufPrev.length);
     bufW = new Float64Array(bufPrev.length);
+    bufStep = new Float64Array(bufPrev.length);
   }
   for (let k = 0; k < n; k++) {
     const f = bufOcc[k];
@@ -282,15 +285,22 @@ const stepG = (c: number) => (c < STEPS ? STEP_G[c] : G(c) - G(c - 1));
 const stepG2 = (c: number) => (c < STEPS ? STEP_G2[c] : G(c) ** 2 - G(c - 1) ** 2);
 /** Features a window has beyond the cached ones: its own <s>/</s> bigrams and a cut last word. */
 let extras = new Int32Array(512);
+/** Step of g each extra feature adds. */
+let extraStep = new Float64Array(512);
+/** The window prepareWindow() last laid out: occurrences [winA, winB), winNx extras, squared norm. */
+let winA = 0;
+let winB = 0;
+let winNx = 0;
+let winSq = 0;
 
 /**
- * predict(model, featurize(tf.text.slice(from, to))) from the token features (equal up to
- * floating-point rounding, ~1e-7), or null when the window starts inside a token or tf is stale.
+ * Lays out the window [from, to) of tf for scoring, shared by windowScore() and windowScores():
+ * bufStep[k] for the cached occurrences, extras/extraStep for the features the window adds, and
+ * the squared norm. False when the window starts inside a token.
  */
-export function windowScore(model: LoadedModel, tf: TokenFeatures, from: number, to: number): number | null {
-  if (tf.dims !== model.dims || tf.generation !== generation) return null;
+function prepareWindow(tf: TokenFeatures, from: number, to: number): boolean {
   const a = tokenAt(tf, from);
-  if (a > 0 && tf.end[a - 1] > from) return null;
+  if (a > 0 && tf.end[a - 1] > from) return false;
   let b = tokenAt(tf, to);
   // A window cut inside a word (the 600-character cap) sees only the word's head: that partial
   // word is hashed here, the whole words before it come from the cache.
@@ -303,28 +313,23 @@ export function windowScore(model: LoadedModel, tf: TokenFeatures, from: number,
     b = a + MAX_WORDS;
     piece = null;
   }
-  const { occ, prev, text } = tf;
-  if (weightsFor.generation !== generation || weightsFor.model !== model) {
-    const total = tf.featFrom[tf.count];
-    for (let k = 0; k < total; k++) bufW[k] = model.weights[occ[k]]!;
-    weightsFor = { generation, model };
-  }
+  const { prev, text } = tf;
   const A = tf.featFrom[a];
   const B = tf.featFrom[b];
   // The first token's bigram is with the window start "<s>", not with the token before it.
   const skip = b > a ? A + 1 : -1;
-  let dot = 0;
   let sq = 0;
   for (let k = A; k < B; k++) {
     if (k === skip) {
       // Not counted, but the count so far passes through it to later occurrences.
       bufRun[k] = prev[k] >= A ? bufRun[prev[k]] : 0;
+      bufStep[k] = 0;
       continue;
     }
     const p = prev[k];
     const j = p >= A ? bufRun[p] + 1 : 1;
     bufRun[k] = j;
-    dot += bufW[k] * stepG(j);
+    bufStep[k] = stepG(j);
     sq += stepG2(j);
   }
   // Extra features in featurize() order: <s> bigram, the cut word's features, </s> bigram.
@@ -361,6 +366,7 @@ export function windowScore(model: LoadedModel, tf: TokenFeatures, from: number,
   if (lastS >= 0) {
     extras[nx++] = fnvFeed(fnvFeed((0x811c9dc5 ^ 2) >>> 0, lastText, lastS, lastE), ' </s>', 0, 5) % tf.dims;
   }
+  if (extraStep.length < nx) extraStep = new Float64Array(extras.length);
   for (let x = 0; x < nx; x++) {
     const f = extras[x];
     // How many times f already occurs in the window: cached occurrences, then earlier extras.
@@ -369,11 +375,99 @@ export function windowScore(model: LoadedModel, tf: TokenFeatures, from: number,
     while (k >= B) k = prev[k]!;
     if (k >= A) c = bufRun[k]!;
     for (let y = 0; y < x; y++) if (extras[y] === f) c++;
-    dot += model.weights[f] * stepG(c + 1);
+    extraStep[x] = stepG(c + 1);
     sq += stepG2(c + 1);
   }
-  const norm = Math.sqrt(sq) || 1;
-  return sigmoid(model.bias + dot / norm);
+  winA = A;
+  winB = B;
+  winNx = nx;
+  winSq = sq;
+  return true;
+}
+
+/**
+ * predict(model, featurize(tf.text.slice(from, to))) from the token features (equal up to
+ * floating-point rounding, ~1e-7), or null when the window starts inside a token or tf is stale.
+ */
+export function windowScore(model: LoadedModel, tf: TokenFeatures, from: number, to: number): number | null {
+  if (tf.dims !== model.dims || tf.generation !== generation) return null;
+  if (!prepareWindow(tf, from, to)) return null;
+  if (weightsFor.generation !== generation || weightsFor.model !== model) {
+    const { occ } = tf;
+    const total = tf.featFrom[tf.count];
+    for (let k = 0; k < total; k++) bufW[k] = model.weights[occ[k]]!;
+    weightsFor = { generation, model };
+  }
+  let dot = 0;
+  for (let k = winA; k < winB; k++) dot += bufW[k] * bufStep[k];
+  for (let x = 0; x < winNx; x++) dot += model.weights[extras[x]] * extraStep[x];
+  return sigmoid(model.bias + dot / (Math.sqrt(winSq) || 1));
+}
+
+/**
+ * Several logistic-regression heads over the same features, their weights interleaved
+ * (packed[f * heads + h] * scale[h]): scoring all heads reads one cache line per feature instead of
+ * one line in each head's own table. Int8 weights (a model stored quantised) keep the table at a
+ * quarter of the size, which is what decides its speed: the lookups are random.
+ */
+export interface MultiHeadModel {
+  dims: number;
+  heads: number;
+  bias: Float64Array;
+  scale: Float64Array;
+  packed: Float32Array | Int8Array;
+}
+
+/** Float heads, packed as they are (scale 1). */
+export function packHeads(models: LoadedModel[]): MultiHeadModel {
+  const dims = models[0]?.dims ?? 0;
+  const heads = models.length;
+  const packed = new Float32Array(dims * heads);
+  models.forEach((m, h) => {
+    if (m.dims !== dims) throw new Error('packHeads: heads of different dimensions');
+    for (let f = 0; f < dims; f++) if (m.weights[f] !== 0) packed[f * heads + h] = m.weights[f];
+  });
+  return { dims, heads, bias: Float64Array.from(models, (m) => m.bias), scale: new Float64Array(heads).fill(1), packed };
+}
+
+/** Quantised sparse heads (feature indices, Int8 weights, a scale each), packed without dequantising. */
+export function packQuantizedHeads(
+  dims: number,
+  heads: Array<{ bias: number; scale: number; idx: Int32Array; w: Int8Array }>,
+): MultiHeadModel {
+  const n = heads.length;
+  const packed = new Int8Array(dims * n);
+  heads.forEach((hd, h) => {
+    if (hd.idx.length !== hd.w.length) throw new Error('packQuantizedHeads: indices and weights differ in length');
+    for (let i = 0; i < hd.idx.length; i++) {
+      const f = hd.idx[i];
+      if (f < 0 || f >= dims) throw new Error(`packQuantizedHeads: feature index ${f} outside 0..${dims - 1}`);
+      packed[f * n + h] = hd.w[i];
+    }
+  });
+  return { dims, heads: n, bias: Float64Array.from(heads, (hd) => hd.bias), scale: Float64Array.from(heads, (hd) => hd.scale), packed };
+}
+
+/** windowScore() for every head of `m` at once, into out[0..heads); false when it cannot score (as null there). */
+export function windowScores(m: MultiHeadModel, tf: TokenFeatures, from: number, to: number, out: Float64Array): boolean {
+  if (tf.dims !== m.dims || tf.generation !== generation) return false;
+  if (!prepareWindow(tf, from, to)) return false;
+  const { occ } = tf;
+  const { heads, packed } = m;
+  out.fill(0, 0, heads);
+  for (let k = winA; k < winB; k++) {
+    const st = bufStep[k];
+    if (st === 0) continue;
+    const base = occ[k] * heads;
+    for (let h = 0; h < heads; h++) out[h] += packed[base + h] * st;
+  }
+  for (let x = 0; x < winNx; x++) {
+    const base = extras[x] * heads;
+    for (let h = 0; h < heads; h++) out[h] += packed[base + h] * extraStep[x];
+  }
+  const norm = Math.sqrt(winSq) || 1;
+  for (let h = 0; h < heads; h++) out[h] = sigmoid(m.bias[h] + (out[h] * m.scale[h]) / norm);
+  return true;
 }
 
 export interface LoadedModel {

@@ -347,7 +347,52 @@ export function mapSpan(n: NormalizedText, start: number, end: number, original:
   return [s, Math.min(Math.max(e, s), original.length)];
 }
 
-/** Letters-only form for phrase checks that must survive separators. */
-export function squash(text: string): string {
-  return text.replace(/[^\p{L}]+/gu, '');
+const LETTER_AT = /\p{L}/uy;
+
+/**
+ * Letters-only form of normalized text for phrase checks that must survive separators, with the
+ * index of the letter run each kept letter came from. A run is a sequence of letters that were
+ * adjacent in the original text: the normalizer joins spaced letters ("j a i l" -> "jail"), so
+ * runs are counted on the original positions (`n.map`), where the joined letters stand apart.
+ */
+export function squash(n: NormalizedText): { letters: string; run: Uint16Array } {
+  const t = n.text;
+  const letters = t.replace(/[^\p{L}]+/gu, '');
+  const run = new Uint16Array(letters.length);
+  let k = 0;
+  let r = 0;
+  let prevOrig = -2;
+  let prevEnd = -1;
+  // One letter (one or two code units) at a time, with a sticky test: no match objects.
+  for (let i = 0; i < t.length && k < run.length;) {
+    LETTER_AT.lastIndex = i;
+    if (!LETTER_AT.test(t)) {
+      i++;
+      continue;
+    }
+    const end = LETTER_AT.lastIndex;
+    const o = n.map[i] ?? i;
+    // One original character may give several letters (ligatures); an astral letter (two code
+    // units) counts as a gap, which only makes obfuscated text look more spelt out.
+    if (k > 0 && !(prevEnd === i && (o === prevOrig + 1 || o === prevOrig))) r++;
+    for (let j = i; j < end && k < run.length; j++) run[k++] = Math.min(r, 65535);
+    prevOrig = o;
+    prevEnd = end;
+    i = end;
+  }
+  return { letters, run };
+}
+
+/**
+ * Whether `phrase` occurs in the squashed text spelt out letter by letter: its letters come from
+ * runs of two letters or fewer on average ("j a i l b r e a k", "i-g-n-o-r-e"), not from the
+ * ordinary words of a text that merely has spaced letters elsewhere ("B R E A K I N G. The
+ * jailbreak community ...").
+ */
+export function squashedPhrase(sq: { letters: string; run: Uint16Array }, phrase: string): boolean {
+  for (let at = sq.letters.indexOf(phrase); at >= 0; at = sq.letters.indexOf(phrase, at + 1)) {
+    const runs = sq.run[at + phrase.length - 1] - sq.run[at] + 1;
+    if (runs * 2 >= phrase.length) return true;
+  }
+  return false;
 }

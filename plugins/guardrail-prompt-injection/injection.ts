@@ -22,7 +22,14 @@ import {
 import { caesarShift, findShiftedPassage } from './caesar.ts';
 import { findEncodedBlobs } from '../../lib/guardrails/encoding.ts';
 import { defineLayer, num } from '../../lib/guardrails/layer.ts';
-import { COMBINING_MARKS, mapSpan, normalizeForMatching, squash, type NormalizedText } from '../../lib/guardrails/normalize.ts';
+import {
+  COMBINING_MARKS,
+  mapSpan,
+  normalizeForMatching,
+  squash,
+  squashedPhrase,
+  type NormalizedText,
+} from '../../lib/guardrails/normalize.ts';
 import { execWord, letterOrNumber, WORD_START, wordRegex, type WordRegex } from '../../lib/guardrails/word-start.ts';
 
 /** The shipped classifier, next to this file. */
@@ -760,9 +767,10 @@ export function matchRules(n: NormalizedText): RuleHit[] {
   // Whole phrases typed letter by letter have no innocent use in a prompt.
   if (n.stats.spacedLetters >= 12) hits.push({ rule: 'spaced_letters', kind: 'obfuscation', weight: 0.6, start: 0, end: n.text.length });
   if (n.stats.spaced > 0 || /\p{L}([.\-_*|/])\p{L}\1\p{L}\1\p{L}/u.test(n.text)) {
-    const sq = squash(n.text);
+    const sq = squash(n);
     for (const p of SQUASHED) {
-      if (sq.includes(p)) hits.push({ rule: 'squashed_phrase', kind: 'obfuscated_override', weight: 0.88, start: 0, end: n.text.length });
+      if (squashedPhrase(sq, p))
+        hits.push({ rule: 'squashed_phrase', kind: 'obfuscated_override', weight: 0.88, start: 0, end: n.text.length });
     }
   }
   return hits;

@@ -19,7 +19,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'obscenity';
 import type { GuardrailFinding } from '../../kernel/index.ts';
-import { noisyOr, tokenFeatures, windowScore, type LoadedModel } from '../../lib/guardrails/classifier.ts';
+import {
+  noisyOr,
+  packHeads,
+  packQuantizedHeads,
+  tokenFeatures,
+  windowScores,
+  type LoadedModel,
+  type MultiHeadModel,
+} from '../../lib/guardrails/classifier.ts';
 import { defineLayer, num } from '../../lib/guardrails/layer.ts';
 import { mapSpan, normalizeForMatching, type NormalizedText } from '../../lib/guardrails/normalize.ts';
 import { execWord, topLevelAlternatives, WORD_START, wordRegex, type WordRegex } from '../../lib/guardrails/word-start.ts';
@@ -48,11 +56,39 @@ export interface ToxicityModelFile {
   format: 'vigil-tox-v1';
   dims: number;
   heads: Record<ToxicityCategory, ToxHeadFile>;
+  /** Per head, the probability that scores 0.5 (set on a validation split by train.ts). */
+  calibration?: Partial<Record<ToxicityCategory, number>>;
 }
 export type ToxicityModel = Record<ToxicityCategory, LoadedModel>;
 
 export function defaultToxicityModelPath(): string {
   return path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'model.json');
+}
+
+/** Each loaded model's heads, interleaved and still quantised, for one-pass scoring (toxicityModelFromJson). */
+const packed = new WeakMap<ToxicityModel, MultiHeadModel>();
+const headOut = new Float64Array(TOXICITY_CATEGORIES.length);
+
+/** A model file's heads as dense weight vectors; each head's threshold is its calibration point. */
+export function toxicityModelFromJson(raw: ToxicityModelFile, what = 'model'): ToxicityModel {
+  if (raw?.format !== 'vigil-tox-v1' || !raw.heads) throw new Error(`${what} is not a vigil-tox-v1 model`);
+  const out = {} as ToxicityModel;
+  const quantized: Array<{ bias: number; scale: number; idx: Int32Array; w: Int8Array }> = [];
+  for (const c of TOXICITY_CATEGORIES) {
+    const h = raw.heads[c];
+    if (!h) throw new Error(`${what}: no "${c}" head`);
+    const ib = Buffer.from(h.idx, 'base64');
+    const wb = Buffer.from(h.w, 'base64');
+    const idx = new Int32Array(ib.buffer.slice(ib.byteOffset, ib.byteOffset + ib.length));
+    const w = new Int8Array(wb.buffer.slice(wb.byteOffset, wb.byteOffset + wb.length));
+    const weights = new Float32Array(raw.dims);
+    for (let i = 0; i < idx.length; i++) weights[idx[i]] = w[i] * h.scale;
+    const t = raw.calibration?.[c];
+    out[c] = { dims: raw.dims, bias: h.bias, weights, threshold: typeof t === 'number' && t > 0 && t < 1 ? t : 0.5 };
+    quantized.push({ bias: h.bias, scale: h.scale, idx, w });
+  }
+  packed.set(out, packQuantizedHeads(raw.dims, quantized));
+  return out;
 }
 
 export function loadToxicityModel(file = defaultToxicityModelPath()): ToxicityModel {
@@ -65,20 +101,7 @@ export function loadToxicityModel(file = defaultToxicityModelPath()): ToxicityMo
       { cause: e },
     );
   }
-  if (raw?.format !== 'vigil-tox-v1' || !raw.heads) throw new Error(`${file} is not a vigil-tox-v1 model`);
-  const out = {} as ToxicityModel;
-  for (const c of TOXICITY_CATEGORIES) {
-    const h = raw.heads[c];
-    if (!h) throw new Error(`${file}: no "${c}" head`);
-    const ib = Buffer.from(h.idx, 'base64');
-    const wb = Buffer.from(h.w, 'base64');
-    const idx = new Int32Array(ib.buffer.slice(ib.byteOffset, ib.byteOffset + ib.length));
-    const w = new Int8Array(wb.buffer.slice(wb.byteOffset, wb.byteOffset + wb.length));
-    const weights = new Float32Array(raw.dims);
-    for (let i = 0; i < idx.length; i++) weights[idx[i]] = w[i] * h.scale;
-    out[c] = { dims: raw.dims, bias: h.bias, weights, threshold: 0.5 };
-  }
-  return out;
+  return toxicityModelFromJson(raw, file);
 }
 
 let defaultModel: ToxicityModel | null = null;
@@ -1179,25 +1202,25 @@ export interface ToxicityResult {
 }
 
 /**
- * The classifier's probability counts from `lo` (0) to `hi` (`max`), linearly. Class balancing
- * makes raw probabilities of the rare classes high on any mention of a group ("I have friends
- * who are migrants" scores 0.6 on identity_attack); what separates hate is the top of the range.
- * Set from the score distributions of Davidson's classes and the own sets (docs/guardrails.md).
+ * A head's probability as a score: its calibration point (the probability with the validation
+ * split's target false-positive rate, train.ts) scores 0.5, 1 scores 1, and below the point the
+ * score falls off steeply (class balancing makes raw probabilities of the rare classes high on any
+ * mention of a group; what separates hate is the top of the range). Rude is not hateful: the
+ * insult head alone stays under the insult threshold (an insult aimed at the reader, "you are an
+ * idiot", comes from the rules).
  */
-const CALIBRATION: Record<ToxicityCategory, { lo: number; hi: number; max: number }> = {
-  // Rude is not hateful: the insult head (Davidson's "offensive" class) alone never reaches the
-  // insult threshold; an insult aimed at the reader ("you are an idiot") comes from the rules.
-  insult: { lo: 0.9, hi: 1, max: 0.5 },
-  identity_attack: { lo: 0.8, hi: 0.97, max: 0.9 },
-  dehumanisation: { lo: 0.6, hi: 0.95, max: 0.8 },
-  threat: { lo: 0.6, hi: 0.95, max: 0.8 },
-  sexual: { lo: 0.5, hi: 0.95, max: 0.7 },
-  self_harm: { lo: 0.5, hi: 0.95, max: 0.7 },
+const CAP: Record<ToxicityCategory, number> = {
+  insult: 0.5,
+  identity_attack: 1,
+  dehumanisation: 1,
+  threat: 1,
+  sexual: 1,
+  self_harm: 1,
 };
-const calibrated = (c: ToxicityCategory, p: number) => {
-  const k = CALIBRATION[c];
-  return k.max * Math.max(0, Math.min(1, (p - k.lo) / (k.hi - k.lo)));
-};
+export function calibratedScore(c: ToxicityCategory, p: number, t: number): number {
+  const s = p >= t ? 0.5 + (0.5 * (p - t)) / Math.max(1e-6, 1 - t) : 0.5 * (p / t) ** 4;
+  return Math.min(CAP[c], s);
+}
 
 export function scoreToxicity(text: string, model: ToxicityModel | null = null): ToxicityResult {
   const n = normalizeForMatching(text);
@@ -1334,7 +1357,12 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   };
   if (model) {
     const tf = tokenFeatures(n.text, model.insult.dims);
-    for (const c of TOXICITY_CATEGORIES) modelScore[c] = windowScore(model[c], tf, 0, n.text.length) ?? 0;
+    // All heads in one pass over the features (the scores in TOXICITY_CATEGORIES order).
+    let heads = packed.get(model);
+    // A model not loaded from a file (built in code) is packed from its float heads once.
+    if (!heads) packed.set(model, (heads = packHeads(TOXICITY_CATEGORIES.map((c) => model[c]))));
+    if (windowScores(heads, tf, 0, n.text.length, headOut))
+      for (let h = 0; h < TOXICITY_CATEGORIES.length; h++) modelScore[TOXICITY_CATEGORIES[h]] = headOut[h];
   }
   // Hate that is reported or quoted ("he said '<group> are vermin'", "she wrote that ...") is
   // a mention, not the speaker's own claim.
@@ -1370,7 +1398,7 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   }
   const shortScale = Math.min(1, words / 5);
   for (const c of TOXICITY_CATEGORIES) {
-    let weak = calibrated(c, modelScore[c]) * shortScale;
+    let weak = model ? calibratedScore(c, modelScore[c], model[c].threshold) * shortScale : 0;
     if ((!groupRef || !hostile) && (c === 'identity_attack' || c === 'dehumanisation')) weak = Math.min(weak, 0.4);
     if (c === 'insult') weak = Math.min(0.75, noisyOr([weak, lexInsult]));
     if (c === 'sexual') weak = Math.min(0.45, noisyOr([weak, lexSexual]));

@@ -4,8 +4,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { exportModel, featurize, trainLogReg, type HashedModel, type SparseVector } from '../../lib/guardrails/classifier.ts';
+import { exportModel, featurize, mulberry32, trainLogReg, type HashedModel, type SparseVector } from '../../lib/guardrails/classifier.ts';
 import { normalizeForMatching } from '../../lib/guardrails/normalize.ts';
+import { functionalTemplates } from './functional.ts';
 import { CATEGORIES, type Category, type ToxExample } from './gen-sets.ts';
 
 export const here = path.dirname(fileURLToPath(import.meta.url));
@@ -24,6 +25,8 @@ export interface ToxModelFile {
   format: 'vigil-tox-v1';
   dims: number;
   heads: Record<Category, ToxHead>;
+  /** Per head, the probability that maps to a score of 0.5 (chosen on the validation split). */
+  calibration?: Record<Category, number>;
   meta?: Record<string, unknown>;
 }
 /** Weights kept per head (by magnitude). */
@@ -144,4 +147,141 @@ export function trainToxModel(data: ToxExample[], meta?: Record<string, unknown>
     heads[cat] = compactHead(exportModel(m));
   }
   return { format: 'vigil-tox-v1', dims: TOX_DIMS, heads, meta };
+}
+
+export const CATEGORIES_LIST = CATEGORIES;
+
+// ---- splits and the functional training data ----------------------------------------------------
+
+export type Split = 'train' | 'val' | 'test';
+export type SplitExample = ToxExample & { split: Split };
+
+/** A fixed split by a key's hash: 70% train, 10% validation (calibration), 20% held-out test. */
+export function splitOf(key: string): Split {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  const r = (h >>> 0) % 10;
+  return r === 0 ? 'val' : r <= 2 ? 'test' : 'train';
+}
+
+/** Davidson tweets with their split (by text, so duplicate tweets share one split). */
+export function splitDavidson(d: ToxExample[]): SplitExample[] {
+  return d.map((x) => ({ ...x, split: splitOf(`davidson:${x.text}`) }));
+}
+
+/**
+ * Protected groups the functional templates are filled with besides their own targets, so that
+ * every hateful and every must-pass template sees the same groups and the heads learn the
+ * predicate, not the group ("<group> are vermin" vs "<group> opened a cafe").
+ */
+const FILL_GROUPS: Array<{ G: string; g: string }> = [
+  { G: 'Muslims', g: 'Muslim' },
+  { G: 'Jews', g: 'Jew' },
+  { G: 'Black people', g: 'Black man' },
+  { G: 'immigrants', g: 'immigrant' },
+  { G: 'gay people', g: 'gay man' },
+  { G: 'women', g: 'woman' },
+  { G: 'trans people', g: 'trans woman' },
+  { G: 'disabled people', g: 'disabled person' },
+  { G: 'Asians', g: 'Asian' },
+  { G: 'refugees', g: 'refugee' },
+  { G: 'Christians', g: 'Christian' },
+  { G: 'Arabs', g: 'Arab' },
+  { G: 'Hispanics', g: 'Hispanic' },
+  { G: 'Indians', g: 'Indian' },
+  { G: 'Africans', g: 'African' },
+  { G: 'Sikhs', g: 'Sikh' },
+  { G: 'bisexual people', g: 'bisexual woman' },
+  { G: 'autistic people', g: 'autistic kid' },
+  { G: 'Somalis', g: 'Somali' },
+  { G: 'Latinas', g: 'Latina' },
+];
+
+/** Categories a functional-set functionality teaches (hateful ones always identity_attack). */
+function functionalityCats(f: string, hateful: 0 | 1): Category[] {
+  if (!hateful) return /abuse_individual|profanity|not_hate/.test(f) ? ['insult'] : [];
+  const cats: Category[] = ['identity_attack'];
+  if (/dehuman/.test(f)) cats.push('dehumanisation');
+  if (/threat/.test(f)) cats.push('threat');
+  if (/profanity|slur/.test(f)) cats.push('insult');
+  return cats;
+}
+
+/**
+ * The dev, holdout and fresh functional templates as examples, split by template (a test
+ * template is never seen in training, with any group). Group templates are filled with their own
+ * targets and 6 of FILL_GROUPS; slur templates with their own targets; others once.
+ */
+export function functionalExamples(): SplitExample[] {
+  const out: SplitExample[] = [];
+  const seen = new Set<string>();
+  const rnd = mulberry32(29);
+  for (const t of functionalTemplates()) {
+    const split = splitOf(`functional:${t.template}`);
+    const cats = functionalityCats(t.functionality, t.hateful);
+    const fills: Array<{ G: string; g: string; S: string }> = [];
+    if (/\{S\}/.test(t.template)) fills.push(...t.targets);
+    else if (/\{[Gg]\}/.test(t.template)) {
+      fills.push(...t.targets);
+      for (let k = 0; k < 6; k++) fills.push({ ...FILL_GROUPS[Math.floor(rnd() * FILL_GROUPS.length)], S: '' });
+    } else fills.push({ G: '', g: '', S: '' });
+    for (const tg of fills) {
+      let text = t.template.replace(/\{G\}/g, tg.G).replace(/\{g\}/g, tg.g).replace(/\{S\}/g, tg.S);
+      text = text.replace(/^(\p{Ll})/u, (c) => c.toUpperCase());
+      if (rnd() < 0.3) text = text.toLowerCase();
+      if (seen.has(text)) continue;
+      seen.add(text);
+      out.push({ text, harmful: t.hateful, cats, kind: `functional_${t.functionality}`, split });
+    }
+  }
+  return out;
+}
+
+/** Every training source with its split: Davidson, the functional templates, the own set (train only). */
+export function allExamples(davidson: ToxExample[], own: ToxExample[]): SplitExample[] {
+  const ownTrain = own.map((x): SplitExample => ({ ...x, split: 'train' }));
+  return [...splitDavidson(davidson), ...functionalExamples(), ...ownTrain];
+}
+
+/** Validation false-positive rate each head is calibrated to (its probability at this rate maps to 0.5). */
+export const CALIBRATION_FPR: Record<Category, number> = {
+  insult: 0.1,
+  identity_attack: 0.02,
+  dehumanisation: 0.01,
+  threat: 0.01,
+  sexual: 0.01,
+  self_harm: 0.01,
+};
+
+/**
+ * The lowest calibration point per head. The heads are trained class-balanced, so their raw
+ * probabilities of rare classes run high; where the validation split has too few must-pass texts
+ * near the top of the range to set a point above 0.5, the floor does. Threat's floor is 0.7:
+ * neutral group statements ("<group> make up ten percent of the city") reach 0.5-0.6 on it.
+ */
+export const CALIBRATION_FLOOR: Record<Category, number> = {
+  insult: 0.5,
+  identity_attack: 0.5,
+  dehumanisation: 0.5,
+  threat: 0.7,
+  sexual: 0.5,
+  self_harm: 0.5,
+};
+
+/**
+ * Per head, the probability whose false-positive rate on the validation texts that must pass
+ * (harmful 0, without the category) is CALIBRATION_FPR, at least CALIBRATION_FLOOR.
+ */
+export function calibrate(val: ToxExample[], score: (text: string) => Record<Category, number>): Record<Category, number> {
+  const probs = val.map((x) => score(x.text));
+  const cal = {} as Record<Category, number>;
+  for (const c of CATEGORIES) {
+    const neg = val
+      .map((x, i) => (x.harmful === 0 && !x.cats.includes(c) ? probs[i][c] : -1))
+      .filter((p) => p >= 0)
+      .sort((a, b) => b - a);
+    const k = Math.floor(neg.length * CALIBRATION_FPR[c]);
+    cal[c] = Math.round(Math.max(CALIBRATION_FLOOR[c], Math.min(0.999, neg[k] ?? 0.5)) * 1e4) / 1e4;
+  }
+  return cal;
 }

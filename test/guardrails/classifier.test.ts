@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { featurize, loadModel, mulberry32, predict, tokenFeatures, windowScore } from '../../lib/guardrails/classifier.ts';
+import {
+  featurize,
+  loadModel,
+  mulberry32,
+  packHeads,
+  predict,
+  tokenFeatures,
+  windowScore,
+  windowScores,
+} from '../../lib/guardrails/classifier.ts';
 import { loadInjectionModelFile, windows } from '../../plugins/guardrail-prompt-injection/injection.ts';
 
 const model = loadModel(loadInjectionModelFile());
@@ -51,5 +60,20 @@ describe('classifier window scoring from cached token features', () => {
   it('scores an empty window like an empty text', () => {
     const tf = tokenFeatures('', model.dims);
     assert.equal(windowScore(model, tf, 0, 0), predict(model, featurize('', model.dims)));
+  });
+  it('scores several heads in one pass as each head alone, windows cut inside words included', () => {
+    // A second head: the same weights negated and shifted, so the two scores differ.
+    const other = { ...model, bias: -model.bias + 0.3, weights: model.weights.map((w) => -w) };
+    const multi = packHeads([model, other]);
+    const out = new Float64Array(2);
+    const tf = tokenFeatures(text, model.dims);
+    for (const [s, e] of [[0, text.length], [0, 37], ...windows(text, 40)] as Array<[number, number]>) {
+      if (!windowScores(multi, tf, s, e, out)) continue;
+      const slice = featurize(text.slice(s, e), model.dims);
+      assert.ok(Math.abs(out[0] - predict(model, slice)) < 1e-6, `head 0, window ${s}-${e}`);
+      assert.ok(Math.abs(out[1] - predict(other, slice)) < 1e-6, `head 1, window ${s}-${e}`);
+    }
+    assert.equal(windowScores(multi, tf, 2, 30, out), false, 'a window inside a word is declined');
+    assert.throws(() => packHeads([model, { ...model, dims: 8, weights: new Float32Array(8) }]), /different dimensions/);
   });
 });

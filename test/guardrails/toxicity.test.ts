@@ -3,10 +3,12 @@
 // negation, neutral statements about groups, reclaimed terms and profanity aimed at no one pass.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { functionalSet } from '../../plugins/guardrail-toxicity/functional.ts';
-import { createToxicityGuardrail, loadToxicityModel, scoreToxicity } from '../../plugins/guardrail-toxicity/toxicity.ts';
+import { calibratedScore, createToxicityGuardrail, loadToxicityModel, scoreToxicity } from '../../plugins/guardrail-toxicity/toxicity.ts';
+import { functionalExamples, splitOf } from '../../plugins/guardrail-toxicity/training.ts';
 import type { GuardrailFinding } from '../../kernel/index.ts';
 import { ROOT } from '../gateway/helpers.ts';
 
@@ -80,8 +82,8 @@ describe('held-out own set', () => {
   });
 });
 
-describe('functional sets (hate-speech test-suite functionalities, written by hand, never trained on)', () => {
-  const rate = (which: 'dev' | 'holdout' | 'fresh') => {
+describe('functional sets (hate-speech test-suite functionalities, written by hand)', () => {
+  const rate = (which: 'blind') => {
     const r = { pos: 0, tp: 0, neg: 0, fp: 0 };
     for (const x of functionalSet(which)) {
       const hit = flagged(x.text).length > 0;
@@ -95,16 +97,16 @@ describe('functional sets (hate-speech test-suite functionalities, written by ha
     }
     return r;
   };
-  it('flags hate in new phrasings and passes the non-hateful contrasts', () => {
-    // Figures at the time of writing: holdout 82% / 0%, fresh 65% / 0% (docs/BENCHMARKS.md).
-    for (const [which, minTp] of [
-      ['holdout', 0.8],
-      ['fresh', 0.6],
-    ] as const) {
-      const r = rate(which);
-      assert.ok(r.tp / r.pos >= minTp, `${which}: hateful flagged ${r.tp}/${r.pos}`);
-      assert.ok(r.fp / r.neg <= 0.05, `${which}: non-hateful flagged ${r.fp}/${r.neg}`);
-    }
+  it('flags hate in phrasings never trained on and passes the non-hateful contrasts', () => {
+    // The blind set is in no training split (training.ts trains on dev, holdout and fresh).
+    // Figure at the time of writing: 82% / 0% (docs/BENCHMARKS.md).
+    const r = rate('blind');
+    assert.ok(r.tp / r.pos >= 0.8, `blind: hateful flagged ${r.tp}/${r.pos}`);
+    assert.ok(r.fp / r.neg <= 0.05, `blind: non-hateful flagged ${r.fp}/${r.neg}`);
+  });
+  it('the classifier alone reports no threat without a violent or hostile word', () => {
+    for (const t of ['Muslims make up about ten percent of the city.', 'Refugees make up a large share of the new students.'])
+      assert.deepEqual(flagged(t), [], t);
   });
   it('tells slur homonyms, reclaimed and quoted uses from slurs', () => {
     for (const t of [
@@ -122,5 +124,44 @@ describe('functional sets (hate-speech test-suite functionalities, written by ha
       'Seeing a Muslim ruins my whole day.',
     ])
       assert.ok(flagged(t).includes('identity_attack'), t);
+  });
+});
+
+describe('trained model file', () => {
+  const file = path.join(ROOT, 'plugins', 'guardrail-toxicity', 'model.json');
+  it('is compact, carries a calibration point per head and loads them as thresholds', () => {
+    assert.ok(fs.statSync(file).size < 2 * 1024 * 1024);
+    const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as { calibration: Record<string, number> };
+    const m = loadToxicityModel(file);
+    for (const c of ['insult', 'identity_attack', 'dehumanisation', 'threat', 'sexual', 'self_harm'] as const) {
+      assert.ok(raw.calibration[c] >= 0.5 && raw.calibration[c] < 1, c);
+      assert.equal(m[c].threshold, raw.calibration[c]);
+    }
+  });
+  it('a head probability at its calibration point scores 0.5, above it more, below it much less', () => {
+    assert.equal(calibratedScore('identity_attack', 0.9, 0.9), 0.5);
+    assert.ok(calibratedScore('identity_attack', 0.95, 0.9) > 0.7);
+    assert.ok(calibratedScore('identity_attack', 0.6, 0.9) < 0.15);
+    // Rude is not hateful: the insult head alone never reaches the insult threshold.
+    assert.ok(calibratedScore('insult', 1, 0.5) <= 0.5);
+  });
+  it('fails closed on a file that is not a model', () => {
+    const bad = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-tox-')), 'model.json');
+    fs.writeFileSync(bad, JSON.stringify({ format: 'vigil-tox-v1', dims: 16, heads: {} }));
+    assert.throws(() => loadToxicityModel(bad), /no "insult" head/);
+    fs.writeFileSync(bad, '{not json');
+    assert.throws(() => loadToxicityModel(bad), /unreadable/);
+  });
+  it('splits by template: no functional template has examples in two splits', () => {
+    const seen = new Map<string, string>();
+    for (const x of functionalExamples()) {
+      // The same text from two templates is impossible here, so one text, one split.
+      const prev = seen.get(x.text);
+      assert.ok(prev === undefined || prev === x.split, x.text);
+      seen.set(x.text, x.split);
+    }
+    const splits = new Set(functionalExamples().map((x) => x.split));
+    assert.deepEqual([...splits].sort(), ['test', 'train', 'val']);
+    assert.equal(splitOf('functional:x'), splitOf('functional:x'));
   });
 });
