@@ -5,12 +5,16 @@
 // own process. Prints turns/s and p50/p99 latency per scenario, as wrk measures them.
 //
 // Bounded: BENCH_S seconds per scenario (default 10) after BENCH_WARM_S of warm-up (default 3).
-// BENCH_GUARDRAILS=all (default) | none | both. Needs `wrk` on PATH (Debian package `wrk`).
+// BENCH_GUARDRAILS=all (default) | none | both. BENCH_SCENARIO=answer | skill | all (default).
+// BENCH_PROFILE=<dir> writes a CPU profile of
+// each measured window. Prints the server's CPU time per turn (process CPU / turns served),
+// which stays comparable when the machine is loaded; turns/s and latency do not. Needs `wrk` on PATH (Debian package `wrk`).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { Session } from 'node:inspector/promises';
 import pino from 'pino';
 import { Kernel } from '../kernel/kernel.ts';
 
@@ -32,6 +36,8 @@ const SECS = Number(process.env.BENCH_S ?? 10);
 const WARM = Number(process.env.BENCH_WARM_S ?? 3);
 const CONC = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const run = promisify(execFile);
+/** BENCH_PROFILE=<dir>: write a CPU profile of the measured window (not boot or warm-up) per scenario. */
+const PROFILE = process.env.BENCH_PROFILE ?? '';
 
 async function boot(withGuardrails: boolean) {
   const all = fs.readdirSync(path.join(ROOT, 'plugins'));
@@ -99,7 +105,22 @@ async function scenario(label: string, message: string, withGuardrails: boolean)
   if (probe.status !== 200) throw new Error(`chat failed: ${probe.status} ${await probe.text()}`);
   await probe.arrayBuffer();
   if (WARM > 0) await wrk(url, body, WARM); // JIT, prepared statements, pools
+  const prof = PROFILE ? new Session() : null;
+  if (prof) {
+    prof.connect();
+    await prof.post('Profiler.enable');
+    await prof.post('Profiler.start');
+  }
+  const cpu0 = process.cpuUsage();
   const r = await wrk(url, body, SECS);
+  const cpu = process.cpuUsage(cpu0);
+  if (prof) {
+    const { profile } = await prof.post('Profiler.stop');
+    const file = path.join(PROFILE, `gateway-${label.split(' ')[0]}-${withGuardrails ? 'guarded' : 'bare'}.cpuprofile`);
+    fs.mkdirSync(PROFILE, { recursive: true });
+    fs.writeFileSync(file, JSON.stringify(profile));
+    prof.disconnect();
+  }
   const sessions = (await k.store.listSessions({ tenant: null, limit: 1_000_000 })).length;
   await k.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -109,6 +130,7 @@ async function scenario(label: string, message: string, withGuardrails: boolean)
     'turns/s': Math.round(r.rps),
     'p50 ms': +r.p50.toFixed(2),
     'p99 ms': +r.p99.toFixed(2),
+    'CPU ms/turn': +((cpu.user + cpu.system) / 1000 / Math.max(1, r.requests)).toFixed(3),
     turns: r.requests,
     errors: r.errors,
     'sessions stored': sessions,
@@ -118,9 +140,10 @@ async function scenario(label: string, message: string, withGuardrails: boolean)
 const which = process.env.BENCH_GUARDRAILS ?? 'all';
 const modes = which === 'both' ? [false, true] : [which !== 'none'];
 const rows = [];
+const only = process.env.BENCH_SCENARIO ?? 'all'; // answer | skill | all
 for (const g of modes) {
-  rows.push(await scenario('answer only ("hello there")', 'hello there', g));
-  rows.push(await scenario('skill call ("sha256 of abc")', 'sha256 of abc', g));
+  if (only !== 'skill') rows.push(await scenario('answer only ("hello there")', 'hello there', g));
+  if (only !== 'answer') rows.push(await scenario('skill call ("sha256 of abc")', 'sha256 of abc', g));
 }
 const load = os
   .loadavg()

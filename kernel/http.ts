@@ -64,9 +64,10 @@ export async function buildSurface(o: SurfaceOptions): Promise<FastifyInstance> 
   // DNS rebinding: a page on evil.example whose name later resolves to 127.0.0.1 reaches us with
   // "Host: evil.example". Only names we answer to are served.
   const hosts = hostPolicy(o.bindHosts ?? ['127.0.0.1'], o.allowedHosts ?? []);
-  app.addHook('onRequest', async (req, reply) => {
-    if (hosts.allowed(req.headers.host)) return;
-    return sendError(
+  // (Callback-style hooks: the common case finishes synchronously, without a promise per request.)
+  app.addHook('onRequest', (req, reply, done) => {
+    if (hosts.allowed(req.headers.host)) return done();
+    void sendError(
       reply,
       421,
       'misdirected_request',
@@ -74,11 +75,11 @@ export async function buildSurface(o: SurfaceOptions): Promise<FastifyInstance> 
     );
   });
   // Fail closed: a security plugin that did not load must not leave its routes open.
-  app.addHook('onRequest', async (req, reply) => {
+  app.addHook('onRequest', (req, reply, done) => {
     const failed = o.registry.failedProtectors((p) => protects(p, o.surface, req.url));
-    if (!failed.length) return;
+    if (!failed.length) return done();
     const why = failed.map((id) => `${id} (${o.registry.statuses.get(id)?.error ?? 'failed'})`).join('; ');
-    return sendError(
+    void sendError(
       reply,
       503,
       'unavailable',
@@ -91,7 +92,9 @@ export async function buildSurface(o: SurfaceOptions): Promise<FastifyInstance> 
   const bodyMs = o.bodyTimeoutMs ?? 30_000;
   app.addHook('preParsing', async (req, reply, payload) => {
     const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
-    if (!hasBody) return payload;
+    // A body that has already arrived whole (the usual small JSON body, read with the headers)
+    // cannot trickle: no timer and no extra stream for it.
+    if (!hasBody || req.raw.complete) return payload;
     const out = new PassThrough();
     // The parser may have given up on the stream already (413); a late timeout is then moot.
     out.on('error', () => undefined);

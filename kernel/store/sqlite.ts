@@ -79,6 +79,8 @@ function startCheckpointer(file: string): { stop(): Promise<void> } | null {
   }
 }
 const j = (v: unknown) => JSON.stringify(v ?? null);
+/** Tables written through the group commit (SqliteStore.queue). */
+type Table = 'sessions' | 'messages' | 'audit_events' | 'records';
 const pj = <T>(s: string | null): T => (s == null ? (null as T) : (JSON.parse(s) as T));
 
 export class SqliteStore implements Store {
@@ -93,6 +95,11 @@ export class SqliteStore implements Store {
     this.db.pragma('foreign_keys = ON');
     this.db.pragma('busy_timeout = 5000');
     this.migrate();
+    this.appendTx = this.db.transaction((sessionId, rows, t) => {
+      const ins = this.stmt('INSERT INTO messages (session_id, role, content, data, created_at) VALUES (?, ?, ?, ?, ?)');
+      for (const [role, content, data] of rows) ins.run(sessionId, role, content, data, t);
+      this.stmt('UPDATE sessions SET updated_at = ? WHERE id = ?').run(t, sessionId);
+    });
     if (file !== ':memory:' && process.env.VIGIL_SQLITE_CHECKPOINT_THREAD !== '0') {
       // A WAL checkpoint copies pages back into the database file and fsyncs it: run on the
       // main thread (SQLite's default, every 1000 pages) it stalls every request for that long.
@@ -113,6 +120,58 @@ export class SqliteStore implements Store {
       this.statements.set(sql, st);
     }
     return st;
+  }
+
+  // Group commit. The writes of a chat turn (its session, messages, audit events, usage record)
+  // are queued and committed together with every other write made in the same turn of the
+  // event loop, in one transaction at the next one: one WAL commit for all of them instead of
+  // one per statement, which under load was the main cost of the store. Each caller's promise
+  // resolves only after that commit, so an acknowledged write is a stored write. A write that
+  // fails (a constraint) fails alone: the batch is rolled back and its writes are retried one
+  // transaction each. Values are serialised when the write is queued, so a value that cannot be
+  // stored is refused at once. Every other operation first commits the queued writes to the
+  // tables it reads or writes, so reads see every write made before them, in program order.
+  private writes: Array<{ run: () => unknown; resolve: (v: any) => void; reject: (err: unknown) => void }> = [];
+  private dirty = new Set<Table>();
+  private queue<T>(tables: Table[], run: () => T): Promise<T> {
+    if (!this.db.open) return Promise.reject(new TypeError('The database connection is not open'));
+    for (const t of tables) this.dirty.add(t);
+    return new Promise<T>((resolve, reject) => {
+      if (this.writes.push({ run, resolve, reject }) === 1) setImmediate(this.flushWrites);
+    });
+  }
+  private readonly flushWrites = () => {
+    const batch = this.writes;
+    if (!batch.length) return;
+    this.writes = [];
+    this.dirty.clear();
+    const out = new Array<unknown>(batch.length);
+    try {
+      this.db.transaction(() => {
+        for (let i = 0; i < batch.length; i++) out[i] = batch[i].run();
+      })();
+    } catch (err) {
+      // Busy or I/O errors would fail again one by one (and wait busy_timeout each time).
+      const c = (err as { code?: unknown }).code;
+      const code = typeof c === 'string' ? c : '';
+      if (batch.length === 1 || code === 'SQLITE_BUSY' || code.startsWith('SQLITE_IOERR') || code === 'SQLITE_FULL') {
+        for (const w of batch) w.reject(err);
+        return;
+      }
+      for (const w of batch) {
+        try {
+          w.resolve(this.db.transaction(w.run)());
+        } catch (one) {
+          w.reject(one);
+        }
+      }
+      return;
+    }
+    for (let i = 0; i < batch.length; i++) batch[i].resolve(out[i]);
+  };
+  /** Commits queued writes first when any of them touches one of these tables. */
+  private settle(...tables: Table[]) {
+    if (this.writes.length && tables.some((t) => this.dirty.has(t))) this.flushWrites();
   }
 
   static open(dataDir: string): SqliteStore {
@@ -138,7 +197,7 @@ export class SqliteStore implements Store {
   }
 
   async close() {
-    if (this.auditBatch.length) this.flushAudit();
+    if (this.writes.length) this.flushWrites();
     await this.checkpointer?.stop();
     if (this.db.open) this.db.close();
   }
@@ -205,21 +264,20 @@ export class SqliteStore implements Store {
       updated_at: t,
       meta: s.meta ?? {},
     };
-    this.stmt('INSERT INTO sessions (id, tenant, subject, created_at, updated_at, meta) VALUES (?, ?, ?, ?, ?, ?)').run(
-      rec.id,
-      rec.tenant,
-      rec.subject,
-      t,
-      t,
-      j(rec.meta),
-    );
-    return rec;
+    const meta = j(rec.meta);
+    const ins = this.stmt('INSERT INTO sessions (id, tenant, subject, created_at, updated_at, meta) VALUES (?, ?, ?, ?, ?, ?)');
+    return this.queue(['sessions'], () => {
+      ins.run(rec.id, rec.tenant, rec.subject, t, t, meta);
+      return rec;
+    });
   }
   async getSession(id: string, tenant: string | null) {
+    this.settle('sessions');
     const row = this.stmt('SELECT * FROM sessions WHERE id = ? AND tenant IS ?').get(id, tenant) as any;
     return row ? { ...row, meta: pj(row.meta) } : null;
   }
   async listSessions(q: { tenant: string | null; limit: number; subject?: string }) {
+    this.settle('sessions');
     const rows = (
       q.subject
         ? this.stmt('SELECT * FROM sessions WHERE tenant IS ? AND subject = ? ORDER BY updated_at DESC LIMIT ?').all(
@@ -233,74 +291,42 @@ export class SqliteStore implements Store {
   }
   async appendMessages(sessionId: string, msgs: Array<Omit<MessageRecord, 'seq' | 'session_id' | 'created_at'>>) {
     const t = now();
-    const ins = this.stmt('INSERT INTO messages (session_id, role, content, data, created_at) VALUES (?, ?, ?, ?, ?)');
-    this.db.transaction(() => {
-      for (const m of msgs) ins.run(sessionId, m.role, m.content, m.data == null ? null : j(m.data), t);
-      this.stmt('UPDATE sessions SET updated_at = ? WHERE id = ?').run(t, sessionId);
-    })();
+    const rows = msgs.map((m) => [m.role, m.content, m.data == null ? null : j(m.data)] as const);
+    await this.queue(['sessions', 'messages'], () => this.appendTx(sessionId, rows, t));
   }
+  // All or nothing on its own inside the batch's transaction: a nested transaction is a savepoint.
+  private appendTx!: (sessionId: string, rows: ReadonlyArray<readonly [string, string | null, string | null]>, t: string) => void;
   async getMessages(sessionId: string) {
+    this.settle('messages');
     const rows = this.stmt('SELECT * FROM messages WHERE session_id = ? ORDER BY seq').all(sessionId) as any[];
     return rows.map((r) => ({ ...r, data: pj(r.data) }));
   }
   async deleteSession(id: string, tenant: string | null) {
+    this.settle('sessions', 'messages');
     return this.stmt('DELETE FROM sessions WHERE id = ? AND tenant IS ?').run(id, tenant).changes > 0;
   }
   async purgeSessionsBefore(cutoffIso: string) {
+    this.settle('sessions', 'messages');
     return this.stmt('DELETE FROM sessions WHERE updated_at < ?').run(cutoffIso).changes;
   }
 
   // --- audit (append-only: there is no update or delete of events, only redaction of detail)
-  // Group commit: the events appended while the event loop is busy are written in one
-  // transaction at the next turn of the loop (one WAL commit instead of one per event, the
-  // main cost of the audit log under load). Each caller's promise resolves only after the
-  // commit, so an acknowledged event is a stored event.
-  private auditBatch: Array<{ e: AuditEvent; ts: string; resolve: (v: AuditEvent) => void; reject: (err: unknown) => void }> = [];
-  private flushAudit = () => {
-    const batch = this.auditBatch;
-    this.auditBatch = [];
+  // Appended through the group commit (see queue()): one WAL commit for all the events of a
+  // turn of the event loop, each caller answered after it.
+  async appendAudit(e: AuditEvent): Promise<AuditEvent> {
+    const ts = e.ts ?? now();
+    const detail = j(e.detail);
     const ins = this.stmt(
       'INSERT INTO audit_events (ts, tenant, type, outcome, actor, session_id, severity, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
-    const ids: number[] = [];
-    try {
-      this.db.transaction(() => {
-        for (const { e, ts } of batch)
-          ids.push(
-            Number(
-              ins.run(ts, e.tenant, e.type, e.outcome, e.actor ?? null, e.session_id ?? null, e.severity ?? 3, j(e.detail)).lastInsertRowid,
-            ),
-          );
-      })();
-    } catch (err) {
-      // One bad event must not sink its neighbours: retry them one by one.
-      for (const b of batch) {
-        try {
-          b.resolve({
-            ...b.e,
-            id: Number(
-              ins.run(b.ts, b.e.tenant, b.e.type, b.e.outcome, b.e.actor ?? null, b.e.session_id ?? null, b.e.severity ?? 3, j(b.e.detail))
-                .lastInsertRowid,
-            ),
-            ts: b.ts,
-          });
-        } catch (one) {
-          b.reject(one);
-        }
-      }
-      return;
-    }
-    batch.forEach((b, i) => b.resolve({ ...b.e, id: ids[i], ts: b.ts }));
-  };
-  appendAudit(e: AuditEvent): Promise<AuditEvent> {
-    if (!this.db.open) return Promise.reject(new TypeError('The database connection is not open'));
-    const ts = e.ts ?? now();
-    return new Promise((resolve, reject) => {
-      if (this.auditBatch.push({ e, ts, resolve, reject }) === 1) setImmediate(this.flushAudit);
-    });
+    return this.queue(['audit_events'], () => ({
+      ...e,
+      id: Number(ins.run(ts, e.tenant, e.type, e.outcome, e.actor ?? null, e.session_id ?? null, e.severity ?? 3, detail).lastInsertRowid),
+      ts,
+    }));
   }
   async queryAudit(q: AuditQuery) {
-    if (this.auditBatch.length) this.flushAudit(); // reads see every append made before them
+    this.settle('audit_events'); // reads see every append made before them
     const where = ['tenant IS ?'];
     const args: unknown[] = [q.tenant];
     if (q.from) {
@@ -333,7 +359,7 @@ export class SqliteStore implements Store {
     return rows.map((r) => ({ ...r, detail: pj(r.detail) }));
   }
   async redactAudit(tenant: string | null, match: (e: AuditEvent) => Record<string, unknown> | null) {
-    if (this.auditBatch.length) this.flushAudit();
+    this.settle('audit_events');
     const rows = this.stmt('SELECT * FROM audit_events WHERE tenant IS ?').all(tenant) as any[];
     const upd = this.stmt('UPDATE audit_events SET detail = ? WHERE id = ?');
     let n = 0;
@@ -399,11 +425,15 @@ export class SqliteStore implements Store {
 
   // --- generic records
   async putRecord(collection: string, id: string, data: Record<string, unknown>, tenant: string | null = null) {
-    this.stmt(
+    const up = this.stmt(
       'INSERT INTO records (collection, id, tenant, data, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(collection, tenant, id) DO UPDATE SET data=excluded.data, updated_at=excluded.updated_at',
-    ).run(collection, id, tenant ?? '', j(data), now());
+    );
+    const body = j(data);
+    const t = now();
+    await this.queue(['records'], () => up.run(collection, id, tenant ?? '', body, t));
   }
   async getRecord(collection: string, id: string, tenant: string | null = null) {
+    this.settle('records');
     const row = this.stmt('SELECT data FROM records WHERE collection = ? AND id = ? AND tenant = ?').get(
       collection,
       id,
@@ -412,6 +442,7 @@ export class SqliteStore implements Store {
     return row ? pj<Record<string, unknown>>(row.data) : null;
   }
   async listRecords(collection: string, tenant: string | null = null) {
+    this.settle('records');
     const rows = this.stmt('SELECT id, data, updated_at FROM records WHERE collection = ? AND tenant = ? ORDER BY updated_at DESC').all(
       collection,
       tenant ?? '',
@@ -419,6 +450,7 @@ export class SqliteStore implements Store {
     return rows.map((r) => ({ id: r.id, data: pj<Record<string, unknown>>(r.data), updated_at: r.updated_at }));
   }
   async deleteRecord(collection: string, id: string, tenant: string | null = null) {
+    this.settle('records');
     return this.stmt('DELETE FROM records WHERE collection = ? AND id = ? AND tenant = ?').run(collection, id, tenant ?? '').changes > 0;
   }
 }

@@ -80,10 +80,10 @@ export function createUsageMeter(
     return v == null ? stored(tenant, day) : Number(v);
   };
 
-  const today = async (tenant: string | null): Promise<UsageReport> => {
+  const report = async (tenant: string | null, quota: number | null): Promise<UsageReport> => {
     const n = now();
     const day = utcDay(n);
-    const [tokens, quota] = await Promise.all([used(tenant, day), quotaOf(tenant)]);
+    const tokens = await used(tenant, day);
     return {
       day,
       tokens,
@@ -92,18 +92,22 @@ export function createUsageMeter(
       resets_at: new Date(n.getTime() + msUntilUtcMidnight(n)).toISOString(),
     };
   };
+  const today = async (tenant: string | null): Promise<UsageReport> => report(tenant, await quotaOf(tenant));
 
   return {
     today,
     async assertAvailable(tenant) {
-      const r = await today(tenant);
-      if (r.quota != null && r.tokens >= r.quota) {
+      // Without a quota there is nothing to refuse: the day's usage is read only when there is one.
+      const quota = await quotaOf(tenant);
+      if (quota == null) return;
+      const r = await report(tenant, quota);
+      if (r.tokens >= quota) {
         const retry = Math.ceil(msUntilUtcMidnight(now()) / 1000);
         throw new HttpError(
           429,
           'quota_exceeded',
-          `daily token quota of ${r.quota} is used up; it resets at ${r.resets_at}`,
-          { quota: r.quota, used: r.tokens, resets_at: r.resets_at },
+          `daily token quota of ${quota} is used up; it resets at ${r.resets_at}`,
+          { quota, used: r.tokens, resets_at: r.resets_at },
           { 'retry-after': String(retry) },
         );
       }

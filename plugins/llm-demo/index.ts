@@ -14,6 +14,18 @@ interface DemoConfig extends Record<string, unknown> {
 }
 
 const approxTokens = (s: string | null | undefined) => (s ? Math.ceil(s.length / 4) : 0);
+// The gateway passes the same tool list every step (see AgentRuntimeImpl.toolsFor), so its
+// estimate is computed once per list rather than by serialising ~5 KB of schemas per step.
+const toolTokens = new WeakMap<object, number>();
+function toolsTokens(tools: LlmRequest['tools']): number {
+  if (!tools) return 0;
+  let n = toolTokens.get(tools);
+  if (n === undefined) {
+    n = approxTokens(JSON.stringify(tools));
+    if (Object.isFrozen(tools)) toolTokens.set(tools, n);
+  }
+  return n;
+}
 
 function render(output: unknown): string {
   if (output == null) return 'no output';
@@ -72,7 +84,7 @@ export function createDemoBackend(cfg: DemoConfig): LlmBackend {
     async *stream(req: LlmRequest): AsyncIterable<LlmStreamEvent> {
       const prompt =
         req.messages.reduce((n, m) => n + approxTokens(m.content) + approxTokens(m.tool_calls ? JSON.stringify(m.tool_calls) : null), 0) +
-        approxTokens(req.tools ? JSON.stringify(req.tools) : null);
+        toolsTokens(req.tools);
       const lastUser = req.messages.map((m) => m.role).lastIndexOf('user');
       const after = req.messages.slice(lastUser + 1);
       const toolResults = after.filter((m) => m.role === 'tool');

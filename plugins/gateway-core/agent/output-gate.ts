@@ -12,28 +12,38 @@ export type CheckSegment = (segment: string) => Promise<string>;
 export class OutputGate {
   private chunks: string[] = [];
   private len = 0;
+  /** Last character held back (a boundary may be "." at the end of one chunk + " " in the next). */
+  private last = '';
   constructor(
     private readonly check: CheckSegment,
     private readonly emit: (text: string) => void,
   ) {}
 
-  async push(text: string): Promise<void> {
+  /** Returns a promise only when a segment is released (and checked); otherwise nothing to wait for. */
+  push(text: string): Promise<void> | undefined {
     if (!text) return;
     this.chunks.push(text);
     this.len += text.length;
-    // Only the newest chunk can introduce a boundary; scan the joined tail cheaply.
-    const buf = this.chunks.join('');
+    // Only the newest chunk (with the character before it) can introduce a boundary: scan just
+    // that, with offsets relative to `base` in the held text.
+    const scan = this.last + text;
+    const base = this.len - scan.length;
+    this.last = text[text.length - 1];
     let cut = -1;
-    BOUNDARY.lastIndex = Math.max(0, buf.length - text.length - 1);
-    for (let m = BOUNDARY.exec(buf); m; m = BOUNDARY.exec(buf)) cut = m.index + 1;
-    if (cut < 0 && this.len > MAX_HOLD) {
+    BOUNDARY.lastIndex = 0;
+    for (let m = BOUNDARY.exec(scan); m; m = BOUNDARY.exec(scan)) cut = m.index + 1;
+    if (cut >= 0) {
+      while (cut < scan.length && /\s/.test(scan[cut])) cut++;
+      cut += base;
+    } else if (this.len > MAX_HOLD) {
       // A long run without sentence ends (code, tables): cut at the last whitespace.
+      const buf = this.chunks.join('');
       const ws = buf.lastIndexOf(' ', MAX_HOLD);
       cut = ws > 0 ? ws + 1 : MAX_HOLD;
+      while (cut < buf.length && /\s/.test(buf[cut])) cut++;
     }
     if (cut <= 0) return;
-    while (cut < buf.length && /\s/.test(buf[cut])) cut++;
-    await this.release(cut);
+    return this.release(cut);
   }
 
   async flush(): Promise<void> {
@@ -57,6 +67,7 @@ export class OutputGate {
       }
     }
     this.len -= taken;
+    if (!this.len) this.last = '';
     const seg = out.join('');
     const checked = await this.check(seg);
     if (checked === seg) for (const c of out) this.emit(c);
