@@ -129,6 +129,13 @@ export function hasReentrancyLock(fn: FunctionFacts): boolean {
   });
 }
 
+/** `fn` (visible in `c`) writing the name `v` writes state that `c`'s access checks read: the
+ *  name resolves, from the contract declaring `fn`, to a declaration some check compares (a
+ *  redeclared `owner` in a derived contract before 0.6 is another slot). */
+export function isAuthWrite(c: ContractFacts, fn: FunctionFacts, v: string): boolean {
+  return (c.authVarsBy.get(fn.contract) ?? c.authVars).has(v);
+}
+
 const soundCache = new WeakMap<ContractFacts, boolean>();
 /**
  * The contract's owner check means something: it has access-control state and no entry point
@@ -141,7 +148,7 @@ export function ownerSound(c: ContractFacts): boolean {
     ok =
       c.authVars.size > 0 &&
       !c.functions.some(
-        (f) => f.isPublic && f.kind !== 'constructor' && !f.senderGuard && [...f.transitiveWrites].some((v) => c.authVars.has(v)),
+        (f) => f.isPublic && f.kind !== 'constructor' && !f.senderGuard && [...f.transitiveWrites].some((v) => isAuthWrite(c, f, v)),
       );
     soundCache.set(c, ok);
   }
