@@ -30,6 +30,12 @@ export interface StaticDetector extends Detector<StaticFacts> {
   create(context: DetectorContext<StaticFacts>): StaticVisitor;
 }
 
+/** `create` of a rule that looks at the whole file once, after the traversal (ESLint's
+ *  `Program:exit`): `run` gets the file's facts and the context to report to. */
+export function afterTraversal(run: (facts: StaticFacts, context: DetectorContext<StaticFacts>) => void): StaticDetector['create'] {
+  return (context) => ({ 'SourceUnit:exit': () => run(context.facts, context) });
+}
+
 const SIMPLE_STATEMENTS = new Set([
   'ExpressionStatement',
   'VariableDeclarationStatement',
