@@ -6,6 +6,8 @@ import { lineOf, runDetector as run } from './helpers.ts';
 import { unprotectedOwnerChangeDetector } from '../../plugins/detector-unprotected-owner-change/index.ts';
 import { wrongConstructorNameDetector } from '../../plugins/detector-wrong-constructor-name/index.ts';
 import { dosExternalCallDetector } from '../../plugins/detector-dos-external-call/index.ts';
+import { integerOverflowDetector } from '../../plugins/detector-integer-overflow/index.ts';
+import { arbitraryStorageWriteDetector } from '../../plugins/detector-arbitrary-storage-write/index.ts';
 import { timestampDependenceDetector } from '../../plugins/detector-timestamp-dependence/index.ts';
 import { badRandomnessDetector } from '../../plugins/detector-bad-randomness/index.ts';
 
@@ -105,4 +107,35 @@ contract L {
   const br = (await run(src, badRandomnessDetector)).map((f) => f.location.line);
   assert.ok(!br.includes(lineOf(src, 'function coin')), 'the timestamp-only draw is not reported twice');
   assert.ok(br.includes(lineOf(src, 'function mixed')));
+});
+
+test('a caller value bounded by a small constant in a require cannot reach the wrap or the far slots; an unbounded one can', async () => {
+  const src = `pragma solidity ^0.4.13;
+contract S {
+    uint public constant MAX = 16384;
+    uint[] hashes;
+    function addBounded(uint _n) public {
+        require(_n > 0 && _n <= MAX);
+        if (hashes.length + _n > MAX) hashes.length = MAX;
+        else hashes.length += _n;
+    }
+    function addOpen(uint _n) public {
+        require(_n > 0);
+        hashes.length += _n;
+    }
+    function addReassigned(uint _n) public {
+        require(_n <= MAX);
+        _n = _n * 2**200;
+        hashes.length += _n;
+    }
+}
+`;
+  const overflow = (await run(src, integerOverflowDetector)).map((f) => f.location.line);
+  assert.ok(!overflow.includes(lineOf(src, 'if (hashes.length + _n')));
+  assert.ok(!overflow.includes(lineOf(src, 'else hashes.length += _n')));
+  assert.ok(overflow.includes(lineOf(src, 'function addOpen') + 2));
+  assert.ok(overflow.includes(lineOf(src, 'function addReassigned') + 3));
+  const storage = (await run(src, arbitraryStorageWriteDetector)).map((f) => f.location.line);
+  assert.ok(!storage.includes(lineOf(src, 'else hashes.length += _n')));
+  assert.ok(storage.includes(lineOf(src, 'function addOpen') + 2));
 });
