@@ -4,10 +4,11 @@
 // Flags, in functions anyone can call: writes to `arr.length` (decrement or caller-chosen
 // value), and indexed writes into an array whose length callers can set that way.
 // Avoids false positives: `push`/`pop` (bounds-checked), arrays whose length only guarded code
-// touches, mappings.
+// touches, mappings, a new length the caller picks within a small constant bound.
 import {
   detectorPlugin,
   callerControlled,
+  boundedParam,
   conditions,
   norm,
   rootName,
@@ -52,7 +53,11 @@ export const arbitraryStorageWriteDetector: StaticDetector = {
           if (n.type === 'UnaryOperation' && n.operator === '--') arr = lengthTarget(n.subExpression);
           if (n.type === 'BinaryOperation' && /^(=|-=|\+=)$/.test(n.operator)) {
             const a = lengthTarget(n.left);
-            if (a && (n.operator === '-=' || callerControlled(n.right, fn))) arr = a;
+            // A caller-chosen length bounded by a small constant first (`require(_n <= MAX)`)
+            // cannot reach the far storage slots.
+            const r = n.right?.type === 'Identifier' ? n.right.name : null;
+            const bounded = r !== null && fn.params.includes(r) && boundedParam(fn, c, r, n);
+            if (a && (n.operator === '-=' || (callerControlled(n.right, fn) && !bounded))) arr = a;
           }
           // A real emptiness check (`arr.length > 0`) prevents the underflow.
           if (

@@ -55,7 +55,8 @@ contract NotDraws {
     }
 
     function flip() public view returns (bool) {
-        return uint8(block.timestamp) % 2 == 0; // expect: bad-randomness
+        // The timestamp alone: reported once, by timestamp-dependence (timestamp used as entropy).
+        return uint8(block.timestamp) % 2 == 0;
     }
 
     function pick(uint n) public view returns (uint) {
@@ -66,6 +67,6 @@ contract NotDraws {
     address[] entrants;
     address winner;
     function settle() public {
-        winner = entrants[block.timestamp % entrants.length]; // expect: bad-randomness
+        winner = entrants[block.number % entrants.length]; // expect: bad-randomness
     }
 }

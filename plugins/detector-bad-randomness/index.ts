@@ -14,6 +14,7 @@ import {
   blockValue,
   conditions,
   entropyFacts,
+  identityTruncation,
   isHashCall,
   memberPath,
   rootName,
@@ -150,55 +151,6 @@ function storedHash(n: Node, facts: StaticFacts): { hash: Node; name: string | n
   return null;
 }
 
-const TWO_32 = 2n ** 32n;
-/** Value of a constant like `2**32`, `4294967296`, `0x100000000` (null when not a literal). */
-function constValue(n: Node): bigint | null {
-  const u = unwrap(n);
-  if (u?.type === 'NumberLiteral' && !u.subdenomination) {
-    try {
-      return BigInt(String(u.number).replace(/_/g, ''));
-    } catch {
-      return null;
-    }
-  }
-  if (u?.type === 'BinaryOperation' && u.operator === '**') {
-    const a = constValue(u.left);
-    const b = constValue(u.right);
-    return a !== null && b !== null && b < 512n ? a ** b : null;
-  }
-  return null;
-}
-const CAST_BITS = /^u?int(\d+)$/;
-/** Only block.timestamp / block.number (no hash, no other block value) inside `n`. */
-const onlyClock = (n: Node) => {
-  let clock = false;
-  let other = false;
-  walk(n, (x) => {
-    const b = blockValue(x);
-    if (b === 'timestamp' || b === 'number') clock = true;
-    else if (b || isHashCall(x)) other = true;
-  });
-  return clock && !other;
-};
-
-/**
- * Truncation that keeps a timestamp or block number intact (`block.timestamp % 2**32`,
- * `uint32(block.timestamp)`, `uint48(...)`): both stay far below 2**32 for another eighty years,
- * so nothing is discarded and nothing is drawn; this is storage packing (oracles, checkpoints).
- */
-function identityTruncation(n: Node): boolean {
-  if (n?.type === 'BinaryOperation' && n.operator === '%') {
-    const m = constValue(n.right);
-    return m !== null && m >= TWO_32 && onlyClock(n.left);
-  }
-  if (n?.type === 'FunctionCall' && (n.arguments ?? []).length === 1) {
-    const callee = n.expression;
-    const bits = CAST_BITS.exec(callee?.type === 'ElementaryTypeName' || callee?.type === 'Identifier' ? callee.name : '');
-    return !!bits && Number(bits[1]) >= 32 && onlyClock(n.arguments[0]);
-  }
-  return false;
-}
-
 export const badRandomnessDetector: StaticDetector = {
   meta: {
     id: 'bad-randomness',
@@ -262,6 +214,20 @@ export const badRandomnessDetector: StaticDetector = {
       }
       return false;
     };
+    /** The innermost draw around `n` carries no block value but the timestamp (`sha3(now) % 2`). */
+    const timestampOnlyDraw = (n: Node): boolean => {
+      let p = facts.parent(n);
+      while (p && !/Statement$|^Block$|^StateVariableDeclaration$/.test(p.type)) {
+        if (blockValue(p) === 'blockhash') return false;
+        if (isDraw(p)) {
+          const enc = facts.enclosing(p);
+          const carried = ef.carries(p, { contract: enc.contract?.name ?? null, fn: enc.fn?.name ?? null });
+          return [...carried].every((b) => b === 'timestamp' || b === 'gaslimit');
+        }
+        p = facts.parent(p);
+      }
+      return false;
+    };
     const assignedTo = (n: Node): string | null => {
       let p = facts.parent(n);
       while (p && !/Statement$|^Block$/.test(p.type)) {
@@ -319,6 +285,9 @@ export const badRandomnessDetector: StaticDetector = {
         context.report({ node: n, loc: statementLoc(n, facts), messageId: 'blockhash' });
         return;
       }
+      // A draw from the timestamp alone is reported once, by timestamp-dependence ("timestamp
+      // used as entropy", same severity): one weakness at one place.
+      if (b === 'timestamp' && timestampOnlyDraw(n)) return;
       const c = facts.enclosing(n).contract?.name ?? '';
       const v = assignedTo(n);
       if (inSink(n) || (v && drawNames.get(c)?.has(v))) {

@@ -1,7 +1,8 @@
 // dos-external-call: when progress depends on every recipient accepting a payment, one
 // recipient that reverts (or burns gas) blocks everyone: a send/transfer/call inside a loop, or
 // a required payment to an address that other users set (the current leader of an auction).
-// SWC-113. Avoids false positives: payments to msg.sender (the caller only blocks itself),
+// SWC-113. Avoids false positives: payments to msg.sender or to recipients the caller passes as
+// arguments of an entry point (the caller only blocks itself),
 // unchecked sends outside loops (reported as unchecked calls instead), unchecked sends inside
 // loops (a refusing recipient makes its own send return false and the loop goes on; the 2300-gas
 // stipend cannot burn the loop's gas), functions only the owner can call, and recipients fixed
@@ -55,7 +56,11 @@ export const dosExternalCallDetector: StaticDetector = {
         const p = facts.parent(n);
         // An unchecked send: a refusing recipient only gets `false`, the loop carries on.
         const uncheckedSend = c.kind === 'send' && p?.type === 'ExpressionStatement';
-        if (c.inLoop && (c.kind !== 'call' || c.value) && !uncheckedSend) {
+        // Recipients the caller passes in (`addr`, `_tos[i]`) of an entry point no other code
+        // calls: a refusing one only stops the caller's own transaction, nobody else's.
+        const r0 = rootName(target);
+        const callerChosen = !!r0 && fn.params.includes(r0) && fn.isPublic && !fn.calledInternally;
+        if (c.inLoop && (c.kind !== 'call' || c.value) && !uncheckedSend && !callerChosen) {
           context.report({ node: n, loc: statementLoc(n, facts), messageId: 'loop', data: { kind: c.kind, target: c.targetText } });
           return;
         }

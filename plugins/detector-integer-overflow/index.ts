@@ -11,6 +11,8 @@
 // of the same table in checked arithmetic (a transfer: the sum of the entries is conserved).
 // Not reported: arithmetic only the deployer (constructor) or a soundly guarded owner can reach;
 // the owner is trusted unless some unguarded entry point can take the role.
+// Not reported: a sum or product whose caller-chosen operands a require bounds by a small
+// constant first (`require(_sadd <= hashesSize); n + _sadd`).
 // Rated LOW: a wrap whose result only goes back to the caller (the function writes no state,
 // calls out to nobody and is reached only from such functions) - real, but the caller only gets
 // the wrapped value of operands it chose itself; it matters when another contract relies on it.
@@ -19,6 +21,7 @@ import {
   blockValue,
   conditions,
   callerControlled,
+  boundedParam,
   isConstantExpr,
   norm,
   ownerSound,
@@ -52,19 +55,17 @@ function isTime(n: Node): boolean {
   return b === 'timestamp' || b === 'number';
 }
 
-/** Whether a parameter of `fn` appears in `n` as a value, not only as a mapping/array key. */
-function paramAsValue(n: Node, params: string[]): boolean {
-  let hit = false;
+/** The parameters of `fn` that appear in `n` as values, not only as mapping/array keys. */
+function paramsAsValue(n: Node, params: string[], out = new Set<string>()): Set<string> {
   walk(n, (x) => {
-    if (hit) return false;
     if (x.type === 'IndexAccess') {
       // The base can carry a caller value (`_amounts[i]`), the index only selects a slot.
-      if (paramAsValue(x.base, params)) hit = true;
+      if (x.base) paramsAsValue(x.base, params, out);
       return false;
     }
-    if (x.type === 'Identifier' && params.includes(x.name)) hit = true;
+    if (x.type === 'Identifier' && params.includes(x.name)) out.add(x.name);
   });
-  return hit;
+  return out;
 }
 
 /** Functions whose result only goes back to whoever called them: no state written, no external
@@ -168,8 +169,12 @@ export const integerOverflowDetector: StaticDetector = {
         // The deployer and a soundly guarded owner are trusted: a wrap only they can choose is
         // their own mistake, not an attack (while anyone can take the owner role, it is one).
         if (fn.kind === 'constructor' || (fn.senderGuard && ownerSound(contract))) return;
-        const byParam = paramAsValue(n, fn.params);
+        const valueParams = paramsAsValue(n, fn.params);
+        const byParam = valueParams.size > 0;
         if (!byParam && !(op === '-' && callerControlled(n, fn))) return;
+        // A sum or product whose caller-chosen operands are each bounded by a small constant in a
+        // require before it (`require(_n <= MAX); len + _n`): the caller cannot reach the wrap.
+        if ((op === '+' || op === '*') && [...valueParams].every((v) => boundedParam(fn, contract, v, n))) return;
         // `x * c / d` scales by a fraction (fees, percentages).
         if (
           op === '*' &&

@@ -9,7 +9,9 @@
 // bound instead of choosing between behaviours; a timestamp passed into a struct field that no
 // condition reads (`Monarch(addr, name, 0, now)` whose `coronationTimestamp` is only recorded);
 // a draw that also mixes blockhash/number/difficulty/coinbase (one weakness at one place, reported
-// by bad-randomness: the whole draw is predictable, not just the miner's few seconds).
+// by bad-randomness: the whole draw is predictable, not just the miner's few seconds). A draw from
+// the timestamp alone is reported here only (HIGH: predictable in the same block), not again by
+// bad-randomness.
 // Windows and buckets of an hour or more (`last + 12 hours < now`, `now / 1 days`) and deadlines
 // the caller passes in (`require(block.timestamp <= deadline)`) are not reported either.
 // Fields a condition only tests against zero (`birthTime != 0`) are existence flags, not times.
@@ -20,6 +22,7 @@ import {
   conditions,
   isMsgSender,
   entropyFacts,
+  identityTruncation,
   norm,
   statementLoc,
   unwrap,
@@ -73,7 +76,7 @@ export const timestampDependenceDetector: StaticDetector = {
     exploit_scenario: 'A miner sets the block timestamp so that `now % 15 == 0` or a short deadline check passes, winning the pot.',
     messages: {
       condition: 'Timestamp decides a condition.',
-      draw: 'Timestamp used as entropy.',
+      draw: 'Timestamp used as entropy: any contract in the same block computes the same value, and the block proposer can pick it.',
       returned: 'Timestamp returned to callers that use it for decisions.',
       stored: 'Timestamp stored in `{{name}}`, which a condition reads later.',
     },
@@ -165,7 +168,8 @@ export const timestampDependenceDetector: StaticDetector = {
         if (p.type === 'BinaryOperation' && p.operator === '+') return null;
         if (p.type === 'FunctionCall' && p.expression?.type === 'Identifier' && /^(require|assert)$/.test(p.expression.name))
           return { id: 'condition' };
-        if (ef.isSink(p)) return otherBlockValue(p, n) ? null : { id: 'draw' };
+        // `block.timestamp % 2**32`, `uint32(block.timestamp)` keep the time intact (packing).
+        if (ef.isSink(p) && !identityTruncation(p)) return otherBlockValue(p, n) ? null : { id: 'draw' };
         // Stored as a struct field: what matters is whether a condition reads that field.
         const field = p.type === 'FunctionCall' ? structField(p, child) : null;
         if (field !== null) return condNames.has(field) ? { id: 'stored', name: field } : null;
@@ -199,7 +203,11 @@ export const timestampDependenceDetector: StaticDetector = {
         if (storedReported.has(key)) return;
         storedReported.add(key);
       }
-      if (k) context.report({ node: n, loc: statementLoc(n, facts), messageId: k.id, data: { name: k.name ?? '' } });
+      if (!k) return;
+      // A draw from the timestamp alone is predictable by any contract in the same block, as
+      // bad randomness is (that rule leaves it to this one): rated like it.
+      const severity = k.id === 'draw' ? { severity: 'HIGH' as const } : {};
+      context.report({ node: n, loc: statementLoc(n, facts), messageId: k.id, data: { name: k.name ?? '' }, ...severity });
     };
     return { Identifier: check, MemberAccess: check };
   },

@@ -25,6 +25,7 @@ import {
   isClear,
   assignedExpr,
   type MaybeNode,
+  isAuthWrite,
 } from '../../lib/analysis/static/index.ts';
 
 /** Some require/if of the function (or its modifiers) reads contract state: it runs only in a phase. */
@@ -62,7 +63,7 @@ export const unprotectedOwnerChangeDetector: StaticDetector = {
             if (fn.kind !== 'function' && fn.kind !== 'fallback' && fn.kind !== 'receive') continue;
             // Paying to take a role (king of the hill, registering as a player) is a game rule.
             if (!fn.isPublic || fn.senderGuard || fn.isView || fn.payable) continue;
-            const vars = [...authWrites(fn, c.authVars, c.authMembers, 0, phaseGated(fn, c))];
+            const vars = [...authWrites(fn, c, 0, phaseGated(fn, c))];
             if (!vars.length) continue;
             // Inherited functions are reported once, in the contract that declares them.
             if (fn.contract !== c.name && facts.contractByName.get(fn.contract)?.authVars.size) continue;
@@ -92,16 +93,12 @@ function keyedByCaller(lhs: MaybeNode): boolean {
 
 /** Access-control state written by `fn` or its internal callees. A caller adding itself to a
  *  table (`members[msg.sender] = true`) is self-registration, not taking someone's role. */
-function authWrites(
-  fn: FunctionFacts,
-  auth: Set<string>,
-  members: Map<string, Set<string> | null>,
-  depth: number,
-  gated: boolean,
-): Set<string> {
+function authWrites(fn: FunctionFacts, c: ContractFacts, depth: number, gated: boolean): Set<string> {
   const out = new Set<string>();
+  const members = c.authMembers;
   for (const w of fn.writes) {
-    if (!auth.has(w.variable)) continue;
+    // A shadowing redeclaration (before 0.6) is another slot: the checks never read it.
+    if (!isAuthWrite(c, fn, w.variable)) continue;
     if (gated && isClear(w.node)) continue;
     const lhs = assignedExpr(w.node);
     // The caller's own row at any level (`isOperator[msg.sender][op] = ok`): it grants or
@@ -115,8 +112,7 @@ function authWrites(
   }
   if (depth < 4)
     for (const ic of fn.internalCalls)
-      for (const g of ic.callees)
-        if (g !== fn && !g.senderGuard) for (const v of authWrites(g, auth, members, depth + 1, gated)) out.add(v);
+      for (const g of ic.callees) if (g !== fn && !g.senderGuard) for (const v of authWrites(g, c, depth + 1, gated)) out.add(v);
   return out;
 }
 

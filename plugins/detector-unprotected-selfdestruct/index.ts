@@ -6,7 +6,7 @@
 // Avoids false positives: constructors, functions guarded by a msg.sender/tx.origin check
 // (inline, in a modifier or in a helper they call) whose owner state only the constructor or
 // guarded code sets, and internal functions.
-import { detectorPlugin, headerLoc, ownerSound, statementLoc, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, headerLoc, isAuthWrite, ownerSound, statementLoc, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 export const unprotectedSelfdestructDetector: StaticDetector = {
   meta: {
@@ -46,10 +46,10 @@ export const unprotectedSelfdestructDetector: StaticDetector = {
             f.kind === 'function' &&
             !f.senderGuard &&
             !f.payable &&
-            [...f.transitiveWrites].some((v) => contract.authVars.has(v)),
+            [...f.transitiveWrites].some((v) => isAuthWrite(contract, f, v)),
         );
         if (!by) return;
-        const vars = [...by.transitiveWrites].filter((v) => contract.authVars.has(v));
+        const vars = [...by.transitiveWrites].filter((v) => isAuthWrite(contract, by, v));
         // The weakness is the guard in the header: span header to the selfdestruct when close.
         const at = statementLoc(n, facts);
         const head = headerLoc(fn.node).line;

@@ -26,9 +26,22 @@ contract Proper {
 }
 
 contract Lowercase {
-    uint x;
+    uint public x;
 
     function lowercase() public { // expect: wrong-constructor-name
         x = 1;
+    }
+
+    function clear() public {
+        x = 0;
+    }
+}
+
+// Running it again stores the same constant into a variable nothing else changes: no effect.
+contract Settled {
+    uint public fee;
+
+    function settled() public {
+        fee = 100;
     }
 }

@@ -22,6 +22,7 @@ import {
   type AST,
   elementaryName,
   assignedExpr,
+  afterTraversal,
 } from '../../lib/analysis/static/index.ts';
 
 /** secp256k1n / 2: the upper bound EIP-2 puts on `s`. */
@@ -302,61 +303,55 @@ export const signatureReplayRule: StaticDetector = {
       crossChain: 'The digest verified in `{{fn}}` is single-use but lacks {{missing}}: it can be replayed {{where}}.',
     },
   },
-  create(context) {
-    const { facts } = context;
-    return {
-      'SourceUnit:exit'() {
-        for (const site of sigSites(facts)) {
-          const { fn, material } = site;
-          // A helper is judged where it is called; a view only checks, it authorizes nothing.
-          if (site.helper || fn.isView) continue;
-          const eip712 = material.some((m) => some(m, isEip712Helper));
-          const chain = eip712 || material.some((m) => some(m, isChainId));
-          const self = eip712 || material.some((m) => some(m, isThis));
-          const nonces = nonceReads(site, facts);
-          const written = nonces.filter((v) => fn.transitiveWrites.has(v));
-          // Consumption may happen in any in-file helper the function reaches (`_consumeNonce`).
-          // The inter-procedural summary says the same through any depth of helpers: a signed
-          // value or the signer keys an entry stepped or marked used (`_useNonce(owner)`).
-          const marked =
-            reachableFunctions(fn).some(marksProcessed) ||
-            consumedByHelper(site, fn) ||
-            [...signedNames(site)].some((n) => fn.summary.consumedByParam.has(n));
-          // A digest built from an imported helper's result (`_useNonce(owner)`), or a signed value
-          // or the signer handed to one (`_useCheckedNonce(signer, nonce)`), may be consumed in code
-          // this file does not contain: the rule cannot tell, so it claims nothing about replay.
-          if (!written.length && !marked && consumedOutOfSight(site, fn)) continue;
-          const missing = [!chain && 'the chain id', !self && 'the contract address'].filter(Boolean) as string[];
-          if (!written.length && !marked) {
-            if (nonces.length)
-              context.report({ node: site.call, messageId: 'nonceNotIncremented', data: { fn: fn.name, nonce: nonces[0] } });
-            else
-              context.report({
-                node: site.call,
-                messageId: 'replay',
-                data: { fn: fn.name, more: missing.length ? ` (it also lacks ${missing.join(' and ')})` : '' },
-              });
-          } else if (missing.length) {
-            context.report({
-              node: site.call,
-              messageId: 'crossChain',
-              severity: chain ? 'LOW' : 'MEDIUM',
-              data: {
-                fn: fn.name,
-                missing: missing.join(' and '),
-                where: [
-                  !chain && 'on another chain (after a fork or on an L2 deployment)',
-                  !self && 'against another deployment of this contract',
-                ]
-                  .filter(Boolean)
-                  .join(' or '),
-              },
-            });
-          }
-        }
-      },
-    };
-  },
+  create: afterTraversal((facts, context) => {
+    for (const site of sigSites(facts)) {
+      const { fn, material } = site;
+      // A helper is judged where it is called; a view only checks, it authorizes nothing.
+      if (site.helper || fn.isView) continue;
+      const eip712 = material.some((m) => some(m, isEip712Helper));
+      const chain = eip712 || material.some((m) => some(m, isChainId));
+      const self = eip712 || material.some((m) => some(m, isThis));
+      const nonces = nonceReads(site, facts);
+      const written = nonces.filter((v) => fn.transitiveWrites.has(v));
+      // Consumption may happen in any in-file helper the function reaches (`_consumeNonce`).
+      // The inter-procedural summary says the same through any depth of helpers: a signed
+      // value or the signer keys an entry stepped or marked used (`_useNonce(owner)`).
+      const marked =
+        reachableFunctions(fn).some(marksProcessed) ||
+        consumedByHelper(site, fn) ||
+        [...signedNames(site)].some((n) => fn.summary.consumedByParam.has(n));
+      // A digest built from an imported helper's result (`_useNonce(owner)`), or a signed value
+      // or the signer handed to one (`_useCheckedNonce(signer, nonce)`), may be consumed in code
+      // this file does not contain: the rule cannot tell, so it claims nothing about replay.
+      if (!written.length && !marked && consumedOutOfSight(site, fn)) continue;
+      const missing = [!chain && 'the chain id', !self && 'the contract address'].filter(Boolean) as string[];
+      if (!written.length && !marked) {
+        if (nonces.length) context.report({ node: site.call, messageId: 'nonceNotIncremented', data: { fn: fn.name, nonce: nonces[0] } });
+        else
+          context.report({
+            node: site.call,
+            messageId: 'replay',
+            data: { fn: fn.name, more: missing.length ? ` (it also lacks ${missing.join(' and ')})` : '' },
+          });
+      } else if (missing.length) {
+        context.report({
+          node: site.call,
+          messageId: 'crossChain',
+          severity: chain ? 'LOW' : 'MEDIUM',
+          data: {
+            fn: fn.name,
+            missing: missing.join(' and '),
+            where: [
+              !chain && 'on another chain (after a fork or on an L2 deployment)',
+              !self && 'against another deployment of this contract',
+            ]
+              .filter(Boolean)
+              .join(' or '),
+          },
+        });
+      }
+    }
+  }),
 };
 
 export const ecrecoverMalleabilityRule: StaticDetector = {
@@ -376,62 +371,57 @@ export const ecrecoverMalleabilityRule: StaticDetector = {
       malleable: '`{{fn}}` calls ecrecover without bounding `s`{{keyed}}.',
     },
   },
-  create(context) {
-    const { facts } = context;
-    return {
-      'SourceUnit:exit'() {
-        for (const site of sigSites(facts)) {
-          if (site.oz) continue;
-          const { contract } = facts.enclosing(site.fn.node);
-          const bounded = some(contract?.node ?? site.fn.node, (n) => {
-            const v = numberValue(n);
-            return v !== null && v === HALF_N;
-          });
-          if (bounded) continue;
-          // Malleability turns into a replay when "used" is keyed by the signature bytes.
-          let keyedBySig = false;
-          for (const g of contract?.functions ?? []) {
-            if (!g.node.body) continue;
-            // Signature bytes (a `bytes` parameter, or r/s) reaching a mapping key, directly or via a local.
-            const sigParams = new Set<string>(
-              (g.node.parameters ?? [])
-                .filter(
-                  (p): p is Named =>
-                    elementaryName(p?.typeName) === 'bytes' ||
-                    (elementaryName(p?.typeName) === 'bytes32' && p.name !== null && /^_?[rs]$/.test(p.name)),
-                )
-                .map((p) => p.name),
-            );
-            if (!sigParams.size) continue;
-            const tainted = new Set(sigParams);
-            walk(g.node.body, (n) => {
-              // The recovered signer is not the signature: its identity is the same for both forms.
-              if (
-                n.type === 'VariableDeclarationStatement' &&
-                n.initialValue &&
-                !isEcrecover(n.initialValue) &&
-                !isOzRecover(n.initialValue) &&
-                some(n.initialValue, (m) => m.type === 'Identifier' && tainted.has(m.name))
-              )
-                for (const v of declaredVariables(n)) if (v?.name) tainted.add(v.name);
-            });
-            walk(g.node.body, (n) => {
-              if (n.type === 'IndexAccess' && some(n.index, (m) => m.type === 'Identifier' && tainted.has(m.name))) keyedBySig = true;
-            });
-          }
-          context.report({
-            node: site.call,
-            messageId: 'malleable',
-            severity: keyedBySig ? 'MEDIUM' : 'LOW',
-            data: {
-              fn: site.fn.name,
-              keyed: keyedBySig ? '; the function keys replay protection on the signature itself, so the second form passes it' : '',
-            },
-          });
-        }
-      },
-    };
-  },
+  create: afterTraversal((facts, context) => {
+    for (const site of sigSites(facts)) {
+      if (site.oz) continue;
+      const { contract } = facts.enclosing(site.fn.node);
+      const bounded = some(contract?.node ?? site.fn.node, (n) => {
+        const v = numberValue(n);
+        return v !== null && v === HALF_N;
+      });
+      if (bounded) continue;
+      // Malleability turns into a replay when "used" is keyed by the signature bytes.
+      let keyedBySig = false;
+      for (const g of contract?.functions ?? []) {
+        if (!g.node.body) continue;
+        // Signature bytes (a `bytes` parameter, or r/s) reaching a mapping key, directly or via a local.
+        const sigParams = new Set<string>(
+          (g.node.parameters ?? [])
+            .filter(
+              (p): p is Named =>
+                elementaryName(p?.typeName) === 'bytes' ||
+                (elementaryName(p?.typeName) === 'bytes32' && p.name !== null && /^_?[rs]$/.test(p.name)),
+            )
+            .map((p) => p.name),
+        );
+        if (!sigParams.size) continue;
+        const tainted = new Set(sigParams);
+        walk(g.node.body, (n) => {
+          // The recovered signer is not the signature: its identity is the same for both forms.
+          if (
+            n.type === 'VariableDeclarationStatement' &&
+            n.initialValue &&
+            !isEcrecover(n.initialValue) &&
+            !isOzRecover(n.initialValue) &&
+            some(n.initialValue, (m) => m.type === 'Identifier' && tainted.has(m.name))
+          )
+            for (const v of declaredVariables(n)) if (v?.name) tainted.add(v.name);
+        });
+        walk(g.node.body, (n) => {
+          if (n.type === 'IndexAccess' && some(n.index, (m) => m.type === 'Identifier' && tainted.has(m.name))) keyedBySig = true;
+        });
+      }
+      context.report({
+        node: site.call,
+        messageId: 'malleable',
+        severity: keyedBySig ? 'MEDIUM' : 'LOW',
+        data: {
+          fn: site.fn.name,
+          keyed: keyedBySig ? '; the function keys replay protection on the signature itself, so the second form passes it' : '',
+        },
+      });
+    }
+  }),
 };
 
 export const ecrecoverZeroAddressRule: StaticDetector = {
@@ -450,49 +440,44 @@ export const ecrecoverZeroAddressRule: StaticDetector = {
       zero: 'The address recovered in `{{fn}}` is compared with {{what}} but never with address(0): an invalid signature "signs" for the zero address.',
     },
   },
-  create(context) {
-    const { facts } = context;
-    return {
-      'SourceUnit:exit'() {
-        for (const site of sigSites(facts)) {
-          if (site.oz) continue;
-          const name = site.signer;
-          const refersSigner = (n: Node) => (name ? n?.type === 'Identifier' && n.name === name : n === site.call);
-          let zeroChecked = false;
-          // Assigned in the walk's callback: the cast keeps TypeScript from narrowing it to null.
-          let comparedWith = null as Node | null;
-          walk(site.fn.node.body, (n) => {
-            if (n.type !== 'BinaryOperation' || (n.operator !== '==' && n.operator !== '!=')) return;
-            const [a, b] = [n.left, n.right];
-            const other = refersSigner(a) || some(a, refersSigner) ? b : refersSigner(b) || some(b, refersSigner) ? a : null;
-            if (!other) return;
-            const inner = other.type === 'FunctionCall' && other.arguments?.length === 1 ? other.arguments[0] : other;
-            if (numberValue(inner) === 0n) zeroChecked = true;
-            else comparedWith ??= other;
-          });
-          if (zeroChecked || !comparedWith) continue;
-          const c = comparedWith;
-          const root = c.type === 'IndexAccess' ? c.base : c;
-          const isParam = root?.type === 'Identifier' && site.fn.params.includes(root.name);
-          const isTable = c.type === 'IndexAccess';
-          if (!isParam && !isTable) {
-            // Compared with a state variable: only a problem while it is unset.
-            context.report({
-              node: site.call,
-              messageId: 'zero',
-              severity: 'LOW',
-              data: { fn: site.fn.name, what: 'a state variable (dangerous while it is unset)' },
-            });
-          } else
-            context.report({
-              node: site.call,
-              messageId: 'zero',
-              data: { fn: site.fn.name, what: isParam ? 'a caller-supplied address' : 'an entry of a table (address(0) for unknown keys)' },
-            });
-        }
-      },
-    };
-  },
+  create: afterTraversal((facts, context) => {
+    for (const site of sigSites(facts)) {
+      if (site.oz) continue;
+      const name = site.signer;
+      const refersSigner = (n: Node) => (name ? n?.type === 'Identifier' && n.name === name : n === site.call);
+      let zeroChecked = false;
+      // Assigned in the walk's callback: the cast keeps TypeScript from narrowing it to null.
+      let comparedWith = null as Node | null;
+      walk(site.fn.node.body, (n) => {
+        if (n.type !== 'BinaryOperation' || (n.operator !== '==' && n.operator !== '!=')) return;
+        const [a, b] = [n.left, n.right];
+        const other = refersSigner(a) || some(a, refersSigner) ? b : refersSigner(b) || some(b, refersSigner) ? a : null;
+        if (!other) return;
+        const inner = other.type === 'FunctionCall' && other.arguments?.length === 1 ? other.arguments[0] : other;
+        if (numberValue(inner) === 0n) zeroChecked = true;
+        else comparedWith ??= other;
+      });
+      if (zeroChecked || !comparedWith) continue;
+      const c = comparedWith;
+      const root = c.type === 'IndexAccess' ? c.base : c;
+      const isParam = root?.type === 'Identifier' && site.fn.params.includes(root.name);
+      const isTable = c.type === 'IndexAccess';
+      if (!isParam && !isTable) {
+        // Compared with a state variable: only a problem while it is unset.
+        context.report({
+          node: site.call,
+          messageId: 'zero',
+          severity: 'LOW',
+          data: { fn: site.fn.name, what: 'a state variable (dangerous while it is unset)' },
+        });
+      } else
+        context.report({
+          node: site.call,
+          messageId: 'zero',
+          data: { fn: site.fn.name, what: isParam ? 'a caller-supplied address' : 'an entry of a table (address(0) for unknown keys)' },
+        });
+    }
+  }),
 };
 
 export const permitDeadlineRule: StaticDetector = {
@@ -510,42 +495,37 @@ export const permitDeadlineRule: StaticDetector = {
     recommendation: 'require(block.timestamp <= deadline) before verifying the signature (EIP-2612).',
     messages: { deadline: '`{{fn}}` signs `{{param}}` but never checks it against block.timestamp.' },
   },
-  create(context) {
-    const { facts } = context;
-    return {
-      'SourceUnit:exit'() {
-        for (const site of sigSites(facts)) {
-          const fn = site.fn;
-          const params = (fn.node.parameters ?? []).filter(
-            (p): p is Named =>
-              !!p?.name &&
-              /^_?(deadline|expiry|expiration|validUntil|validBefore)$/i.test(p.name) &&
-              /^uint/.test(elementaryName(p.typeName) ?? ''),
-          );
-          for (const p of params) {
-            const signed = site.material.some((m) => some(m, (n) => n.type === 'Identifier' && n.name === p.name));
-            if (!signed) continue;
-            // Checked here or in any in-file helper the value is handed to (`_checkValidity(after,
-            // before)`); handed to imported code, it may be checked there (unknown: no claim).
-            const flow = argumentFlow(fn, p.name);
-            if (flow.unresolved) continue;
-            let checked = false;
-            for (const s of flow.sites) {
-              for (const body of [
-                s.fn.node.body,
-                ...s.fn.modifiers
-                  .filter((m) => (m.node.arguments ?? []).some((a) => some(a, (x) => x.type === 'Identifier' && x.name === s.name)))
-                  .map((m) => m.def?.node.body),
-              ]) {
-                if (body && comparesWithTime(body, s.name, s.fn)) checked = true;
-              }
-            }
-            if (!checked) context.report({ node: p, messageId: 'deadline', data: { fn: fn.name, param: p.name } });
+  create: afterTraversal((facts, context) => {
+    for (const site of sigSites(facts)) {
+      const fn = site.fn;
+      const params = (fn.node.parameters ?? []).filter(
+        (p): p is Named =>
+          !!p?.name &&
+          /^_?(deadline|expiry|expiration|validUntil|validBefore)$/i.test(p.name) &&
+          /^uint/.test(elementaryName(p.typeName) ?? ''),
+      );
+      for (const p of params) {
+        const signed = site.material.some((m) => some(m, (n) => n.type === 'Identifier' && n.name === p.name));
+        if (!signed) continue;
+        // Checked here or in any in-file helper the value is handed to (`_checkValidity(after,
+        // before)`); handed to imported code, it may be checked there (unknown: no claim).
+        const flow = argumentFlow(fn, p.name);
+        if (flow.unresolved) continue;
+        let checked = false;
+        for (const s of flow.sites) {
+          for (const body of [
+            s.fn.node.body,
+            ...s.fn.modifiers
+              .filter((m) => (m.node.arguments ?? []).some((a) => some(a, (x) => x.type === 'Identifier' && x.name === s.name)))
+              .map((m) => m.def?.node.body),
+          ]) {
+            if (body && comparesWithTime(body, s.name, s.fn)) checked = true;
           }
         }
-      },
-    };
-  },
+        if (!checked) context.report({ node: p, messageId: 'deadline', data: { fn: fn.name, param: p.name } });
+      }
+    }
+  }),
 };
 
 /** Entry points of the common cross-chain messaging interfaces (LayerZero, CCIP, Hyperlane,
@@ -584,69 +564,64 @@ export const bridgeVerificationRule: StaticDetector = {
       'require(msg.sender == endpoint), check the source chain and the remote sender against a trusted table, and record processed message ids.',
     messages: { gaps: 'Handler `{{fn}}`: {{gaps}}.' },
   },
-  create(context) {
-    const { facts } = context;
-    return {
-      'SourceUnit:exit'() {
-        for (const c of facts.contracts) {
-          if (c.kind === 'interface' || c.kind === 'library') continue;
-          for (const fn of c.ownFunctions) {
-            if (!isHandler(fn) || !fn.node.body) continue;
-            const params = (fn.node.parameters ?? []).filter((p): p is Named => !!p?.name);
-            // One finding per handler, naming every gap (they share a fix and a location).
-            const gaps: string[] = [];
-            let severity: 'HIGH' | 'MEDIUM' = 'MEDIUM';
-            if (fn.isPublic && !fn.senderGuard) {
-              gaps.push(`it never checks that msg.sender is the messaging endpoint, so anyone can forge a message`);
-              severity = 'HIGH';
-            }
-            const bytesParams = params.filter((q) => elementaryName(q.typeName) === 'bytes');
-            // Parameters that say what to call (target, value, calldata of an executor such as a
-            // timelock's execute) describe the action, not where a message came from.
-            const describesCall = (name: string) =>
-              argumentFlow(fn, name).sites.some((st) =>
-                st.fn.externalCalls.some((c) =>
-                  [c.target, c.value].some((x) => x && some(x, (m) => m.type === 'Identifier' && m.name === st.name)),
-                ),
-              );
-            const sourceParams = params.filter(
-              (p) =>
-                (CHAIN_TYPES.test(elementaryName(p.typeName) ?? '') ||
-                  elementaryName(p.typeName) === 'address' ||
-                  (elementaryName(p.typeName) === 'bytes' && bytesParams.length > 1 && p !== bytesParams.at(-1))) &&
-                !describesCall(p.name),
-            );
-            if (sourceParams.length && !sourceParams.some((p) => usedInCondition(fn, p.name))) {
-              gaps.push(
-                `it never checks the source chain or remote sender (${sourceParams.map((p) => p.name).join(', ')}), so any contract on any chain can send it messages`,
-              );
-            }
-            const idParam = params.find((p) => elementaryName(p.typeName) === 'bytes32' && /id|hash|guid|nonce/i.test(p.name));
-            // An id handed to a hook a derived contract implements may be recorded there.
-            if (
-              idParam &&
-              !argumentFlow(fn, idParam.name).unresolved &&
-              !fn.writes.some((w) =>
-                some(w.node, (n) => n.type === 'IndexAccess' && some(n.index, (m) => m.type === 'Identifier' && m.name === idParam.name)),
-              )
-            ) {
-              gaps.push(
-                `it receives message id \`${idParam.name}\` but never records it as processed, so a relayed message can be delivered again`,
-              );
-            }
-            if (gaps.length)
-              context.report({
-                node: fn.node,
-                loc: { line: line(fn.node) },
-                messageId: 'gaps',
-                severity,
-                data: { fn: fn.name, gaps: gaps.join('; ') },
-              });
-          }
+  create: afterTraversal((facts, context) => {
+    for (const c of facts.contracts) {
+      if (c.kind === 'interface' || c.kind === 'library') continue;
+      for (const fn of c.ownFunctions) {
+        if (!isHandler(fn) || !fn.node.body) continue;
+        const params = (fn.node.parameters ?? []).filter((p): p is Named => !!p?.name);
+        // One finding per handler, naming every gap (they share a fix and a location).
+        const gaps: string[] = [];
+        let severity: 'HIGH' | 'MEDIUM' = 'MEDIUM';
+        if (fn.isPublic && !fn.senderGuard) {
+          gaps.push(`it never checks that msg.sender is the messaging endpoint, so anyone can forge a message`);
+          severity = 'HIGH';
         }
-      },
-    };
-  },
+        const bytesParams = params.filter((q) => elementaryName(q.typeName) === 'bytes');
+        // Parameters that say what to call (target, value, calldata of an executor such as a
+        // timelock's execute) describe the action, not where a message came from.
+        const describesCall = (name: string) =>
+          argumentFlow(fn, name).sites.some((st) =>
+            st.fn.externalCalls.some((c) =>
+              [c.target, c.value].some((x) => x && some(x, (m) => m.type === 'Identifier' && m.name === st.name)),
+            ),
+          );
+        const sourceParams = params.filter(
+          (p) =>
+            (CHAIN_TYPES.test(elementaryName(p.typeName) ?? '') ||
+              elementaryName(p.typeName) === 'address' ||
+              (elementaryName(p.typeName) === 'bytes' && bytesParams.length > 1 && p !== bytesParams.at(-1))) &&
+            !describesCall(p.name),
+        );
+        if (sourceParams.length && !sourceParams.some((p) => usedInCondition(fn, p.name))) {
+          gaps.push(
+            `it never checks the source chain or remote sender (${sourceParams.map((p) => p.name).join(', ')}), so any contract on any chain can send it messages`,
+          );
+        }
+        const idParam = params.find((p) => elementaryName(p.typeName) === 'bytes32' && /id|hash|guid|nonce/i.test(p.name));
+        // An id handed to a hook a derived contract implements may be recorded there.
+        if (
+          idParam &&
+          !argumentFlow(fn, idParam.name).unresolved &&
+          !fn.writes.some((w) =>
+            some(w.node, (n) => n.type === 'IndexAccess' && some(n.index, (m) => m.type === 'Identifier' && m.name === idParam.name)),
+          )
+        ) {
+          gaps.push(
+            `it receives message id \`${idParam.name}\` but never records it as processed, so a relayed message can be delivered again`,
+          );
+        }
+        if (gaps.length)
+          context.report({
+            node: fn.node,
+            loc: { line: line(fn.node) },
+            messageId: 'gaps',
+            severity,
+            data: { fn: fn.name, gaps: gaps.join('; ') },
+          });
+      }
+    }
+  }),
 };
 
 /** Whether a parameter appears in a require/if condition of the function or of a modifier it is passed to. */

@@ -22,6 +22,7 @@ import {
   type MaybeNode,
   type Recognised,
   type AST,
+  afterTraversal,
 } from '../../lib/analysis/static/index.ts';
 
 const isMemberCall = (n: MaybeNode, member: string): n is Recognised<AST.FunctionCall & { expression: AST.MemberAccess }> =>
@@ -63,68 +64,64 @@ export const spotPriceOracleRule: StaticDetector = {
       balances: '`{{fn}}` divides balances held by `{{pair}}`: a spot price.',
     },
   },
-  create(context) {
-    const { facts, source } = context;
-    return {
-      'SourceUnit:exit'() {
-        for (const c of facts.contracts) {
-          for (const fn of c.ownFunctions) {
-            if (!fn.node.body || fn.kind === 'modifier') continue;
-            if (some(fn.node.body, isRobustOracle)) continue;
-            walk(fn.node.body, (n) => {
-              if (!isMemberCall(n, 'getReserves')) return;
-              const reserveVars = new Set<string>();
-              const p = facts.parent(n);
-              if (p?.type === 'VariableDeclarationStatement') for (const v of declaredVariables(p)) if (v?.name) reserveVars.add(v.name);
-              if (p?.type === 'BinaryOperation' && p.operator === '=' && p.left?.type === 'TupleExpression')
-                for (const v of tupleComponents(p.left)) if (v?.type === 'Identifier') reserveVars.add(v.name);
-              let math = false;
-              walk(fn.node.body, (m) => {
-                if (math) return false;
-                if (
-                  m.type === 'BinaryOperation' &&
-                  (m.operator === '/' || m.operator === '*') &&
-                  (mentions(m, reserveVars) || some(m, (x) => x === n))
-                )
-                  math = true;
-                // Reserves handed to a quote helper (getAmountOut/quote) are price math too.
-                if (
-                  m.type === 'FunctionCall' &&
-                  /^(quote|getAmountOut|getAmountIn|getAmountsOut)$/.test(calleeName(m.expression) ?? '') &&
-                  (m.arguments ?? []).some((a) => mentions(a, reserveVars))
-                )
-                  math = true;
-              });
-              if (math)
-                context.report({
-                  node: n,
-                  loc: statementLoc(n, facts),
-                  messageId: 'reserves',
-                  data: { fn: fn.name, pair: text(source, n.expression.expression) },
-                });
+  create: afterTraversal((facts, context) => {
+    const { source } = context;
+    for (const c of facts.contracts) {
+      for (const fn of c.ownFunctions) {
+        if (!fn.node.body || fn.kind === 'modifier') continue;
+        if (some(fn.node.body, isRobustOracle)) continue;
+        walk(fn.node.body, (n) => {
+          if (!isMemberCall(n, 'getReserves')) return;
+          const reserveVars = new Set<string>();
+          const p = facts.parent(n);
+          if (p?.type === 'VariableDeclarationStatement') for (const v of declaredVariables(p)) if (v?.name) reserveVars.add(v.name);
+          if (p?.type === 'BinaryOperation' && p.operator === '=' && p.left?.type === 'TupleExpression')
+            for (const v of tupleComponents(p.left)) if (v?.type === 'Identifier') reserveVars.add(v.name);
+          let math = false;
+          walk(fn.node.body, (m) => {
+            if (math) return false;
+            if (
+              m.type === 'BinaryOperation' &&
+              (m.operator === '/' || m.operator === '*') &&
+              (mentions(m, reserveVars) || some(m, (x) => x === n))
+            )
+              math = true;
+            // Reserves handed to a quote helper (getAmountOut/quote) are price math too.
+            if (
+              m.type === 'FunctionCall' &&
+              /^(quote|getAmountOut|getAmountIn|getAmountsOut)$/.test(calleeName(m.expression) ?? '') &&
+              (m.arguments ?? []).some((a) => mentions(a, reserveVars))
+            )
+              math = true;
+          });
+          if (math)
+            context.report({
+              node: n,
+              loc: statementLoc(n, facts),
+              messageId: 'reserves',
+              data: { fn: fn.name, pair: text(source, n.expression.expression) },
             });
-            walk(fn.node.body, (n) => {
-              if (n.type !== 'BinaryOperation' || n.operator !== '/') return;
-              const holders = (side: Node) => {
-                const out = new Set<string>();
-                walk(side, (m) =>
-                  isMemberCall(m, 'balanceOf') && m.arguments?.[0] && !isThisAddr(m.arguments[0])
-                    ? (out.add(text(source, m.arguments[0]).replace(/\s+/g, '')), undefined)
-                    : undefined,
-                );
-                return out;
-              };
-              const l = holders(n.left);
-              const r = holders(n.right);
-              const shared = [...l].filter((x) => r.has(x) && x !== 'msg.sender');
-              if (shared.length)
-                context.report({ node: n, loc: statementLoc(n, facts), messageId: 'balances', data: { fn: fn.name, pair: shared[0] } });
-            });
-          }
-        }
-      },
-    };
-  },
+        });
+        walk(fn.node.body, (n) => {
+          if (n.type !== 'BinaryOperation' || n.operator !== '/') return;
+          const holders = (side: Node) => {
+            const out = new Set<string>();
+            walk(side, (m) =>
+              isMemberCall(m, 'balanceOf') && m.arguments?.[0] && !isThisAddr(m.arguments[0])
+                ? (out.add(text(source, m.arguments[0]).replace(/\s+/g, '')), undefined)
+                : undefined,
+            );
+            return out;
+          };
+          const l = holders(n.left);
+          const r = holders(n.right);
+          const shared = [...l].filter((x) => r.has(x) && x !== 'msg.sender');
+          if (shared.length)
+            context.report({ node: n, loc: statementLoc(n, facts), messageId: 'balances', data: { fn: fn.name, pair: shared[0] } });
+        });
+      }
+    }
+  }),
 };
 
 export const flashLoanSharePriceRule: StaticDetector = {
@@ -145,44 +142,40 @@ export const flashLoanSharePriceRule: StaticDetector = {
       'The first depositor mints one share, donates a large amount directly to the vault, and every later deposit rounds down to zero shares that the attacker then redeems.',
     messages: { share: '`{{fn}}` computes with `{{balance}}` and `{{supply}}`: the price per share follows the live balance.' },
   },
-  create(context) {
-    const { facts, source } = context;
-    return {
-      'SourceUnit:exit'() {
-        for (const c of facts.contracts) {
-          const accounting = new Set(c.functions.flatMap((f) => [...f.arithmeticWrites]));
-          for (const fn of c.ownFunctions) {
-            if (!fn.node.body || !fn.isPublic || fn.isView || fn.kind !== 'function') continue;
-            const reported = new Set<number>();
-            // Locals holding the live balance (`uint256 bal = token.balanceOf(address(this))`).
-            const balanceLocals = new Set<string>();
-            walk(fn.node.body, (n) => {
-              if (n.type === 'VariableDeclarationStatement' && n.initialValue && some(n.initialValue, isOwnBalance))
-                for (const v of declaredVariables(n)) if (v?.name) balanceLocals.add(v.name);
-            });
-            walk(fn.node.body, (n) => {
-              if (n.type !== 'BinaryOperation' || (n.operator !== '/' && n.operator !== '*')) return;
-              const bal = (x: Node) => some(x, isOwnBalance) || mentions(x, balanceLocals);
-              if (!bal(n)) return;
-              // Paired with a supply-like counter the contract maintains arithmetically.
-              let supply: string | null = null;
-              walk(n, (m) => {
-                if (!supply && m.type === 'Identifier' && accounting.has(m.name) && c.stateVars.has(m.name) && !fn.locals.has(m.name))
-                  supply = m.name;
-              });
-              if (!supply) return;
-              const loc = statementLoc(n, facts);
-              if (reported.has(loc.line)) return;
-              reported.add(loc.line);
-              let balText = 'balanceOf(address(this))';
-              walk(n, (m) => (isOwnBalance(m) ? ((balText = text(source, m).replace(/\s+/g, '')), false) : undefined));
-              context.report({ node: n, loc, messageId: 'share', data: { fn: fn.name, balance: balText, supply } });
-            });
-          }
-        }
-      },
-    };
-  },
+  create: afterTraversal((facts, context) => {
+    const { source } = context;
+    for (const c of facts.contracts) {
+      const accounting = new Set(c.functions.flatMap((f) => [...f.arithmeticWrites]));
+      for (const fn of c.ownFunctions) {
+        if (!fn.node.body || !fn.isPublic || fn.isView || fn.kind !== 'function') continue;
+        const reported = new Set<number>();
+        // Locals holding the live balance (`uint256 bal = token.balanceOf(address(this))`).
+        const balanceLocals = new Set<string>();
+        walk(fn.node.body, (n) => {
+          if (n.type === 'VariableDeclarationStatement' && n.initialValue && some(n.initialValue, isOwnBalance))
+            for (const v of declaredVariables(n)) if (v?.name) balanceLocals.add(v.name);
+        });
+        walk(fn.node.body, (n) => {
+          if (n.type !== 'BinaryOperation' || (n.operator !== '/' && n.operator !== '*')) return;
+          const bal = (x: Node) => some(x, isOwnBalance) || mentions(x, balanceLocals);
+          if (!bal(n)) return;
+          // Paired with a supply-like counter the contract maintains arithmetically.
+          let supply: string | null = null;
+          walk(n, (m) => {
+            if (!supply && m.type === 'Identifier' && accounting.has(m.name) && c.stateVars.has(m.name) && !fn.locals.has(m.name))
+              supply = m.name;
+          });
+          if (!supply) return;
+          const loc = statementLoc(n, facts);
+          if (reported.has(loc.line)) return;
+          reported.add(loc.line);
+          let balText = 'balanceOf(address(this))';
+          walk(n, (m) => (isOwnBalance(m) ? ((balText = text(source, m).replace(/\s+/g, '')), false) : undefined));
+          context.report({ node: n, loc, messageId: 'share', data: { fn: fn.name, balance: balText, supply } });
+        });
+      }
+    }
+  }),
 };
 
 /** Every state write of fn is its own direct assignment of a literal (no caller-derived or computed value, none through calls). */
@@ -212,52 +205,46 @@ export const unprotectedInitializerRule: StaticDetector = {
     exploit_scenario: 'An attacker calls initialize() on the proxy (or the bare implementation) and becomes its owner.',
     messages: { init: '`{{fn}}` is {{vis}} with no initializer modifier, caller check or run-once flag, and writes `{{vars}}`.' },
   },
-  create(context) {
-    const { facts } = context;
-    return {
-      'SourceUnit:exit'() {
-        for (const c of facts.contracts) {
-          if (c.kind !== 'contract' && c.kind !== 'abstract') continue;
-          for (const fn of c.ownFunctions) {
-            if (fn.kind !== 'function' || !fn.isPublic || fn.isView || !/^_?init(iali[sz]e\w*)?$/i.test(fn.name)) continue;
-            if (fn.modifiers.some((m) => INITIALIZER_MODIFIERS.test(m.name))) continue;
-            if (fn.senderGuard) continue;
-            const writes = [...fn.transitiveWrites].filter((v) => c.stateVars.has(v));
-            // What an initializer sets matters elsewhere: access-control state, or a flag/value
-            // other functions branch on. A function that merely happens to be called init is not one.
-            const gates = new Set<string>(c.authVars);
-            for (const g of c.functions) {
-              if (g === fn || !g.node.body) continue;
-              walk(g.node.body, (n) => {
-                const cond = isRequireLike(n) ? n.arguments?.[0] : n.type === 'IfStatement' ? n.condition : null;
-                if (cond)
-                  walk(cond, (m) => (m.type === 'Identifier' && c.stateVars.has(m.name) ? (gates.add(m.name), undefined) : undefined));
-              });
-            }
-            if (!writes.some((w) => gates.has(w))) continue;
-            // Run-once flag: a state variable the function (or its modifiers) both checks and writes.
-            const checked = new Set<string>();
-            for (const b of bodies(fn))
-              walk(b, (n) => {
-                const cond = isRequireLike(n) ? n.arguments?.[0] : n.type === 'IfStatement' ? n.condition : null;
-                if (cond)
-                  walk(cond, (m) => (m.type === 'Identifier' && c.stateVars.has(m.name) ? (checked.add(m.name), undefined) : undefined));
-              });
-            if (writes.some((w) => checked.has(w))) continue;
-            // Advancing a lifecycle flag to a fixed value (`initialized = true`) lets the caller
-            // choose nothing and take over nothing: only state it can set is worth reporting.
-            if (!writes.some((w) => c.authVars.has(w)) && onlyFixedWrites(fn, writes)) continue;
-            context.report({
-              node: fn.node,
-              loc: headerLoc(fn.node),
-              messageId: 'init',
-              data: { fn: fn.name, vis: fn.visibility, vars: writes.slice(0, 4).join('`, `') },
-            });
-          }
+  create: afterTraversal((facts, context) => {
+    for (const c of facts.contracts) {
+      if (c.kind !== 'contract' && c.kind !== 'abstract') continue;
+      for (const fn of c.ownFunctions) {
+        if (fn.kind !== 'function' || !fn.isPublic || fn.isView || !/^_?init(iali[sz]e\w*)?$/i.test(fn.name)) continue;
+        if (fn.modifiers.some((m) => INITIALIZER_MODIFIERS.test(m.name))) continue;
+        if (fn.senderGuard) continue;
+        const writes = [...fn.transitiveWrites].filter((v) => c.stateVars.has(v));
+        // What an initializer sets matters elsewhere: access-control state, or a flag/value
+        // other functions branch on. A function that merely happens to be called init is not one.
+        const gates = new Set<string>(c.authVars);
+        for (const g of c.functions) {
+          if (g === fn || !g.node.body) continue;
+          walk(g.node.body, (n) => {
+            const cond = isRequireLike(n) ? n.arguments?.[0] : n.type === 'IfStatement' ? n.condition : null;
+            if (cond) walk(cond, (m) => (m.type === 'Identifier' && c.stateVars.has(m.name) ? (gates.add(m.name), undefined) : undefined));
+          });
         }
-      },
-    };
-  },
+        if (!writes.some((w) => gates.has(w))) continue;
+        // Run-once flag: a state variable the function (or its modifiers) both checks and writes.
+        const checked = new Set<string>();
+        for (const b of bodies(fn))
+          walk(b, (n) => {
+            const cond = isRequireLike(n) ? n.arguments?.[0] : n.type === 'IfStatement' ? n.condition : null;
+            if (cond)
+              walk(cond, (m) => (m.type === 'Identifier' && c.stateVars.has(m.name) ? (checked.add(m.name), undefined) : undefined));
+          });
+        if (writes.some((w) => checked.has(w))) continue;
+        // Advancing a lifecycle flag to a fixed value (`initialized = true`) lets the caller
+        // choose nothing and take over nothing: only state it can set is worth reporting.
+        if (!writes.some((w) => c.authVars.has(w)) && onlyFixedWrites(fn, writes)) continue;
+        context.report({
+          node: fn.node,
+          loc: headerLoc(fn.node),
+          messageId: 'init',
+          data: { fn: fn.name, vis: fn.visibility, vars: writes.slice(0, 4).join('`, `') },
+        });
+      }
+    }
+  }),
 };
 
 interface SlotVar {
@@ -356,63 +343,58 @@ export const storageCollisionRule: StaticDetector = {
       slot: 'Slot {{slot}} holds `{{proxyVar}}` ({{proxyType}}) in `{{proxy}}`, which delegatecalls, but `{{implVar}}` ({{implType}}) in `{{impl}}`.',
     },
   },
-  create(context) {
-    const { facts } = context;
-    return {
-      'SourceUnit:exit'() {
-        const candidates = facts.contracts.filter((c) => c.kind === 'contract');
-        for (const proxy of candidates.filter(delegates)) {
-          const pl = storageLayout(proxy, facts);
-          if (!pl.vars.length) continue;
-          // Which contracts of the file can sit behind this proxy: those it names, else the only
-          // other contract, else those shaped like upgradeable implementations (an initializer).
-          const others = candidates.filter(
-            (impl) =>
-              impl !== proxy && !impl.linearization.includes(proxy.name) && !proxy.linearization.includes(impl.name) && !delegates(impl),
-          );
-          const named = others.filter((impl) =>
-            some(
-              proxy.node,
-              (n) => (n.type === 'Identifier' && n.name === impl.name) || (n.type === 'UserDefinedTypeName' && n.namePath === impl.name),
-            ),
-          );
-          const impls = named.length
-            ? named
-            : others.length === 1
-              ? others
-              : others.filter((impl) => impl.functions.some((f) => /^_?initiali[sz]e/i.test(f.name)));
-          for (const impl of impls) {
-            const il = storageLayout(impl, facts);
-            // The implementation must write its side of the slot: otherwise nothing is clobbered.
-            const implWrites = new Set(impl.functions.flatMap((f) => [...f.transitiveWrites]));
-            const limit = Math.min(pl.exactUntil, il.exactUntil);
-            for (const pv of pl.vars) {
-              if (pv.slot > limit) break;
-              const iv = il.vars.find((x) => x.slot === pv.slot && x.offset === pv.offset) ?? il.vars.find((x) => x.slot === pv.slot);
-              if (!iv || (iv.name === pv.name && iv.type === pv.type) || !implWrites.has(iv.name)) continue;
-              context.report({
-                node: pv.node,
-                loc: { line: line(pv.node) },
-                contract: pv.contract,
-                function: null,
-                messageId: 'slot',
-                data: {
-                  slot: pv.slot,
-                  proxyVar: pv.name,
-                  proxyType: pv.type,
-                  proxy: proxy.name,
-                  implVar: iv.name,
-                  implType: iv.type,
-                  impl: impl.name,
-                },
-              });
-              break;
-            }
-          }
+  create: afterTraversal((facts, context) => {
+    const candidates = facts.contracts.filter((c) => c.kind === 'contract');
+    for (const proxy of candidates.filter(delegates)) {
+      const pl = storageLayout(proxy, facts);
+      if (!pl.vars.length) continue;
+      // Which contracts of the file can sit behind this proxy: those it names, else the only
+      // other contract, else those shaped like upgradeable implementations (an initializer).
+      const others = candidates.filter(
+        (impl) =>
+          impl !== proxy && !impl.linearization.includes(proxy.name) && !proxy.linearization.includes(impl.name) && !delegates(impl),
+      );
+      const named = others.filter((impl) =>
+        some(
+          proxy.node,
+          (n) => (n.type === 'Identifier' && n.name === impl.name) || (n.type === 'UserDefinedTypeName' && n.namePath === impl.name),
+        ),
+      );
+      const impls = named.length
+        ? named
+        : others.length === 1
+          ? others
+          : others.filter((impl) => impl.functions.some((f) => /^_?initiali[sz]e/i.test(f.name)));
+      for (const impl of impls) {
+        const il = storageLayout(impl, facts);
+        // The implementation must write its side of the slot: otherwise nothing is clobbered.
+        const implWrites = new Set(impl.functions.flatMap((f) => [...f.transitiveWrites]));
+        const limit = Math.min(pl.exactUntil, il.exactUntil);
+        for (const pv of pl.vars) {
+          if (pv.slot > limit) break;
+          const iv = il.vars.find((x) => x.slot === pv.slot && x.offset === pv.offset) ?? il.vars.find((x) => x.slot === pv.slot);
+          if (!iv || (iv.name === pv.name && iv.type === pv.type) || !implWrites.has(iv.name)) continue;
+          context.report({
+            node: pv.node,
+            loc: { line: line(pv.node) },
+            contract: pv.contract,
+            function: null,
+            messageId: 'slot',
+            data: {
+              slot: pv.slot,
+              proxyVar: pv.name,
+              proxyType: pv.type,
+              proxy: proxy.name,
+              implVar: iv.name,
+              implType: iv.type,
+              impl: impl.name,
+            },
+          });
+          break;
         }
-      },
-    };
-  },
+      }
+    }
+  }),
 };
 
 function emits(fn: FunctionFacts, events: Set<string>, depth = 0): boolean {
@@ -515,68 +497,63 @@ export const unboundedLoopRule: StaticDetector = {
     exploit_scenario: 'An attacker pushes thousands of cheap entries; payouts that loop over the array then always run out of gas.',
     messages: { loop: '`{{fn}}` iterates over `{{array}}`, which `{{grower}}` lets {{who}} grow.' },
   },
-  create(context) {
-    const { facts } = context;
-    return {
-      'SourceUnit:exit'() {
-        for (const c of facts.contracts) {
-          // Who appends to each storage array: unguarded public functions make it attacker-sized.
-          const growers = new Map<string, FunctionFacts>();
-          for (const f of c.functions) {
-            if (!f.node.body) continue;
-            walk(f.node.body, (n) => {
-              if (isMemberCall(n, 'push') && n.expression.expression?.type === 'Identifier') {
-                const arr = n.expression.expression.name;
-                if (!c.stateVars.has(arr) || f.locals.has(arr)) return;
-                const prev = growers.get(arr);
-                if (!prev || (prev.senderGuard && !f.senderGuard)) growers.set(arr, f);
-              }
-            });
+  create: afterTraversal((facts, context) => {
+    for (const c of facts.contracts) {
+      // Who appends to each storage array: unguarded public functions make it attacker-sized.
+      const growers = new Map<string, FunctionFacts>();
+      for (const f of c.functions) {
+        if (!f.node.body) continue;
+        walk(f.node.body, (n) => {
+          if (isMemberCall(n, 'push') && n.expression.expression?.type === 'Identifier') {
+            const arr = n.expression.expression.name;
+            if (!c.stateVars.has(arr) || f.locals.has(arr)) return;
+            const prev = growers.get(arr);
+            if (!prev || (prev.senderGuard && !f.senderGuard)) growers.set(arr, f);
           }
-          for (const fn of c.ownFunctions) {
-            if (!fn.isPublic || !fn.node.body) continue;
-            walk(fn.node.body, (n) => {
-              if (n.type !== 'ForStatement' && n.type !== 'WhileStatement' && n.type !== 'DoWhileStatement') return;
-              const cond = n.type === 'ForStatement' ? n.conditionExpression : n.condition;
-              if (!cond) return;
-              let array: string | null = null;
-              walk(cond, (m) => {
-                if (
-                  m.type === 'MemberAccess' &&
-                  m.memberName === 'length' &&
-                  m.expression?.type === 'Identifier' &&
-                  c.stateVars.has(m.expression.name) &&
-                  !fn.locals.has(m.expression.name) &&
-                  /\[\]$/.test(c.stateVars.get(m.expression.name)!.type)
-                )
-                  array = m.expression.name;
-              });
-              if (!array) return;
-              // A second, constant bound (`i < arr.length && i < MAX`) makes the loop bounded.
-              const bounded = some(
-                cond,
-                (m) =>
-                  m.type === 'BinaryOperation' &&
-                  (m.operator === '<' || m.operator === '<=') &&
-                  (m.right?.type === 'NumberLiteral' || (m.right?.type === 'Identifier' && !!c.stateVars.get(m.right.name)?.constant)),
-              );
-              if (bounded) return;
-              const grower = growers.get(array);
-              if (!grower) return;
-              const who = grower.isPublic && !grower.senderGuard ? 'any caller' : 'the owner';
-              context.report({
-                node: n,
-                loc: { line: line(n), end_line: line(n.body ?? n) },
-                messageId: 'loop',
-                severity: who === 'any caller' ? 'MEDIUM' : 'LOW',
-                data: { fn: fn.name, array, grower: grower.name, who },
-              });
-            });
-          }
-        }
-      },
-    };
-  },
+        });
+      }
+      for (const fn of c.ownFunctions) {
+        if (!fn.isPublic || !fn.node.body) continue;
+        walk(fn.node.body, (n) => {
+          if (n.type !== 'ForStatement' && n.type !== 'WhileStatement' && n.type !== 'DoWhileStatement') return;
+          const cond = n.type === 'ForStatement' ? n.conditionExpression : n.condition;
+          if (!cond) return;
+          let array: string | null = null;
+          walk(cond, (m) => {
+            if (
+              m.type === 'MemberAccess' &&
+              m.memberName === 'length' &&
+              m.expression?.type === 'Identifier' &&
+              c.stateVars.has(m.expression.name) &&
+              !fn.locals.has(m.expression.name) &&
+              /\[\]$/.test(c.stateVars.get(m.expression.name)!.type)
+            )
+              array = m.expression.name;
+          });
+          if (!array) return;
+          // A second, constant bound (`i < arr.length && i < MAX`) makes the loop bounded.
+          const bounded = some(
+            cond,
+            (m) =>
+              m.type === 'BinaryOperation' &&
+              (m.operator === '<' || m.operator === '<=') &&
+              (m.right?.type === 'NumberLiteral' || (m.right?.type === 'Identifier' && !!c.stateVars.get(m.right.name)?.constant)),
+          );
+          if (bounded) return;
+          const grower = growers.get(array);
+          if (!grower) return;
+          const who = grower.isPublic && !grower.senderGuard ? 'any caller' : 'the owner';
+          context.report({
+            node: n,
+            loc: { line: line(n), end_line: line(n.body ?? n) },
+            messageId: 'loop',
+            severity: who === 'any caller' ? 'MEDIUM' : 'LOW',
+            data: { fn: fn.name, array, grower: grower.name, who },
+          });
+        });
+      }
+    }
+  }),
 };
 
 export const SPECIALIZED_RULES: StaticDetector[] = [

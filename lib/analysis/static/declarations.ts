@@ -167,6 +167,7 @@ export function declarations(ast: AST.SourceUnit, source: string): FileScope {
       modifiers: new Map(),
       authVars: new Set(),
       authMembers: new Map(),
+      authVarsBy: new Map(),
       hasConstructor: false,
       unresolvedBase: lin.some((n) => (basesOf.get(n) ?? []).some((b) => !basesOf.has(b))),
     };

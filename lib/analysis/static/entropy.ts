@@ -1,7 +1,7 @@
 // Shared data-flow for the randomness and timestamp rules: which variables carry a block value
 // (assigned from one, directly or through other such variables), and which expressions consume
 // values the way a random draw does (modulo, hashing, blockhash, narrowing casts).
-import { blockValue, declaredVariables, isHashCall, isTypeConversion, some, walk, type BlockValue, type Node } from './ast.ts';
+import { blockValue, declaredVariables, isHashCall, isTypeConversion, some, unwrap, walk, type BlockValue, type Node } from './ast.ts';
 import type { StaticFacts } from './facts.ts';
 
 export interface EntropyFacts {
@@ -94,4 +94,53 @@ export function entropyFacts(facts: StaticFacts): EntropyFacts {
   cache.set(facts, ef);
   void some;
   return ef;
+}
+
+const TWO_32 = 2n ** 32n;
+/** Value of a constant like `2**32`, `4294967296`, `0x100000000` (null when not a literal). */
+function constValue(n: Node): bigint | null {
+  const u = unwrap(n);
+  if (u?.type === 'NumberLiteral' && !u.subdenomination) {
+    try {
+      return BigInt(String(u.number).replace(/_/g, ''));
+    } catch {
+      return null;
+    }
+  }
+  if (u?.type === 'BinaryOperation' && u.operator === '**') {
+    const a = constValue(u.left);
+    const b = constValue(u.right);
+    return a !== null && b !== null && b < 512n ? a ** b : null;
+  }
+  return null;
+}
+const CAST_BITS = /^u?int(\d+)$/;
+/** Only block.timestamp / block.number (no hash, no other block value) inside `n`. */
+const onlyClock = (n: Node) => {
+  let clock = false;
+  let other = false;
+  walk(n, (x) => {
+    const b = blockValue(x);
+    if (b === 'timestamp' || b === 'number') clock = true;
+    else if (b || isHashCall(x)) other = true;
+  });
+  return clock && !other;
+};
+
+/**
+ * Truncation that keeps a timestamp or block number intact (`block.timestamp % 2**32`,
+ * `uint32(block.timestamp)`, `uint48(...)`): both stay far below 2**32 for another eighty years,
+ * so nothing is discarded and nothing is drawn; this is storage packing (oracles, checkpoints).
+ */
+export function identityTruncation(n: Node): boolean {
+  if (n?.type === 'BinaryOperation' && n.operator === '%') {
+    const m = constValue(n.right);
+    return m !== null && m >= TWO_32 && onlyClock(n.left);
+  }
+  if (n?.type === 'FunctionCall' && (n.arguments ?? []).length === 1) {
+    const callee = n.expression;
+    const bits = CAST_BITS.exec(callee?.type === 'ElementaryTypeName' || callee?.type === 'Identifier' ? callee.name : '');
+    return !!bits && Number(bits[1]) >= 32 && onlyClock(n.arguments[0]);
+  }
+  return false;
 }

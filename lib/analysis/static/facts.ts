@@ -150,6 +150,11 @@ export interface ContractFacts {
   /** For each auth var, the struct members its checks compare (`chans[id].parties[0] == msg.sender`
    *  → {parties}); null when the variable as a whole decides (`owner == msg.sender`). */
   authMembers: Map<string, Set<string> | null>;
+  /** For the functions declared in each contract of the linearization, the auth var names that
+   *  resolve there to a declaration an access check reads. Before 0.6 a derived contract may
+   *  redeclare a base's variable: the base's `onlyOwner` reads the base's `owner`, a derived
+   *  function's `owner = msg.sender` writes the derived copy, which decides nothing. */
+  authVarsBy: Map<string, Set<string>>;
   hasConstructor: boolean;
   /** Some contract in the linearization inherits from a contract not defined in this file. */
   unresolvedBase: boolean;

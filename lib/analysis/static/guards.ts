@@ -129,8 +129,12 @@ export function guardFacts(scope: FileScope, types: Typing): void {
 
   function collectAuthVars(cf: ContractFacts) {
     const fns = [...cf.functions, ...cf.modifiers.values()];
-    const addAuth = (name: string, member: string | null) => {
+    // The declarations the checks read, as seen from the contract declaring the checking code.
+    const decls = new Set<Node>();
+    const addAuth = (name: string, member: string | null, from: string) => {
       cf.authVars.add(name);
+      const d = contractByName.get(from)?.stateVars.get(name)?.node;
+      if (d) decls.add(d);
       if (member === null) cf.authMembers.set(name, null);
       else if (!cf.authMembers.has(name)) cf.authMembers.set(name, new Set([member]));
       else cf.authMembers.get(name)?.add(member);
@@ -147,7 +151,7 @@ export function guardFacts(scope: FileScope, types: Typing): void {
           ]) {
             if (isCaller(a)) {
               const name = rootName(b);
-              if (name && cf.stateVars.has(name) && !f.locals.has(name)) addAuth(name, memberPath(b).at(-1) ?? null);
+              if (name && cf.stateVars.has(name) && !f.locals.has(name)) addAuth(name, memberPath(b).at(-1) ?? null, f.contract);
             }
           }
         }
@@ -157,7 +161,7 @@ export function guardFacts(scope: FileScope, types: Typing): void {
             if (x.type === 'FunctionCall' && x.expression?.type === 'Identifier' && (x.arguments ?? []).some(isCaller)) {
               const called = x.expression.name;
               for (const g of cf.functions)
-                if (g.name === called) for (const r of g.transitiveReads) if (!cf.stateVars.get(r)?.constant) addAuth(r, null);
+                if (g.name === called) for (const r of g.transitiveReads) if (!cf.stateVars.get(r)?.constant) addAuth(r, null, g.contract);
             }
           });
         }
@@ -167,15 +171,25 @@ export function guardFacts(scope: FileScope, types: Typing): void {
           if (name && sv && sv.typeNode?.type === 'Mapping' && typeText(mappingValueType(sv.typeNode)) === 'bool') {
             const p = parent(n);
             if (p && (isRequireLike(p) || p.type === 'IfStatement' || (p.type === 'UnaryOperation' && p.operator === '!')))
-              addAuth(name, memberPath(n.base).at(-1) ?? null);
+              addAuth(name, memberPath(n.base).at(-1) ?? null, f.contract);
           }
           const p = parent(n);
           if (name && sv && p?.type === 'BinaryOperation' && (p.operator === '==' || p.operator === '!=')) {
             const other = p.left === n ? p.right : p.left;
-            if (other?.type === 'NumberLiteral' && Number(other.number) === 0) addAuth(name, memberPath(n.base).at(-1) ?? null);
+            if (other?.type === 'NumberLiteral' && Number(other.number) === 0) addAuth(name, memberPath(n.base).at(-1) ?? null, f.contract);
           }
         }
       });
+    }
+    for (const x of cf.linearization) {
+      const scope = contractByName.get(x);
+      if (!scope) continue;
+      const names = new Set<string>();
+      for (const name of cf.authVars) {
+        const d = scope.stateVars.get(name)?.node;
+        if (!d || decls.has(d)) names.add(name);
+      }
+      cf.authVarsBy.set(x, names);
     }
   }
 

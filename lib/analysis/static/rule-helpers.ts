@@ -3,6 +3,7 @@
 import type { Detector, DetectorContext } from '../../../kernel/contracts/detector.ts';
 import {
   asNode,
+  asNodes,
   isNode,
   isRequireLike,
   line,
@@ -28,6 +29,101 @@ export type StaticVisitor = { [K in NodeType]?: Handler<K> } & { [K in NodeType 
 /** The kernel's detector contract, with the static layer's facts and typed visitor. */
 export interface StaticDetector extends Detector<StaticFacts> {
   create(context: DetectorContext<StaticFacts>): StaticVisitor;
+}
+
+/** `create` of a rule that looks at the whole file once, after the traversal (ESLint's
+ *  `Program:exit`): `run` gets the file's facts and the context to report to. */
+export function afterTraversal(run: (facts: StaticFacts, context: DetectorContext<StaticFacts>) => void): StaticDetector['create'] {
+  return (context) => ({ 'SourceUnit:exit': () => run(context.facts, context) });
+}
+
+const BOUND_LIMIT = 2n ** 128n;
+
+/** Value of a constant expression: literals (with ether/time units), `**`, `*`, `+`, and constant
+ *  state variables of `c`; null when not constant. */
+export function constantValue(e: MaybeNode, c: ContractFacts | null, depth = 0): bigint | null {
+  const u = unwrap(e);
+  if (!u || depth > 8) return null;
+  if (u.type === 'NumberLiteral') {
+    const units: Record<string, bigint> = {
+      wei: 1n,
+      gwei: 10n ** 9n,
+      szabo: 10n ** 12n,
+      finney: 10n ** 15n,
+      ether: 10n ** 18n,
+      seconds: 1n,
+      minutes: 60n,
+      hours: 3600n,
+      days: 86400n,
+      weeks: 604800n,
+      years: 31536000n,
+    };
+    const unit = u.subdenomination ? units[u.subdenomination] : 1n;
+    if (unit === undefined || !/^(0x[0-9a-f_]+|[0-9_]+)$/i.test(String(u.number))) return null;
+    return BigInt(String(u.number).replace(/_/g, '')) * unit;
+  }
+  if (u.type === 'Identifier') {
+    const sv = c?.stateVars.get(u.name);
+    return sv?.constant && sv.node.expression ? constantValue(sv.node.expression, c, depth + 1) : null;
+  }
+  if (u.type === 'BinaryOperation' && ['**', '*', '+'].includes(u.operator)) {
+    const a = constantValue(u.left, c, depth + 1);
+    const b = constantValue(u.right, c, depth + 1);
+    if (a === null || b === null) return null;
+    if (u.operator === '**') return b < 512n ? a ** b : null;
+    return u.operator === '*' ? a * b : a + b;
+  }
+  return null;
+}
+
+/**
+ * Parameter `name` of `fn` is bounded above by a small constant (below 2^128) in a require/assert
+ * that runs before `at` on every path: a top-level statement of the body, or a conjunct of one
+ * (`require(x > 0 && x <= MAX)`). Adding or multiplying such a value cannot be driven to the wrap
+ * point by the caller.
+ */
+export function boundedParam(fn: FunctionFacts, c: ContractFacts | null, name: string, at: Node): boolean {
+  const body = fn.node.body;
+  if (!body || !fn.params.includes(name)) return false;
+  // A parameter reassigned in the body no longer holds what the require checked.
+  const reassigned = some(
+    body,
+    (x) =>
+      (x.type === 'BinaryOperation' &&
+        /^[-+*/%|&^]?=$|^(<<|>>)=$/.test(x.operator) &&
+        unwrap(x.left)?.type === 'Identifier' &&
+        (unwrap(x.left) as { name?: string }).name === name) ||
+      (x.type === 'UnaryOperation' &&
+        /^(\+\+|--)$/.test(x.operator) &&
+        unwrap(x.subExpression)?.type === 'Identifier' &&
+        (unwrap(x.subExpression) as { name?: string }).name === name),
+  );
+  if (reassigned) return false;
+  const atStart = at.range?.[0] ?? 0;
+  const conjuncts = (e: MaybeNode): Node[] => {
+    const u = unwrap(e);
+    if (!u) return [];
+    return u.type === 'BinaryOperation' && u.operator === '&&' ? [...conjuncts(u.left), ...conjuncts(u.right)] : [u];
+  };
+  for (const st of asNodes(body.statements)) {
+    if ((st.range?.[1] ?? 0) >= atStart) break;
+    const call = st.type === 'ExpressionStatement' ? unwrap(st.expression) : null;
+    if (!call || !isRequireLike(call)) continue;
+    for (const k of conjuncts(call.arguments?.[0])) {
+      if (k.type !== 'BinaryOperation') continue;
+      const l = unwrap(k.left);
+      const r = unwrap(k.right);
+      const bound =
+        (k.operator === '<=' || k.operator === '<') && l?.type === 'Identifier' && l.name === name
+          ? r
+          : (k.operator === '>=' || k.operator === '>') && r?.type === 'Identifier' && r.name === name
+            ? l
+            : null;
+      const v = bound ? constantValue(bound, c) : null;
+      if (v !== null && v < BOUND_LIMIT) return true;
+    }
+  }
+  return false;
 }
 
 const SIMPLE_STATEMENTS = new Set([
@@ -129,6 +225,13 @@ export function hasReentrancyLock(fn: FunctionFacts): boolean {
   });
 }
 
+/** `fn` (visible in `c`) writing the name `v` writes state that `c`'s access checks read: the
+ *  name resolves, from the contract declaring `fn`, to a declaration some check compares (a
+ *  redeclared `owner` in a derived contract before 0.6 is another slot). */
+export function isAuthWrite(c: ContractFacts, fn: FunctionFacts, v: string): boolean {
+  return (c.authVarsBy.get(fn.contract) ?? c.authVars).has(v);
+}
+
 const soundCache = new WeakMap<ContractFacts, boolean>();
 /**
  * The contract's owner check means something: it has access-control state and no entry point
@@ -141,7 +244,7 @@ export function ownerSound(c: ContractFacts): boolean {
     ok =
       c.authVars.size > 0 &&
       !c.functions.some(
-        (f) => f.isPublic && f.kind !== 'constructor' && !f.senderGuard && [...f.transitiveWrites].some((v) => c.authVars.has(v)),
+        (f) => f.isPublic && f.kind !== 'constructor' && !f.senderGuard && [...f.transitiveWrites].some((v) => isAuthWrite(c, f, v)),
       );
     soundCache.set(c, ok);
   }
