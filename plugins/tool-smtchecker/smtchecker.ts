@@ -521,7 +521,9 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
     const jobName = (j: (typeof jobs)[number]) =>
       `${j.unit ?? input.file}${j.targets && groups.length > 1 ? ` [${j.targets.join(', ')}]` : ''}`;
     for (const [i, job] of jobs.entries()) {
-      if (i >= affordable) {
+      // A job its budget ended cost a pool worker (killed; the next task there reloads solc): in
+      // full mode one is enough, the rest of the file's jobs are listed instead.
+      if (i >= affordable || overBudget.length) {
         overBudget.push(jobName(job));
         continue;
       }
