@@ -1,4 +1,4 @@
-// Deep-layer robustness benchmark: `npm run bench:deep [-- --json] [-- --timeout S] [-- --dir DIR] [-- --only NAME]`.
+// Deep-layer robustness benchmark: `npm run bench:deep [-- --json] [-- --timeout S] [-- --dir DIR] [-- --only NAME] [-- --per-tool]`.
 // Runs full mode (every available layer, through a booted kernel and its worker pool, as
 // `POST /analyze/full/` does) over bench/deep-corpus/ — larger real-style contracts (tokens with
 // fees and permits, NFTs, vaults, staking, governance and timelock, multisig, AMM pair, lending,
@@ -6,6 +6,9 @@
 // two EVM tools (vigil-fuzz, layer 2; vigil-symbolic, layer 3), their findings, and any error
 // with its cause; then totals: tool errors, timeouts (and whether the request's deadline had
 // run out), the mean time per contract. Tool errors are also logged by the plugin (stderr).
+// `--per-tool` runs each full-mode tool alone (`mode: 'tool'`, one after the other, same kernel)
+// and prints the CPU seconds (user+sys of this process, pool workers included) each one costs per
+// contract: where full mode's time goes, on a machine where wall time says little.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,12 +37,18 @@ interface ContractRow {
   file: string;
   lines: number;
   seconds: number;
+  /** CPU seconds (user+sys of the process, pool workers included) the contract took. */
+  cpu_s: number;
   tools: Record<string, ToolRow>;
   /** Every tool's status (all layers), for the totals. */
   all: Record<string, string>;
+  /** Each tool's findings as "detector:line:severity" (to compare runs). */
+  findings: Record<string, string[]>;
+  /** --per-tool: CPU seconds of each tool run alone. */
+  tool_cpu_s?: Record<string, number>;
 }
 
-export async function runDeepBenchmark(opts: { dir: string; timeoutS: number; only?: string; log?: pino.Logger }) {
+export async function runDeepBenchmark(opts: { dir: string; timeoutS: number; only?: string; log?: pino.Logger; perTool?: boolean }) {
   const files = fs
     .readdirSync(opts.dir)
     .filter((f) => f.endsWith('.sol') && (!opts.only || f.includes(opts.only)))
@@ -51,12 +60,51 @@ export async function runDeepBenchmark(opts: { dir: string; timeoutS: number; on
   const kernel = new Kernel({ settings, logger: opts.log ?? pino({ level: 'warn' }, pino.destination(2)) });
   await kernel.boot();
   const rows: ContractRow[] = [];
+  const cpuOf = (c0: NodeJS.CpuUsage) => {
+    const d = process.cpuUsage(c0);
+    return round((d.user + d.system) / 1e6);
+  };
   try {
     const engine = kernel.services.get<AnalysisEngine>('analysis');
     if (!engine) throw new Error('the analysis engine plugin did not load');
+    const fullTools = opts.perTool
+      ? (await engine.listTools()).filter((t) => t.available && t.modes.includes('full')).map((t) => t.name)
+      : [];
     for (const file of files) {
       const source = fs.readFileSync(path.join(opts.dir, file), 'utf8');
+      const c0 = process.cpuUsage();
       const t0 = Date.now();
+      if (opts.perTool) {
+        const cpu: Record<string, number> = {};
+        const status: Record<string, string> = {};
+        const found: Record<string, string[]> = {};
+        for (const tool of fullTools) {
+          const c1 = process.cpuUsage();
+          const r = await engine.analyze({ source, file }, { mode: 'tool', tool, timeoutMs: opts.timeoutS * 1000 });
+          cpu[tool] = cpuOf(c1);
+          const res = r.results.find((x) => x.tool === tool);
+          status[tool] = res?.status ?? 'absent';
+          found[tool] = findingKeys(res?.findings ?? []);
+        }
+        const row = {
+          file,
+          lines: source.split('\n').length,
+          seconds: (Date.now() - t0) / 1000,
+          cpu_s: cpuOf(c0),
+          tools: {},
+          all: status,
+          tool_cpu_s: cpu,
+          findings: found,
+        };
+        rows.push(row);
+        if (!process.argv.includes('--json'))
+          console.log(
+            `${file.padEnd(22)} ${Object.entries(cpu)
+              .map(([t, s]) => `${t} ${s}s/${status[t]}`)
+              .join('  ')}`,
+          );
+        continue;
+      }
       const r = await engine.analyze({ source, file }, { mode: 'full', timeoutMs: opts.timeoutS * 1000 });
       const seconds = (Date.now() - t0) / 1000;
       const tools: Record<string, ToolRow> = {};
@@ -71,7 +119,9 @@ export async function runDeepBenchmark(opts: { dir: string; timeoutS: number; on
           error: t.error ?? null,
         };
       }
-      const row = { file, lines: source.split('\n').length, seconds, tools, all };
+      const found: Record<string, string[]> = {};
+      for (const t of r.results) found[t.tool] = findingKeys(t.findings);
+      const row = { file, lines: source.split('\n').length, seconds, cpu_s: cpuOf(c0), tools, all, findings: found };
       rows.push(row);
       if (!process.argv.includes('--json')) printRow(row);
     }
@@ -81,6 +131,9 @@ export async function runDeepBenchmark(opts: { dir: string; timeoutS: number; on
   }
   return { rows, totals: totalsOf(rows, opts.timeoutS) };
 }
+
+const findingKeys = (fs: Array<{ detector?: string; title: string; location: { line: number }; severity: string }>) =>
+  fs.map((f) => `${f.detector ?? f.title}:${f.location.line}:${f.severity}`).sort();
 
 function totalsOf(rows: ContractRow[], timeoutS: number) {
   const per: Record<string, Record<string, number>> = {};
@@ -105,6 +158,17 @@ function totalsOf(rows: ContractRow[], timeoutS: number) {
     ).length,
     other_tool_errors: otherErrors,
     evm_findings: evmRuns.reduce((n, t) => n + t.findings, 0),
+    cpu_s_per_contract: round(rows.reduce((n, r) => n + r.cpu_s, 0) / Math.max(1, rows.length)),
+    ...(rows.some((r) => r.tool_cpu_s)
+      ? {
+          tool_cpu_s_per_contract: Object.fromEntries(
+            [...new Set(rows.flatMap((r) => Object.keys(r.tool_cpu_s ?? {})))].map((t) => [
+              t,
+              round(rows.reduce((n, r) => n + (r.tool_cpu_s?.[t] ?? 0), 0) / rows.length),
+            ]),
+          ),
+        }
+      : {}),
     seconds_per_contract: {
       mean: round(secs.reduce((a, b) => a + b, 0) / Math.max(1, secs.length)),
       p95: round(secs[Math.min(secs.length - 1, Math.floor(secs.length * 0.95))] ?? 0),
@@ -131,7 +195,7 @@ function printRow(r: ContractRow) {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const dir = path.resolve(arg('dir') ?? path.join(here, 'deep-corpus'));
   const timeoutS = Number(arg('timeout') ?? 60);
-  const out = await runDeepBenchmark({ dir, timeoutS, only: arg('only') });
+  const out = await runDeepBenchmark({ dir, timeoutS, only: arg('only'), perTool: process.argv.includes('--per-tool') });
   if (process.argv.includes('--json')) console.log(JSON.stringify(out, null, 2));
   else {
     const t = out.totals;
@@ -139,8 +203,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       `\n${t.contracts} contracts (${t.lines} lines), request timeout ${timeoutS} s: ` +
         `EVM tool errors ${t.evm_tool_errors}, timeouts ${t.evm_tool_timeouts} (${t.evm_timeouts_before_request_deadline} before the request deadline), ` +
         `layer 2/3 findings ${t.evm_findings}, other tools' errors ${t.other_tool_errors}; ` +
-        `s/contract mean ${t.seconds_per_contract.mean}, p95 ${t.seconds_per_contract.p95}, max ${t.seconds_per_contract.max}`,
+        `s/contract mean ${t.seconds_per_contract.mean}, p95 ${t.seconds_per_contract.p95}, max ${t.seconds_per_contract.max}; ` +
+        `CPU s/contract ${t.cpu_s_per_contract}`,
     );
+    if (t.tool_cpu_s_per_contract) console.log(`  CPU s per contract, each tool alone: ${JSON.stringify(t.tool_cpu_s_per_contract)}`);
     for (const [tool, st] of Object.entries(t.status_per_tool)) console.log(`  ${tool.padEnd(18)} ${JSON.stringify(st)}`);
   }
 }

@@ -1,7 +1,7 @@
 // What both EVM tools do with a run's outcome before handing it to the engine: an error or a
 // timeout is logged with its cause (the result's `error` carries the same text), so a failed
 // run in a long benchmark or a busy server can be explained from the log alone.
-import type { ToolRunOutput } from '../../kernel/index.ts';
+import type { AnalysisInput, ToolRunOutput } from '../../kernel/index.ts';
 
 /** The part of the plugin logger (pino) the tools use. */
 export interface ToolLog {
@@ -24,4 +24,18 @@ export function reportOutcome(log: ToolLog | undefined, tool: string, file: stri
   if (log && out.status === 'error') log.error({ tool, file, error: out.error }, `${tool} failed on ${file}: ${out.error}`);
   else if (log && out.status === 'timeout') log.warn({ tool, file, error: out.error }, `${tool} timed out on ${file}: ${out.error}`);
   return out;
+}
+
+/**
+ * Both tools deploy what the file compiles to: when the engine's shared compile says the source
+ * does not compile, or defines no contract at all, the run is `skipped` with that cause before a
+ * pool task is queued. null: go ahead (also when no shared compile was handed in).
+ */
+export async function skipUnlessDeployable(input: AnalysisInput, what: string): Promise<ToolRunOutput | null> {
+  if (!input.compilation) return null;
+  const c = await input.compilation;
+  if (!c.ok)
+    return { status: 'skipped', findings: [], error: `${what} needs a compiling contract: ${c.errors[0] ?? 'compilation failed'}` };
+  if (!c.contracts.length) return { status: 'skipped', findings: [], error: 'the file defines no contract to deploy' };
+  return null;
 }

@@ -40,13 +40,53 @@ import { findingId, sliceLines } from '../../lib/analysis/ids.ts';
 import { collectClosure, loadProject } from '../../lib/analysis/compiler/project.ts';
 
 export const SMT_TARGETS = ['assert', 'overflow', 'underflow', 'divByZero', 'outOfBounds', 'balance'];
+const ARITHMETIC = new Set(['overflow', 'underflow']);
+
+/** Model-checking engines of solc: bounded (per function, fast) and CHC (Spacer: whole
+ *  transaction sequences, unbounded time; settings.modelChecker.timeout crashes solc-js). */
+export type SmtEngine = 'bmc' | 'chc' | 'all';
+
+/** Full mode never gives a model-checking job less CPU time than this (a job past what the
+ *  budget buys is listed as not checked instead). */
+const FULL_MIN_JOB_MS = 1000;
+
+/**
+ * The 0.8 targets worth a solver's time on this code (comments and strings stripped, imports
+ * included): a target whose construct does not occur can never be violated, and overflow or
+ * underflow outside an `unchecked` block only reverts (smtFindings drops those answers), so they
+ * are asked for only where an unchecked block exists.
+ */
+export function targetsFor(code: string): string[] {
+  const has: Record<string, boolean> = {
+    assert: /\bassert\s*\(/.test(code),
+    overflow: /\bunchecked\s*\{/.test(code),
+    underflow: /\bunchecked\s*\{/.test(code),
+    divByZero: /[/%]/.test(code),
+    outOfBounds: code.includes('['),
+    balance: /\.\s*(?:transfer|send)\s*\(/.test(code),
+  };
+  return SMT_TARGETS.filter((t) => has[t]);
+}
+
+/** The code the model checker encodes: the file and what it imports, comments and strings stripped. */
+function unitCode(input: Pick<AnalysisInput, 'source' | 'absPath' | 'roots'>): string {
+  if (!input.absPath) return stripCommentsAndStrings(input.source);
+  try {
+    const c = collectClosure(loadProject(input.absPath, input.roots ?? []), input.absPath, { entrySource: input.source });
+    return [...c.units.values()].map((u) => stripCommentsAndStrings(u.content)).join('\n');
+  } catch {
+    return stripCommentsAndStrings(input.source);
+  }
+}
 
 export interface SmtCheckerOptions {
   pool: WorkerPool | null;
   /** Per-contract solver budget in quick mode (ms). */
   quickBudgetMs?: number;
-  /** Per-contract solver budget in full mode (ms). */
+  /** Full mode: CPU time (ms) of model checking per file, shared by its jobs. */
   fullBudgetMs?: number;
+  /** Full mode's engine (quick mode is always BMC). */
+  fullEngine?: SmtEngine;
   /** Quick mode model-checks compilation units (a file and its imports) up to this many lines. */
   quickMaxUnitLines?: number;
 }
@@ -359,9 +399,13 @@ function isAbort(e: unknown): boolean {
 
 export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
   const quickBudget = opts.quickBudgetMs ?? 6000;
-  // Full mode runs every layer at once on a small worker pool: the model checker gets a
-  // per-contract share (15 s), not minutes; a longer CHC run is `full_budget_ms` or the tool alone.
-  const fullBudget = opts.fullBudgetMs ?? 15_000;
+  // Full mode runs every layer at once on two pool workers: model checking gets a few seconds
+  // of CPU per file, shared by its jobs (per contract: the targets that can become findings,
+  // then overflow/underflow where they can wrap). BMC answers those within that on 200-300-line
+  // contracts; CHC needs minutes there and cannot be given a per-query timeout in solc-js, so
+  // it is `full_engine: "all"` (with a larger `full_budget_ms`) or the tool alone.
+  const fullBudget = opts.fullBudgetMs ?? 3000;
+  const fullEngine: SmtEngine = opts.fullEngine ?? 'bmc';
   // The model checker encodes every function reachable from the contract, libraries included:
   // on a unit of a few thousand lines one contract takes tens of seconds even for BMC, which is
   // not what quick mode promises. Quick mode says so (status skipped, with the size) and full
@@ -443,7 +487,7 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
         };
       }
     }
-    const engine = mode === 'quick' ? 'bmc' : 'all';
+    const engine: SmtEngine = mode === 'quick' ? 'bmc' : fullEngine;
     const deployable = input.contracts
       ? new Set(input.contracts.filter((c) => c.kind === 'contract' && !c.abstract).map((c) => c.name))
       : null;
@@ -451,27 +495,52 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
     const units: Array<string | null> = semver.gte(version, '0.8.0')
       ? base.contracts.filter((n) => !deployable || deployable.has(n))
       : [null];
-    // In 0.8+ an overflow outside `unchecked` only reverts, and smtFindings drops it: quick mode
-    // does not pay the solver for targets whose every answer would be dropped (about half of BMC's
-    // time on a token). Full mode keeps them for the note that counts the reverting ones.
-    const targets =
-      mode === 'quick' && semver.gte(version, '0.8.0') && !/\bunchecked\s*\{/.test(stripCommentsAndStrings(input.source))
-        ? SMT_TARGETS.filter((t) => t !== 'overflow' && t !== 'underflow')
-        : SMT_TARGETS;
-    const budget = budgetOverride ?? (mode === 'quick' ? quickBudget : fullBudget);
+    const code = unitCode(input);
+    const targets = semver.gte(version, '0.8.0') ? targetsFor(code) : SMT_TARGETS;
+    // The jobs: per unit, the targets that can become findings first, and the arithmetic ones
+    // (many more verification conditions, each a solver query) as a job of their own in full
+    // mode, so running out of time on them keeps the other answers. Quick mode: one job per unit.
+    const groups: Array<string[] | null> = !semver.gte(version, '0.8.0')
+      ? [null]
+      : mode === 'quick'
+        ? [targets]
+        : [targets.filter((t) => !ARITHMETIC.has(t)), targets.filter((t) => ARITHMETIC.has(t))].filter((g) => g.length);
+    const jobs = units.flatMap((unit) => groups.map((g) => ({ unit, targets: g })));
+    // Quick mode: `quickBudget` per job. Full mode: `fullBudget` is the file's, shared out evenly
+    // (never under FULL_MIN_JOB_MS a job; jobs past what the budget buys are listed, not run).
+    const perJob =
+      budgetOverride ?? (mode === 'quick' ? quickBudget : Math.max(FULL_MIN_JOB_MS, Math.floor(fullBudget / Math.max(1, jobs.length))));
+    const affordable = budgetOverride || mode === 'quick' ? jobs.length : Math.max(1, Math.floor(fullBudget / perJob));
     const key = sourceKeyFor({ absPath: input.absPath, file: input.file, roots: input.roots });
+    let provedSafe = 0;
     const diags: CompilerDiagnostic[] = [];
     const timedOut: string[] = [];
+    const overBudget: string[] = [];
     const checked: string[] = [];
     const notes = new Set<string>();
-    for (const unit of units) {
+    const jobName = (j: (typeof jobs)[number]) =>
+      `${j.unit ?? input.file}${j.targets && groups.length > 1 ? ` [${j.targets.join(', ')}]` : ''}`;
+    for (const [i, job] of jobs.entries()) {
+      // A job its budget ended cost a pool worker (killed; the next task there reloads solc): in
+      // full mode one is enough, the rest of the file's jobs are listed instead.
+      if (i >= affordable || overBudget.length) {
+        overBudget.push(jobName(job));
+        continue;
+      }
       const remaining = run.deadline - Date.now();
       if (remaining < 250) {
-        timedOut.push(unit ?? input.file);
+        timedOut.push(jobName(job));
         continue;
       }
       const modelChecker = semver.gte(version, '0.8.0')
-        ? { engine, targets, contracts: { [key]: [unit] }, ...(mode === 'full' ? { showUnproved: true } : {}) }
+        ? {
+            engine,
+            targets: job.targets,
+            contracts: { [key]: [job.unit] },
+            ...(mode === 'full' ? { showUnproved: true } : {}),
+            // Counted for the run's answer (how many conditions held); the key arrived in 0.8.18.
+            ...(mode === 'full' && semver.gte(version, '0.8.18') ? { showProvedSafe: true } : {}),
+          }
         : semver.gte(version, '0.7.0')
           ? { engine }
           : undefined;
@@ -490,11 +559,13 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
           },
           // The budget is solver time: it starts when a worker picks the compile up, not while it
           // waits behind other tools in the queue. The request's deadline still caps it.
-          { pool: opts.pool, signal: run.signal, deadline: run.deadline, budgetMs: budget },
+          { pool: opts.pool, signal: run.signal, deadline: run.deadline, budgetMs: perJob },
         );
       } catch (e) {
         if (isTimeout(e)) {
-          timedOut.push(unit ?? input.file);
+          // Full mode: the tool's own budget ending a job is part of the plan (status success,
+          // what was not answered is listed); the request's deadline ending it is a timeout.
+          (mode === 'full' && run.deadline - Date.now() > 250 ? overBudget : timedOut).push(jobName(job));
           continue;
         }
         if (isAbort(e)) throw e;
@@ -507,7 +578,7 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
           error: `compiling with the SMTChecker failed: ${r.errors[0]?.message ?? 'unknown error'}`,
           meta: { compiler: version },
         };
-      checked.push(unit ?? input.file);
+      checked.push(jobName(job));
       diags.push(...r.warnings);
       for (const w of r.warnings) {
         if (
@@ -516,8 +587,15 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
           )
         )
           notes.add(w.message.split('\n')[0]);
+        const safe = /^(BMC|CHC): (\d+) verification condition\(s\) proved safe/.exec(w.message);
+        if (safe) provedSafe += Number(safe[2]);
+        else if (/^(BMC|CHC): .* check is safe!/.test(w.message)) provedSafe++;
       }
     }
+    if (semver.gte(version, '0.8.0') && !targets.some((t) => ARITHMETIC.has(t)))
+      notes.add(
+        'overflow and underflow were not asked for: this code has no unchecked block, and checked arithmetic (solc >= 0.8) only reverts the transaction that chose the operands',
+      );
     const reverts: Array<{ kind: string; line: number }> = [];
     const findings = smtFindings(diags, input, { compiler: version, mode, reverts });
     if (reverts.length)
@@ -530,18 +608,28 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
       targets,
       contracts_checked: checked,
       timed_out: timedOut,
+      ...(mode === 'full' ? { proved_safe: provedSafe, not_checked: overBudget } : {}),
       notes: [...notes],
-      budget_ms_per_contract: budget,
+      budget_ms_per_contract: perJob,
       elapsed_ms: Date.now() - t0,
     };
     if (timedOut.length) {
       return {
         status: 'timeout',
         findings,
-        error: `SMTChecker ${engine} ran out of its ${mode === 'quick' ? `quick-mode budget (${budget} ms per contract)` : 'time budget'} on ${timedOut.join(', ')}${checked.length ? `; finished: ${checked.join(', ')}` : ''}`,
+        error: `SMTChecker ${engine} ran out of ${mode === 'quick' ? `its quick-mode budget (${perJob} ms per contract)` : "the request's time"} on ${timedOut.join(', ')}${checked.length ? `; finished: ${checked.join(', ')}` : ''}`,
         meta,
       };
     }
+    if (overBudget.length)
+      return {
+        status: 'success',
+        findings,
+        meta: {
+          ...meta,
+          budget_exhausted: `the ${fullBudget} ms full-mode budget ended before ${overBudget.join(', ')} ${overBudget.length > 1 ? 'were' : 'was'} answered; the answers of ${checked.length ? checked.join(', ') : 'no job'} are reported`,
+        },
+      };
     return { status: 'success', findings, meta };
   }
   return tool;

@@ -1,7 +1,7 @@
 // The SMTChecker layer: real solc model checking, counterexamples kept as evidence, lines exact.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createSmtCheckerTool, parseSmtWarning, smtUnsupportedReason } from '../../plugins/tool-smtchecker/smtchecker.ts';
+import { createSmtCheckerTool, parseSmtWarning, smtUnsupportedReason, targetsFor } from '../../plugins/tool-smtchecker/smtchecker.ts';
 
 const tool = createSmtCheckerTool({ pool: null, quickBudgetMs: 30_000 });
 const run = (source: string, mode: 'quick' | 'full' = 'quick') =>
@@ -118,6 +118,8 @@ test('parses BMC and CHC message formats', () => {
 });
 
 test('0.8: checked arithmetic that can only revert is a note in the run, not a finding', async () => {
+  // The unchecked block makes the file's overflow targets worth asking for; `counter += a` is
+  // checked and can only revert.
   const src = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.0;
 contract Bank {
@@ -129,22 +131,36 @@ contract Bank {
     function bump(uint256 a) public {
         counter += a;
     }
+    function tick(uint8 x) public pure returns (uint8) {
+        unchecked { return x | 1; }
+    }
 }
 `;
   const r = await run(src, 'full');
-  assert.ok(r.status === 'success' || r.status === 'timeout', r.error ?? '');
+  assert.equal(r.status, 'success', r.error ?? '');
   assert.deepEqual(
     r.findings.map((f) => [f.detector, f.location.line]),
     [],
   );
   // The solver's counterexample for `counter += a` is kept as a note: nothing is silently dropped.
   assert.ok(
-    ((r.meta as any).notes as string[]).some((n) => /only revert/.test(n) && /lines 10\b/.test(n)),
+    ((r.meta as any).notes as string[]).some((n) => /only revert/.test(n) && /lines (\d+, )*10\b/.test(n)),
     JSON.stringify((r.meta as any).notes),
   );
 });
 
-test('0.8 quick mode: overflow targets only for a file with an unchecked block (elsewhere every answer would be dropped)', async () => {
+test('targets: only what the code can violate (no unchecked block: no overflow targets, in every mode)', async () => {
+  assert.deepEqual(targetsFor('contract C { function f(uint a) public { x += a; } }'), []);
+  assert.deepEqual(targetsFor('contract C { uint[] a; function f(uint i) public { assert(a[i] / i > 0); } }'), [
+    'assert',
+    'divByZero',
+    'outOfBounds',
+  ]);
+  assert.deepEqual(targetsFor('contract C { function f() public { unchecked { x -= 1; } payable(msg.sender).transfer(1); } }'), [
+    'overflow',
+    'underflow',
+    'balance',
+  ]);
   const plain = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.0;
 contract Plain {
@@ -155,14 +171,17 @@ contract Plain {
     }
 }
 `;
-  const r1 = await run(plain);
-  assert.equal(r1.status, 'success', r1.error ?? '');
-  assert.deepEqual((r1.meta as any).targets, ['assert', 'divByZero', 'outOfBounds', 'balance']);
-  // the assertion is still checked
-  assert.ok(
-    r1.findings.some((f) => f.detector === 'smtchecker-assert' && f.location.line === 7),
-    JSON.stringify(r1.findings),
-  );
+  for (const mode of ['quick', 'full'] as const) {
+    const r = await run(plain, mode);
+    assert.equal(r.status, 'success', r.error ?? '');
+    assert.deepEqual((r.meta as any).targets, ['assert']);
+    // the assertion is still checked
+    assert.ok(
+      r.findings.some((f) => f.detector === 'smtchecker-assert' && f.location.line === 7),
+      JSON.stringify(r.findings),
+    );
+    assert.ok(((r.meta as any).notes as string[]).some((n) => /overflow and underflow were not asked for/.test(n)));
+  }
   const wrapping = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.0;
 contract Wrap {
@@ -174,9 +193,42 @@ contract Wrap {
 }
 `;
   // A wrap-around can only be inside `unchecked`: there the targets stay asked for.
-  const r2 = await run(wrapping);
+  const r2 = await run(wrapping, 'full');
   assert.equal(r2.status, 'success', r2.error ?? '');
-  assert.deepEqual((r2.meta as any).targets, ['assert', 'overflow', 'underflow', 'divByZero', 'outOfBounds', 'balance']);
+  assert.deepEqual((r2.meta as any).targets, ['overflow', 'underflow']);
+});
+
+test("full mode: the budget is the file's; jobs it cannot buy are listed and the answers of the others kept", async () => {
+  const src = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+contract A {
+    function f(uint256 a) public pure {
+        assert(a != 3);
+    }
+}
+contract B {
+    function g(uint256 b) public pure {
+        assert(b != 4);
+    }
+}
+`;
+  // 1 s buys one job of at least 1 s: A is checked, B is listed (not run), and the run is a
+  // success (its own budget is part of the plan; only the request's deadline makes a timeout).
+  const t = createSmtCheckerTool({ pool: null, fullBudgetMs: 1000 });
+  const r = await t.run(
+    { source: src, file: 'T.sol', sha256: '' },
+    { signal: new AbortController().signal, deadline: Date.now() + 90_000, mode: 'full' },
+  );
+  assert.equal(r.status, 'success', r.error ?? '');
+  assert.deepEqual((r.meta as any).contracts_checked, ['A']);
+  assert.deepEqual((r.meta as any).not_checked, ['B']);
+  assert.match((r.meta as any).budget_exhausted, /1000 ms full-mode budget ended before B/);
+  assert.ok(r.findings.some((f) => f.detector === 'smtchecker-assert' && f.location.line === 5));
+  assert.ok(!r.findings.some((f) => f.location.line === 10));
+  // With the default budget both are answered.
+  const all = await run(src, 'full');
+  assert.deepEqual((all.meta as any).contracts_checked, ['A', 'B']);
+  assert.ok(all.findings.some((f) => f.detector === 'smtchecker-assert' && f.location.line === 10));
 });
 
 test('a 0.8 pin that is not installed: the SMTChecker runs on the release the engine compiled with (no "requires different compiler version" error)', async () => {

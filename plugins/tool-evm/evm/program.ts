@@ -240,20 +240,22 @@ export class SiteMapper {
   }
 }
 
-/** Compiles with everything the EVM needs (bytecode, runtime source maps, AST for the file id). */
-export function compileProgram(req: { source: string; file: string; absPath?: string | null; roots?: string[] }): {
+type EvmCompileRequest = { source: string; file: string; absPath?: string | null; roots?: string[] };
+
+/** Compiles (in this thread) with everything the EVM tools need: bytecode, runtime source maps,
+ *  the AST for the file id. The same request as the engine's full-mode compile, so a worker that
+ *  compiled it already answers from its memo. */
+export function compileForEvm(req: EvmCompileRequest): CompileResult {
+  return compileTask({ source: req.source, file: req.file, absPath: req.absPath ?? null, roots: req.roots, outputs: 'full', ast: true });
+}
+
+/** Compiles and builds the fuzzer's program (only the fuzzer needs one for every contract). */
+export function compileProgram(req: EvmCompileRequest): {
   program: Program | null;
   result: CompileResult;
   error: string | null;
 } {
-  const result = compileTask({
-    source: req.source,
-    file: req.file,
-    absPath: req.absPath ?? null,
-    roots: req.roots,
-    outputs: 'full',
-    ast: true,
-  });
+  const result = compileForEvm(req);
   if (!result.ok)
     return {
       program: null,

@@ -14,7 +14,7 @@
 import type { AnalysisInput, AnalysisTool, ToolRunOptions, ToolRunOutput, WorkerPool } from '../../../kernel/index.ts';
 import { installedCompilers } from '../../../lib/analysis/compiler/index.ts';
 import { FUZZ_MODULE, fuzzTask, type FuzzTaskArgs, type FuzzTaskResult } from './task.ts';
-import { causeOf, reportOutcome, type ToolLog } from '../outcome.ts';
+import { causeOf, reportOutcome, skipUnlessDeployable, type ToolLog } from '../outcome.ts';
 
 export interface FuzzToolOptions {
   pool: WorkerPool | null;
@@ -74,16 +74,8 @@ export function createFuzzTool(opts: FuzzToolOptions): AnalysisTool {
 
   async function runFuzz(input: AnalysisInput, run: ToolRunOptions, budgetOverride?: number): Promise<ToolRunOutput> {
     const t0 = Date.now();
-    if (input.compilation) {
-      const c = await input.compilation;
-      if (!c.ok)
-        return {
-          status: 'skipped',
-          findings: [],
-          error: `dynamic testing needs a compiling contract: ${c.errors[0] ?? 'compilation failed'}`,
-        };
-      if (!c.contracts.length) return { status: 'skipped', findings: [], error: 'the file defines no contract to deploy' };
-    }
+    const skip = await skipUnlessDeployable(input, 'dynamic testing');
+    if (skip) return skip;
     // The budget runs from when a worker starts the task (waiting in the pool behind other
     // layers does not eat it); the request deadline bounds it, and the pool kills it there.
     const killAt = run.deadline;

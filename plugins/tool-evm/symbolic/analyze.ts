@@ -6,7 +6,8 @@
 // not confirm (an external call returning what the solver liked, a keccak preimage it invented)
 // is dropped and listed in `sinks` with why. `symbolicTask` is the kernel pool task (Z3 stays
 // loaded per worker).
-import { compileTask, LineIndex, stripCommentsAndStrings, type CompileResult } from '../../../lib/analysis/compiler/index.ts';
+import { LineIndex, stripCommentsAndStrings, type CompileResult } from '../../../lib/analysis/compiler/index.ts';
+import { compileForEvm } from '../evm/program.ts';
 import { outlineSource, locate, functionLine, type Outline } from '../../../lib/analysis/outline.ts';
 import { findingId, sliceLines } from '../../../lib/analysis/ids.ts';
 import type { Finding, Severity, Category } from '../../../schemas/finding.ts';
@@ -245,14 +246,7 @@ async function explore(req: SymbolicRequest, t0: number): Promise<SymbolicResult
     elapsed_ms: 0,
   };
   const done = (r: Partial<SymbolicResult>): SymbolicResult => ({ ...base, ...r, elapsed_ms: Date.now() - t0 });
-  const compiled = compileTask({
-    source: req.source,
-    file: req.file,
-    absPath: req.absPath ?? null,
-    roots: req.roots,
-    outputs: 'full',
-    ast: true,
-  });
+  const compiled = compileForEvm(req);
   if (!compiled.ok)
     return done({
       status: 'skipped',

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { AnalysisInput, AnalysisTool, ToolRunOptions, ToolRunOutput, WorkerPool } from '../../../kernel/index.ts';
 import { installedCompilers } from '../../../lib/analysis/compiler/index.ts';
 import { SYMBOLIC_TOOL, symbolicTask, type SymbolicRequest, type SymbolicResult } from './analyze.ts';
-import { causeOf, reportOutcome, type ToolLog } from '../outcome.ts';
+import { causeOf, reportOutcome, skipUnlessDeployable, type ToolLog } from '../outcome.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const SYMBOLIC_MODULE = path.resolve(here, './analyze.ts');
@@ -63,15 +63,8 @@ export function createSymbolicTool(opts: SymbolicToolOptions): AnalysisTool {
   }
 
   async function analyze(input: AnalysisInput, run: ToolRunOptions, budgetOverride?: number): Promise<ToolRunOutput> {
-    if (input.compilation) {
-      const c = await input.compilation;
-      if (!c.ok)
-        return {
-          status: 'skipped',
-          findings: [],
-          error: `symbolic execution needs a compiling contract: ${c.errors[0] ?? 'compilation failed'}`,
-        };
-    }
+    const skip = await skipUnlessDeployable(input, 'symbolic execution');
+    if (skip) return skip;
     let r: SymbolicResult;
     try {
       r = await runTask(
