@@ -44,11 +44,11 @@ function walk(dir, out, skip) {
 }
 
 /** Every source the mirror holds: [source path, compiled path, module format]. */
-function plan(out) {
+function plan(out, withTests) {
   const items = [];
-  // AssemblyScript sources are WASM plugin code, not Node modules; tests run through tsx.
-  const skip = (name) => name === 'node_modules' || name === 'assembly' || name === 'test' || name.startsWith('.');
-  for (const d of SOURCE_DIRS)
+  // AssemblyScript sources are WASM plugin code, not Node modules.
+  const skip = (name) => name === 'node_modules' || name === 'assembly' || name.startsWith('.');
+  for (const d of withTests ? [...SOURCE_DIRS, 'test', 'bench'] : SOURCE_DIRS)
     for (const src of walk(path.join(ROOT, d), [], skip))
       items.push([src, path.join(out, path.relative(ROOT, src)).replace(/\.ts$/, '.js'), 'esm']);
   const require = createRequire(path.join(ROOT, 'package.json'));
@@ -130,10 +130,10 @@ function stale([src, dest]) {
 
 /** Brings the mirror up to date (compiling only what changed) and returns its folder, or null when
  *  it cannot be used here (no esbuild, a read-only install that is out of date, turned off). */
-export async function prepareMirror({ quiet = true } = {}) {
+export async function prepareMirror({ quiet = true, withTests = false } = {}) {
   if (/^(1|true|yes)$/i.test(process.env.VIGIL_NO_JS_CACHE ?? '')) return null;
   const out = mirrorDir();
-  const items = plan(out);
+  const items = plan(out, withTests);
   const todo = items.filter(stale);
   if (todo.length) {
     let esbuild;

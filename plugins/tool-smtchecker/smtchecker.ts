@@ -340,10 +340,13 @@ export function smtFindings(
     } else {
       description = `The SMTChecker (${p.engine ?? 'solc'}) ${p.proven ? 'found a counterexample' : 'could not rule out'}: ${p.kind.title.toLowerCase()} at this expression.`;
     }
-    if (!p.proven) {
-      severity = severity === 'HIGH' ? 'MEDIUM' : severity === 'MEDIUM' ? 'LOW' : severity;
-      title = `Possible ${title.charAt(0).toLowerCase()}${title.slice(1)}`;
-    }
+    // BMC checks each function from any state: without a transaction sequence (CHC's proof that
+    // the state is reachable) the counterexample may need a state the contract never gets into,
+    // so such an answer is one step less severe and less certain, and says why.
+    const anyState = p.proven && p.engine === 'BMC' && !p.trace.length && !arithmetic;
+    if (anyState) description += ' BMC checks each function from any state: the values may need a state the contract never reaches.';
+    if (!p.proven || anyState) severity = severity === 'HIGH' ? 'MEDIUM' : severity === 'MEDIUM' ? 'LOW' : severity;
+    if (!p.proven) title = `Possible ${title.charAt(0).toLowerCase()}${title.slice(1)}`;
     const cex = Object.keys(p.counterexample).length;
     if (cex)
       description += ` Counterexample: ${Object.entries(p.counterexample)
@@ -361,7 +364,7 @@ export function smtFindings(
       title,
       description,
       severity,
-      confidence: p.proven ? (cex ? 0.95 : 0.85) : 0.4,
+      confidence: !p.proven ? 0.4 : anyState ? 0.7 : cex ? 0.95 : 0.85,
       category: p.kind.category,
       swc_id: p.kind.swc,
       cwe_id: p.kind.cwe,
