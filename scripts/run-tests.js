@@ -88,9 +88,11 @@ if (cpuLog && fs.existsSync(cpuLog)) {
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l));
-  const cpu = (r) => r.user + r.system;
+  const cpu = (r) => r.user + r.system + (r.children ?? 0);
   const total = rows.reduce((s, r) => s + cpu(r), 0);
-  console.log(`\nCPU seconds by test file (${rows.length} processes, ${total.toFixed(1)} CPU-s in all; log: ${cpuLog}):`);
+  console.log(
+    `\nCPU seconds by test file, the processes it spawned included (${rows.length} files, ${total.toFixed(1)} CPU-s in all; log: ${cpuLog}):`,
+  );
   for (const r of rows.sort((a, b) => cpu(b) - cpu(a)).slice(0, 20))
     console.log(`  ${cpu(r).toFixed(1).padStart(6)} cpu ${r.wall.toFixed(1).padStart(6)} wall  ${r.file}`);
 }
