@@ -79,7 +79,7 @@ export class Kernel {
         shutdown: async () => {},
         forceFlush: async () => {},
       };
-    } else this.telemetry = (await import('./telemetry.ts')).startTelemetry({ version: VERSION });
+    } else this.telemetry = await (await import('./telemetry.ts')).startTelemetry({ version: VERSION });
     this.lifecycle.push('start:telemetry');
     // A headless one-shot command (vigil analyze) keeps nothing: an in-memory store, no ./data.
     this.store =

@@ -1,7 +1,9 @@
 // `npm test`: runs every test/**/*.test.ts with node:test through tsx (Node 20 has no --test globs).
 // Extra args are treated as path filters: `npm test -- wasm kernel`.
-// VIGIL_SKIP_TYPECHECK=1 skips the type check of a whole run.
-import { spawn, spawnSync } from 'node:child_process';
+// VIGIL_SKIP_TYPECHECK=1 skips the type check, lint and format steps of a whole run.
+// VIGIL_TEST_CPU_LOG=<file> appends each test file's CPU and wall seconds to <file> (JSON lines),
+// then prints the heaviest files: `VIGIL_TEST_CPU_LOG=/tmp/cpu.jsonl npm test`.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,31 +24,38 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-// A whole run type-checks, lints and checks formatting first (strict TypeScript, ~25 s): tsx strips types without checking
-// them, so a type error would otherwise land silently. Filtered runs skip it for speed.
-if (filters.length === 0 && process.env.VIGIL_SKIP_TYPECHECK !== '1') {
-  const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  const r = spawnSync(process.execPath, [tsc, '--noEmit', '-p', path.join(root, 'tsconfig.json')], { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) {
-    console.error('type check failed (npm run typecheck): fix the errors above');
-    process.exit(1);
-  }
-  console.log('type check passed');
-  // Then lint (typescript-eslint with types, and the kernel <- lib <- plugins import rule) and
-  // formatting: `npm run lint`, `npm run format` fix most of what these report.
-  const bin = (pkg, file) => path.join(root, 'node_modules', pkg, file);
-  for (const [name, args, fix] of [
-    ['lint', [bin('eslint', 'bin/eslint.js'), '.'], 'npm run lint'],
-    ['format', [bin('prettier', 'bin/prettier.cjs'), '--check', '--log-level', 'warn', '.'], 'npm run format'],
-  ]) {
-    const c = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
-    if (c.status !== 0) {
-      console.error(`${name} check failed (${fix}): fix the problems above`);
-      process.exit(1);
-    }
-    console.log(`${name} check passed`);
-  }
-}
+
+// A whole run also type-checks (strict TypeScript: tsx strips types without checking them, so a
+// type error would otherwise land silently), lints (typescript-eslint with types, and the
+// kernel <- lib <- plugins import rule) and checks formatting; filtered runs skip that for speed.
+// The three checks are single-threaded and the tests keep both cores busy only once they run, so
+// the checks run beside the tests rather than before them (on 2 cores that is ~2 min of one idle
+// core saved); their output is held back and printed after the tests', with the verdict.
+const bin = (pkg, file) => path.join(root, 'node_modules', pkg, file);
+const checks =
+  filters.length === 0 && process.env.VIGIL_SKIP_TYPECHECK !== '1'
+    ? [
+        {
+          name: 'type check',
+          args: [bin('typescript', 'bin/tsc'), '--noEmit', '-p', path.join(root, 'tsconfig.json')],
+          fix: 'npm run typecheck',
+        },
+        { name: 'lint', args: [bin('eslint', 'bin/eslint.js'), '.'], fix: 'npm run lint' },
+        { name: 'format', args: [bin('prettier', 'bin/prettier.cjs'), '--check', '--log-level', 'warn', '.'], fix: 'npm run format' },
+      ]
+    : [];
+const running = checks.map(
+  (c) =>
+    new Promise((resolve) => {
+      let out = '';
+      const p = spawn(process.execPath, c.args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+      p.stdout.on('data', (d) => (out += d));
+      p.stderr.on('data', (d) => (out += d));
+      p.on('error', (e) => resolve({ ...c, ok: false, out: out + String(e) }));
+      p.on('close', (code) => resolve({ ...c, ok: code === 0, out }));
+    }),
+);
+
 // Compilers: only the bundled releases, and no downloads, unless a test asks for them (the
 // on-demand install test sets its own cache): results must not depend on this machine's cache.
 const solcEnv = process.env.VIGIL_SOLC_CACHE
@@ -56,9 +65,45 @@ const solcEnv = process.env.VIGIL_SOLC_CACHE
       VIGIL_SOLC_AUTO_INSTALL: process.env.VIGIL_SOLC_AUTO_INSTALL ?? '0',
     };
 const concurrency = process.env.VIGIL_TEST_CONCURRENCY ?? '2';
+const cpuLog = process.env.VIGIL_TEST_CPU_LOG ? path.resolve(process.env.VIGIL_TEST_CPU_LOG) : null;
 const child = spawn(
   process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
+  [
+    '--import',
+    'tsx',
+    ...(cpuLog ? ['--import', path.join(root, 'scripts', 'test-cpu.js')] : []),
+    '--test',
+    `--test-concurrency=${concurrency}`,
+    '--test-reporter=spec',
+    ...files,
+  ],
   { cwd: root, stdio: 'inherit', env: { ...process.env, ...solcEnv, VIGIL_LOG_LEVEL: process.env.VIGIL_LOG_LEVEL ?? 'silent' } },
 );
-child.on('exit', (code, signal) => process.exit(signal ? 1 : (code ?? 1)));
+const tests = new Promise((resolve) => child.on('exit', (code, signal) => resolve(signal ? 1 : (code ?? 1))));
+
+const testCode = await tests;
+if (cpuLog && fs.existsSync(cpuLog)) {
+  const rows = fs
+    .readFileSync(cpuLog, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+  const cpu = (r) => r.user + r.system + (r.children ?? 0);
+  const total = rows.reduce((s, r) => s + cpu(r), 0);
+  console.log(
+    `\nCPU seconds by test file, the processes it spawned included (${rows.length} files, ${total.toFixed(1)} CPU-s in all; log: ${cpuLog}):`,
+  );
+  for (const r of rows.sort((a, b) => cpu(b) - cpu(a)).slice(0, 20))
+    console.log(`  ${cpu(r).toFixed(1).padStart(6)} cpu ${r.wall.toFixed(1).padStart(6)} wall  ${r.file}`);
+}
+let failed = testCode !== 0;
+for (const r of await Promise.all(running)) {
+  if (r.ok) {
+    console.log(`${r.name} passed`);
+    continue;
+  }
+  failed = true;
+  process.stdout.write(r.out);
+  console.error(`${r.name} failed (${r.fix}): fix the problems above`);
+}
+process.exit(failed ? 1 : 0);

@@ -16,7 +16,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import nlp from 'compromise';
+import { createRequire } from 'node:module';
+
+// compromise (the tagger and its English lexicon) costs ~1 CPU-second to import: loaded on the
+// first name lookup, not when the plugin loads (a gateway that never scans text skips it). Its
+// require build is the same release, bundled in one file.
+const require = createRequire(import.meta.url);
+let compromise: any = null;
+const nlp = (): any => (compromise ??= require('compromise'));
 
 /** The gazetteer built by gen-names.ts (this plugin) from faker's locale data (MIT). */
 export function gazetteerPath(): string {
@@ -54,7 +61,7 @@ let lexicon: NameLexicon | null = null;
 
 function loadLexicon(): NameLexicon {
   if (lexicon) return lexicon;
-  const raw = (nlp as any).world().model.one.lexicon as Record<string, string | string[]>;
+  const raw = nlp().world().model.one.lexicon as Record<string, string | string[]>;
   const first = new Set<string>();
   const ambiguous = new Set<string>();
   const last = new Set<string>();
@@ -163,7 +170,7 @@ function loadLexicon(): NameLexicon {
   }
   const weak = new Set<string>();
   const contested = new Set<string>();
-  const switches = ((nlp as any).world().model.two?.switches ?? {}) as Record<string, string>;
+  const switches = (nlp().world().model.two?.switches ?? {}) as Record<string, string>;
   for (const [word, forms] of Object.entries(switches)) {
     if (first.has(word) && String(forms).includes('Person')) contested.add(word);
   }
@@ -347,7 +354,7 @@ function sentenceAround(text: string, s: number, e: number): { text: string; at:
 let personHooks: string[] | null = null;
 function hooksForPeople(): string[] {
   if (personHooks) return personHooks;
-  const all = (nlp as any).world().hooks as string[];
+  const all = nlp().world().hooks as string[];
   const cut = all.indexOf('postTagger');
   personHooks = cut >= 0 ? all.slice(0, cut + 1) : all;
   return personHooks;
@@ -369,7 +376,7 @@ export function tagPersons(windows: Array<{ text: string; at: number }>): boolea
     starts.push(joined.length + w.at);
     joined += w.text.replace(/\n/g, ' ');
   }
-  const doc = (nlp as any).tokenize(joined);
+  const doc = nlp().tokenize(joined);
   doc.compute(hooksForPeople());
   let pos = 0;
   let k = 0;

@@ -177,7 +177,9 @@ test('bad input: a constructor that never ends is an error with the reason, insi
   const r = await fuzzTask({ source: fixture('constructor-loop.sol'), file: 'constructor-loop.sol', deadline: Date.now() + 45_000 });
   assert.ok(Date.now() - t0 < 45_000);
   assert.equal(r.status, 'error');
-  assert.match(r.error ?? '', /constructor ran out of gas/);
+  // Whichever cap comes first names the loop: the deployment's gas, or (on a machine too loaded to
+  // burn that gas in time) the deployment's own share of the deadline. Both say why.
+  assert.match(r.error ?? '', /constructor (ran out of gas|was still running when its time ran out).*: it loops/);
   assert.deepEqual(r.findings, []);
 });
 

@@ -343,7 +343,8 @@ test('a large source is parsed off the main thread: the event loop keeps answeri
   const big = `pragma solidity ^0.8.0;\n${parts.join('\n')}`;
   const engine = engineWith([solhint]);
   let maxGap = 0;
-  let last = performance.now();
+  const start = performance.now();
+  let last = start;
   const tick = setInterval(() => {
     const now = performance.now();
     maxGap = Math.max(maxGap, now - last);
@@ -351,6 +352,7 @@ test('a large source is parsed off the main thread: the event loop keeps answeri
   }, 10);
   const r = await engine.analyze({ source: big, file: 'Big.sol' }, { mode: 'tool', tool: 'solhint', timeoutMs: 120_000 });
   clearInterval(tick);
+  const elapsed = performance.now() - start;
   assert.equal(r.results[0].status, 'success', JSON.stringify(r.results[0]));
   assert.ok(r.findings.length > 100, `expected findings across the file, got ${r.findings.length}`);
   assert.equal(r.contract.name, `Vault${parts.length - 1}`, 'the outline (from the worker) names the last contract');
@@ -358,6 +360,8 @@ test('a large source is parsed off the main thread: the event loop keeps answeri
     r.findings.every((f) => f.location.contract?.startsWith('Vault')),
     'findings are located through the primed outline',
   );
-  // Parsing 400 KB takes seconds; the main thread must never be held for anything close to that.
-  assert.ok(maxGap < 1000, `the event loop was blocked for ${maxGap.toFixed(0)} ms`);
+  // Parsing 400 KB takes seconds: on the main thread it would be one stall making up most of the
+  // run. Measured against the run itself, so a loaded machine (which stretches both) cannot fail
+  // it; an absolute bound would be a timing, which tests do not assert.
+  assert.ok(maxGap < elapsed / 2, `the event loop was blocked for ${maxGap.toFixed(0)} of ${elapsed.toFixed(0)} ms`);
 });

@@ -113,11 +113,13 @@ describe('shell', () => {
       const r = await g2.kernel.registry
         .skill('shell')!
         .call(
-          { program: 'sleep', args: ['5'] },
+          { program: 'sleep', args: ['60'] },
           { sessionId: 's', tenant: null, signal: new AbortController().signal, workspace: g2.workspace },
         );
       assert.match(r.error!, /timeout/);
-      assert.ok(Date.now() - t0 < 2000);
+      // Killed, not left to finish: far sooner than the program's own minute, whatever the load
+      // (how soon after the 200 ms limit is a timing, which tests do not assert).
+      assert.ok(Date.now() - t0 < 30_000, `answered after ${Date.now() - t0} ms`);
     } finally {
       await g2.close();
     }

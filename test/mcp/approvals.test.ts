@@ -15,7 +15,7 @@ describe('MCP calls under the approval policy', () => {
   let c: Client;
   let gate: Approvals;
   before(async () => {
-    h = await listen({ config: { approvals: { skills: ['crypto'], ttl_seconds: 60 } } });
+    h = await listen({ side: 'gateway', config: { approvals: { skills: ['crypto'], ttl_seconds: 60 } } });
     c = await h.connect();
     gate = h.kernel.services.get<Approvals>('approvals')!;
   });

@@ -1,5 +1,5 @@
-// MCP test helpers: a real kernel listening on port 0 (all discovered plugins, temp data dir and
-// contract root), and an SDK client connected to its /mcp endpoint.
+// MCP test helpers: a real kernel listening on port 0 (all discovered plugins or one side of them,
+// temp data dir and contract root), and an SDK client connected to its /mcp endpoint.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,7 +29,11 @@ export interface Listening {
   close(): Promise<void>;
 }
 
-export async function listen(o: { config?: Record<string, any>; disable?: string[] } = {}): Promise<Listening> {
+/** `side: 'gateway'`: without the analysis engine, detectors and tools, for a test that calls
+ *  gateway skills only (see bootKernel). */
+export async function listen(
+  o: { config?: Record<string, any>; disable?: string[]; side?: 'analysis' | 'gateway' } = {},
+): Promise<Listening> {
   const dataDir = tmp('vigil-mcp-data-');
   const contracts = tmp('vigil-mcp-contracts-');
   const plugins: Record<string, any> = { ...(o.config?.plugins ?? {}) };
@@ -42,6 +46,7 @@ export async function listen(o: { config?: Record<string, any>; disable?: string
       env: { VIGIL_CONTRACT_ROOTS: contracts },
       overrides: { llm: { provider: 'demo' }, workspace: contracts, ...(o.config ?? {}), plugins },
     },
+    ...(o.side ? { side: o.side } : {}),
   });
   const addrs = await kernel.listen();
   const clients: Client[] = [];

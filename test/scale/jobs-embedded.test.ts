@@ -16,7 +16,7 @@ before(async () => {
     config: null,
     overrides: { plugins: { 'analysis-jobs': { max_waiting: 1, concurrency: 1 }, 'analysis-engine': { self_test_on_start: false } } },
   });
-  k = await bootKernel({ resolved: settings, kernel: { poolThreads: 1 } });
+  k = await bootKernel({ resolved: settings, side: 'analysis', kernel: { poolThreads: 1 } });
 });
 after(() => k.stop());
 

@@ -19,7 +19,7 @@ const config = {
 };
 
 before(async () => {
-  s = await serve({ config });
+  s = await serve({ side: 'gateway', config });
   bob = await addTenant(s.kernel, 'bob', ['file_read', 'crypto']);
   approver = await addKey(s.kernel, 'bob', 'approver', ['approvals_decide']);
   alice = await addTenant(s.kernel, 'alice', ['crypto', 'approvals_decide']);
@@ -123,7 +123,7 @@ test('the operator CLI decides against a stopped server; the next start resumes 
   await s.stop();
   const d = await cli(['approvals', 'approve', t.id, '--data-dir', s.dataDir]);
   assert.equal(d.code, 0, d.err);
-  s = await serve({ dataDir: s.dataDir, config });
+  s = await serve({ side: 'gateway', dataDir: s.dataDir, config });
   assert.match((await toolResult(s.gateway, bob, t.session)).content, RESULT);
   assert.equal((await cli(['approvals', 'approve', 'no-such-id', '--data-dir', s.dataDir])).code, 1);
 });
@@ -138,7 +138,7 @@ test('readiness reports the separation of duties', async () => {
 
 test('an approval the CLI finds expired is expired for the paused turn too (exit 1, the model is told)', async () => {
   const short = { ...config, approvals: { skills: ['crypto'], ttl_seconds: 1 } };
-  let srv = await serve({ config: short });
+  let srv = await serve({ side: 'gateway', config: short });
   const key = await addTenant(srv.kernel, 'erin', ['crypto']);
   try {
     const t = await pendingTurn(srv.gateway, key);
@@ -147,7 +147,7 @@ test('an approval the CLI finds expired is expired for the paused turn too (exit
     const late = await cli(['approvals', 'approve', t.id, '--data-dir', srv.dataDir]);
     assert.equal(late.code, 1);
     assert.match(late.err, /expired/);
-    srv = await serve({ dataDir: srv.dataDir, config: short });
+    srv = await serve({ side: 'gateway', dataDir: srv.dataDir, config: short });
     const tool = await toolResult(srv.gateway, key, t.session);
     assert.match(tool.content, /expired/);
     assert.doesNotMatch(tool.content, RESULT);

@@ -1,5 +1,5 @@
-// A whole kernel (every discovered plugin) listening on ephemeral ports over a temp data dir,
-// for the edge security tests: what an attacker on the network would see.
+// A whole kernel (every discovered plugin, or one side of them) listening on ephemeral ports over a
+// temp data dir, for the edge security tests: what an attacker on the network would see.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,7 +22,14 @@ export function tempDir(prefix = 'vigil-edge-'): string {
 }
 
 export async function serve(
-  o: { dataDir?: string; config?: Record<string, unknown>; env?: Record<string, string>; listen?: boolean } = {},
+  o: {
+    dataDir?: string;
+    config?: Record<string, unknown>;
+    env?: Record<string, string>;
+    listen?: boolean;
+    /** Boot one side of the plugins (see bootKernel) for a test about that surface only. */
+    side?: 'analysis' | 'gateway';
+  } = {},
 ): Promise<Server> {
   const dataDir = o.dataDir ?? tempDir();
   const kernel = await bootKernel({
@@ -35,6 +42,7 @@ export async function serve(
       overrides: { guardrails: { prompt_injection: { mode: 'log' } }, ...(o.config ?? {}) },
     },
     kernel: { poolThreads: 1 },
+    ...(o.side ? { side: o.side } : {}),
   });
   const addrs = o.listen === false ? { gateway: '', api: '' } : await kernel.listen();
   return { kernel, dataDir, gateway: addrs.gateway, api: addrs.api, stop: () => kernel.stop() };
