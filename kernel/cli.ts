@@ -10,6 +10,7 @@ import { ConfigError, resolveSettings, parseRateLimit, parsePositiveInt, parseHo
 import { VERSION, ROOT_DIR } from './version.ts';
 import { discoverPlugins } from './loader.ts';
 import type { CliCommand, CliHost } from './plugin-api.ts';
+import type { WorkerPool } from './pool.ts';
 import { importModule } from './compiled.js';
 
 const wrap =
@@ -226,14 +227,22 @@ async function addPluginCommands(program: Command, argv: string[], h: CliHost): 
 }
 
 function host(io: CliHost['io'], setExitCode: (c: number) => void): CliHost {
+  let early: WorkerPool | undefined;
   return {
     io,
     version: VERSION,
     setExitCode,
     resolveSettings: (input) => resolveSettings(input),
+    async startPool() {
+      const { TinyWorkerPool } = await import('./pool.ts');
+      early ??= new TinyWorkerPool();
+      return early;
+    },
     async boot(o) {
       const { Kernel } = await import('./kernel.ts');
-      const kernel = new Kernel({ settings: o.settings, logger: o.logger, select: o.select, headless: o.headless });
+      const pool = early;
+      early = undefined;
+      const kernel = new Kernel({ settings: o.settings, logger: o.logger, select: o.select, headless: o.headless, pool });
       try {
         await kernel.boot();
       } catch (e) {

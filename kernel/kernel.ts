@@ -29,6 +29,9 @@ export interface KernelOptions {
   /** Plugin roots; default <root>/plugins plus settings.pluginDirs. */
   pluginRoots?: string[];
   poolThreads?: number;
+  /** A pool created before boot (a CLI command that starts work while the plugins load); the
+   *  kernel owns it from here and closes it on stop. */
+  pool?: WorkerPool;
   /** Load only the plugins this accepts (and what they depend on): `vigil analyze` loads the
    *  analysis plugins its mode needs, not the gateway, the EVM or Z3 it will not use. */
   select?: (m: PluginManifest) => boolean;
@@ -90,7 +93,7 @@ export class Kernel {
     this.lifecycle.push('start:store');
     this.metrics = createMetrics();
     this.lifecycle.push('start:metrics');
-    this.pool = new TinyWorkerPool({ maxThreads: this.opts.poolThreads });
+    this.pool = this.opts.pool ?? new TinyWorkerPool({ maxThreads: this.opts.poolThreads });
     this.lifecycle.push('start:pool');
     this.wasm = await createWasmHost(this.log);
     this.lifecycle.push('start:wasm');

@@ -140,6 +140,9 @@ export interface CliHost {
   /** Boots a kernel for this command. `select` loads only the plugins it accepts (plus the
    *  providers of what they require); `headless` skips HTTP, telemetry export and ./data. */
   boot(o: { settings: Settings; logger?: Logger; select?: (m: PluginManifest) => boolean; headless?: boolean }): Promise<CliKernel>;
+  /** The worker pool the next boot() will use, started now: a command can hand it work (loading
+   *  a compiler, say) that runs while the plugins load. */
+  startPool(): Promise<WorkerPool>;
   /** Opens the configured store (SQLite under the data dir, or VIGIL_DATABASE_URL). */
   openStore(settings: Settings): Promise<Store>;
 }

@@ -1,4 +1,4 @@
-// `npm test`: runs every test/**/*.test.ts with node:test through tsx (Node 20 has no --test globs).
+// `npm test`: runs every test/**/*.test.ts with node:test (Node 20 has no --test globs).
 // Extra args are treated as path filters: `npm test -- wasm kernel`.
 // VIGIL_SKIP_TYPECHECK=1 skips the type check, lint and format steps of a whole run.
 // VIGIL_TEST_CPU_LOG=<file> appends each test file's CPU and wall seconds to <file> (JSON lines),
@@ -66,16 +66,20 @@ const solcEnv = process.env.VIGIL_SOLC_CACHE
     };
 const concurrency = process.env.VIGIL_TEST_CONCURRENCY ?? '2';
 const cpuLog = process.env.VIGIL_TEST_CPU_LOG ? path.resolve(process.env.VIGIL_TEST_CPU_LOG) : null;
+// The tests run from the compiled JavaScript mirror (kernel/compiled.js), as `vigil` does: tsx's
+// loader hooks cost about a second of CPU in every test process and pool worker. Stack traces
+// still point at the .ts lines (source maps). VIGIL_NO_JS_CACHE=1 runs them through tsx.
+const { prepareMirror } = await import('../kernel/compiled.js');
+const mirror = await prepareMirror({ withTests: true, quiet: false });
 const child = spawn(
   process.execPath,
   [
-    '--import',
-    'tsx',
+    ...(mirror ? ['--enable-source-maps'] : ['--import', 'tsx']),
     ...(cpuLog ? ['--import', path.join(root, 'scripts', 'test-cpu.js')] : []),
     '--test',
     `--test-concurrency=${concurrency}`,
     '--test-reporter=spec',
-    ...files,
+    ...(mirror ? files.map((f) => path.join(mirror, f).replace(/\.ts$/, '.js')) : files),
   ],
   { cwd: root, stdio: 'inherit', env: { ...process.env, ...solcEnv, VIGIL_LOG_LEVEL: process.env.VIGIL_LOG_LEVEL ?? 'silent' } },
 );

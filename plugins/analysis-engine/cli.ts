@@ -33,12 +33,7 @@ export const command = defineCommand({
         const plugins = (settings.file.plugins ?? {}) as Record<string, Record<string, unknown>>;
         settings.file.plugins = {
           ...plugins,
-          'analysis-engine': {
-            ...(plugins['analysis-engine'] ?? {}),
-            self_test_on_start: false,
-            warm_up_for: path.resolve(p),
-            warm_up_mode: !o.tool && o.layer === undefined && (o.mode ?? 'quick') === 'quick' ? 'quick' : 'full',
-          },
+          'analysis-engine': { ...(plugins['analysis-engine'] ?? {}), self_test_on_start: false },
         };
         // Only the plugins this run uses: the tools of the mode/layer/tool asked for, the detectors
         // and the engine. Full mode and the AI layer need the LLM backends too: load everything.
@@ -55,6 +50,9 @@ export const command = defineCommand({
               if (layer !== null) return tools.some((t) => t.layer === layer && (t.modes ?? []).length > 0);
               return tools.some((t) => (t.modes ?? []).includes('quick'));
             };
+        // The pool starts now and gets the file's compile while the plugins load (warm-up.ts).
+        const { startWarmUp } = await import('./warm-up.ts');
+        startWarmUp(await host.startPool(), path.resolve(p), !o.tool && o.layer === undefined && (o.mode ?? 'quick') === 'quick');
         const kernel = await host.boot({
           settings,
           logger: pino({ level: settings.logLevel }, pino.destination(2)),
