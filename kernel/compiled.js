@@ -10,6 +10,7 @@
 //
 // Anything not in the mirror (a TypeScript plugin outside the tree, a test's module) still loads
 // through tsx, registered on first need; VIGIL_NO_JS_CACHE=1 turns the mirror off entirely.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -77,19 +78,24 @@ function tsconfigRaw() {
   return tsconfig;
 }
 
-// esbuild prints every specifier with double quotes.
-const RELATIVE = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)"(\.\.?\/[^"\n]*)"/g;
-
 /** A relative import in the mirror: a TypeScript module is its compiled neighbour; anything else
- *  (a plain .js module, JSON) is the source tree's own file, so each module exists once. */
-function rewriteSpecifiers(code, src) {
-  return code.replace(RELATIVE, (all, lead, spec) => {
-    if (spec.endsWith('.ts')) return `${lead}"${spec.slice(0, -3)}.js"`;
-    return `${lead}${JSON.stringify(pathToFileURL(path.resolve(path.dirname(src), spec)).href)}`;
-  });
+ *  (a plain .js module, JSON) is the source tree's own file, so each module exists once. Imports
+ *  are found by es-module-lexer, not by pattern: source text holds Solidity `import "./X.sol";`
+ *  lines in strings, which must stay as they are. */
+function rewriteSpecifiers(lexer, code, src) {
+  const [imports] = lexer.parse(code);
+  let out = code;
+  for (const im of [...imports].reverse()) {
+    const spec = im.n;
+    if (typeof spec !== 'string' || !/^\.\.?\//.test(spec)) continue;
+    const next = spec.endsWith('.ts') ? `${spec.slice(0, -3)}.js` : pathToFileURL(path.resolve(path.dirname(src), spec)).href;
+    // A static import's range is the bare specifier; a dynamic one's is the quoted expression.
+    out = out.slice(0, im.s) + (im.d > -1 ? JSON.stringify(next) : next) + out.slice(im.e);
+  }
+  return out;
 }
 
-async function compileOne(esbuild, [src, dest, format]) {
+async function compileOne(esbuild, lexer, [src, dest, format]) {
   const code = fs.readFileSync(src, 'utf8');
   const url = pathToFileURL(src).href;
   const r = await esbuild.transform(code, {
@@ -109,7 +115,7 @@ async function compileOne(esbuild, [src, dest, format]) {
           }
         : {},
   });
-  const text = format === 'esm' ? rewriteSpecifiers(r.code, src) : r.code;
+  const text = format === 'esm' ? rewriteSpecifiers(lexer, r.code, src) : r.code;
   fs.mkdirSync(path.dirname(dest), { recursive: true });
   // Another process may be refreshing the same file: write aside, then rename (atomic).
   const tmp = `${dest}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
@@ -136,9 +142,11 @@ export async function prepareMirror({ quiet = true, withTests = false } = {}) {
   const items = plan(out, withTests);
   const todo = items.filter(stale);
   if (todo.length) {
-    let esbuild;
+    let esbuild, lexer;
     try {
       esbuild = await import('esbuild');
+      lexer = await import('es-module-lexer');
+      await lexer.init;
     } catch {
       return null;
     }
@@ -153,7 +161,7 @@ export async function prepareMirror({ quiet = true, withTests = false } = {}) {
         const pj = path.join(dir, 'package.json');
         if (!fs.existsSync(pj)) fs.writeFileSync(pj, JSON.stringify({ type }) + '\n');
       }
-      await Promise.all(todo.map((it) => compileOne(esbuild, it)));
+      await Promise.all(todo.map((it) => compileOne(esbuild, lexer, it)));
     } catch (e) {
       if (!quiet) process.stderr.write(`vigil: compiled JavaScript cache not usable (${e.message}); running through tsx\n`);
       return null;
@@ -168,8 +176,10 @@ let tsxRegistered = false;
 export async function ensureTsx() {
   if (tsxRegistered) return;
   tsxRegistered = true;
-  const { register } = await import('tsx/esm/api');
-  register();
+  // Both hooks, as `node --import tsx` sets them: a TypeScript file outside a "type": "module"
+  // package is loaded through require(), which the ESM hooks alone leave in a cycle.
+  (await import('tsx/esm/api')).register();
+  (await import('tsx/cjs/api')).register();
 }
 
 /** The compiled file for a source path inside the tree, or null (not in the mirror, or no mirror). */
@@ -196,6 +206,57 @@ export async function importModule(file) {
   const compiled = compiledPath(file);
   if (compiled) return import(pathToFileURL(compiled).href);
   // Without the mirror the host already runs a TypeScript loader (bin/vigil.js, a test runner).
-  if (process.env[ENV_DIR] && file.endsWith('.ts')) await ensureTsx();
+  if (process.env[ENV_DIR] && file.endsWith('.ts')) {
+    const bundled = await bundleOutside(file).catch(() => null);
+    if (bundled) return import(pathToFileURL(bundled).href);
+    await ensureTsx();
+  }
   return import(pathToFileURL(file).href);
+}
+
+/** A TypeScript module outside the tree (a plugin in VIGIL_PLUGIN_DIRS, say), bundled with its own
+ *  imports into one file whose imports of vigil's sources are the mirror's modules: loading it
+ *  through tsx instead would give it a second copy of the kernel (its HttpError would not be
+ *  vigil's). npm packages stay imports, resolved from the plugin's folder. */
+async function bundleOutside(file) {
+  const out = process.env[ENV_DIR];
+  const esbuild = await import('esbuild');
+  const dest = path.join(out, 'outside', `${createHash('sha256').update(file).digest('hex').slice(0, 16)}.mjs`);
+  const r = await esbuild.build({
+    entryPoints: [file],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: 'inline',
+    logLevel: 'silent',
+    plugins: [
+      {
+        name: 'vigil-mirror',
+        setup(b) {
+          b.onResolve({ filter: /^\.|^\// }, (a) => {
+            const abs = path.resolve(a.resolveDir, a.path);
+            const mirrored = compiledPath(abs);
+            return mirrored ? { path: pathToFileURL(mirrored).href, external: true } : undefined;
+          });
+          // Each bundled file keeps its own location, so paths to its data files still work.
+          b.onLoad({ filter: /\.[cm]?[jt]s$/ }, (a) => ({
+            loader: /\.[cm]?ts$/.test(a.path) ? 'ts' : 'js',
+            contents: fs
+              .readFileSync(a.path, 'utf8')
+              .replace(/\bimport\.meta\.url\b/g, JSON.stringify(pathToFileURL(a.path).href))
+              .replace(/\bimport\.meta\.dirname\b/g, JSON.stringify(path.dirname(a.path)))
+              .replace(/\bimport\.meta\.filename\b/g, JSON.stringify(a.path)),
+          }));
+        },
+      },
+    ],
+  });
+  fs.mkdirSync(path.dirname(dest), { recursive: true });
+  const tmp = `${dest}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, r.outputFiles[0].text);
+  fs.renameSync(tmp, dest);
+  return dest;
 }
