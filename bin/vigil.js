@@ -2,6 +2,8 @@
 // Launcher: runs the CLI from the compiled JavaScript mirror of the sources (kernel/compiled.js:
 // refreshed here when a source changed), or through the TypeScript loader (tsx) when the mirror
 // cannot be used. No separate build step either way.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { prepareMirror, ensureTsx } from '../kernel/compiled.js';
 
 // solc builds older than 0.5 are asm.js that V8 declines to validate (it runs them as plain JS):
@@ -13,7 +15,7 @@ process.on('warning', (w) => {
 });
 const mirror = await prepareMirror();
 let cli;
-if (mirror) cli = await import(new URL('kernel/cli.js', `file://${mirror}/`).href);
+if (mirror) cli = await import(pathToFileURL(path.join(mirror, 'kernel', 'cli.js')).href);
 else {
   await ensureTsx();
   cli = await import('../kernel/cli.ts');

@@ -5,11 +5,13 @@
 // compiled to JavaScript (esbuild, type-stripping only: the same transform tsx applies) under
 // node_modules/.cache/vigil-js, written at install and refreshed at start when a source changed, and
 // runs that. Each compiled file keeps its source's `import.meta.url`, so paths to data files, task
-// modules and workers still point into the source tree; only relative `.ts` import specifiers are
-// rewritten to the mirror's `.js`. Plain JavaScript, because it runs before any TypeScript loader.
+// modules and workers still point into the source tree; only relative import specifiers are
+// rewritten (to the mirror's `.js`, or to the source tree's own non-TypeScript file). Plain
+// JavaScript, because it runs before any TypeScript loader.
 //
-// Anything not in the mirror (a TypeScript plugin outside the tree, a test's module) still loads
-// through tsx, registered on first need; VIGIL_NO_JS_CACHE=1 turns the mirror off entirely.
+// A TypeScript module outside the tree (a plugin in VIGIL_PLUGIN_DIRS, a test's temporary plugin)
+// is bundled on import with its imports of vigil pointing at the mirror; tsx, registered on first
+// need, is the fallback. VIGIL_NO_JS_CACHE=1 turns the mirror off entirely.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';

@@ -557,8 +557,9 @@ export async function compileSolidity(
   req: CompileRequest,
   opts: { pool?: WorkerPool | null; signal?: AbortSignal; deadline?: number; budgetMs?: number; share?: boolean } = {},
 ): Promise<CompileResult> {
-  const key = shareKey(req);
-  const early = shared.get(key);
+  // Hashing the source is only worth it when a shared run exists or one is being started.
+  const key = shared.size || opts.share ? shareKey(req) : null;
+  const early = key === null ? undefined : shared.get(key);
   if (early && Date.now() - early.at < SHARE_MS) return early.result;
   if (!opts.pool) return compileTask(req);
   const result = opts.pool.run<CompileResult>(COMPILE_MODULE, 'compileTask', req, {
@@ -566,18 +567,18 @@ export async function compileSolidity(
     deadline: opts.deadline,
     ...(opts.budgetMs !== undefined ? { budgetMs: opts.budgetMs, budgetFromTask: true } : {}),
   });
-  if (opts.share) {
-    for (const [k, v] of shared) if (Date.now() - v.at >= SHARE_MS || shared.size >= 4) shared.delete(k);
+  if (opts.share && key !== null) {
+    for (const [k, v] of shared) if (Date.now() - v.at >= SHARE_MS) shared.delete(k);
     shared.set(key, { at: Date.now(), result });
     result.catch(() => shared.delete(key));
   }
   return result;
 }
 
-// A one-shot `vigil analyze one.sol` starts its file's compile while the plugins are still loading
-// (analysis-engine's warm-up, `share: true`); the analysis then asks for the very same compile and
-// gets that run instead of loading solc in a second worker. Only such early runs are shared (one
-// without a caller's abort signal), for a minute, and a failed one is forgotten.
+// A one-shot `vigil analyze one.sol` starts its file's compile before the plugins load
+// (analysis-engine's warm-up.ts, `share: true`); the analysis then asks for the very same compile
+// and gets that run instead of loading solc in a second worker. Only such early runs are shared,
+// for a minute (expired ones are dropped when the next is started), and a failed one is forgotten.
 const SHARE_MS = 60_000;
 const shared = new Map<string, { at: number; result: Promise<CompileResult> }>();
 function shareKey(r: CompileRequest): string {
