@@ -15,47 +15,14 @@ import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Session } from 'node:inspector/promises';
-import pino from 'pino';
-import { Kernel } from '../kernel/kernel.ts';
+import { bootGateway } from './gateway-boot.ts';
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const CORE = [
-  'gateway-core',
-  'gateway-audit',
-  'gateway-tenancy',
-  'gateway-approvals',
-  'llm-demo',
-  'skill-crypto',
-  'skill-files',
-  'skill-git',
-  'skill-web-search',
-  'skill-contract-audit',
-  'skill-shell',
-];
 const SECS = Number(process.env.BENCH_S ?? 10);
 const WARM = Number(process.env.BENCH_WARM_S ?? 3);
 const CONC = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const run = promisify(execFile);
 /** BENCH_PROFILE=<dir>: write a CPU profile of the measured window (not boot or warm-up) per scenario. */
 const PROFILE = process.env.BENCH_PROFILE ?? '';
-
-async function boot(withGuardrails: boolean) {
-  const all = fs.readdirSync(path.join(ROOT, 'plugins'));
-  const keep = new Set([...CORE, ...(withGuardrails ? all.filter((p) => p.startsWith('guardrail-')) : [])]);
-  const plugins = Object.fromEntries(all.filter((p) => !keep.has(p)).map((p) => [p, { enabled: false }]));
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-'));
-  const k = new Kernel({
-    settingsInput: {
-      dataDir,
-      env: {},
-      overrides: { llm: { provider: 'demo' }, workspace: dataDir, bind: '127.0.0.1:0', api_bind: '127.0.0.1:0', plugins },
-    },
-    logger: pino({ level: 'silent' }),
-    poolThreads: 1,
-  });
-  await k.boot();
-  return { k, dataDir, layers: k.registry.guardrails().map((g) => g.name) };
-}
 
 interface WrkResult {
   rps: number;
@@ -97,7 +64,7 @@ async function wrk(url: string, body: string, secs: number): Promise<WrkResult> 
 }
 
 async function scenario(label: string, message: string, withGuardrails: boolean) {
-  const { k, dataDir, layers } = await boot(withGuardrails);
+  const { k, dataDir, layers } = await bootGateway(withGuardrails);
   const { gateway } = await k.listen();
   const url = `${gateway}/api/v1/agent/chat`;
   const body = JSON.stringify({ message });
