@@ -7,8 +7,9 @@
 // Prints the CPU time per turn (user + system of this process, all threads, over the run divided
 // by the turns), per run and the median of BENCH_RUNS runs (default 7) of BENCH_TURNS turns
 // (default 1,000) after a warm-up: CPU time stays comparable on a loaded machine, wall time does
-// not. Then the guardrail chain alone on the turn's own texts (the input message and each
-// sentence of the answer, as the output gate checks them), with each layer's share.
+// not; the minimum is the run least disturbed by other processes. Then the guardrail chain alone
+// on the turn's own texts (the input message and each sentence of the answer, as the output gate
+// checks them), with each layer's share.
 // BENCH_GUARDRAILS=all (default) | none. BENCH_SCENARIO=answer (default) | skill.
 // BENCH_PROFILE=<file.cpuprofile> writes a CPU profile of the measured runs.
 import fs from 'node:fs';
@@ -102,5 +103,7 @@ const load = os
 console.log(
   `node ${process.version}, ${os.cpus()[0]?.model ?? '?'}, load average ${load}; "${MESSAGE}", ${layers.length} guardrail layers, ${CONC} turns in flight, ${sessions} sessions stored`,
 );
-console.log(`CPU µs/turn per run: ${perTurn.map((x) => Math.round(x)).join(', ')}; median ${Math.round(median(perTurn))}`);
+console.log(
+  `CPU µs/turn per run: ${perTurn.map((x) => Math.round(x)).join(', ')}; median ${Math.round(median(perTurn))}, min ${Math.round(Math.min(...perTurn))}`,
+);
 if (layerRows.length) console.table(layerRows);

@@ -69,7 +69,8 @@ export function findEncodedBlobs(text: string): EncodedBlob[] {
   const overlaps = (s: number, e: number) => taken.some(([a, b]) => s < b && e > a);
   HEX.lastIndex = 0;
   let m: RegExpExecArray | null;
-  while ((m = HEX.exec(text)) && out.length < MAX_BLOBS) {
+  // (Texts too short for a hex blob, or without "%", skip those scans.)
+  while (text.length >= 32 && (m = HEX.exec(text)) && out.length < MAX_BLOBS) {
     const raw = m[0];
     const digits = raw.startsWith('\\x') ? raw.replace(/\\x/g, '') : raw.replace(/^0x/, '');
     if (digits.length % 2) continue;
@@ -104,7 +105,7 @@ export function findEncodedBlobs(text: string): EncodedBlob[] {
     taken.push([m.index, m.index + raw.length]);
   }
   PERCENT.lastIndex = 0;
-  while ((m = PERCENT.exec(text)) && out.length < MAX_BLOBS) {
+  while (text.includes('%') && (m = PERCENT.exec(text)) && out.length < MAX_BLOBS) {
     let decoded: string;
     try {
       decoded = decodeURIComponent(m[0]);

@@ -144,6 +144,15 @@ function validPhone(candidate: string, loose = false): boolean {
   return false;
 }
 
+function countDigits(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) n++;
+  }
+  return n;
+}
+
 const DATE_LIKE = /^(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})$/;
 const DOTTED_QUAD = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 
@@ -157,77 +166,91 @@ export function findPii(original: string, s: PiiSettings): Span[] {
   const push = (entity: PiiEntity, kind: string, start: number, end: number, score: number) => {
     if (on.has(entity)) spans.push({ entity, kind, start, end, score });
   };
-  each(EMAIL, text, (m) => push('email', 'email', m.index, m.index + m[0].length, 0.95));
-  each(IBAN, text, (m) => {
-    if (ibanValid(m[0])) push('iban', 'iban', m.index, m.index + m[0].length, 0.95);
-  });
-  each(CARD, text, (m) => {
-    const d = m[0].replace(/\D/g, '');
-    // Mixed separators ("1234 5678-9012") are rarely cards; a uniform layout is.
-    const seps = new Set(m[0].replace(/\d/g, ''));
-    if (seps.size <= 1 && d.length >= 12 && d.length <= 19 && luhnValid(d) && cardBrand(d))
-      push('credit_card', `credit_card_${cardBrand(d)}`, m.index, m.index + m[0].length, 0.95);
-  });
-  each(SSN, text, (m) => push('national_id', 'us_ssn', m.index, m.index + m[0].length, m[1] === '-' ? 0.9 : 0.8));
-  each(SSN_BARE, text, (m) => {
-    if (SSN_CONTEXT.test(text.slice(Math.max(0, m.index - 40), m.index)))
-      push('national_id', 'us_ssn', m.index, m.index + m[0].length, 0.85);
-  });
-  each(NINO, text, (m) => push('national_id', 'uk_nino', m.index, m.index + m[0].length, 0.85));
-  each(DNI, text, (m) => {
-    if (dniNieValid(m[0])) push('national_id', /^[XYZ]/.test(m[0]) ? 'es_nie' : 'es_dni', m.index, m.index + m[0].length, 0.9);
-  });
-  each(NIR, text, (m) => {
-    if (nirValid(m[0])) push('national_id', 'fr_nir', m.index, m.index + m[0].length, 0.9);
-  });
-  each(AADHAAR, text, (m) => {
-    const d = m[0].replace(/\s/g, '');
-    if (verhoeffValid(d) && !luhnValid(d)) push('national_id', 'in_aadhaar', m.index, m.index + m[0].length, 0.85);
-    else if (verhoeffValid(d)) push('national_id', 'in_aadhaar', m.index, m.index + m[0].length, 0.7);
-  });
-  each(PAN, text, (m) => push('national_id', 'in_pan', m.index, m.index + m[0].length, 0.8));
-  each(IPV4, text, (m) => {
-    const before = text.slice(Math.max(0, m.index - 12), m.index);
-    if (/(?:^|[^a-z])(?:v|version|ver\.?|release|node|solidity|pragma)\s*[:=^~]?\s*$/i.test(before)) return;
-    if (nowhereIPv4(m[0]) || (!s.private_ips && privateIPv4(m[0]))) return;
-    push('ip_address', 'ipv4', m.index, m.index + m[0].length, 0.85);
-  });
-  each(IPV6, text, (m) => {
-    const v = m[0];
-    if ((v.match(/:/g) ?? []).length < 2 || !isIPv6(v)) return;
-    if (/^::1?$/.test(v) || (!s.private_ips && /^(?:fe80:|fc|fd)/i.test(v))) return;
-    push('ip_address', 'ipv6', m.index, m.index + v.length, 0.85);
-  });
+  // Each pattern below needs at least so many ASCII digits (or an "@", ":" or "."): a text with
+  // fewer cannot match it, so it is not scanned (most chat text has few or no digits).
+  const digits = countDigits(text);
+  if (text.includes('@')) each(EMAIL, text, (m) => push('email', 'email', m.index, m.index + m[0].length, 0.95));
+  if (digits >= 2)
+    each(IBAN, text, (m) => {
+      if (ibanValid(m[0])) push('iban', 'iban', m.index, m.index + m[0].length, 0.95);
+    });
+  if (digits >= 12)
+    each(CARD, text, (m) => {
+      const d = m[0].replace(/\D/g, '');
+      // Mixed separators ("1234 5678-9012") are rarely cards; a uniform layout is.
+      const seps = new Set(m[0].replace(/\d/g, ''));
+      if (seps.size <= 1 && d.length >= 12 && d.length <= 19 && luhnValid(d) && cardBrand(d))
+        push('credit_card', `credit_card_${cardBrand(d)}`, m.index, m.index + m[0].length, 0.95);
+    });
+  if (digits >= 9) each(SSN, text, (m) => push('national_id', 'us_ssn', m.index, m.index + m[0].length, m[1] === '-' ? 0.9 : 0.8));
+  if (digits >= 9)
+    each(SSN_BARE, text, (m) => {
+      if (SSN_CONTEXT.test(text.slice(Math.max(0, m.index - 40), m.index)))
+        push('national_id', 'us_ssn', m.index, m.index + m[0].length, 0.85);
+    });
+  if (digits >= 6) each(NINO, text, (m) => push('national_id', 'uk_nino', m.index, m.index + m[0].length, 0.85));
+  if (digits >= 7)
+    each(DNI, text, (m) => {
+      if (dniNieValid(m[0])) push('national_id', /^[XYZ]/.test(m[0]) ? 'es_nie' : 'es_dni', m.index, m.index + m[0].length, 0.9);
+    });
+  if (digits >= 13)
+    each(NIR, text, (m) => {
+      if (nirValid(m[0])) push('national_id', 'fr_nir', m.index, m.index + m[0].length, 0.9);
+    });
+  if (digits >= 12)
+    each(AADHAAR, text, (m) => {
+      const d = m[0].replace(/\s/g, '');
+      if (verhoeffValid(d) && !luhnValid(d)) push('national_id', 'in_aadhaar', m.index, m.index + m[0].length, 0.85);
+      else if (verhoeffValid(d)) push('national_id', 'in_aadhaar', m.index, m.index + m[0].length, 0.7);
+    });
+  if (digits >= 4) each(PAN, text, (m) => push('national_id', 'in_pan', m.index, m.index + m[0].length, 0.8));
+  if (digits >= 4 && text.includes('.'))
+    each(IPV4, text, (m) => {
+      const before = text.slice(Math.max(0, m.index - 12), m.index);
+      if (/(?:^|[^a-z])(?:v|version|ver\.?|release|node|solidity|pragma)\s*[:=^~]?\s*$/i.test(before)) return;
+      if (nowhereIPv4(m[0]) || (!s.private_ips && privateIPv4(m[0]))) return;
+      push('ip_address', 'ipv4', m.index, m.index + m[0].length, 0.85);
+    });
+  if (text.includes(':'))
+    each(IPV6, text, (m) => {
+      const v = m[0];
+      if ((v.match(/:/g) ?? []).length < 2 || !isIPv6(v)) return;
+      if (/^::1?$/.test(v) || (!s.private_ips && /^(?:fe80:|fc|fd)/i.test(v))) return;
+      push('ip_address', 'ipv6', m.index, m.index + v.length, 0.85);
+    });
   if (on.has('phone')) {
     // Digit groups inside an IBAN or a card found above are not phone numbers, and validating
     // them against every country is the layer's costliest step.
     const inAccount = (a: number, z: number) =>
       spans.some((x) => (x.entity === 'iban' || x.entity === 'credit_card') && x.start <= a && z <= x.end);
-    each(PHONE_INTL, text, (m) => {
-      if (inAccount(m.index, m.index + m[0].length)) return;
-      const context = PHONE_CONTEXT.test(text.slice(Math.max(0, m.index - 40), m.index));
-      if (validPhone(m[0], context)) push('phone', 'phone', m.index, m.index + m[0].length, 0.9);
-    });
-    each(PHONE_GROUPED, text, (m) => {
-      const v = m[0];
-      if (inAccount(m.index, m.index + v.length)) return;
-      if (DATE_LIKE.test(v) || DOTTED_QUAD.test(v) || /^\d{1,2}\.\d/.test(v)) return;
-      const context = PHONE_CONTEXT.test(text.slice(Math.max(0, m.index - 40), m.index));
-      if (!context && THOUSANDS.test(v)) return;
-      const nanp = NANP_LAYOUT.test(v);
-      // Without a label, a national number starts with a trunk "0", an "(area)" or "1-", or has
-      // the North-American layout; "2341 2341 2347" is more likely an ID or a reference.
-      if (!context && !nanp && !/^(?:0|\(|1[ .-])/.test(v)) return;
-      if (validPhone(v, context || nanp)) push('phone', 'phone', m.index, m.index + v.length, context ? 0.9 : 0.8);
-    });
-    each(PHONE_BARE, text, (m) => {
-      if (
-        !inAccount(m.index, m.index + m[0].length) &&
-        PHONE_CONTEXT.test(text.slice(Math.max(0, m.index - 40), m.index)) &&
-        validPhone(m[0], true)
-      )
-        push('phone', 'phone', m.index, m.index + m[0].length, 0.8);
-    });
+    if (digits >= 2)
+      each(PHONE_INTL, text, (m) => {
+        if (inAccount(m.index, m.index + m[0].length)) return;
+        const context = PHONE_CONTEXT.test(text.slice(Math.max(0, m.index - 40), m.index));
+        if (validPhone(m[0], context)) push('phone', 'phone', m.index, m.index + m[0].length, 0.9);
+      });
+    if (digits >= 4)
+      each(PHONE_GROUPED, text, (m) => {
+        const v = m[0];
+        if (inAccount(m.index, m.index + v.length)) return;
+        if (DATE_LIKE.test(v) || DOTTED_QUAD.test(v) || /^\d{1,2}\.\d/.test(v)) return;
+        const context = PHONE_CONTEXT.test(text.slice(Math.max(0, m.index - 40), m.index));
+        if (!context && THOUSANDS.test(v)) return;
+        const nanp = NANP_LAYOUT.test(v);
+        // Without a label, a national number starts with a trunk "0", an "(area)" or "1-", or has
+        // the North-American layout; "2341 2341 2347" is more likely an ID or a reference.
+        if (!context && !nanp && !/^(?:0|\(|1[ .-])/.test(v)) return;
+        if (validPhone(v, context || nanp)) push('phone', 'phone', m.index, m.index + v.length, context ? 0.9 : 0.8);
+      });
+    if (digits >= 7)
+      each(PHONE_BARE, text, (m) => {
+        if (
+          !inAccount(m.index, m.index + m[0].length) &&
+          PHONE_CONTEXT.test(text.slice(Math.max(0, m.index - 40), m.index)) &&
+          validPhone(m[0], true)
+        )
+          push('phone', 'phone', m.index, m.index + m[0].length, 0.8);
+      });
   }
   if (on.has('person')) {
     for (const n of findNames(text)) push('person', 'person', n.start, n.end, n.score);

@@ -40,6 +40,11 @@ export function findUnicodeSmuggling(text: string, s: UnicodeSettings): Guardrai
     else out.push({ layer: 'unicode_smuggling', kind, start, end, score, replacement, block });
   };
   for (let i = 0; i < text.length;) {
+    // Nothing below U+00AD (the soft hyphen) is reported: most text is passed over here.
+    if (text.charCodeAt(i) < 0xad) {
+      i++;
+      continue;
+    }
     const cp = text.codePointAt(i)!;
     const len = cp > 0xffff ? 2 : 1;
     if (cp >= 0xe0000 && cp <= 0xe007f) add('tag_characters', i, i + len, 1, '', true);

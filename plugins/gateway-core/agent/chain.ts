@@ -110,23 +110,36 @@ export async function runGuardrails(
   direction: GuardrailDirection = 'input',
   opts: ChainOptions = {},
 ): Promise<GuardrailChainResult> {
-  if (typeof text !== 'string') throw new TypeError('guardrail text must be a string');
   if (!DIRECTIONS.includes(direction)) throw new TypeError(`direction must be one of ${DIRECTIONS.join(', ')}`);
+  return runActive(activeLayers(layers, direction), text, direction, opts);
+}
+
+/** The layers that run for `direction`, in `order` (lower first): not "off", and listing the direction. */
+function activeLayers(layers: ChainLayer[], direction: GuardrailDirection): ChainLayer[] {
+  return layers
+    .filter((l) => l.mode !== 'off' && (l.settings?.directions ?? l.guardrail.directions).includes(direction))
+    .sort((a, b) => a.guardrail.order - b.guardrail.order);
+}
+
+/** Runs `active` (already filtered and ordered for one direction, see activeLayers) over `text`. */
+async function runActive(
+  active: ChainLayer[],
+  text: string,
+  direction: GuardrailDirection,
+  opts: ChainOptions,
+): Promise<GuardrailChainResult> {
+  if (typeof text !== 'string') throw new TypeError('guardrail text must be a string');
   const maxChars = opts.maxChars ?? DEFAULT_MAX_CHARS;
   if (text.length > maxChars) return refuseWhole('oversized_input', text.length, `${text.length} characters, limit ${maxChars}`);
   if ((opts.binary ?? 'block') === 'block' && looksBinary(text))
     return refuseWhole('binary_input', text.length, 'NUL bytes or mostly control characters');
-  const ordered = [...layers].sort((a, b) => a.guardrail.order - b.guardrail.order);
   let current = text;
   let action: GuardrailAction = 'allow';
   const findings: GuardrailChainFinding[] = [];
   const errors: Array<{ layer: string; message: string }> = [];
   const timings: Record<string, number> = {};
-  for (const layer of ordered) {
+  for (const layer of active) {
     const g = layer.guardrail;
-    if (layer.mode === 'off') continue;
-    const dirs = layer.settings?.directions ?? g.directions;
-    if (!dirs.includes(direction)) continue;
     const t0 = performance.now();
     let found: GuardrailFinding[];
     try {
@@ -192,16 +205,34 @@ export function createGuardrailChain(
   if (!Number.isInteger(opts.maxChars) || opts.maxChars! < 1) throw new Error('guardrails.max_chars must be a positive integer');
   let layers: ChainLayer[] | null = null;
   let seen = -1;
+  // The active layers per direction, worked out once per configuration rather than per run.
+  let byDirection = new Map<GuardrailDirection, ChainLayer[]>();
   const resolve = () => {
     const gs = services.registry.guardrails();
     if (!layers || gs.length !== seen) {
       layers = configureLayers(gs, cfg);
       seen = gs.length;
+      byDirection = new Map();
     }
     return layers;
   };
+  const active = (direction: GuardrailDirection) => {
+    const all = resolve();
+    let list = byDirection.get(direction);
+    if (!list) {
+      if (!DIRECTIONS.includes(direction)) throw new TypeError(`direction must be one of ${DIRECTIONS.join(', ')}`);
+      byDirection.set(direction, (list = activeLayers(all, direction)));
+    }
+    return list;
+  };
   return {
-    run: (text, direction = 'input') => runGuardrails(resolve(), text, direction, opts),
+    run: (text, direction = 'input') => {
+      try {
+        return runActive(active(direction), text, direction, opts);
+      } catch (e) {
+        return Promise.reject(e as Error);
+      }
+    },
     describe: () =>
       resolve()
         .slice()
