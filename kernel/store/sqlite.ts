@@ -46,7 +46,18 @@ const MIGRATIONS: string[] = [
   `,
 ];
 
-const now = () => new Date().toISOString();
+// The timestamp of a write, as ISO text: a turn writes several rows within the same millisecond,
+// so the text is made once per millisecond rather than once per row.
+let lastMs = -1;
+let lastIso = '';
+const now = () => {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+};
 
 // Runs PASSIVE checkpoints (they never block the writer) once a second in a worker thread.
 const CHECKPOINT_WORKER = `

@@ -4,8 +4,22 @@
 // sentence unchanged its original chunks go out one by one, so token-by-token streaming is kept.
 // Boundaries are sentence ends followed by whitespace, or newlines, so numbers like 1.5 and
 // e-mail addresses stay whole.
-const BOUNDARY = /[.!?](?=\s)|\n/g;
 const MAX_HOLD = 2000;
+
+/** What `\s` matches in a regular expression (ECMAScript WhiteSpace and LineTerminator). */
+function isSpace(c: number): boolean {
+  return c <= 32
+    ? c === 32 || (c >= 9 && c <= 13)
+    : c === 0xa0 ||
+        c === 0x1680 ||
+        (c >= 0x2000 && c <= 0x200a) ||
+        c === 0x2028 ||
+        c === 0x2029 ||
+        c === 0x202f ||
+        c === 0x205f ||
+        c === 0x3000 ||
+        c === 0xfeff;
+}
 
 export type CheckSegment = (segment: string) => Promise<string>;
 
@@ -25,15 +39,24 @@ export class OutputGate {
     this.chunks.push(text);
     this.len += text.length;
     // Only the newest chunk (with the character before it) can introduce a boundary: scan just
-    // that, with offsets relative to `base` in the held text.
-    const scan = this.last + text;
-    const base = this.len - scan.length;
+    // that, from its end, with offsets relative to `base` in the held text. (Character codes
+    // rather than a regular expression: this runs for every token of every answer.)
+    const prev = this.last;
+    const L = prev.length;
+    const n = L + text.length;
+    const at = (p: number) => (p < L ? prev.charCodeAt(p) : text.charCodeAt(p - L));
+    const base = this.len - n;
     this.last = text[text.length - 1];
     let cut = -1;
-    BOUNDARY.lastIndex = 0;
-    for (let m = BOUNDARY.exec(scan); m; m = BOUNDARY.exec(scan)) cut = m.index + 1;
+    for (let p = n - 1; p >= 0; p--) {
+      const c = at(p);
+      if (c === 10 || ((c === 46 || c === 33 || c === 63) && p + 1 < n && isSpace(at(p + 1)))) {
+        cut = p + 1;
+        break;
+      }
+    }
     if (cut >= 0) {
-      while (cut < scan.length && /\s/.test(scan[cut])) cut++;
+      while (cut < n && isSpace(at(cut))) cut++;
       cut += base;
     } else if (this.len > MAX_HOLD) {
       // A long run without sentence ends (code, tables): cut at the last whitespace.

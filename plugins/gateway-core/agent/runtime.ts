@@ -463,14 +463,16 @@ export class AgentRuntimeImpl implements AgentService {
     const gate = new OutputGate(
       (seg) => context.with(s.ctx, () => this.guard(s, seg, 'output')),
       (t) => {
+        // (No event objects per token when nobody listens: the synchronous chat endpoint.)
+        const listening = s.emit !== noop;
         if (first && sep) {
           s.response += sep;
-          s.emit({ event: 'delta', data: { text: sep } });
+          if (listening) s.emit({ event: 'delta', data: { text: sep } });
         }
         first = false;
         text += t;
         s.response += t;
-        s.emit({ event: 'delta', data: { text: t } });
+        if (listening) s.emit({ event: 'delta', data: { text: t } });
       },
     );
     let outcome = 'success';
