@@ -15,7 +15,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { Session } from 'node:inspector/promises';
-import type { AgentService } from '../lib/gateway/agent/types.ts';
+import type { AgentRuntimeImpl } from '../plugins/gateway-core/agent/runtime.ts';
 import type { GuardrailChain } from '../lib/guardrails/chain.ts';
 import { bootGateway } from './gateway-boot.ts';
 
@@ -27,8 +27,9 @@ const MESSAGE = (process.env.BENCH_SCENARIO ?? 'answer') === 'skill' ? 'sha256 o
 const PROFILE = process.env.BENCH_PROFILE ?? '';
 
 const { k, dataDir, layers } = await bootGateway(GUARDED);
-const agent = k.services.get<AgentService>('agent');
-if (!agent) throw new Error('the agent service is not registered');
+const found = k.services.get<AgentRuntimeImpl>('agent');
+if (!found) throw new Error('the agent service is not registered');
+const agent = found;
 const tenant = { name: null, permissions: null };
 const signal = new AbortController().signal;
 

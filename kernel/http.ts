@@ -90,11 +90,12 @@ export async function buildSurface(o: SurfaceOptions): Promise<FastifyInstance> 
   // Slow bodies: the whole body must arrive within bodyTimeoutMs, else 408 and the connection
   // is closed (a client trickling a large body no longer holds a socket for minutes).
   const bodyMs = o.bodyTimeoutMs ?? 30_000;
-  app.addHook('preParsing', async (req, reply, payload) => {
+  // (Callback-style, like the hooks above and below: no promise per request.)
+  app.addHook('preParsing', (req, reply, payload, done) => {
     const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
     // A body that has already arrived whole (the usual small JSON body, read with the headers)
     // cannot trickle: no timer and no extra stream for it.
-    if (!hasBody || req.raw.complete) return payload;
+    if (!hasBody || req.raw.complete) return done(null, payload);
     const out = new PassThrough();
     // The parser may have given up on the stream already (413); a late timeout is then moot.
     out.on('error', () => undefined);
@@ -109,11 +110,11 @@ export async function buildSurface(o: SurfaceOptions): Promise<FastifyInstance> 
     payload.once('close', stop);
     payload.once('error', (e) => (stop(), out.destroy(e)));
     out.once('close', stop);
-    return payload.pipe(out);
+    done(null, payload.pipe(out));
   });
   // An error answered before the body was read (401, 421, 503…): close the connection rather
   // than let Node drain a body the client may trickle in for minutes.
-  app.addHook('onSend', async (req, reply, payload) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     if (
       reply.statusCode >= 400 &&
       !req.raw.complete &&
@@ -121,7 +122,7 @@ export async function buildSurface(o: SurfaceOptions): Promise<FastifyInstance> 
     ) {
       reply.header('connection', 'close');
     }
-    return payload;
+    done(null, payload);
   });
   // JSON bodies: depth is checked on the text before JSON.parse, so a 5,000-deep body costs a
   // linear scan and a 400, never a deep recursion or a stored row no listing can read back.

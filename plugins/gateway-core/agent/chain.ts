@@ -230,7 +230,7 @@ export function createGuardrailChain(
       try {
         return runActive(active(direction), text, direction, opts);
       } catch (e) {
-        return Promise.reject(e as Error);
+        return Promise.reject(e instanceof Error ? e : new Error(String(e)));
       }
     },
     describe: () =>
