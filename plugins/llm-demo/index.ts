@@ -76,40 +76,96 @@ function helpText(message: string, offered: string[]): string {
   );
 }
 
+/** Everything the demo answers to one request, in order: tool calls, or the answer token by token; then done. */
+function planEvents(req: LlmRequest): LlmStreamEvent[] {
+  const prompt =
+    req.messages.reduce((n, m) => n + approxTokens(m.content) + approxTokens(m.tool_calls ? JSON.stringify(m.tool_calls) : null), 0) +
+    toolsTokens(req.tools);
+  const lastUser = req.messages.map((m) => m.role).lastIndexOf('user');
+  const after = req.messages.slice(lastUser + 1);
+  const toolResults = after.filter((m) => m.role === 'tool');
+  const offered = (req.tools ?? []).map((t) => t.name);
+  const out: LlmStreamEvent[] = [];
+  let completion = 0;
+  if (!toolResults.length) {
+    const calls = planCalls(req.messages[lastUser]?.content ?? '', new Set(offered));
+    if (calls.length) {
+      for (const [i, c] of calls.entries()) {
+        completion += approxTokens(c.arguments) + 1;
+        out.push({ type: 'tool_call', id: `call_${req.messages.length}_${i}`, name: c.name, arguments: c.arguments });
+      }
+      out.push({ type: 'done', usage: { prompt_tokens: prompt, completion_tokens: completion }, finish_reason: 'tool_calls' });
+      return out;
+    }
+  }
+  const text = toolResults.length ? answerFromTools(toolResults) : helpText(req.messages[lastUser]?.content ?? '', offered);
+  for (const tok of text.match(/\s*\S+\s*/g) ?? [text]) {
+    completion++;
+    out.push({ type: 'delta', text: tok });
+  }
+  out.push({ type: 'done', usage: { prompt_tokens: prompt, completion_tokens: completion }, finish_reason: 'stop' });
+  return out;
+}
+
+const aborted = (signal: AbortSignal) => signal.reason ?? new DOMException('aborted', 'AbortError');
+
+/** With a token delay: one token per delay, as a provider streams. */
+async function* paced(req: LlmRequest, delayMs: number): AsyncIterable<LlmStreamEvent> {
+  for (const ev of planEvents(req)) {
+    if (ev.type === 'delta') {
+      if (req.signal?.aborted) throw aborted(req.signal);
+      await sleep(delayMs, undefined, { signal: req.signal });
+    }
+    yield ev;
+  }
+}
+
+/**
+ * Without a delay: the same events from a plain async iterator. An async generator suspends and
+ * resumes once per token (a hundred times for the help text), which cost more than the rest of
+ * the demo backend; this hands each event out with one resolved promise. Planned on the first
+ * next(), like a generator's body; a request aborted mid-answer rejects at the next token.
+ */
+function instant(req: LlmRequest): AsyncIterable<LlmStreamEvent> {
+  return {
+    [Symbol.asyncIterator](): AsyncIterator<LlmStreamEvent> {
+      let events: LlmStreamEvent[] | null = null;
+      let i = 0;
+      let finished = false;
+      const end = (): Promise<IteratorResult<LlmStreamEvent>> => {
+        finished = true;
+        return Promise.resolve({ value: undefined, done: true });
+      };
+      return {
+        next() {
+          if (finished) return end();
+          try {
+            events ??= planEvents(req);
+          } catch (e) {
+            finished = true;
+            return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+          }
+          if (i >= events.length) return end();
+          const ev = events[i++];
+          if (ev.type === 'delta' && req.signal?.aborted) {
+            finished = true;
+            // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- rejects with the abort reason, as fetch() does
+            return Promise.reject(aborted(req.signal));
+          }
+          return Promise.resolve({ value: ev, done: false });
+        },
+        return: end,
+      };
+    },
+  };
+}
+
 export function createDemoBackend(cfg: DemoConfig): LlmBackend {
   return {
     provider: 'demo',
     defaultModel: cfg.model,
     configured: () => true,
-    async *stream(req: LlmRequest): AsyncIterable<LlmStreamEvent> {
-      const prompt =
-        req.messages.reduce((n, m) => n + approxTokens(m.content) + approxTokens(m.tool_calls ? JSON.stringify(m.tool_calls) : null), 0) +
-        toolsTokens(req.tools);
-      const lastUser = req.messages.map((m) => m.role).lastIndexOf('user');
-      const after = req.messages.slice(lastUser + 1);
-      const toolResults = after.filter((m) => m.role === 'tool');
-      const offered = (req.tools ?? []).map((t) => t.name);
-      let completion = 0;
-      if (!toolResults.length) {
-        const calls = planCalls(req.messages[lastUser]?.content ?? '', new Set(offered));
-        if (calls.length) {
-          for (const [i, c] of calls.entries()) {
-            completion += approxTokens(c.arguments) + 1;
-            yield { type: 'tool_call', id: `call_${req.messages.length}_${i}`, name: c.name, arguments: c.arguments };
-          }
-          yield { type: 'done', usage: { prompt_tokens: prompt, completion_tokens: completion }, finish_reason: 'tool_calls' };
-          return;
-        }
-      }
-      const text = toolResults.length ? answerFromTools(toolResults) : helpText(req.messages[lastUser]?.content ?? '', offered);
-      for (const tok of text.match(/\s*\S+\s*/g) ?? [text]) {
-        if (req.signal?.aborted) throw req.signal.reason ?? new DOMException('aborted', 'AbortError');
-        if (cfg.token_delay_ms) await sleep(cfg.token_delay_ms, undefined, { signal: req.signal });
-        completion++;
-        yield { type: 'delta', text: tok };
-      }
-      yield { type: 'done', usage: { prompt_tokens: prompt, completion_tokens: completion }, finish_reason: 'stop' };
-    },
+    stream: (req: LlmRequest) => (cfg.token_delay_ms ? paced(req, cfg.token_delay_ms) : instant(req)),
   };
 }
 
