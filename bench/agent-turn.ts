@@ -7,9 +7,10 @@
 // Prints the CPU time per turn (user + system of this process, all threads, over the run divided
 // by the turns), per run and the median of BENCH_RUNS runs (default 7) of BENCH_TURNS turns
 // (default 1,000) after a warm-up: CPU time stays comparable on a loaded machine, wall time does
-// not; the minimum is the run least disturbed by other processes. Then the guardrail chain alone
-// on the turn's own texts (the input message and each sentence of the answer, as the output gate
-// checks them), with each layer's share.
+// not; the minimum is the run least disturbed by other processes. Then the guardrail layers on
+// the turn's own texts (the input message and each sentence of the answer, as the output gate
+// checks them): each layer alone, texts in a loop (its code and tables stay in the CPU caches),
+// and the whole chain, where the layers take turns per text as in a real turn.
 // BENCH_GUARDRAILS=all (default) | none. BENCH_SCENARIO=answer (default) | skill.
 // BENCH_PROFILE=<file.cpuprofile> writes a CPU profile of the measured runs.
 import fs from 'node:fs';
@@ -70,28 +71,36 @@ if (prof) {
   prof.disconnect();
 }
 
-// The chain alone, on the texts one turn checks: the message (input) and the answer sentence by
-// sentence (output), as the output gate cuts it.
+// The layers alone, on the texts one turn checks: the message (input) and the answer sentence by
+// sentence (output), as the output gate cuts it. CPU time of each layer's own check, then of the
+// whole chain (the layers plus the chain's own work), per turn.
 const chain = k.services.get<GuardrailChain>('guardrails');
 const layerRows: Array<Record<string, string | number>> = [];
 if (chain && layers.length) {
-  const sentences = answer.split(/(?<=[.!?])\s+|(?<=\n)/).filter((s) => s.trim());
-  const reps = 300;
-  const byLayer = new Map<string, number>();
-  const c0 = process.cpuUsage();
-  for (let i = 0; i < reps; i++) {
-    for (const [text, dir] of [[MESSAGE, 'input'] as const, ...sentences.map((s) => [s, 'output'] as const)]) {
-      const r = await chain.run(text, dir);
-      for (const [name, t] of Object.entries(r.timings ?? {})) byLayer.set(name, (byLayer.get(name) ?? 0) + t);
-    }
+  const sentences = answer.split(/(?<=[.!?])\s+|(?<=\n)/).filter((x) => x.trim());
+  const texts = [[MESSAGE, 'input'] as const, ...sentences.map((x) => [x, 'output'] as const)];
+  const reps = 200;
+  const cpuOf = async (fn: () => unknown) => {
+    await fn();
+    const c0 = process.cpuUsage();
+    for (let i = 0; i < reps; i++) await fn();
+    return cpuUs(process.cpuUsage(c0)) / reps;
+  };
+  for (const g of k.registry.guardrails()) {
+    const mine = texts.filter(([, dir]) => g.directions.includes(dir));
+    const us = await cpuOf(async () => {
+      for (const [text, dir] of mine) {
+        const v = g.check(text, dir);
+        if (v instanceof Promise) await v;
+      }
+    });
+    layerRows.push({ layer: g.name, texts: mine.length, 'CPU µs/turn': Math.round(us) });
   }
-  const chainUs = cpuUs(process.cpuUsage(c0)) / reps;
-  for (const [name, t] of [...byLayer].sort((a, b) => b[1] - a[1]))
-    layerRows.push({ layer: name, 'µs/turn (wall, in-layer)': Math.round((t * 1000) / reps) });
-  layerRows.push({
-    layer: `chain total, ${sentences.length} output sentences + 1 input (CPU)`,
-    'µs/turn (wall, in-layer)': Math.round(chainUs),
+  layerRows.sort((x, y) => Number(y['CPU µs/turn']) - Number(x['CPU µs/turn']));
+  const all = await cpuOf(async () => {
+    for (const [text, dir] of texts) await chain.run(text, dir);
   });
+  layerRows.push({ layer: 'chain (all layers)', texts: texts.length, 'CPU µs/turn': Math.round(all) });
 }
 
 const sessions = (await k.store.listSessions({ tenant: null, limit: 1_000_000 })).length;
