@@ -33,19 +33,18 @@ export class OutputGate {
     const prev = this.last;
     const L = prev.length;
     const n = L + text.length;
-    const at = (p: number) => (p < L ? prev.charCodeAt(p) : text.charCodeAt(p - L));
     const base = this.len - n;
     this.last = text[text.length - 1];
     let cut = -1;
     for (let p = n - 1; p >= 0; p--) {
-      const c = at(p);
-      if (c === 10 || ((c === 46 || c === 33 || c === 63) && p + 1 < n && isSpace(at(p + 1)))) {
+      const c = p < L ? prev.charCodeAt(p) : text.charCodeAt(p - L);
+      if (c === 10 || ((c === 46 || c === 33 || c === 63) && p + 1 < n && isSpace(text.charCodeAt(p + 1 - L)))) {
         cut = p + 1;
         break;
       }
     }
     if (cut >= 0) {
-      while (cut < n && isSpace(at(cut))) cut++;
+      while (cut < n && isSpace(cut < L ? prev.charCodeAt(cut) : text.charCodeAt(cut - L))) cut++;
       cut += base;
     } else if (this.len > MAX_HOLD) {
       // A long run without sentence ends (code, tables): cut at the last whitespace.

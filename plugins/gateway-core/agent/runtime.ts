@@ -455,6 +455,9 @@ export class AgentRuntimeImpl implements AgentService {
       s.ctx,
     );
     const t0 = performance.now();
+    // The step's released text, joined when the step ends (added to s.response then, with `sep`):
+    // a string concatenation per token, twice, was a good part of a turn's garbage.
+    const parts: string[] = [];
     let text = '';
     const calls: QueuedCall[] = [];
     let usage: LlmUsage = { prompt_tokens: 0, completion_tokens: 0 };
@@ -465,13 +468,9 @@ export class AgentRuntimeImpl implements AgentService {
       (t) => {
         // (No event objects per token when nobody listens: the synchronous chat endpoint.)
         const listening = s.emit !== noop;
-        if (first && sep) {
-          s.response += sep;
-          if (listening) s.emit({ event: 'delta', data: { text: sep } });
-        }
+        if (first && sep && listening) s.emit({ event: 'delta', data: { text: sep } });
         first = false;
-        text += t;
-        s.response += t;
+        parts.push(t);
         if (listening) s.emit({ event: 'delta', data: { text: t } });
       },
     );
@@ -487,6 +486,7 @@ export class AgentRuntimeImpl implements AgentService {
         else if (ev.type === 'done') usage = ev.usage;
       }
       await gate.flush();
+      text = parts.join('');
       return { text, calls };
     } catch (e) {
       outcome = this.failureOutcome(e, s.signal);
@@ -496,6 +496,8 @@ export class AgentRuntimeImpl implements AgentService {
       }
       throw e;
     } finally {
+      // What was released (and only that) is part of the answer, whether the step ended or failed.
+      if (parts.length) s.response += sep + (text || parts.join(''));
       s.steps++;
       const secs = (performance.now() - t0) / 1000;
       s.usage.prompt_tokens += usage.prompt_tokens;
