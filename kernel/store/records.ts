@@ -1,0 +1,17 @@
+// How both stores (SQLite and PostgreSQL) stamp and fill a new record, written once so the two
+// backends hand back the same record for the same call.
+import { randomUUID } from 'node:crypto';
+import type { ReportRecord, SessionRecord, Store } from './types.ts';
+
+/** Timestamps are ISO-8601 text (UTC, milliseconds) in both databases: they sort as text, compare
+ *  with the strings callers pass, and come back byte-identical. */
+export const now = () => new Date().toISOString();
+
+export function newReport(r: Parameters<Store['putReport']>[0]): ReportRecord {
+  return { id: r.id ?? randomUUID(), kind: r.kind, tenant: r.tenant ?? null, created_at: now(), data: r.data };
+}
+
+export function newSession(s: Parameters<Store['createSession']>[0]): SessionRecord {
+  const t = now();
+  return { id: s.id ?? randomUUID(), tenant: s.tenant, subject: s.subject ?? null, created_at: t, updated_at: t, meta: s.meta ?? {} };
+}
