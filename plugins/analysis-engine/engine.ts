@@ -444,6 +444,14 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
             /* a progress listener's failure is not the tool's */
           }
         };
+        const recordTimeout = () =>
+          record(
+            'timeout',
+            [],
+            opts.signal?.aborted
+              ? 'request was cancelled before the tool finished'
+              : `did not finish within the ${round3(opts.timeoutMs)} s budget`,
+          );
         await inSpan(deps.tracer, 'analysis.tool', { 'analysis.tool': t.name, 'analysis.layer': t.layer }, async (tspan) => {
           const av = await availabilityOf(t);
           if (!av.available) {
@@ -467,13 +475,7 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
           try {
             const priorFindings = prior ? await Promise.race([prior, timeout.then(() => [] as Finding[])]) : undefined;
             if (deadlineCtl.signal.aborted || Date.now() >= deadline) {
-              record(
-                'timeout',
-                [],
-                opts.signal?.aborted
-                  ? 'request was cancelled before the tool finished'
-                  : `did not finish within the ${round3(opts.timeoutMs)} s budget`,
-              );
+              recordTimeout();
               return;
             }
             const running = Promise.resolve().then(() =>
@@ -483,13 +485,7 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
             if (out === 'deadline') {
               ctl.abort();
               running.catch(() => {}); // the tool stops on its own; its late answer is ignored
-              record(
-                'timeout',
-                [],
-                opts.signal?.aborted
-                  ? 'request was cancelled before the tool finished'
-                  : `did not finish within the ${round3(opts.timeoutMs)} s budget`,
-              );
+              recordTimeout();
               return;
             }
             if (!out || !Array.isArray(out.findings)) throw new Error('tool returned no findings array');

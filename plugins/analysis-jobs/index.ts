@@ -413,11 +413,10 @@ export default definePlugin<Config>({
             throw new HttpError(400, 'invalid_request', '"layer" is only for mode "layer"', { field: 'layer' });
           if (mode !== 'tool' && b.tool !== undefined)
             throw new HttpError(400, 'invalid_request', '"tool" is only for mode "tool"', { field: 'tool' });
-          const contract = await readContract(
-            { code: b.contract_code, path: b.contract_path },
-            { code: 'contract_code', path: 'contract_path' },
-            { roots: settings.contractRoots, maxBytes: ctx.config.max_contract_bytes },
-          );
+          const contract = await readContract(b, 'contract', {
+            roots: settings.contractRoots,
+            maxBytes: ctx.config.max_contract_bytes,
+          });
           const eng = engine();
           if (b.layer !== undefined) {
             const layers = await eng.layers();

@@ -79,12 +79,7 @@ export function analysisOperations(services: KernelServices): Skill[] {
     return r;
   };
   const roots = () => services.settings.contractRoots;
-  const contract = (input: Record<string, unknown>, prefix = 'contract') =>
-    readContractInput(
-      { code: input[`${prefix}_code`], path: input[`${prefix}_path`] },
-      { code: `${prefix}_code`, path: `${prefix}_path` },
-      roots(),
-    );
+  const contract = (input: Record<string, unknown>, prefix = 'contract') => readContractInput(input, prefix, roots());
   const maxS = () => maxAnalysisTimeout(services);
   const budget = (input: Record<string, unknown>) => applyTimeout(input.timeout, maxS()).applied * 1000;
   const ok = (output: Record<string, unknown>, input: Record<string, unknown>): SkillResult => ({

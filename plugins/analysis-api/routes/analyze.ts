@@ -15,11 +15,10 @@ const errors = { 400: ErrorBody, 403: ErrorBody, 413: ErrorBody, 429: ErrorBody,
 export async function analyzeRoutes(app: FastifyInstance, ctx: Ctx) {
   const run = async (req: FastifyRequest, reply: FastifyReply, mode: AuditType, extra: { layer?: number; tool?: string }) => {
     const body = (req.body ?? {}) as AnalyzeRequest;
-    const contract = await readContract(
-      { code: body.contract_code, path: body.contract_path },
-      { code: 'contract_code', path: 'contract_path' },
-      { roots: ctx.services.settings.contractRoots, maxBytes: ctx.config.max_contract_bytes },
-    );
+    const contract = await readContract(body, 'contract', {
+      roots: ctx.services.settings.contractRoots,
+      maxBytes: ctx.config.max_contract_bytes,
+    });
     const engine = engineOf(ctx);
     if (extra.layer !== undefined) {
       const layers = await engine.layers();
