@@ -35,6 +35,7 @@ import { compileSolidity, extractPragma, oneLine, type CompileRequest, type Comp
 import { acquireCompilerFor } from './acquire.ts';
 import { collectClosure, loadProject } from '../../lib/analysis/compiler/project.ts';
 import { pragmaRanges } from '../../lib/analysis/compiler/versions.ts';
+import { applySuppressions } from './suppress.ts';
 import { correlate } from './correlate.ts';
 import { mainContract, OUTLINE_MODULE, outlineSource, primeOutline, textOutline, type Outline } from '../../lib/analysis/outline.ts';
 
@@ -322,7 +323,8 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
     validate(input, opts, all);
     active++;
     try {
-      return await analyzeValid(input, opts, all);
+      const result = await analyzeValid(input, opts, all);
+      return opts.suppress ? applySuppressions(result, { [input.file || 'Contract.sol']: input.source }) : result;
     } finally {
       active--;
       if (active === 0 && pendingDelay !== null && !closed && !scheduled) {

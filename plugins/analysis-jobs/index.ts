@@ -166,6 +166,7 @@ export default definePlugin<Config>({
               layer: d.layer,
               tool: d.tool,
               timeoutMs: Math.min(d.timeout * 1000, left),
+              suppress: d.suppress === true,
               onProgress: (p) => {
                 // Progress is best effort and throttled; the result is what must not be lost.
                 const now = Date.now();
@@ -318,6 +319,7 @@ export default definePlugin<Config>({
         file: a.file,
         timeout: a.timeoutS,
         deadline: o.deadline,
+        ...(a.suppress ? { suppress: true } : {}),
       });
       // A running job is bounded by the deadline on the worker; the grace covers the answer's trip.
       let rec: JobRecord | null = null;
