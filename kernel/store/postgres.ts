@@ -7,7 +7,7 @@
 import pg from 'pg';
 import type { ApprovalRecord, AuditEvent, AuditQuery, MessageRecord, Page, ReportRecord, Store, TenantRecord } from './types.ts';
 import { baseTables } from './schema.ts';
-import { newReport, newSession, now } from './records.ts';
+import { j, newReport, newSession, now, reportRow } from './records.ts';
 
 // Timestamps stay ISO-8601 text (UTC, milliseconds) as in SQLite: they sort as text, compare
 // with the strings callers pass, and come back byte-identical.
@@ -46,8 +46,6 @@ const MIGRATIONS: string[] = [
 ];
 
 export const POSTGRES_MIGRATIONS = MIGRATIONS.length;
-
-const j = (v: unknown) => JSON.stringify(v ?? null);
 
 // BIGINT (int8) arrives as a string by default; ids and counts here stay far below 2^53.
 const types = {
@@ -188,13 +186,7 @@ export class PostgresStore implements Store {
   // --- reports
   async putReport(r: { id?: string; kind: string; tenant?: string | null; data: Record<string, unknown> }): Promise<ReportRecord> {
     const rec = newReport(r);
-    await this.q('INSERT INTO reports (id, kind, tenant, created_at, data) VALUES ($1, $2, $3, $4, $5)', [
-      rec.id,
-      rec.kind,
-      rec.tenant,
-      rec.created_at,
-      j(rec.data),
-    ]);
+    await this.q('INSERT INTO reports (id, kind, tenant, created_at, data) VALUES ($1, $2, $3, $4, $5)', reportRow(rec));
     return rec;
   }
   async getReport(id: string, tenant?: string | null) {

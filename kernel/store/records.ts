@@ -6,10 +6,15 @@ import type { ReportRecord, SessionRecord, Store } from './types.ts';
 /** Timestamps are ISO-8601 text (UTC, milliseconds) in both databases: they sort as text, compare
  *  with the strings callers pass, and come back byte-identical. */
 export const now = () => new Date().toISOString();
+/** A JSON column's text (absent values are JSON null). */
+export const j = (v: unknown) => JSON.stringify(v ?? null);
 
 export function newReport(r: Parameters<Store['putReport']>[0]): ReportRecord {
   return { id: r.id ?? randomUUID(), kind: r.kind, tenant: r.tenant ?? null, created_at: now(), data: r.data };
 }
+
+/** The values of `INSERT INTO reports (id, kind, tenant, created_at, data)`. */
+export const reportRow = (r: ReportRecord) => [r.id, r.kind, r.tenant, r.created_at, j(r.data)];
 
 export function newSession(s: Parameters<Store['createSession']>[0]): SessionRecord {
   const t = now();

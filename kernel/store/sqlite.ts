@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { ApprovalRecord, AuditEvent, AuditQuery, MessageRecord, Page, ReportRecord, Store, TenantRecord } from './types.ts';
 import { baseTables } from './schema.ts';
-import { newReport, newSession, now } from './records.ts';
+import { j, newReport, newSession, now, reportRow } from './records.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -66,7 +66,6 @@ function startCheckpointer(file: string): { stop(): Promise<void> } | null {
     return null;
   }
 }
-const j = (v: unknown) => JSON.stringify(v ?? null);
 /** Tables written through the group commit (SqliteStore.queue). */
 type Table = 'sessions' | 'messages' | 'audit_events' | 'records';
 const pj = <T>(s: string | null): T => (s == null ? (null as T) : (JSON.parse(s) as T));
@@ -193,13 +192,7 @@ export class SqliteStore implements Store {
   // --- reports
   async putReport(r: { id?: string; kind: string; tenant?: string | null; data: Record<string, unknown> }): Promise<ReportRecord> {
     const rec = newReport(r);
-    this.stmt('INSERT INTO reports (id, kind, tenant, created_at, data) VALUES (?, ?, ?, ?, ?)').run(
-      rec.id,
-      rec.kind,
-      rec.tenant,
-      rec.created_at,
-      j(rec.data),
-    );
+    this.stmt('INSERT INTO reports (id, kind, tenant, created_at, data) VALUES (?, ?, ?, ?, ?)').run(...reportRow(rec));
     return rec;
   }
   async getReport(id: string, tenant?: string | null) {
