@@ -46,3 +46,19 @@ export const toolFinding = (tool: string, layer: number, line: number, over: Par
   recommendation: 'fix',
   ...over,
 });
+
+/** The fields every analysis answer carries (decisions.md), REST and engine alike. */
+export const ANALYSIS_RESULT_KEYS = [
+  'audit_id',
+  'audit_type',
+  'contract',
+  'layers',
+  'tools',
+  'results',
+  'findings',
+  'summary',
+  'total_findings',
+  'execution_time',
+  'timestamp',
+  'version',
+];

@@ -10,6 +10,7 @@ import { createSolhintTool } from '../../plugins/tool-solhint/solhint.ts';
 import { createSlitherAdapter } from '../../plugins/adapter-slither/adapter.ts';
 import { TinyWorkerPool } from '../../kernel/pool.ts';
 import type { AnalysisTool, Finding } from '../../kernel/index.ts';
+import { ANALYSIS_RESULT_KEYS } from '../support.ts';
 
 const pool = new TinyWorkerPool({ maxThreads: 2 });
 after(() => pool.close());
@@ -122,23 +123,7 @@ test('full analysis: response shape, real findings from two layers, compilation,
   // function from any state, still answers it, and the finding says so and ranks lower.
   const source = VAULT.replace(/}\n$/, '    function check(uint256 a) public pure { assert(a != 7); }\n}\n');
   const r = await engine.analyze({ source, file: 'Vault.sol' }, { mode: 'full', timeoutMs: 120_000 });
-  for (const k of [
-    'audit_id',
-    'audit_type',
-    'contract',
-    'layers',
-    'tools',
-    'results',
-    'findings',
-    'summary',
-    'total_findings',
-    'execution_time',
-    'timestamp',
-    'version',
-    'compilation',
-  ]) {
-    assert.ok(k in r, `missing ${k}`);
-  }
+  for (const k of [...ANALYSIS_RESULT_KEYS, 'compilation']) assert.ok(k in r, `missing ${k}`);
   assert.equal(r.audit_type, 'full');
   assert.deepEqual(r.contract, { name: 'Vault', sha256: r.contract.sha256, pragma: '^0.8.0', compiler: '0.8.30' });
   assert.match(r.contract.sha256, /^[0-9a-f]{64}$/);
