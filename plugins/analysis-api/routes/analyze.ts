@@ -38,7 +38,8 @@ export async function analyzeRoutes(app: FastifyInstance, ctx: Ctx) {
     const t = timeoutOf(body.timeout, ctx, reply);
     const cancel = requestSignal(req, reply, t.applied);
     let result: AnalysisResult;
-    // suppress: comments in the submitted source silence findings (kept under `suppressed`), before storing.
+    // Both paths ask for `suppress`: comments in the submitted source silence findings (kept under
+    // `suppressed`) before the result is stored.
     // An API replica of a shared deployment hands the work to the workers and waits for it;
     // the queue's bound (503 queue_full with Retry-After) is then the back-pressure.
     const jobs = ctx.services.get('analysis-jobs');
