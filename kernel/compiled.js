@@ -26,6 +26,17 @@ const SOURCE_DIRS = ['kernel', 'lib', 'plugins', 'schemas'];
 const VENDOR = [{ pkg: '@solidity-parser/parser', dir: 'src' }];
 const ENV_DIR = 'VIGIL_JS_MIRROR';
 
+/** solc builds older than 0.5 are asm.js that V8 declines to validate (it runs them as plain JS):
+ *  a harmless "Invalid asm.js" warning per load that would otherwise land on the user's stderr.
+ *  Node's other warnings are printed as Node prints them. (The launcher and each pool worker.) */
+export function quietAsmJsWarnings() {
+  process.removeAllListeners('warning');
+  process.on('warning', (w) => {
+    if (/Invalid asm\.js/.test(w.message)) return;
+    process.stderr.write(`(node:${process.pid}) ${w.name}: ${w.message}\n`);
+  });
+}
+
 export function mirrorDir() {
   return path.resolve(process.env.VIGIL_JS_CACHE_DIR || path.join(ROOT, 'node_modules', '.cache', 'vigil-js'));
 }
