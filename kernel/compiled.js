@@ -174,6 +174,11 @@ export async function prepareMirror({ quiet = true, withTests = false } = {}) {
         const pj = path.join(dir, 'package.json');
         if (!fs.existsSync(pj)) fs.writeFileSync(pj, JSON.stringify({ type }) + '\n');
       }
+      // A mirror outside the project (VIGIL_JS_CACHE_DIR) resolves packages through a link to
+      // the project's node_modules, as the default one inside node_modules does by its place.
+      const nm = path.join(out, 'node_modules');
+      if (!out.startsWith(path.join(ROOT, 'node_modules') + path.sep) && !fs.existsSync(nm))
+        fs.symlinkSync(path.join(ROOT, 'node_modules'), nm, 'dir');
       await Promise.all(todo.map((it) => compileOne(esbuild, lexer, it)));
     } catch (e) {
       if (!quiet) process.stderr.write(`vigil: compiled JavaScript cache not usable (${e.message}); running through tsx\n`);

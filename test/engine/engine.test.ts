@@ -157,16 +157,16 @@ test('full analysis: response shape, real findings from two layers, compilation,
 });
 
 test('deadline: unfinished tools are "timeout", finished ones still come back', async () => {
-  const engine = engineWith([solhint, sleeper('slowfuzz')]);
-  const t0 = Date.now();
-  const r = await engine.analyze({ source: VAULT, file: 'Vault.sol' }, { mode: 'quick', timeoutMs: 8000 });
-  const took = Date.now() - t0;
-  assert.ok(took < 12_000, `answered after ${took} ms`);
+  // The sleeper only ends when cancelled, so getting an answer at all shows the deadline ended it.
+  // The finished tool is an in-process reporter: a real tool could itself miss a short deadline
+  // on a loaded machine, which is not what this test is about.
+  const engine = engineWith([reporter('patterns', 1, 7), sleeper('slowfuzz')]);
+  const r = await engine.analyze({ source: VAULT, file: 'Vault.sol' }, { mode: 'full', timeoutMs: 10_000 });
   const byTool = Object.fromEntries(r.results.map((x) => [x.tool, x]));
   assert.equal(byTool.slowfuzz.status, 'timeout');
-  assert.match(byTool.slowfuzz.error!, /did not finish within the 8 s budget/);
-  assert.equal(byTool.solhint.status, 'success');
-  assert.ok(r.findings.length > 0);
+  assert.match(byTool.slowfuzz.error!, /did not finish within the 10 s budget/);
+  assert.equal(byTool.patterns.status, 'success');
+  assert.equal(r.total_findings, 1);
 });
 
 test('a crashing tool is status error with its message; the others are unaffected', async () => {
