@@ -7,28 +7,7 @@ import path from 'node:path';
 import type { Finding } from '../schemas/finding.ts';
 import { datasetsDir, staticAnalyzer, walkFiles } from './detect.ts';
 import { groupProjectNotes } from '../lib/analysis/static/index.ts';
-
-/** Source lines that hold code (not blank, not only a comment). */
-export function sloc(source: string): number {
-  let n = 0;
-  let inBlock = false;
-  for (const raw of source.split('\n')) {
-    let l = raw.trim();
-    if (inBlock) {
-      const end = l.indexOf('*/');
-      if (end < 0) continue;
-      inBlock = false;
-      l = l.slice(end + 2).trim();
-    }
-    if (l.startsWith('/*')) {
-      if (!l.includes('*/')) inBlock = true;
-      continue;
-    }
-    if (!l || l.startsWith('//') || l.startsWith('*')) continue;
-    n++;
-  }
-  return n;
-}
+import { sloc } from './sloc.ts';
 
 const args = process.argv.slice(2);
 const only = args.includes('--project') ? args[args.indexOf('--project') + 1] : null;

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sloc } from './sloc.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -22,28 +23,6 @@ const only = flag('--only');
 /** Keep each project's JSON body (and stderr) in this folder. */
 const save = flag('--save');
 const dataset = path.resolve(flag('--dataset') ?? path.join(repoRoot, '..', 'shared', 'datasets', 'real-world'));
-
-/** Source lines that are not blank or comment-only (what "SLOC" means in the figures). */
-function sloc(text: string): number {
-  let n = 0;
-  let inBlock = false;
-  for (const raw of text.split('\n')) {
-    let line = raw.trim();
-    if (inBlock) {
-      const end = line.indexOf('*/');
-      if (end < 0) continue;
-      inBlock = false;
-      line = line.slice(end + 2).trim();
-    }
-    if (line.startsWith('/*')) {
-      if (!line.includes('*/')) inBlock = true;
-      continue;
-    }
-    if (line === '' || line.startsWith('//') || line.startsWith('*')) continue;
-    n++;
-  }
-  return n;
-}
 
 interface Row {
   project: string;

@@ -2,23 +2,13 @@
 // failed under load; timings belong here). Run: node --import tsx bench/z3-time-limit.ts [limit_ms] [runs]
 import { loadZ3, TermSolver } from '../plugins/tool-evm/symbolic/solver.ts';
 import { TermTable } from '../plugins/tool-evm/symbolic/terms.ts';
+import { factoringQuery } from '../test/deep/z3-hard-query.ts';
 
 const limitMs = Number(process.argv[2] ?? 300);
 const runs = Number(process.argv[3] ?? 5);
 const z = await loadZ3();
-const t = new TermTable();
 // Factoring a 240-bit semiprime with bit-vector multiplication: far beyond any time limit.
-const p = (1n << 127n) - 1n;
-const q = (1n << 113n) - 1n + 18n;
-const x = t.v('x');
-const y = t.v('y');
-const conds = [
-  t.op('eq', t.op('mul', x, y), t.c(p * q)),
-  t.op('gt', x, t.c(1)),
-  t.op('gt', y, t.c(1)),
-  t.op('lt', x, t.c(1n << 128n)),
-  t.op('lt', y, t.c(1n << 128n)),
-];
+const conds = factoringQuery(new TermTable());
 const took: number[] = [];
 for (let i = 0; i < runs; i++) {
   const t0 = performance.now();

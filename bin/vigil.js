@@ -4,15 +4,9 @@
 // cannot be used. No separate build step either way.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { prepareMirror, ensureTsx } from '../kernel/compiled.js';
+import { prepareMirror, ensureTsx, quietAsmJsWarnings } from '../kernel/compiled.js';
 
-// solc builds older than 0.5 are asm.js that V8 declines to validate (it runs them as plain JS):
-// a harmless "Invalid asm.js" warning per load that would otherwise land on the user's stderr.
-process.removeAllListeners('warning');
-process.on('warning', (w) => {
-  if (/Invalid asm\.js/.test(w.message)) return;
-  process.stderr.write(`(node:${process.pid}) ${w.name}: ${w.message}\n`);
-});
+quietAsmJsWarnings();
 const mirror = await prepareMirror();
 let cli;
 if (mirror) cli = await import(pathToFileURL(path.join(mirror, 'kernel', 'cli.js')).href);

@@ -26,6 +26,17 @@ const SOURCE_DIRS = ['kernel', 'lib', 'plugins', 'schemas'];
 const VENDOR = [{ pkg: '@solidity-parser/parser', dir: 'src' }];
 const ENV_DIR = 'VIGIL_JS_MIRROR';
 
+/** solc builds older than 0.5 are asm.js that V8 declines to validate (it runs them as plain JS):
+ *  a harmless "Invalid asm.js" warning per load that would otherwise land on the user's stderr.
+ *  Node's other warnings are printed as Node prints them. (The launcher and each pool worker.) */
+export function quietAsmJsWarnings() {
+  process.removeAllListeners('warning');
+  process.on('warning', (w) => {
+    if (/Invalid asm\.js/.test(w.message)) return;
+    process.stderr.write(`(node:${process.pid}) ${w.name}: ${w.message}\n`);
+  });
+}
+
 export function mirrorDir() {
   return path.resolve(process.env.VIGIL_JS_CACHE_DIR || path.join(ROOT, 'node_modules', '.cache', 'vigil-js'));
 }
@@ -163,6 +174,11 @@ export async function prepareMirror({ quiet = true, withTests = false } = {}) {
         const pj = path.join(dir, 'package.json');
         if (!fs.existsSync(pj)) fs.writeFileSync(pj, JSON.stringify({ type }) + '\n');
       }
+      // A mirror outside the project (VIGIL_JS_CACHE_DIR) resolves packages through a link to
+      // the project's node_modules, as the default one inside node_modules does by its place.
+      const nm = path.join(out, 'node_modules');
+      if (!out.startsWith(path.join(ROOT, 'node_modules') + path.sep) && !fs.existsSync(nm))
+        fs.symlinkSync(path.join(ROOT, 'node_modules'), nm, 'dir');
       await Promise.all(todo.map((it) => compileOne(esbuild, lexer, it)));
     } catch (e) {
       if (!quiet) process.stderr.write(`vigil: compiled JavaScript cache not usable (${e.message}); running through tsx\n`);

@@ -2,16 +2,10 @@
 // Imports the named module once per worker and calls the named export: its compiled JavaScript
 // when the parent runs from the mirror (kernel/compiled.js), else through tsx, registered here.
 import { readFileSync, readlinkSync } from 'node:fs';
-import { ensureTsx, importModule } from './compiled.js';
+import { ensureTsx, importModule, quietAsmJsWarnings } from './compiled.js';
 
 if (!process.env.VIGIL_JS_MIRROR) await ensureTsx();
-// solc builds older than 0.5 are asm.js that V8 declines to validate (it runs them as plain JS):
-// a harmless "Invalid asm.js" warning per load that would otherwise land on the user's stderr.
-process.removeAllListeners('warning');
-process.on('warning', (w) => {
-  if (/Invalid asm\.js/.test(w.message)) return;
-  process.stderr.write(`(node:${process.pid}) ${w.name}: ${w.message}\n`);
-});
+quietAsmJsWarnings();
 const cache = new Map();
 
 // This thread's CPU-time counter (Linux: /proc/<pid>/task/<tid>/schedstat, nanoseconds on a CPU),

@@ -23,6 +23,8 @@ export interface AnalyzeOptions {
   signal?: AbortSignal;
   /** Called as each tool finishes (analysis jobs report it as progress). */
   onProgress?: (p: { tool: string; status: string; done: number; total: number }) => void;
+  /** Apply the source's suppression comments: silenced findings move to `suppressed`. */
+  suppress?: boolean;
 }
 
 export interface ContractInfo {

@@ -4,20 +4,10 @@
 // starting together never race). Writes that touch several rows are one statement or one
 // transaction. The audit log is append-only in the database itself: a trigger refuses DELETE,
 // TRUNCATE and any UPDATE except a redaction of `detail` made through redactAudit().
-import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type {
-  ApprovalRecord,
-  AuditEvent,
-  AuditQuery,
-  MessageRecord,
-  Page,
-  ReportRecord,
-  SessionRecord,
-  Store,
-  TenantRecord,
-} from './types.ts';
+import type { ApprovalRecord, AuditEvent, AuditQuery, MessageRecord, Page, ReportRecord, Store, TenantRecord } from './types.ts';
 import { baseTables } from './schema.ts';
+import { j, newReport, newSession, now, reportRow } from './records.ts';
 
 // Timestamps stay ISO-8601 text (UTC, milliseconds) as in SQLite: they sort as text, compare
 // with the strings callers pass, and come back byte-identical.
@@ -56,9 +46,6 @@ const MIGRATIONS: string[] = [
 ];
 
 export const POSTGRES_MIGRATIONS = MIGRATIONS.length;
-
-const now = () => new Date().toISOString();
-const j = (v: unknown) => JSON.stringify(v ?? null);
 
 // BIGINT (int8) arrives as a string by default; ids and counts here stay far below 2^53.
 const types = {
@@ -198,14 +185,8 @@ export class PostgresStore implements Store {
 
   // --- reports
   async putReport(r: { id?: string; kind: string; tenant?: string | null; data: Record<string, unknown> }): Promise<ReportRecord> {
-    const rec: ReportRecord = { id: r.id ?? randomUUID(), kind: r.kind, tenant: r.tenant ?? null, created_at: now(), data: r.data };
-    await this.q('INSERT INTO reports (id, kind, tenant, created_at, data) VALUES ($1, $2, $3, $4, $5)', [
-      rec.id,
-      rec.kind,
-      rec.tenant,
-      rec.created_at,
-      j(rec.data),
-    ]);
+    const rec = newReport(r);
+    await this.q('INSERT INTO reports (id, kind, tenant, created_at, data) VALUES ($1, $2, $3, $4, $5)', reportRow(rec));
     return rec;
   }
   async getReport(id: string, tenant?: string | null) {
@@ -234,15 +215,8 @@ export class PostgresStore implements Store {
 
   // --- sessions
   async createSession(s: { id?: string; tenant: string | null; subject?: string | null; meta?: Record<string, unknown> }) {
-    const t = now();
-    const rec: SessionRecord = {
-      id: s.id ?? randomUUID(),
-      tenant: s.tenant,
-      subject: s.subject ?? null,
-      created_at: t,
-      updated_at: t,
-      meta: s.meta ?? {},
-    };
+    const rec = newSession(s);
+    const t = rec.created_at;
     await this.q('INSERT INTO sessions (id, tenant, subject, created_at, updated_at, meta) VALUES ($1, $2, $3, $4, $5, $6)', [
       rec.id,
       rec.tenant,

@@ -3,22 +3,12 @@
 // half-written audit event or report behind.
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type {
-  ApprovalRecord,
-  AuditEvent,
-  AuditQuery,
-  MessageRecord,
-  Page,
-  ReportRecord,
-  SessionRecord,
-  Store,
-  TenantRecord,
-} from './types.ts';
+import type { ApprovalRecord, AuditEvent, AuditQuery, MessageRecord, Page, ReportRecord, Store, TenantRecord } from './types.ts';
 import { baseTables } from './schema.ts';
+import { j, newReport, newSession, now, reportRow } from './records.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -45,19 +35,6 @@ const MIGRATIONS: string[] = [
   CREATE INDEX reports_tenant_created ON reports(tenant, created_at DESC);
   `,
 ];
-
-// The timestamp of a write, as ISO text: a turn writes several rows within the same millisecond,
-// so the text is made once per millisecond rather than once per row.
-let lastMs = -1;
-let lastIso = '';
-const now = () => {
-  const ms = Date.now();
-  if (ms !== lastMs) {
-    lastMs = ms;
-    lastIso = new Date(ms).toISOString();
-  }
-  return lastIso;
-};
 
 // Runs PASSIVE checkpoints (they never block the writer) once a second in a worker thread.
 const CHECKPOINT_WORKER = `
@@ -89,7 +66,6 @@ function startCheckpointer(file: string): { stop(): Promise<void> } | null {
     return null;
   }
 }
-const j = (v: unknown) => JSON.stringify(v ?? null);
 /** Tables written through the group commit (SqliteStore.queue). */
 type Table = 'sessions' | 'messages' | 'audit_events' | 'records';
 const pj = <T>(s: string | null): T => (s == null ? (null as T) : (JSON.parse(s) as T));
@@ -215,14 +191,8 @@ export class SqliteStore implements Store {
 
   // --- reports
   async putReport(r: { id?: string; kind: string; tenant?: string | null; data: Record<string, unknown> }): Promise<ReportRecord> {
-    const rec: ReportRecord = { id: r.id ?? randomUUID(), kind: r.kind, tenant: r.tenant ?? null, created_at: now(), data: r.data };
-    this.stmt('INSERT INTO reports (id, kind, tenant, created_at, data) VALUES (?, ?, ?, ?, ?)').run(
-      rec.id,
-      rec.kind,
-      rec.tenant,
-      rec.created_at,
-      j(rec.data),
-    );
+    const rec = newReport(r);
+    this.stmt('INSERT INTO reports (id, kind, tenant, created_at, data) VALUES (?, ?, ?, ?, ?)').run(...reportRow(rec));
     return rec;
   }
   async getReport(id: string, tenant?: string | null) {
@@ -266,15 +236,8 @@ export class SqliteStore implements Store {
 
   // --- sessions
   async createSession(s: { id?: string; tenant: string | null; subject?: string | null; meta?: Record<string, unknown> }) {
-    const t = now();
-    const rec: SessionRecord = {
-      id: s.id ?? randomUUID(),
-      tenant: s.tenant,
-      subject: s.subject ?? null,
-      created_at: t,
-      updated_at: t,
-      meta: s.meta ?? {},
-    };
+    const rec = newSession(s);
+    const t = rec.created_at;
     const meta = j(rec.meta);
     const ins = this.stmt('INSERT INTO sessions (id, tenant, subject, created_at, updated_at, meta) VALUES (?, ?, ?, ?, ?, ?)');
     return this.queue(['sessions'], () => {

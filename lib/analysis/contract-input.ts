@@ -40,11 +40,15 @@ const inside = (root: string, p: string) => {
 
 const isSol = (p: string) => /\.sol$/i.test(p);
 
+/** Reads the contract a request names by `<name>_code` or `<name>_path` (e.g. contract_code,
+ *  original_path); a field that is not a string counts as absent. */
 export async function readContract(
-  fields: { code?: string; path?: string },
-  names: { code: string; path: string },
+  body: Readonly<Record<string, unknown>>,
+  name: string,
   opts: { roots: string[]; maxBytes: number; limits?: SourceLimits },
 ): Promise<ContractSource> {
+  const names = { code: `${name}_code`, path: `${name}_path` };
+  const fields = { code: body[names.code], path: body[names.path] };
   const hasCode = typeof fields.code === 'string';
   const hasPath = typeof fields.path === 'string';
   if (hasCode === hasPath) {
@@ -55,7 +59,7 @@ export async function readContract(
     );
   }
   if (hasCode) {
-    const code = fields.code!;
+    const code = fields.code as string;
     const bytes = Buffer.byteLength(code, 'utf8');
     if (bytes > opts.maxBytes) {
       throw new HttpError(413, 'payload_too_large', `${names.code} is ${bytes} bytes; the limit is ${opts.maxBytes} bytes (1 MiB)`, {
@@ -67,7 +71,7 @@ export async function readContract(
     checkSourceShape(code, names.code, opts.limits);
     return { source: code, file: 'Contract.sol', absPath: null };
   }
-  const read = await readPath(fields.path!, names.path, opts);
+  const read = await readPath(fields.path as string, names.path, opts);
   checkSourceShape(read.source, names.path, opts.limits);
   return read;
 }

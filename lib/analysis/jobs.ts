@@ -12,6 +12,8 @@ export interface RemoteAnalysis {
   file: string;
   /** The request's whole budget in seconds (queue wait included). */
   timeoutS: number;
+  /** Apply the source's suppression comments (AnalyzeOptions.suppress). */
+  suppress?: boolean;
 }
 
 export interface AnalysisJobs {

@@ -4,7 +4,7 @@
 // when the registry cannot be reached the answer says exactly which release to install.
 import semver from 'semver';
 import { exactPin, installedCompilers, refreshInstalledCompilers } from '../../lib/analysis/compiler/versions.ts';
-import { installSolc, remoteVersions, SolcInstallError } from '../../lib/analysis/compiler/solc-cache.ts';
+import { installSolc, remoteVersions, SolcInstallError } from './solc-install.ts';
 
 export interface Acquired {
   /** Release installed by this call, if any. */

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import type { AnalysisResult } from '../../kernel/index.ts';
 import type { Finding } from '../../schemas/finding.ts';
-import { recount } from '../../lib/analysis/suppress.ts';
+import { recount } from './suppress.ts';
 
 export class BaselineError extends Error {}
 

@@ -5,7 +5,13 @@
 import { fileURLToPath } from 'node:url';
 import semver from 'semver';
 import type { WorkerPool } from '../../kernel/index.ts';
-import { LineIndex, oneLine, type CompileResult, type CompilerDiagnostic } from '../../lib/analysis/compiler/compile.ts';
+import {
+  LineIndex,
+  oneLine,
+  unplacedDiagnostic,
+  type CompileResult,
+  type CompilerDiagnostic,
+} from '../../lib/analysis/compiler/compile.ts';
 import {
   collectClosure,
   loadProject,
@@ -136,26 +142,12 @@ function diagOf(
   indexes: Map<string, LineIndex>,
   displayOf: Map<string, string>,
 ): CompilerDiagnostic {
-  const severity: CompilerDiagnostic['severity'] = e.severity === 'error' ? 'error' : e.severity === 'info' ? 'info' : 'warning';
-  const formatted = String(e.formattedMessage ?? e.message ?? '');
-  const d: CompilerDiagnostic = {
-    severity,
-    type: String(e.type ?? 'Error'),
-    code: e.errorCode != null ? String(e.errorCode) : null,
-    message: String(e.message ?? formatted).trim(),
-    formatted,
-    file: null,
-    line: null,
-    column: null,
-    end_line: null,
-  };
+  const d = unplacedDiagnostic(e);
   const loc = e.sourceLocation;
   if (loc?.file && typeof loc.start === 'number' && loc.start >= 0 && units.has(loc.file)) {
     let idx = indexes.get(loc.file);
     if (!idx) indexes.set(loc.file, (idx = new LineIndex(units.get(loc.file)!.content)));
-    d.line = idx.lineOf(loc.start);
-    d.column = idx.columnOf(loc.start);
-    d.end_line = idx.lineOf(Math.max(loc.start, (loc.end ?? loc.start) - 1));
+    Object.assign(d, idx.span(loc.start, loc.end ?? loc.start));
   }
   if (loc?.file) d.file = displayOf.get(loc.file) ?? loc.file;
   return d;

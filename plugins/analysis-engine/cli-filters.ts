@@ -3,7 +3,7 @@
 // own flow (project, builds, progress, exit codes) stays in one place.
 import fs from 'node:fs';
 import type { AnalysisResult } from '../../kernel/index.ts';
-import { applySuppressions } from '../../lib/analysis/suppress.ts';
+import { applySuppressions } from './suppress.ts';
 import { applyBaseline, filterNotes, loadBaseline, type Baseline } from './baseline.ts';
 
 export { BaselineError } from './baseline.ts';

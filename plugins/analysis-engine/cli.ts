@@ -76,7 +76,8 @@ export const command = defineCommand({
       .option('--json', 'print JSON')
       .action(async (o) => {
         const { bundledCompilers, refreshInstalledCompilers } = await import('../../lib/analysis/compiler/versions.ts');
-        const { solcCacheDir, remoteVersions } = await import('../../lib/analysis/compiler/solc-cache.ts');
+        const { solcCacheDir } = await import('../../lib/analysis/compiler/solc-cache.ts');
+        const { remoteVersions } = await import('./solc-install.ts');
         const all = refreshInstalledCompilers();
         const bundled = new Set(bundledCompilers().map((c) => c.version));
         const rows = all.map((c) => ({
@@ -104,7 +105,7 @@ export const command = defineCommand({
       .description('Install solc releases from the npm registry into the cache (VIGIL_SOLC_CACHE, default ~/.cache/vigil/solc)')
       .argument('<versions...>', 'releases, e.g. 0.8.24 0.5.16')
       .action(async (versions: string[]) => {
-        const { installSolc } = await import('../../lib/analysis/compiler/solc-cache.ts');
+        const { installSolc } = await import('./solc-install.ts');
         const { installedCompilers } = await import('../../lib/analysis/compiler/versions.ts');
         for (const v of versions) {
           const bundled = installedCompilers().find((c) => c.version === v && !c.soljson);

@@ -35,6 +35,7 @@ import { compileSolidity, extractPragma, oneLine, type CompileRequest, type Comp
 import { acquireCompilerFor } from './acquire.ts';
 import { collectClosure, loadProject } from '../../lib/analysis/compiler/project.ts';
 import { pragmaRanges } from '../../lib/analysis/compiler/versions.ts';
+import { applySuppressions } from './suppress.ts';
 import { correlate } from './correlate.ts';
 import { mainContract, OUTLINE_MODULE, outlineSource, primeOutline, textOutline, type Outline } from '../../lib/analysis/outline.ts';
 
@@ -322,7 +323,8 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
     validate(input, opts, all);
     active++;
     try {
-      return await analyzeValid(input, opts, all);
+      const result = await analyzeValid(input, opts, all);
+      return opts.suppress ? applySuppressions(result, { [input.file || 'Contract.sol']: input.source }) : result;
     } finally {
       active--;
       if (active === 0 && pendingDelay !== null && !closed && !scheduled) {
@@ -444,6 +446,14 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
             /* a progress listener's failure is not the tool's */
           }
         };
+        const recordTimeout = () =>
+          record(
+            'timeout',
+            [],
+            opts.signal?.aborted
+              ? 'request was cancelled before the tool finished'
+              : `did not finish within the ${round3(opts.timeoutMs)} s budget`,
+          );
         await inSpan(deps.tracer, 'analysis.tool', { 'analysis.tool': t.name, 'analysis.layer': t.layer }, async (tspan) => {
           const av = await availabilityOf(t);
           if (!av.available) {
@@ -467,13 +477,7 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
           try {
             const priorFindings = prior ? await Promise.race([prior, timeout.then(() => [] as Finding[])]) : undefined;
             if (deadlineCtl.signal.aborted || Date.now() >= deadline) {
-              record(
-                'timeout',
-                [],
-                opts.signal?.aborted
-                  ? 'request was cancelled before the tool finished'
-                  : `did not finish within the ${round3(opts.timeoutMs)} s budget`,
-              );
+              recordTimeout();
               return;
             }
             const running = Promise.resolve().then(() =>
@@ -483,13 +487,7 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
             if (out === 'deadline') {
               ctl.abort();
               running.catch(() => {}); // the tool stops on its own; its late answer is ignored
-              record(
-                'timeout',
-                [],
-                opts.signal?.aborted
-                  ? 'request was cancelled before the tool finished'
-                  : `did not finish within the ${round3(opts.timeoutMs)} s budget`,
-              );
+              recordTimeout();
               return;
             }
             if (!out || !Array.isArray(out.findings)) throw new Error('tool returned no findings array');

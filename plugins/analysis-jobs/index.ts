@@ -166,6 +166,7 @@ export default definePlugin<Config>({
               layer: d.layer,
               tool: d.tool,
               timeoutMs: Math.min(d.timeout * 1000, left),
+              suppress: d.suppress === true,
               onProgress: (p) => {
                 // Progress is best effort and throttled; the result is what must not be lost.
                 const now = Date.now();
@@ -318,6 +319,7 @@ export default definePlugin<Config>({
         file: a.file,
         timeout: a.timeoutS,
         deadline: o.deadline,
+        ...(a.suppress ? { suppress: true } : {}),
       });
       // A running job is bounded by the deadline on the worker; the grace covers the answer's trip.
       let rec: JobRecord | null = null;
@@ -413,11 +415,10 @@ export default definePlugin<Config>({
             throw new HttpError(400, 'invalid_request', '"layer" is only for mode "layer"', { field: 'layer' });
           if (mode !== 'tool' && b.tool !== undefined)
             throw new HttpError(400, 'invalid_request', '"tool" is only for mode "tool"', { field: 'tool' });
-          const contract = await readContract(
-            { code: b.contract_code, path: b.contract_path },
-            { code: 'contract_code', path: 'contract_path' },
-            { roots: settings.contractRoots, maxBytes: ctx.config.max_contract_bytes },
-          );
+          const contract = await readContract(b, 'contract', {
+            roots: settings.contractRoots,
+            maxBytes: ctx.config.max_contract_bytes,
+          });
           const eng = engine();
           if (b.layer !== undefined) {
             const layers = await eng.layers();

@@ -25,6 +25,8 @@ export interface JobData {
   deadline?: number;
   /** W3C trace context of the enqueueing request (traceparent/tracestate). */
   trace: Record<string, string>;
+  /** Apply the source's suppression comments (set by the synchronous REST analysis). */
+  suppress?: boolean;
 }
 
 export type JobEvent = { type: 'active' | 'completed' | 'failed' | 'retrying' } | { type: 'progress'; progress: JobProgress };

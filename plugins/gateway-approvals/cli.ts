@@ -2,10 +2,17 @@
 // (plugin.json `commands`). A running server notices within its sweep interval and resumes the turn.
 import os from 'node:os';
 import { defineCommand } from '../../kernel/index.ts';
-import { allTenants, storeAction } from '../../lib/gateway/governance/cli.ts';
+import { storeAction, type Opened } from '../../lib/gateway/governance/cli.ts';
+import { parseConfigTenants } from '../../lib/gateway/governance/tenants.ts';
 import { LimitError } from '../../lib/gateway/governance/limits.ts';
 import { createAuditLog } from '../../lib/gateway/governance/audit-log.ts';
 import { decideAsOperator } from './approval-gate.ts';
+
+/** Local mode (null) and every tenant, store and config (a bad `tenants:` section throws), by name. */
+async function allTenants(c: Opened): Promise<Array<string | null>> {
+  const names = new Set([...(await c.store.listTenants()), ...parseConfigTenants(c.settings.file.tenants)].map((t) => t.name));
+  return [null, ...[...names].sort((a, b) => a.localeCompare(b))];
+}
 
 export const command = defineCommand({
   register(program, host) {

@@ -3,23 +3,38 @@
 // gateway runs: every request looks the key up again, so a rotated key stops working at once);
 // tenants declared in the config file are read at start and never written to the store. Only
 // hashes of keys are kept.
-import type { Store, TenantRecord } from '../../kernel/index.ts';
+import type { Capability, Store, TenantRecord } from '../../kernel/index.ts';
 import type { AuditSink, TenantDirectory as TenantDirectoryService } from '../../lib/gateway/contracts.ts';
 import { generateApiKey, hashApiKey, keyDisplayPrefix } from '../../lib/gateway/governance/keys.ts';
 import { LimitError, parsePermissions } from '../../lib/gateway/governance/limits.ts';
 import {
   checkName,
   KEY_LABEL,
-  KEYS_COLLECTION,
   limitsOf,
   PRIMARY_KEY,
-  publicTenant,
   type ConfigKey,
   type KeyedTenant,
   type PublicKey,
   type PublicTenant,
   type TenantInput,
 } from '../../lib/gateway/governance/tenants.ts';
+
+/** Store collection of a tenant's additional keys (record id = key hash, no tenant column, so a
+ *  presented key is found with one indexed lookup). */
+const KEYS_COLLECTION = 'tenant_keys';
+
+function publicTenant(t: TenantRecord, source: 'store' | 'config'): PublicTenant {
+  return {
+    name: t.name,
+    key_prefix: t.key_prefix,
+    created_at: t.created_at,
+    rate_limit: t.rate_limit,
+    token_quota_per_day: t.token_quota_per_day,
+    max_concurrent_sessions: t.max_concurrent_sessions,
+    permissions: (t.permissions as Capability[] | null) ?? null,
+    source,
+  };
+}
 
 export class TenantDirectory implements TenantDirectoryService {
   private readonly configByName = new Map<string, TenantRecord>();

@@ -70,7 +70,9 @@ function etagOf(body: Buffer): string {
 
 /** Reads public/ once. HTML references assets as {{asset:name}}, replaced by a URL under the
  *  page's path carrying the asset's content hash, so a new release is never hidden behind a
- *  cached script. `pages` maps an HTML file name to the URL it is served at. */
+ *  cached script. `pages` maps an HTML file name to the URL it is served at. A line
+ *  {{partial:name.partial.html}} stands for that file (the markup every page shares, written
+ *  once); in it, {{current:URL}} marks the link to the page being served as the current one. */
 export function loadAssets(dir: string, pageUrls: Record<string, string>): { assets: Map<string, Asset>; pages: Map<string, Asset> } {
   const assets = new Map<string, Asset>();
   const pages = new Map<string, Asset>();
@@ -84,11 +86,18 @@ export function loadAssets(dir: string, pageUrls: Record<string, string>): { ass
   for (const name of names.filter((n) => n.endsWith('.html'))) {
     const base = pageUrls[name];
     if (!base) continue;
-    const html = fs.readFileSync(path.join(dir, name), 'utf8').replace(/\{\{asset:([^}]+)\}\}/g, (_, ref: string) => {
-      const a = assets.get(ref);
-      if (!a) throw new Error(`${name} references a missing asset "${ref}"`);
-      return `${base}/assets/${ref}?v=${a.etag.slice(1, 11)}`;
-    });
+    const html = fs
+      .readFileSync(path.join(dir, name), 'utf8')
+      .replace(/^[ \t]*\{\{partial:([a-z0-9-]+\.partial\.html)\}\}\n/gm, (_, ref: string) => {
+        if (!names.includes(ref)) throw new Error(`${name} references a missing partial "${ref}"`);
+        return fs.readFileSync(path.join(dir, ref), 'utf8');
+      })
+      .replace(/\{\{current:([^}]+)\}\}/g, (_, url: string) => (url === base ? ' aria-current="page"' : ''))
+      .replace(/\{\{asset:([^}]+)\}\}/g, (_, ref: string) => {
+        const a = assets.get(ref);
+        if (!a) throw new Error(`${name} references a missing asset "${ref}"`);
+        return `${base}/assets/${ref}?v=${a.etag.slice(1, 11)}`;
+      });
     const body = Buffer.from(html, 'utf8');
     pages.set(name, { body, type: CONTENT_TYPES['.html'], etag: etagOf(body) });
   }

@@ -19,7 +19,6 @@ import type {
 import { HttpError } from '../../kernel/index.ts';
 import { ContractInputError, readContractInput, type ContractText } from './contract-source.ts';
 import { applyTimeout, maxAnalysisTimeout } from '../../lib/analysis/admission.ts';
-import { applySuppressions } from '../../lib/analysis/suppress.ts';
 import { analysisEngineOf } from '../../lib/analysis/engine-service.ts';
 
 export const DEFAULT_TIMEOUT_S = 300;
@@ -79,12 +78,7 @@ export function analysisOperations(services: KernelServices): Skill[] {
     return r;
   };
   const roots = () => services.settings.contractRoots;
-  const contract = (input: Record<string, unknown>, prefix = 'contract') =>
-    readContractInput(
-      { code: input[`${prefix}_code`], path: input[`${prefix}_path`] },
-      { code: `${prefix}_code`, path: `${prefix}_path` },
-      roots(),
-    );
+  const contract = (input: Record<string, unknown>, prefix = 'contract') => readContractInput(input, prefix, roots());
   const maxS = () => maxAnalysisTimeout(services);
   const budget = (input: Record<string, unknown>) => applyTimeout(input.timeout, maxS()).applied * 1000;
   const ok = (output: Record<string, unknown>, input: Record<string, unknown>): SkillResult => ({
@@ -95,10 +89,8 @@ export function analysisOperations(services: KernelServices): Skill[] {
     c: ContractText,
     opts: { mode: AnalysisResult['audit_type']; layer?: number; tool?: string; timeoutMs: number; signal: AbortSignal },
   ) =>
-    // Same body as the REST analyze routes: comments in the source suppress findings there too.
-    engine()
-      .analyze({ source: c.source, file: c.file, absPath: c.absPath }, opts)
-      .then((r) => applySuppressions(r, { [c.file]: c.source }));
+    // As in the REST analyze routes, comments in the source suppress findings.
+    engine().analyze({ source: c.source, file: c.file, absPath: c.absPath }, { ...opts, suppress: true });
   const op = (s: Omit<Skill, 'plugin' | 'runtime' | 'capabilities'> & { capabilities?: Skill['capabilities'] }): Skill => ({
     capabilities: ['contract_analysis'],
     plugin: 'mcp-server',

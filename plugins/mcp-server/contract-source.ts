@@ -25,17 +25,9 @@ export interface ContractText {
   absPath: string | null;
 }
 
-export async function readContractInput(
-  fields: { code?: unknown; path?: unknown },
-  names: { code: string; path: string },
-  roots: string[],
-): Promise<ContractText> {
+export async function readContractInput(input: Record<string, unknown>, name: string, roots: string[]): Promise<ContractText> {
   try {
-    return await readContract(
-      { code: typeof fields.code === 'string' ? fields.code : undefined, path: typeof fields.path === 'string' ? fields.path : undefined },
-      names,
-      { roots, maxBytes: MAX_CONTRACT_BYTES },
-    );
+    return await readContract(input, name, { roots, maxBytes: MAX_CONTRACT_BYTES });
   } catch (e) {
     if (e instanceof HttpError) throw new ContractInputError(e.code as ContractInputError['code'], e.message);
     throw e;

@@ -7,7 +7,6 @@ import fs from 'node:fs/promises';
 import { definePlugin, type AnalysisEngine, type AnalysisResult, type SkillResult } from '../../kernel/index.ts';
 import { PathError, protectedPaths, realRoot, resolveExisting } from '../../lib/gateway/agent/workspace-path.ts';
 import { checkSourceShape } from '../../lib/analysis/contract-input.ts';
-import { applySuppressions } from '../../lib/analysis/suppress.ts';
 
 interface AuditConfig extends Record<string, unknown> {
   timeout_s: number;
@@ -105,9 +104,9 @@ export default definePlugin<AuditConfig>({
         try {
           const r = await engine.analyze(
             { source, file, absPath },
-            { mode: (input.mode as 'quick' | 'full') ?? 'quick', timeoutMs: cfg.timeout_s * 1000, signal: sc.signal },
+            // suppress: comments in the source silence findings, as in the REST API's answer.
+            { mode: (input.mode as 'quick' | 'full') ?? 'quick', timeoutMs: cfg.timeout_s * 1000, signal: sc.signal, suppress: true },
           );
-          applySuppressions(r, { [file]: source }); // as the REST API does
           return { ok: true, output: summarise(r, cfg.max_findings) };
         } catch (e) {
           if (sc.signal.aborted) throw e;

@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { collectOutput } from '../../lib/gateway/agent/child-output.ts';
 
 export interface GitConfig extends Record<string, unknown> {
   timeout_ms: number;
@@ -93,31 +94,11 @@ interface Run {
 function spawnGit(args: string[], env: NodeJS.ProcessEnv, cwd: string, cfg: GitConfig, signal: AbortSignal): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', ['--no-pager', ...args], { cwd, shell: false, signal, stdio: ['ignore', 'pipe', 'pipe'], env });
-    let size = 0;
-    let truncated = false;
-    let timedOut = false;
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    const timer = setTimeout(() => ((timedOut = true), child.kill('SIGKILL')), cfg.timeout_ms);
-    const take = (into: Buffer[]) => (b: Buffer) => {
-      if (truncated) return;
-      const room = cfg.max_output_bytes - size;
-      if (b.length > room) {
-        into.push(b.subarray(0, room));
-        truncated = true;
-        child.kill('SIGKILL');
-        size = cfg.max_output_bytes;
-      } else {
-        into.push(b);
-        size += b.length;
-      }
-    };
-    child.stdout.on('data', take(out));
-    child.stderr.on('data', take(err));
-    child.on('error', (e) => (clearTimeout(timer), reject(e)));
+    const o = collectOutput(child, cfg.max_output_bytes, cfg.timeout_ms);
+    child.on('error', (e) => (o.done(), reject(e)));
     child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), truncated, timedOut });
+      o.done();
+      resolve({ code, stdout: o.stdout(), stderr: o.stderr(), truncated: o.truncated, timedOut: o.timedOut });
     });
   });
 }

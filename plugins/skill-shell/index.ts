@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import { definePlugin, type SkillResult } from '../../kernel/index.ts';
 import type { ReadinessCheck, ReadinessRegistry } from '../../lib/gateway/contracts.ts';
 import { protectedPaths } from '../../lib/gateway/agent/workspace-path.ts';
+import { collectOutput } from '../../lib/gateway/agent/child-output.ts';
 import { bwrapArgs, checkFallbackArgs, prepareSandbox, SANDBOX_PATH, type SandboxMode } from './sandbox.ts';
 
 interface ShellConfig extends Record<string, unknown> {
@@ -47,50 +48,30 @@ export function runProgram(
       signal: opts.signal,
       killSignal: 'SIGKILL',
     });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, opts.timeoutMs);
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let size = 0;
-    let truncated = false;
-    const take = (into: Buffer[]) => (b: Buffer) => {
-      if (truncated) return;
-      const room = opts.maxBytes - size;
-      if (b.length > room) {
-        into.push(b.subarray(0, room));
-        truncated = true;
-        child.kill('SIGKILL');
-      } else into.push(b);
-      size += Math.min(b.length, room);
-    };
-    child.stdout.on('data', take(out));
-    child.stderr.on('data', take(err));
+    const o = collectOutput(child, opts.maxBytes, opts.timeoutMs);
     const started = Date.now();
     child.on('error', (e: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
+      o.done();
       if (e.name === 'AbortError') resolve({ ok: false, output: null, error: 'aborted' });
       else if (e.code === 'ENOENT')
         resolve({ ok: false, output: null, error: `program_not_found: "${program}" is allowed but not installed on this host` });
       else resolve({ ok: false, output: null, error: `could not start ${program}: ${e.message}` });
     });
     child.on('close', (code, sig) => {
-      clearTimeout(timer);
+      o.done();
       const elapsed = Date.now() - started;
       const output = {
         program,
         args,
         exit_code: code,
         signal: sig,
-        stdout: Buffer.concat(out).toString('utf8'),
-        stderr: Buffer.concat(err).toString('utf8'),
-        truncated,
+        stdout: o.stdout(),
+        stderr: o.stderr(),
+        truncated: o.truncated,
         duration_ms: elapsed,
         ...(sb ? { sandbox: sb.mode } : {}),
       };
-      if (timedOut) resolve({ ok: false, output, error: `timeout: ${program} ran longer than ${opts.timeoutMs} ms and was killed` });
+      if (o.timedOut) resolve({ ok: false, output, error: `timeout: ${program} ran longer than ${opts.timeoutMs} ms and was killed` });
       else resolve({ ok: true, output });
     });
   });

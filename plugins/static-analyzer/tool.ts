@@ -19,6 +19,7 @@ import {
   type EngineDiagnostic,
   type StaticResult,
 } from '../../lib/analysis/static/index.ts';
+import { REENTRANCY_SELF_TEST } from '../../lib/analysis/self-test.ts';
 import type { WorkerResult } from './worker.ts';
 
 /** A diagnostic of a detector that another tool owns is that tool's to report. */
@@ -28,18 +29,6 @@ function ownedByOther(run: { detectorsByTool: Record<string, string[]> }, detect
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const STATIC_WORKER = path.resolve(here, 'worker.ts');
-
-/** A tiny contract every build must flag: the self-test fails if this finding disappears. */
-export const SELF_TEST_SOURCE = `pragma solidity ^0.4.24;
-contract SelfTest {
-    mapping(address => uint) balances;
-    function withdraw() public {
-        uint amount = balances[msg.sender];
-        require(msg.sender.call.value(amount)());
-        balances[msg.sender] = 0;
-    }
-}
-`;
 
 export interface StaticToolDeps {
   pool: WorkerPool;
@@ -163,7 +152,7 @@ export function createStaticTool(deps: StaticToolDeps): AnalysisTool & {
     },
     async selfTest() {
       const out = await analyze(
-        { source: SELF_TEST_SOURCE, file: 'SelfTest.sol' },
+        { source: REENTRANCY_SELF_TEST, file: 'SelfTest.sol' },
         { signal: new AbortController().signal, deadline: Date.now() + 60_000 },
       );
       if (!out.findings.some((f) => f.category === 'reentrancy' && f.location.line === 6)) {

@@ -3,23 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AnalysisInput, AnalysisTool, ToolRunOptions, ToolRunOutput, WorkerPool } from '../../kernel/index.ts';
+import { REENTRANCY_SELF_TEST } from '../../lib/analysis/self-test.ts';
 import { ML_TOOL, MODEL_PATH, loadModel, mlTask, type MlResult } from './worker.ts';
 
 const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker.ts');
-
-export const SELF_TEST_SOURCE = `pragma solidity ^0.4.24;
-contract SelfTest {
-    mapping(address => uint) balances;
-    function withdraw() public {
-        uint amount = balances[msg.sender];
-        require(msg.sender.call.value(amount)());
-        balances[msg.sender] = 0;
-    }
-    function deposit() public payable {
-        balances[msg.sender] += msg.value;
-    }
-}
-`;
 
 export function createMlTool(opts: { pool: WorkerPool | null }): AnalysisTool {
   async function analyze(
@@ -53,7 +40,7 @@ export function createMlTool(opts: { pool: WorkerPool | null }): AnalysisTool {
     },
     async selfTest() {
       const out = await analyze(
-        { source: SELF_TEST_SOURCE, file: 'SelfTest.sol' },
+        { source: REENTRANCY_SELF_TEST, file: 'SelfTest.sol' },
         { signal: new AbortController().signal, deadline: Date.now() + 60_000 },
       );
       const preds = (out.meta as { predictions: Array<{ function: string; class: string }> }).predictions;

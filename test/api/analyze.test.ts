@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { boot, VULNERABLE, type Booted } from './helpers.ts';
+import { ANALYSIS_RESULT_KEYS } from '../support.ts';
 
 const require = createRequire(import.meta.url);
 const Ajv = require('ajv') as typeof import('ajv').default;
@@ -30,21 +31,7 @@ test('quick analysis answers the decisions.md shape with normalized findings', a
   const r = await post('/api/v1/analyze/quick/', { contract_code: VULNERABLE, timeout: 120 });
   assert.equal(r.statusCode, 200, r.body);
   const j = r.json();
-  for (const k of [
-    'audit_id',
-    'audit_type',
-    'contract',
-    'layers',
-    'tools',
-    'results',
-    'findings',
-    'summary',
-    'total_findings',
-    'execution_time',
-    'timestamp',
-    'version',
-  ])
-    assert.ok(k in j, k);
+  for (const k of ANALYSIS_RESULT_KEYS) assert.ok(k in j, k);
   assert.equal(j.audit_type, 'quick');
   assert.equal(j.contract.name, 'Bank');
   assert.match(j.contract.sha256, /^[0-9a-f]{64}$/);

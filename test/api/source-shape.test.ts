@@ -4,23 +4,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { HttpError } from '../../kernel/index.ts';
 import { checkSourceShape, SOURCE_LIMITS } from '../../lib/analysis/contract-input.ts';
+import { DATASETS, REPO_ROOT, solFiles } from '../support.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const datasets = process.env.VIGIL_DATASETS ? path.resolve(process.env.VIGIL_DATASETS) : path.resolve(root, '../shared/datasets');
-
-function solFiles(dir: string, out: string[] = []): string[] {
-  if (!fs.existsSync(dir)) return out;
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory() && e.name !== 'node_modules' && !e.name.startsWith('.')) solFiles(p, out);
-    else if (e.isFile() && e.name.endsWith('.sol')) out.push(p);
-  }
-  return out;
-}
+const root = REPO_ROOT;
+const datasets = DATASETS;
 
 const refusal = (src: string) => {
   try {

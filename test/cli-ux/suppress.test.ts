@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { applySuppressions, parseSuppressions, scanComments } from '../../lib/analysis/suppress.ts';
+import { applySuppressions, parseSuppressions, scanComments } from '../../plugins/analysis-engine/suppress.ts';
 import { runAnalyzeCommand } from '../../plugins/analysis-engine/cli-analyze.ts';
 import { createAnalysisEngine } from '../../plugins/analysis-engine/engine.ts';
 import { createSolhintTool } from '../../plugins/tool-solhint/solhint.ts';

@@ -12,20 +12,10 @@ import { createAiReviewTool } from '../../plugins/tool-ai-review/tool.ts';
 import { analyzeSource } from '../../lib/analysis/static/index.ts';
 import { reentrancyDetector } from '../../plugins/detector-reentrancy/index.ts';
 import { correlate } from '../../plugins/analysis-engine/correlate.ts';
+import { REENTRANCY_SELF_TEST } from '../../lib/analysis/self-test.ts';
 
-const SRC = `pragma solidity ^0.4.24;
-contract Bank {
-    mapping(address => uint) balances;
-    function withdraw() public {
-        uint amount = balances[msg.sender];
-        require(msg.sender.call.value(amount)());
-        balances[msg.sender] = 0;
-    }
-    function deposit() public payable {
-        balances[msg.sender] += msg.value;
-    }
-}
-`;
+// The textbook reentrancy: withdraw() sends before it clears the balance.
+const SRC = REENTRANCY_SELF_TEST;
 
 function registryWith(...backends: LlmBackend[]) {
   return { llm: (p: string) => backends.find((b) => b.provider === p), llms: () => backends };

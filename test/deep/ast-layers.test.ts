@@ -13,20 +13,12 @@ import { SPECIALIZED_RULES } from '../../plugins/tool-specialized/rules.ts';
 import { SIGNATURE_RULES } from '../../plugins/tool-signatures/rules.ts';
 import { discoverDetectorPlugins } from '../../lib/analysis/static/index.ts';
 import { inProcessAnalyzer } from '../../lib/analysis/static/rule-tool.ts';
+import { expectedMarks } from '../support.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // The rules run in the static pipeline with every other detector, as in the product.
 const analyze = inProcessAnalyzer(discoverDetectorPlugins(path.join(root, 'plugins')));
 const opts = () => ({ signal: new AbortController().signal, deadline: Date.now() + 60_000 });
-
-function expected(src: string): string[] {
-  const out: string[] = [];
-  src.split('\n').forEach((l, i) => {
-    const m = /\/\/ expect:\s*(.*)$/.exec(l);
-    if (m) for (const d of m[1].split(',')) out.push(`${i + 1}:${d.trim()}`);
-  });
-  return out.sort();
-}
 
 for (const [plugin, tool, layer, rules] of [
   ['tool-specialized', createSpecializedTool({ analyze }), 7, SPECIALIZED_RULES],
@@ -37,7 +29,7 @@ for (const [plugin, tool, layer, rules] of [
     const out = await tool.run({ source: src, file: 'fixture.sol', sha256: '' }, opts());
     assert.equal(out.status, 'success');
     const got = out.findings.map((f) => `${f.location.line}:${f.detector}`).sort();
-    assert.deepEqual(got, expected(src));
+    assert.deepEqual(got, expectedMarks(src));
     for (const f of out.findings) {
       assert.ok(Value.Check(Finding, f), `schema: ${JSON.stringify([...Value.Errors(Finding, f)][0])}`);
       assert.deepEqual(f.tools, [tool.name]);

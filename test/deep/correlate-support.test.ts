@@ -6,22 +6,10 @@ import assert from 'node:assert/strict';
 import { correlate, supportOnly } from '../../plugins/analysis-engine/correlate.ts';
 import { solhintFindings, SOLHINT_QUICK_RULES } from '../../plugins/tool-solhint/solhint.ts';
 import type { Finding } from '../../schemas/finding.ts';
+import { toolFinding } from '../support.ts';
 
 const SRC = Array.from({ length: 40 }, (_, i) => `line ${i + 1};`).join('\n');
-const f = (tool: string, layer: number, line: number, over: Partial<Finding> = {}): Finding => ({
-  id: `${tool}-${line}`,
-  detector: `${tool}-rule`,
-  title: `${tool} title`,
-  description: `${tool} says`,
-  severity: 'MEDIUM',
-  confidence: 0.6,
-  category: 'reentrancy',
-  location: { file: 'A.sol', line, end_line: line, contract: 'A', function: 'withdraw' },
-  tools: [tool],
-  layers: [layer],
-  recommendation: 'fix',
-  ...over,
-});
+const f = toolFinding;
 const ml = (line: number, over: Partial<Finding> = {}) =>
   f('vigil-ml', 6, line, { confidence: 0.6, evidence: { kind: 'prediction', probability: 0.8 }, ...over });
 const lint = (line: number, over: Partial<Finding> = {}) =>

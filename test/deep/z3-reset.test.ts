@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isZ3Fatal, loadZ3, resetZ3, TermSolver } from '../../plugins/tool-evm/symbolic/solver.ts';
 import { TermTable } from '../../plugins/tool-evm/symbolic/terms.ts';
+import { factoringQuery } from './z3-hard-query.ts';
 
 test('a fatal WASM error is recognised; an ordinary error is not', () => {
   assert.equal(isZ3Fatal(new WebAssembly.RuntimeError('memory access out of bounds')), true);
@@ -30,18 +31,7 @@ test('after a reset the next run gets a fresh, working Z3', async () => {
 test('a query Z3 cannot finish comes back "unknown" under a time limit, and the context stays usable', async () => {
   const z = await loadZ3();
   const t = new TermTable();
-  // Factoring a 240-bit semiprime with bit-vector multiplication: far beyond any time limit.
-  const p = (1n << 127n) - 1n;
-  const q = (1n << 113n) - 1n + 18n; // any large cofactor; the product is what matters
-  const x = t.v('x');
-  const y = t.v('y');
-  const conds = [
-    t.op('eq', t.op('mul', x, y), t.c(p * q)),
-    t.op('gt', x, t.c(1)),
-    t.op('gt', y, t.c(1)),
-    t.op('lt', x, t.c(1n << 128n)),
-    t.op('lt', y, t.c(1n << 128n)),
-  ];
+  const conds = factoringQuery(t);
   const solver = new TermSolver(z, 300);
   const r = await solver.check(conds);
   assert.equal(r.result, 'unknown');

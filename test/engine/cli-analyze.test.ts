@@ -7,6 +7,7 @@ import path from 'node:path';
 import { runAnalyzeCommand } from '../../plugins/analysis-engine/cli-analyze.ts';
 import { createAnalysisEngine } from '../../plugins/analysis-engine/engine.ts';
 import { createSolhintTool } from '../../plugins/tool-solhint/solhint.ts';
+import { capture } from '../cli-ux/helpers.ts';
 
 const engine = createAnalysisEngine({ registry: { tools: () => [createSolhintTool({ pool: null })] }, pool: null, version: '0.1.0' });
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-cli-'));
@@ -22,18 +23,8 @@ fs.writeFileSync(path.join(dir, 'Broken.sol'), 'contract {');
 fs.mkdirSync(path.join(dir, 'empty', 'node_modules', 'x'), { recursive: true });
 fs.writeFileSync(path.join(dir, 'empty', 'node_modules', 'x', 'D.sol'), UNCHECKED_SEND);
 
-function io() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    io: { stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => err.push(s) } },
-    out: () => out.join(''),
-    err: () => err.join(''),
-  };
-}
-
 test('a file: prints the analysis body as JSON, exit 0', async () => {
-  const c = io();
+  const c = capture();
   const code = await runAnalyzeCommand(engine, path.join(dir, 'contracts', 'A.sol'), { mode: 'quick', format: 'json' }, c.io);
   assert.equal(code, 0, c.err());
   const body = JSON.parse(c.out());
@@ -46,12 +37,12 @@ test('a file: prints the analysis body as JSON, exit 0', async () => {
 
 test('--fail-on: exit 1 when a finding is at or above the threshold, 0 otherwise', async () => {
   const file = path.join(dir, 'contracts', 'A.sol');
-  assert.equal(await runAnalyzeCommand(engine, file, { failOn: 'medium' }, io().io), 1);
-  assert.equal(await runAnalyzeCommand(engine, file, { failOn: 'HIGH' }, io().io), 0);
+  assert.equal(await runAnalyzeCommand(engine, file, { failOn: 'medium' }, capture().io), 1);
+  assert.equal(await runAnalyzeCommand(engine, file, { failOn: 'HIGH' }, capture().io), 0);
 });
 
 test('a folder: one body, findings carry their relative file, node_modules skipped', async () => {
-  const c = io();
+  const c = capture();
   const code = await runAnalyzeCommand(engine, path.join(dir, 'contracts'), { format: 'json' }, c.io);
   assert.equal(code, 0, c.err());
   const body = JSON.parse(c.out());
@@ -68,12 +59,12 @@ test('a folder: one body, findings carry their relative file, node_modules skipp
 });
 
 test('SARIF and Markdown output', async () => {
-  const s = io();
+  const s = capture();
   await runAnalyzeCommand(engine, path.join(dir, 'contracts', 'A.sol'), { format: 'sarif' }, s.io);
   const sarif = JSON.parse(s.out());
   assert.equal(sarif.version, '2.1.0');
   assert.match(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri, /A\.sol$/);
-  const m = io();
+  const m = capture();
   await runAnalyzeCommand(engine, path.join(dir, 'contracts', 'A.sol'), { format: 'markdown' }, m.io);
   assert.match(m.out(), /^# vigil quick analysis: A/);
 });
@@ -89,20 +80,20 @@ test('bad input exits 2 with a specific message', async () => {
     [path.join(dir, 'contracts', 'A.sol'), { tool: 'mythx' }, /no analysis tool named "mythx"/],
   ];
   for (const [p, o, re] of cases) {
-    const c = io();
+    const c = capture();
     assert.equal(await runAnalyzeCommand(engine, p, o, c.io), 2, `${p} ${JSON.stringify(o)} ${c.err()}`);
     assert.match(c.err(), re);
   }
   const big = path.join(dir, 'Big.sol');
   fs.writeFileSync(big, 'contract C {}\n' + '//'.padEnd(1024 * 1024 + 10, 'x'));
-  const c = io();
+  const c = capture();
   assert.equal(await runAnalyzeCommand(engine, big, {}, c.io), 2);
   assert.match(c.err(), /limit is 1048576 bytes/);
   fs.rmSync(big);
 });
 
 test("a file that is not Solidity: solc's ParserError with its position on stderr, nothing on stdout, exit 2", async () => {
-  const c = io();
+  const c = capture();
   const code = await runAnalyzeCommand(engine, path.join(dir, 'Broken.sol'), {}, c.io);
   assert.equal(code, 2);
   assert.match(c.err(), /Broken\.sol:1:10: ParserError: Expected identifier but got '\{'/);

@@ -2,23 +2,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { correlate } from '../../plugins/analysis-engine/correlate.ts';
-import type { Finding } from '../../schemas/finding.ts';
+import { toolFinding } from '../support.ts';
 
 const SRC = Array.from({ length: 30 }, (_, i) => `line ${i + 1};`).join('\n');
-const f = (tool: string, layer: number, line: number, over: Partial<Finding> = {}): Finding => ({
-  id: `${tool}-${line}`,
-  detector: `${tool}-rule`,
-  title: `${tool} title`,
-  description: `${tool} says`,
-  severity: 'MEDIUM',
-  confidence: 0.6,
-  category: 'reentrancy',
-  location: { file: 'A.sol', line, end_line: line, contract: 'A', function: 'withdraw' },
-  tools: [tool],
-  layers: [layer],
-  recommendation: 'fix',
-  ...over,
-});
+const f = toolFinding;
 
 test('same category, near lines, same function: one finding listing both tools and layers', () => {
   const out = correlate([f('static', 1, 10), f('fuzzer', 2, 11, { evidence: { kind: 'transaction_sequence', transactions: [] } })], SRC);

@@ -10,6 +10,7 @@ import { createSolhintTool } from '../../plugins/tool-solhint/solhint.ts';
 import { createSlitherAdapter } from '../../plugins/adapter-slither/adapter.ts';
 import { TinyWorkerPool } from '../../kernel/pool.ts';
 import type { AnalysisTool, Finding } from '../../kernel/index.ts';
+import { ANALYSIS_RESULT_KEYS } from '../support.ts';
 
 const pool = new TinyWorkerPool({ maxThreads: 2 });
 after(() => pool.close());
@@ -122,23 +123,7 @@ test('full analysis: response shape, real findings from two layers, compilation,
   // function from any state, still answers it, and the finding says so and ranks lower.
   const source = VAULT.replace(/}\n$/, '    function check(uint256 a) public pure { assert(a != 7); }\n}\n');
   const r = await engine.analyze({ source, file: 'Vault.sol' }, { mode: 'full', timeoutMs: 120_000 });
-  for (const k of [
-    'audit_id',
-    'audit_type',
-    'contract',
-    'layers',
-    'tools',
-    'results',
-    'findings',
-    'summary',
-    'total_findings',
-    'execution_time',
-    'timestamp',
-    'version',
-    'compilation',
-  ]) {
-    assert.ok(k in r, `missing ${k}`);
-  }
+  for (const k of [...ANALYSIS_RESULT_KEYS, 'compilation']) assert.ok(k in r, `missing ${k}`);
   assert.equal(r.audit_type, 'full');
   assert.deepEqual(r.contract, { name: 'Vault', sha256: r.contract.sha256, pragma: '^0.8.0', compiler: '0.8.30' });
   assert.match(r.contract.sha256, /^[0-9a-f]{64}$/);
@@ -172,16 +157,16 @@ test('full analysis: response shape, real findings from two layers, compilation,
 });
 
 test('deadline: unfinished tools are "timeout", finished ones still come back', async () => {
-  const engine = engineWith([solhint, sleeper('slowfuzz')]);
-  const t0 = Date.now();
-  const r = await engine.analyze({ source: VAULT, file: 'Vault.sol' }, { mode: 'quick', timeoutMs: 8000 });
-  const took = Date.now() - t0;
-  assert.ok(took < 12_000, `answered after ${took} ms`);
+  // The sleeper only ends when cancelled, so getting an answer at all shows the deadline ended it.
+  // The finished tool is an in-process reporter: a real tool could itself miss a short deadline
+  // on a loaded machine, which is not what this test is about.
+  const engine = engineWith([reporter('patterns', 1, 7), sleeper('slowfuzz')]);
+  const r = await engine.analyze({ source: VAULT, file: 'Vault.sol' }, { mode: 'full', timeoutMs: 10_000 });
   const byTool = Object.fromEntries(r.results.map((x) => [x.tool, x]));
   assert.equal(byTool.slowfuzz.status, 'timeout');
-  assert.match(byTool.slowfuzz.error!, /did not finish within the 8 s budget/);
-  assert.equal(byTool.solhint.status, 'success');
-  assert.ok(r.findings.length > 0);
+  assert.match(byTool.slowfuzz.error!, /did not finish within the 10 s budget/);
+  assert.equal(byTool.patterns.status, 'success');
+  assert.equal(r.total_findings, 1);
 });
 
 test('a crashing tool is status error with its message; the others are unaffected', async () => {

@@ -119,6 +119,18 @@ const bwrapWorks = (() => {
   return s.mode === 'bwrap';
 })();
 
+/** The readiness report as the tenant sees it, and its shell_sandbox check. */
+async function sandboxReadiness(b: Booted) {
+  const r = await b.kernel.gateway.inject({
+    method: 'GET',
+    url: '/api/v1/enterprise/readiness',
+    headers: { authorization: `Bearer ${BOB}` },
+  });
+  assert.equal(r.statusCode, 200, r.body);
+  const report = r.json();
+  return { report, c: report.checks.find((x: any) => x.id === 'shell_sandbox') };
+}
+
 describe('shell skill under bubblewrap', { skip: !bwrapWorks && 'bwrap cannot start here (the fallback tests still run)' }, () => {
   let b: Booted;
   before(async () => {
@@ -186,13 +198,7 @@ describe('shell skill under bubblewrap', { skip: !bwrapWorks && 'bwrap cannot st
   });
 
   test('readiness names the sandbox', async () => {
-    const r = await b.kernel.gateway.inject({
-      method: 'GET',
-      url: '/api/v1/enterprise/readiness',
-      headers: { authorization: `Bearer ${BOB}` },
-    });
-    assert.equal(r.statusCode, 200, r.body);
-    const c = r.json().checks.find((x: any) => x.id === 'shell_sandbox');
+    const { c } = await sandboxReadiness(b);
     assert.equal(c.status, 'active');
     assert.match(c.detail, /^bubblewrap \(.*bwrap\): programs run in new mount, pid, network/);
   });
@@ -283,16 +289,10 @@ describe('shell skill fallback (no bubblewrap)', () => {
   });
 
   test('readiness says the fallback is active and why', async () => {
-    const r = await b.kernel.gateway.inject({
-      method: 'GET',
-      url: '/api/v1/enterprise/readiness',
-      headers: { authorization: `Bearer ${BOB}` },
-    });
-    assert.equal(r.statusCode, 200, r.body);
-    const c = r.json().checks.find((x: any) => x.id === 'shell_sandbox');
+    const { c, report } = await sandboxReadiness(b);
     assert.equal(c.status, 'available');
     assert.match(c.detail, /^fallback \(argument confinement, clean environment; no namespaces\): the fallback was chosen in the config/);
-    assert.ok(r.json().next_actions.some((a: string) => /Install bubblewrap/.test(a)));
+    assert.ok(report.next_actions.some((a: string) => /Install bubblewrap/.test(a)));
   });
 
   test('with the data dir inside the workspace the fallback refuses to run at all', async () => {

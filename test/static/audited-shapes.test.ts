@@ -8,27 +8,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyzeSource, discoverDetectorPlugins, importDetectors } from '../../lib/analysis/static/index.ts';
+import { expectedMarks } from '../support.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dir = path.join(root, 'test/fixtures/audited');
 // Every detector module (layer 1 and the layer 7/8 rules): one traversal, as in the product.
 const { entries } = await importDetectors(discoverDetectorPlugins(path.join(root, 'plugins')).filter((d) => d.runtime === 'ts'));
 
-function expected(src: string): string[] {
-  const out: string[] = [];
-  src.split('\n').forEach((l, i) => {
-    const m = /\/\/ expect:\s*(.*)$/.exec(l);
-    if (m) for (const d of m[1].split(',')) out.push(`${i + 1}:${d.trim()}`);
-  });
-  return out.sort();
-}
-
 for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.sol'))) {
   test(`audited shape ${file}: exactly the expected findings`, async () => {
     const src = fs.readFileSync(path.join(dir, file), 'utf8');
     const a = await analyzeSource(src, file, entries);
     assert.deepEqual(a.diagnostics, []);
-    const want = expected(src);
+    const want = expectedMarks(src);
     const named = new Set(want.map((w) => w.split(':')[1]));
     // Every claim of a vulnerability (MEDIUM and above) must be expected; LOW/INFO notes only
     // count for the rules the fixture is about.

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TinyWorkerPool } from '../../kernel/pool.ts';
 import { Registry } from '../../kernel/registry.ts';
-import { createStaticTool, SELF_TEST_SOURCE } from '../../plugins/static-analyzer/tool.ts';
+import { createStaticTool } from '../../plugins/static-analyzer/tool.ts';
+import { REENTRANCY_SELF_TEST } from '../../lib/analysis/self-test.ts';
 import { analyzeSource, discoverDetectorPlugins, mapWasmFindings, wasmDetectorMeta } from '../../lib/analysis/static/index.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -26,7 +27,7 @@ test('vigil-static runs in the worker pool and passes its self-test', { timeout:
   assert.deepEqual(tool.modes, ['quick', 'full']);
   await tool.selfTest!();
   const out = await tool.run(
-    { source: SELF_TEST_SOURCE, file: 'SelfTest.sol', sha256: 'x' },
+    { source: REENTRANCY_SELF_TEST, file: 'SelfTest.sol', sha256: 'x' },
     { signal: new AbortController().signal, deadline: Date.now() + 60_000 },
   );
   assert.equal(out.status, 'success');
@@ -40,7 +41,10 @@ test('vigil-static runs in the worker pool and passes its self-test', { timeout:
 test('a deadline that already passed is refused, not hung', async () => {
   const tool = createStaticTool({ pool, registry: registry() });
   await assert.rejects(() =>
-    tool.run({ source: SELF_TEST_SOURCE, file: 'a.sol', sha256: 'x' }, { signal: new AbortController().signal, deadline: Date.now() - 1 }),
+    tool.run(
+      { source: REENTRANCY_SELF_TEST, file: 'a.sol', sha256: 'x' },
+      { signal: new AbortController().signal, deadline: Date.now() - 1 },
+    ),
   );
 });
 

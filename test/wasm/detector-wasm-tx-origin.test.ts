@@ -6,25 +6,21 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { REPO_ROOT, stopCompiler } from '../../kernel/wasm/build.ts';
-import { ExtismWasmHost, type WasmInstance } from '../../kernel/wasm/host.ts';
+import { REPO_ROOT } from '../../kernel/wasm/build.ts';
+import type { WasmInstance } from '../../kernel/wasm/host.ts';
 import { analyzeSource } from '../../lib/analysis/static/engine.ts';
 import { mapWasmFindings, wasmDetectorMeta } from '../../lib/analysis/static/wasm-protocol.ts';
-import { buildFixture } from './helpers.ts';
+import { pluginWasm } from './helpers.ts';
 
 const dir = path.join(REPO_ROOT, 'plugins', 'detector-wasm-tx-origin');
-const manifest = JSON.parse(readFileSync(path.join(dir, 'plugin.json'), 'utf8'));
-const host = new ExtismWasmHost();
+const plugin = pluginWasm('detector-wasm-tx-origin');
+const manifest = plugin.manifest;
 let inst: WasmInstance;
 
 before(async () => {
-  const wasmPath = await buildFixture('plugins/detector-wasm-tx-origin/assembly/index.ts');
-  inst = await host.load({ id: manifest.id, wasmPath, permissions: manifest.permissions, timeoutMs: manifest.wasm.timeout_ms, maxMemoryPages: manifest.wasm.max_memory_pages });
+  inst = await plugin.load();
 });
-after(async () => {
-  await host.closeAll();
-  await stopCompiler();
-});
+after(() => plugin.close());
 
 async function run(source: string, file = 'c.sol') {
   const types: string[] = manifest.detector.node_types;

@@ -4,7 +4,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { compileAssemblyScript, PDK_PATH, REPO_ROOT } from '../../kernel/wasm/build.ts';
+import { compileAssemblyScript, PDK_PATH, REPO_ROOT, stopCompiler } from '../../kernel/wasm/build.ts';
+import { ExtismWasmHost, type WasmInstance } from '../../kernel/wasm/host.ts';
 
 export const FIXTURE_OUT = path.join(REPO_ROOT, '.tmp', 'wasm-test');
 
@@ -22,6 +23,30 @@ export async function buildFixture(entry: string): Promise<string> {
   const out = path.join(FIXTURE_OUT, `${path.basename(path.dirname(abs))}-${path.basename(abs, '.ts')}-${digest}.wasm`);
   if (!existsSync(out)) await compileAssemblyScript(abs, out);
   return out;
+}
+
+/** A WASM plugin of plugins/<id>: its manifest, and its guest built from assembly/index.ts and
+ *  loaded with the manifest's permissions and limits, as the loader does. */
+export function pluginWasm(id: string) {
+  const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'plugins', id, 'plugin.json'), 'utf8'));
+  const host = new ExtismWasmHost();
+  return {
+    manifest,
+    async load(): Promise<WasmInstance> {
+      const wasmPath = await buildFixture(`plugins/${id}/assembly/index.ts`);
+      return host.load({
+        id: manifest.id,
+        wasmPath,
+        permissions: manifest.permissions,
+        timeoutMs: manifest.wasm.timeout_ms,
+        maxMemoryPages: manifest.wasm.max_memory_pages,
+      });
+    },
+    async close() {
+      await host.closeAll();
+      await stopCompiler();
+    },
+  };
 }
 
 function leb(n: number): number[] {

@@ -1,25 +1,18 @@
 // skill-wasm-units through the WASM host: exact conversions both ways, hex in and out, and
 // clear guest errors for bad input.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { REPO_ROOT, stopCompiler } from '../../kernel/wasm/build.ts';
-import { ExtismWasmHost, type WasmInstance } from '../../kernel/wasm/host.ts';
-import { buildFixture } from './helpers.ts';
+import type { WasmInstance } from '../../kernel/wasm/host.ts';
+import { pluginWasm } from './helpers.ts';
 
-const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'plugins', 'skill-wasm-units', 'plugin.json'), 'utf8'));
-const host = new ExtismWasmHost();
+const plugin = pluginWasm('skill-wasm-units');
+const manifest = plugin.manifest;
 let inst: WasmInstance;
 
 before(async () => {
-  const wasmPath = await buildFixture('plugins/skill-wasm-units/assembly/index.ts');
-  inst = await host.load({ id: manifest.id, wasmPath, permissions: manifest.permissions, timeoutMs: manifest.wasm.timeout_ms, maxMemoryPages: manifest.wasm.max_memory_pages });
+  inst = await plugin.load();
 });
-after(async () => {
-  await host.closeAll();
-  await stopCompiler();
-});
+after(() => plugin.close());
 
 const convert = (value: unknown, from: string, to: string) => inst.callJson<{ value: string; unit: string; integer: boolean; hex?: string }>(manifest.skill.export, { value, from, to });
 

@@ -116,6 +116,32 @@ export class LineIndex {
   get lineCount(): number {
     return this.starts.length;
   }
+  /** Where the byte range [start, end) of a diagnostic lies. */
+  span(start: number, end: number): Pick<CompilerDiagnostic, 'line' | 'column' | 'end_line'> {
+    return { line: this.lineOf(start), column: this.columnOf(start), end_line: this.lineOf(Math.max(start, end - 1)) };
+  }
+}
+
+/** One entry of solc's standard-JSON `errors`, not yet placed: each caller maps the source
+ *  location to its own files and lines. */
+export function unplacedDiagnostic(e: any): CompilerDiagnostic {
+  const severity: CompilerDiagnostic['severity'] = e.severity === 'error' ? 'error' : e.severity === 'info' ? 'info' : 'warning';
+  const formatted = String(e.formattedMessage ?? e.message ?? '');
+  const d: CompilerDiagnostic = {
+    severity,
+    type: String(e.type ?? (severity === 'error' ? 'Error' : 'Warning')),
+    code: e.errorCode != null ? String(e.errorCode) : null,
+    message: String(e.message ?? formatted).trim(),
+    formatted,
+    file: null,
+    line: null,
+    column: null,
+    end_line: null,
+  };
+  if (Array.isArray(e.secondarySourceLocations)) {
+    d.secondary = e.secondarySourceLocations.map((x: any) => String(x?.message ?? '')).filter((x: string) => x.trim() !== '');
+  }
+  return d;
 }
 
 function rootsOf(req: Pick<CompileRequest, 'absPath' | 'roots'>): string[] {
@@ -230,25 +256,9 @@ function diagnostics(
   const errors: CompilerDiagnostic[] = [];
   const warnings: CompilerDiagnostic[] = [];
   for (const e of (a.out?.errors ?? []) as any[]) {
-    const severity: CompilerDiagnostic['severity'] = e.severity === 'error' ? 'error' : e.severity === 'info' ? 'info' : 'warning';
-    const code = e.errorCode != null ? String(e.errorCode) : null;
+    const d = unplacedDiagnostic(e);
     // Noise that says nothing about the code: missing SPDX line; and our own blanked pragma.
-    if (code === '1878' || (blanked && code === '3420')) continue;
-    const formatted = String(e.formattedMessage ?? e.message ?? '');
-    const d: CompilerDiagnostic = {
-      severity,
-      type: String(e.type ?? (severity === 'error' ? 'Error' : 'Warning')),
-      code,
-      message: String(e.message ?? formatted).trim(),
-      formatted,
-      file: null,
-      line: null,
-      column: null,
-      end_line: null,
-    };
-    if (Array.isArray(e.secondarySourceLocations)) {
-      d.secondary = e.secondarySourceLocations.map((x: any) => String(x?.message ?? '')).filter((x: string) => x.trim() !== '');
-    }
+    if (d.code === '1878' || (blanked && d.code === '3420')) continue;
     const loc = e.sourceLocation;
     let file: string | null = loc?.file ?? null;
     if (file === '' && a.mainKey) file = a.mainKey; // compilers before 0.4.11 use "" for the single source
@@ -263,15 +273,12 @@ function diagnostics(
       const shift = isMain ? a.prefixBytes : 0;
       if (idx) {
         const s = Math.max(0, loc.start - shift);
-        const en = Math.max(s, (loc.end ?? loc.start) - shift);
-        d.line = idx.lineOf(s);
-        d.column = idx.columnOf(s);
-        d.end_line = idx.lineOf(Math.max(s, en - 1));
+        Object.assign(d, idx.span(s, Math.max(s, (loc.end ?? loc.start) - shift)));
       }
       d.file = isMain ? req.file : file;
     } else {
       // Old compilers only put "file:line:col:" in the formatted message.
-      const m = /^([^\s:]+):(\d+):(\d+):/.exec(formatted);
+      const m = /^([^\s:]+):(\d+):(\d+):/.exec(d.formatted);
       if (m) {
         d.file = m[1] === a.mainKey ? req.file : m[1];
         d.line = Number(m[2]);
@@ -279,7 +286,7 @@ function diagnostics(
         d.end_line = d.line;
       }
     }
-    (severity === 'error' ? errors : warnings).push(d);
+    (d.severity === 'error' ? errors : warnings).push(d);
   }
   return { errors, warnings };
 }

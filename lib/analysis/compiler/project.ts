@@ -373,8 +373,3 @@ export function collectClosure(p: Project, entryAbs: string, opts: { entrySource
   }
   return { entry, units, missing };
 }
-
-/** "contracts/A.sol imports "./B.sol": not found ..." */
-export function describeMissing(m: MissingImport): string {
-  return `${m.file}: import "${m.import}" ${m.reason}`;
-}

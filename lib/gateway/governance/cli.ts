@@ -4,7 +4,6 @@
 // re-reads keys on every request), and map errors to exit codes the same way.
 import type { Command } from 'commander';
 import { HttpError, type CliHost, type Settings, type Store } from '../../../kernel/index.ts';
-import { parseConfigTenants } from './tenants.ts';
 import { LimitError } from './limits.ts';
 
 export class NotFound extends Error {}
@@ -43,10 +42,4 @@ export function storeAction(host: CliHost, fn: (o: any, ...args: any[]) => Promi
       await store?.close();
     }
   };
-}
-
-/** Local mode (null) and every tenant, store and config (a bad `tenants:` section throws), by name. */
-export async function allTenants(c: Opened): Promise<Array<string | null>> {
-  const names = new Set([...(await c.store.listTenants()), ...parseConfigTenants(c.settings.file.tenants)].map((t) => t.name));
-  return [null, ...[...names].sort((a, b) => a.localeCompare(b))];
 }

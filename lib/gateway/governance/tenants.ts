@@ -1,15 +1,12 @@
 // Tenants and their API keys: names, the public shapes, input checks and the `tenants:` section of
 // the config file, shared by gateway-tenancy (whose TenantDirectory is the `tenant-directory`
-// service) and the operator CLIs that list tenants without a running gateway.
+// service) and the operator CLIs that list tenants without a running gateway (gateway-approvals).
 import type { Capability, TenantRecord } from '../../../kernel/index.ts';
 import { hashApiKey, keyDisplayPrefix } from './keys.ts';
 import { LimitError, parsePermissions, parseRate, positiveInt } from './limits.ts';
 
 export const TENANT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export const KEY_LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-/** Store collection of a tenant's additional keys (record id = key hash, no tenant column, so a
- *  presented key is found with one indexed lookup). */
-export const KEYS_COLLECTION = 'tenant_keys';
 /** Label of the key created with the tenant (and replaced by rotate-key). */
 export const PRIMARY_KEY = 'primary';
 
@@ -47,19 +44,6 @@ export interface TenantInput {
   tokenQuotaPerDay?: number | string | null;
   maxConcurrentSessions?: number | string | null;
   permissions?: string | string[] | null;
-}
-
-export function publicTenant(t: TenantRecord, source: 'store' | 'config'): PublicTenant {
-  return {
-    name: t.name,
-    key_prefix: t.key_prefix,
-    created_at: t.created_at,
-    rate_limit: t.rate_limit,
-    token_quota_per_day: t.token_quota_per_day,
-    max_concurrent_sessions: t.max_concurrent_sessions,
-    permissions: (t.permissions as Capability[] | null) ?? null,
-    source,
-  };
 }
 
 export function checkName(name: string) {

@@ -7,7 +7,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, type AnalysisResult, type AuditType } from '../../../kernel/index.ts';
 import { AnalysisResponse, AnalyzeRequest, ErrorBody, FreeObject, LayerParams, ToolParams } from '../../../schemas/analysis-api.ts';
 import { readContract } from '../../../lib/analysis/contract-input.ts';
-import { applySuppressions } from '../../../lib/analysis/suppress.ts';
 import { admit, CONTENT_TYPES, engineOf, formatter, noteTimeout, reportScope, requestSignal, timeoutOf, type Ctx } from '../shared.ts';
 
 const errors = { 400: ErrorBody, 403: ErrorBody, 413: ErrorBody, 429: ErrorBody, 503: ErrorBody };
@@ -15,11 +14,10 @@ const errors = { 400: ErrorBody, 403: ErrorBody, 413: ErrorBody, 429: ErrorBody,
 export async function analyzeRoutes(app: FastifyInstance, ctx: Ctx) {
   const run = async (req: FastifyRequest, reply: FastifyReply, mode: AuditType, extra: { layer?: number; tool?: string }) => {
     const body = (req.body ?? {}) as AnalyzeRequest;
-    const contract = await readContract(
-      { code: body.contract_code, path: body.contract_path },
-      { code: 'contract_code', path: 'contract_path' },
-      { roots: ctx.services.settings.contractRoots, maxBytes: ctx.config.max_contract_bytes },
-    );
+    const contract = await readContract(body, 'contract', {
+      roots: ctx.services.settings.contractRoots,
+      maxBytes: ctx.config.max_contract_bytes,
+    });
     const engine = engineOf(ctx);
     if (extra.layer !== undefined) {
       const layers = await engine.layers();
@@ -40,6 +38,8 @@ export async function analyzeRoutes(app: FastifyInstance, ctx: Ctx) {
     const t = timeoutOf(body.timeout, ctx, reply);
     const cancel = requestSignal(req, reply, t.applied);
     let result: AnalysisResult;
+    // Both paths ask for `suppress`: comments in the submitted source silence findings (kept under
+    // `suppressed`) before the result is stored.
     // An API replica of a shared deployment hands the work to the workers and waits for it;
     // the queue's bound (503 queue_full with Retry-After) is then the back-pressure.
     const jobs = ctx.services.get('analysis-jobs');
@@ -47,7 +47,16 @@ export async function analyzeRoutes(app: FastifyInstance, ctx: Ctx) {
       if (jobs?.remote) {
         const { owner } = await reportScope(req, ctx);
         const job = await jobs.runAndWait(
-          { tenant: owner, mode, layer: extra.layer, tool: extra.tool, source: contract.source, file: contract.file, timeoutS: t.applied },
+          {
+            tenant: owner,
+            mode,
+            layer: extra.layer,
+            tool: extra.tool,
+            source: contract.source,
+            file: contract.file,
+            timeoutS: t.applied,
+            suppress: true,
+          },
           { signal: cancel.signal, deadline: cancel.deadline },
         );
         reply.header('x-vigil-job-id', job.jobId);
@@ -57,7 +66,7 @@ export async function analyzeRoutes(app: FastifyInstance, ctx: Ctx) {
         try {
           result = await engine.analyze(
             { source: contract.source, file: contract.file, absPath: contract.absPath },
-            { mode, layer: extra.layer, tool: extra.tool, timeoutMs: slot.budgetMs, signal: cancel.signal },
+            { mode, layer: extra.layer, tool: extra.tool, timeoutMs: slot.budgetMs, signal: cancel.signal, suppress: true },
           );
         } finally {
           slot.release();
@@ -66,8 +75,6 @@ export async function analyzeRoutes(app: FastifyInstance, ctx: Ctx) {
     } finally {
       cancel.done();
     }
-    // Comments in the submitted source silence findings (kept under `suppressed`), before storing.
-    applySuppressions(result, { [contract.file]: contract.source });
     result = noteTimeout(result, t);
     // A worker that ran it as a job stored the full report already (under the job id).
     if (mode === 'full' && ctx.config.store_full_reports && result.report_url === undefined) {

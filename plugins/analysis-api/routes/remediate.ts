@@ -63,11 +63,7 @@ export async function remediateRoutes(app: FastifyInstance, ctx: Ctx) {
     async (req, reply) => {
       const body = req.body as RemediateRequest;
       if (body.findings && body.finding_ids) throw new HttpError(400, 'invalid_request', 'send findings or finding_ids, not both');
-      const contract = await readContract(
-        { code: body.contract_code, path: body.contract_path },
-        { code: 'contract_code', path: 'contract_path' },
-        limits(),
-      );
+      const contract = await readContract(body, 'contract', limits());
       return admitted(req, reply, ctx, body.timeout, async ({ budgetMs, signal, deadline }) => {
         let findings: Finding[];
         let auditId: string | null = null;
@@ -118,16 +114,8 @@ export async function remediateRoutes(app: FastifyInstance, ctx: Ctx) {
     },
     async (req, reply) => {
       const body = req.body as ValidateRequest;
-      const original = await readContract(
-        { code: body.original_code, path: body.original_path },
-        { code: 'original_code', path: 'original_path' },
-        limits(),
-      );
-      const patched = await readContract(
-        { code: body.patched_code, path: body.patched_path },
-        { code: 'patched_code', path: 'patched_path' },
-        limits(),
-      );
+      const original = await readContract(body, 'original', limits());
+      const patched = await readContract(body, 'patched', limits());
       const remediation = remediationOf(ctx);
       return admitted(req, reply, ctx, body.timeout, ({ budgetMs, signal, deadline }) =>
         remediation.validate(original, patched, { timeoutMs: budgetMs, signal, deadline }),

@@ -6,7 +6,7 @@
 import { asNodes, sameUnitLineage, stateVariableTypes } from '../../../lib/analysis/static/ast.ts';
 import type { Edit } from '../source.ts';
 import { modifierNames } from '../solidity.ts';
-import { addModifierEdit, contractBodyStart } from './modifiers.ts';
+import { addMemberEdit, addModifierEdit } from './modifiers.ts';
 import { requireCall, type FixContext, type FixResult } from './types.ts';
 
 const STRATEGY = 'add_only_owner';
@@ -51,17 +51,15 @@ export function fixAccessControl(ctx: FixContext): FixResult {
     if (ctx.used.has('onlyOwner')) return { strategy: STRATEGY, reason: 'the name onlyOwner is already used for something else' };
     name = 'onlyOwner';
     ctx.used.add(name);
-    const at = contractBodyStart(ctx.source, contract, ctx.unit);
-    if (!at) return { strategy: STRATEGY, reason: 'could not find the contract body' };
-    const i = at.indent;
-    const u = ctx.unit;
-    edits.push({
-      start: at.pos,
-      end: at.pos,
-      text: at.wrap(
+    const member = addMemberEdit(
+      ctx.source,
+      contract,
+      ctx.unit,
+      (i, u) =>
         `${i}modifier onlyOwner() {\n${i}${u}${requireCall(ctx.versions, `msg.sender == ${owner[0]}`, 'caller is not the owner')};\n${i}${u}_;\n${i}}`,
-      ),
-    });
+    );
+    if (!member) return { strategy: STRATEGY, reason: 'could not find the contract body' };
+    edits.push(member);
     created = true;
   }
   const ins = addModifierEdit(ctx.source, fn, name);

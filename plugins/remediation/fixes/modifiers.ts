@@ -29,21 +29,19 @@ export function addModifierEdit(src: string, fn: Callable, name: string): Edit |
   const at = start + afterParams + (m ? m.index : rest.replace(/\s+$/, '').length);
   // Keep one space on each side whatever the original spacing was.
   const before = src[at - 1] ?? ' ';
-  const textIns = `${/\s/.test(before) ? '' : ' '}${name}${m ? ' ' : ''}`;
-  if (!m) {
-    // Before the body: `f() public{` -> `f() public name {`
-    return { start: at, end: at, text: textIns };
-  }
-  return { start: at, end: at, text: textIns };
+  // Before the body, `f() public{` becomes `f() public name {`.
+  return { start: at, end: at, text: `${/\s/.test(before) ? '' : ' '}${name}${m ? ' ' : ''}` };
 }
 
-/** Where a new member goes: after the last state variable (members read top-down as state, then
- *  modifiers, then functions), else just inside the opening brace; with the members' indentation. */
-export function contractBodyStart(
+/** Adds a member to a contract body: after the last state variable (members read top-down as
+ *  state, then modifiers, then functions), else just inside the opening brace. `block` writes it
+ *  given the members' indentation and the file's indentation step. Null: no body was found. */
+export function addMemberEdit(
   src: string,
   contract: AST.ContractDefinition,
   unit: string,
-): { pos: number; indent: string; wrap: (block: string) => string } | null {
+  block: (indent: string, unit: string) => string,
+): Edit | null {
   const [s, e] = span(contract);
   const clean = stripCommentsAndStrings(src.slice(s, e));
   const brace = clean.indexOf('{');
@@ -56,7 +54,8 @@ export function contractBodyStart(
     const end = span(vars[vars.length - 1])[1];
     const nl = src.indexOf('\n', end);
     // Past the declaration's own line (and its trailing comment), so the new text starts a line.
-    return { pos: nl >= 0 ? nl : end, indent, wrap: (b) => `\n\n${b}` };
+    const pos = nl >= 0 ? nl : end;
+    return { start: pos, end: pos, text: `\n\n${block(indent, unit)}` };
   }
-  return { pos: s + brace + 1, indent, wrap: (b) => `\n${b}\n` };
+  return { start: s + brace + 1, end: s + brace + 1, text: `\n${block(indent, unit)}\n` };
 }

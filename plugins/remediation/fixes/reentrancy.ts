@@ -27,7 +27,7 @@ import {
   type Ty,
   writtenNames,
 } from '../solidity.ts';
-import { addModifierEdit, contractBodyStart } from './modifiers.ts';
+import { addMemberEdit, addModifierEdit } from './modifiers.ts';
 import { onFlaggedLines, requireCall, type FixContext, type FixResult } from './types.ts';
 
 export function fixReentrancy(ctx: FixContext): FixResult {
@@ -149,19 +149,17 @@ function guard(ctx: FixContext, fn: AST.FunctionDefinition, contract: AST.Contra
       !hasModifierDefinition(ctx.ast, 'nonReentrant');
     name = imported ? 'nonReentrant' : freshName('nonReentrant', ctx.used);
     if (!imported) {
-      const at = contractBodyStart(ctx.source, contract, ctx.unit);
-      if (!at) return { strategy, reason: 'could not find the contract body' };
       const lock = freshName('reentrancyLock', ctx.used);
-      const i = at.indent;
-      const u = ctx.unit;
-      edits.push({
-        start: at.pos,
-        end: at.pos,
-        text: at.wrap(
+      const member = addMemberEdit(
+        ctx.source,
+        contract,
+        ctx.unit,
+        (i, u) =>
           `${i}bool private ${lock};\n\n` +
-            `${i}modifier ${name}() {\n${i}${u}${requireCall(ctx.versions, `!${lock}`, 'reentrant call')};\n${i}${u}${lock} = true;\n${i}${u}_;\n${i}${u}${lock} = false;\n${i}}`,
-        ),
-      });
+          `${i}modifier ${name}() {\n${i}${u}${requireCall(ctx.versions, `!${lock}`, 'reentrant call')};\n${i}${u}${lock} = true;\n${i}${u}_;\n${i}${u}${lock} = false;\n${i}}`,
+      );
+      if (!member) return { strategy, reason: 'could not find the contract body' };
+      edits.push(member);
     }
   }
   // Two guarded functions where one calls the other would make every such call revert.

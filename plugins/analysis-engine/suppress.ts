@@ -15,10 +15,12 @@
 // as Slither's does (its results start at the function).
 //
 // Pure: `applySuppressions(result, sources)` reads comments from the sources it is given and
-// moves matching findings; it never reads files, so the REST API applies it to submitted code.
+// moves matching findings; it never reads files. The engine applies it to the source it analysed
+// when asked (`suppress: true`, as REST, MCP and the contract_audit skill ask); the CLI applies it
+// with the project's files.
 import type { AnalysisResult } from '../../kernel/contracts/analysis.ts';
 import type { Finding, Severity } from '../../schemas/finding.ts';
-import { outlineSource } from './outline.ts';
+import { outlineSource } from '../../lib/analysis/outline.ts';
 import { foreignAllTokens, foreignTokens, type ForeignTool } from './suppress-rules.ts';
 
 export type DirectiveKind =
