@@ -2,6 +2,7 @@
 // which conditions guard a function, and whether a value comes from the caller.
 import type { Detector, DetectorContext } from '../../../kernel/contracts/detector.ts';
 import {
+  alwaysLeaves,
   asNode,
   asNodes,
   isNode,
@@ -100,23 +101,31 @@ export function boundedParam(fn: FunctionFacts, c: ContractFacts | null, name: s
   );
   if (reassigned) return false;
   const atStart = at.range?.[0] ?? 0;
-  const conjuncts = (e: MaybeNode): Node[] => {
+  // The facts that hold after a top-level statement: every conjunct of a require, and the
+  // negation of every disjunct of an `if (...)` whose body always leaves the function
+  // (`if (x == 0 || _n > MAX) throw;`).
+  const split = (e: MaybeNode, op: '&&' | '||'): Node[] => {
     const u = unwrap(e);
     if (!u) return [];
-    return u.type === 'BinaryOperation' && u.operator === '&&' ? [...conjuncts(u.left), ...conjuncts(u.right)] : [u];
+    return u.type === 'BinaryOperation' && u.operator === op ? [...split(u.left, op), ...split(u.right, op)] : [u];
   };
+  const FLIP: Record<string, string> = { '<': '>=', '<=': '>', '>': '<=', '>=': '<' };
+  const facts = (k: Node, negated: boolean) =>
+    k.type === 'BinaryOperation' ? [{ op: negated ? (FLIP[k.operator] ?? '') : k.operator, l: unwrap(k.left), r: unwrap(k.right) }] : [];
   for (const st of asNodes(body.statements)) {
     if ((st.range?.[1] ?? 0) >= atStart) break;
     const call = st.type === 'ExpressionStatement' ? unwrap(st.expression) : null;
-    if (!call || !isRequireLike(call)) continue;
-    for (const k of conjuncts(call.arguments?.[0])) {
-      if (k.type !== 'BinaryOperation') continue;
-      const l = unwrap(k.left);
-      const r = unwrap(k.right);
+    const holds =
+      call && isRequireLike(call)
+        ? split(call.arguments?.[0], '&&').flatMap((k) => facts(k, false))
+        : st.type === 'IfStatement' && !st.falseBody && alwaysLeaves(st.trueBody)
+          ? split(st.condition, '||').flatMap((k) => facts(k, true))
+          : [];
+    for (const { op, l, r } of holds) {
       const bound =
-        (k.operator === '<=' || k.operator === '<') && l?.type === 'Identifier' && l.name === name
+        (op === '<=' || op === '<') && l?.type === 'Identifier' && l.name === name
           ? r
-          : (k.operator === '>=' || k.operator === '>') && r?.type === 'Identifier' && r.name === name
+          : (op === '>=' || op === '>') && r?.type === 'Identifier' && r.name === name
             ? l
             : null;
       const v = bound ? constantValue(bound, c) : null;
