@@ -43,3 +43,33 @@ contract Fees {
   // `a && b` failing says only that one of them is false: no bound on _pcent.
   assert.ok(lines.includes(lineOf(src, 'function percentBothRequired') + 2), 'a conjunction bounds nothing');
 });
+
+test('a caller fixed to an address literal is a sound owner: its own wrap is not an attack; the same code open to anyone is', async () => {
+  const src = `pragma solidity ^0.4.24;
+contract Airdrop {
+    address public from = 0x9797055B68C5DadDE6b3c7d5D80C9CFE2eecE6c9;
+    address public token = 0x1f844685f7Bf86eFcc0e74D8642c54A257111923;
+    function drop(address[] _tos, uint[] v) public returns (bool) {
+        require(msg.sender == 0x9797055B68C5DadDE6b3c7d5D80C9CFE2eecE6c9);
+        for (uint i = 0; i < _tos.length; i++) {
+            require(token.call(bytes4(keccak256("transferFrom(address,address,uint256)")), from, _tos[i], v[i] * 1000000000000000000));
+        }
+        return true;
+    }
+}
+`;
+  assert.deepEqual(await run(src, integerOverflowDetector), []);
+  const open = src.replace('require(msg.sender == 0x9797055B68C5DadDE6b3c7d5D80C9CFE2eecE6c9);', 'require(_tos.length > 0);');
+  assert.deepEqual(
+    (await run(open, integerOverflowDetector)).map((f) => f.location.line),
+    [lineOf(open, 'v[i] * 1000000000000000000')],
+  );
+  // A literal check next to an owner any caller can overwrite: the contract's checks are not sound.
+  const takeable = src
+    .replace('contract Airdrop {', 'contract Airdrop {\n    address owner;\n    function setOwner() public { owner = msg.sender; }')
+    .replace(
+      '        return true;\n    }\n}',
+      '        return true;\n    }\n    function pay(uint a) public { require(msg.sender == owner); owner.transfer(a * 1 ether); }\n}',
+    );
+  assert.ok((await run(takeable, integerOverflowDetector)).some((f) => f.location.line === lineOf(takeable, 'v[i] * 1000000000000000000')));
+});

@@ -250,8 +250,10 @@ const soundCache = new WeakMap<ContractFacts, boolean>();
 export function ownerSound(c: ContractFacts): boolean {
   let ok = soundCache.get(c);
   if (ok === undefined) {
+    // Sound when the checks read state only trusted code writes, or compare the caller with an
+    // address literal (and no check is hidden in code the file does not define).
     ok =
-      c.authVars.size > 0 &&
+      (c.authVars.size > 0 || (c.constantAuth && !c.functions.some((f) => f.opaqueGuard))) &&
       !c.functions.some(
         (f) => f.isPublic && f.kind !== 'constructor' && !f.senderGuard && [...f.transitiveWrites].some((v) => isAuthWrite(c, f, v)),
       );
