@@ -76,7 +76,9 @@ export const reentrancyDetector: StaticDetector = {
               if (call.kind === 'delegatecall' || call.kind === 'staticcall' || call.notInvoked) continue;
               if (call.target?.type === 'Identifier' && call.target.name === 'this') continue;
               if (heldLock(c, fn, call.node.range?.[0] ?? 0)) continue;
-              if (call.kind === 'external' && trustedCallee(c, fn, call.target, call.node)) continue;
+              // The deployer's or a sound owner's chosen address runs code they vetted, whether it
+              // is called through its interface or with a low-level call.
+              if ((call.kind === 'external' || call.kind === 'call') && trustedCallee(c, fn, call.target, call.node)) continue;
               // send/transfer: the 2300-gas stipend cannot re-enter (see the header).
               if (call.kind === 'send' || call.kind === 'transfer') continue;
               // A call into another contract is only a problem when the state it leaves stale

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lineOf, runDetector as run } from './helpers.ts';
 import { integerOverflowDetector } from '../../plugins/detector-integer-overflow/index.ts';
+import { reentrancyDetector } from '../../plugins/detector-reentrancy/index.ts';
 
 test('a caller value bounded by an if-throw (any disjunct) cannot reach the wrap; a bound that does not leave, or an unbounded value, can', async () => {
   const src = `pragma solidity ^0.4.15;
@@ -72,4 +73,31 @@ contract Airdrop {
       '        return true;\n    }\n    function pay(uint a) public { require(msg.sender == owner); owner.transfer(a * 1 ether); }\n}',
     );
   assert.ok((await run(takeable, integerOverflowDetector)).some((f) => f.location.line === lineOf(takeable, 'v[i] * 1000000000000000000')));
+});
+
+test('reentrancy: a low-level call to an address only the deployer set is trusted like an interface call; a caller-chosen one is not', async () => {
+  const src = `pragma solidity ^0.4.24;
+contract Donor {
+    address private whale;
+    uint public totalDonated;
+    mapping(address => uint) public credit;
+    constructor(address w) public { whale = w; }
+    function donate(uint amount) public {
+        require(totalDonated + amount > totalDonated);
+        whale.call.value(amount)(bytes4(keccak256("donate()")));
+        totalDonated += amount;
+    }
+    function payTo(address to, uint amount) public {
+        require(credit[to] >= amount);
+        to.call.value(amount)();
+        credit[to] -= amount;
+    }
+}
+`;
+  const lines = (await run(src, reentrancyDetector)).map((f) => f.location.line);
+  assert.ok(!lines.includes(lineOf(src, 'whale.call.value')), 'the constructor-set whale is vetted code');
+  assert.ok(lines.includes(lineOf(src, 'to.call.value')), 'a caller-chosen target can re-enter');
+  // The same call when anyone can replace the address: no longer trusted.
+  const settable = src.replace('    function payTo', '    function setWhale(address w) public { whale = w; }\n    function payTo');
+  assert.ok((await run(settable, reentrancyDetector)).some((f) => f.location.line === lineOf(settable, 'whale.call.value')));
 });
