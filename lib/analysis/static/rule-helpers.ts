@@ -38,6 +38,23 @@ export function afterTraversal(run: (facts: StaticFacts, context: DetectorContex
   return (context) => ({ 'SourceUnit:exit': () => run(context.facts, context) });
 }
 
+/** `create` of a rule that looks at each contract of the file once, after the traversal. */
+export function perContract(run: (c: ContractFacts, context: DetectorContext<StaticFacts>) => void): StaticDetector['create'] {
+  return afterTraversal((facts, context) => {
+    for (const c of facts.contracts) run(c, context);
+  });
+}
+
+/** `create` of a rule that looks at each function each contract declares (its own, not the
+ *  inherited ones), once, after the traversal. */
+export function perFunction(
+  run: (fn: FunctionFacts, c: ContractFacts, context: DetectorContext<StaticFacts>) => void,
+): StaticDetector['create'] {
+  return perContract((c, context) => {
+    for (const fn of c.ownFunctions) run(fn, c, context);
+  });
+}
+
 const BOUND_LIMIT = 2n ** 128n;
 
 /** Value of a constant expression: literals (with ether/time units), `**`, `*`, `+`, and constant
