@@ -11,8 +11,9 @@
 // of the same table in checked arithmetic (a transfer: the sum of the entries is conserved).
 // Not reported: arithmetic only the deployer (constructor) or a soundly guarded owner can reach;
 // the owner is trusted unless some unguarded entry point can take the role.
-// Not reported: a sum or product whose caller-chosen operands a require bounds by a small
-// constant first (`require(_sadd <= hashesSize); n + _sadd`).
+// Not reported: a sum or product whose caller-chosen operands a require, or an `if` that always
+// leaves, bounds by a small constant first (`require(_sadd <= hashesSize); n + _sadd`,
+// `if (fees == 0 || _pcent > 100) throw;`). An owner fixed to an address literal is sound.
 // Rated LOW: a wrap whose result only goes back to the caller (the function writes no state,
 // calls out to nobody and is reached only from such functions) - real, but the caller only gets
 // the wrapped value of operands it chose itself; it matters when another contract relies on it.

@@ -10,8 +10,9 @@
 // reentrancy-lock modifier or a hand-written one (a flag set before the call that every
 // re-enterable entry point checks), `.call.value(x)` that is never invoked, and calls
 // into other contracts unless the state written afterwards was read before the call; behind an
-// owner check only value-carrying calls remain, one severity level lower; calls into a contract
-// only the owner configures that pass it no caller-chosen address. Also not reported:
+// owner check only value-carrying calls remain, one severity level lower; calls (through an
+// interface or a low-level call) into an address only the deployer or a sound owner sets that
+// pass it no caller-chosen address. Also not reported:
 // writes after the call to write-only bookkeeping (`totalDonated += amount`, a counter no
 // function reads except to update itself or in a view nothing calls internally): a re-entrant
 // call that sees the stale value decides nothing with it.
