@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { lineOf, runDetector as run } from './helpers.ts';
 import { integerOverflowDetector } from '../../plugins/detector-integer-overflow/index.ts';
 import { reentrancyDetector } from '../../plugins/detector-reentrancy/index.ts';
+import { badRandomnessDetector } from '../../plugins/detector-bad-randomness/index.ts';
 
 test('a caller value bounded by an if-throw (any disjunct) cannot reach the wrap; a bound that does not leave, or an unbounded value, can', async () => {
   const src = `pragma solidity ^0.4.15;
@@ -100,4 +101,48 @@ contract Donor {
   // The same call when anyone can replace the address: no longer trusted.
   const settable = src.replace('    function payTo', '    function setWhale(address w) public { whale = w; }\n    function payTo');
   assert.ok((await run(settable, reentrancyDetector)).some((f) => f.location.line === lineOf(settable, 'whale.call.value')));
+});
+
+test('bad-randomness: the hash of the committed bet block, read through a storage pointer and a local within a named window, is the sound scheme; without the window it is not', async () => {
+  const src = `pragma solidity ^0.4.24;
+contract Dice {
+    uint constant BET_EXPIRATION_BLOCKS = 250;
+    struct Bet { uint amount; uint blockNumber; address player; }
+    mapping(uint => Bet) bets;
+    function wager(uint ticketID) public payable {
+        Bet storage bet = bets[ticketID];
+        require(bet.player == address(0));
+        bet.amount = msg.value;
+        bet.blockNumber = block.number;
+        bet.player = msg.sender;
+    }
+    function play(uint ticketReveal) public {
+        uint ticketID = uint(keccak256(abi.encodePacked(ticketReveal)));
+        Bet storage bet = bets[ticketID];
+        uint blockNumber = bet.blockNumber;
+        if (blockNumber < block.number && blockNumber >= block.number - BET_EXPIRATION_BLOCKS) {
+            uint random = uint(keccak256(abi.encodePacked(blockhash(blockNumber), ticketReveal)));
+            bool won = (random % 2) != 0;
+            if (won) bet.player.transfer(bet.amount * 2);
+            bet.amount = 0;
+        }
+    }
+}
+`;
+  assert.deepEqual(await run(src, badRandomnessDetector), []);
+  // After 256 blocks blockhash() is 0: a window wider than that (or none) lets the player wait for it.
+  for (const wide of [
+    src.replace('BET_EXPIRATION_BLOCKS = 250', 'BET_EXPIRATION_BLOCKS = 1000'),
+    src.replace(' && blockNumber >= block.number - BET_EXPIRATION_BLOCKS', ''),
+  ]) {
+    const lines = (await run(wide, badRandomnessDetector)).map((f) => f.location.line);
+    assert.ok(lines.includes(lineOf(wide, 'blockhash(blockNumber)')), 'the hash is reported');
+    assert.ok(lines.includes(lineOf(wide, 'random % 2')), 'and the draw from it');
+  }
+  // A block number the player can set is no commitment.
+  const settable = src.replace(
+    '        bet.player = msg.sender;\n    }',
+    '        bet.player = msg.sender;\n    }\n    function move(uint id, uint b) public { bets[id].blockNumber = b; }',
+  );
+  assert.ok((await run(settable, badRandomnessDetector)).some((f) => f.location.line === lineOf(settable, 'blockhash(blockNumber)')));
 });
