@@ -146,3 +146,38 @@ contract Dice {
   );
   assert.ok((await run(settable, badRandomnessDetector)).some((f) => f.location.line === lineOf(settable, 'blockhash(blockNumber)')));
 });
+
+test('integer-overflow: crediting an amount the contract just received (required token pull or msg.value) is bounded; an unchecked pull or a pull elsewhere is not', async () => {
+  const src = `pragma solidity ^0.4.24;
+contract Token { function transferFrom(address f, address t, uint v) public returns (bool); }
+contract Channel {
+    Token token;
+    address hub;
+    mapping(address => uint) tokenBalance;
+    mapping(address => uint) etherBalance;
+    function depositTokens(uint _balance, bool isToken) public payable {
+        if (isToken) {
+            require(token.transferFrom(msg.sender, this, _balance), "pull failed");
+            tokenBalance[msg.sender] += _balance;
+        } else {
+            require(msg.value == _balance);
+            etherBalance[msg.sender] += _balance;
+        }
+    }
+    function depositUnchecked(uint _balance) public {
+        token.transferFrom(msg.sender, this, _balance);
+        tokenBalance[msg.sender] += _balance;
+    }
+    function depositElsewhere(uint _balance) public {
+        require(token.transferFrom(msg.sender, hub, _balance));
+        tokenBalance[msg.sender] += _balance;
+    }
+}
+`;
+  const lines = (await run(src, integerOverflowDetector)).map((f) => f.location.line);
+  const credit = (fnName: string) => lineOf(src, `function ${fnName}`) + 2;
+  assert.ok(!lines.includes(lineOf(src, 'require(token.transferFrom(msg.sender, this, _balance), "pull failed")') + 1));
+  assert.ok(!lines.includes(lineOf(src, 'require(msg.value == _balance)') + 1));
+  assert.ok(lines.includes(credit('depositUnchecked')), 'the pull may have failed');
+  assert.ok(lines.includes(credit('depositElsewhere')), 'the tokens went to someone else');
+});
