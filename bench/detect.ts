@@ -5,7 +5,9 @@
 // SmartBugs curated: line-level recall per category (a label is found when a finding of the same
 // category covers one of its lines), category precision (share of findings whose category is
 // labelled in that contract) and time per contract. SWC registry: findings on the fixed/clean
-// variants (yaml with no expected issue) are false positives.
+// variants (yaml with no expected issue) are false positives. bench/detect-verdicts.json holds an
+// auditor's verdict (with its reason) on findings outside the labels and on the clean variants:
+// the report gives precision raw and with the confirmed true positives counted as correct.
 // The analyzer is a parameter (`runDetectBenchmark({ analyze })`) so other layers or the full
 // engine can be measured by the same scorer; by default it runs the static layer in process.
 import fs from 'node:fs';
