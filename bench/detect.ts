@@ -5,7 +5,9 @@
 // SmartBugs curated: line-level recall per category (a label is found when a finding of the same
 // category covers one of its lines), category precision (share of findings whose category is
 // labelled in that contract) and time per contract. SWC registry: findings on the fixed/clean
-// variants (yaml with no expected issue) are false positives.
+// variants (yaml with no expected issue) are false positives. bench/detect-verdicts.json holds an
+// auditor's verdict (with its reason) on findings outside the labels and on the clean variants:
+// the report gives precision raw and with the confirmed true positives counted as correct.
 // The analyzer is a parameter (`runDetectBenchmark({ analyze })`) so other layers or the full
 // engine can be measured by the same scorer; by default it runs the static layer in process.
 import fs from 'node:fs';
@@ -43,6 +45,19 @@ export interface DetectReport {
     subset69: { contracts: number; labels: number; found: number; recall: number };
     ms_per_contract: { mean: number; p95: number; max: number };
     missed: Array<{ file: string; category: string; lines: number[] }>;
+    /** With the auditor verdicts of bench/detect-verdicts.json: findings outside the labels that
+     *  were read and confirmed as true weaknesses count as correct; everything else as before. */
+    confirmed: {
+      outside_labels: number;
+      outside_labels_above_info: number;
+      confirmed_true: number;
+      confirmed_true_above_info: number;
+      judged_false: number;
+      unjudged: number;
+      precision: number;
+      precision_low_and_above: number;
+      stale_verdicts: number;
+    };
   };
   swc: {
     clean_variants: number;
@@ -51,8 +66,27 @@ export interface DetectReport {
     findings: number;
     findings_low_and_above: number;
     examples: Array<{ file: string; detector?: string; line: number; severity: string }>;
+    /** Clean variants with a finding that no auditor verdict confirms as a real weakness. */
+    with_unconfirmed_findings: number;
   };
 }
+
+/** An auditor's verdict on one finding (file relative to the dataset, detector id, first line). */
+export interface Verdict {
+  file: string;
+  line: number;
+  detector: string;
+  true_positive: boolean;
+  reason: string;
+}
+
+export function loadVerdicts(file = path.join(repoRoot, 'bench', 'detect-verdicts.json')): { smartbugs: Verdict[]; swc: Verdict[] } {
+  if (!fs.existsSync(file)) return { smartbugs: [], swc: [] };
+  const d = JSON.parse(fs.readFileSync(file, 'utf8')) as { smartbugs?: Verdict[]; swc?: Verdict[] };
+  return { smartbugs: d.smartbugs ?? [], swc: d.swc ?? [] };
+}
+
+const verdictKey = (file: string, detector: string | undefined, line: number) => `${file}|${detector ?? ''}|${line}`;
 
 export function datasetsDir(): string {
   return process.env.VIGIL_DATASETS ? path.resolve(process.env.VIGIL_DATASETS) : path.resolve(repoRoot, '../shared/datasets');
@@ -85,9 +119,28 @@ export type OnContract = (c: {
 }) => void;
 
 export async function runDetectBenchmark(
-  opts: { analyze?: Analyze; analyzer?: string; root?: string; sample?: number; onContract?: OnContract } = {},
+  opts: {
+    analyze?: Analyze;
+    analyzer?: string;
+    root?: string;
+    sample?: number;
+    onContract?: OnContract;
+    verdicts?: ReturnType<typeof loadVerdicts>;
+  } = {},
 ): Promise<DetectReport> {
   const root = opts.root ?? datasetsDir();
+  const verdicts = opts.verdicts ?? loadVerdicts();
+  const sbVerdicts = new Map(verdicts.smartbugs.map((v) => [verdictKey(v.file, v.detector, v.line), v]));
+  const swcVerdicts = new Map(verdicts.swc.map((v) => [verdictKey(v.file, v.detector, v.line), v]));
+  const used = new Set<string>();
+  const conf = {
+    outside_labels: 0,
+    outside_labels_above_info: 0,
+    confirmed_true: 0,
+    confirmed_true_above_info: 0,
+    judged_false: 0,
+    unjudged: 0,
+  };
   const analyze = opts.analyze ?? (await staticAnalyzer());
   const sbDir = path.join(root, 'smartbugs-curated');
   if (!fs.existsSync(path.join(sbDir, 'vulnerabilities.json')))
@@ -156,6 +209,18 @@ export async function runDetectBenchmark(
         findingsLow++;
         if (ok) preciseLow++;
       }
+      if (!ok) {
+        conf.outside_labels++;
+        if (aboveInfo(f)) conf.outside_labels_above_info++;
+        const k = verdictKey(e.path, f.detector, f.location.line);
+        const v = sbVerdicts.get(k);
+        if (v) used.add(`sb|${k}`);
+        if (v?.true_positive) {
+          conf.confirmed_true++;
+          if (aboveInfo(f)) conf.confirmed_true_above_info++;
+        } else if (v) conf.judged_false++;
+        else conf.unjudged++;
+      }
     }
   }
   for (const c of Object.values(per)) c.recall = c.labels ? c.found / c.labels : 0;
@@ -171,6 +236,7 @@ export async function runDetectBenchmark(
     findings: 0,
     findings_low_and_above: 0,
     examples: [],
+    with_unconfirmed_findings: 0,
   };
   for (const y of walkFiles(swcRoot)
     .filter((p) => p.endsWith('.yaml'))
@@ -189,6 +255,13 @@ export async function runDetectBenchmark(
     swc.findings += fs_.length;
     swc.findings_low_and_above += low.length;
     if (fs_.length) swc.with_findings++;
+    const rel = path.relative(swcRoot, sol);
+    const unconfirmed = fs_.filter((f) => {
+      const k = verdictKey(rel, f.detector, f.location.line);
+      if (swcVerdicts.has(k)) used.add(`swc|${k}`);
+      return !swcVerdicts.get(k)?.true_positive;
+    });
+    if (unconfirmed.length) swc.with_unconfirmed_findings++;
     if (low.length) swc.with_findings_low_and_above++;
     for (const f of low)
       if (swc.examples.length < 40)
@@ -210,6 +283,13 @@ export async function runDetectBenchmark(
       subset69: sub,
       ms_per_contract: { mean: mean(times), p95: sorted[Math.floor(sorted.length * 0.95)] ?? 0, max: sorted[sorted.length - 1] ?? 0 },
       missed,
+      confirmed: {
+        ...conf,
+        precision: findingsAll ? (preciseAll + conf.confirmed_true) / findingsAll : 0,
+        precision_low_and_above: findingsLow ? (preciseLow + conf.confirmed_true_above_info) / findingsLow : 0,
+        // Verdicts that matched no finding of this run (the rule changed, or a sample was run).
+        stale_verdicts: n === allEntries.length ? verdicts.smartbugs.length + verdicts.swc.length - used.size : 0,
+      },
     },
     swc,
   };
@@ -253,6 +333,11 @@ export function printReport(r: DetectReport, verbose = false): void {
   console.log(
     `SWC registry clean variants: ${r.swc.clean_variants}; with any finding ${r.swc.with_findings} (${r.swc.findings} findings); with findings above INFO ${r.swc.with_findings_low_and_above} (${r.swc.findings_low_and_above})`,
   );
+  const c = s.confirmed;
+  console.log(
+    `with auditor verdicts        ${pct(c.precision)} / ${pct(c.precision_low_and_above)} above INFO, counting the ${c.confirmed_true} (${c.confirmed_true_above_info} above INFO) of ${c.outside_labels} findings outside the labels confirmed true (judged false ${c.judged_false}, not judged ${c.unjudged}; stale verdicts ${c.stale_verdicts})`,
+  );
+  console.log(`SWC clean variants with a finding no verdict confirms: ${r.swc.with_unconfirmed_findings}`);
   if (verbose) {
     console.log('\nmissed labels:');
     for (const m of s.missed) console.log(`  ${m.category.padEnd(26)} ${m.file}:${m.lines.join(',')}`);

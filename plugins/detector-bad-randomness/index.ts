@@ -12,6 +12,7 @@
 import {
   detectorPlugin,
   blockValue,
+  constantValue,
   conditions,
   entropyFacts,
   identityTruncation,
@@ -49,16 +50,42 @@ function recordedBase(arg: Node): Node {
   return a;
 }
 
+/** The state variable a path starts from, through a storage pointer (`Bet storage bet = bets[id]`). */
+function stateRoot(n: Node, fn: FunctionFacts): string | null {
+  const r = rootName(n);
+  return r ? (fn.aliases.get(r) ?? r) : null;
+}
+
+/** A local set once from its declaration (`uint b = bet.blockNumber;`): its initial value. */
+function copiedFrom(n: Node, fn: FunctionFacts): Node | null {
+  const name = identName(unwrap(n));
+  if (!name || !fn.locals.has(name) || fn.aliases.has(name) || !fn.node.body) return null;
+  let init: Node | null = null;
+  let writes = 0;
+  walk(fn.node.body, (x) => {
+    if (x.type === 'VariableDeclarationStatement' && x.initialValue && declaredVariables(x).some((v) => v?.name === name)) {
+      if (x.variables?.length === 1) init = x.initialValue;
+      writes++;
+    }
+    if (x.type === 'BinaryOperation' && /=$/.test(x.operator) && !/^(==|!=|<=|>=)$/.test(x.operator) && identName(unwrap(x.left)) === name)
+      writes++;
+    if (x.type === 'UnaryOperation' && (x.operator === '++' || x.operator === '--') && identName(unwrap(x.subExpression)) === name)
+      writes++;
+  });
+  return writes === 1 ? init : null;
+}
+
 /** Whether every write of the storage slot family `base` (same root, same struct members) in the
  *  contract stores block.number (+ k) or clears it, and at least one records block.number. */
 function recordsCommitBlock(base: Node, c: ContractFacts, fn: FunctionFacts): boolean {
-  const root = rootName(base);
+  const root = stateRoot(base, fn);
   if (!root || fn.locals.has(root) || !c.stateVars.has(root)) return false;
   const members = memberPath(base).join('.');
-  const same = (lv: Node) => rootName(lv) === root && memberPath(lv).join('.') === members;
+  let f: FunctionFacts = fn;
+  const same = (lv: Node) => stateRoot(lv, f) === root && memberPath(lv).join('.') === members;
   let records = false;
   let other = false;
-  for (const f of c.functions) {
+  for (f of c.functions) {
     if (!f.node.body || f.locals.has(root)) continue;
     walk(f.node.body, (x) => {
       if (x.type === 'BinaryOperation' && /=$/.test(x.operator) && !/^(==|!=|<=|>=)$/.test(x.operator) && same(x.left)) {
@@ -84,13 +111,28 @@ function committedFutureBlock(n: AST.FunctionCall, facts: StaticFacts): boolean 
   const arg = n.arguments?.[0];
   const { contract, fn } = facts.enclosing(n);
   if (!arg || !contract || !fn?.node.body) return false;
-  const base = recordedBase(arg);
+  // The argument, or the local it was copied into (`uint b = bet.blockNumber; blockhash(b)`).
+  const direct = recordedBase(arg);
+  const copy = copiedFrom(direct, fn);
+  const base = copy ? recordedBase(copy) : direct;
   if (!recordsCommitBlock(base, contract, fn)) return false;
-  const root = rootName(base)!;
+  const root = stateRoot(base, fn)!;
+  const local = copy ? identName(unwrap(direct)) : null;
   const conds = conditions(fn.node.body);
   const mentionsBase = (c: Node) =>
-    some(c, (x) => rootName(x) === root && (x.type === 'Identifier' || x.type === 'MemberAccess' || x.type === 'IndexAccess'));
-  const has256 = (c: Node) => some(c, (x) => x.type === 'NumberLiteral' && Number(x.number) === 256);
+    some(
+      c,
+      (x) =>
+        (x.type === 'Identifier' && x.name === local) ||
+        (stateRoot(x, fn) === root && (x.type === 'Identifier' || x.type === 'MemberAccess' || x.type === 'IndexAccess')),
+    );
+  // The window: 256 blocks, or fewer (a named constant such as BET_EXPIRATION_BLOCKS = 250).
+  const has256 = (c: Node) =>
+    some(c, (x) => {
+      if (x.type !== 'NumberLiteral' && x.type !== 'Identifier') return false;
+      const v = constantValue(x, contract);
+      return v !== null && v > 0n && v <= 256n;
+    });
   const after = conds.some((c) =>
     some(
       c,
@@ -299,6 +341,37 @@ export const badRandomnessDetector: StaticDetector = {
         });
       }
     };
+    /** A local whose every assignment draws only from committed future blocks' hashes (the
+     *  scheme `check` accepts): a value derived from it is as sound as the hash. */
+    const committedOnly = (name: string, fn: FunctionFacts): boolean => {
+      if (!fn.locals.has(name) || fn.aliases.has(name) || !fn.node.body) return false;
+      const values: Node[] = [];
+      walk(fn.node.body, (x) => {
+        if (x.type === 'VariableDeclarationStatement' && declaredVariables(x).some((v) => v?.name === name))
+          values.push(x.variables?.length === 1 && x.initialValue ? x.initialValue : x);
+        if (
+          x.type === 'BinaryOperation' &&
+          /=$/.test(x.operator) &&
+          !/^(==|!=|<=|>=)$/.test(x.operator) &&
+          identName(unwrap(x.left)) === name
+        )
+          values.push(x.operator === '=' ? x.right : x);
+      });
+      let blocks = 0;
+      let ok = values.length > 0;
+      for (const v of values)
+        walk(v, (x) => {
+          if (!ok) return false;
+          const b = blockValue(x);
+          if (b) {
+            blocks++;
+            if (!(b === 'blockhash' && x.type === 'FunctionCall' && committedFutureBlock(x, facts))) ok = false;
+            return false;
+          }
+          if (x.type === 'Identifier' && x.name !== name && ef.carries(x, { contract: fn.contract, fn: fn.name }).size) ok = false;
+        });
+      return ok && blocks > 0;
+    };
     const sink = (n: Node) => {
       if (!isDraw(n) || deadValue(n)) return;
       if (isHashCall(n) && n.arguments?.[0] && namesARecord(n.arguments[0])) return;
@@ -307,7 +380,11 @@ export const badRandomnessDetector: StaticDetector = {
       let direct = false;
       walk(n, (x) => {
         if (blockValue(x)) direct = true;
-        if (x.type === 'Identifier' && ef.carries(x, { contract: enc.contract?.name ?? null, fn: enc.fn?.name ?? null }).size)
+        if (
+          x.type === 'Identifier' &&
+          ef.carries(x, { contract: enc.contract?.name ?? null, fn: enc.fn?.name ?? null }).size &&
+          !(enc.fn && committedOnly(x.name, enc.fn))
+        )
           vars.add(x.name);
       });
       if (!direct && vars.size)

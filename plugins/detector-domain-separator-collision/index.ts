@@ -9,6 +9,7 @@
 import { keccak_256 } from '@noble/hashes/sha3';
 import {
   detectorPlugin,
+  perContract,
   type StaticDetector,
   returnParameters,
   line,
@@ -76,52 +77,45 @@ export const domainSeparatorCollisionDetector: StaticDetector = {
       type: '`{{name}}` answers DOMAIN_SEPARATOR() with `{{returns}}`, not bytes32.',
     },
   },
-  create(context) {
-    const { facts } = context;
-    return {
-      'SourceUnit:exit'() {
-        for (const c of facts.contracts) {
-          if (c.kind === 'library') continue;
-          for (const fn of c.ownFunctions) {
-            if (fn.kind !== 'function' || !fn.isPublic) continue;
-            const types: string[] = [];
-            for (const p of fn.node.parameters ?? []) {
-              const t = canonicalType(p.typeName);
-              if (!t) break;
-              types.push(t);
-            }
-            if (types.length !== (fn.node.parameters ?? []).length) continue;
-            const signature = `${fn.name}(${types.join(',')})`;
-            if (selectorOf(signature) !== DOMAIN_SEPARATOR_SELECTOR) continue;
-            const returns = returnTypes(fn.node);
-            if (fn.name === 'DOMAIN_SEPARATOR' && returns?.length === 1 && returns[0] === 'bytes32') continue;
-            context.report({
-              node: fn.node,
-              loc: { line: line(fn.node), end_line: line(fn.node) },
-              messageId: fn.name === 'DOMAIN_SEPARATOR' ? 'type' : 'collision',
-              data: { signature, name: fn.name, returns: (returns ?? ['?']).join(', ') },
-              contract: c.name,
-              function: fn.name,
-            });
-          }
-          // A public state variable's getter: `uint256 public DOMAIN_SEPARATOR`.
-          for (const v of c.stateVars.values()) {
-            if (v.name !== 'DOMAIN_SEPARATOR' || v.visibility !== 'public' || v.contract !== c.name) continue;
-            const t = canonicalType(v.typeNode);
-            if (!t || t === 'bytes32') continue;
-            context.report({
-              node: v.node,
-              loc: { line: line(v.node), end_line: line(v.node) },
-              messageId: 'type',
-              data: { name: v.name, returns: t },
-              contract: c.name,
-              function: null,
-            });
-          }
-        }
-      },
-    };
-  },
+  create: perContract((c, context) => {
+    if (c.kind === 'library') return;
+    for (const fn of c.ownFunctions) {
+      if (fn.kind !== 'function' || !fn.isPublic) continue;
+      const types: string[] = [];
+      for (const p of fn.node.parameters ?? []) {
+        const t = canonicalType(p.typeName);
+        if (!t) break;
+        types.push(t);
+      }
+      if (types.length !== (fn.node.parameters ?? []).length) continue;
+      const signature = `${fn.name}(${types.join(',')})`;
+      if (selectorOf(signature) !== DOMAIN_SEPARATOR_SELECTOR) continue;
+      const returns = returnTypes(fn.node);
+      if (fn.name === 'DOMAIN_SEPARATOR' && returns?.length === 1 && returns[0] === 'bytes32') continue;
+      context.report({
+        node: fn.node,
+        loc: { line: line(fn.node), end_line: line(fn.node) },
+        messageId: fn.name === 'DOMAIN_SEPARATOR' ? 'type' : 'collision',
+        data: { signature, name: fn.name, returns: (returns ?? ['?']).join(', ') },
+        contract: c.name,
+        function: fn.name,
+      });
+    }
+    // A public state variable's getter: `uint256 public DOMAIN_SEPARATOR`.
+    for (const v of c.stateVars.values()) {
+      if (v.name !== 'DOMAIN_SEPARATOR' || v.visibility !== 'public' || v.contract !== c.name) continue;
+      const t = canonicalType(v.typeNode);
+      if (!t || t === 'bytes32') continue;
+      context.report({
+        node: v.node,
+        loc: { line: line(v.node), end_line: line(v.node) },
+        messageId: 'type',
+        data: { name: v.name, returns: t },
+        contract: c.name,
+        function: null,
+      });
+    }
+  }),
 };
 
 export const detectors = [domainSeparatorCollisionDetector];

@@ -11,13 +11,21 @@
 // of the same table in checked arithmetic (a transfer: the sum of the entries is conserved).
 // Not reported: arithmetic only the deployer (constructor) or a soundly guarded owner can reach;
 // the owner is trusted unless some unguarded entry point can take the role.
-// Not reported: a sum or product whose caller-chosen operands a require bounds by a small
-// constant first (`require(_sadd <= hashesSize); n + _sadd`).
+// Not reported: a sum or product whose caller-chosen operands a require, or an `if` that always
+// leaves, bounds by a small constant first (`require(_sadd <= hashesSize); n + _sadd`,
+// `if (fees == 0 || _pcent > 100) throw;`). An owner fixed to an address literal is sound.
+// Not reported: a sum with an amount the contract has just received, required equal to msg.value
+// or pulled in by a required `token.transferFrom(msg.sender, this, x)` (bounded like msg.value).
 // Rated LOW: a wrap whose result only goes back to the caller (the function writes no state,
 // calls out to nobody and is reached only from such functions) - real, but the caller only gets
 // the wrapped value of operands it chose itself; it matters when another contract relies on it.
 import {
   detectorPlugin,
+  asNodes,
+  identName,
+  isMsgSender,
+  isRequireLike,
+  type MaybeNode,
   blockValue,
   conditions,
   callerControlled,
@@ -103,6 +111,44 @@ function resultOnlyFunctions(facts: StaticFacts): Set<FunctionFacts> {
   return new Set(all.filter((f) => pure(f, new Set())));
 }
 
+/** A require that runs before `at` on every path to it (a statement before it in its own block or
+ *  an enclosing one) checks that the contract received `name`: `msg.value == name`, or a token
+ *  `transferFrom(msg.sender, this, name)` whose success is required. */
+function receivedAmount(fn: FunctionFacts, name: string, at: Node, facts: StaticFacts): boolean {
+  const isName = (x: MaybeNode) => identName(unwrap(x)) === name;
+  const isThis = (x: MaybeNode) => {
+    const u = unwrap(x);
+    return (
+      identName(u) === 'this' || (u?.type === 'FunctionCall' && u.arguments?.length === 1 && identName(unwrap(u.arguments[0])) === 'this')
+    );
+  };
+  const receives = (cond: Node) =>
+    some(
+      cond,
+      (x) =>
+        (x.type === 'BinaryOperation' &&
+          x.operator === '==' &&
+          ((isEtherAmount(x.left) && isName(x.right)) || (isEtherAmount(x.right) && isName(x.left)))) ||
+        (x.type === 'FunctionCall' &&
+          x.expression?.type === 'MemberAccess' &&
+          x.expression.memberName === 'transferFrom' &&
+          x.arguments?.length === 3 &&
+          isMsgSender(x.arguments[0]) &&
+          isThis(x.arguments[1]) &&
+          isName(x.arguments[2])),
+    );
+  const atStart = at.range?.[0] ?? 0;
+  for (let child: Node = at, p = facts.parent(at); p && child !== fn.node; child = p, p = facts.parent(p)) {
+    if (p.type !== 'Block') continue;
+    for (const st of asNodes(p.statements)) {
+      if ((st.range?.[1] ?? 0) >= atStart) break;
+      const call = st.type === 'ExpressionStatement' ? unwrap(st.expression) : null;
+      if (call && isRequireLike(call) && call.arguments?.[0] && receives(call.arguments[0])) return true;
+    }
+  }
+  return false;
+}
+
 function mentions(haystack: string, needle: string): boolean {
   if (!needle) return false;
   const esc = needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -185,6 +231,9 @@ export const integerOverflowDetector: StaticDetector = {
         )
           return;
         if (op === '+' && (isEtherAmount(n.left) || isEtherAmount(n.right) || isTime(n.left) || isTime(n.right))) return;
+        // A sum of an amount the contract has just received (required equal to msg.value, or
+        // moved in by a required token.transferFrom(msg.sender, this, x)) is bounded like msg.value.
+        if (op === '+' && [...valueParams].every((v) => receivedAmount(fn, v, n, facts))) return;
         // msg.value times a constant stays far below 2^256.
         if ((isEtherAmount(n.left) && isConstantExpr(n.right, constants)) || (isEtherAmount(n.right) && isConstantExpr(n.left, constants)))
           return;

@@ -8,6 +8,7 @@
 // other variables, and full withdrawals that require the amount to EQUAL the balance.
 import {
   detectorPlugin,
+  perFunction,
   isRequireLike,
   norm,
   statementLoc,
@@ -36,53 +37,41 @@ export const invertedBalanceCheckDetector: StaticDetector = {
       'With 1 wei deposited, the attacker withdraws the whole contract balance: `amount >= balances[msg.sender]` holds for every large amount, and the debit underflows.',
     messages: { inverted: '`{{cond}}` lets `{{amount}}` exceed `{{balance}}`, which is then debited by it.' },
   },
-  create(context) {
+  create: perFunction((fn, c, context) => {
     const { facts, source } = context;
-    return {
-      'SourceUnit:exit'() {
-        for (const c of facts.contracts) {
-          for (const fn of c.ownFunctions) {
-            if (!fn.node.body || !fn.isPublic) continue;
-            // Debits: `m[k] -= x` of state.
-            const debits: Array<{ bal: string; amt: string }> = [];
-            for (const w of fn.writes)
-              if (w.node?.type === 'BinaryOperation' && w.node.operator === '-=')
-                debits.push({ bal: norm(source, w.node.left), amt: norm(source, w.node.right) });
-            if (!debits.length) continue;
-            // Conditions that must HOLD for the debit to run: require/assert arguments, and `if`
-            // conditions whose then-branch holds the debit (`if (c) throw;` guards the negation).
-            const must: Node[] = [];
-            walk(fn.node.body, (n) => {
-              if (isRequireLike(n) && n.arguments?.[0]) must.push(n.arguments[0]);
-              if (
-                n.type === 'IfStatement' &&
-                n.condition &&
-                fn.writes.some((w) => operatorOf(w.node) === '-=' && within(w.node, n.trueBody))
-              )
-                must.push(n.condition);
-            });
-            for (const cond of must) {
-              walk(cond, (n) => {
-                if (n.type !== 'BinaryOperation' || !['>=', '>', '<=', '<'].includes(n.operator)) return;
-                // Normalise to "big >= small".
-                const [big, small] = n.operator === '>=' || n.operator === '>' ? [n.left, n.right] : [n.right, n.left];
-                const b = norm(source, big);
-                const s = norm(source, small);
-                const d = debits.find((x) => x.amt === b && x.bal === s);
-                if (!d || !within(n, cond)) return;
-                context.report({
-                  node: n,
-                  loc: statementLoc(n, facts),
-                  messageId: 'inverted',
-                  data: { cond: source.slice(startOf(n), endOf(n) + 1), amount: d.amt, balance: d.bal },
-                });
-              });
-            }
-          }
-        }
-      },
-    };
-  },
+    if (!fn.node.body || !fn.isPublic) return;
+    // Debits: `m[k] -= x` of state.
+    const debits: Array<{ bal: string; amt: string }> = [];
+    for (const w of fn.writes)
+      if (w.node?.type === 'BinaryOperation' && w.node.operator === '-=')
+        debits.push({ bal: norm(source, w.node.left), amt: norm(source, w.node.right) });
+    if (!debits.length) return;
+    // Conditions that must HOLD for the debit to run: require/assert arguments, and `if`
+    // conditions whose then-branch holds the debit (`if (c) throw;` guards the negation).
+    const must: Node[] = [];
+    walk(fn.node.body, (n) => {
+      if (isRequireLike(n) && n.arguments?.[0]) must.push(n.arguments[0]);
+      if (n.type === 'IfStatement' && n.condition && fn.writes.some((w) => operatorOf(w.node) === '-=' && within(w.node, n.trueBody)))
+        must.push(n.condition);
+    });
+    for (const cond of must) {
+      walk(cond, (n) => {
+        if (n.type !== 'BinaryOperation' || !['>=', '>', '<=', '<'].includes(n.operator)) return;
+        // Normalise to "big >= small".
+        const [big, small] = n.operator === '>=' || n.operator === '>' ? [n.left, n.right] : [n.right, n.left];
+        const b = norm(source, big);
+        const s = norm(source, small);
+        const d = debits.find((x) => x.amt === b && x.bal === s);
+        if (!d || !within(n, cond)) return;
+        context.report({
+          node: n,
+          loc: statementLoc(n, facts),
+          messageId: 'inverted',
+          data: { cond: source.slice(startOf(n), endOf(n) + 1), amount: d.amt, balance: d.bal },
+        });
+      });
+    }
+  }),
 };
 
 export const detectors = [invertedBalanceCheckDetector];

@@ -4,7 +4,7 @@
 // Avoids false positives: abstract contracts, interfaces and libraries; contracts with a base not
 // in this file (it may send); contracts that delegatecall or make arbitrary calls with a value
 // (the callee may move ether); constructors that are payable only (deploy-time funding).
-import { detectorPlugin, some, type Node, type StaticDetector, line } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, perContract, some, type Node, type StaticDetector, line } from '../../lib/analysis/static/index.ts';
 
 const sendsEther = (n: Node) =>
   (n?.type === 'FunctionCall' &&
@@ -27,35 +27,28 @@ export const lockedEtherDetector: StaticDetector = {
       'Users pay the mint price into the contract; with no withdrawal path the proceeds stay locked forever, including for the owner.',
     messages: { locked: '`{{contract}}` receives ether in `{{fns}}` but never sends any out.' },
   },
-  create(context) {
-    const { facts } = context;
-    return {
-      'SourceUnit:exit'() {
-        for (const c of facts.contracts) {
-          // (An abstract contract has kind 'abstract'.)
-          if (c.kind !== 'contract' || c.unresolvedBase) continue;
-          const payable = c.functions.filter((f) => f.payable && f.kind !== 'constructor' && f.kind !== 'modifier');
-          if (!payable.length) continue;
-          const out = c.functions.some(
-            (f) =>
-              f.transitiveExternal.some(
-                (e) => e.kind === 'delegatecall' || e.kind === 'callcode' || e.kind === 'transfer' || e.kind === 'send' || !!e.value,
-              ) ||
-              (!!f.node.body && some(f.node.body, sendsEther)),
-          );
-          if (out) continue;
-          context.report({
-            node: c.node,
-            loc: { line: line(c.node) },
-            messageId: 'locked',
-            contract: c.name,
-            function: null,
-            data: { contract: c.name, fns: payable.map((f) => f.name).join('`, `') },
-          });
-        }
-      },
-    };
-  },
+  create: perContract((c, context) => {
+    // (An abstract contract has kind 'abstract'.)
+    if (c.kind !== 'contract' || c.unresolvedBase) return;
+    const payable = c.functions.filter((f) => f.payable && f.kind !== 'constructor' && f.kind !== 'modifier');
+    if (!payable.length) return;
+    const out = c.functions.some(
+      (f) =>
+        f.transitiveExternal.some(
+          (e) => e.kind === 'delegatecall' || e.kind === 'callcode' || e.kind === 'transfer' || e.kind === 'send' || !!e.value,
+        ) ||
+        (!!f.node.body && some(f.node.body, sendsEther)),
+    );
+    if (out) return;
+    context.report({
+      node: c.node,
+      loc: { line: line(c.node) },
+      messageId: 'locked',
+      contract: c.name,
+      function: null,
+      data: { contract: c.name, fns: payable.map((f) => f.name).join('`, `') },
+    });
+  }),
 };
 
 export const detectors = [lockedEtherDetector];

@@ -10,6 +10,7 @@
 // for a slot is a rule of the game), guards out of sight.
 import {
   detectorPlugin,
+  perContract,
   conditions,
   headerLoc,
   isMsgSender,
@@ -56,39 +57,32 @@ export const protectedVarsDetector: StaticDetector = {
       'setFee() is onlyOwner, but initializeFees() writes the same `fee` for anyone; an attacker sets a 100% fee and collects every payment.',
     messages: { open: '`{{fn}}` writes `{{var}}` for anyone, while `{{guarded}}` requires a caller check for it.' },
   },
-  create(context) {
-    const { facts } = context;
-    return {
-      'SourceUnit:exit'() {
-        for (const c of facts.contracts) {
-          if (c.kind !== 'contract') continue;
-          const entry = c.functions.filter((f) => f.isPublic && f.kind === 'function' && !f.isView);
-          const arithmetic = new Set(c.functions.flatMap((f) => [...f.arithmeticWrites]));
-          const reported = new Set<string>();
-          for (const [v, sv] of c.stateVars) {
-            if (sv.constant || sv.immutable || c.authVars.has(v) || arithmetic.has(v)) continue;
-            const writers = entry.filter((f) => f.transitiveWrites.has(v));
-            const guarded = writers.find((f) => f.senderGuard && !f.opaqueGuard);
-            if (!guarded) continue;
-            for (const f of writers) {
-              if (f.senderGuard || f.payable || !openWrite(f, v)) continue;
-              const key = `${f.contract}.${f.name}`;
-              if (reported.has(key)) continue;
-              reported.add(key);
-              context.report({
-                node: f.node,
-                loc: headerLoc(f.node),
-                messageId: 'open',
-                contract: f.contract,
-                function: f.name,
-                data: { fn: f.name, var: v, guarded: guarded.name },
-              });
-            }
-          }
-        }
-      },
-    };
-  },
+  create: perContract((c, context) => {
+    if (c.kind !== 'contract') return;
+    const entry = c.functions.filter((f) => f.isPublic && f.kind === 'function' && !f.isView);
+    const arithmetic = new Set(c.functions.flatMap((f) => [...f.arithmeticWrites]));
+    const reported = new Set<string>();
+    for (const [v, sv] of c.stateVars) {
+      if (sv.constant || sv.immutable || c.authVars.has(v) || arithmetic.has(v)) continue;
+      const writers = entry.filter((f) => f.transitiveWrites.has(v));
+      const guarded = writers.find((f) => f.senderGuard && !f.opaqueGuard);
+      if (!guarded) continue;
+      for (const f of writers) {
+        if (f.senderGuard || f.payable || !openWrite(f, v)) continue;
+        const key = `${f.contract}.${f.name}`;
+        if (reported.has(key)) continue;
+        reported.add(key);
+        context.report({
+          node: f.node,
+          loc: headerLoc(f.node),
+          messageId: 'open',
+          contract: f.contract,
+          function: f.name,
+          data: { fn: f.name, var: v, guarded: guarded.name },
+        });
+      }
+    }
+  }),
 };
 
 export const detectors = [protectedVarsDetector];

@@ -7,6 +7,7 @@
 // fix), copies not used after the call, and calls into the contract's trusted, owner-set addresses.
 import {
   detectorPlugin,
+  perFunction,
   hasReentrancyLock,
   ownerSetOnly,
   rootName,
@@ -48,56 +49,48 @@ export const reentrancyBalanceDetector: StaticDetector = {
       'deposit() caches token.balanceOf(this), calls the token (an ERC777 hook re-enters deposit()), then credits the difference against the stale cache: the attacker is credited twice for one transfer.',
     messages: { stale: '`{{local}}` caches `{{balance}}` before the call to `{{target}}` and is used after it (line {{use}}).' },
   },
-  create(context) {
+  create: perFunction((fn, c, context) => {
     const { facts, source } = context;
-    return {
-      'SourceUnit:exit'() {
-        for (const c of facts.contracts) {
-          for (const fn of c.ownFunctions) {
-            if (!fn.node.body || !fn.isPublic || fn.isView || hasReentrancyLock(fn) || !fn.transitiveExternal.length) continue;
-            const caches: Array<{ name: string; at: number; node: Node }> = [];
-            walk(fn.node.body, (n) => {
-              if (
-                n.type === 'VariableDeclarationStatement' &&
-                n.initialValue &&
-                isBalance(n.initialValue) &&
-                n.variables?.length === 1 &&
-                firstDeclaredName(n)
-              )
-                caches.push({ name: firstDeclaredName(n)!, at: endOf(n), node: n.initialValue });
-            });
-            for (const k of caches) {
-              const balanceText = source.slice(startOf(k.node), endOf(k.node) + 1).replace(/\s+/g, '');
-              const call = fn.externalCalls.find(
-                (e) =>
-                  (e.node.range?.[0] ?? 0) > k.at &&
-                  !(rootName(e.target) && c.stateVars.has(rootName(e.target)!) && ownerSetOnly(c, rootName(e.target)!)) &&
-                  !isBalance(e.node),
-              );
-              if (!call) continue;
-              const after = endOf(call.node);
-              // Assigned in the walk's callback: the cast keeps TypeScript from narrowing it to null.
-              let use = null as Node | null;
-              let reread = false;
-              walk(fn.node.body, (n) => {
-                if ((n.range?.[0] ?? 0) <= after) return;
-                if (n.type === 'Identifier' && n.name === k.name && !use) use = n;
-                if (isBalance(n) && source.slice(startOf(n), endOf(n) + 1).replace(/\s+/g, '') === balanceText) reread = true;
-              });
-              if (!use || reread) continue;
-              context.report({
-                node: call.node,
-                loc: statementLoc(call.node, facts),
-                messageId: 'stale',
-                data: { local: k.name, balance: balanceText, target: call.targetText.slice(0, 60), use: line(use) },
-              });
-              break;
-            }
-          }
-        }
-      },
-    };
-  },
+    if (!fn.node.body || !fn.isPublic || fn.isView || hasReentrancyLock(fn) || !fn.transitiveExternal.length) return;
+    const caches: Array<{ name: string; at: number; node: Node }> = [];
+    walk(fn.node.body, (n) => {
+      if (
+        n.type === 'VariableDeclarationStatement' &&
+        n.initialValue &&
+        isBalance(n.initialValue) &&
+        n.variables?.length === 1 &&
+        firstDeclaredName(n)
+      )
+        caches.push({ name: firstDeclaredName(n)!, at: endOf(n), node: n.initialValue });
+    });
+    for (const k of caches) {
+      const balanceText = source.slice(startOf(k.node), endOf(k.node) + 1).replace(/\s+/g, '');
+      const call = fn.externalCalls.find(
+        (e) =>
+          (e.node.range?.[0] ?? 0) > k.at &&
+          !(rootName(e.target) && c.stateVars.has(rootName(e.target)!) && ownerSetOnly(c, rootName(e.target)!)) &&
+          !isBalance(e.node),
+      );
+      if (!call) continue;
+      const after = endOf(call.node);
+      // Assigned in the walk's callback: the cast keeps TypeScript from narrowing it to null.
+      let use = null as Node | null;
+      let reread = false;
+      walk(fn.node.body, (n) => {
+        if ((n.range?.[0] ?? 0) <= after) return;
+        if (n.type === 'Identifier' && n.name === k.name && !use) use = n;
+        if (isBalance(n) && source.slice(startOf(n), endOf(n) + 1).replace(/\s+/g, '') === balanceText) reread = true;
+      });
+      if (!use || reread) continue;
+      context.report({
+        node: call.node,
+        loc: statementLoc(call.node, facts),
+        messageId: 'stale',
+        data: { local: k.name, balance: balanceText, target: call.targetText.slice(0, 60), use: line(use) },
+      });
+      break;
+    }
+  }),
 };
 
 export const detectors = [reentrancyBalanceDetector];

@@ -10,13 +10,15 @@
 // reentrancy-lock modifier or a hand-written one (a flag set before the call that every
 // re-enterable entry point checks), `.call.value(x)` that is never invoked, and calls
 // into other contracts unless the state written afterwards was read before the call; behind an
-// owner check only value-carrying calls remain, one severity level lower; calls into a contract
-// only the owner configures that pass it no caller-chosen address. Also not reported:
+// owner check only value-carrying calls remain, one severity level lower; calls (through an
+// interface or a low-level call) into an address only the deployer or a sound owner sets that
+// pass it no caller-chosen address. Also not reported:
 // writes after the call to write-only bookkeeping (`totalDonated += amount`, a counter no
 // function reads except to update itself or in a view nothing calls internally): a re-entrant
 // call that sees the stale value decides nothing with it.
 import {
   detectorPlugin,
+  perFunction,
   conditions,
   hasReentrancyLock,
   isMsgSender,
@@ -61,77 +63,70 @@ export const reentrancyDetector: StaticDetector = {
       modifier: 'Modifier `{{callee}}` calls `{{target}}` before the body writes `{{vars}}`.',
     },
   },
-  create(context) {
-    const facts = context.facts;
-    return {
-      'SourceUnit:exit'() {
-        for (const c of facts.contracts) {
-          for (const fn of c.ownFunctions) {
-            if (fn.kind === 'constructor' || fn.kind === 'modifier' || fn.isView) continue;
-            if (hasReentrancyLock(fn)) continue;
-            const seen = new Set<unknown>();
-            for (const p of fn.reentrancy) {
-              if (seen.has(p.at)) continue;
-              const call = p.call;
-              if (call.kind === 'delegatecall' || call.kind === 'staticcall' || call.notInvoked) continue;
-              if (call.target?.type === 'Identifier' && call.target.name === 'this') continue;
-              if (heldLock(c, fn, call.node.range?.[0] ?? 0)) continue;
-              if (call.kind === 'external' && trustedCallee(c, fn, call.target, call.node)) continue;
-              // send/transfer: the 2300-gas stipend cannot re-enter (see the header).
-              if (call.kind === 'send' || call.kind === 'transfer') continue;
-              // A call into another contract is only a problem when the state it leaves stale
-              // was consulted before the call (read-call-write), the pattern re-entry exploits.
-              // Re-entering an owner-only function needs the owner's cooperation: only
-              // value-carrying calls stay reported there, one level lower.
-              if (fn.senderGuard && call.kind === 'external') continue;
-              if (
-                call.kind === 'external' &&
-                !p.writes.some((w) =>
-                  p.via === 'modifier'
-                    ? readBeforeModifierCall(fn, p.at, w.variable, call.node.range?.[0] ?? 0)
-                    : readBefore(fn, w.variable, call.node.range?.[0] ?? 0),
-                )
-              )
-                continue;
-              if (p.writes.every((w) => writeOnly(c, w.variable, facts))) continue;
-              seen.add(p.at);
-              const vars = [...new Set(p.writes.map((w) => w.variable))].join('`, `');
-              const writeLine = Math.min(...p.writes.map((w) => w.line));
-              const sendsValue = !!call.value && !(call.value.type === 'NumberLiteral' && Number(call.value.number) === 0);
-              let severity: 'HIGH' | 'MEDIUM' | 'LOW' | 'INFO' = 'MEDIUM';
-              let confidence = 0.5;
-              let messageId = 'call';
-              if (call.kind === 'call' || call.kind === 'callcode') {
-                severity = sendsValue ? 'HIGH' : 'MEDIUM';
-                confidence = sendsValue ? 0.85 : 0.6;
-                messageId = 'value';
-              }
-              if (fn.senderGuard) {
-                severity = severity === 'HIGH' ? 'MEDIUM' : severity === 'MEDIUM' ? 'LOW' : severity;
-                confidence *= 0.6;
-              }
-              if (p.via === 'internal') messageId = 'internal';
-              if (p.via === 'modifier') messageId = 'modifier';
-              const callee =
-                p.at.type === 'ModifierInvocation' ? p.at.name : p.via === 'internal' ? (calleeName(p.at.expression) ?? '') : '';
-              const loc = p.via === 'modifier' ? { line: line(p.at), end_line: endLine(p.at) } : statementLoc(p.at, facts);
-              context.report({
-                node: p.at,
-                loc,
-                messageId,
-                severity,
-                confidence,
-                contract: c.name,
-                function: fn.name,
-                data: { target: call.targetText, vars, writeLine, kind: call.kind, callee },
-                evidence: { call_line: call.line, writes: p.writes.map((w) => ({ variable: w.variable, line: w.line })) },
-              });
-            }
-          }
-        }
-      },
-    };
-  },
+  create: perFunction((fn, c, context) => {
+    const { facts } = context;
+    if (fn.kind === 'constructor' || fn.kind === 'modifier' || fn.isView) return;
+    if (hasReentrancyLock(fn)) return;
+    const seen = new Set<unknown>();
+    for (const p of fn.reentrancy) {
+      if (seen.has(p.at)) continue;
+      const call = p.call;
+      if (call.kind === 'delegatecall' || call.kind === 'staticcall' || call.notInvoked) continue;
+      if (call.target?.type === 'Identifier' && call.target.name === 'this') continue;
+      if (heldLock(c, fn, call.node.range?.[0] ?? 0)) continue;
+      // The deployer's or a sound owner's chosen address runs code they vetted, whether it
+      // is called through its interface or with a low-level call.
+      if ((call.kind === 'external' || call.kind === 'call') && trustedCallee(c, fn, call.target, call.node)) continue;
+      // send/transfer: the 2300-gas stipend cannot re-enter (see the header).
+      if (call.kind === 'send' || call.kind === 'transfer') continue;
+      // A call into another contract is only a problem when the state it leaves stale
+      // was consulted before the call (read-call-write), the pattern re-entry exploits.
+      // Re-entering an owner-only function needs the owner's cooperation: only
+      // value-carrying calls stay reported there, one level lower.
+      if (fn.senderGuard && call.kind === 'external') continue;
+      if (
+        call.kind === 'external' &&
+        !p.writes.some((w) =>
+          p.via === 'modifier'
+            ? readBeforeModifierCall(fn, p.at, w.variable, call.node.range?.[0] ?? 0)
+            : readBefore(fn, w.variable, call.node.range?.[0] ?? 0),
+        )
+      )
+        continue;
+      if (p.writes.every((w) => writeOnly(c, w.variable, facts))) continue;
+      seen.add(p.at);
+      const vars = [...new Set(p.writes.map((w) => w.variable))].join('`, `');
+      const writeLine = Math.min(...p.writes.map((w) => w.line));
+      const sendsValue = !!call.value && !(call.value.type === 'NumberLiteral' && Number(call.value.number) === 0);
+      let severity: 'HIGH' | 'MEDIUM' | 'LOW' | 'INFO' = 'MEDIUM';
+      let confidence = 0.5;
+      let messageId = 'call';
+      if (call.kind === 'call' || call.kind === 'callcode') {
+        severity = sendsValue ? 'HIGH' : 'MEDIUM';
+        confidence = sendsValue ? 0.85 : 0.6;
+        messageId = 'value';
+      }
+      if (fn.senderGuard) {
+        severity = severity === 'HIGH' ? 'MEDIUM' : severity === 'MEDIUM' ? 'LOW' : severity;
+        confidence *= 0.6;
+      }
+      if (p.via === 'internal') messageId = 'internal';
+      if (p.via === 'modifier') messageId = 'modifier';
+      const callee = p.at.type === 'ModifierInvocation' ? p.at.name : p.via === 'internal' ? (calleeName(p.at.expression) ?? '') : '';
+      const loc = p.via === 'modifier' ? { line: line(p.at), end_line: endLine(p.at) } : statementLoc(p.at, facts);
+      context.report({
+        node: p.at,
+        loc,
+        messageId,
+        severity,
+        confidence,
+        contract: c.name,
+        function: fn.name,
+        data: { target: call.targetText, vars, writeLine, kind: call.kind, callee },
+        evidence: { call_line: call.line, writes: p.writes.map((w) => ({ variable: w.variable, line: w.line })) },
+      });
+    }
+  }),
 };
 
 /**

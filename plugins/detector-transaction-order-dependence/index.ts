@@ -9,6 +9,7 @@
 // competing claim, and the payer chooses the moment itself, so no ordering costs anyone value.
 import {
   detectorPlugin,
+  perFunction,
   conditions,
   isMsgSender,
   rootName,
@@ -43,72 +44,63 @@ export const transactionOrderDependenceDetector: StaticDetector = {
       reward: 'Payout of `{{amount}}`, which `{{setter}}` changes: the result depends on transaction order.',
     },
   },
-  create(context) {
+  create: perFunction((fn, c, context) => {
     const { facts } = context;
-    return {
-      'SourceUnit:exit'() {
-        for (const c of facts.contracts) {
-          for (const fn of c.ownFunctions) {
-            if (!fn.isPublic || fn.kind === 'constructor') continue;
-            const payouts = fn.externalCalls.filter((e) => e.value && (e.kind === 'transfer' || e.kind === 'send' || e.kind === 'call'));
-            if (!payouts.length) continue;
-            // (1) solution checks
-            if (payouts.some((p) => isMsgSender(unwrap(p.target)))) {
-              for (const cond of conditions(fn.node.body)) {
-                const cmp = findCmp(cond);
-                if (!cmp) continue;
-                const sides = [cmp.left, cmp.right];
-                const param = sides.find((s) => some(s, (x) => x.type === 'Identifier' && fn.params.includes(x.name)));
-                const secret = sides.find(
-                  (s) =>
-                    s !== param && rootName(unwrap(s)) && c.stateVars.has(rootName(unwrap(s))!) && !fn.locals.has(rootName(unwrap(s))!),
-                );
-                if (param && secret) {
-                  const pname = fn.params.find((p) => some(param, (x: Node) => x.type === 'Identifier' && x.name === p)) ?? '';
-                  context.report({
-                    node: cond,
-                    loc: statementLoc(cond, facts),
-                    messageId: 'solution',
-                    contract: c.name,
-                    function: fn.name,
-                    data: { param: pname, secret: rootName(unwrap(secret))! },
-                  });
-                }
-              }
-            }
-            // (2) global reward raced by its setter
-            for (const p of fn.senderGuard ? [] : payouts) {
-              const amt = unwrap(p.value);
-              if (amt?.type !== 'Identifier' || fn.locals.has(amt.name) || !c.stateVars.has(amt.name)) continue;
-              const setter = [...c.functions].find(
-                (g) => g !== fn && g.isPublic && g.kind === 'function' && g.writes.some((w) => w.variable === amt.name),
-              );
-              if (!setter) continue;
-              context.report({
-                node: p.node,
-                loc: statementLoc(p.node, facts),
-                messageId: 'reward',
-                contract: c.name,
-                function: fn.name,
-                data: { amount: amt.name, setter: setter.name },
-              });
-              if (setter.externalCalls.some((e) => e.value && identName(unwrap(e.value)) === amt.name)) {
-                for (const e of setter.externalCalls.filter((e) => e.value && nameOf(unwrap(e.value)) === amt.name))
-                  context.report({
-                    node: e.node,
-                    loc: statementLoc(e.node, facts),
-                    messageId: 'reward',
-                    contract: c.name,
-                    function: setter.name,
-                    data: { amount: amt.name, setter: setter.name },
-                  });
-              }
-            }
-          }
+    if (!fn.isPublic || fn.kind === 'constructor') return;
+    const payouts = fn.externalCalls.filter((e) => e.value && (e.kind === 'transfer' || e.kind === 'send' || e.kind === 'call'));
+    if (!payouts.length) return;
+    // (1) solution checks
+    if (payouts.some((p) => isMsgSender(unwrap(p.target)))) {
+      for (const cond of conditions(fn.node.body)) {
+        const cmp = findCmp(cond);
+        if (!cmp) continue;
+        const sides = [cmp.left, cmp.right];
+        const param = sides.find((s) => some(s, (x) => x.type === 'Identifier' && fn.params.includes(x.name)));
+        const secret = sides.find(
+          (s) => s !== param && rootName(unwrap(s)) && c.stateVars.has(rootName(unwrap(s))!) && !fn.locals.has(rootName(unwrap(s))!),
+        );
+        if (param && secret) {
+          const pname = fn.params.find((p) => some(param, (x: Node) => x.type === 'Identifier' && x.name === p)) ?? '';
+          context.report({
+            node: cond,
+            loc: statementLoc(cond, facts),
+            messageId: 'solution',
+            contract: c.name,
+            function: fn.name,
+            data: { param: pname, secret: rootName(unwrap(secret))! },
+          });
         }
-      },
-    };
-  },
+      }
+    }
+    // (2) global reward raced by its setter
+    for (const p of fn.senderGuard ? [] : payouts) {
+      const amt = unwrap(p.value);
+      if (amt?.type !== 'Identifier' || fn.locals.has(amt.name) || !c.stateVars.has(amt.name)) continue;
+      const setter = [...c.functions].find(
+        (g) => g !== fn && g.isPublic && g.kind === 'function' && g.writes.some((w) => w.variable === amt.name),
+      );
+      if (!setter) continue;
+      context.report({
+        node: p.node,
+        loc: statementLoc(p.node, facts),
+        messageId: 'reward',
+        contract: c.name,
+        function: fn.name,
+        data: { amount: amt.name, setter: setter.name },
+      });
+      if (setter.externalCalls.some((e) => e.value && identName(unwrap(e.value)) === amt.name)) {
+        for (const e of setter.externalCalls.filter((e) => e.value && nameOf(unwrap(e.value)) === amt.name))
+          context.report({
+            node: e.node,
+            loc: statementLoc(e.node, facts),
+            messageId: 'reward',
+            contract: c.name,
+            function: setter.name,
+            data: { amount: amt.name, setter: setter.name },
+          });
+      }
+    }
+  }),
 };
 
 /** The `name` a node carries, whatever its kind (an identifier, an elementary type name, …). */

@@ -6,7 +6,15 @@
 // assembly, or by inherited code of the file), constants and immutables, contracts with a base
 // not in this file (it may set the variable), public variables (a getter is their whole use),
 // mappings and arrays (their zero default is the empty table).
-import { detectorPlugin, some, statementLoc, unwrap, type StaticDetector, identName } from '../../lib/analysis/static/index.ts';
+import {
+  detectorPlugin,
+  perContract,
+  some,
+  statementLoc,
+  unwrap,
+  type StaticDetector,
+  identName,
+} from '../../lib/analysis/static/index.ts';
 
 export const uninitializedStateDetector: StaticDetector = {
   meta: {
@@ -22,45 +30,39 @@ export const uninitializedStateDetector: StaticDetector = {
     exploit_scenario: 'Fees are forwarded to `treasury`, which no code ever sets: every fee is sent to address(0) and burned.',
     messages: { use: '`{{name}}` is never assigned (always address(0)) but is used here as {{role}}.' },
   },
-  create(context) {
+  create: perContract((c, context) => {
     const { facts } = context;
-    return {
-      'SourceUnit:exit'() {
-        for (const c of facts.contracts) {
-          if (c.kind !== 'contract' || c.unresolvedBase) continue;
-          const written = new Set(c.functions.flatMap((f) => [...f.transitiveWrites]));
-          // Assembly may write any slot; the file's functions that use it opt out.
-          const assembly = c.functions.some((f) => !!f.node.body && some(f.node.body, (n) => n.type === 'InlineAssemblyStatement'));
-          if (assembly) continue;
-          for (const v of c.stateVars.values()) {
-            if (v.constant || v.immutable || v.visibility === 'public' || v.node.expression || written.has(v.name)) continue;
-            if (!(
-              v.type === 'address' ||
-              v.type === 'address payable' ||
-              facts.contractByName.get(v.type)?.kind === 'interface' ||
-              facts.contractByName.get(v.type)?.kind === 'contract'
-            ))
-              continue;
-            // Report the first use that matters: a call target / payee, or a comparison.
-            for (const f of c.functions) {
-              const use = f.externalCalls.find((e) => identName(unwrap(e.target)) === v.name && !f.locals.has(v.name));
-              if (use) {
-                context.report({
-                  node: use.node,
-                  loc: statementLoc(use.node, facts),
-                  messageId: 'use',
-                  contract: c.name,
-                  function: f.name,
-                  data: { name: v.name, role: use.value || use.kind === 'transfer' || use.kind === 'send' ? 'the payee' : 'a call target' },
-                });
-                break;
-              }
-            }
-          }
+    if (c.kind !== 'contract' || c.unresolvedBase) return;
+    const written = new Set(c.functions.flatMap((f) => [...f.transitiveWrites]));
+    // Assembly may write any slot; the file's functions that use it opt out.
+    const assembly = c.functions.some((f) => !!f.node.body && some(f.node.body, (n) => n.type === 'InlineAssemblyStatement'));
+    if (assembly) return;
+    for (const v of c.stateVars.values()) {
+      if (v.constant || v.immutable || v.visibility === 'public' || v.node.expression || written.has(v.name)) continue;
+      if (!(
+        v.type === 'address' ||
+        v.type === 'address payable' ||
+        facts.contractByName.get(v.type)?.kind === 'interface' ||
+        facts.contractByName.get(v.type)?.kind === 'contract'
+      ))
+        continue;
+      // Report the first use that matters: a call target / payee, or a comparison.
+      for (const f of c.functions) {
+        const use = f.externalCalls.find((e) => identName(unwrap(e.target)) === v.name && !f.locals.has(v.name));
+        if (use) {
+          context.report({
+            node: use.node,
+            loc: statementLoc(use.node, facts),
+            messageId: 'use',
+            contract: c.name,
+            function: f.name,
+            data: { name: v.name, role: use.value || use.kind === 'transfer' || use.kind === 'send' ? 'the payee' : 'a call target' },
+          });
+          break;
         }
-      },
-    };
-  },
+      }
+    }
+  }),
 };
 
 export const detectors = [uninitializedStateDetector];

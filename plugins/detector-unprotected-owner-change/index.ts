@@ -14,6 +14,7 @@
 // still reported (anyone could strip the owner at will).
 import {
   detectorPlugin,
+  perContract,
   conditions,
   headerLoc,
   isMsgSender,
@@ -53,33 +54,27 @@ export const unprotectedOwnerChangeDetector: StaticDetector = {
       'An attacker calls the function, becomes the owner and then uses owner-only functions to drain or destroy the contract.',
     messages: { write: '`{{fn}}` writes `{{vars}}` (used for access checks) without checking the caller.' },
   },
-  create(context) {
+  create: perContract((c, context) => {
     const { facts } = context;
-    return {
-      'SourceUnit:exit'() {
-        for (const c of facts.contracts) {
-          if (!c.authVars.size || c.kind === 'library' || c.kind === 'interface') continue;
-          for (const fn of c.functions) {
-            if (fn.kind !== 'function' && fn.kind !== 'fallback' && fn.kind !== 'receive') continue;
-            // Paying to take a role (king of the hill, registering as a player) is a game rule.
-            if (!fn.isPublic || fn.senderGuard || fn.isView || fn.payable) continue;
-            const vars = [...authWrites(fn, c, 0, phaseGated(fn, c))];
-            if (!vars.length) continue;
-            // Inherited functions are reported once, in the contract that declares them.
-            if (fn.contract !== c.name && facts.contractByName.get(fn.contract)?.authVars.size) continue;
-            context.report({
-              node: fn.node,
-              loc: headerLoc(fn.node),
-              messageId: 'write',
-              contract: fn.contract,
-              function: fn.name,
-              data: { fn: fn.name, vars: vars.join('`, `') },
-            });
-          }
-        }
-      },
-    };
-  },
+    if (!c.authVars.size || c.kind === 'library' || c.kind === 'interface') return;
+    for (const fn of c.functions) {
+      if (fn.kind !== 'function' && fn.kind !== 'fallback' && fn.kind !== 'receive') continue;
+      // Paying to take a role (king of the hill, registering as a player) is a game rule.
+      if (!fn.isPublic || fn.senderGuard || fn.isView || fn.payable) continue;
+      const vars = [...authWrites(fn, c, 0, phaseGated(fn, c))];
+      if (!vars.length) continue;
+      // Inherited functions are reported once, in the contract that declares them.
+      if (fn.contract !== c.name && facts.contractByName.get(fn.contract)?.authVars.size) continue;
+      context.report({
+        node: fn.node,
+        loc: headerLoc(fn.node),
+        messageId: 'write',
+        contract: fn.contract,
+        function: fn.name,
+        data: { fn: fn.name, vars: vars.join('`, `') },
+      });
+    }
+  }),
 };
 
 function keyedByCaller(lhs: MaybeNode): boolean {

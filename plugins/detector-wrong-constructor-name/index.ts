@@ -9,6 +9,7 @@
 // variable no code reads and no getter exposes (a redeclared, shadowing copy before 0.6).
 import {
   detectorPlugin,
+  perContract,
   headerLoc,
   isConstantExpr,
   type ContractFacts,
@@ -58,31 +59,25 @@ export const wrongConstructorNameDetector: StaticDetector = {
     exploit_scenario: 'An attacker calls the mis-named function and re-initializes the contract, setting themselves as owner.',
     messages: { name: '`{{fn}}` in contract `{{contract}}` is an ordinary public function, not a constructor.' },
   },
-  create(context) {
+  create: perContract((c, context) => {
     const { facts } = context;
-    return {
-      'SourceUnit:exit'() {
-        for (const c of facts.contracts) {
-          if (c.hasConstructor || c.kind !== 'contract') continue;
-          const lc = c.name.toLowerCase();
-          for (const fn of c.ownFunctions) {
-            if (fn.kind !== 'function' || !fn.isPublic || !fn.writes.length) continue;
-            const n = fn.name.toLowerCase();
-            const looksLike = (n === lc && fn.name !== c.name) || (n !== lc && lc.length >= 4 && n.includes(lc)) || n === 'constructor';
-            if (!looksLike || !reinitializes(fn, c, facts)) continue;
-            context.report({
-              node: fn.node,
-              loc: headerLoc(fn.node),
-              messageId: 'name',
-              contract: c.name,
-              function: fn.name,
-              data: { fn: fn.name, contract: c.name },
-            });
-          }
-        }
-      },
-    };
-  },
+    if (c.hasConstructor || c.kind !== 'contract') return;
+    const lc = c.name.toLowerCase();
+    for (const fn of c.ownFunctions) {
+      if (fn.kind !== 'function' || !fn.isPublic || !fn.writes.length) continue;
+      const n = fn.name.toLowerCase();
+      const looksLike = (n === lc && fn.name !== c.name) || (n !== lc && lc.length >= 4 && n.includes(lc)) || n === 'constructor';
+      if (!looksLike || !reinitializes(fn, c, facts)) continue;
+      context.report({
+        node: fn.node,
+        loc: headerLoc(fn.node),
+        messageId: 'name',
+        contract: c.name,
+        function: fn.name,
+        data: { fn: fn.name, contract: c.name },
+      });
+    }
+  }),
 };
 
 export const detectors = [wrongConstructorNameDetector];

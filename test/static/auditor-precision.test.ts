@@ -96,8 +96,15 @@ contract W {
     function pay(uint amount) public { require(spent + amount < 10 ether); whale.call.value(amount)(); spent += amount; }
 }
 `;
+  // \`pay\` calls the deployer-set whale: vetted code, trusted like an interface call to it (session 8).
   const lines = (await run(src, reentrancyDetector)).map((f) => f.location.line);
-  assert.deepEqual(lines, [lineOf(src, 'function withdraw'), lineOf(src, 'function pay')]);
+  assert.deepEqual(lines, [lineOf(src, 'function withdraw')]);
+  // Paying a caller-chosen address with the same stale check is reported.
+  const open = src.replace('function pay(uint amount) public {', 'function pay(address whale, uint amount) public {');
+  assert.deepEqual(
+    (await run(open, reentrancyDetector)).map((f) => f.location.line),
+    [lineOf(open, 'function withdraw'), lineOf(open, 'function pay')],
+  );
 });
 
 test("bad-randomness: the index push() returns does not carry the pushed struct's timestamp; a draw from it does", async () => {

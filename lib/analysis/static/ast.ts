@@ -372,3 +372,18 @@ export function calleeName(e: MaybeNode): string | null {
   if (e?.type === 'MemberAccess') return e.memberName;
   return null;
 }
+
+/** A statement that always leaves the function: return, revert, throw, or a block ending in one. */
+export function alwaysLeaves(s: MaybeNode): boolean {
+  if (!s) return false;
+  if (s.type === 'ReturnStatement' || s.type === 'ThrowStatement' || s.type === 'RevertStatement') return true;
+  if (
+    s.type === 'ExpressionStatement' &&
+    s.expression?.type === 'FunctionCall' &&
+    s.expression.expression?.type === 'Identifier' &&
+    s.expression.expression.name === 'revert'
+  )
+    return true;
+  if (s.type === 'Block') return alwaysLeaves(asNodes(s.statements).at(-1));
+  return false;
+}

@@ -168,6 +168,7 @@ export function declarations(ast: AST.SourceUnit, source: string): FileScope {
       authVars: new Set(),
       authMembers: new Map(),
       authVarsBy: new Map(),
+      constantAuth: false,
       hasConstructor: false,
       unresolvedBase: lin.some((n) => (basesOf.get(n) ?? []).some((b) => !basesOf.has(b))),
     };

@@ -155,6 +155,8 @@ export interface ContractFacts {
    *  redeclare a base's variable: the base's `onlyOwner` reads the base's `owner`, a derived
    *  function's `owner = msg.sender` writes the derived copy, which decides nothing. */
   authVarsBy: Map<string, Set<string>>;
+  /** Some access check compares the caller with an address literal: nobody can take that role. */
+  constantAuth: boolean;
   hasConstructor: boolean;
   /** Some contract in the linearization inherits from a contract not defined in this file. */
   unresolvedBase: boolean;

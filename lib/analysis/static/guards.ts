@@ -27,6 +27,12 @@ import type { Typing } from './typing.ts';
 const NOT_CALLER_CHECKS = /reentr|nonReentrant|lock|[pP]aused|initializ|valid|deadline|expire|gas|payable|nonZero/i;
 
 const isCaller = (a: MaybeNode) => isMsgSender(a) || isTxOrigin(a);
+/** An address literal, possibly converted (`0x9797...`, `address(0x9797...)`); not zero. */
+const isAddressConstant = (a: MaybeNode): boolean => {
+  const u = unwrap(a);
+  if (u?.type === 'FunctionCall' && isTypeConversion(u.expression) && u.arguments?.length === 1) return isAddressConstant(u.arguments[0]);
+  return u?.type === 'NumberLiteral' && /^0x[0-9a-fA-F]{40}$/.test(String(u.number)) && !/^0x0+$/.test(String(u.number));
+};
 
 export function guardFacts(scope: FileScope, types: Typing): void {
   const { contracts, contractByName, parent } = scope;
@@ -152,6 +158,7 @@ export function guardFacts(scope: FileScope, types: Typing): void {
             if (isCaller(a)) {
               const name = rootName(b);
               if (name && cf.stateVars.has(name) && !f.locals.has(name)) addAuth(name, memberPath(b).at(-1) ?? null, f.contract);
+              else if (isAddressConstant(b)) cf.constantAuth = true;
             }
           }
         }

@@ -8,7 +8,18 @@
 // slot), and, when the file imports others, the variable is private (a derived contract elsewhere
 // could write it otherwise). Only function-level statements and a modifier's statements before
 // `_` are judged; anything the evaluator does not understand leaves the code reachable.
-import { asNodes, isRequireLike, rootName, tupleComponents, unwrap, walk, type AST, type MaybeNode, type Node } from './ast.ts';
+import {
+  alwaysLeaves,
+  asNodes,
+  isRequireLike,
+  rootName,
+  tupleComponents,
+  unwrap,
+  walk,
+  type AST,
+  type MaybeNode,
+  type Node,
+} from './ast.ts';
 import type { ContractFacts, FunctionFacts } from './facts.ts';
 
 type Value = bigint | boolean;
@@ -153,26 +164,11 @@ function evalExpr(e: Node, vals: Map<string, Value>): Value | null {
   }
 }
 
-/** A statement that always leaves the function: return, revert, throw, or a block ending in one. */
-function exits(s: MaybeNode): boolean {
-  if (!s) return false;
-  if (s.type === 'ReturnStatement' || s.type === 'ThrowStatement' || s.type === 'RevertStatement') return true;
-  if (
-    s.type === 'ExpressionStatement' &&
-    s.expression?.type === 'FunctionCall' &&
-    s.expression.expression?.type === 'Identifier' &&
-    s.expression.expression.name === 'revert'
-  )
-    return true;
-  if (s.type === 'Block') return exits(asNodes(s.statements).at(-1));
-  return false;
-}
-
 /** Index of the first statement of `stmts` after which nothing runs, given constant state. */
 function stopsAt(stmts: Node[], env: Env, fn: FunctionFacts): number {
   for (let i = 0; i < stmts.length; i++) {
     const s = stmts[i];
-    if (s.type === 'IfStatement' && !s.falseBody && exits(s.trueBody) && evaluate(s.condition, env, fn) === true) return i;
+    if (s.type === 'IfStatement' && !s.falseBody && alwaysLeaves(s.trueBody) && evaluate(s.condition, env, fn) === true) return i;
     if (
       s.type === 'ExpressionStatement' &&
       isRequireLike(s.expression) &&

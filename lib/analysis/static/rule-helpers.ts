@@ -2,6 +2,7 @@
 // which conditions guard a function, and whether a value comes from the caller.
 import type { Detector, DetectorContext } from '../../../kernel/contracts/detector.ts';
 import {
+  alwaysLeaves,
   asNode,
   asNodes,
   isNode,
@@ -35,6 +36,23 @@ export interface StaticDetector extends Detector<StaticFacts> {
  *  `Program:exit`): `run` gets the file's facts and the context to report to. */
 export function afterTraversal(run: (facts: StaticFacts, context: DetectorContext<StaticFacts>) => void): StaticDetector['create'] {
   return (context) => ({ 'SourceUnit:exit': () => run(context.facts, context) });
+}
+
+/** `create` of a rule that looks at each contract of the file once, after the traversal. */
+export function perContract(run: (c: ContractFacts, context: DetectorContext<StaticFacts>) => void): StaticDetector['create'] {
+  return afterTraversal((facts, context) => {
+    for (const c of facts.contracts) run(c, context);
+  });
+}
+
+/** `create` of a rule that looks at each function each contract declares (its own, not the
+ *  inherited ones), once, after the traversal. */
+export function perFunction(
+  run: (fn: FunctionFacts, c: ContractFacts, context: DetectorContext<StaticFacts>) => void,
+): StaticDetector['create'] {
+  return perContract((c, context) => {
+    for (const fn of c.ownFunctions) run(fn, c, context);
+  });
 }
 
 const BOUND_LIMIT = 2n ** 128n;
@@ -100,23 +118,31 @@ export function boundedParam(fn: FunctionFacts, c: ContractFacts | null, name: s
   );
   if (reassigned) return false;
   const atStart = at.range?.[0] ?? 0;
-  const conjuncts = (e: MaybeNode): Node[] => {
+  // The facts that hold after a top-level statement: every conjunct of a require, and the
+  // negation of every disjunct of an `if (...)` whose body always leaves the function
+  // (`if (x == 0 || _n > MAX) throw;`).
+  const split = (e: MaybeNode, op: '&&' | '||'): Node[] => {
     const u = unwrap(e);
     if (!u) return [];
-    return u.type === 'BinaryOperation' && u.operator === '&&' ? [...conjuncts(u.left), ...conjuncts(u.right)] : [u];
+    return u.type === 'BinaryOperation' && u.operator === op ? [...split(u.left, op), ...split(u.right, op)] : [u];
   };
+  const FLIP: Record<string, string> = { '<': '>=', '<=': '>', '>': '<=', '>=': '<' };
+  const facts = (k: Node, negated: boolean) =>
+    k.type === 'BinaryOperation' ? [{ op: negated ? (FLIP[k.operator] ?? '') : k.operator, l: unwrap(k.left), r: unwrap(k.right) }] : [];
   for (const st of asNodes(body.statements)) {
     if ((st.range?.[1] ?? 0) >= atStart) break;
     const call = st.type === 'ExpressionStatement' ? unwrap(st.expression) : null;
-    if (!call || !isRequireLike(call)) continue;
-    for (const k of conjuncts(call.arguments?.[0])) {
-      if (k.type !== 'BinaryOperation') continue;
-      const l = unwrap(k.left);
-      const r = unwrap(k.right);
+    const holds =
+      call && isRequireLike(call)
+        ? split(call.arguments?.[0], '&&').flatMap((k) => facts(k, false))
+        : st.type === 'IfStatement' && !st.falseBody && alwaysLeaves(st.trueBody)
+          ? split(st.condition, '||').flatMap((k) => facts(k, true))
+          : [];
+    for (const { op, l, r } of holds) {
       const bound =
-        (k.operator === '<=' || k.operator === '<') && l?.type === 'Identifier' && l.name === name
+        (op === '<=' || op === '<') && l?.type === 'Identifier' && l.name === name
           ? r
-          : (k.operator === '>=' || k.operator === '>') && r?.type === 'Identifier' && r.name === name
+          : (op === '>=' || op === '>') && r?.type === 'Identifier' && r.name === name
             ? l
             : null;
       const v = bound ? constantValue(bound, c) : null;
@@ -241,8 +267,10 @@ const soundCache = new WeakMap<ContractFacts, boolean>();
 export function ownerSound(c: ContractFacts): boolean {
   let ok = soundCache.get(c);
   if (ok === undefined) {
+    // Sound when the checks read state only trusted code writes, or compare the caller with an
+    // address literal (and no check is hidden in code the file does not define).
     ok =
-      c.authVars.size > 0 &&
+      (c.authVars.size > 0 || (c.constantAuth && !c.functions.some((f) => f.opaqueGuard))) &&
       !c.functions.some(
         (f) => f.isPublic && f.kind !== 'constructor' && !f.senderGuard && [...f.transitiveWrites].some((v) => isAuthWrite(c, f, v)),
       );
