@@ -9,6 +9,7 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import vigil from './scripts/eslint/layers.js';
+import { typecheckRule } from './scripts/eslint/typecheck.js';
 
 export default tseslint.config(
   {
@@ -72,5 +73,7 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
     },
   },
-  { plugins: { vigil }, rules: { 'vigil/layers': 'error' } },
+  { plugins: { vigil: { rules: { ...vigil.rules, typecheck: typecheckRule } } }, rules: { 'vigil/layers': 'error' } },
+  // tsc's errors, from the program the type-aware rules already built (see scripts/eslint/typecheck.js)
+  { files: ['**/*.ts'], ignores: ['**/assembly/**'], rules: { 'vigil/typecheck': 'error' } },
 );

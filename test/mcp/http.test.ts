@@ -12,14 +12,19 @@ import { listen, textOf, type Listening } from './helpers.ts';
 
 const OPS = ['analyze_contract', 'analyze_layer', 'analyze_tool', 'remediate', 'validate_remediation', 'list_tools', 'list_layers'];
 
+// One gateway for the file (a full boot is the costliest part of it): single-tenant until the
+// second group adds the first tenants, which turns key checks on at run time.
+let h: Listening;
+before(async () => {
+  h = await listen();
+});
+after(() => h.close());
+
 describe('MCP over Streamable HTTP (single-tenant)', () => {
-  let h: Listening;
   let c: Client;
   before(async () => {
-    h = await listen();
     c = await h.connect();
   });
-  after(() => h.close());
 
   test('tools/list: the analysis operations and the skills the default permission set allows, with input schemas', async () => {
     const { tools } = await c.listTools();
@@ -153,15 +158,12 @@ describe('MCP over Streamable HTTP (single-tenant)', () => {
 });
 
 describe('MCP over Streamable HTTP with tenants', () => {
-  let h: Listening;
   let full: string;
   let none: string;
   before(async () => {
-    h = await listen();
     full = await h.addTenant('acme');
     none = await h.addTenant('locked', ['crypto']);
   });
-  after(() => h.close());
 
   test('401 without a key or with a wrong one; the SDK client cannot connect', async () => {
     const init = {

@@ -18,11 +18,22 @@ describe('vigil mcp (stdio)', () => {
   let stderr = '';
   before(async () => {
     fs.writeFileSync(path.join(contracts, 'Bank.sol'), REENTRANT);
+    // The start-up self-tests of the builtin tools (health reporting, ~a dozen CPU-s) are not what
+    // this file tests and would run beside it: off, as bootKernel does for in-process kernels.
+    const config = path.join(dataDir, 'vigil.config.json');
+    fs.writeFileSync(config, JSON.stringify({ plugins: { 'analysis-engine': { self_test_on_start: false } } }));
     transport = new StdioClientTransport({
       command: process.execPath,
       args: [path.join(ROOT, 'bin/vigil.js'), 'mcp'],
       cwd: contracts,
-      env: { VIGIL_DATA_DIR: dataDir, VIGIL_CONTRACT_ROOTS: contracts, VIGIL_LOG_LEVEL: 'info' },
+      env: {
+        VIGIL_DATA_DIR: dataDir,
+        VIGIL_CONTRACT_ROOTS: contracts,
+        VIGIL_LOG_LEVEL: 'info',
+        VIGIL_CONFIG: config,
+        // the compiled mirror the test runner uses, if it was told where (else the default one)
+        ...(process.env.VIGIL_JS_CACHE_DIR ? { VIGIL_JS_CACHE_DIR: process.env.VIGIL_JS_CACHE_DIR } : {}),
+      },
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (b: Buffer) => (stderr += b.toString()));
