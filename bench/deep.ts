@@ -1,4 +1,4 @@
-// Deep-layer robustness benchmark: `npm run bench:deep [-- --json] [-- --timeout S] [-- --dir DIR] [-- --only NAME] [-- --per-tool]`.
+// Deep-layer robustness benchmark: `npm run bench:deep [-- --json] [-- --timeout S] [-- --dir DIR] [-- --only NAME] [-- --per-tool] [-- --warm]`.
 // Runs full mode (every available layer, through a booted kernel and its worker pool, as
 // `POST /analyze/full/` does) over bench/deep-corpus/ — larger real-style contracts (tokens with
 // fees and permits, NFTs, vaults, staking, governance and timelock, multisig, AMM pair, lending,
@@ -48,10 +48,18 @@ interface ContractRow {
   tool_cpu_s?: Record<string, number>;
 }
 
-export async function runDeepBenchmark(opts: { dir: string; timeoutS: number; only?: string; log?: pino.Logger; perTool?: boolean }) {
+export async function runDeepBenchmark(opts: {
+  dir: string;
+  timeoutS: number;
+  only?: string;
+  log?: pino.Logger;
+  perTool?: boolean;
+  /** One uncounted full-mode run first (a server's workers are warm: solc, Z3, the parser loaded). */
+  warm?: boolean;
+}) {
   const files = fs
     .readdirSync(opts.dir)
-    .filter((f) => f.endsWith('.sol') && (!opts.only || f.includes(opts.only)))
+    .filter((f) => f.endsWith('.sol') && (!opts.only || opts.only.split(',').some((o) => f.includes(o))))
     .sort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-deep-'));
   const settings = resolveSettings({ dataDir, logLevel: 'warn' });
@@ -67,6 +75,10 @@ export async function runDeepBenchmark(opts: { dir: string; timeoutS: number; on
   try {
     const engine = kernel.services.get<AnalysisEngine>('analysis');
     if (!engine) throw new Error('the analysis engine plugin did not load');
+    if (opts.warm && files.length) {
+      const source = fs.readFileSync(path.join(opts.dir, files[0]), 'utf8');
+      await engine.analyze({ source, file: files[0] }, { mode: 'full', timeoutMs: opts.timeoutS * 1000 });
+    }
     const fullTools = opts.perTool
       ? (await engine.listTools()).filter((t) => t.available && t.modes.includes('full')).map((t) => t.name)
       : [];
@@ -195,7 +207,13 @@ function printRow(r: ContractRow) {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const dir = path.resolve(arg('dir') ?? path.join(here, 'deep-corpus'));
   const timeoutS = Number(arg('timeout') ?? 60);
-  const out = await runDeepBenchmark({ dir, timeoutS, only: arg('only'), perTool: process.argv.includes('--per-tool') });
+  const out = await runDeepBenchmark({
+    dir,
+    timeoutS,
+    only: arg('only'),
+    perTool: process.argv.includes('--per-tool'),
+    warm: process.argv.includes('--warm'),
+  });
   if (process.argv.includes('--json')) console.log(JSON.stringify(out, null, 2));
   else {
     const t = out.totals;
