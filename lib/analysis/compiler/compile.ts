@@ -336,7 +336,7 @@ function safeJson<T>(s: string, dflt: T): T {
 // source with the same settings, often on the same worker: keep recent results per thread. A hit
 // is only used if every import it read still has the same contents (a user may edit an imported
 // file between two runs), and is handed out as a copy, so no caller can change another's result.
-// SMTChecker runs (modelChecker / smtPragma) are never kept: their output depends on time limits.
+// SMTChecker runs (modelChecker / smtPragma) and isolated runs are never kept: their output depends on time limits.
 const compiled = sourceMemo<{ result: CompileResult; maxAttempts: number | null }>({ max: 4, maxChars: 4 * 1024 * 1024 });
 
 const memoStats = { hits: 0, misses: 0 };
@@ -388,7 +388,8 @@ export function compileTask(req: CompileRequest, ctx?: { started?: () => void })
   } catch (e) {
     return compileUncached(req, null, (e as Error).message);
   }
-  if (req.modelChecker || req.smtPragma) return compileUncached(req, prep);
+  // Nor are isolated runs: a budget may have stopped them.
+  if (req.modelChecker || req.smtPragma || req.isolate) return compileUncached(req, prep);
   const outputs = req.outputs === 'check' ? 'check' : 'full';
   // A full result answers a check request too (it holds the ABI and everything else).
   for (const o of outputs === 'check' ? (['check', 'full'] as const) : (['full'] as const)) {
