@@ -30,6 +30,11 @@ export interface AnalysisInput {
   /** The engine's compilation of this source (tools that need the compiler choice reuse it
    *  instead of compiling again); `contracts` are those defined in the submitted file. */
   compilation?: Promise<{ ok: boolean; compiler: string | null; errors: string[]; contracts: string[] }>;
+  /** The engine's full compile of this source when it made one (full mode: ABI, bytecode, source
+   *  maps, AST — a CompileResult of lib/analysis/compiler), so tools that need exactly that (the
+   *  EVM tools) hand it to their pool task instead of compiling again on another worker; null
+   *  when there is none (quick mode, a failed or unfinished compile, a project build). */
+  compiled?: Promise<unknown>;
 }
 
 export interface ToolRunOptions {

@@ -422,6 +422,10 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
         contracts: outline.contracts.map((c) => ({ name: c.name, kind: c.kind, abstract: c.abstract, line: c.line, end_line: c.end_line })),
         roots: input.roots ?? deps.contractRoots,
         compilation: sharedCompilation,
+        // What the EVM tools compile is this very request (compileRequestFor, full outputs): they
+        // take the result instead of compiling again on the worker that did not run it.
+        compiled:
+          auditType === 'quick' || precompiled ? Promise.resolve(null) : compiling.then((r) => ('timedOut' in r || !r.ok ? null : r)),
       };
       const mode: 'quick' | 'full' = auditType === 'quick' ? 'quick' : 'full';
       const results = new Map<string, ToolResult>();

@@ -2,6 +2,7 @@
 // timeout is logged with its cause (the result's `error` carries the same text), so a failed
 // run in a long benchmark or a busy server can be explained from the log alone.
 import type { AnalysisInput, ToolRunOutput } from '../../kernel/index.ts';
+import type { CompileResult } from '../../lib/analysis/compiler/index.ts';
 
 /** The part of the plugin logger (pino) the tools use. */
 export interface ToolLog {
@@ -31,6 +32,12 @@ export function reportOutcome(log: ToolLog | undefined, tool: string, file: stri
  * does not compile, or defines no contract at all, the run is `skipped` with that cause before a
  * pool task is queued. null: go ahead (also when no shared compile was handed in).
  */
+/** The engine's full compile (AnalysisInput.compiled) for a pool task, or null. */
+export async function sharedCompile(input: AnalysisInput): Promise<CompileResult | null> {
+  const c = input.compiled ? ((await input.compiled) as CompileResult | null) : null;
+  return c && c.ok ? c : null;
+}
+
 export async function skipUnlessDeployable(input: AnalysisInput, what: string): Promise<ToolRunOutput | null> {
   if (!input.compilation) return null;
   const c = await input.compilation;

@@ -1,6 +1,6 @@
 // Layer 4 (formal verification): registers the solc SMTChecker tool. It runs offline on the
 // compilers installed with the package, inside the kernel worker pool so a solver that does
-// not return within the budget is killed with its worker rather than stalling the request.
+// not return within the budget is stopped (its solc thread only) rather than stalling the request.
 import { definePlugin } from '../../kernel/index.ts';
 import { createSmtCheckerTool, type SmtEngine } from './smtchecker.ts';
 

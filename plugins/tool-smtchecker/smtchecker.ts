@@ -1,6 +1,7 @@
 // The solc SMTChecker as an analysis tool: compiles the contract with the model checker enabled
-// (in a pool worker, so a solver that never returns is killed at the budget) and turns each
-// "happens here" warning into a finding whose evidence is the solver's counterexample.
+// (in a pool task whose solc runs on a helper thread, so a solver that never returns is stopped
+// at the budget without killing the pool worker) and turns each "happens here" warning into a
+// finding whose evidence is the solver's counterexample.
 //
 // What each installed compiler can do (measured with the emscripten builds shipped on npm):
 //   0.4.11, 0.4.18   no SMTChecker (0.4.18 aborts with an internal error on the pragma)
@@ -9,7 +10,7 @@
 //   0.6.12           pragma enables BMC with the built-in Z3 (no settings.modelChecker)
 //   0.7.6            pragma + settings.modelChecker.engine (bmc | chc | all)
 //   0.8.30           settings.modelChecker {engine, targets, contracts}; no pragma needed
-// settings.modelChecker.timeout crashes the emscripten builds, so time is enforced by the pool.
+// settings.modelChecker.timeout crashes the emscripten builds, so time is enforced from outside solc.
 //
 // False positives avoided: "might happen" (unproved) results are kept only in full mode and at
 // low confidence; overflow in checked 0.8 arithmetic is not a finding: it can only revert the
@@ -396,9 +397,6 @@ export function smtFindings(
 function isTimeout(e: unknown): boolean {
   return (e as { code?: string })?.code === 'task_timeout';
 }
-function isAbort(e: unknown): boolean {
-  return (e as { code?: string })?.code === 'task_aborted';
-}
 
 export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
   const quickBudget = opts.quickBudgetMs ?? 6000;
@@ -524,8 +522,8 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
     const jobName = (j: (typeof jobs)[number]) =>
       `${j.unit ?? input.file}${j.targets && groups.length > 1 ? ` [${j.targets.join(', ')}]` : ''}`;
     for (const [i, job] of jobs.entries()) {
-      // A job its budget ended cost a pool worker (killed; the next task there reloads solc): in
-      // full mode one is enough, the rest of the file's jobs are listed instead.
+      // A job its budget ended used its share and cost a solc reload (its helper thread is
+      // stopped): in full mode one is enough, the rest of the file's jobs are listed instead.
       if (i >= affordable || overBudget.length) {
         overBudget.push(jobName(job));
         continue;
@@ -559,20 +557,26 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
             outputs: 'check',
             smtPragma: semver.lt(version, '0.8.0'),
             modelChecker,
+            // The budget is solver time, counted on a helper thread of the worker that runs the
+            // compile (waiting behind other tools in the queue does not count): a job past it
+            // stops that helper only, so the pool worker keeps solc, Z3 and the parser loaded.
+            // It answers a little before the request's deadline, when the pool would kill it.
+            isolate: { budgetMs: perJob, deadline: run.deadline - Math.min(500, Math.max(100, (run.deadline - Date.now()) * 0.05)) },
           },
-          // The budget is solver time: it starts when a worker picks the compile up, not while it
-          // waits behind other tools in the queue. The request's deadline still caps it.
-          { pool: opts.pool, signal: run.signal, deadline: run.deadline, budgetMs: perJob },
+          { pool: opts.pool, signal: run.signal, deadline: run.deadline },
         );
       } catch (e) {
         if (isTimeout(e)) {
-          // Full mode: the tool's own budget ending a job is part of the plan (status success,
-          // what was not answered is listed); the request's deadline ending it is a timeout.
-          (mode === 'full' && run.deadline - Date.now() > 250 ? overBudget : timedOut).push(jobName(job));
+          timedOut.push(jobName(job));
           continue;
         }
-        if (isAbort(e)) throw e;
         throw e;
+      }
+      if (r.stopped) {
+        // Full mode: the tool's own budget ending a job is part of the plan (status success,
+        // what was not answered is listed); the request's deadline ending it is a timeout.
+        (mode === 'full' && r.stopped.why === 'budget' ? overBudget : timedOut).push(jobName(job));
+        continue;
       }
       if (!r.ok)
         return {

@@ -70,3 +70,36 @@ test('config: the same section set under the old and the new id is a clear error
     await k.stop();
   }
 });
+
+test('full mode compiles once: both EVM tools take the engine compile instead of compiling again', async () => {
+  const { createAnalysisEngine } = await import('../../plugins/analysis-engine/engine.ts');
+  const { createFuzzTool } = await import('../../plugins/tool-evm/fuzz/tool.ts');
+  const { createSymbolicTool } = await import('../../plugins/tool-evm/symbolic/tool.ts');
+  const { compileMemoStats } = await import('../../lib/analysis/compiler/index.ts');
+  // No pool: every compile runs in this thread, where the memo counts them.
+  const engine = createAnalysisEngine({
+    registry: { tools: () => [createFuzzTool({ pool: null, budgetMs: 10_000 }), createSymbolicTool({ pool: null, budgetMs: 60_000 })] },
+    pool: null,
+  });
+  const source =
+    '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\ncontract Once {\n  function kill() external { selfdestruct(payable(msg.sender)); }\n}\n';
+  const before = compileMemoStats();
+  const r = await engine.analyze({ source, file: 'Once.sol' }, { mode: 'full', timeoutMs: 120_000 });
+  const after = compileMemoStats();
+  assert.deepEqual(
+    r.results.map((t) => [t.tool, t.status]),
+    [
+      ['vigil-fuzz', 'success'],
+      ['vigil-symbolic', 'success'],
+    ],
+  );
+  // The engine's compile is the only one (a tool compiling again would be a memo hit here).
+  assert.equal(after.misses - before.misses, 1);
+  assert.equal(after.hits - before.hits, 0);
+  // And both proved the unprotected selfdestruct from that compile.
+  for (const tool of ['vigil-fuzz', 'vigil-symbolic'])
+    assert.ok(
+      r.findings.some((f) => f.tools.includes(tool) && f.location.line === 4),
+      `${tool} found the selfdestruct: ${JSON.stringify(r.results.map((t) => [t.tool, t.error, t.findings.map((f) => f.location.line)]))}`,
+    );
+});

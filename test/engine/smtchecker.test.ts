@@ -75,10 +75,12 @@ test('a source that does not compile is skipped with the compiler message', asyn
   assert.match(r.error!, /needs a compiling contract/);
 });
 
-test('quick mode: a contract that exceeds the budget reports timeout, not error', async () => {
+test('quick mode: a contract that exceeds the budget reports timeout, not error; the pool worker lives on', async () => {
   const { TinyWorkerPool } = await import('../../kernel/pool.ts');
   const pool = new TinyWorkerPool({ maxThreads: 1 });
+  const tasks = new URL('../fixtures/pool/tasks.ts', import.meta.url).pathname;
   try {
+    const before = await pool.run<{ threadId: number }>(tasks, 'add', { x: 1, y: 1 });
     // 40 ms is less than any solc run with the model checker takes, even on a warm worker.
     const t = createSmtCheckerTool({ pool, quickBudgetMs: 40 });
     const r = await t.run(
@@ -92,6 +94,21 @@ test('quick mode: a contract that exceeds the budget reports timeout, not error'
     );
     assert.equal(r.status, 'timeout');
     assert.match(r.error!, /quick-mode budget \(40 ms per contract\) on L/);
+    // Only the solc thread the job ran on was stopped, not the worker (which keeps what it loaded).
+    const after = await pool.run<{ threadId: number }>(tasks, 'add', { x: 1, y: 1 });
+    assert.equal(after.threadId, before.threadId);
+    // And the next job gets a fresh solc thread and its answer.
+    const ok = await createSmtCheckerTool({ pool, quickBudgetMs: 60_000 }).run(
+      {
+        source:
+          '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\ncontract M { function f(uint a) public pure { assert(a != 5); } }\n',
+        file: 'M.sol',
+        sha256: '',
+      },
+      { signal: new AbortController().signal, deadline: Date.now() + 60_000, mode: 'quick' },
+    );
+    assert.equal(ok.status, 'success', ok.error ?? '');
+    assert.ok(ok.findings.some((f) => f.detector === 'smtchecker-assert'));
   } finally {
     await pool.close();
   }

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import semver from 'semver';
 import type { WorkerPool } from '../../../kernel/index.ts';
 import { loadCompiler } from './solc-loader.ts';
+import { compileInSidecar, SidecarStop } from './solc-sidecar.ts';
 import { sourceMemo } from '../source-memo.ts';
 import {
   blankPragmas,
@@ -66,6 +67,10 @@ export interface CompileRequest {
   smtPragma?: boolean;
   /** How many compiler series to try when the first fails (default 3). */
   maxAttempts?: number;
+  /** Run solc in a helper thread of the calling thread (solc-sidecar.ts), stopped after
+   *  `budgetMs` of its CPU time or at `deadline` (epoch ms): the result then has `stopped`, and
+   *  the worker running this task stays alive with everything it has loaded. For the SMTChecker. */
+  isolate?: { budgetMs: number; deadline: number };
 }
 
 export interface CompileResult {
@@ -86,6 +91,8 @@ export interface CompileResult {
   /** Key of the submitted source in solc's output. */
   sourceKey: string;
   durationMs: number;
+  /** An `isolate`d compile its budget or deadline stopped (no output). */
+  stopped?: { why: 'budget' | 'deadline'; message: string };
 }
 
 const SMT_PRAGMA = 'pragma experimental SMTChecker; ';
@@ -208,7 +215,6 @@ interface Attempt {
 }
 
 function runOnce(req: CompileRequest, prep: Prepared, c: InstalledCompiler, blank: boolean, missing: string[]): Attempt {
-  const solc = loadCompiler(c.version);
   const mainKey = prep.mainKey;
   let prefixBytes = 0;
   const usePragma = req.smtPragma && semver.lt(c.version, '0.8.0');
@@ -235,14 +241,25 @@ function runOnce(req: CompileRequest, prep: Prepared, c: InstalledCompiler, blan
         : `import "${p}" cannot be resolved: the contract was submitted as text, so imports have nowhere to come from (submit it by path, or flatten it)`,
     };
   };
-  const raw = solc.compileStandard(input, onImport);
+  let raw: string;
+  let longVersion: string;
+  if (req.isolate) {
+    const r = compileInSidecar(c.version, input, req.isolate);
+    for (const p of r.imports) onImport(p);
+    raw = r.raw;
+    longVersion = r.longVersion;
+  } else {
+    const solc = loadCompiler(c.version);
+    raw = solc.compileStandard(input, onImport);
+    longVersion = solc.longVersion;
+  }
   let out: any;
   try {
     out = JSON.parse(raw);
   } catch {
     out = { errors: [{ severity: 'error', type: 'CompilerError', message: `solc ${c.version} returned output that is not JSON` }] };
   }
-  return { out, compiler: c, longVersion: solc.longVersion, prefixBytes, mainKey };
+  return { out, compiler: c, longVersion, prefixBytes, mainKey };
 }
 
 function diagnostics(
@@ -326,7 +343,7 @@ function safeJson<T>(s: string, dflt: T): T {
 // source with the same settings, often on the same worker: keep recent results per thread. A hit
 // is only used if every import it read still has the same contents (a user may edit an imported
 // file between two runs), and is handed out as a copy, so no caller can change another's result.
-// SMTChecker runs (modelChecker / smtPragma) are never kept: their output depends on time limits.
+// SMTChecker runs (modelChecker / smtPragma) and isolated runs are never kept: their output depends on time limits.
 const compiled = sourceMemo<{ result: CompileResult; maxAttempts: number | null }>({ max: 4, maxChars: 4 * 1024 * 1024 });
 
 const memoStats = { hits: 0, misses: 0 };
@@ -363,7 +380,7 @@ function attemptsFit(req: CompileRequest, hit: { result: CompileResult; maxAttem
 export function compileTask(req: CompileRequest, ctx?: { started?: () => void }): CompileResult {
   // A solver budget (the SMTChecker's) is solving time: a cold worker loads the compiler first
   // (seconds on a busy machine, once per worker), and only then does the budget start.
-  if (req.compiler) {
+  if (req.compiler && !req.isolate) {
     try {
       loadCompiler(req.compiler);
     } catch {
@@ -378,7 +395,8 @@ export function compileTask(req: CompileRequest, ctx?: { started?: () => void })
   } catch (e) {
     return compileUncached(req, null, (e as Error).message);
   }
-  if (req.modelChecker || req.smtPragma) return compileUncached(req, prep);
+  // Nor are isolated runs: a budget may have stopped them.
+  if (req.modelChecker || req.smtPragma || req.isolate) return compileUncached(req, prep);
   const outputs = req.outputs === 'check' ? 'check' : 'full';
   // A full result answers a check request too (it holds the ABI and everything else).
   for (const o of outputs === 'check' ? (['check', 'full'] as const) : (['full'] as const)) {
@@ -497,6 +515,12 @@ function compileUncached(req: CompileRequest, prep: Prepared | null, prepError?:
     try {
       a = runOnce(req, prep, c, blank, missing);
     } catch (e) {
+      if (e instanceof SidecarStop) {
+        base.reason = e.message;
+        base.errors.push(diag(e.message));
+        base.durationMs = Date.now() - t0;
+        return { ...base, compiler: c.version, stopped: { why: e.why, message: e.message } };
+      }
       base.attempts.push({ compiler: c.version, ok: false, first_error: `solc ${c.version} crashed: ${(e as Error).message}` });
       continue;
     }

@@ -240,12 +240,20 @@ export class SiteMapper {
   }
 }
 
-type EvmCompileRequest = { source: string; file: string; absPath?: string | null; roots?: string[] };
+type EvmCompileRequest = {
+  source: string;
+  file: string;
+  absPath?: string | null;
+  roots?: string[];
+  /** The engine's compile of this very request (AnalysisInput.compiled), when it made one. */
+  compiled?: CompileResult | null;
+};
 
 /** Compiles (in this thread) with everything the EVM tools need: bytecode, runtime source maps,
- *  the AST for the file id. The same request as the engine's full-mode compile, so a worker that
- *  compiled it already answers from its memo. */
+ *  the AST for the file id. The same request as the engine's full-mode compile: its result, when
+ *  the engine handed it in, is used as is (else a worker that compiled it answers from its memo). */
 export function compileForEvm(req: EvmCompileRequest): CompileResult {
+  if (req.compiled?.ok && req.compiled.ast !== undefined) return req.compiled;
   return compileTask({ source: req.source, file: req.file, absPath: req.absPath ?? null, roots: req.roots, outputs: 'full', ast: true });
 }
 

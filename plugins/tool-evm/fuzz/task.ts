@@ -4,6 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Finding, ToolStatus } from '../../../schemas/finding.ts';
 import { compileProgram } from '../evm/program.ts';
+import type { CompileResult } from '../../../lib/analysis/compiler/index.ts';
 import { fuzzProgram, type FuzzResult } from './fuzzer.ts';
 import { proofsToFindings } from './findings.ts';
 import { causeOf } from '../outcome.ts';
@@ -25,6 +26,8 @@ export interface FuzzTaskArgs {
   priorFunctions?: string[];
   seed?: number;
   maxSequences?: number;
+  /** The engine's compile of this source (full outputs and AST), when it made one. */
+  compiled?: CompileResult | null;
 }
 
 export interface FuzzTaskResult {

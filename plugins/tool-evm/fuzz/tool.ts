@@ -14,7 +14,7 @@
 import type { AnalysisInput, AnalysisTool, ToolRunOptions, ToolRunOutput, WorkerPool } from '../../../kernel/index.ts';
 import { installedCompilers } from '../../../lib/analysis/compiler/index.ts';
 import { FUZZ_MODULE, fuzzTask, type FuzzTaskArgs, type FuzzTaskResult } from './task.ts';
-import { causeOf, reportOutcome, skipUnlessDeployable, type ToolLog } from '../outcome.ts';
+import { causeOf, reportOutcome, sharedCompile, skipUnlessDeployable, type ToolLog } from '../outcome.ts';
 
 export interface FuzzToolOptions {
   pool: WorkerPool | null;
@@ -96,6 +96,7 @@ export function createFuzzTool(opts: FuzzToolOptions): AnalysisTool {
           deadline: taskDeadline,
           budgetMs,
           priorFunctions,
+          compiled: await sharedCompile(input),
         },
         { signal: run.signal, killAt },
       );

@@ -29,6 +29,8 @@ export interface SymbolicRequest {
   solverTimeoutMs?: number;
   /** Time the run may take from the moment a worker starts it (queueing in the pool not counted). */
   budgetMs?: number;
+  /** The engine's compile of this source (full outputs and AST), when it made one. */
+  compiled?: CompileResult | null;
 }
 
 export interface SinkReport {

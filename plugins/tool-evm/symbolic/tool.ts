@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { AnalysisInput, AnalysisTool, ToolRunOptions, ToolRunOutput, WorkerPool } from '../../../kernel/index.ts';
 import { installedCompilers } from '../../../lib/analysis/compiler/index.ts';
 import { SYMBOLIC_TOOL, symbolicTask, type SymbolicRequest, type SymbolicResult } from './analyze.ts';
-import { causeOf, reportOutcome, skipUnlessDeployable, type ToolLog } from '../outcome.ts';
+import { causeOf, reportOutcome, sharedCompile, skipUnlessDeployable, type ToolLog } from '../outcome.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const SYMBOLIC_MODULE = path.resolve(here, './analyze.ts');
@@ -79,6 +79,7 @@ export function createSymbolicTool(opts: SymbolicToolOptions): AnalysisTool {
           budgetMs: budgetOverride ?? budget,
           limits,
           solverTimeoutMs: opts.solverTimeoutMs,
+          compiled: await sharedCompile(input),
         },
         run,
       );

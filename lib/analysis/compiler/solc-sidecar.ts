@@ -1,0 +1,193 @@
+// A solc run that may not end by itself (the SMTChecker: settings.modelChecker.timeout crashes
+// the emscripten builds, so nothing inside solc bounds a query) runs in a helper thread owned by
+// the calling thread (a kernel pool worker), under a CPU-time budget: when the budget or the
+// deadline runs out, only the helper is terminated. Before, the pool killed the worker itself,
+// and the next task there reloaded everything it holds warm (modules, the parser, solc, Z3) —
+// several CPU-seconds per overrun. The helper keeps its compiler loaded between runs, and is
+// dropped after a minute without work (or with its owner).
+//
+// The caller blocks while the helper compiles (Atomics.wait; the pool worker has nothing else
+// to do), so the compile stays a synchronous call for compile.ts.
+import { receiveMessageOnPort, MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { readFileSync } from 'node:fs';
+import { compilerModule, type CompilerModule } from './solc-loader.ts';
+
+/** The helper's code (plain CommonJS: it only loads a solc-js build and compiles). */
+const HELPER = `(() => {
+const { workerData } = require('node:worker_threads');
+const fs = require('node:fs');
+const { mod, port, state } = workerData;
+const flag = new Int32Array(state);
+let cpuFile = null;
+try {
+  cpuFile = '/proc/' + fs.readlinkSync('/proc/thread-self') + '/schedstat';
+  fs.readFileSync(cpuFile, 'utf8');
+} catch {
+  cpuFile = null;
+}
+const done = (msg) => {
+  port.postMessage(msg);
+  Atomics.store(flag, 0, 2);
+  Atomics.notify(flag, 0);
+};
+let solc;
+try {
+  solc = mod.soljson ? require(mod.wrapper)(require(mod.soljson)) : require(mod.pkg);
+} catch (e) {
+  done({ crashed: 'loading solc ' + mod.version + ' failed: ' + String((e && e.message) || e) });
+  return;
+}
+const fn = typeof solc.compileStandardWrapper === 'function' ? solc.compileStandardWrapper : solc.compile;
+const longVersion = typeof solc.version === 'function' ? String(solc.version()) : mod.version;
+done({ ready: true, cpuFile, longVersion });
+port.on('message', ({ input }) => {
+  const imports = [];
+  // Every import was resolved before the compile: solc asks only for what is not there.
+  const onImport = (p) => {
+    imports.push(p);
+    return { error: 'import "' + p + '" not found' };
+  };
+  let raw;
+  try {
+    raw = fn(input, mod.modern ? { import: onImport } : onImport);
+  } catch (e) {
+    done({ crashed: String((e && e.message) || e) });
+    return;
+  }
+  done({ raw, imports });
+});
+})();
+`;
+
+interface Helper {
+  version: string;
+  worker: Worker;
+  port: MessagePort;
+  flag: Int32Array;
+  cpuFile: string | null;
+  longVersion: string;
+  idle: NodeJS.Timeout | null;
+}
+
+/** One helper per compiler release this thread has model-checked with (in practice one). */
+const helpers = new Map<string, Helper>();
+const IDLE_MS = 60_000;
+const POLL_MS = 25;
+
+export class SidecarStop extends Error {
+  /** 'budget': the run used its CPU budget; 'deadline': the caller's deadline came first. */
+  constructor(
+    readonly why: 'budget' | 'deadline',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function cpuMs(file: string | null): number | null {
+  if (!file) return null;
+  try {
+    return Number(readFileSync(file, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return null;
+  }
+}
+
+function drop(h: Helper): void {
+  if (h.idle) clearTimeout(h.idle);
+  helpers.delete(h.version);
+  h.port.close();
+  void h.worker.terminate();
+}
+
+/** Waits (blocking this thread) until the helper flags an answer, or `stop` says to give up. */
+function waitFor(h: Helper, stop: () => SidecarStop | null): unknown {
+  for (;;) {
+    Atomics.wait(h.flag, 0, 1, POLL_MS);
+    if (Atomics.load(h.flag, 0) === 2) {
+      // The message is queued before the flag is set; a few tries cover the hand-over.
+      for (let i = 0; i < 100; i++) {
+        const m = receiveMessageOnPort(h.port);
+        if (m) return m.message;
+        Atomics.wait(h.flag, 0, 2, 1);
+      }
+      throw new Error('the compiler thread flagged an answer it did not send');
+    }
+    const s = stop();
+    if (s) {
+      drop(h);
+      throw s;
+    }
+  }
+}
+
+function helperFor(version: string, deadline: number): Helper {
+  const kept = helpers.get(version);
+  if (kept) return kept;
+  const mod: CompilerModule = compilerModule(version);
+  const { port1, port2 } = new MessageChannel();
+  const state = new SharedArrayBuffer(4);
+  const flag = new Int32Array(state);
+  Atomics.store(flag, 0, 1);
+  const worker = new Worker(HELPER, {
+    eval: true,
+    // Nothing but solc-js runs there: no TypeScript loader or other flags of this thread.
+    execArgv: [],
+    workerData: { mod, port: port2, state },
+    transferList: [port2],
+  });
+  worker.unref();
+  port1.unref();
+  const h: Helper = { version, worker, port: port1, flag, cpuFile: null, longVersion: version, idle: null };
+  worker.on('error', () => drop(h));
+  // Loading the compiler is not part of a run's budget (a cold thread pays it once), only the deadline.
+  const hello = waitFor(h, () =>
+    Date.now() > deadline ? new SidecarStop('deadline', `loading solc ${version} did not finish before the deadline`) : null,
+  ) as { crashed?: string; cpuFile: string | null; longVersion: string };
+  if (hello.crashed !== undefined) {
+    drop(h);
+    throw new Error(hello.crashed);
+  }
+  h.cpuFile = hello.cpuFile;
+  h.longVersion = hello.longVersion;
+  helpers.set(version, h);
+  return h;
+}
+
+/**
+ * One standard-JSON compile with `version` in this thread's helper, stopped after `budgetMs` of
+ * the helper's CPU time (wall time where the OS does not report a thread's CPU) or at
+ * `deadline`: then the helper is terminated and a SidecarStop thrown. A solc crash is an Error.
+ */
+export function compileInSidecar(
+  version: string,
+  input: string,
+  limits: { budgetMs: number; deadline: number },
+): { raw: string; imports: string[]; longVersion: string; cpuMs: number | null } {
+  const h = helperFor(version, limits.deadline);
+  if (h.idle) clearTimeout(h.idle);
+  h.idle = null;
+  const cpu0 = cpuMs(h.cpuFile);
+  const t0 = Date.now();
+  const used = () => {
+    const c = cpuMs(h.cpuFile);
+    return cpu0 !== null && c !== null ? c - cpu0 : Date.now() - t0;
+  };
+  Atomics.store(h.flag, 0, 1);
+  h.port.postMessage({ input });
+  const out = waitFor(h, () => {
+    if (Date.now() > limits.deadline) return new SidecarStop('deadline', `solc ${version} was stopped at the deadline`);
+    const u = used();
+    return u >= limits.budgetMs
+      ? new SidecarStop('budget', `solc ${version} was stopped after ${Math.round(u)} ms of its ${limits.budgetMs} ms budget`)
+      : null;
+  }) as { raw?: string; imports?: string[]; crashed?: string };
+  const spent = cpu0 !== null ? used() : null;
+  h.idle = setTimeout(() => drop(h), IDLE_MS);
+  h.idle.unref();
+  if (out.crashed !== undefined) {
+    drop(h);
+    throw new Error(out.crashed);
+  }
+  return { raw: out.raw ?? '', imports: out.imports ?? [], longVersion: h.longVersion, cpuMs: spent };
+}
