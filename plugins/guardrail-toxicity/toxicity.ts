@@ -870,7 +870,6 @@ export function createToxicityGuardrail(overrides: Record<string, unknown> = {},
         }
         return {
           ...s,
-          threshold: num(s.threshold, 'toxicity.threshold', 0, 1),
           category_thresholds,
           use_classifier: s.use_classifier !== false,
         };
