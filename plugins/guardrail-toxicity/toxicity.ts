@@ -140,6 +140,8 @@ interface Lexicon {
   THREAT_VERBS: string[];
   INSULTS: string[];
   SLURS: Record<string, number>;
+  /** Slurs obscenity's English list lacks, as patterns (with their sense guards) and weights. */
+  EXTRA_SLURS: Record<string, number>;
   SEXUAL: string[];
 }
 const LEX = JSON.parse(fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'data', 'lexicon.json'), 'utf8')) as Lexicon;
@@ -156,7 +158,7 @@ const GROUP = `(?:(?:all|these|those|the|most|every|many|some|you|fucking|damn|f
 
 /** Any mention of a protected group (noun or adjective), for gating the classifier's identity heads. */
 const GROUP_MENTION = wordRegex(
-  `${WORD_START}(?:${alt(GROUP_NOUNS)}|${alt(GROUP_ADJ)}|jew|muslim|immigrant|migrant|refugee|woman|girl|gay|homo|trans|disabilities)${'(?![\\p{L}\\p{N}])'}`,
+  `${WORD_START}(?:${alt(GROUP_NOUNS)}|${alt(GROUP_ADJ)}|${alt(LEX.SINGULAR_NOUNS)}|homo|disabilities)${'(?![\\p{L}\\p{N}])'}`,
   'gu',
 );
 
@@ -316,6 +318,12 @@ targetRule(
   { identity_attack: 0.95, threat: 0.95 },
   `${b}(?:${TARGET}\\s+(?:should|must|ought to|need to|needs to|deserve to|deserves to|have to|has to|will|are going to|is going to)\\s+(?:all\\s+)?(?:be\\s+)?(?:\\p{L}+ly\\s+)?${VIOLENT_PP}|(?:if|wish|hope|when|until)\\s+(?:all\\s+)?(?:the\\s+)?${TARGET}\\s+(?:were|was|are|is|got|get|would be)\\s+(?:all\\s+)?${VIOLENT_PP}|${TARGET}\\s+(?:deserves?|need|needs|should get)\\s+(?:a bullet|a rope|the rope|to (?:die|hang|burn|suffer|be shot))|(?:death|destruction)\\s+(?:to|2)\\s+(?:all\\s+)?${TARGET}|${TARGET}\\s+(?:is|are)\\s+(?:a\\s+)?dead(?:\\s+(?:one|ones))?|(?:make|making)\\s+${TARGET}(?:\\s+[\\p{L}']+){0,4}?\\s+(?:pay|suffer|bleed))${e}`,
 );
+// Harm announced to a member of the group ("any <g> who shows up will get his skull cracked").
+targetRule(
+  'target_harmed',
+  { identity_attack: 0.95, threat: 0.95 },
+  `${b}${TARGET}(?:\\s+[\\p{L}']+){0,5}?\\s+(?:will|is going to|are going to|gonna|should|would)\\s+get\\s+(?:(?:his|her|their|its|a)\\s+)?(?:skull|head|teeth|face|legs?|neck|throat|arms?|ribs?)s?\\s+(?:cracked|smashed|kicked in|bashed in|caved in|broken|snapped|slit|cut|knocked out)${e}`,
+);
 targetRule(
   'target_profanity',
   { identity_attack: 0.8, insult: 0.8 },
@@ -403,7 +411,7 @@ function repairSpelling(t: string): string | null {
 // threats.
 const TARGET_ANY = wordRegex(`${b}(?:${TARGET}|they|them|these people|those people)${e}`, 'gu');
 const HOSTILE_ANY = wordRegex(
-  `${b}(?:${NEG_WORD}|${HATE_VERB}|${VIOLENT_PP}|rodents?|hates?|hated|hating|(?:my|our) (?:hatred|hate|disgust|contempt|loathing)|throw up|puke|vomit|disgust\\p{L}*|repuls\\p{L}*|ruins?|ruined|murder\\p{L}*|shoot|knife|stab\\p{L}*|gas|end them|go back|back where (?:they|you) came from|back home|kept out|keep (?:them|\\p{L}+) out|get out|want (?:them|you) gone|disappear|breed|multiply|swarm|infest\\p{L}*|incapable|liars?|vile|inferior|degenerates?|(?:not|never|no)\\s+(?:\\p{L}+\\s+){0,2}?(?:worthy|welcome|human|real people|trusted|respect\\p{L}*|equals?|kindness|rights)|deserves? no|never (?:let|allow|trust|hire|respect|marry)|(?:do not|don'?t|never) want)${e}`,
+  `${b}(?:${NEG_WORD}|${HATE_VERB}|${VIOLENT_PP}|rodents?|hates?|hated|hating|(?:my|our) (?:hatred|hate|disgust|contempt|loathing)|throw up|puke|vomit|disgust\\p{L}*|repuls\\p{L}*|ruins?|ruined|murder\\p{L}*|shoot|knife|stab\\p{L}*|gas|end them|go back|back where (?:they|you) came from|back home|kept out|keep (?:them|\\p{L}+) out|get out|want (?:them|you) gone|disappear|breed|multiply|swarm|infest\\p{L}*|incapable|liars?|vile|inferior|degenerates?|(?:not|never|no)\\s+(?:\\p{L}+\\s+){0,2}?(?:worthy|welcome|human|real people|trusted|respect\\p{L}*|equals?|kindness|rights)|deserves? no|never (?:let|allow|trust|hire|respect|marry)|(?:do not|don'?t|never) want|(?:have|has|got) no (?:morals|shame|decency|honou?r|manners|brains|values|conscience|culture|loyalty|dignity|souls?)|(?:an )?insult to (?:humans|humanity|the human race|real people)|(?:better|safer|cleaner|nicer|happier)\\s+(?:\\p{L}+\\s+){0,3}?(?:with|if there were) (?:fewer|less|no))${e}`,
   'gu',
 );
 const NEGATED_BEFORE = /(?:^|[^\p{L}])(?:not|never|no|nobody|nothing|n't|nor|without|hardly)(?:\s+\p{L}+){0,2}\s*$/u;
@@ -517,11 +525,18 @@ const DAMP = 0.35;
 /** Slurs by weight: lower where the word is widely reclaimed or has other senses ("nigga" in AAVE, "dyke", "coon"). */
 const SLURS = new Map<string, number>(Object.entries(LEX.SLURS));
 const SEXUAL = new Set(LEX.SEXUAL);
-// Slurs obscenity's English list lacks, matched on the de-obfuscated text ("w3tb4ck" -> "wetback").
-const EXTRA_SLURS = wordRegex(
-  `${WORD_START}(?:wetbacks?|ragheads?|towelheads?|beaners?|gooks?|pakis?|kykes?|sandn[i1]gg(?:er|a)s?|golliwogs?|spics?|spicks?|gypos?|gyppos?|yids?|spaz|spazz(?:es)?|spastics?(?!\\s+(?:paralysis|diplegia|hemiplegia|quadriplegia|colon|muscles?|gait|movements?|cerebral|dysphonia))|kanaken?|schwuchteln?|maricones?|sudacas?|bougnoules?)(?![\\p{L}\\p{N}])`,
-  'gu',
-);
+// Slurs obscenity's English list lacks, matched on the de-obfuscated text ("w3tb4ck" -> "wetback"),
+// each with its weight (lexicon.json); a pattern's lookahead keeps other senses out ("coon hound").
+const EXTRA_SLUR_PATTERNS = Object.entries(LEX.EXTRA_SLURS).map(([p, w]) => ({ re: new RegExp(p, 'uy'), w }));
+const EXTRA_SLURS = wordRegex(`${WORD_START}(?:${Object.keys(LEX.EXTRA_SLURS).join('|')})(?![\\p{L}\\p{N}])`, 'gu');
+/** The weight of the extra slur that matched at `at` of t. */
+function extraSlurWeight(t: string, at: number): number {
+  for (const x of EXTRA_SLUR_PATTERNS) {
+    x.re.lastIndex = at;
+    if (x.re.test(t)) return x.w;
+  }
+  return 0.85;
+}
 /** Long slurs also inside a word, as spaced-letter joining leaves them ("you are a f a g g o t" -> "afaggot"); "snigger" is not one. */
 const EMBEDDED_SLURS = /faggot|(?<!s)nigger/g;
 let matcher: RegExpMatcher | null = null;
@@ -757,9 +772,13 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   EXTRA_SLURS.re.lastIndex = 0;
   for (let m = execWord(EXTRA_SLURS, n.text), k = 0; m && k < 20; m = execWord(EXTRA_SLURS, n.text), k++) {
     const [s0, e0] = mapSpan(n, m.index, m.index + m[0].length, text);
-    spans.push({ kind: 'slur', category: 'identity_attack', start: s0, end: e0, weight: 0.85 });
-    slurMax = Math.max(slurMax, 0.85);
-    slurHostile = true;
+    // Claimed for the speaker's own group ("as a dyke", "we queers"): reclaimed, as for obscenity's slurs.
+    const sense = slurSense(m[0], text, s0, e0);
+    if (sense === 'other') continue;
+    const w = sense === 'in_group' ? extraSlurWeight(n.text, m.index) * 0.2 : extraSlurWeight(n.text, m.index);
+    spans.push({ kind: sense === 'in_group' ? 'reclaimed_slur' : 'slur', category: 'identity_attack', start: s0, end: e0, weight: w });
+    slurMax = Math.max(slurMax, w);
+    if (sense !== 'in_group') slurHostile = true;
   }
   EMBEDDED_SLURS.lastIndex = 0;
   for (let m = EMBEDDED_SLURS.exec(n.text), k = 0; m && k < 20; m = EMBEDDED_SLURS.exec(n.text), k++) {
@@ -813,7 +832,9 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
     let m: RegExpExecArray | null;
     while ((m = NEGATION.exec(n.text))) {
       const at = m.index;
-      if (matched.some(([a, z]) => at >= a && at < z)) continue;
+      const end = at + m[0].length;
+      // Part of a hit ("I would never let a <g> near ..."): the hit already reads it.
+      if (matched.some(([a, z]) => at < z && end > a)) continue;
       if (!matched.length || matched.some(([a]) => sameClause(n.text, at, a))) {
         damped = true;
         break;
