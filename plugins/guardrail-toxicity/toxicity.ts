@@ -162,6 +162,28 @@ const GROUP_MENTION = wordRegex(
   'gu',
 );
 
+/** The token every protected-group mention becomes in the classifier's input (maskGroups). */
+const GROUP_TOKEN = 'zgroupz';
+/**
+ * The classifier's view of normalised text: each protected-group mention replaced by one token,
+ * so that the heads learn what is said about a group rather than which groups the hateful
+ * training texts name (unmasked, "<group> have made this country better" scored 0.89 on the
+ * identity head). Training (training.ts) and scoring use it alike; text without a group is
+ * returned as it is.
+ */
+export function maskGroups(t: string): string {
+  GROUP_MENTION.re.lastIndex = 0;
+  let m = execWord(GROUP_MENTION, t);
+  if (!m) return t;
+  let out = '';
+  let from = 0;
+  for (let k = 0; m && k < 200; m = execWord(GROUP_MENTION, t), k++) {
+    out += t.slice(from, m.index) + GROUP_TOKEN;
+    from = m.index + m[0].length;
+  }
+  return out + t.slice(from);
+}
+
 const NEG_ADJ = alt(LEX.NEG_ADJ);
 const DEHUMANISING = alt(LEX.DEHUMANISING);
 const KILL = alt(LEX.KILL);
@@ -813,12 +835,13 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
     self_harm: 0,
   };
   if (model) {
-    const tf = tokenFeatures(n.text, model.insult.dims);
+    const ct = groupMention ? maskGroups(n.text) : n.text;
+    const tf = tokenFeatures(ct, model.insult.dims);
     // All heads in one pass over the features (the scores in TOXICITY_CATEGORIES order).
     let heads = packed.get(model);
     // A model not loaded from a file (built in code) is packed from its float heads once.
     if (!heads) packed.set(model, (heads = packHeads(TOXICITY_CATEGORIES.map((c) => model[c]))));
-    if (windowScores(heads, tf, 0, n.text.length, headOut))
+    if (windowScores(heads, tf, 0, ct.length, headOut))
       for (let h = 0; h < TOXICITY_CATEGORIES.length; h++) modelScore[TOXICITY_CATEGORIES[h]] = headOut[h];
   }
   // Hate that is reported or quoted ("he said '<group> are vermin'", "she wrote that ...") is
