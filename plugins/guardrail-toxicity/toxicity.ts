@@ -173,13 +173,24 @@ const GROUP_TOKEN = 'zgroupz';
  */
 export function maskGroups(t: string): string {
   GROUP_MENTION.re.lastIndex = 0;
-  let m = execWord(GROUP_MENTION, t);
-  if (!m) return t;
+  let n = 0;
+  for (let m = execWord(GROUP_MENTION, t); m && n < MAX_MENTIONS; m = execWord(GROUP_MENTION, t), n++) {
+    mentionAt[n] = m.index;
+    mentionEnd[n] = m.index + m[0].length;
+  }
+  return n ? maskSpans(t, n) : t;
+}
+/** Up to this many group mentions are read per message (windows and mask alike). */
+const MAX_MENTIONS = 50;
+const mentionAt = new Int32Array(MAX_MENTIONS);
+const mentionEnd = new Int32Array(MAX_MENTIONS);
+/** t with its first n mentions (mentionAt/mentionEnd) replaced by GROUP_TOKEN. */
+function maskSpans(t: string, n: number): string {
   let out = '';
   let from = 0;
-  for (let k = 0; m && k < 200; m = execWord(GROUP_MENTION, t), k++) {
-    out += t.slice(from, m.index) + GROUP_TOKEN;
-    from = m.index + m[0].length;
+  for (let k = 0; k < n; k++) {
+    out += t.slice(from, mentionAt[k]) + GROUP_TOKEN;
+    from = mentionEnd[k];
   }
   return out + t.slice(from);
 }
@@ -716,11 +727,15 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   // Group rules run only on the sentences that name a group and the sentence after each ("...
   // they are vile"): on the whole text their large alternations cost milliseconds per KB.
   const windows: Array<[number, string]> = [];
+  let mentions = 0;
   if (groupMention) {
     let last: [number, number] | null = null;
     const spans0: Array<[number, number]> = [];
     GROUP_MENTION.re.lastIndex = 0;
-    for (let g = execWord(GROUP_MENTION, rt), k = 0; g && k < 50; g = execWord(GROUP_MENTION, rt), k++) {
+    for (let g = execWord(GROUP_MENTION, rt), k = 0; g && k < MAX_MENTIONS; g = execWord(GROUP_MENTION, rt), k++) {
+      mentionAt[k] = g.index;
+      mentionEnd[k] = g.index + g[0].length;
+      mentions = k + 1;
       let a = g.index;
       while (a > 0 && !isSentenceEnd(rt.charCodeAt(a - 1))) a--;
       let z = g.index + g[0].length;
@@ -835,7 +850,8 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
     self_harm: 0,
   };
   if (model) {
-    const ct = groupMention ? maskGroups(n.text) : n.text;
+    // The mentions the windows above found (rt has n.text's offsets): no second scan for the mask.
+    const ct = mentions ? maskSpans(n.text, mentions) : n.text;
     const tf = tokenFeatures(ct, model.insult.dims);
     // All heads in one pass over the features (the scores in TOXICITY_CATEGORIES order).
     let heads = packed.get(model);
