@@ -708,17 +708,15 @@ export function calibratedScore(c: ToxicityCategory, p: number, t: number): numb
   return Math.min(CAP[c], s);
 }
 
+/** A score of 0 per category (a literal: the same hidden class for every result). */
+function zeroScores(): Record<ToxicityCategory, number> {
+  return { insult: 0, identity_attack: 0, dehumanisation: 0, threat: 0, sexual: 0, self_harm: 0 };
+}
+
 export function scoreToxicity(text: string, model: ToxicityModel | null = null): ToxicityResult {
   const n = normalizeForMatching(text);
   const spans: ToxicityResult['spans'] = [];
-  const ruleScore: Record<ToxicityCategory, number> = {
-    insult: 0,
-    identity_attack: 0,
-    dehumanisation: 0,
-    threat: 0,
-    sexual: 0,
-    self_harm: 0,
-  };
+  const ruleScore = zeroScores();
   const matched: Array<[number, number]> = [];
   GROUP_MENTION.re.lastIndex = 0;
   const groupMention = execWord(GROUP_MENTION, n.text) !== null;
@@ -841,14 +839,7 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
     else if (sp.kind === 'reclaimed_slur') ruleScore.identity_attack = noisyOr([ruleScore.identity_attack, sp.weight]);
   const lexInsult = slurMax || sexualTerms || profanity ? 0.3 + 0.05 * Math.min(3, slurMax ? 3 : sexualTerms + profanity - 1) : 0;
   const lexSexual = sexualTerms ? Math.min(0.4, 0.25 + 0.05 * sexualTerms) : 0;
-  const modelScore: Record<ToxicityCategory, number> = {
-    insult: 0,
-    identity_attack: 0,
-    dehumanisation: 0,
-    threat: 0,
-    sexual: 0,
-    self_harm: 0,
-  };
+  const modelScore = zeroScores();
   if (model) {
     // The mentions the windows above found (rt has n.text's offsets): no second scan for the mask.
     const ct = mentions ? maskSpans(n.text, mentions) : n.text;
