@@ -250,8 +250,13 @@ async function toxicity() {
   const cats = (fn: string): string[] =>
     /dehuman/.test(fn) ? ['identity_attack', 'dehumanisation'] : /threat/.test(fn) ? ['identity_attack', 'threat'] : ['identity_attack'];
   report(
-    `functional set "blind" (functional.ts, ${blind.length} texts, never trained on; written before this model)`,
+    `functional set "blind" (data/functional.json, ${blind.length} texts, never trained on; written in session 7, its misses read in session 8)`,
     blind.map((x) => ({ text: x.text, hateful: x.hateful, group: x.functionality, cats: x.hateful ? cats(x.functionality) : [] })),
+  );
+  const blind2 = functionalSet('blind2');
+  report(
+    `functional set "blind2" (data/functional.json, ${blind2.length} texts, never trained on; written in session 8 before the model or rules changed)`,
+    blind2.map((x) => ({ text: x.text, hateful: x.hateful, group: x.functionality, cats: x.hateful ? cats(x.functionality) : [] })),
   );
   const ev = readOwn(path.join(here, 'eval', 'own-eval.json'));
   report(

@@ -63,63 +63,59 @@ function looksLikeBase64(s: string): boolean {
   return flips >= len / 8;
 }
 
+/** Decodes one match: its bytes as text and their count, or null where it is not data of this encoding. */
+type Decoder = (raw: string) => { decoded: string; bytes: number } | null;
+
+function decodeHex(raw: string) {
+  const digits = raw.startsWith('\\x') ? raw.replace(/\\x/g, '') : raw.replace(/^0x/, '');
+  if (digits.length % 2) return null;
+  const buf = Buffer.from(digits.slice(0, MAX_DECODED * 2), 'hex');
+  return { decoded: buf.toString('utf8'), bytes: buf.length };
+}
+
+function decodeBase64(raw: string) {
+  if (!looksLikeBase64(raw)) return null;
+  const norm = raw.replace(/-/g, '+').replace(/_/g, '/');
+  const buf = Buffer.from(norm.slice(0, Math.ceil((MAX_DECODED * 4) / 3)), 'base64');
+  return buf.length ? { decoded: buf.toString('utf8'), bytes: buf.length } : null;
+}
+
+function decodePercent(raw: string) {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    decoded = Buffer.from(raw.replace(/%/g, ''), 'hex').toString('utf8');
+  }
+  return { decoded, bytes: raw.length / 3 };
+}
+
+/** In this order: a hex run is not read again as base64 (the character sets overlap). */
+// The last entry says whether a text can hold a match at all: a text too short for a hex blob,
+// or without "%", is not scanned for one.
+const DECODERS: Array<[Encoding, RegExp, Decoder, (text: string) => boolean]> = [
+  ['hex', HEX, decodeHex, (t) => t.length >= 32],
+  ['base64', BASE64, decodeBase64, () => true],
+  ['percent', PERCENT, decodePercent, (t) => t.includes('%')],
+];
+
 export function findEncodedBlobs(text: string): EncodedBlob[] {
   const out: EncodedBlob[] = [];
-  const taken: Array<[number, number]> = [];
-  const overlaps = (s: number, e: number) => taken.some(([a, b]) => s < b && e > a);
-  HEX.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  // (Texts too short for a hex blob, or without "%", skip those scans.)
-  while (text.length >= 32 && (m = HEX.exec(text)) && out.length < MAX_BLOBS) {
-    const raw = m[0];
-    const digits = raw.startsWith('\\x') ? raw.replace(/\\x/g, '') : raw.replace(/^0x/, '');
-    if (digits.length % 2) continue;
-    const buf = Buffer.from(digits.slice(0, MAX_DECODED * 2), 'hex');
-    const decoded = buf.toString('utf8');
-    out.push({
-      start: m.index,
-      end: m.index + raw.length,
-      encoding: 'hex',
-      decoded,
-      printable: printableRatio(decoded),
-      bytes: buf.length,
-    });
-    taken.push([m.index, m.index + raw.length]);
-  }
-  BASE64.lastIndex = 0;
-  while ((m = BASE64.exec(text)) && out.length < MAX_BLOBS) {
-    const raw = m[0];
-    if (overlaps(m.index, m.index + raw.length) || !looksLikeBase64(raw)) continue;
-    const norm = raw.replace(/-/g, '+').replace(/_/g, '/');
-    const buf = Buffer.from(norm.slice(0, Math.ceil((MAX_DECODED * 4) / 3)), 'base64');
-    if (!buf.length) continue;
-    const decoded = buf.toString('utf8');
-    out.push({
-      start: m.index,
-      end: m.index + raw.length,
-      encoding: 'base64',
-      decoded,
-      printable: printableRatio(decoded),
-      bytes: buf.length,
-    });
-    taken.push([m.index, m.index + raw.length]);
-  }
-  PERCENT.lastIndex = 0;
-  while (text.includes('%') && (m = PERCENT.exec(text)) && out.length < MAX_BLOBS) {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(m[0]);
-    } catch {
-      decoded = Buffer.from(m[0].replace(/%/g, ''), 'hex').toString('utf8');
+  // Indexed loops: this runs on every message of two layers.
+  for (let k = 0; k < DECODERS.length; k++) {
+    const [encoding, re, decode, possible] = DECODERS[k];
+    if (!possible(text)) continue;
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text)) && out.length < MAX_BLOBS) {
+      const start = m.index;
+      const end = start + m[0].length;
+      let taken = false;
+      for (let i = 0; i < out.length && !taken; i++) taken = start < out[i].end && end > out[i].start;
+      if (taken) continue;
+      const d = decode(m[0]);
+      if (d) out.push({ start, end, encoding, decoded: d.decoded, printable: printableRatio(d.decoded), bytes: d.bytes });
     }
-    out.push({
-      start: m.index,
-      end: m.index + m[0].length,
-      encoding: 'percent',
-      decoded,
-      printable: printableRatio(decoded),
-      bytes: m[0].length / 3,
-    });
   }
   return out.sort((a, b) => a.start - b.start);
 }

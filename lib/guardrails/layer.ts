@@ -12,7 +12,10 @@ export interface LayerSpec<S extends Record<string, unknown>> {
   directions: GuardrailDirection[];
   order: number;
   defaults: S;
-  /** Validates/coerces merged settings; throws a clear Error on bad values. */
+  /**
+   * Validates/coerces merged settings; throws a clear Error on bad values. A numeric `threshold` in
+   * the defaults is checked (0..1) by defineLayer before this runs, for every layer alike.
+   */
   validate?(settings: S): S;
   build(settings: S): (text: string, direction: GuardrailDirection) => GuardrailFinding[];
 }
@@ -25,7 +28,9 @@ function pickDirections(v: unknown, fallback: GuardrailDirection[]): GuardrailDi
 }
 
 export function defineLayer<S extends Record<string, unknown>>(spec: LayerSpec<S>, overrides: Record<string, unknown> = {}): Guardrail {
-  const merged = { ...spec.defaults, ...stripMeta(overrides) };
+  const merged: S = { ...spec.defaults, ...stripMeta(overrides) };
+  if (typeof spec.defaults.threshold === 'number')
+    Object.assign(merged, { threshold: num(merged.threshold, `${spec.name}.threshold`, 0, 1) });
   const settings = spec.validate ? spec.validate(merged) : merged;
   const mode = overrides.mode;
   if (mode !== undefined && !MODES.includes(mode as GuardrailMode)) {

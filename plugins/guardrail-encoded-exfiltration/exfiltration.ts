@@ -80,7 +80,6 @@ export function createEncodedExfiltrationGuardrail(detectors: DecodedTextDetecto
       defaults: exfiltrationDefaults,
       validate: (s) => ({
         ...s,
-        threshold: num(s.threshold, 'encoded_exfiltration.threshold', 0, 1),
         max_opaque_bytes: num(s.max_opaque_bytes, 'encoded_exfiltration.max_opaque_bytes', 16, 1 << 30),
         plain_secrets: s.plain_secrets !== false,
       }),

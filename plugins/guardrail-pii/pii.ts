@@ -8,7 +8,7 @@ import { isIPv6 } from 'node:net';
 import { isPossiblePhoneNumber, isValidPhoneNumber, type CountryCode } from 'libphonenumber-js';
 import type { GuardrailFinding } from '../../kernel/index.ts';
 import { cardBrand, dniNieValid, ibanValid, luhnValid, nirValid, verhoeffValid } from './checksums.ts';
-import { defineLayer, num, strList } from '../../lib/guardrails/layer.ts';
+import { defineLayer, strList } from '../../lib/guardrails/layer.ts';
 import { findNames } from './names.ts';
 import { normalizePii, originalSpan } from './pii-normalize.ts';
 
@@ -291,7 +291,6 @@ export function createPiiGuardrail(overrides: Record<string, unknown> = {}) {
         return {
           ...s,
           entities,
-          threshold: num(s.threshold, 'pii.threshold', 0, 1),
           allow: strList(s.allow, 'pii.allow'),
           private_ips: s.private_ips === true,
         };

@@ -21,7 +21,7 @@ import {
 } from '../../lib/guardrails/classifier.ts';
 import { caesarShift, findShiftedPassage } from './caesar.ts';
 import { findEncodedBlobs } from '../../lib/guardrails/encoding.ts';
-import { defineLayer, num } from '../../lib/guardrails/layer.ts';
+import { defineLayer } from '../../lib/guardrails/layer.ts';
 import {
   COMBINING_MARKS,
   mapSpan,
@@ -1055,7 +1055,6 @@ export function createPromptInjectionGuardrail(model: HashedModel | LoadedModel 
       validate(s) {
         return {
           ...s,
-          threshold: num(s.threshold, 'prompt_injection.threshold', 0, 1),
           use_classifier: s.use_classifier !== false,
           decode_payloads: s.decode_payloads !== false,
         };

@@ -6,7 +6,7 @@
 // Markdown are left alone. Tool arguments of a skill whose job *is* a shell command should set
 // this layer's threshold above 0.75 (only dangerous commands then) or its mode to log.
 import type { GuardrailFinding } from '../../kernel/index.ts';
-import { defineLayer, num } from '../../lib/guardrails/layer.ts';
+import { defineLayer } from '../../lib/guardrails/layer.ts';
 
 export interface ShellSettings extends Record<string, unknown> {
   threshold: number;
@@ -118,7 +118,6 @@ export function createShellInjectionGuardrail(overrides: Record<string, unknown>
       directions: ['tool_args'],
       order: 40,
       defaults: shellDefaults,
-      validate: (s) => ({ ...s, threshold: num(s.threshold, 'shell_injection.threshold', 0, 1) }),
       build(s) {
         return (text: string): GuardrailFinding[] =>
           findShellInjection(text)

@@ -119,318 +119,86 @@ interface Rule {
   group: boolean;
 }
 
+/**
+ * The word lists the rules are built from (groups, hostile predicates, violence, insults, slurs
+ * with their weights, sexual terms), in data/lexicon.json: data, kept out of the code.
+ */
+interface Lexicon {
+  GROUP_NOUNS: string[];
+  GROUP_ADJ: string[];
+  SINGULAR_NOUNS: string[];
+  NEG_ADJ: string[];
+  DEHUMANISING: string[];
+  KILL: string[];
+  BE: string[];
+  /** More hostile predicate words, besides NEG_ADJ and DEHUMANISING. */
+  NEG_WORD: string[];
+  HATE_VERB: string[];
+  VIOLENT_PP: string[];
+  /** More violent verbs, besides KILL. */
+  KILL_MORE: string[];
+  THREAT_VERBS: string[];
+  INSULTS: string[];
+  SLURS: Record<string, number>;
+  /** Slurs obscenity's English list lacks, as patterns (with their sense guards) and weights. */
+  EXTRA_SLURS: Record<string, number>;
+  SEXUAL: string[];
+}
+const LEX = JSON.parse(fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'data', 'lexicon.json'), 'utf8')) as Lexicon;
+
 const b = WORD_START;
 const e = '(?![\\p{L}\\p{N}])';
 const alt = (xs: string[]) => `(?:${xs.join('|')})`;
 
 // Protected groups: religion, ethnicity/race/nationality, migration status, sex and gender,
 // sexual orientation, gender identity, disability. Adjective forms take "people/men/women/folks".
-const GROUP_NOUNS = [
-  'jews',
-  'muslims',
-  'christians',
-  'catholics',
-  'protestants',
-  'hindus',
-  'sikhs',
-  'buddhists',
-  'atheists',
-  'mormons',
-  'blacks',
-  'whites',
-  'asians',
-  'africans',
-  'arabs',
-  'latinos',
-  'latinas',
-  'latinx',
-  'hispanics',
-  'mexicans',
-  'chinese',
-  'japanese',
-  'koreans',
-  'indians',
-  'pakistanis',
-  'bangladeshis',
-  'palestinians',
-  'israelis',
-  'turks',
-  'kurds',
-  'somalis',
-  'nigerians',
-  'haitians',
-  'filipinos',
-  'vietnamese',
-  'russians',
-  'ukrainians',
-  'poles',
-  'romanians',
-  'gypsies',
-  'roma',
-  'irish',
-  'italians',
-  'germans',
-  'french',
-  'americans',
-  'europeans',
-  'immigrants',
-  'migrants',
-  'refugees',
-  'asylum seekers',
-  'foreigners',
-  'illegals',
-  'aliens',
-  'women',
-  'girls',
-  'females',
-  'men',
-  'males',
-  'gays',
-  'lesbians',
-  'homosexuals',
-  'bisexuals',
-  'queers',
-  'transgenders',
-  'transsexuals',
-  'trannies',
-  'disabled',
-  'cripples',
-  'retards',
-  'autists',
-  'autistics',
-  'the deaf',
-  'the blind',
-  'wheelchair users',
-  'amputees',
-  'juden',
-  'muslime',
-  'auslander',
-  'fluchtlinge',
-  'schwule',
-  'frauen',
-  'judios',
-  'musulmanes',
-  'inmigrantes',
-  'negros',
-  'mujeres',
-  'juifs',
-  'musulmans',
-  'immigres',
-  'noirs',
-  'femmes',
-  'ebrei',
-  'musulmani',
-  'immigrati',
-  'donne',
-  'judeus',
-  'imigrantes',
-  'mulheres',
-];
-const GROUP_ADJ = [
-  'jewish',
-  'muslim',
-  'christian',
-  'catholic',
-  'hindu',
-  'sikh',
-  'buddhist',
-  'black',
-  'white',
-  'brown',
-  'asian',
-  'african',
-  'arab',
-  'latino',
-  'latina',
-  'hispanic',
-  'mexican',
-  'chinese',
-  'indian',
-  'pakistani',
-  'somali',
-  'gay',
-  'lesbian',
-  'bisexual',
-  'bi',
-  'queer',
-  'trans',
-  'transgender',
-  'nonbinary',
-  'non-binary',
-  'disabled',
-  'deaf',
-  'blind',
-  'autistic',
-  'immigrant',
-  'foreign',
-  'roma',
-  'romani',
-];
+const GROUP_NOUNS = LEX.GROUP_NOUNS;
+const GROUP_ADJ = LEX.GROUP_ADJ;
 const GROUP = `(?:(?:all|these|those|the|most|every|many|some|you|fucking|damn|filthy|dirty)\\s+)*(?:${alt(GROUP_NOUNS)}|${alt(GROUP_ADJ)}\\s+(?:people|persons|men|women|folks|kids|children|guys|girls|boys|immigrants|families|community|communities|users)|(?:people|persons) (?:who are|with) (?:disabilities|${alt(GROUP_ADJ)}))`;
 
 /** Any mention of a protected group (noun or adjective), for gating the classifier's identity heads. */
 const GROUP_MENTION = wordRegex(
-  `${WORD_START}(?:${alt(GROUP_NOUNS)}|${alt(GROUP_ADJ)}|jew|muslim|immigrant|migrant|refugee|woman|girl|gay|homo|trans|disabilities)${'(?![\\p{L}\\p{N}])'}`,
+  `${WORD_START}(?:${alt(GROUP_NOUNS)}|${alt(GROUP_ADJ)}|${alt(LEX.SINGULAR_NOUNS)}|homo|disabilities)${'(?![\\p{L}\\p{N}])'}`,
   'gu',
 );
 
-const NEG_ADJ = alt([
-  'disgusting',
-  'stupid',
-  'worthless',
-  'filthy',
-  'inferior',
-  'evil',
-  'lazy',
-  'dirty',
-  'pathetic',
-  'vile',
-  'useless',
-  'dangerous',
-  'sick',
-  'gross',
-  'scum',
-  'trash',
-  'garbage',
-  'criminals?',
-  'rapists?',
-  'terrorists?',
-  'thieves',
-  'liars',
-  'parasites',
-  'a burden',
-  'a waste of (?:space|oxygen)',
-  'the worst',
-  'the problem',
-  'a stain',
-  'idiots',
-  'morons',
-  'retarded',
-  'dumb',
-  'ugly',
-  'abominations?',
-  'degenerates?',
-  'deviants?',
-  'perverts?',
-  'freaks?',
-  'nothing but \\p{L}+',
-  'genetically \\p{L}+',
-  'all the same',
-  'a threat',
-  'a danger',
-  'unclean',
-  'backwards',
-  'primitive',
-  'barbaric',
-  'barbarians',
-  'mentally ill',
-  'a mistake',
-  'an abomination',
-  'not welcome',
-  'a joke',
-  'scroungers',
-  'leeches',
-  'invaders',
-]);
-const DEHUMANISING = alt([
-  'animals',
-  'beasts',
-  'vermin',
-  'parasites',
-  'cockroaches',
-  'roaches',
-  'rats',
-  'apes',
-  'monkeys',
-  'pigs',
-  'dogs',
-  'insects',
-  'maggots',
-  'locusts',
-  'leeches',
-  'subhuman',
-  'sub-human',
-  'subhumans',
-  'a disease',
-  'a plague',
-  'a cancer',
-  'a virus',
-  'an infestation',
-  'filth',
-  'savages',
-  'not human',
-  'less than human',
-  'not even human',
-  'not people',
-  'an animal',
-  'a beast',
-  'a rat',
-  'a pig',
-  'a dog',
-  'a cockroach',
-  'an insect',
-  'a monkey',
-  'an ape',
-  'a savage',
-  'a rodent',
-  'rodents',
-  'untermenschen',
-  'ungeziefer',
-  'tiere',
-  'ratten',
-  'alimanas',
-  'ratas',
-  'animales',
-  'cucarachas',
-  'vermine',
-  'sous-hommes',
-  'parassiti',
-  'bestie',
-  'vermes',
-  'ratos',
-]);
-const KILL = alt([
-  'kill',
-  'murder',
-  'exterminate',
-  'eradicate',
-  'gas',
-  'shoot',
-  'hang',
-  'lynch',
-  'slaughter',
-  'wipe out',
-  'get rid of',
-  'burn',
-  'behead',
-  'rape',
-  'beat up',
-  'hurt',
-  'attack',
-  'stab',
-  'bomb',
-  'deport',
-  'purge',
-  'cleanse',
-  'eliminate',
-  'destroy',
-]);
-const BE = alt([
-  'are',
-  'is',
-  'were',
-  'r',
-  'are all',
-  'are just',
-  'are nothing but',
-  'are like',
-  'are such',
-  'sind',
-  'son',
-  'sont',
-  'sono',
-  'sao',
-]);
+/** The token every protected-group mention becomes in the classifier's input (maskGroups). */
+const GROUP_TOKEN = 'zgroupz';
+/**
+ * The classifier's view of normalised text: each protected-group mention replaced by one token,
+ * so that the heads learn what is said about a group rather than which groups the hateful
+ * training texts name (unmasked, "<group> have made this country better" scored 0.89 on the
+ * identity head). Training (training.ts) and scoring use it alike; text without a group is
+ * returned as it is.
+ */
+export function maskGroups(t: string): string {
+  GROUP_MENTION.re.lastIndex = 0;
+  let n = 0;
+  for (let m = execWord(GROUP_MENTION, t); m && n < MAX_MENTIONS; m = execWord(GROUP_MENTION, t), n++) {
+    mentionAt[n] = m.index;
+    mentionEnd[n] = m.index + m[0].length;
+  }
+  return n ? maskSpans(t, n) : t;
+}
+/** Up to this many group mentions are read per message (windows and mask alike). */
+const MAX_MENTIONS = 50;
+const mentionAt = new Int32Array(MAX_MENTIONS);
+const mentionEnd = new Int32Array(MAX_MENTIONS);
+/** t with its first n mentions (mentionAt/mentionEnd) replaced by GROUP_TOKEN. */
+function maskSpans(t: string, n: number): string {
+  let out = '';
+  let from = 0;
+  for (let k = 0; k < n; k++) {
+    out += t.slice(from, mentionAt[k]) + GROUP_TOKEN;
+    from = mentionEnd[k];
+  }
+  return out + t.slice(from);
+}
+
+const NEG_ADJ = alt(LEX.NEG_ADJ);
+const DEHUMANISING = alt(LEX.DEHUMANISING);
+const KILL = alt(LEX.KILL);
+const BE = alt(LEX.BE);
 
 /** Any hostile word (negative evaluation, dehumanising term, violence, hatred, profanity): without
  * one, and without a rule hit or slur, the classifier alone cannot call a text hateful. */
@@ -533,192 +301,18 @@ rule('hate_ml', { identity_attack: 0.8 }, `${b}(?:ich hasse|odio a los|je detest
 // may carry any number of intensifiers and determiners ("are a bunch of thieving cowards", "are too
 // stupid to ..."), but no other word, so "<group> are often victims of violent criminals" is not
 // read as calling the group criminals.
-const SINGULAR_NOUNS = [
-  'jew',
-  'muslim',
-  'christian',
-  'catholic',
-  'hindu',
-  'sikh',
-  'buddhist',
-  'immigrant',
-  'migrant',
-  'refugee',
-  'foreigner',
-  'woman',
-  'girl',
-  'female',
-  'gay',
-  'lesbian',
-  'homosexual',
-  'transsexual',
-  'mexican',
-  'arab',
-  'asian',
-  'african',
-  'latino',
-  'latina',
-  'hispanic',
-  'pakistani',
-  'somali',
-  'gypsy',
-  'cripple',
-  'autist',
-];
+const SINGULAR_NOUNS = LEX.SINGULAR_NOUNS;
 const SINGULAR = `(?:a|an|any|every|every last|each and every|each|one|that|this|the first|the next|no|some|another|the only good)\\s+(?:(?:single|fucking|damn|filthy|dirty|stupid|bloody)\\s+)?(?:${alt(SINGULAR_NOUNS)}|${alt(GROUP_ADJ)}\\s+(?:person|man|woman|guy|girl|boy|kid|child|neighbou?r|family))`;
 const TARGET = `(?:${GROUP}|${SINGULAR})`;
 /** Hostile predicate words: negative evaluations of people, dehumanising terms, disease and filth. */
-const NEG_WORD = alt([
-  NEG_ADJ,
-  DEHUMANISING,
-  'dishonest',
-  'stupid',
-  'dumb',
-  'thick',
-  'incompetent',
-  'cowards?',
-  'cowardly',
-  'thieving',
-  'greedy',
-  'revolting',
-  'repulsive',
-  'repugnant',
-  'hideous',
-  'nasty',
-  'horrible',
-  'awful',
-  'despicable',
-  'contemptible',
-  'subhumans?',
-  'worthless',
-  'useless',
-  'brainless',
-  'ignorant',
-  'savage',
-  'wicked',
-  'treacherous',
-  'untrustworthy',
-  'deceitful',
-  'sneaky',
-  'cunning',
-  'corrupt',
-  'violent',
-  'crooks?',
-  'swine',
-  'scum(?:bags?)?',
-  'trash',
-  'rubbish',
-  'pests?',
-  'parasites?',
-  'a parasite',
-  'a virus',
-  'a drain',
-  'a cancer',
-  'a disease',
-  'a plague',
-  'a curse',
-  'a menace',
-  'a blight',
-  'a pest',
-  'a waste of (?:space|oxygen|air|skin|life)',
-  'idiots?',
-  'morons?',
-  'imbeciles?',
-  'retards?',
-  'losers',
-  'pigs?',
-  'dogs?',
-  'rats?',
-  'snakes?',
-  'vermin',
-  'filthy',
-  'stinking',
-  'smelly',
-  'hateful',
-  'evil',
-  'wrong in the head',
-  'sick in the head',
-  'mentally defective',
-  'defective',
-  'freaks?',
-  'lowlifes?',
-  'bastards?',
-  'shit',
-  'shite',
-  'crap',
-]);
+const NEG_WORD = alt([NEG_ADJ, DEHUMANISING, ...LEX.NEG_WORD]);
 /** Words that may stand between the verb and the hostile word: intensifiers, determiners, more hostile words. */
 const MODS = `(?:\\p{L}+ly|so|such|too|very|really|all|just|only|nothing|more|most|than|but|better|worse|lower|less|dirtier|filthier|a|an|the|bunch|pack|lot|load|kind|sort|of|like|little|utter|total|complete|absolute|fucking|bloody|damn|goddamn|same|sewer|gutter|stray|mangy|rabid|diseased|${NEG_WORD})`;
 const PRED = `(?:\\s+${MODS}){0,6}\\s+${NEG_WORD}`;
-const HATE_VERB = alt([
-  'hate',
-  'despise',
-  'detest',
-  'loathe',
-  'abhor',
-  "can'?t bear",
-  'cannot bear',
-  "can'?t stand",
-  'cannot stand',
-  'am sick of',
-  'am tired of',
-  'am fed up with',
-  'am disgusted by',
-  'have no respect for',
-  'want nothing to do with',
-  'would never hire',
-  // "h8" after leetspeak folding (8 -> b).
-  'hb',
-]);
-const VIOLENT_PP = alt([
-  'killed',
-  'shot',
-  'hanged',
-  'hung',
-  'gassed',
-  'burned',
-  'burnt',
-  'lynched',
-  'executed',
-  'slaughtered',
-  'exterminated',
-  'eradicated',
-  'eliminated',
-  'wiped out',
-  'wiped off',
-  'lined up',
-  'beaten',
-  'tortured',
-  'stoned',
-  'drowned',
-  'deported',
-  'driven out',
-  'thrown out',
-  'kicked out',
-  'locked up',
-  'put down',
-  'put in camps',
-  'sterili[sz]ed',
-  'castrated',
-  'raped',
-  'massacred',
-  'butchered',
-  'removed',
-]);
-const KILL_MORE = alt([
-  KILL,
-  'slaughter',
-  'massacre',
-  'butcher',
-  'execute',
-  'strangle',
-  'torture',
-  'beat',
-  'punch',
-  'lynch',
-  'drown',
-  'run over',
-]);
+// HATE_VERB holds "hb": "h8" after leetspeak folding (8 -> b).
+const HATE_VERB = alt(LEX.HATE_VERB);
+const VIOLENT_PP = alt(LEX.VIOLENT_PP);
+const KILL_MORE = alt([KILL, ...LEX.KILL_MORE]);
 const targetRule = (id: string, cats: Rule['cats'], src: string) => {
   for (const part of splitAlternatives(src)) RULES.push({ id, cats, re: wordRegex(part, 'gu'), group: true });
 };
@@ -756,6 +350,12 @@ targetRule(
   'target_should_suffer',
   { identity_attack: 0.95, threat: 0.95 },
   `${b}(?:${TARGET}\\s+(?:should|must|ought to|need to|needs to|deserve to|deserves to|have to|has to|will|are going to|is going to)\\s+(?:all\\s+)?(?:be\\s+)?(?:\\p{L}+ly\\s+)?${VIOLENT_PP}|(?:if|wish|hope|when|until)\\s+(?:all\\s+)?(?:the\\s+)?${TARGET}\\s+(?:were|was|are|is|got|get|would be)\\s+(?:all\\s+)?${VIOLENT_PP}|${TARGET}\\s+(?:deserves?|need|needs|should get)\\s+(?:a bullet|a rope|the rope|to (?:die|hang|burn|suffer|be shot))|(?:death|destruction)\\s+(?:to|2)\\s+(?:all\\s+)?${TARGET}|${TARGET}\\s+(?:is|are)\\s+(?:a\\s+)?dead(?:\\s+(?:one|ones))?|(?:make|making)\\s+${TARGET}(?:\\s+[\\p{L}']+){0,4}?\\s+(?:pay|suffer|bleed))${e}`,
+);
+// Harm announced to a member of the group ("any <g> who shows up will get his skull cracked").
+targetRule(
+  'target_harmed',
+  { identity_attack: 0.95, threat: 0.95 },
+  `${b}${TARGET}(?:\\s+[\\p{L}']+){0,5}?\\s+(?:will|is going to|are going to|gonna|should|would)\\s+get\\s+(?:(?:his|her|their|its|a)\\s+)?(?:skull|head|teeth|face|legs?|neck|throat|arms?|ribs?)s?\\s+(?:cracked|smashed|kicked in|bashed in|caved in|broken|snapped|slit|cut|knocked out)${e}`,
 );
 targetRule(
   'target_profanity',
@@ -844,7 +444,7 @@ function repairSpelling(t: string): string | null {
 // threats.
 const TARGET_ANY = wordRegex(`${b}(?:${TARGET}|they|them|these people|those people)${e}`, 'gu');
 const HOSTILE_ANY = wordRegex(
-  `${b}(?:${NEG_WORD}|${HATE_VERB}|${VIOLENT_PP}|rodents?|hates?|hated|hating|(?:my|our) (?:hatred|hate|disgust|contempt|loathing)|throw up|puke|vomit|disgust\\p{L}*|repuls\\p{L}*|ruins?|ruined|murder\\p{L}*|shoot|knife|stab\\p{L}*|gas|end them|go back|back where (?:they|you) came from|back home|kept out|keep (?:them|\\p{L}+) out|get out|want (?:them|you) gone|disappear|breed|multiply|swarm|infest\\p{L}*|incapable|liars?|vile|inferior|degenerates?|(?:not|never|no)\\s+(?:\\p{L}+\\s+){0,2}?(?:worthy|welcome|human|real people|trusted|respect\\p{L}*|equals?|kindness|rights)|deserves? no|never (?:let|allow|trust|hire|respect|marry)|(?:do not|don'?t|never) want)${e}`,
+  `${b}(?:${NEG_WORD}|${HATE_VERB}|${VIOLENT_PP}|rodents?|hates?|hated|hating|(?:my|our) (?:hatred|hate|disgust|contempt|loathing)|throw up|puke|vomit|disgust\\p{L}*|repuls\\p{L}*|ruins?|ruined|murder\\p{L}*|shoot|knife|stab\\p{L}*|gas|end them|go back|back where (?:they|you) came from|back home|kept out|keep (?:them|\\p{L}+) out|get out|want (?:them|you) gone|disappear|breed|multiply|swarm|infest\\p{L}*|incapable|liars?|vile|inferior|degenerates?|(?:not|never|no)\\s+(?:\\p{L}+\\s+){0,2}?(?:worthy|welcome|human|real people|trusted|respect\\p{L}*|equals?|kindness|rights)|deserves? no|never (?:let|allow|trust|hire|respect|marry)|(?:do not|don'?t|never) want|(?:have|has|got) no (?:morals|shame|decency|honou?r|manners|brains|values|conscience|culture|loyalty|dignity|souls?)|(?:an )?insult to (?:humans|humanity|the human race|real people)|(?:better|safer|cleaner|nicer|happier)\\s+(?:\\p{L}+\\s+){0,3}?(?:with|if there were) (?:fewer|less|no))${e}`,
   'gu',
 );
 const NEGATED_BEFORE = /(?:^|[^\p{L}])(?:not|never|no|nobody|nothing|n't|nor|without|hardly)(?:\s+\p{L}+){0,2}\s*$/u;
@@ -893,26 +493,7 @@ rule(
   `${b}no\\s+(?:more\\s+)?(?:fags?|faggots?|niggers?|niggas?|kikes?|ragheads?|towelheads?|wetbacks?|trann(?:y|ie)s?|spics?|chinks?|gooks?|beaners?|pakis?)\\s+(?:allowed|welcome|wanted|here|please)${e}`,
 );
 // Threats and self-harm encouragement aimed at the reader.
-const THREAT_VERBS = alt([
-  'kill',
-  'murder',
-  'shoot',
-  'stab',
-  'strangle',
-  'hurt',
-  'beat',
-  'rape',
-  'slit',
-  'behead',
-  'torture',
-  'find and kill',
-  'hunt (?:you|him|her|them) down',
-  'break your',
-  'smash your',
-  'burn down your',
-  'bomb',
-  'grope',
-]);
+const THREAT_VERBS = alt(LEX.THREAT_VERBS);
 rule(
   'threat_person',
   { threat: 0.95 },
@@ -944,64 +525,8 @@ rule(
   `${b}(?:send (?:me )?(?:nudes|pics of your (?:body|tits|ass))|show me your (?:tits|boobs|ass|pussy|dick|cock)|i(?:'ll| will| want to| wanna| am going to|'m going to| gonna) (?:rape|grope|fuck|molest) (?:you|her|him)|suck my (?:dick|cock)|sit on my face)${e}`,
 );
 // Insults aimed at the reader.
-const INSULTS = alt([
-  'idiot',
-  'moron',
-  'imbecile',
-  'stupid',
-  'dumb',
-  // Not the verb ("retard the timing").
-  'retard(?:ed)?(?!\\s+(?:the|its|their|his|her|our|growth|progress|development|ignition|timing)\\b)',
-  'loser',
-  'bitch',
-  'bastard',
-  'asshole',
-  'arsehole',
-  'dickhead',
-  'dick',
-  'prick',
-  'cunt',
-  'whore',
-  'slut',
-  'scumbag',
-  'scum',
-  'piece of shit',
-  'worthless',
-  'pathetic',
-  'ugly',
-  'fat pig',
-  'pig',
-  'waste of space',
-  'clown',
-  'twat',
-  'wanker',
-  'idiota',
-  'estupid[oa]',
-  'imbecil',
-  'gilipollas',
-  'pendej[oa]',
-  'cabr[oó]n',
-  'puta',
-  'connard',
-  'connasse',
-  'salope',
-  'abruti',
-  'debile',
-  'arschloch',
-  'vollidiot',
-  'depp',
-  'schlampe',
-  'hurensohn',
-  'wichser',
-  'stronz[oa]',
-  'coglione',
-  'cretino',
-  'puttana',
-  'imbecille',
-  'otario',
-  'babaca',
-  'filho da puta',
-]);
+// INSULTS: "retard" not as the verb ("retard the timing").
+const INSULTS = alt(LEX.INSULTS);
 rule(
   'insult_you',
   { insult: 0.8 },
@@ -1031,59 +556,20 @@ const DAMP = 0.35;
 // ---- obscenity lexicon ------------------------------------------------------------------------
 
 /** Slurs by weight: lower where the word is widely reclaimed or has other senses ("nigga" in AAVE, "dyke", "coon"). */
-const SLURS = new Map<string, number>([
-  ['nigger', 0.9],
-  ['sandnigger', 0.9],
-  ['kike', 0.9],
-  ['kyke', 0.9],
-  ['chink', 0.85],
-  ['spic', 0.85],
-  ['wetback', 0.9],
-  ['gook', 0.85],
-  ['paki', 0.85],
-  ['raghead', 0.9],
-  ['towelhead', 0.9],
-  ['beaner', 0.85],
-  ['golliwog', 0.85],
-  ['faggot', 0.85],
-  ['fag', 0.75],
-  ['tranny', 0.8],
-  ['shemale', 0.7],
-  ['retard', 0.6],
-  ['dyke', 0.55],
-  ['coon', 0.55],
-  ['nigga', 0.45],
-]);
-const SEXUAL = new Set([
-  'whore',
-  'slut',
-  'cunt',
-  'pussy',
-  'cock',
-  'dick',
-  'penis',
-  'vagina',
-  'tits',
-  'boobs',
-  'dildo',
-  'blowjob',
-  'cum',
-  'semen',
-  'orgasm',
-  'porn',
-  'rape',
-  'rapist',
-  'hentai',
-  'anal',
-  'masturbate',
-  'jizz',
-  'tit',
-]);
-// Slurs obscenity's English list lacks, matched on the de-obfuscated text ("w3tb4ck" -> "wetback").
-const EXTRA_SLURS = wordRegex(
-  `${WORD_START}(?:wetbacks?|ragheads?|towelheads?|beaners?|gooks?|pakis?|kykes?|sandn[i1]gg(?:er|a)s?|golliwogs?|spics?|spicks?|gypos?|gyppos?|yids?|spaz|spazz(?:es)?|spastics?(?!\\s+(?:paralysis|diplegia|hemiplegia|quadriplegia|colon|muscles?|gait|movements?|cerebral|dysphonia))|kanaken?|schwuchteln?|maricones?|sudacas?|bougnoules?)(?![\\p{L}\\p{N}])`,
-  'gu',
-);
+const SLURS = new Map<string, number>(Object.entries(LEX.SLURS));
+const SEXUAL = new Set(LEX.SEXUAL);
+// Slurs obscenity's English list lacks, matched on the de-obfuscated text ("w3tb4ck" -> "wetback"),
+// each with its weight (lexicon.json); a pattern's lookahead keeps other senses out ("coon hound").
+const EXTRA_SLUR_PATTERNS = Object.entries(LEX.EXTRA_SLURS).map(([p, w]) => ({ re: new RegExp(p, 'uy'), w }));
+const EXTRA_SLURS = wordRegex(`${WORD_START}(?:${Object.keys(LEX.EXTRA_SLURS).join('|')})(?![\\p{L}\\p{N}])`, 'gu');
+/** The weight of the extra slur that matched at `at` of t. */
+function extraSlurWeight(t: string, at: number): number {
+  for (const x of EXTRA_SLUR_PATTERNS) {
+    x.re.lastIndex = at;
+    if (x.re.test(t)) return x.w;
+  }
+  return 0.85;
+}
 /** Long slurs also inside a word, as spaced-letter joining leaves them ("you are a f a g g o t" -> "afaggot"); "snigger" is not one. */
 const EMBEDDED_SLURS = /faggot|(?<!s)nigger/g;
 let matcher: RegExpMatcher | null = null;
@@ -1222,17 +708,15 @@ export function calibratedScore(c: ToxicityCategory, p: number, t: number): numb
   return Math.min(CAP[c], s);
 }
 
+/** A score of 0 per category (a literal: the same hidden class for every result). */
+function zeroScores(): Record<ToxicityCategory, number> {
+  return { insult: 0, identity_attack: 0, dehumanisation: 0, threat: 0, sexual: 0, self_harm: 0 };
+}
+
 export function scoreToxicity(text: string, model: ToxicityModel | null = null): ToxicityResult {
   const n = normalizeForMatching(text);
   const spans: ToxicityResult['spans'] = [];
-  const ruleScore: Record<ToxicityCategory, number> = {
-    insult: 0,
-    identity_attack: 0,
-    dehumanisation: 0,
-    threat: 0,
-    sexual: 0,
-    self_harm: 0,
-  };
+  const ruleScore = zeroScores();
   const matched: Array<[number, number]> = [];
   GROUP_MENTION.re.lastIndex = 0;
   const groupMention = execWord(GROUP_MENTION, n.text) !== null;
@@ -1241,11 +725,15 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   // Group rules run only on the sentences that name a group and the sentence after each ("...
   // they are vile"): on the whole text their large alternations cost milliseconds per KB.
   const windows: Array<[number, string]> = [];
+  let mentions = 0;
   if (groupMention) {
     let last: [number, number] | null = null;
     const spans0: Array<[number, number]> = [];
     GROUP_MENTION.re.lastIndex = 0;
-    for (let g = execWord(GROUP_MENTION, rt), k = 0; g && k < 50; g = execWord(GROUP_MENTION, rt), k++) {
+    for (let g = execWord(GROUP_MENTION, rt), k = 0; g && k < MAX_MENTIONS; g = execWord(GROUP_MENTION, rt), k++) {
+      mentionAt[k] = g.index;
+      mentionEnd[k] = g.index + g[0].length;
+      mentions = k + 1;
       let a = g.index;
       while (a > 0 && !isSentenceEnd(rt.charCodeAt(a - 1))) a--;
       let z = g.index + g[0].length;
@@ -1319,9 +807,13 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   EXTRA_SLURS.re.lastIndex = 0;
   for (let m = execWord(EXTRA_SLURS, n.text), k = 0; m && k < 20; m = execWord(EXTRA_SLURS, n.text), k++) {
     const [s0, e0] = mapSpan(n, m.index, m.index + m[0].length, text);
-    spans.push({ kind: 'slur', category: 'identity_attack', start: s0, end: e0, weight: 0.85 });
-    slurMax = Math.max(slurMax, 0.85);
-    slurHostile = true;
+    // Claimed for the speaker's own group ("as a dyke", "we queers"): reclaimed, as for obscenity's slurs.
+    const sense = slurSense(m[0], text, s0, e0);
+    if (sense === 'other') continue;
+    const w = sense === 'in_group' ? extraSlurWeight(n.text, m.index) * 0.2 : extraSlurWeight(n.text, m.index);
+    spans.push({ kind: sense === 'in_group' ? 'reclaimed_slur' : 'slur', category: 'identity_attack', start: s0, end: e0, weight: w });
+    slurMax = Math.max(slurMax, w);
+    if (sense !== 'in_group') slurHostile = true;
   }
   EMBEDDED_SLURS.lastIndex = 0;
   for (let m = EMBEDDED_SLURS.exec(n.text), k = 0; m && k < 20; m = EMBEDDED_SLURS.exec(n.text), k++) {
@@ -1347,21 +839,16 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
     else if (sp.kind === 'reclaimed_slur') ruleScore.identity_attack = noisyOr([ruleScore.identity_attack, sp.weight]);
   const lexInsult = slurMax || sexualTerms || profanity ? 0.3 + 0.05 * Math.min(3, slurMax ? 3 : sexualTerms + profanity - 1) : 0;
   const lexSexual = sexualTerms ? Math.min(0.4, 0.25 + 0.05 * sexualTerms) : 0;
-  const modelScore: Record<ToxicityCategory, number> = {
-    insult: 0,
-    identity_attack: 0,
-    dehumanisation: 0,
-    threat: 0,
-    sexual: 0,
-    self_harm: 0,
-  };
+  const modelScore = zeroScores();
   if (model) {
-    const tf = tokenFeatures(n.text, model.insult.dims);
+    // The mentions the windows above found (rt has n.text's offsets): no second scan for the mask.
+    const ct = mentions ? maskSpans(n.text, mentions) : n.text;
+    const tf = tokenFeatures(ct, model.insult.dims);
     // All heads in one pass over the features (the scores in TOXICITY_CATEGORIES order).
     let heads = packed.get(model);
     // A model not loaded from a file (built in code) is packed from its float heads once.
     if (!heads) packed.set(model, (heads = packHeads(TOXICITY_CATEGORIES.map((c) => model[c]))));
-    if (windowScores(heads, tf, 0, n.text.length, headOut))
+    if (windowScores(heads, tf, 0, ct.length, headOut))
       for (let h = 0; h < TOXICITY_CATEGORIES.length; h++) modelScore[TOXICITY_CATEGORIES[h]] = headOut[h];
   }
   // Hate that is reported or quoted ("he said '<group> are vermin'", "she wrote that ...") is
@@ -1375,7 +862,9 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
     let m: RegExpExecArray | null;
     while ((m = NEGATION.exec(n.text))) {
       const at = m.index;
-      if (matched.some(([a, z]) => at >= a && at < z)) continue;
+      const end = at + m[0].length;
+      // Part of a hit ("I would never let a <g> near ..."): the hit already reads it.
+      if (matched.some(([a, z]) => at < z && end > a)) continue;
       if (!matched.length || matched.some(([a]) => sameClause(n.text, at, a))) {
         damped = true;
         break;
@@ -1432,7 +921,6 @@ export function createToxicityGuardrail(overrides: Record<string, unknown> = {},
         }
         return {
           ...s,
-          threshold: num(s.threshold, 'toxicity.threshold', 0, 1),
           category_thresholds,
           use_classifier: s.use_classifier !== false,
         };

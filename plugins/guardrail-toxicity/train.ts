@@ -11,12 +11,12 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { featurize, predict } from '../../lib/guardrails/classifier.ts';
-import { normalizeForMatching } from '../../lib/guardrails/normalize.ts';
 import { toxicityModelFromJson } from './toxicity.ts';
 import {
   allExamples,
   calibrate,
   CATEGORIES_LIST,
+  classifierInput,
   davidsonPath,
   here,
   readDavidson,
@@ -56,11 +56,12 @@ const model = trainToxModel(train, {
   ],
   calibrated_on: { examples: val.length, davidson: count(val, 'davidson'), functional: count(val, 'functional') },
   options: TOX_TRAIN,
-  features: 'word 1-2-grams + char 3-5-grams, FNV-1a hashed, sublinear tf, L2-normalised, on normalizeForMatching() text',
+  features:
+    'word 1-2-grams + char 3-5-grams, FNV-1a hashed, sublinear tf, L2-normalised, on normalizeForMatching() text, protected-group mentions masked (maskGroups)',
 });
 const heads = toxicityModelFromJson(model);
 model.calibration = calibrate(val, (text) => {
-  const x = featurize(normalizeForMatching(text).text, TOX_DIMS);
+  const x = featurize(classifierInput(text), TOX_DIMS);
   return Object.fromEntries(CATEGORIES_LIST.map((c) => [c, predict(heads[c], x)])) as Record<(typeof CATEGORIES_LIST)[number], number>;
 });
 const out = path.join(here, 'model.json');

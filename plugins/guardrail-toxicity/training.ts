@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { exportModel, featurize, mulberry32, trainLogReg, type HashedModel, type SparseVector } from '../../lib/guardrails/classifier.ts';
 import { normalizeForMatching } from '../../lib/guardrails/normalize.ts';
 import { functionalTemplates } from './functional.ts';
+import { maskGroups } from './toxicity.ts';
 import { CATEGORIES, type Category, type ToxExample } from './gen-sets.ts';
 
 export const here = path.dirname(fileURLToPath(import.meta.url));
@@ -132,8 +133,13 @@ function usableFor(cat: Category, x: ToxExample): boolean {
   return x.kind === 'davidson_neither';
 }
 
+/** What the classifier reads of a text, in training and calibration as when scoring: normalised, groups masked. */
+export function classifierInput(text: string): string {
+  return maskGroups(normalizeForMatching(text).text);
+}
+
 export function trainToxModel(data: ToxExample[], meta?: Record<string, unknown>): ToxModelFile {
-  const feats: SparseVector[] = data.map((d) => featurize(normalizeForMatching(d.text).text, TOX_DIMS));
+  const feats: SparseVector[] = data.map((d) => featurize(classifierInput(d.text), TOX_DIMS));
   const heads = {} as Record<Category, ToxHead>;
   for (const cat of CATEGORIES) {
     const xs: SparseVector[] = [];

@@ -7,7 +7,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { functionalSet } from '../../plugins/guardrail-toxicity/functional.ts';
-import { calibratedScore, createToxicityGuardrail, loadToxicityModel, scoreToxicity } from '../../plugins/guardrail-toxicity/toxicity.ts';
+import {
+  calibratedScore,
+  createToxicityGuardrail,
+  loadToxicityModel,
+  maskGroups,
+  scoreToxicity,
+} from '../../plugins/guardrail-toxicity/toxicity.ts';
 import { functionalExamples, splitOf } from '../../plugins/guardrail-toxicity/training.ts';
 import type { GuardrailFinding } from '../../kernel/index.ts';
 import { ROOT } from '../gateway/helpers.ts';
@@ -46,6 +52,26 @@ describe('toxicity categories', () => {
       'What rights do deaf people have at work?',
     ])
       assert.deepEqual(flagged(t), [], t);
+  });
+  it('knows slurs beyond the obscenity list, each with its weight and its other senses', () => {
+    for (const t of ['kill the coons', 'get out of here, jigaboo', 'typical muzzie', 'Those camel jockeys are at it again.'])
+      assert.ok(flagged(t).includes('identity_attack'), t);
+    // Other senses: a hunting dog.
+    for (const t of ['We took the coon hounds out at dawn.', 'He trains coon dogs for a living.']) assert.deepEqual(flagged(t), [], t);
+  });
+  it('reads singular group nouns as groups, and a negation that is part of a hit does not cancel it', () => {
+    assert.ok(flagged('Every gypsy I have ever met was a liar.').includes('identity_attack'));
+    assert.ok(flagged('I would never let a Sikh near my children.').includes('identity_attack'));
+    assert.deepEqual(flagged('I would never treat a Sikh differently.'), []);
+  });
+  it('the classifier reads group mentions as one token: the same sentence scores alike for every group', () => {
+    assert.equal(maskGroups('gay people and jews are here'), 'zgroupz people and zgroupz are here');
+    assert.equal(maskGroups('no group here'), 'no group here');
+    const model = loadToxicityModel();
+    const scores = ['Muslims', 'Jews', 'women', 'Haitians'].map(
+      (g) => scoreToxicity(`${g} have made this country better.`, model).categories,
+    );
+    for (const c of scores) assert.deepEqual(c, scores[0]);
   });
   it('scores every category 0..1 and honours per-category thresholds', () => {
     const r = scoreToxicity('Refugees are cockroaches.', loadToxicityModel());
