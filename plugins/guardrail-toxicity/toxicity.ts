@@ -877,8 +877,9 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   // cannot block ("I will kill you" is a threat, not hate). Very short texts give the classifier
   // too little to go on ("mail a@example.com").
   const groupRef = slurMax > 0 || groupMention;
+  // Hostility matters only where there is an identity: without one the HOSTILE scan is skipped.
   HOSTILE.re.lastIndex = 0;
-  const hostile = slurHostile || matched.length > 0 || execWord(HOSTILE, n.text) !== null;
+  const hostile = groupRef && (slurHostile || matched.length > 0 || execWord(HOSTILE, n.text) !== null);
   let words = 0;
   for (let i = 0, inWord = false; i < n.text.length && words < 8; i++) {
     const sp = n.text.charCodeAt(i) <= 32;
@@ -888,7 +889,7 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   const shortScale = Math.min(1, words / 5);
   for (const c of TOXICITY_CATEGORIES) {
     let weak = model ? calibratedScore(c, modelScore[c], model[c].threshold) * shortScale : 0;
-    if ((!groupRef || !hostile) && (c === 'identity_attack' || c === 'dehumanisation')) weak = Math.min(weak, 0.4);
+    if (!hostile && (c === 'identity_attack' || c === 'dehumanisation')) weak = Math.min(weak, 0.4);
     if (c === 'insult') weak = Math.min(0.75, noisyOr([weak, lexInsult]));
     if (c === 'sexual') weak = Math.min(0.45, noisyOr([weak, lexSexual]));
     let v = noisyOr([ruleScore[c], weak]);
