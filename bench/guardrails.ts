@@ -12,7 +12,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runGuardrails, type ChainLayer } from '../plugins/gateway-core/agent/chain.ts';
-import { loadModel, mulberry32, type LoadedModel } from '../lib/guardrails/classifier.ts';
+import { loadModel, type LoadedModel } from '../lib/guardrails/classifier.ts';
+import { mulberry32 } from '../lib/random.ts';
 import type { Guardrail } from '../kernel/index.ts';
 import {
   createPromptInjectionGuardrail,

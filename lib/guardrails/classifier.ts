@@ -3,6 +3,7 @@
 // because it runs in well under a millisecond per message, has no weights to download, and the
 // whole model is a JSON file that a reviewer can diff. Features are computed on text that
 // normalizeForMatching() already de-obfuscated.
+import { mulberry32 } from '../random.ts';
 
 export const DEFAULT_DIMS = 1 << 18;
 
@@ -500,18 +501,6 @@ export interface TrainOptions {
   l2?: number;
   learningRate?: number;
   seed?: number;
-}
-
-/** Deterministic PRNG so training is reproducible. */
-export function mulberry32(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Trains logistic regression on already-featurized examples (labels 0/1), class-balanced. */

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mulberry32 } from '../../lib/guardrails/classifier.ts';
+import { mulberry32 } from '../../lib/random.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 type Ex = { text: string; label: 0 | 1 };

@@ -21,7 +21,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mulberry32 } from '../../lib/guardrails/classifier.ts';
+import { mulberry32 } from '../../lib/random.ts';
 
 export interface FunctionalCase {
   text: string;

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mulberry32 } from '../../lib/guardrails/classifier.ts';
+import { mulberry32 } from '../../lib/random.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const CATEGORIES = ['insult', 'identity_attack', 'dehumanisation', 'threat', 'sexual', 'self_harm'] as const;

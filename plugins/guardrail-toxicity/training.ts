@@ -4,7 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { exportModel, featurize, mulberry32, trainLogReg, type HashedModel, type SparseVector } from '../../lib/guardrails/classifier.ts';
+import { exportModel, featurize, trainLogReg, type HashedModel, type SparseVector } from '../../lib/guardrails/classifier.ts';
+import { mulberry32 } from '../../lib/random.ts';
 import { normalizeForMatching } from '../../lib/guardrails/normalize.ts';
 import { functionalTemplates } from './functional.ts';
 import { maskGroups } from './toxicity.ts';

@@ -10,7 +10,7 @@ import { MAX_TERM_DEPTH, SortError, TermTable } from '../../plugins/tool-evm/sym
 import { TypedZ3 } from '../../plugins/tool-evm/symbolic/z3-typed.ts';
 import { Explorer, disassemble } from '../../plugins/tool-evm/symbolic/evm.ts';
 // A seeded generator, so a failing program can be rebuilt from its seed.
-import { mulberry32 as rng } from '../../lib/guardrails/classifier.ts';
+import { mulberry32 as rng } from '../../lib/random.ts';
 
 let z: any;
 before(async () => {

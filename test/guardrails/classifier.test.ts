@@ -1,15 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  featurize,
-  loadModel,
-  mulberry32,
-  packHeads,
-  predict,
-  tokenFeatures,
-  windowScore,
-  windowScores,
-} from '../../lib/guardrails/classifier.ts';
+import { featurize, loadModel, packHeads, predict, tokenFeatures, windowScore, windowScores } from '../../lib/guardrails/classifier.ts';
+import { mulberry32 } from '../../lib/random.ts';
 import { loadInjectionModelFile, windows } from '../../plugins/guardrail-prompt-injection/injection.ts';
 
 const model = loadModel(loadInjectionModelFile());

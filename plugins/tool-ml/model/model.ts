@@ -1,6 +1,7 @@
 // The layer-6 model: multinomial logistic regression (softmax) over standardized function
 // features, trained by full-batch gradient descent with L2. Small, deterministic (fixed seed,
 // fixed order), and shipped as plain JSON so it can be read, diffed and re-trained.
+import { mulberry32 } from '../../../lib/random.ts';
 export interface MlModel {
   version: 1;
   classes: string[];
@@ -23,22 +24,10 @@ export interface MlModel {
   };
 }
 
-/** Deterministic PRNG (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Splits contract keys into train/test by a seeded shuffle (by contract, never by function). */
 export function splitByContract(keys: string[], seed: number, testFraction = 0.25): { train: string[]; test: string[] } {
   const sorted = [...new Set(keys)].sort();
-  const r = rng(seed);
+  const r = mulberry32(seed);
   for (let i = sorted.length - 1; i > 0; i--) {
     const j = Math.floor(r() * (i + 1));
     [sorted[i], sorted[j]] = [sorted[j], sorted[i]];

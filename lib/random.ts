@@ -1,0 +1,14 @@
+// Seeded randomness for reproducible work: training splits and shuffles, generated test sets.
+// Not for anything secret (use node:crypto there).
+
+/** mulberry32: a small deterministic PRNG, uniform in [0, 1), the same sequence for the same seed. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
