@@ -33,12 +33,24 @@ import {
   sourceKeyFor,
   stripCommentsAndStrings,
   installedCompilers,
+  type CompileRequest,
   type CompileResult,
   type CompilerDiagnostic,
 } from '../../lib/analysis/compiler/index.ts';
 import { outlineSource, locate, type Outline } from '../../lib/analysis/outline.ts';
 import { findingId, sliceLines } from '../../lib/analysis/ids.ts';
 import { collectClosure, loadProject } from '../../lib/analysis/compiler/project.ts';
+import { SMT_COMPILE_MODULE, smtCompileTask } from './solc-sidecar.ts';
+
+/** A model-checking compile, on the pool through this plugin's task (solc-sidecar.ts): a run past
+ *  its budget stops a helper thread of the worker, not the worker with what it has loaded. */
+function compileModelCheck(
+  req: CompileRequest,
+  opts: { pool?: WorkerPool | null; signal?: AbortSignal; deadline?: number },
+): Promise<CompileResult> {
+  if (!opts.pool) return Promise.resolve(smtCompileTask(req));
+  return opts.pool.run<CompileResult>(SMT_COMPILE_MODULE, 'smtCompileTask', req, { signal: opts.signal, deadline: opts.deadline });
+}
 
 export const SMT_TARGETS = ['assert', 'overflow', 'underflow', 'divByZero', 'outOfBounds', 'balance'];
 const ARITHMETIC = new Set(['overflow', 'underflow']);
@@ -547,7 +559,7 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
           : undefined;
       let r: CompileResult;
       try {
-        r = await compileSolidity(
+        r = await compileModelCheck(
           {
             source: input.source,
             file: input.file,

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { compileMemoStats, compileSolidity, compileTask } from '../../lib/analysis/compiler/index.ts';
 import { TinyWorkerPool } from '../../kernel/pool.ts';
+import { smtCompileTask } from '../../plugins/tool-smtchecker/solc-sidecar.ts';
 
 const OLD = `pragma solidity ^0.4.19;
 contract Bank {
@@ -182,16 +183,16 @@ test('compiles in the worker pool, and a deadline kills the task', async () => {
   );
 });
 
-test('isolate: solc runs on a helper thread; its budget or deadline stops the helper, and the next run gets a new one', () => {
+test("isolate (the SMTChecker's runner): solc runs on a helper thread; its budget or deadline stops the helper, and the next run gets a new one", () => {
   const req = { source: NEW, file: 'Counter.sol', compiler: '0.8.30', outputs: 'check' as const };
-  const ok = compileTask({ ...req, isolate: { budgetMs: 60_000, deadline: Date.now() + 120_000 } });
+  const ok = smtCompileTask({ ...req, isolate: { budgetMs: 60_000, deadline: Date.now() + 120_000 } });
   assert.equal(ok.ok, true, ok.errors[0]?.message);
   assert.equal(ok.stopped, undefined);
   assert.match(ok.compilerLong ?? '', /^0\.8\.30/);
   assert.ok(Array.isArray((ok.contracts.Counter as { abi: unknown[] }).abi));
   // A budget no model check fits in (the helper is polled every few ms, so a run that answers
   // within the first poll is not stopped): stopped, no output, said why, and this thread lives on.
-  const cut = compileTask({
+  const cut = smtCompileTask({
     ...req,
     file: 'Counter2.sol',
     modelChecker: { engine: 'bmc', targets: ['overflow', 'underflow'] },
@@ -200,11 +201,11 @@ test('isolate: solc runs on a helper thread; its budget or deadline stops the he
   assert.equal(cut.ok, false);
   assert.equal(cut.stopped?.why, 'budget');
   assert.match(cut.errors[0].message, /stopped after \d+ ms of its 1 ms budget/);
-  const late = compileTask({ ...req, file: 'Counter3.sol', isolate: { budgetMs: 60_000, deadline: Date.now() - 1 } });
+  const late = smtCompileTask({ ...req, file: 'Counter3.sol', isolate: { budgetMs: 60_000, deadline: Date.now() - 1 } });
   assert.equal(late.stopped?.why, 'deadline');
   // A stopped run is not kept: the same request without a budget compiles.
   assert.equal(compileTask({ source: NEW, file: 'Counter2.sol', compiler: '0.8.30', outputs: 'check' }).ok, true);
   // The helper stopped above is replaced for the next run.
-  const again = compileTask({ ...req, file: 'Counter4.sol', isolate: { budgetMs: 60_000, deadline: Date.now() + 120_000 } });
+  const again = smtCompileTask({ ...req, file: 'Counter4.sol', isolate: { budgetMs: 60_000, deadline: Date.now() + 120_000 } });
   assert.equal(again.ok, true, again.errors[0]?.message);
 });

@@ -8,7 +8,6 @@ import { fileURLToPath } from 'node:url';
 import semver from 'semver';
 import type { WorkerPool } from '../../../kernel/index.ts';
 import { loadCompiler } from './solc-loader.ts';
-import { compileInSidecar, SidecarStop } from './solc-sidecar.ts';
 import { sourceMemo } from '../source-memo.ts';
 import {
   blankPragmas,
@@ -67,10 +66,29 @@ export interface CompileRequest {
   smtPragma?: boolean;
   /** How many compiler series to try when the first fails (default 3). */
   maxAttempts?: number;
-  /** Run solc in a helper thread of the calling thread (solc-sidecar.ts), stopped after
-   *  `budgetMs` of its CPU time or at `deadline` (epoch ms): the result then has `stopped`, and
-   *  the worker running this task stays alive with everything it has loaded. For the SMTChecker. */
+  /** Run solc through the task's `runner` (compileTask's second argument: e.g. the SMTChecker's
+   *  helper thread), stopped after `budgetMs` of its CPU time or at `deadline` (epoch ms): the
+   *  result then has `stopped`, and the worker running this task stays alive with everything it
+   *  has loaded. */
   isolate?: { budgetMs: number; deadline: number };
+}
+
+/** Runs one standard-JSON compile somewhere other than this thread's solc, within `limits`;
+ *  throws CompileStopped when they end it. For compiles nothing inside solc can bound. */
+export type SolcRunner = (
+  version: string,
+  input: string,
+  limits: { budgetMs: number; deadline: number },
+) => { raw: string; imports: string[]; longVersion: string };
+
+/** A runner's budget or the caller's deadline ended the compile (the result says `stopped`). */
+export class CompileStopped extends Error {
+  constructor(
+    readonly why: 'budget' | 'deadline',
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 export interface CompileResult {
@@ -214,7 +232,14 @@ interface Attempt {
   mainKey: string;
 }
 
-function runOnce(req: CompileRequest, prep: Prepared, c: InstalledCompiler, blank: boolean, missing: string[]): Attempt {
+function runOnce(
+  req: CompileRequest,
+  prep: Prepared,
+  c: InstalledCompiler,
+  blank: boolean,
+  missing: string[],
+  runner?: SolcRunner,
+): Attempt {
   const mainKey = prep.mainKey;
   let prefixBytes = 0;
   const usePragma = req.smtPragma && semver.lt(c.version, '0.8.0');
@@ -244,7 +269,8 @@ function runOnce(req: CompileRequest, prep: Prepared, c: InstalledCompiler, blan
   let raw: string;
   let longVersion: string;
   if (req.isolate) {
-    const r = compileInSidecar(c.version, input, req.isolate);
+    if (!runner) throw new Error('an isolated compile needs a runner (compileTask second argument)');
+    const r = runner(c.version, input, req.isolate);
     for (const p of r.imports) onImport(p);
     raw = r.raw;
     longVersion = r.longVersion;
@@ -377,7 +403,7 @@ function attemptsFit(req: CompileRequest, hit: { result: CompileResult; maxAttem
   return hit.result.ok && hit.result.attempts.length <= (req.maxAttempts ?? Infinity);
 }
 
-export function compileTask(req: CompileRequest, ctx?: { started?: () => void }): CompileResult {
+export function compileTask(req: CompileRequest, ctx?: { started?: () => void; runner?: SolcRunner }): CompileResult {
   // A solver budget (the SMTChecker's) is solving time: a cold worker loads the compiler first
   // (seconds on a busy machine, once per worker), and only then does the budget start.
   if (req.compiler && !req.isolate) {
@@ -396,7 +422,7 @@ export function compileTask(req: CompileRequest, ctx?: { started?: () => void })
     return compileUncached(req, null, (e as Error).message);
   }
   // Nor are isolated runs: a budget may have stopped them.
-  if (req.modelChecker || req.smtPragma || req.isolate) return compileUncached(req, prep);
+  if (req.modelChecker || req.smtPragma || req.isolate) return compileUncached(req, prep, undefined, ctx?.runner);
   const outputs = req.outputs === 'check' ? 'check' : 'full';
   // A full result answers a check request too (it holds the ABI and everything else).
   for (const o of outputs === 'check' ? (['check', 'full'] as const) : (['full'] as const)) {
@@ -419,7 +445,7 @@ function importLine(text: string | undefined, imp: string): number | null {
   return i < 0 ? null : text.slice(0, i).split('\n').length;
 }
 
-function compileUncached(req: CompileRequest, prep: Prepared | null, prepError?: string): CompileResult {
+function compileUncached(req: CompileRequest, prep: Prepared | null, prepError?: string, runner?: SolcRunner): CompileResult {
   const t0 = Date.now();
   const base: CompileResult = {
     ok: false,
@@ -513,9 +539,9 @@ function compileUncached(req: CompileRequest, prep: Prepared | null, prepError?:
     const missing: string[] = [];
     let a: Attempt;
     try {
-      a = runOnce(req, prep, c, blank, missing);
+      a = runOnce(req, prep, c, blank, missing, runner);
     } catch (e) {
-      if (e instanceof SidecarStop) {
+      if (e instanceof CompileStopped) {
         base.reason = e.message;
         base.errors.push(diag(e.message));
         base.durationMs = Date.now() - t0;

@@ -1,5 +1,15 @@
 // Offline multi-version Solidity compilation (solc-js, selected by pragma).
-export { compileSolidity, compileTask, compileMemoStats, oneLine, LineIndex, COMPILE_MODULE, sourceKeyFor } from './compile.ts';
+export {
+  compileSolidity,
+  compileTask,
+  compileMemoStats,
+  oneLine,
+  LineIndex,
+  COMPILE_MODULE,
+  sourceKeyFor,
+  CompileStopped,
+  type SolcRunner,
+} from './compile.ts';
 export type { CompileRequest, CompileResult, CompilerDiagnostic, CompiledContract } from './compile.ts';
 export {
   chooseCompiler,

@@ -10,7 +10,9 @@
 // to do), so the compile stays a synchronous call for compile.ts.
 import { receiveMessageOnPort, MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { readFileSync } from 'node:fs';
-import { compilerModule, type CompilerModule } from './solc-loader.ts';
+import { fileURLToPath } from 'node:url';
+import { CompileStopped, compileTask, type CompileRequest, type CompileResult } from '../../lib/analysis/compiler/index.ts';
+import { compilerModule, type CompilerModule } from '../../lib/analysis/compiler/solc-loader.ts';
 
 /** The helper's code (plain CommonJS: it only loads a solc-js build and compiles). */
 const HELPER = `(() => {
@@ -74,16 +76,6 @@ const helpers = new Map<string, Helper>();
 const IDLE_MS = 60_000;
 const POLL_MS = 25;
 
-export class SidecarStop extends Error {
-  /** 'budget': the run used its CPU budget; 'deadline': the caller's deadline came first. */
-  constructor(
-    readonly why: 'budget' | 'deadline',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 function cpuMs(file: string | null): number | null {
   if (!file) return null;
   try {
@@ -101,7 +93,7 @@ function drop(h: Helper): void {
 }
 
 /** Waits (blocking this thread) until the helper flags an answer, or `stop` says to give up. */
-function waitFor(h: Helper, stop: () => SidecarStop | null): unknown {
+function waitFor(h: Helper, stop: () => CompileStopped | null): unknown {
   for (;;) {
     Atomics.wait(h.flag, 0, 1, POLL_MS);
     if (Atomics.load(h.flag, 0) === 2) {
@@ -142,7 +134,7 @@ function helperFor(version: string, deadline: number): Helper {
   worker.on('error', () => drop(h));
   // Loading the compiler is not part of a run's budget (a cold thread pays it once), only the deadline.
   const hello = waitFor(h, () =>
-    Date.now() > deadline ? new SidecarStop('deadline', `loading solc ${version} did not finish before the deadline`) : null,
+    Date.now() > deadline ? new CompileStopped('deadline', `loading solc ${version} did not finish before the deadline`) : null,
   ) as { crashed?: string; cpuFile: string | null; longVersion: string };
   if (hello.crashed !== undefined) {
     drop(h);
@@ -157,7 +149,7 @@ function helperFor(version: string, deadline: number): Helper {
 /**
  * One standard-JSON compile with `version` in this thread's helper, stopped after `budgetMs` of
  * the helper's CPU time (wall time where the OS does not report a thread's CPU) or at
- * `deadline`: then the helper is terminated and a SidecarStop thrown. A solc crash is an Error.
+ * `deadline`: then the helper is terminated and a CompileStopped thrown. A solc crash is an Error.
  */
 export function compileInSidecar(
   version: string,
@@ -176,10 +168,10 @@ export function compileInSidecar(
   Atomics.store(h.flag, 0, 1);
   h.port.postMessage({ input });
   const out = waitFor(h, () => {
-    if (Date.now() > limits.deadline) return new SidecarStop('deadline', `solc ${version} was stopped at the deadline`);
+    if (Date.now() > limits.deadline) return new CompileStopped('deadline', `solc ${version} was stopped at the deadline`);
     const u = used();
     return u >= limits.budgetMs
-      ? new SidecarStop('budget', `solc ${version} was stopped after ${Math.round(u)} ms of its ${limits.budgetMs} ms budget`)
+      ? new CompileStopped('budget', `solc ${version} was stopped after ${Math.round(u)} ms of its ${limits.budgetMs} ms budget`)
       : null;
   }) as { raw?: string; imports?: string[]; crashed?: string };
   const spent = cpu0 !== null ? used() : null;
@@ -191,3 +183,11 @@ export function compileInSidecar(
   }
   return { raw: out.raw ?? '', imports: out.imports ?? [], longVersion: h.longVersion, cpuMs: spent };
 }
+
+/** The pool task of a model-checking compile: lib's compileTask with this thread's helper as the
+ *  runner, so that a run past its budget stops the helper and not the pool worker. */
+export function smtCompileTask(req: CompileRequest, ctx?: { started?: () => void }): CompileResult {
+  return compileTask(req, { started: ctx?.started, runner: compileInSidecar });
+}
+
+export const SMT_COMPILE_MODULE = fileURLToPath(import.meta.url);
