@@ -148,7 +148,6 @@ async function inSpan<T>(
   });
 }
 
-/** Pragma ranges of a source and, when it comes from disk, of everything it imports. */
 /** What the engine compiles for an input: the CLI's warm-up starts the same compile early. */
 export function compileRequestFor(input: AnalyzeSource, quick: boolean, contractRoots: string[] | undefined): CompileRequest {
   return {
@@ -162,6 +161,7 @@ export function compileRequestFor(input: AnalyzeSource, quick: boolean, contract
   };
 }
 
+/** Pragma ranges of a source and, when it comes from disk, of everything it imports. */
 export function buildRanges(input: AnalyzeSource, roots: string[] | undefined): string[] {
   if (!input.absPath) return pragmaRanges([input.source]);
   try {

@@ -27,17 +27,17 @@ export function reportOutcome(log: ToolLog | undefined, tool: string, file: stri
   return out;
 }
 
-/**
- * Both tools deploy what the file compiles to: when the engine's shared compile says the source
- * does not compile, or defines no contract at all, the run is `skipped` with that cause before a
- * pool task is queued. null: go ahead (also when no shared compile was handed in).
- */
 /** The engine's full compile (AnalysisInput.compiled) for a pool task, or null. */
 export async function sharedCompile(input: AnalysisInput): Promise<CompileResult | null> {
   const c = input.compiled ? ((await input.compiled) as CompileResult | null) : null;
   return c && c.ok ? c : null;
 }
 
+/**
+ * Both tools deploy what the file compiles to: when the engine's shared compile says the source
+ * does not compile, or defines no contract at all, the run is `skipped` with that cause before a
+ * pool task is queued. null: go ahead (also when no shared compile was handed in).
+ */
 export async function skipUnlessDeployable(input: AnalysisInput, what: string): Promise<ToolRunOutput | null> {
   if (!input.compilation) return null;
   const c = await input.compilation;

@@ -51,7 +51,7 @@ export class OutputGate {
       const buf = this.chunks.join('');
       const ws = buf.lastIndexOf(' ', MAX_HOLD);
       cut = ws > 0 ? ws + 1 : MAX_HOLD;
-      while (cut < buf.length && /\s/.test(buf[cut])) cut++;
+      while (cut < buf.length && SPACE.test(buf[cut])) cut++;
     }
     if (cut <= 0) return;
     return this.release(cut);
