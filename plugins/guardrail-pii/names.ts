@@ -243,6 +243,13 @@ const INTRO = new RegExp(
   'iu',
 );
 
+/** Greetings that open a sentence before a name (part of INTRO; not "Ask"/"Tell", which as often precede an assistant or a product). */
+const LEAD_INTRO = new Set(
+  'dear hi hello hey thanks thank contact cc attn regards cheers sincerely hola bonjour hallo ciao olá ola querido querida cher chère liebe lieber caro cara'.split(
+    ' ',
+  ),
+);
+
 // Capitalised word runs: a first letter in upper case, the rest lower case (hyphens and
 // apostrophes allowed: O'Neil, Jean-Luc), optionally followed by an initial ("John F. Kennedy").
 const CANDIDATE =
@@ -418,10 +425,20 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
     }
     const words = m[2] === undefined ? [m[1]] : m[0].split(BLANKS).filter((w) => !INITIAL.test(w));
     const lower = words.map((w) => w.toLowerCase().replace(POSSESSIVE, ''));
+    // "Dear Xiomara Castellanos", "Thanks Saoirse Gallagher": a capitalised greeting or request
+    // opening the run introduces the words after it, as it would written before the run.
+    // One unknown word after it is as often a thing ("Hello World", "Thanks Team"): two are needed.
+    const leadIntro =
+      LEAD_INTRO.has(lower[0]) && (words.length > 2 || (words.length === 2 && (lex.first.has(lower[1]) || lex.last.has(lower[1]))));
     // Nothing below can score a run with no known first or last name unless an introduction or
     // an honorific precedes it; most capitalised words (German nouns, headings) stop here,
     // before the per-candidate context is cut out of the text.
-    if (!lower.some((w) => lex.first.has(w) || lex.last.has(w)) && !introAt(text, start) && !honorificAt(text, start, lex.honorifics))
+    if (
+      !leadIntro &&
+      !lower.some((w) => lex.first.has(w) || lex.last.has(w)) &&
+      !introAt(text, start) &&
+      !honorificAt(text, start, lex.honorifics)
+    )
       continue;
     const before = text.slice(Math.max(0, start - 40), start);
     if (CODE_KEYWORDS.test(before)) continue;
@@ -430,12 +447,12 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
     const personWords = lower;
     // Things named like people ("my project is called Falcon", "a startup named Jasper") are not people.
     if (THING_BEFORE.test(before)) continue;
-    const intro = INTRO.test(before);
+    const intro = leadIntro || INTRO.test(before);
     const prevWord = wordBeforeSpace(before);
     // "Dr. Hernández", "Frau Müller": the title is capitalised ("0.3 ms. Per-message" is a unit).
     const honorific = prevWord !== null && lex.honorifics.has(prevWord.toLowerCase()) && /^\p{Lu}/u.test(prevWord);
     // Score the run as a whole, trimming leading words that are clearly not names ("Yesterday John Smith").
-    let i0 = 0;
+    let i0 = leadIntro ? 1 : 0;
     while (i0 < personWords.length - 1 && !lex.first.has(personWords[i0]) && !lex.last.has(personWords[i0]) && !intro && !honorific) i0++;
     const first = personWords[i0];
     const rest = personWords.slice(i0 + 1);

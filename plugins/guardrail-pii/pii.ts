@@ -102,7 +102,8 @@ const PHONE_COUNTRIES: CountryCode[] = [
 ];
 const PHONE_CONTEXT =
   /(?:phone|tel(?:ephone)?|mobile|cell|call|fax|whatsapp|appeler|appelez|llamar|llama|llámame|chiamare|chiamami|anrufen|ruf|ligar|liga|bellen|bel|zadzwoń|zadzwon|ara|arayın|gọi|hubungi|telp|hp|wa|contact|reach|kontakt|numer|número|numero|nº|no\.|nr\.?|sms|text me|ring|telefon|teléfono|telefono|téléphone|portable|handy|móvil|movil|cellulare|celular|numéro|numero|número|nummer)\b[^\n]{0,25}$/iu;
-const CARD = /(?<![\d\-./_])\d(?:[ .\-_/]?\d){11,18}(?![\d]|[.\-_/]\d)/g;
+// Digits touching letters are part of an identifier (a hash, "0x…", a SKU), not a card number.
+const CARD = /(?<![\dA-Za-z\-./_])\d(?:[ .\-_/]?\d){11,18}(?![\dA-Za-z]|[.\-_/]\d)/g;
 // 3-2-4 digits with one separator used throughout ("123-45-6789", "123 45 6789", "123.45.6789").
 const SSN = /(?<![\d\-./_])(?!000|666|9\d\d)\d{3}([ .\-_/])(?!00)\d{2}\1(?!0000)\d{4}(?![\d]|[.\-_/]\d)/g;
 const SSN_BARE = /(?<!\d)(?!000|666|9\d\d)\d{3}(?!00)\d{2}(?!0000)\d{4}(?!\d)/g;

@@ -74,6 +74,7 @@ describe('phone numbers', () => {
       'kernel 6.8.0-45',
       'Aadhaar 2341 2341 2347',
       'NIR 2 84 05 75 120 005 32',
+      'the commit is 4111111111111111a7, build 0x4111111111111111',
     ]) {
       assert.deepEqual(found(t), [], t);
     }
@@ -90,6 +91,15 @@ describe('names', () => {
       found('Yesterday Lara Kiss and Alex Gal signed it.').map((x) => x[1]),
       ['Lara Kiss', 'Alex Gal'],
     );
+  });
+  it('finds names it has no list for after a greeting that opens the sentence', () => {
+    assert.deepEqual(
+      found('Dear Xiomara Castellanos, your visit is confirmed. Thanks Saoirse Gallagher!').map((x) => x[1]),
+      ['Xiomara Castellanos', 'Saoirse Gallagher'],
+    );
+    for (const t of ['Hello World is the first program.', 'Thanks Team, great sprint.', 'Ask Siri to set a timer.']) {
+      assert.deepEqual(found(t), [], t);
+    }
   });
   it('does not take projects, products, pets or everyday capitalised words for people', () => {
     for (const t of [
