@@ -384,7 +384,9 @@ function buildRules(): Rule[] {
     'override_above',
     'instruction_override',
     0.85,
-    `${b}(?:ignore|disregard|forget)(?: about)?(?: all)?(?: of)? (?:the |what(?:'s| is| was) )?(?:above|previous|preceding|prior|before)${e}`,
+    // Not when a noun follows: "ignore the previous warning / file / typo" names what to ignore,
+    // and the instruction nouns ("ignore previous instructions") are override_qualified's.
+    `${b}(?:ignore|disregard|forget)(?: about)?(?: all)?(?: of)? (?:the |what(?:'s| is| was) )?(?:above|previous|preceding|prior|before)${e}(?![ \\t]+(?!(?:and|then|or|but|so|to|in|instead|now|please|from|ones?|one|stuff|things?|parts?|said|says|written|mentioned|stated|was|is)${e})\\p{L})`,
   );
   add(
     'override_everything',
@@ -626,37 +628,46 @@ function buildRules(): Rule[] {
     0.05,
     `${b}(?:stell dir vor,? du bist|jetzt bist du|nun bist du|du bist jetzt|ahora eres|finge que eres|imagina que eres|maintenant tu es|imagine que tu es|fais comme si tu etais|ora sei|fingi di essere|agora voce e|finja que voce e)${e}`,
   );
-  // CJK and other scripts (no word boundaries there).
+  // CJK and other scripts (no word boundaries there). Folded like the text they are matched
+  // against: NFKD splits Hangul syllables into jamo and changes Devanagari nukta and Arabic hamza
+  // forms, so an unfolded pattern never matches.
   add(
     'override_zh',
     'instruction_override',
     0.88,
-    `(?:忽略|无视|忽视|忘记|忘掉|不要理会|跳过|無視|忽略掉)(?:之前|以上|上面|前面|所有|全部|先前|此前|以前)?(?:的)?(?:所有|全部)?(?:的)?(?:指令|指示|说明|說明|规则|規則|提示|要求|命令)`,
+    foldPattern(
+      `(?:忽略|无视|忽视|忘记|忘掉|不要理会|跳过|無視|忽略掉)(?:之前|以上|上面|前面|所有|全部|先前|此前|以前)?(?:的)?(?:所有|全部)?(?:的)?(?:指令|指示|说明|說明|规则|規則|提示|要求|命令)`,
+    ),
   );
   add(
     'extract_zh',
     'prompt_extraction',
     0.75,
-    `(?:显示|顯示|输出|輸出|告诉我|告訴我|重复|重複|打印)(?:你的)?(?:系统|系統)?(?:提示词|提示詞|提示|指令)`,
+    foldPattern(`(?:显示|顯示|输出|輸出|告诉我|告訴我|重复|重複|打印)(?:你的)?(?:系统|系統)?(?:提示词|提示詞|提示|指令)`),
   );
   add(
     'override_ja',
     'instruction_override',
     0.88,
-    `(?:以前|前|上記|これまで|すべて|全て)の(?:指示|命令|ルール|指令)を(?:無視|忘れ)|指示を無視`,
+    foldPattern(`(?:以前|前|上記|これまで|すべて|全て)の(?:指示|命令|ルール|指令)を(?:無視|忘れ)|指示を無視`),
   );
   add(
     'override_ko',
     'instruction_override',
     0.88,
-    `(?:이전|위의|모든|앞의)\\s*(?:지시|명령|지침|규칙)(?:을|를|사항을|들을)?\\s*(?:무시|잊어)`,
+    foldPattern(`(?:이전|위의|모든|앞의)\\s*(?:지시|명령|지침|규칙)(?:을|를|사항을|들을)?\\s*(?:무시|잊어)`),
   );
-  add('override_ar', 'instruction_override', 0.88, `(?:تجاهل|انس|انسى)\\s+(?:جميع\\s+|كل\\s+)?(?:التعليمات|الأوامر|الاوامر|التوجيهات)`);
+  add(
+    'override_ar',
+    'instruction_override',
+    0.88,
+    foldPattern(`(?:تجاهل|انس|انسى)\\s+(?:جميع\\s+|كل\\s+)?(?:التعليمات|الأوامر|الاوامر|التوجيهات)`),
+  );
   add(
     'override_hi',
     'instruction_override',
     0.88,
-    `(?:पिछले|सभी|पिछली|ऊपर\\s+के)\\s+(?:निर्देशों|निर्देश|आदेशों)\\s+(?:को\\s+)?(?:अनदेखा|भूल|नजरअंदाज)`,
+    foldPattern(`(?:पिछले|सभी|पिछली|ऊपर\\s+के)\\s+(?:निर्देशों|निर्देश|आदेशों)\\s+(?:को\\s+)?(?:अनदेखा|भूल|नजरअंदाज)`),
   );
   // Goal hijacking without override words. Making the model assert a ranking or a claim on
   // command ("state that <X> is the most powerful nation") is what a planted instruction looks
@@ -709,7 +720,7 @@ function buildRules(): Rule[] {
 }
 
 const RULES = buildRules();
-const WORLD_VERBS = new RegExp(alt(WORLD_OVERRIDES.flatMap(([, verbs]) => verbs)), 'u');
+const WORLD_VERBS = new RegExp(foldPattern(alt(WORLD_OVERRIDES.flatMap(([, verbs]) => verbs))), 'u');
 
 // Phrases checked on letters-only text when letters were spaced out ("i-g-n-o-r-e a-l-l ...").
 const SQUASHED = [
