@@ -8,6 +8,7 @@
 // callees that return the modified array (the caller can store it back).
 import {
   detectorPlugin,
+  isAssignmentOperator,
   perFunction,
   rootName,
   statementLoc,
@@ -16,8 +17,6 @@ import {
   type MaybeNode,
   type StaticDetector,
 } from '../../lib/analysis/static/index.ts';
-
-const ASSIGN = new Set(['=', '+=', '-=', '*=', '/=', '%=', '|=', '&=', '^=', '<<=', '>>=']);
 
 /** Whether `body` writes an element or member of `param` (not the parameter itself). */
 function writesElement(body: MaybeNode, param: string): boolean {
@@ -28,7 +27,7 @@ function writesElement(body: MaybeNode, param: string): boolean {
   };
   walk(body, (n) => {
     if (hit) return false;
-    if (n.type === 'BinaryOperation' && ASSIGN.has(n.operator) && elementOf(n.left)) hit = true;
+    if (n.type === 'BinaryOperation' && isAssignmentOperator(n.operator) && elementOf(n.left)) hit = true;
     else if (n.type === 'UnaryOperation' && ['++', '--', 'delete'].includes(n.operator) && elementOf(n.subExpression)) hit = true;
   });
   return hit;

@@ -10,6 +10,7 @@
 import {
   declaredVariables,
   detectorPlugin,
+  isAssignmentOperator,
   perFunction,
   statementLoc,
   tupleComponents,
@@ -21,7 +22,6 @@ import {
 } from '../../lib/analysis/static/index.ts';
 
 const VALUE = /^(?:address|bool|u?int\d*|bytes\d+|byte)$/;
-const ASSIGN = new Set(['=', '+=', '-=', '*=', '/=', '%=', '|=', '&=', '^=', '<<=', '>>=']);
 
 const ident = (n: MaybeNode): string | null => {
   const u = n ? unwrap(n) : null;
@@ -72,7 +72,7 @@ export const uninitializedLocalDetector: StaticDetector = {
       }
       // A declaration's own name is not a read.
       if (n.type === 'VariableDeclaration') return false;
-      if (n.type === 'BinaryOperation' && ASSIGN.has(n.operator)) markWrite(n.left);
+      if (n.type === 'BinaryOperation' && isAssignmentOperator(n.operator)) markWrite(n.left);
       else if (n.type === 'UnaryOperation' && (n.operator === '++' || n.operator === '--' || n.operator === 'delete'))
         markWrite(n.subExpression);
       else if (n.type === 'InlineAssemblyStatement') {

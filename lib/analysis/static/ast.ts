@@ -235,6 +235,12 @@ export function isHashCall(node: MaybeNode): node is Recognised<AST.FunctionCall
   return c?.type === 'Identifier' && (c.name === 'keccak256' || c.name === 'sha3' || c.name === 'sha256' || c.name === 'ripemd160');
 }
 
+const ASSIGNMENT_OPERATORS = new Set(['=', '+=', '-=', '*=', '/=', '%=', '|=', '&=', '^=', '<<=', '>>=']);
+/** Whether a BinaryOperation's operator assigns (`=` and every compound assignment). */
+export function isAssignmentOperator(op: string): boolean {
+  return ASSIGNMENT_OPERATORS.has(op);
+}
+
 /** `require(...)`, `assert(...)`. */
 export function isRequireLike(node: MaybeNode): node is Recognised<AST.FunctionCall> {
   return (
