@@ -15,7 +15,8 @@
 // leaves, bounds by a small constant first (`require(_sadd <= hashesSize); n + _sadd`,
 // `if (fees == 0 || _pcent > 100) throw;`). An owner fixed to an address literal is sound.
 // Not reported: a sum with an amount the contract has just received, required equal to msg.value
-// or pulled in by a required `token.transferFrom(msg.sender, this, x)` (bounded like msg.value).
+// or pulled in by a required `token.transferFrom(msg.sender, this, x)` (bounded like msg.value),
+// also when that require sits in an `if (x != 0)` (skipped only for a zero amount).
 // Rated LOW: a wrap whose result only goes back to the caller (the function writes no state,
 // calls out to nobody and is reached only from such functions) - real, but the caller only gets
 // the wrapped value of operands it chose itself; it matters when another contract relies on it.
@@ -112,10 +113,13 @@ function resultOnlyFunctions(facts: StaticFacts): Set<FunctionFacts> {
 }
 
 /** A require that runs before `at` on every path to it (a statement before it in its own block or
- *  an enclosing one) checks that the contract received `name`: `msg.value == name`, or a token
- *  `transferFrom(msg.sender, this, name)` whose success is required. */
-function receivedAmount(fn: FunctionFacts, name: string, at: Node, facts: StaticFacts): boolean {
-  const isName = (x: MaybeNode) => identName(unwrap(x)) === name;
+ *  an enclosing one) checks that the contract received `amount` (an operand, compared by its
+ *  text: `_value`, `_balances[0]`): `msg.value == amount`, or a token
+ *  `transferFrom(msg.sender, this, amount)` whose success is required. The require may sit in an
+ *  `if (amount != 0)` (or `> 0`) without else: when it is skipped the amount is zero. */
+function receivedAmount(fn: FunctionFacts, amount: Node, at: Node, facts: StaticFacts, source: string): boolean {
+  const text = norm(source, amount);
+  const isName = (x: MaybeNode) => !!x && norm(source, x) === text;
   const isThis = (x: MaybeNode) => {
     const u = unwrap(x);
     return (
@@ -137,13 +141,33 @@ function receivedAmount(fn: FunctionFacts, name: string, at: Node, facts: Static
           isThis(x.arguments[1]) &&
           isName(x.arguments[2])),
     );
+  const requiresReceipt = (st: Node) => {
+    const call = st.type === 'ExpressionStatement' ? unwrap(st.expression) : null;
+    return !!call && isRequireLike(call) && !!call.arguments?.[0] && receives(call.arguments[0]);
+  };
+  const isZero = (x: MaybeNode) => {
+    const u = unwrap(x);
+    return u?.type === 'NumberLiteral' && Number(u.number) === 0;
+  };
+  // `if (amount != 0) { …; require(received amount); … }`: zero or received on every path.
+  const nonZeroBranch = (st: Node) => {
+    if (st.type !== 'IfStatement' || st.falseBody) return false;
+    const c = unwrap(st.condition);
+    if (c?.type !== 'BinaryOperation') return false;
+    const nonZero =
+      (c.operator === '!=' && ((isName(c.left) && isZero(c.right)) || (isZero(c.left) && isName(c.right)))) ||
+      (c.operator === '>' && isName(c.left) && isZero(c.right)) ||
+      (c.operator === '<' && isZero(c.left) && isName(c.right));
+    if (!nonZero) return false;
+    const body = st.trueBody?.type === 'Block' ? asNodes(st.trueBody.statements) : st.trueBody ? [st.trueBody] : [];
+    return body.some(requiresReceipt);
+  };
   const atStart = at.range?.[0] ?? 0;
   for (let child: Node = at, p = facts.parent(at); p && child !== fn.node; child = p, p = facts.parent(p)) {
     if (p.type !== 'Block') continue;
     for (const st of asNodes(p.statements)) {
       if ((st.range?.[1] ?? 0) >= atStart) break;
-      const call = st.type === 'ExpressionStatement' ? unwrap(st.expression) : null;
-      if (call && isRequireLike(call) && call.arguments?.[0] && receives(call.arguments[0])) return true;
+      if (requiresReceipt(st) || nonZeroBranch(st)) return true;
     }
   }
   return false;
@@ -233,7 +257,10 @@ export const integerOverflowDetector: StaticDetector = {
         if (op === '+' && (isEtherAmount(n.left) || isEtherAmount(n.right) || isTime(n.left) || isTime(n.right))) return;
         // A sum of an amount the contract has just received (required equal to msg.value, or
         // moved in by a required token.transferFrom(msg.sender, this, x)) is bounded like msg.value.
-        if (op === '+' && [...valueParams].every((v) => receivedAmount(fn, v, n, facts))) return;
+        if (op === '+') {
+          const carriers = [n.left, n.right].filter((side) => !!side && paramsAsValue(side, fn.params).size > 0);
+          if (carriers.length && carriers.every((side) => receivedAmount(fn, side, n, facts, source))) return;
+        }
         // msg.value times a constant stays far below 2^256.
         if ((isEtherAmount(n.left) && isConstantExpr(n.right, constants)) || (isEtherAmount(n.right) && isConstantExpr(n.left, constants)))
           return;

@@ -1,0 +1,98 @@
+// Session 9 precision rules (issue 19): each test puts the weak shape (must be flagged) next to the
+// shape the rule now recognises as harmless, so a rule cannot pass by going silent.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { lineOf, runDetector as run } from './helpers.ts';
+import { integerOverflowDetector } from '../../plugins/detector-integer-overflow/index.ts';
+import { timestampDependenceDetector } from '../../plugins/detector-timestamp-dependence/index.ts';
+
+test('timestamp: `if (now > start) elapsed = now - start;` is a saturating difference, not a decision; a branch that does more is one', async () => {
+  const src = `pragma solidity ^0.4.24;
+contract Auction {
+    struct Sale { uint64 startedAt; uint128 price; }
+    mapping(uint => Sale) sales;
+    mapping(uint => address) winner;
+    function open(uint id, uint128 price) public {
+        Sale memory s = Sale(uint64(now), price);
+        sales[id] = s;
+    }
+    function elapsed(uint id) public view returns (uint) {
+        uint secondsPassed = 0;
+        if (now > sales[id].startedAt) {
+            secondsPassed = now - sales[id].startedAt;
+        }
+        return secondsPassed;
+    }
+    function settle(uint id) public {
+        if (now > sales[id].startedAt) {
+            winner[id] = msg.sender;
+        }
+    }
+}
+`;
+  const lines = (await run(src, timestampDependenceDetector)).map((f) => f.location.line);
+  assert.ok(!lines.includes(lineOf(src, 'if (now > sales[id].startedAt) {')), `saturating difference reported: ${lines.join(', ')}`);
+  const settle = lineOf(src, 'function settle') + 1;
+  assert.ok(lines.includes(settle), 'the same comparison choosing who wins is a decision');
+  assert.ok(lines.includes(lineOf(src, 'Sale(uint64(now), price)')), 'the start time feeds that decision');
+});
+
+test('timestamp: the saturating form only when the difference is of the compared operands, without else', async () => {
+  const src = `pragma solidity ^0.4.24;
+contract Clock {
+    uint start;
+    uint bonus;
+    function a() public { if (now > start) { bonus = start - now; } }
+    function b() public { if (now > start) { bonus = now - start; } else { bonus = 1; } }
+    function c() public { if (start < now) bonus = now - start; }
+}
+`;
+  const lines = (await run(src, timestampDependenceDetector)).map((f) => f.location.line);
+  assert.ok(lines.includes(lineOf(src, 'function a()')), 'reversed difference: not a clamp');
+  assert.ok(lines.includes(lineOf(src, 'function b()')), 'an else branch chooses a behaviour');
+  assert.ok(!lines.includes(lineOf(src, 'function c()')), 'the mirrored comparison is the same clamp');
+});
+
+test('integer-overflow: an amount received inside `if (amount != 0)` is zero or received on every path; an unchecked or misdirected one is not', async () => {
+  const src = `pragma solidity ^0.4.24;
+contract Token { function transferFrom(address f, address t, uint v) public returns (bool); }
+contract Channel {
+    Token token;
+    address hub;
+    mapping(bytes32 => uint[2]) deposit;
+    function join(bytes32 id, uint256[2] _balances) public payable {
+        if (_balances[0] != 0) {
+            require(msg.value == _balances[0], "ether");
+        }
+        if (_balances[1] > 0) {
+            require(token.transferFrom(msg.sender, this, _balances[1]), "token");
+        }
+        deposit[id][0] += _balances[0];
+        deposit[id][1] += _balances[1];
+    }
+    function joinOther(bytes32 id, uint256[2] _balances) public payable {
+        if (_balances[0] != 0) {
+            require(msg.value == _balances[1], "ether");
+        }
+        if (_balances[1] != 0) {
+            require(token.transferFrom(msg.sender, hub, _balances[1]), "token");
+        }
+        deposit[id][0] += _balances[0];
+        deposit[id][1] += _balances[1];
+    }
+    function joinElse(bytes32 id, uint256 amount, bool skip) public payable {
+        if (skip) {
+            require(msg.value == amount);
+        }
+        deposit[id][0] += amount;
+    }
+}
+`;
+  const lines = (await run(src, integerOverflowDetector)).map((f) => f.location.line);
+  const after = (fnName: string, k: number) => lineOf(src, `function ${fnName}`) + k;
+  assert.ok(!lines.includes(after('join', 7)), `received ether reported: ${lines.join(', ')}`);
+  assert.ok(!lines.includes(after('join', 8)), 'received tokens reported');
+  assert.ok(lines.includes(after('joinOther', 7)), 'msg.value was compared with another entry');
+  assert.ok(lines.includes(after('joinOther', 8)), 'the tokens went to someone else');
+  assert.ok(lines.includes(after('joinElse', 4)), 'a branch on something other than the amount may skip the check');
+});
