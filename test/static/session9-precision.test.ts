@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { lineOf, runDetector as run } from './helpers.ts';
 import { integerOverflowDetector } from '../../plugins/detector-integer-overflow/index.ts';
 import { timestampDependenceDetector } from '../../plugins/detector-timestamp-dependence/index.ts';
+import { dosUnboundedArrayDetector } from '../../plugins/detector-dos-unbounded-array/index.ts';
 
 test('timestamp: `if (now > start) elapsed = now - start;` is a saturating difference, not a decision; a branch that does more is one', async () => {
   const src = `pragma solidity ^0.4.24;
@@ -95,4 +96,38 @@ contract Channel {
   assert.ok(lines.includes(after('joinOther', 7)), 'msg.value was compared with another entry');
   assert.ok(lines.includes(after('joinOther', 8)), 'the tokens went to someone else');
   assert.ok(lines.includes(after('joinElse', 4)), 'a branch on something other than the amount may skip the check');
+});
+
+test('dos-unbounded-array: a loop from the old length visits only what this call added; a loop from zero visits what everyone pushed', async () => {
+  const src = `pragma solidity ^0.4.24;
+contract Hashes {
+    uint[] hashes;
+    uint constant MAX = 16384;
+    function add(uint k) public {
+        require(k <= MAX);
+        uint n = hashes.length;
+        hashes.length += k;
+        for (; n < hashes.length; n++) {
+            hashes[n] = 1;
+        }
+    }
+    function touchAll() public {
+        for (uint i = 0; i < hashes.length; i++) {
+            hashes[i] = 2;
+        }
+    }
+    function rewind(uint k) public {
+        uint m = hashes.length;
+        hashes.length += k;
+        m = 0;
+        for (; m < hashes.length; m++) {
+            hashes[m] = 3;
+        }
+    }
+}
+`;
+  const lines = (await run(src, dosUnboundedArrayDetector)).map((f) => f.location.line);
+  assert.ok(!lines.includes(lineOf(src, 'for (; n < hashes.length; n++)')), `new elements only reported: ${lines.join(', ')}`);
+  assert.ok(lines.includes(lineOf(src, 'for (uint i = 0; i < hashes.length; i++)')), 'a loop over every element is the DoS');
+  assert.ok(lines.includes(lineOf(src, 'for (; m < hashes.length; m++)')), 'a counter moved back to 0 visits everything');
 });
