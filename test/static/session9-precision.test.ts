@@ -131,3 +131,42 @@ contract Hashes {
   assert.ok(lines.includes(lineOf(src, 'for (uint i = 0; i < hashes.length; i++)')), 'a loop over every element is the DoS');
   assert.ok(lines.includes(lineOf(src, 'for (; m < hashes.length; m++)')), 'a counter moved back to 0 visits everything');
 });
+
+test('integer-overflow: a credit next to a checked debit of the same amount is a LOW note (sum conserved); an unchecked debit or another amount stays HIGH', async () => {
+  const src = `pragma solidity ^0.4.24;
+contract Token {
+    mapping(address => uint) balances;
+    function transfer(address to, uint amount) public {
+        require(balances[msg.sender] >= amount);
+        balances[msg.sender] -= amount;
+        balances[to] += amount;
+    }
+    function creditFirst(address to, uint amount) public {
+        if (balances[msg.sender] >= amount) {
+            balances[to] += amount;
+            balances[msg.sender] -= amount;
+        }
+    }
+    function noCheck(address to, uint amount) public {
+        balances[msg.sender] -= amount;
+        balances[to] += amount;
+    }
+    function otherAmount(address to, uint amount, uint bonus) public {
+        require(balances[msg.sender] >= amount);
+        balances[msg.sender] -= amount;
+        balances[to] += bonus;
+    }
+}
+`;
+  const found = await run(src, integerOverflowDetector);
+  const at = (needle: string, from: string) => {
+    const l = lineOf(src, `function ${from}`);
+    const k = src.split('\n').findIndex((x, i) => i >= l && x.includes(needle)) + 1;
+    return found.find((f) => f.location.line === k);
+  };
+  assert.equal(at('balances[to] += amount', 'transfer')?.severity, 'LOW', 'a checked transfer is a note');
+  assert.match(at('balances[to] += amount', 'transfer')?.description ?? '', /conserves the sum/);
+  assert.equal(at('balances[to] += amount', 'creditFirst')?.severity, 'LOW', 'credit before the debit, same branch');
+  assert.equal(at('balances[to] += amount', 'noCheck')?.severity, 'HIGH', 'the debit itself can underflow: no conserved sum');
+  assert.equal(at('balances[to] += bonus', 'otherAmount')?.severity, 'HIGH', 'a credit of another amount creates value');
+});
