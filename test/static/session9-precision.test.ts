@@ -6,6 +6,7 @@ import { lineOf, runDetector as run } from './helpers.ts';
 import { integerOverflowDetector } from '../../plugins/detector-integer-overflow/index.ts';
 import { timestampDependenceDetector } from '../../plugins/detector-timestamp-dependence/index.ts';
 import { dosUnboundedArrayDetector } from '../../plugins/detector-dos-unbounded-array/index.ts';
+import { erc20ApproveRaceDetector } from '../../plugins/detector-erc20-approve-race/index.ts';
 
 test('timestamp: `if (now > start) elapsed = now - start;` is a saturating difference, not a decision; a branch that does more is one', async () => {
   const src = `pragma solidity ^0.4.24;
@@ -169,4 +170,33 @@ contract Token {
   assert.equal(at('balances[to] += amount', 'creditFirst')?.severity, 'LOW', 'credit before the debit, same branch');
   assert.equal(at('balances[to] += amount', 'noCheck')?.severity, 'HIGH', 'the debit itself can underflow: no conserved sum');
   assert.equal(at('balances[to] += bonus', 'otherAmount')?.severity, 'HIGH', 'a credit of another amount creates value');
+});
+
+test('erc20-approve-race: an amount stored through a helper races; a token id that only selects the slot (ERC721) does not', async () => {
+  const src = `pragma solidity ^0.8.20;
+contract Fungible {
+    mapping(address => mapping(address => uint256)) allowance;
+    function approve(address spender, uint256 value) public returns (bool) {
+        _approve(msg.sender, spender, value);
+        return true;
+    }
+    function _approve(address owner, address spender, uint256 value) internal {
+        allowance[owner][spender] = value;
+    }
+}
+contract Collectible {
+    mapping(uint256 => address) tokenApprovals;
+    mapping(uint256 => address) owners;
+    function approve(address to, uint256 tokenId) public {
+        _approve(to, tokenId, msg.sender);
+    }
+    function _approve(address to, uint256 tokenId, address auth) internal {
+        require(owners[tokenId] == auth);
+        tokenApprovals[tokenId] = to;
+    }
+}
+`;
+  const lines = (await run(src, erc20ApproveRaceDetector)).map((f) => f.location.line);
+  assert.ok(lines.includes(lineOf(src, 'function approve(address spender, uint256 value)')), 'the allowance is overwritten');
+  assert.ok(!lines.includes(lineOf(src, 'function approve(address to, uint256 tokenId)')), `a token id reported: ${lines.join(', ')}`);
 });
