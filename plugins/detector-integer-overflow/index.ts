@@ -17,8 +17,8 @@
 // Not reported: a sum with an amount the contract has just received, required equal to msg.value
 // or pulled in by a required `token.transferFrom(msg.sender, this, x)` (bounded like msg.value),
 // also when that require sits in an `if (x != 0)` (skipped only for a zero amount).
-// Rated LOW: a credit next to a checked debit of the same amount from the same table before 0.8
-// (the sum is conserved: only a total above 2^256, issued elsewhere, could wrap it).
+// Rated LOW: a credit next to a checked debit of the same amount from state before 0.8 (the
+// sum is conserved: only a total above 2^256, issued elsewhere, could wrap it).
 // Rated LOW: a wrap whose result only goes back to the caller (the function writes no state,
 // calls out to nobody and is reached only from such functions) - real, but the caller only gets
 // the wrapped value of operands it chose itself; it matters when another contract relies on it.
@@ -316,9 +316,10 @@ export const integerOverflowDetector: StaticDetector = {
           return;
 
         // The same transfer before 0.8: the debit of the same amount from another entry of the
-        // table, next to the credit, is checked by a comparison of that entry with the amount
-        // (`require(bal[from] >= v)`). The sum is conserved, so only a total above 2^256 issued
-        // elsewhere (itself reported there) could wrap the credit: a note, not an attack.
+        // table (or from other state: `bal[from] -= v; totalMigrated += v;`), next to the credit,
+        // is checked by a comparison of that entry with the amount (`require(bal[from] >= v)`).
+        // The sum is conserved, so only a total above 2^256 issued elsewhere (itself reported
+        // there) could wrap the credit: a note, not an attack.
         const conserved =
           compound &&
           op === '+' &&
@@ -326,7 +327,9 @@ export const integerOverflowDetector: StaticDetector = {
           writesState &&
           siblingStatements(n, facts).some((st) => {
             const d = st.type === 'ExpressionStatement' ? unwrap(st.expression) : null;
-            if (d?.type !== 'BinaryOperation' || d.operator !== '-=' || rootName(d.left) !== lhsRoot) return false;
+            if (d?.type !== 'BinaryOperation' || d.operator !== '-=') return false;
+            const from = rootName(d.left);
+            if (!from || !(from === lhsRoot || (contract.stateVars.has(from) && !fn.locals.has(from)))) return false;
             if (norm(source, d.right) !== b || norm(source, d.left) === a) return false;
             const debited = norm(source, d.left);
             return comparisons(fn.node).some(
@@ -338,7 +341,7 @@ export const integerOverflowDetector: StaticDetector = {
         const harmless = resultOnly.has(fn) || conserved;
         const kind = op === '-' ? 'underflow' : 'overflow';
         const why = conserved
-          ? `a transfer within \`${lhsRoot}\`: the checked debit of the same amount conserves the sum, so only a total above 2^256 could wrap it`
+          ? `a transfer into \`${lhsRoot}\`: the checked debit of the same amount conserves the sum, so only a total above 2^256 could wrap it`
           : writesState
             ? `result stored in state variable \`${lhsRoot}\``
             : harmless

@@ -152,6 +152,12 @@ contract Token {
         balances[msg.sender] -= amount;
         balances[to] += amount;
     }
+    uint totalBurned;
+    function burn(uint amount) public {
+        if (amount > balances[msg.sender]) throw;
+        balances[msg.sender] -= amount;
+        totalBurned += amount;
+    }
     function otherAmount(address to, uint amount, uint bonus) public {
         require(balances[msg.sender] >= amount);
         balances[msg.sender] -= amount;
@@ -168,6 +174,7 @@ contract Token {
   assert.equal(at('balances[to] += amount', 'transfer')?.severity, 'LOW', 'a checked transfer is a note');
   assert.match(at('balances[to] += amount', 'transfer')?.description ?? '', /conserves the sum/);
   assert.equal(at('balances[to] += amount', 'creditFirst')?.severity, 'LOW', 'credit before the debit, same branch');
+  assert.equal(at('totalBurned += amount', 'burn')?.severity, 'LOW', 'an accumulator of checked debits is bounded by their total');
   assert.equal(at('balances[to] += amount', 'noCheck')?.severity, 'HIGH', 'the debit itself can underflow: no conserved sum');
   assert.equal(at('balances[to] += bonus', 'otherAmount')?.severity, 'HIGH', 'a credit of another amount creates value');
 });
