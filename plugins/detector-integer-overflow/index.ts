@@ -320,12 +320,16 @@ export const integerOverflowDetector: StaticDetector = {
         // is checked by a comparison of that entry with the amount (`require(bal[from] >= v)`).
         // The sum is conserved, so only a total above 2^256 issued elsewhere (itself reported
         // there) could wrap the credit: a note, not an attack.
+        // One debit balances one credit: a second credit of the same amount next to it
+        // (`bal[a] += v; bal[b] += v;`) creates value, and neither is a transfer.
+        const siblings = compound && op === '+' && !!lhsRoot && writesState ? siblingStatements(n, facts) : [];
+        const alsoCredits = siblings.some((st) => {
+          const c = st.type === 'ExpressionStatement' ? unwrap(st.expression) : null;
+          return c?.type === 'BinaryOperation' && c.operator === '+=' && norm(source, c.right) === b;
+        });
         const conserved =
-          compound &&
-          op === '+' &&
-          !!lhsRoot &&
-          writesState &&
-          siblingStatements(n, facts).some((st) => {
+          !alsoCredits &&
+          siblings.some((st) => {
             const d = st.type === 'ExpressionStatement' ? unwrap(st.expression) : null;
             if (d?.type !== 'BinaryOperation' || d.operator !== '-=') return false;
             const from = rootName(d.left);

@@ -158,6 +158,12 @@ contract Token {
         balances[msg.sender] -= amount;
         totalBurned += amount;
     }
+    function twice(address to, address also, uint amount) public {
+        require(balances[msg.sender] >= amount);
+        balances[msg.sender] -= amount;
+        balances[to] += amount;
+        balances[also] += amount;
+    }
     function otherAmount(address to, uint amount, uint bonus) public {
         require(balances[msg.sender] >= amount);
         balances[msg.sender] -= amount;
@@ -175,6 +181,8 @@ contract Token {
   assert.match(at('balances[to] += amount', 'transfer')?.description ?? '', /conserves the sum/);
   assert.equal(at('balances[to] += amount', 'creditFirst')?.severity, 'LOW', 'credit before the debit, same branch');
   assert.equal(at('totalBurned += amount', 'burn')?.severity, 'LOW', 'an accumulator of checked debits is bounded by their total');
+  assert.equal(at('balances[also] += amount', 'twice')?.severity, 'HIGH', 'one debit, two credits: value created');
+  assert.equal(at('balances[to] += amount', 'twice')?.severity, 'HIGH', 'neither credit is a transfer');
   assert.equal(at('balances[to] += amount', 'noCheck')?.severity, 'HIGH', 'the debit itself can underflow: no conserved sum');
   assert.equal(at('balances[to] += bonus', 'otherAmount')?.severity, 'HIGH', 'a credit of another amount creates value');
 });
