@@ -6,7 +6,11 @@ contract Old {
     function check(uint x) public constant returns (bytes32) {
         if (x == 0) throw; // expect: deprecated-constructs
         if (x == 1) throw;
-        var y = x; // expect: deprecated-constructs
+        var y = x;
+        var z = uint256(0);
+        for (var i = 0; i < x; i++) { // expect: deprecated-constructs
+            y += i;
+        }
         return sha3(y);
     }
 

@@ -7,13 +7,36 @@
 // Avoids false positives: pure renames with identical semantics (sha3, suicide, `constant`
 // functions, block.blockhash, msg.gas) are not reported: they cannot make code behave
 // differently from what its author reads, and any current compiler rejects them by name anyway.
-import { detectorPlugin, type StaticDetector, line, declaredVariables, type Node } from '../../lib/analysis/static/index.ts';
+// For the same reason `var` is reported only where its initialiser is a number literal (or an
+// expression of literals): from a typed value it takes that value's type, a rename.
+import {
+  detectorPlugin,
+  type StaticDetector,
+  line,
+  declaredVariables,
+  type MaybeNode,
+  type Node,
+  asNode,
+} from '../../lib/analysis/static/index.ts';
 
 const REPLACEMENT: Record<string, string> = {
   throw: 'revert()/require(), which refund the unused gas',
   callcode: 'delegatecall, which keeps msg.sender and msg.value',
   var: 'an explicit type (`var` picks the smallest type that fits the initial value)',
 };
+
+/** A number literal, or arithmetic/negation/tuple made only of them: a value whose type the
+ *  compiler infers as the smallest that holds it. */
+function literalTyped(n: MaybeNode): boolean {
+  // Not `unwrap`: a conversion (`uint256(0)`) gives the literal its type.
+  const u = n?.type === 'TupleExpression' && n.components?.length === 1 ? asNode(n.components[0]) : n;
+  if (!u) return false;
+  if (u.type === 'NumberLiteral') return true;
+  if (u.type === 'UnaryOperation') return literalTyped(u.subExpression);
+  if (u.type === 'BinaryOperation') return literalTyped(u.left) && literalTyped(u.right);
+  if (u.type === 'TupleExpression') return (u.components ?? []).some((c) => literalTyped(asNode(c)));
+  return false;
+}
 
 export const deprecatedConstructsDetector: StaticDetector = {
   meta: {
@@ -47,7 +70,14 @@ export const deprecatedConstructsDetector: StaticDetector = {
         if (n.memberName === 'callcode') hit('callcode', n);
       },
       VariableDeclarationStatement(n) {
-        if (declaredVariables(n).some((v) => v?.typeName?.type === 'ElementaryTypeName' && v.typeName.name === 'var')) hit('var', n);
+        // `var` takes the type of its initialiser: only a number literal (or an expression of
+        // literals) gets a type narrower than intended (`var i = 0` is a uint8). From any typed
+        // value (`var acc = Acc[msg.sender]`, `var x = msg.value`) it is a rename, like sha3.
+        if (
+          declaredVariables(n).some((v) => v?.typeName?.type === 'ElementaryTypeName' && v.typeName.name === 'var') &&
+          literalTyped(n.initialValue)
+        )
+          hit('var', n);
       },
       'SourceUnit:exit'() {
         for (const s of seen.values()) {

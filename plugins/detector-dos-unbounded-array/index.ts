@@ -4,7 +4,8 @@
 // Reports: loops bounded by such an array's length, loops that grow a state array from a
 // public function, and wholesale resets (`arr = new T[](0)`, `delete arr`) of such an array.
 // Avoids false positives: arrays only the owner can grow, fixed-size arrays, memory arrays,
-// resets in the constructor (the array is still empty then).
+// resets in the constructor (the array is still empty then), loops whose counter starts at the
+// array's length and only moves forward (they visit only what this call added).
 import {
   detectorPlugin,
   line,
@@ -17,6 +18,10 @@ import {
   endLine,
   type LoopNode,
   type StaticVisitor,
+  type MaybeNode,
+  unwrap,
+  identName,
+  firstDeclaredName,
 } from '../../lib/analysis/static/index.ts';
 
 export const dosUnboundedArrayDetector: StaticDetector = {
@@ -84,6 +89,36 @@ export const dosUnboundedArrayDetector: StaticDetector = {
       const v = contract.stateVars.get(name);
       return v && /\[\]$/.test(v.type) ? name : null;
     };
+    // `uint i = arr.length; arr.length += k; for (; i < arr.length; i++)`: a counter that starts
+    // at the array's length and only moves forward visits just the elements added since, by this
+    // call: its work is what the caller chose to add, not what everyone else pushed.
+    const isLength = (x: MaybeNode, a: string) => {
+      const u = unwrap(x);
+      return u?.type === 'MemberAccess' && u.memberName === 'length' && rootName(u.expression) === a;
+    };
+    const onlyNewElements = (n: LoopNode, len: Node, a: string): boolean => {
+      if (n.type !== 'ForStatement') return false;
+      const c = n.conditionExpression;
+      if (c?.type !== 'BinaryOperation' || !['<', '!='].includes(c.operator) || c.right !== len) return false;
+      const ctr = identName(unwrap(c.left));
+      const fn = facts.enclosing(n).fn;
+      if (!ctr || !fn?.locals.has(ctr) || !fn.node.body) return false;
+      let startsAtLength = false;
+      let movedBack = false;
+      walk(fn.node.body, (x) => {
+        if (x.type === 'VariableDeclarationStatement' && firstDeclaredName(x) === ctr && x.initialValue) {
+          if (isLength(x.initialValue, a)) startsAtLength = true;
+          else movedBack = true;
+        }
+        if (x.type === 'BinaryOperation' && x.operator === '=' && identName(unwrap(x.left)) === ctr) {
+          if (isLength(x.right, a)) startsAtLength = true;
+          else movedBack = true;
+        }
+        if (x.type === 'BinaryOperation' && x.operator === '-=' && identName(unwrap(x.left)) === ctr) movedBack = true;
+        if (x.type === 'UnaryOperation' && x.operator === '--' && identName(unwrap(x.subExpression)) === ctr) movedBack = true;
+      });
+      return startsAtLength && !movedBack;
+    };
     const loop = (n: LoopNode) => {
       const { contract, fn } = facts.enclosing(n);
       if (!contract || !fn || fn.kind === 'constructor') return;
@@ -93,7 +128,7 @@ export const dosUnboundedArrayDetector: StaticDetector = {
         walk(cond, (x) => {
           if (!iterated && x.type === 'MemberAccess' && x.memberName === 'length') {
             const a = stateArray(rootName(x.expression), n);
-            if (a && grownBy.get(contract.name)?.has(a)) iterated = a;
+            if (a && grownBy.get(contract.name)?.has(a) && !onlyNewElements(n, x, a)) iterated = a;
           }
         });
       let grown: string | null = null;

@@ -2,7 +2,8 @@
 // the spender front-run a change from N to M and spend N + M (SWC-114, the approve race).
 // Recognised by the standard's signature approve(address,uint) and a write of the value into a
 // caller-indexed table. Avoids false positives: approve() that requires the current allowance
-// or the new value to be zero, and functions with other signatures.
+// or the new value to be zero, functions with other signatures, and an approve whose uint only
+// selects a slot in the helper it calls (ERC721's approve(to, tokenId)).
 import {
   detectorPlugin,
   conditions,
@@ -11,6 +12,7 @@ import {
   norm,
   type StaticDetector,
   elementaryName,
+  argumentFlow,
 } from '../../lib/analysis/static/index.ts';
 
 export const erc20ApproveRaceDetector: StaticDetector = {
@@ -45,8 +47,26 @@ export const erc20ApproveRaceDetector: StaticDetector = {
             norm(source, w.node.right) === value.name &&
             /\[/.test(norm(source, w.node.left)),
         );
+        // Through a helper (`_approve(msg.sender, spender, value)`): the value must land in a
+        // table as the stored amount. ERC721's approve(to, tokenId) passes a uint that only
+        // selects the slot (`_tokenApprovals[tokenId] = to`): nothing accumulates, no race.
+        // A helper the file does not define is taken as storing it.
+        const flow = value.name ? argumentFlow(fn, value.name) : null;
+        const stored =
+          !!flow &&
+          (flow.unresolved ||
+            flow.sites.some(({ fn: g, name }) =>
+              g.writes.some(
+                (w) =>
+                  w.node.type === 'BinaryOperation' &&
+                  w.node.operator === '=' &&
+                  norm(source, w.node.right) === name &&
+                  /\[/.test(norm(source, w.node.left)),
+              ),
+            ));
         const viaHelper =
           !fn.writes.length &&
+          stored &&
           fn.internalCalls.some(
             (ic) =>
               (ic.node.arguments ?? []).some((a) => a.type === 'Identifier' && a.name === value.name) &&

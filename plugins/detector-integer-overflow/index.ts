@@ -15,7 +15,10 @@
 // leaves, bounds by a small constant first (`require(_sadd <= hashesSize); n + _sadd`,
 // `if (fees == 0 || _pcent > 100) throw;`). An owner fixed to an address literal is sound.
 // Not reported: a sum with an amount the contract has just received, required equal to msg.value
-// or pulled in by a required `token.transferFrom(msg.sender, this, x)` (bounded like msg.value).
+// or pulled in by a required `token.transferFrom(msg.sender, this, x)` (bounded like msg.value),
+// also when that require sits in an `if (x != 0)` (skipped only for a zero amount).
+// Rated LOW: a credit next to a checked debit of the same amount from state before 0.8 (the
+// sum is conserved: only a total above 2^256, issued elsewhere, could wrap it).
 // Rated LOW: a wrap whose result only goes back to the caller (the function writes no state,
 // calls out to nobody and is reached only from such functions) - real, but the caller only gets
 // the wrapped value of operands it chose itself; it matters when another contract relies on it.
@@ -112,10 +115,13 @@ function resultOnlyFunctions(facts: StaticFacts): Set<FunctionFacts> {
 }
 
 /** A require that runs before `at` on every path to it (a statement before it in its own block or
- *  an enclosing one) checks that the contract received `name`: `msg.value == name`, or a token
- *  `transferFrom(msg.sender, this, name)` whose success is required. */
-function receivedAmount(fn: FunctionFacts, name: string, at: Node, facts: StaticFacts): boolean {
-  const isName = (x: MaybeNode) => identName(unwrap(x)) === name;
+ *  an enclosing one) checks that the contract received `amount` (an operand, compared by its
+ *  text: `_value`, `_balances[0]`): `msg.value == amount`, or a token
+ *  `transferFrom(msg.sender, this, amount)` whose success is required. The require may sit in an
+ *  `if (amount != 0)` (or `> 0`) without else: when it is skipped the amount is zero. */
+function receivedAmount(fn: FunctionFacts, amount: Node, at: Node, facts: StaticFacts, source: string): boolean {
+  const text = norm(source, amount);
+  const isName = (x: MaybeNode) => !!x && norm(source, x) === text;
   const isThis = (x: MaybeNode) => {
     const u = unwrap(x);
     return (
@@ -137,16 +143,44 @@ function receivedAmount(fn: FunctionFacts, name: string, at: Node, facts: Static
           isThis(x.arguments[1]) &&
           isName(x.arguments[2])),
     );
+  const requiresReceipt = (st: Node) => {
+    const call = st.type === 'ExpressionStatement' ? unwrap(st.expression) : null;
+    return !!call && isRequireLike(call) && !!call.arguments?.[0] && receives(call.arguments[0]);
+  };
+  const isZero = (x: MaybeNode) => {
+    const u = unwrap(x);
+    return u?.type === 'NumberLiteral' && Number(u.number) === 0;
+  };
+  // `if (amount != 0) { …; require(received amount); … }`: zero or received on every path.
+  const nonZeroBranch = (st: Node) => {
+    if (st.type !== 'IfStatement' || st.falseBody) return false;
+    const c = unwrap(st.condition);
+    if (c?.type !== 'BinaryOperation') return false;
+    const nonZero =
+      (c.operator === '!=' && ((isName(c.left) && isZero(c.right)) || (isZero(c.left) && isName(c.right)))) ||
+      (c.operator === '>' && isName(c.left) && isZero(c.right)) ||
+      (c.operator === '<' && isZero(c.left) && isName(c.right));
+    if (!nonZero) return false;
+    const body = st.trueBody?.type === 'Block' ? asNodes(st.trueBody.statements) : st.trueBody ? [st.trueBody] : [];
+    return body.some(requiresReceipt);
+  };
   const atStart = at.range?.[0] ?? 0;
   for (let child: Node = at, p = facts.parent(at); p && child !== fn.node; child = p, p = facts.parent(p)) {
     if (p.type !== 'Block') continue;
     for (const st of asNodes(p.statements)) {
       if ((st.range?.[1] ?? 0) >= atStart) break;
-      const call = st.type === 'ExpressionStatement' ? unwrap(st.expression) : null;
-      if (call && isRequireLike(call) && call.arguments?.[0] && receives(call.arguments[0])) return true;
+      if (requiresReceipt(st) || nonZeroBranch(st)) return true;
     }
   }
   return false;
+}
+
+/** The other statements of the block holding the statement of `n`. */
+function siblingStatements(n: Node, facts: StaticFacts): Node[] {
+  let st: Node | null = n;
+  while (st && !/Statement$/.test(st.type)) st = facts.parent(st);
+  const block = st ? facts.parent(st) : null;
+  return block?.type === 'Block' ? asNodes(block.statements).filter((x) => x !== st) : [];
 }
 
 function mentions(haystack: string, needle: string): boolean {
@@ -233,7 +267,10 @@ export const integerOverflowDetector: StaticDetector = {
         if (op === '+' && (isEtherAmount(n.left) || isEtherAmount(n.right) || isTime(n.left) || isTime(n.right))) return;
         // A sum of an amount the contract has just received (required equal to msg.value, or
         // moved in by a required token.transferFrom(msg.sender, this, x)) is bounded like msg.value.
-        if (op === '+' && [...valueParams].every((v) => receivedAmount(fn, v, n, facts))) return;
+        if (op === '+') {
+          const carriers = [n.left, n.right].filter((side) => !!side && paramsAsValue(side, fn.params).size > 0);
+          if (carriers.length && carriers.every((side) => receivedAmount(fn, side, n, facts, source))) return;
+        }
         // msg.value times a constant stays far below 2^256.
         if ((isEtherAmount(n.left) && isConstantExpr(n.right, constants)) || (isEtherAmount(n.right) && isConstantExpr(n.left, constants)))
           return;
@@ -278,14 +315,42 @@ export const integerOverflowDetector: StaticDetector = {
         )
           return;
 
+        // The same transfer before 0.8: the debit of the same amount from another entry of the
+        // table (or from other state: `bal[from] -= v; totalMigrated += v;`), next to the credit,
+        // is checked by a comparison of that entry with the amount (`require(bal[from] >= v)`).
+        // The sum is conserved, so only a total above 2^256 issued elsewhere (itself reported
+        // there) could wrap the credit: a note, not an attack.
+        // One debit balances one credit: a second credit of the same amount next to it
+        // (`bal[a] += v; bal[b] += v;`) creates value, and neither is a transfer.
+        const siblings = compound && op === '+' && !!lhsRoot && writesState ? siblingStatements(n, facts) : [];
+        const alsoCredits = siblings.some((st) => {
+          const c = st.type === 'ExpressionStatement' ? unwrap(st.expression) : null;
+          return c?.type === 'BinaryOperation' && c.operator === '+=' && norm(source, c.right) === b;
+        });
+        const conserved =
+          !alsoCredits &&
+          siblings.some((st) => {
+            const d = st.type === 'ExpressionStatement' ? unwrap(st.expression) : null;
+            if (d?.type !== 'BinaryOperation' || d.operator !== '-=') return false;
+            const from = rootName(d.left);
+            if (!from || !(from === lhsRoot || (contract.stateVars.has(from) && !fn.locals.has(from)))) return false;
+            if (norm(source, d.right) !== b || norm(source, d.left) === a) return false;
+            const debited = norm(source, d.left);
+            return comparisons(fn.node).some(
+              ([l, r]) => (mentions(l, debited) && mentions(r, b)) || (mentions(r, debited) && mentions(l, b)),
+            );
+          });
+
         resultOnly ??= resultOnlyFunctions(facts);
-        const harmless = resultOnly.has(fn);
+        const harmless = resultOnly.has(fn) || conserved;
         const kind = op === '-' ? 'underflow' : 'overflow';
-        const why = writesState
-          ? `result stored in state variable \`${lhsRoot}\``
-          : harmless
-            ? 'operand chosen by the caller; the result only goes back to the caller'
-            : 'operand chosen by the caller';
+        const why = conserved
+          ? `a transfer into \`${lhsRoot}\`: the checked debit of the same amount conserves the sum, so only a total above 2^256 could wrap it`
+          : writesState
+            ? `result stored in state variable \`${lhsRoot}\``
+            : harmless
+              ? 'operand chosen by the caller; the result only goes back to the caller'
+              : 'operand chosen by the caller';
         const inUnchecked = facts.inUnchecked(n) && facts.version.checkedArithmetic;
         context.report({
           node: n,

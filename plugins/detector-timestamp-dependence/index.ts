@@ -6,7 +6,8 @@
 // deadlines being computed (`now + 1 days`), and per-account locks (`now > lockTime[msg.sender]`)
 // where a few seconds of drift give an attacker nothing, including the timestamp stored into the
 // caller's own record for such a lock; a min/max clamp (`t > now ? t : now`), which computes a
-// bound instead of choosing between behaviours; a timestamp passed into a struct field that no
+// bound instead of choosing between behaviours (also written as `if (now > t) d = now - t;`,
+// a saturating difference); a timestamp passed into a struct field that no
 // condition reads (`Monarch(addr, name, 0, now)` whose `coronationTimestamp` is only recorded);
 // a draw that also mixes blockhash/number/difficulty/coinbase (one weakness at one place, reported
 // by bad-randomness: the whole draw is predictable, not just the miner's few seconds). A draw from
@@ -32,6 +33,7 @@ import {
   firstDeclaredName,
   type MaybeNode,
   type AST,
+  asNodes,
 } from '../../lib/analysis/static/index.ts';
 
 const COMPARE = /^(<|<=|>|>=|==|!=)$/;
@@ -97,6 +99,26 @@ export const timestampDependenceDetector: StaticDetector = {
       });
       return hit;
     };
+    // `if (now > start) elapsed = now - start;` (no else): a saturating difference, max(a - b, 0)
+    // written as a branch. Like the `?:` clamp below it computes a bound; it decides nothing.
+    const saturating = (cmp: Node): boolean => {
+      if (cmp.type !== 'BinaryOperation' || !/^(<|<=|>|>=)$/.test(cmp.operator)) return false;
+      let q = facts.parent(cmp);
+      let c: Node = cmp;
+      while (q?.type === 'TupleExpression' && q.components?.length === 1) {
+        c = q;
+        q = facts.parent(q);
+      }
+      if (q?.type !== 'IfStatement' || q.condition !== c || q.falseBody) return false;
+      const body: Node[] = q.trueBody?.type === 'Block' ? asNodes(q.trueBody.statements) : q.trueBody ? [q.trueBody] : [];
+      if (body.length !== 1 || body[0].type !== 'ExpressionStatement') return false;
+      const st = unwrap(body[0].expression);
+      if (st?.type !== 'BinaryOperation' || st.operator !== '=') return false;
+      const diff = unwrap(st.right);
+      if (diff?.type !== 'BinaryOperation' || diff.operator !== '-') return false;
+      const [hi, lo] = cmp.operator.startsWith('>') ? [cmp.left, cmp.right] : [cmp.right, cmp.left];
+      return norm(source, diff.left) === norm(source, hi) && norm(source, diff.right) === norm(source, lo);
+    };
     const condNames = new Set<string>();
     for (const c of facts.contracts)
       for (const f of [...c.ownFunctions])
@@ -105,6 +127,7 @@ export const timestampDependenceDetector: StaticDetector = {
             // `t != 0`, `t > 0`: an existence check; no timestamp a miner can pick is zero.
             if (x.type === 'BinaryOperation' && COMPARE.test(x.operator) && (isZero(x.left) || isZero(x.right))) return false;
             if (x.type === 'BinaryOperation' && COMPARE.test(x.operator) && coarse(x)) return false;
+            if (saturating(x)) return false;
             if (x.type === 'Identifier') condNames.add(x.name);
             if (x.type === 'MemberAccess') condNames.add(x.memberName);
           });
@@ -147,7 +170,7 @@ export const timestampDependenceDetector: StaticDetector = {
           // attacker nothing from a few seconds of drift.
           const other = p.left === child ? p.right : p.left;
           if (perAccount(other, n)) return null;
-          if (coarse(p)) return null;
+          if (coarse(p) || saturating(p)) return null;
           // A deadline the caller passes (`require(block.timestamp <= deadline)`): drift only
           // moves the caller's own cut-off by seconds.
           const u = unwrap(other);
