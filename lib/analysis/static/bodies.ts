@@ -2,7 +2,19 @@
 // scope, the locals and storage pointers it declares, the state it reads and writes (directly or
 // through a pointer, arithmetically or not), its loops, its external calls (calls.ts), its calls
 // to functions of the file and its calls to code the file does not contain (an imported base).
-import { children, declaredVariables, isNode, isRequireLike, line, rootName, some, tupleComponents, walk, type Node } from './ast.ts';
+import {
+  children,
+  declaredVariables,
+  isAssignmentOperator,
+  isNode,
+  isRequireLike,
+  line,
+  rootName,
+  some,
+  tupleComponents,
+  walk,
+  type Node,
+} from './ast.ts';
 import { classifyCall, isChecked } from './calls.ts';
 import type { FileScope } from './declarations.ts';
 import type { ContractFacts, FunctionFacts, LoopNode } from './facts.ts';
@@ -30,7 +42,6 @@ const BUILTINS = new Set([
   'this',
   'super',
 ]);
-const ASSIGNMENT = /^(=|\+=|-=|\*=|\/=|%=|\|=|&=|\^=|<<=|>>=)$/;
 
 /** `name` is a state variable of the contract and not shadowed by a local of `f`. */
 export function isStateName(name: string | null, f: FunctionFacts, cf: ContractFacts): name is string {
@@ -124,7 +135,7 @@ export function analyzeBodies(scope: FileScope, types: Typing): void {
           break;
         }
         case 'BinaryOperation':
-          if (ASSIGNMENT.test(n.operator)) {
+          if (isAssignmentOperator(n.operator)) {
             const lhs = n.left;
             const targets = lhs?.type === 'TupleExpression' ? tupleComponents(lhs).filter((c): c is Node => !!c) : [lhs];
             for (const t of targets) {
