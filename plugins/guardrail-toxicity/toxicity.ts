@@ -154,7 +154,23 @@ const alt = (xs: string[]) => `(?:${xs.join('|')})`;
 // sexual orientation, gender identity, disability. Adjective forms take "people/men/women/folks".
 const GROUP_NOUNS = LEX.GROUP_NOUNS;
 const GROUP_ADJ = LEX.GROUP_ADJ;
-const GROUP = `(?:(?:all|these|those|the|most|every|many|some|you|fucking|damn|filthy|dirty)\\s+)*(?:${alt(GROUP_NOUNS)}|${alt(GROUP_ADJ)}\\s+(?:people|persons|men|women|folks|kids|children|guys|girls|boys|immigrants|families|community|communities|users)|(?:people|persons) (?:who are|with) (?:disabilities|${alt(GROUP_ADJ)}))`;
+/**
+ * Group rules never inline the group words: each message's mentions are found once (GROUP_MENTION)
+ * and, in a working copy of the text, every target phrase is overwritten by a run of one capital
+ * letter of the same length (normalised text has no capitals, and same length keeps every offset
+ * and span exact): P for a plural group ("muslims", "gay people", "people with disabilities"; R for a group noun that is a hostile word too, "retards"), S
+ * for a singular member ("muslim", "gay man"), A for a group adjective before any other word
+ * ("black neighbourhood"). A rule then reads `P+` where it used to hold 170 alternatives.
+ */
+const GROUP_DET = '(?:(?:all|these|those|the|most|every|many|some|you|fucking|damn|filthy|dirty)\\s+)*';
+const GROUP = `${GROUP_DET}[PR]+`;
+/** A singular member: a determiner, perhaps a modifier, and the member ("every single muslim"). */
+const SINGULAR = `(?:a|an|any|every|every last|each and every|each|one|that|this|the first|the next|no|some|another|the only good)\\s+(?:(?:single|fucking|damn|filthy|dirty|stupid|bloody)\\s+)?S+`;
+/** Nouns after a group adjective that make a plural group ("black people") or a member ("black man"). */
+const PLURAL_HEAD =
+  /\s+(?:people|persons|men|women|folks|kids|children|guys|girls|boys|immigrants|families|community|communities|users)(?![\p{L}\p{N}])/uy;
+const SINGULAR_HEAD = /\s+(?:person|man|woman|guy|girl|boy|kid|child|neighbou?r|family)(?![\p{L}\p{N}])/uy;
+const PEOPLE_WHO = /(?<![\p{L}\p{N}])(?:people|persons) (?:who are|with) $/u;
 
 /** Any mention of a protected group (noun or adjective), for gating the classifier's identity heads. */
 const GROUP_MENTION = wordRegex(
@@ -195,6 +211,44 @@ function maskSpans(t: string, n: number): string {
   return out + t.slice(from);
 }
 
+const GROUP_NOUN_SET = new Set(GROUP_NOUNS);
+const GROUP_ADJ_SET = new Set(GROUP_ADJ);
+const SINGULAR_EXACT = new RegExp(`^${alt(LEX.SINGULAR_NOUNS)}$`, 'u');
+/**
+ * rt with the target phrase of each of its first n mentions (mentionAt/mentionEnd) overwritten by
+ * its placeholder letter (see GROUP): a plural group, a singular member, or a bare adjective; a
+ * mention that is none of these ("homo") stays as it is. Same length as rt.
+ */
+function placeGroups(rt: string, n: number): string {
+  let out = '';
+  let from = 0;
+  for (let k = 0; k < n; k++) {
+    let a = mentionAt[k];
+    let z = mentionEnd[k];
+    if (a < from) continue; // inside the previous phrase ("women" of "black women")
+    const w = rt.slice(a, z);
+    const adj = GROUP_ADJ_SET.has(w);
+    let kind = '';
+    const lead = (adj || w === 'disabilities') && a >= 11 ? PEOPLE_WHO.exec(rt.slice(Math.max(0, a - 20), a)) : null;
+    if (lead && a - lead[0].length >= from) {
+      a -= lead[0].length;
+      kind = 'P';
+    } else if (adj && ((PLURAL_HEAD.lastIndex = z), PLURAL_HEAD.test(rt))) {
+      z = PLURAL_HEAD.lastIndex;
+      kind = 'P';
+    } else if (adj && ((SINGULAR_HEAD.lastIndex = z), SINGULAR_HEAD.test(rt))) {
+      z = SINGULAR_HEAD.lastIndex;
+      kind = 'S';
+    } else if (GROUP_NOUN_SET.has(w)) kind = HOSTILE_GROUP_NOUNS.has(w) ? 'R' : 'P';
+    else if (SINGULAR_EXACT.test(w)) kind = 'S';
+    else if (adj) kind = 'A';
+    if (!kind) continue;
+    out += rt.slice(from, a) + kind.repeat(z - a);
+    from = z;
+  }
+  return from ? out + rt.slice(from) : rt;
+}
+
 const NEG_ADJ = alt(LEX.NEG_ADJ);
 const DEHUMANISING = alt(LEX.DEHUMANISING);
 const KILL = alt(LEX.KILL);
@@ -232,7 +286,8 @@ function splitAlternatives(src: string): string[] {
   return inner.length > 1 ? inner.map((a) => `${head}${a}${tail}`) : [src];
 }
 const rule = (id: string, cats: Rule['cats'], src: string) => {
-  for (const part of splitAlternatives(src)) RULES.push({ id, cats, re: wordRegex(part, 'gu'), group: src.includes(GROUP) });
+  for (const part of splitAlternatives(src))
+    RULES.push({ id, cats, re: wordRegex(part, 'gu'), group: src.includes(GROUP) || src.includes(SINGULAR) });
 };
 // Hate against groups.
 rule(
@@ -301,11 +356,11 @@ rule('hate_ml', { identity_attack: 0.8 }, `${b}(?:ich hasse|odio a los|je detest
 // may carry any number of intensifiers and determiners ("are a bunch of thieving cowards", "are too
 // stupid to ..."), but no other word, so "<group> are often victims of violent criminals" is not
 // read as calling the group criminals.
-const SINGULAR_NOUNS = LEX.SINGULAR_NOUNS;
-const SINGULAR = `(?:a|an|any|every|every last|each and every|each|one|that|this|the first|the next|no|some|another|the only good)\\s+(?:(?:single|fucking|damn|filthy|dirty|stupid|bloody)\\s+)?(?:${alt(SINGULAR_NOUNS)}|${alt(GROUP_ADJ)}\\s+(?:person|man|woman|guy|girl|boy|kid|child|neighbou?r|family))`;
 const TARGET = `(?:${GROUP}|${SINGULAR})`;
 /** Hostile predicate words: negative evaluations of people, dehumanising terms, disease and filth. */
-const NEG_WORD = alt([NEG_ADJ, DEHUMANISING, ...LEX.NEG_WORD]);
+const NEG_WORD = alt(['R+', NEG_ADJ, DEHUMANISING, ...LEX.NEG_WORD]);
+/** Group nouns that are hostile words too ("retards"): their placeholder R is a target and a hostile word. */
+const HOSTILE_GROUP_NOUNS = new Set(GROUP_NOUNS.filter((w) => new RegExp(`^${NEG_WORD}$`, 'u').test(w)));
 /** Words that may stand between the verb and the hostile word: intensifiers, determiners, more hostile words. */
 const MODS = `(?:\\p{L}+ly|so|such|too|very|really|all|just|only|nothing|more|most|than|but|better|worse|lower|less|dirtier|filthier|a|an|the|bunch|pack|lot|load|kind|sort|of|like|little|utter|total|complete|absolute|fucking|bloody|damn|goddamn|same|sewer|gutter|stray|mangy|rabid|diseased|${NEG_WORD})`;
 const PRED = `(?:\\s+${MODS}){0,6}\\s+${NEG_WORD}`;
@@ -339,12 +394,12 @@ targetRule(
 targetRule(
   'target_excluded',
   { identity_attack: 0.85 },
-  `${b}(?:${TARGET}\\s+(?:belongs?|should be kept|should live|should stay)\\s+(?:in|at|behind)\\s+(?:a|an|the)\\s+(?:cage|zoo|camp|prison|jail|oven|gas chamber|gutter|bin|trash|sewer|ghetto|kennel|barn)|(?:(?:would|will|could|wouldn'?t|isn'?t|is)\\s+(?:\\p{L}+\\s+){0,3}(?:not\\s+)?be\\s+)?(?:better|safer|cleaner|nicer|happier)\\s+(?:off\\s+)?without\\s+${TARGET}|keep\\s+${TARGET}\\s+(?:away|out)|(?:would|'d) rather\\b[^.!?\\n]{0,60}\\bthan\\b[^.!?\\n]{0,20}?${TARGET}|${TARGET}\\s+(?:have|has) no place|${TARGET}\\s+(?:will|should|can|must)\\s+never be (?:welcome|accepted|trusted|equal)|${TARGET}\\s+(?:are|is)\\s+not worth (?:anything|shit|a thing|the air|saving|it|a damn)|no\\s+(?:${alt(SINGULAR_NOUNS)}|${alt(GROUP_ADJ)}\\s+\\p{L}+)\\s+is worth|(?:don'?t|do not|never|can'?t|cannot)\\s+(?:think|consider|see|believe|accept)\\s+(?:of\\s+)?${TARGET}\\s+(?:are|as|is)\\s+(?:real\\s+|fully\\s+)?(?:human|humans|human beings|people|persons|equals?))${e}`,
+  `${b}(?:${TARGET}\\s+(?:belongs?|should be kept|should live|should stay)\\s+(?:in|at|behind)\\s+(?:a|an|the)\\s+(?:cage|zoo|camp|prison|jail|oven|gas chamber|gutter|bin|trash|sewer|ghetto|kennel|barn)|(?:(?:would|will|could|wouldn'?t|isn'?t|is)\\s+(?:\\p{L}+\\s+){0,3}(?:not\\s+)?be\\s+)?(?:better|safer|cleaner|nicer|happier)\\s+(?:off\\s+)?without\\s+${TARGET}|keep\\s+${TARGET}\\s+(?:away|out)|(?:would|'d) rather\\b[^.!?\\n]{0,60}\\bthan\\b[^.!?\\n]{0,20}?${TARGET}|${TARGET}\\s+(?:have|has) no place|${TARGET}\\s+(?:will|should|can|must)\\s+never be (?:welcome|accepted|trusted|equal)|${TARGET}\\s+(?:are|is)\\s+not worth (?:anything|shit|a thing|the air|saving|it|a damn)|no\\s+(?:S+|A+\\s+\\p{L}+)\\s+(?:is worth|deserves?\\s+(?:kindness|respect|rights|dignity|mercy|compassion|to (?:live|exist|be (?:here|loved|respected|happy))))|(?:don'?t|do not|never|can'?t|cannot)\\s+(?:think|consider|see|believe|accept)\\s+(?:of\\s+)?${TARGET}\\s+(?:are|as|is)\\s+(?:real\\s+|fully\\s+)?(?:human|humans|human beings|people|persons|equals?))${e}`,
 );
 targetRule(
   'target_violence',
   { identity_attack: 0.95, threat: 0.95 },
-  `${b}(?:${KILL_MORE}|wipe)\\s+(?:(?:all|every|the|any|each|more|those|these|some|of)\\s+)*${TARGET}(?:\\s+(?:off|out|up|down|i|we|who))?${e}`,
+  `${b}(?:${KILL_MORE}|wipe)\\s+(?:(?:all|every|the|any|each|more|those|these|some|of|next)\\s+)*${TARGET}(?:\\s+(?:off|out|up|down|i|we|who))?${e}`,
 );
 targetRule(
   'target_should_suffer',
@@ -741,7 +796,8 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
       if (last && a <= last[1]) last[1] = Math.max(last[1], z);
       else spans0.push((last = [a, z]));
     }
-    for (const [a, z] of spans0) windows.push([a, rt.slice(a, z)]);
+    const wt = placeGroups(rt, mentions);
+    for (const [a, z] of spans0) windows.push([a, wt.slice(a, z)]);
   }
   const whole: Array<[number, string]> = [[0, rt]];
   for (const r of RULES) {

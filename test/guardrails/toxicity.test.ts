@@ -64,6 +64,16 @@ describe('toxicity categories', () => {
     assert.ok(flagged('I would never let a Sikh near my children.').includes('identity_attack'));
     assert.deepEqual(flagged('I would never treat a Sikh differently.'), []);
   });
+  it('reports the span of the hateful phrase in the original text, group phrase included', () => {
+    const spans = (t: string) =>
+      (tox.check(t, 'input') as { findings: GuardrailFinding[] }).findings.map((f) => `${f.detail}: ${t.slice(f.start, f.end)}`);
+    // Look-alike letters and characters outside the BMP before the hit must not shift the span.
+    assert.ok(
+      spans('Well… 🙂 Ｇay people are nothing but degenerates.').includes('group_derogated: Ｇay people are nothing but degenerates'),
+    );
+    assert.ok(spans('I will stab any gay guy who comes to our street.').includes('target_violence: stab any gay guy who'));
+    assert.ok(spans('We should get rid of people with disabilities.').some((s) => s.endsWith('people with disabilities')));
+  });
   it('the classifier reads group mentions as one token: the same sentence scores alike for every group', () => {
     assert.equal(maskGroups('gay people and jews are here'), 'zgroupz people and zgroupz are here');
     assert.equal(maskGroups('no group here'), 'no group here');
