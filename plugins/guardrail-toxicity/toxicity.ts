@@ -30,7 +30,15 @@ import {
 } from '../../lib/guardrails/classifier.ts';
 import { defineLayer, num } from '../../lib/guardrails/layer.ts';
 import { mapSpan, normalizeForMatching, type NormalizedText } from '../../lib/guardrails/normalize.ts';
-import { execWord, topLevelAlternatives, WORD_START, wordRegex, type WordRegex } from '../../lib/guardrails/word-start.ts';
+import {
+  atWordStart,
+  execWord,
+  letterOrNumber,
+  topLevelAlternatives,
+  WORD_START,
+  wordRegex,
+  type WordRegex,
+} from '../../lib/guardrails/word-start.ts';
 
 export const TOXICITY_CATEGORIES = ['insult', 'identity_attack', 'dehumanisation', 'threat', 'sexual', 'self_harm'] as const;
 export type ToxicityCategory = (typeof TOXICITY_CATEGORIES)[number];
@@ -149,13 +157,14 @@ const LEX = JSON.parse(fs.readFileSync(path.join(path.dirname(fileURLToPath(impo
 const b = WORD_START;
 const e = '(?![\\p{L}\\p{N}])';
 const alt = (xs: string[]) => `(?:${xs.join('|')})`;
+const isLower = (c: number) => c >= 97 && c <= 122;
 
 // Protected groups: religion, ethnicity/race/nationality, migration status, sex and gender,
 // sexual orientation, gender identity, disability. Adjective forms take "people/men/women/folks".
 const GROUP_NOUNS = LEX.GROUP_NOUNS;
 const GROUP_ADJ = LEX.GROUP_ADJ;
 /**
- * Group rules never inline the group words: each message's mentions are found once (GROUP_MENTION)
+ * Group rules never inline the group words: each message's mentions are found once (findMentions)
  * and, in a working copy of the text, every target phrase is overwritten by a run of one capital
  * letter of the same length (normalised text has no capitals, and same length keeps every offset
  * and span exact): P for a plural group ("muslims", "gay people", "people with disabilities"; R for a group noun that is a hostile word too, "retards"), S
@@ -170,13 +179,70 @@ const SINGULAR = `(?:a|an|any|every|every last|each and every|each|one|that|this
 const PLURAL_HEAD =
   /\s+(?:people|persons|men|women|folks|kids|children|guys|girls|boys|immigrants|families|community|communities|users)(?![\p{L}\p{N}])/uy;
 const SINGULAR_HEAD = /\s+(?:person|man|woman|guy|girl|boy|kid|child|neighbou?r|family)(?![\p{L}\p{N}])/uy;
-const PEOPLE_WHO = /(?<![\p{L}\p{N}])(?:people|persons) (?:who are|with) $/u;
+const PEOPLE_WHO = /(?:people|persons) (?:who are|with) /y;
 
-/** Any mention of a protected group (noun or adjective), for gating the classifier's identity heads. */
-const GROUP_MENTION = wordRegex(
-  `${WORD_START}(?:${alt(GROUP_NOUNS)}|${alt(GROUP_ADJ)}|${alt(LEX.SINGULAR_NOUNS)}|homo|disabilities)${'(?![\\p{L}\\p{N}])'}`,
-  'gu',
-);
+/**
+ * A group phrase of the lexicon, in the order the lists give (nouns, adjectives, singular nouns):
+ * at one position the first phrase that matches as whole words is the mention.
+ */
+interface Phrase {
+  text: string;
+  noun: boolean;
+  adj: boolean;
+  singular: boolean;
+  /** A hostile word too ("retards", "mentally ill"): it counts as hostility, and a bare adjective keeps its text for the predicate rules. */
+  hostile: boolean;
+}
+/** The literal phrases a lexicon entry stands for: its "(?:a|b)" groups and "x?" letters expanded. */
+function expandPhrase(p: string): string[] {
+  const g = /\(\?:([^()]*)\)/.exec(p);
+  if (g) return g[1].split('|').flatMap((x) => expandPhrase(p.slice(0, g.index) + x + p.slice(g.index + g[0].length)));
+  const q = /([a-z])\?/.exec(p);
+  if (q)
+    return [q.index + 1, q.index].flatMap((k) =>
+      expandPhrase(p.slice(0, k) + p.slice(q.index + 1, k > q.index ? q.index + 1 : q.index) + p.slice(q.index + 2)),
+    );
+  if (!/^[a-z]+(?:[ -][a-z]+)*$/.test(p)) throw new Error(`toxicity lexicon: group entry "${p}" is not a phrase of a-z words`);
+  return [p];
+}
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+/**
+ * Group phrases by a hash of their first word (its run of a-z letters): the mention scanner hashes
+ * each word of the text in place and checks only the phrases that start with it — no expression
+ * with hundreds of alternatives, no string cut per word.
+ */
+const PHRASES_BY_FIRST = (() => {
+  const out = new Map<number, Phrase[]>();
+  const seen = new Set<string>();
+  const singular = new Set(LEX.SINGULAR_NOUNS.flatMap(expandPhrase));
+  const nouns = new Set(GROUP_NOUNS.flatMap(expandPhrase));
+  const adjs = new Set(GROUP_ADJ.flatMap(expandPhrase));
+  const hostileWord = new RegExp(`^${alt([...LEX.NEG_ADJ, ...LEX.DEHUMANISING, ...LEX.NEG_WORD])}$`, 'u');
+  for (const text of [...GROUP_NOUNS, ...GROUP_ADJ, ...LEX.SINGULAR_NOUNS, 'homo', 'disabilities'].flatMap(expandPhrase)) {
+    if (seen.has(text)) continue;
+    seen.add(text);
+    let h = FNV_OFFSET;
+    for (let i = 0; i < text.length && isLower(text.charCodeAt(i)); i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
+    const noun = nouns.has(text);
+    const phrase = { text, noun, adj: adjs.has(text), singular: singular.has(text), hostile: hostileWord.test(text) };
+    const list = out.get(h);
+    if (list) list.push(phrase);
+    else out.set(h, [phrase]);
+  }
+  return out;
+})();
+/** The group phrase at word start i of t, whose first word is t[i, j) with hash h, if any. */
+function phraseAt(t: string, i: number, h: number): Phrase | null {
+  const cands = PHRASES_BY_FIRST.get(h);
+  if (!cands || !atWordStart(t, i)) return null;
+  for (let k = 0; k < cands.length; k++) {
+    const p = cands[k];
+    const end = i + p.text.length;
+    if (t.startsWith(p.text, i) && (end >= t.length || !letterOrNumber(t.codePointAt(end)!))) return p;
+  }
+  return null;
+}
 
 /** The token every protected-group mention becomes in the classifier's input (maskGroups). */
 const GROUP_TOKEN = 'zgroupz';
@@ -188,18 +254,96 @@ const GROUP_TOKEN = 'zgroupz';
  * returned as it is.
  */
 export function maskGroups(t: string): string {
-  GROUP_MENTION.re.lastIndex = 0;
-  let n = 0;
-  for (let m = execWord(GROUP_MENTION, t); m && n < MAX_MENTIONS; m = execWord(GROUP_MENTION, t), n++) {
-    mentionAt[n] = m.index;
-    mentionEnd[n] = m.index + m[0].length;
-  }
+  const n = findMentions(t);
   return n ? maskSpans(t, n) : t;
 }
-/** Up to this many group mentions are read per message (windows and mask alike). */
+/** Up to this many group mentions are read per message (windows, placeholders and mask alike). */
 const MAX_MENTIONS = 50;
 const mentionAt = new Int32Array(MAX_MENTIONS);
 const mentionEnd = new Int32Array(MAX_MENTIONS);
+/** Per mention, the target phrase its placeholder covers and the placeholder (0: none, "homo"). */
+const placeAt = new Int32Array(MAX_MENTIONS);
+const placeEnd = new Int32Array(MAX_MENTIONS);
+const placeKind = new Uint8Array(MAX_MENTIONS);
+/** Per mention, whether its phrase is a hostile word too (findMentions). */
+const mentionHostile = new Uint8Array(MAX_MENTIONS);
+const P = 80; // 'P'
+const R = 82; // 'R'
+const S = 83; // 'S'
+const A = 65; // 'A'
+const RUNS: Record<number, string> = { [P]: 'P', [R]: 'R', [S]: 'S', [A]: 'A' };
+for (const k of [P, R, S, A]) RUNS[k] = RUNS[k].repeat(64);
+/** Lengths of the lead-ins PEOPLE_WHO matches ("people with ", ..., "persons who are "). */
+const PEOPLE_WHO_LENGTHS = [12, 13, 15, 16];
+
+/**
+ * Finds the first MAX_MENTIONS group mentions of t (mentionAt/mentionEnd) and, for each, the
+ * target phrase its placeholder will cover (see GROUP): a plural group (P, or R for a group noun
+ * that is a hostile word too), a singular member (S), a bare group adjective (A); a mention inside
+ * the previous phrase ("women" of "black women") or that is none of these ("homo") gets none.
+ * Returns the number of mentions.
+ */
+function findMentions(t: string): number {
+  let n = 0;
+  let placed = 0;
+  for (let i = 0; i < t.length && n < MAX_MENTIONS;) {
+    if (!isLower(t.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let j = i;
+    let h = FNV_OFFSET;
+    for (; j < t.length && isLower(t.charCodeAt(j)); j++) h = Math.imul(h ^ t.charCodeAt(j), FNV_PRIME);
+    const p = phraseAt(t, i, h);
+    if (!p) {
+      i = j;
+      continue;
+    }
+    let a = i;
+    let z = i + p.text.length;
+    i = z;
+    mentionAt[n] = a;
+    mentionEnd[n] = z;
+    mentionHostile[n] = p.hostile ? 1 : 0;
+    placeKind[n++] = 0;
+    if (a < placed) continue;
+    let kind = 0;
+    const lead = p.adj || p.text === 'disabilities' ? peopleWhoBefore(t, a, placed) : -1;
+    if (lead >= 0) {
+      a = lead;
+      kind = P;
+    } else if (p.adj && ((PLURAL_HEAD.lastIndex = z), PLURAL_HEAD.test(t))) {
+      z = PLURAL_HEAD.lastIndex;
+      kind = P;
+    } else if (p.adj && ((SINGULAR_HEAD.lastIndex = z), SINGULAR_HEAD.test(t))) {
+      z = SINGULAR_HEAD.lastIndex;
+      kind = S;
+    } else if (p.noun) kind = p.hostile ? R : P;
+    else if (p.singular) kind = S;
+    else if (p.adj && !p.hostile) kind = A;
+    if (!kind) continue;
+    placeAt[n - 1] = a;
+    placeEnd[n - 1] = z;
+    placeKind[n - 1] = kind;
+    placed = z;
+  }
+  return n;
+}
+/** Where "people with " / "persons who are " (at a word start, not before `from`) ends at `at` of t, or -1. */
+function peopleWhoBefore(t: string, at: number, from: number): number {
+  for (let i = 0; i < PEOPLE_WHO_LENGTHS.length; i++) {
+    const s = at - PEOPLE_WHO_LENGTHS[i];
+    if (s < from) break;
+    PEOPLE_WHO.lastIndex = s;
+    if (PEOPLE_WHO.test(t) && PEOPLE_WHO.lastIndex === at && atWordStart(t, s)) return s;
+  }
+  return -1;
+}
+/** Whether position `at` lies inside one of the first n mentions that is not a hostile word. */
+function inNeutralMention(at: number, n: number): boolean {
+  for (let k = 0; k < n; k++) if (at >= mentionAt[k] && at < mentionEnd[k] && !mentionHostile[k]) return true;
+  return false;
+}
 /** t with its first n mentions (mentionAt/mentionEnd) replaced by GROUP_TOKEN. */
 function maskSpans(t: string, n: number): string {
   let out = '';
@@ -210,43 +354,26 @@ function maskSpans(t: string, n: number): string {
   }
   return out + t.slice(from);
 }
-
-const GROUP_NOUN_SET = new Set(GROUP_NOUNS);
-const GROUP_ADJ_SET = new Set(GROUP_ADJ);
-const SINGULAR_EXACT = new RegExp(`^${alt(LEX.SINGULAR_NOUNS)}$`, 'u');
 /**
- * rt with the target phrase of each of its first n mentions (mentionAt/mentionEnd) overwritten by
- * its placeholder letter (see GROUP): a plural group, a singular member, or a bare adjective; a
- * mention that is none of these ("homo") stays as it is. Same length as rt.
+ * rt[a, z) with each placed phrase of the first n mentions inside it overwritten by its placeholder
+ * letter: same length, so offsets in the window are offsets in rt. Only windows are built, not
+ * the whole text: the copy costs what the windows cover.
  */
-function placeGroups(rt: string, n: number): string {
+function placedWindow(rt: string, a: number, z: number, n: number): string {
   let out = '';
-  let from = 0;
+  let from = a;
+  let any = false;
   for (let k = 0; k < n; k++) {
-    let a = mentionAt[k];
-    let z = mentionEnd[k];
-    if (a < from) continue; // inside the previous phrase ("women" of "black women")
-    const w = rt.slice(a, z);
-    const adj = GROUP_ADJ_SET.has(w);
-    let kind = '';
-    const lead = (adj || w === 'disabilities') && a >= 11 ? PEOPLE_WHO.exec(rt.slice(Math.max(0, a - 20), a)) : null;
-    if (lead && a - lead[0].length >= from) {
-      a -= lead[0].length;
-      kind = 'P';
-    } else if (adj && ((PLURAL_HEAD.lastIndex = z), PLURAL_HEAD.test(rt))) {
-      z = PLURAL_HEAD.lastIndex;
-      kind = 'P';
-    } else if (adj && ((SINGULAR_HEAD.lastIndex = z), SINGULAR_HEAD.test(rt))) {
-      z = SINGULAR_HEAD.lastIndex;
-      kind = 'S';
-    } else if (GROUP_NOUN_SET.has(w)) kind = HOSTILE_GROUP_NOUNS.has(w) ? 'R' : 'P';
-    else if (SINGULAR_EXACT.test(w)) kind = 'S';
-    else if (adj) kind = 'A';
-    if (!kind) continue;
-    out += rt.slice(from, a) + kind.repeat(z - a);
-    from = z;
+    const kind = placeKind[k];
+    if (!kind || placeAt[k] < a || placeEnd[k] > z) continue;
+    let len = placeEnd[k] - placeAt[k];
+    out += rt.slice(from, placeAt[k]);
+    for (; len > 64; len -= 64) out += RUNS[kind];
+    out += RUNS[kind].slice(0, len);
+    from = placeEnd[k];
+    any = true;
   }
-  return from ? out + rt.slice(from) : rt;
+  return any ? out + rt.slice(from, z) : rt.slice(a, z);
 }
 
 const NEG_ADJ = alt(LEX.NEG_ADJ);
@@ -358,9 +485,8 @@ rule('hate_ml', { identity_attack: 0.8 }, `${b}(?:ich hasse|odio a los|je detest
 // read as calling the group criminals.
 const TARGET = `(?:${GROUP}|${SINGULAR})`;
 /** Hostile predicate words: negative evaluations of people, dehumanising terms, disease and filth. */
+/** R: a group noun that is a hostile word too (findMentions). */
 const NEG_WORD = alt(['R+', NEG_ADJ, DEHUMANISING, ...LEX.NEG_WORD]);
-/** Group nouns that are hostile words too ("retards"): their placeholder R is a target and a hostile word. */
-const HOSTILE_GROUP_NOUNS = new Set(GROUP_NOUNS.filter((w) => new RegExp(`^${NEG_WORD}$`, 'u').test(w)));
 /** Words that may stand between the verb and the hostile word: intensifiers, determiners, more hostile words. */
 const MODS = `(?:\\p{L}+ly|so|such|too|very|really|all|just|only|nothing|more|most|than|but|better|worse|lower|less|dirtier|filthier|a|an|the|bunch|pack|lot|load|kind|sort|of|like|little|utter|total|complete|absolute|fucking|bloody|damn|goddamn|same|sewer|gutter|stray|mangy|rabid|diseased|${NEG_WORD})`;
 const PRED = `(?:\\s+${MODS}){0,6}\\s+${NEG_WORD}`;
@@ -444,7 +570,6 @@ const FUZZY_KEYS = new Set([...FUZZY_LEXICON, ...FUZZY_SWAPS.keys()].map((w) => 
 function fuzzyKey(len: number, c0: number, c1: number): number {
   return len * 65536 + c0 * 256 + c1;
 }
-const isLower = (c: number) => c >= 97 && c <= 122;
 /**
  * The text with misspelt hostile words repaired, same length and offsets (a collapsed letter run
  * is padded with spaces, which the rules read as a word gap): runs of one repeated letter and
@@ -773,31 +898,32 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   const spans: ToxicityResult['spans'] = [];
   const ruleScore = zeroScores();
   const matched: Array<[number, number]> = [];
-  GROUP_MENTION.re.lastIndex = 0;
-  const groupMention = execWord(GROUP_MENTION, n.text) !== null;
+  // Group mentions are found once per message (on the repaired text if a repair changed it).
+  let mentions = findMentions(n.text);
+  const groupMention = mentions > 0;
   // Typos are repaired only where a group is named: that is where a hostile word decides.
-  const rt = groupMention ? (repairSpelling(n.text) ?? n.text) : n.text;
+  const repaired = groupMention ? repairSpelling(n.text) : null;
+  const rt = repaired ?? n.text;
+  if (repaired) mentions = findMentions(rt);
   // Group rules run only on the sentences that name a group and the sentence after each ("...
-  // they are vile"): on the whole text their large alternations cost milliseconds per KB.
+  // they are vile"), with each group phrase replaced by its placeholder (findMentions).
   const windows: Array<[number, string]> = [];
-  let mentions = 0;
-  if (groupMention) {
-    let last: [number, number] | null = null;
-    const spans0: Array<[number, number]> = [];
-    GROUP_MENTION.re.lastIndex = 0;
-    for (let g = execWord(GROUP_MENTION, rt), k = 0; g && k < MAX_MENTIONS; g = execWord(GROUP_MENTION, rt), k++) {
-      mentionAt[k] = g.index;
-      mentionEnd[k] = g.index + g[0].length;
-      mentions = k + 1;
-      let a = g.index;
+  if (mentions) {
+    let wa = -1;
+    let wz = -1;
+    for (let k = 0; k < mentions; k++) {
+      let a = mentionAt[k];
       while (a > 0 && !isSentenceEnd(rt.charCodeAt(a - 1))) a--;
-      let z = g.index + g[0].length;
+      let z = mentionEnd[k];
       for (let sentences = 0; z < rt.length && sentences < 2; z++) if (isSentenceEnd(rt.charCodeAt(z)) && ++sentences === 2) break;
-      if (last && a <= last[1]) last[1] = Math.max(last[1], z);
-      else spans0.push((last = [a, z]));
+      if (wa >= 0 && a <= wz) wz = Math.max(wz, z);
+      else {
+        if (wa >= 0) windows.push([wa, placedWindow(rt, wa, wz, mentions)]);
+        wa = a;
+        wz = z;
+      }
     }
-    const wt = placeGroups(rt, mentions);
-    for (const [a, z] of spans0) windows.push([a, wt.slice(a, z)]);
+    windows.push([wa, placedWindow(rt, wa, wz, mentions)]);
   }
   const whole: Array<[number, string]> = [[0, rt]];
   for (const r of RULES) {
@@ -934,8 +1060,11 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   // too little to go on ("mail a@example.com").
   const groupRef = slurMax > 0 || groupMention;
   // Hostility matters only where there is an identity: without one the HOSTILE scan is skipped.
+  // A hostile word that is part of a neutral group phrase ("the mentally ill") is no hostility.
+  let hostile = groupRef && (slurHostile || matched.length > 0);
   HOSTILE.re.lastIndex = 0;
-  const hostile = groupRef && (slurHostile || matched.length > 0 || execWord(HOSTILE, n.text) !== null);
+  if (groupRef && !hostile)
+    for (let h = execWord(HOSTILE, n.text); h && !hostile; h = execWord(HOSTILE, n.text)) hostile = !inNeutralMention(h.index, mentions);
   let words = 0;
   for (let i = 0, inWord = false; i < n.text.length && words < 8; i++) {
     const sp = n.text.charCodeAt(i) <= 32;

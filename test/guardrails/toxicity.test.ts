@@ -64,6 +64,15 @@ describe('toxicity categories', () => {
     assert.ok(flagged('I would never let a Sikh near my children.').includes('identity_attack'));
     assert.deepEqual(flagged('I would never treat a Sikh differently.'), []);
   });
+  it('knows groups by their whole phrase: demonyms, multi-word groups, a group that is also a predicate', () => {
+    assert.ok(flagged('Jamaicans are vermin.').includes('dehumanisation'));
+    assert.ok(flagged('Intersex people are disgusting.').includes('identity_attack'));
+    assert.ok(flagged('I will stab every Syrian guy who comes to our street.').includes('threat'));
+    assert.ok(flagged('Gays are mentally ill.').includes('identity_attack'));
+    assert.deepEqual(flagged('Brazilians opened a new bakery on our street.'), []);
+    assert.deepEqual(flagged('Our Kenyan neighbours invited us for dinner.'), []);
+    assert.deepEqual(flagged('The mentally ill deserve better care.'), []);
+  });
   it('reports the span of the hateful phrase in the original text, group phrase included', () => {
     const spans = (t: string) =>
       (tox.check(t, 'input') as { findings: GuardrailFinding[] }).findings.map((f) => `${f.detail}: ${t.slice(f.start, f.end)}`);
