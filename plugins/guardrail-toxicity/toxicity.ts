@@ -180,6 +180,10 @@ const PLURAL_HEAD =
   /\s+(?:people|persons|men|women|folks|kids|children|guys|girls|boys|immigrants|families|community|communities|users)(?![\p{L}\p{N}])/uy;
 const SINGULAR_HEAD = /\s+(?:person|man|woman|guy|girl|boy|kid|child|neighbou?r|family)(?![\p{L}\p{N}])/uy;
 const PEOPLE_WHO = /(?:people|persons) (?:who are|with) /y;
+/** A singular determiner before, and a clause end, verb or adverb after, make a bare group adjective a member. */
+const MEMBER_BEFORE = /(?<=(?:^|[^\p{L}])(?:a|an|any|every|each|this|that|one|another|no|some)\s+)/uy;
+const MEMBER_AFTER =
+  /(?=\s*(?:[.,;:!?]|$)|\s+(?:is|was|who|that|will|would|should|can|could|must|has|had|here|there|in|walks|comes|moves|lives|gets|does|ever|near|around|next)(?![\p{L}\p{N}]))/uy;
 
 /**
  * A group phrase of the lexicon, in the order the lists give (nouns, adjectives, singular nouns):
@@ -320,7 +324,9 @@ function findMentions(t: string): number {
       kind = S;
     } else if (p.noun) kind = p.hostile ? R : P;
     else if (p.singular) kind = S;
-    else if (p.adj && !p.hostile) kind = A;
+    else if (p.adj && !p.hostile)
+      // A bare adjective as a member noun ("every Haitian here", "a Romanian walks in").
+      kind = ((MEMBER_BEFORE.lastIndex = a), MEMBER_BEFORE.test(t)) && ((MEMBER_AFTER.lastIndex = z), MEMBER_AFTER.test(t)) ? S : A;
     if (!kind) continue;
     placeAt[n - 1] = a;
     placeEnd[n - 1] = z;
@@ -541,7 +547,27 @@ targetRule(
 targetRule(
   'target_profanity',
   { identity_attack: 0.8, insult: 0.8 },
-  `${b}(?:(?:fuck|screw|damn|to hell with|down with)\\s+(?:(?:all|these|those|the|every|you)\\s+)*${TARGET}|${TARGET}\\s+(?:are|is)\\s+(?:all\\s+)?full of (?:shit|crap))${e}`,
+  `${b}(?:(?:fuck|screw|damn|to hell with|down with)\\s+(?:(?:all|these|those|the|every|you)\\s+)*${TARGET}|(?:bloody|fucking|damn|damned|goddamn|filthy|dirty|stinking)\\s+[PR]+\\s+(?:everywhere|all over the place|taking over)|${TARGET}\\s+(?:are|is)\\s+(?:all\\s+)?full of (?:shit|crap))${e}`,
+);
+// Hate put as a question or a story, with no hostile word: a rhetorical question that wishes a
+// group gone or calls it unwanted ("why can't <group> just disappear?", "who would want a
+// <member> as a neighbour?", "are <group> not just a plague?"), a decline blamed on a group's
+// arrival ("... was safe before <group> arrived"), a group to be barred ("<group> should be
+// banned from our schools").
+targetRule(
+  'target_rhetorical',
+  { identity_attack: 0.8 },
+  `${b}(?:why\\s+(?:can'?t|cannot|won'?t|don'?t|do|can)\\s+(?:all\\s+)?(?:the\\s+)?${TARGET}\\s+(?:not\\s+)?(?:just\\s+|simply\\s+)?(?:disappear|vanish|go away|go back|leave|die|drop dead|fuck off|piss off|get out)|who\\s+(?:would|wants to|would ever|could)\\s+(?:ever\\s+)?(?:want|hire|marry|trust|date|rent to|live next to|sit next to)\\s+${TARGET}(?:\\s+as\\s+(?:a|an|their|his|her|my|our)\\s+\\p{L}+)?\\s*\\?|(?:are|aren'?t)\\s+${GROUP}(?:\\s+not)?${PRED})${e}`,
+);
+targetRule(
+  'target_blamed',
+  { identity_attack: 0.8 },
+  `${b}(?:(?:was|were|used to be)\\s+(?:so\\s+)?(?:safe|safer|better|nice|nicer|clean|cleaner|great|peaceful)\\s+(?:before|until)\\s+(?:all\\s+)?(?:the|these|those)?\\s*${TARGET}|(?:went|gone|going)\\s+(?:downhill|to (?:hell|shit|the dogs|pot)|bad|wrong)\\s+(?:when|after|once|since|the day)\\s+(?:all\\s+)?(?:the|these|those)?\\s*${TARGET})\\s+(?:arrived|came|moved in|showed up|got here|took over|turned up|started coming|were let in)${e}`,
+);
+targetRule(
+  'target_barred',
+  { identity_attack: 0.8 },
+  `${b}${TARGET}\\s+(?:should|must|ought to|need to|needs to|have to|has to)\\s+(?:all\\s+)?(?:\\p{L}+ly\\s+)?be\\s+(?:banned|barred|kept out(?!\\s+of\\s+(?:danger|harm|harm's way|trouble|the (?:rain|sun|cold|heat|way)|sight))|excluded|expelled|thrown out|kicked out|segregated|rounded up|locked up|put away)${e}`,
 );
 /**
  * Hostile words with typos a reader still understands ("vermiiin", "disgsuting"): the literal words
@@ -567,6 +593,8 @@ const FUZZY_SWAPS = (() => {
 })();
 /** Length and first two letters of every lexicon word and one-swap variant: most words are ruled out without a substring. */
 const FUZZY_KEYS = new Set([...FUZZY_LEXICON, ...FUZZY_SWAPS.keys()].map((w) => fuzzyKey(w.length, w.charCodeAt(0), w.charCodeAt(1))));
+/** A word with "-" or "!" between its letters. */
+const SPLIT_WORD = /(?<![a-z])[a-z]+(?:[!-][a-z]+)+(?![a-z])/g;
 function fuzzyKey(len: number, c0: number, c1: number): number {
   return len * 65536 + c0 * 256 + c1;
 }
@@ -579,6 +607,14 @@ function fuzzyKey(len: number, c0: number, c1: number): number {
  */
 function repairSpelling(t: string): string | null {
   let r: string | null = null;
+  // A hostile word split into syllables or with "!" for "i" ("dis-gus-ting", "d!sgust!ng").
+  SPLIT_WORD.lastIndex = 0;
+  for (let m = SPLIT_WORD.exec(t); m; m = SPLIT_WORD.exec(t)) {
+    const w = m[0].replace(/!/g, 'i').replace(/-/g, '');
+    const fix = FUZZY_LEXICON.has(w) ? w : FUZZY_SWAPS.get(w);
+    if (fix) r = (r ?? t).slice(0, m.index) + fix.padEnd(m[0].length, ' ') + (r ?? t).slice(m.index + m[0].length);
+  }
+  t = r ?? t;
   for (let i = 0; i < t.length;) {
     if (!isLower(t.charCodeAt(i))) {
       i++;
@@ -624,7 +660,7 @@ function repairSpelling(t: string): string | null {
 // threats.
 const TARGET_ANY = wordRegex(`${b}(?:${TARGET}|they|them|these people|those people)${e}`, 'gu');
 const HOSTILE_ANY = wordRegex(
-  `${b}(?:${NEG_WORD}|${HATE_VERB}|${VIOLENT_PP}|rodents?|hates?|hated|hating|(?:my|our) (?:hatred|hate|disgust|contempt|loathing)|throw up|puke|vomit|disgust\\p{L}*|repuls\\p{L}*|ruins?|ruined|murder\\p{L}*|shoot|knife|stab\\p{L}*|gas|end them|go back|back where (?:they|you) came from|back home|kept out|keep (?:them|\\p{L}+) out|get out|want (?:them|you) gone|disappear|breed|multiply|swarm|infest\\p{L}*|incapable|liars?|vile|inferior|degenerates?|(?:not|never|no)\\s+(?:\\p{L}+\\s+){0,2}?(?:worthy|welcome|human|real people|trusted|respect\\p{L}*|equals?|kindness|rights)|deserves? no|never (?:let|allow|trust|hire|respect|marry)|(?:do not|don'?t|never) want|(?:have|has|got) no (?:morals|shame|decency|honou?r|manners|brains|values|conscience|culture|loyalty|dignity|souls?)|(?:an )?insult to (?:humans|humanity|the human race|real people)|(?:better|safer|cleaner|nicer|happier)\\s+(?:\\p{L}+\\s+){0,3}?(?:with|if there were) (?:fewer|less|no))${e}`,
+  `${b}(?:${NEG_WORD}|${HATE_VERB}|${VIOLENT_PP}|rodents?|hates?|hated|hating|(?:my|our) (?:hatred|hate|disgust|contempt|loathing)|throw up|puke|vomit|disgust\\p{L}*|repuls\\p{L}*|ruins?|ruined|murder\\p{L}*|shoot|knife|stab\\p{L}*|gas|end them|go back|back (?:to )?where (?:they|you) (?:came from|belong)|sleep with one eye open|(?:days|time) (?:is|are) numbered|teach (?:them|him|her|those \\p{L}+|these \\p{L}+) a lesson|(?:had|'d) better (?:watch out|be careful|run|leave|hide)|won'?t be safe|(?:know|find out) where (?:they|you) live|(?:have|has) it coming|get what(?:'s| is) coming|(?:i|we)\\s+(?:\\p{L}+\\s+)?(?:have|feel|got)\\s+(?:zero|no|0)\\s+(?:respect|tolerance|sympathy|patience|time)\\s+for|(?:should|must|can) (?:stick to|stay in|keep to) (?:\\p{L}+ing|the kitchen|their (?:place|own kind|own country))|(?:only|just) (?:good|fit) for|good for nothing|know (?:their|your) place|(?:clutch|hold on to|hide|lock up|guard)\\s+(?:your|my|our)\\s+(?:wallets?|purses?|bags?|valuables|daughters?|wives|kids|children)|smell\\p{L}*\\s+(?:awful|bad|terrible|horrible|disgusting|foul)|never wash|back home|kept out(?!\\s+of\\s+(?:danger|harm|harm's way|trouble|the (?:rain|sun|cold|heat|way)|sight))|keep (?:them|\\p{L}+) out(?!\\s+of\\s+(?:danger|harm|harm's way|trouble|the (?:rain|sun|cold|heat|way)|sight))|get out|want (?:them|you) gone|disappear|breed|multiply|swarm|infest\\p{L}*|incapable|liars?|vile|inferior|degenerates?|(?:not|never|no)\\s+(?:\\p{L}+\\s+){0,3}?(?:worthy|welcome|human|real people|trusted|respect\\p{L}*|equals?|kindness|rights)|deserves? no|never (?:let|allow|trust|hire|respect|marry)|(?:do not|don'?t|never) want|(?:have|has|got) no (?:morals|shame|decency|honou?r|manners|brains|values|conscience|culture|loyalty|dignity|souls?)|(?:an )?insult to (?:humans|humanity|the human race|real people)|(?:better|safer|cleaner|nicer|happier)\\s+(?:\\p{L}+\\s+){0,3}?(?:with|if there were) (?:fewer|less|no))${e}`,
   'gu',
 );
 const NEGATED_BEFORE = /(?:^|[^\p{L}])(?:not|never|no|nobody|nothing|n't|nor|without|hardly)(?:\s+\p{L}+){0,2}\s*$/u;
@@ -721,13 +757,15 @@ rule(
 // Counter-speech, reporting and negation: hate that is quoted, condemned or denied.
 // Negation counts only outside a rule's own match: "<group> are not human" is dehumanising,
 // "<group> are not vermin, they are our neighbours" is not.
+/** A negation in a rhetorical question that affirms ("is it not obvious that", "isn't it clear that"). */
+const RHETORICAL_NOT = /(?:\b(?:is|was) it not|\b(?:isn'?t|wasn'?t) it) (?:obvious|clear|evident|plain|true|a fact) that\b/;
 const NEGATION =
   /\b(?:do not|don'?t|does not|doesn'?t|never|would never|will never|nobody should|no one should|nobody (?:here )?(?:thinks|believes|says|claims)|shouldn'?t|should not|isn'?t|aren'?t|are not|is not|not|no)\b/gi;
 const DAMPERS = new RegExp(
   [
-    '\\b(?:bigot(?:ry|ed|s)?|racis[mt]|sexis[mt]|homophob\\w*|transphob\\w*|xenophob\\w*|antisemit\\w*|islamophob\\w*|hateful|hate speech|dehumanis\\w*|dehumaniz\\w*|unacceptable|disgusting when|wrong to|lies? that|myth that|false that|stereotype\\w*)\\b',
+    '\\b(?:bigot(?:ry|ed|s)?|racis[mt]|sexis[mt]|homophob\\w*|transphob\\w*|xenophob\\w*|antisemit\\w*|islamophob\\w*|hateful|hate speech|dehumanis\\w*|dehumaniz\\w*|unacceptable|disgusting when|wrong to|lies? that|myth that|false that|untrue that|not true that|nonsense that|absurd that|ridiculous to (?:say|claim|think)|stereotype\\w*)\\b',
     '\\b(?:(?:your|his|her|their|the|such|this|that) hatred (?:of|for|towards?)|(?:people|anyone|those|someone|whoever) who (?:attacks?|hates?|insults?|threatens?|harass(?:es)?|abuses?|targets?|bull(?:y|ies)|calls?|mocks?)|(?:is|are) (?:never|not|no longer) (?:ok|okay|acceptable|fine|right|justified|excusable|funny)|says? more about|^(?:threatening|attacking|insulting|harassing|calling|mocking|hating|demonising|demonizing) )\\b',
-    '\\b(?:reported|report(?:s|ed|ing)? (?:a|the|this)|arrested|convicted|banned|condemn\\w*|propaganda|documents?|quoted?|shouted|chanted|called (?:them|us)|anyone who says|people who say|if you (?:think|believe|say)|stop (?:saying|spreading|calling)|saying that|claims? that|comments? like|posts? (?:that|saying)|survived)\\b',
+    '\\b(?:reported|report(?:s|ed|ing)? (?:a|the|this)|arrested|convicted|(?<!\\bbe )banned|condemn\\w*|propaganda|documents?|quoted?|shouted|chanted|called (?:them|us)|anyone who says|people who say|if you (?:think|believe|say)|stop (?:saying|spreading|calling)|saying that|claims? that|comments? like|posts? (?:that|saying)|survived)\\b',
   ].join('|'),
   'i',
 );
@@ -844,7 +882,7 @@ function sameClause(t: string, a: number, b: number): boolean {
 }
 
 const REPORTING =
-  /(?:^|[^\p{L}])(?<!(?:^|[^\p{L}])(?:i|we) )(?:said|says|say|wrote|writes|tweeted|posted|claimed|claims|shouted|yelled|chanted|screamed|argued|insisted|told (?:me|us|them|him|her)|called)(?![\p{L}])/u;
+  /(?:^|[^\p{L}])(?<!(?:^|[^\p{L}])(?:i|we) )(?:said|says|say|wrote|writes|tweeted|posted|claimed|claims|described|describes|portrayed|portrays|depicted|depicts|labell?ed|branded|shouted|yelled|chanted|screamed|argued|insisted|told (?:me|us|them|him|her)|called)(?![\p{L}])/u;
 /** Whether the text at `at` lies inside quotation marks or after a reporting verb of someone else, in its sentence. */
 function reportedAt(t: string, at: number): boolean {
   let from = at;
@@ -1046,6 +1084,8 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
       const at = m.index;
       const end = at + m[0].length;
       // Part of a hit ("I would never let a <g> near ..."): the hit already reads it.
+      // A rhetorical "is it not obvious that ..." affirms what follows.
+      if (RHETORICAL_NOT.test(n.text.slice(Math.max(0, at - 12), end + 30))) continue;
       if (matched.some(([a, z]) => at < z && end > a)) continue;
       if (!matched.length || matched.some(([a]) => sameClause(n.text, at, a))) {
         damped = true;

@@ -73,6 +73,30 @@ describe('toxicity categories', () => {
     assert.deepEqual(flagged('Our Kenyan neighbours invited us for dinner.'), []);
     assert.deepEqual(flagged('The mentally ill deserve better care.'), []);
   });
+  it('blocks hate with no hostile word: rhetorical questions, blame, exclusion, veiled threats, split words', () => {
+    for (const t of [
+      "Why can't Somalis just go back home?",
+      'Who would ever marry a Roma woman?',
+      'The town went downhill when the Kurds moved in.',
+      'Albanians should be banned from our pubs.',
+      'Every Haitian here had better watch out.',
+      'Hold on to your purses when a Romanian walks in.',
+      'I have zero respect for Iranians.',
+      'Egyptians are dis-gus-ting.',
+      'Bloody Cubans everywhere these days.',
+    ])
+      assert.ok(flagged(t).includes('identity_attack'), `${t} -> ${flagged(t).join(',')}`);
+    for (const t of [
+      'Our street was quiet before the Syrians arrived, now there is a lovely market.',
+      'Who would want to hire a refugee? Many firms do, and they are glad.',
+      'Refugees must be kept out of danger.',
+      'Is it not obvious that Muslims are our neighbours too?',
+      'It is simply untrue that Mexicans are lazy.',
+      'The tabloid described refugees as a swarm, which is disgraceful.',
+      'Bloody tourists everywhere these days.',
+    ])
+      assert.deepEqual(flagged(t), [], t);
+  });
   it('reports the span of the hateful phrase in the original text, group phrase included', () => {
     const spans = (t: string) =>
       (tox.check(t, 'input') as { findings: GuardrailFinding[] }).findings.map((f) => `${f.detail}: ${t.slice(f.start, f.end)}`);
