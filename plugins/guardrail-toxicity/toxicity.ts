@@ -593,6 +593,38 @@ const FUZZY_SWAPS = (() => {
 })();
 /** Length and first two letters of every lexicon word and one-swap variant: most words are ruled out without a substring. */
 const FUZZY_KEYS = new Set([...FUZZY_LEXICON, ...FUZZY_SWAPS.keys()].map((w) => fuzzyKey(w.length, w.charCodeAt(0), w.charCodeAt(1))));
+/**
+ * Whether a word with a doubled letter may collapse to a lexicon word (repairSpelling): the length
+ * and first two letters of each collapsed form are looked up before any string is built.
+ */
+function mayCollapse(w: string): boolean {
+  // Runs collapsed to one letter, runs of 3+ collapsed to two, and the last letter dropped.
+  let one = 0;
+  let two = 0;
+  let o0 = 0;
+  let o1 = 0;
+  let t0 = 0;
+  let t1 = 0;
+  for (let i = 0; i < w.length; i++) {
+    const c = w.charCodeAt(i);
+    const run = i > 0 && c === w.charCodeAt(i - 1) ? (i > 1 && c === w.charCodeAt(i - 2) ? 3 : 2) : 1;
+    if (run === 1) {
+      if (one === 0) o0 = c;
+      else if (one === 1) o1 = c;
+      one++;
+    }
+    if (run <= 2) {
+      if (two === 0) t0 = c;
+      else if (two === 1) t1 = c;
+      two++;
+    }
+  }
+  return (
+    FUZZY_KEYS.has(fuzzyKey(one, o0, o1)) ||
+    FUZZY_KEYS.has(fuzzyKey(two, t0, t1)) ||
+    FUZZY_KEYS.has(fuzzyKey(w.length - 1, w.charCodeAt(0), w.charCodeAt(1)))
+  );
+}
 /** A word with "-" or "!" between its letters. */
 const SPLIT_WORD = /(?<![a-z])[a-z]+(?:[!-][a-z]+)+(?![a-z])/g;
 function fuzzyKey(len: number, c0: number, c1: number): number {
@@ -609,7 +641,20 @@ function repairSpelling(t: string): string | null {
   let r: string | null = null;
   // A hostile word split into syllables or with "!" for "i" ("dis-gus-ting", "d!sgust!ng").
   SPLIT_WORD.lastIndex = 0;
-  for (let m = SPLIT_WORD.exec(t); m; m = SPLIT_WORD.exec(t)) {
+  for (let m = t.includes('-') || t.includes('!') ? SPLIT_WORD.exec(t) : null; m; m = SPLIT_WORD.exec(t)) {
+    // Length and first letters of the joined word first: most hyphenated words are ruled out uncut.
+    let len = 0;
+    let c0 = 0;
+    let c1 = 0;
+    for (let i = 0; i < m[0].length; i++) {
+      let c = m[0].charCodeAt(i);
+      if (c === 45) continue;
+      if (c === 33) c = 105;
+      if (len === 0) c0 = c;
+      else if (len === 1) c1 = c;
+      len++;
+    }
+    if (!FUZZY_KEYS.has(fuzzyKey(len, c0, c1))) continue;
     const w = m[0].replace(/!/g, 'i').replace(/-/g, '');
     const fix = FUZZY_LEXICON.has(w) ? w : FUZZY_SWAPS.get(w);
     if (fix) r = (r ?? t).slice(0, m.index) + fix.padEnd(m[0].length, ' ') + (r ?? t).slice(m.index + m[0].length);
@@ -635,7 +680,7 @@ function repairSpelling(t: string): string | null {
     const w = t.slice(a, j);
     if (FUZZY_LEXICON.has(w)) continue;
     let fix = FUZZY_SWAPS.get(w) ?? null;
-    if (!fix && doubled) {
+    if (!fix && doubled && mayCollapse(w)) {
       const collapsed = w.replace(/(\p{L})\1+/gu, '$1');
       const twice = w.replace(/(\p{L})\1{2,}/gu, '$1$1');
       if (FUZZY_LEXICON.has(collapsed)) fix = collapsed;
