@@ -30,7 +30,15 @@ import {
 } from '../../lib/guardrails/classifier.ts';
 import { defineLayer, num } from '../../lib/guardrails/layer.ts';
 import { mapSpan, normalizeForMatching, type NormalizedText } from '../../lib/guardrails/normalize.ts';
-import { execWord, topLevelAlternatives, WORD_START, wordRegex, type WordRegex } from '../../lib/guardrails/word-start.ts';
+import {
+  atWordStart,
+  execWord,
+  letterOrNumber,
+  topLevelAlternatives,
+  WORD_START,
+  wordRegex,
+  type WordRegex,
+} from '../../lib/guardrails/word-start.ts';
 
 export const TOXICITY_CATEGORIES = ['insult', 'identity_attack', 'dehumanisation', 'threat', 'sexual', 'self_harm'] as const;
 export type ToxicityCategory = (typeof TOXICITY_CATEGORIES)[number];
@@ -149,18 +157,96 @@ const LEX = JSON.parse(fs.readFileSync(path.join(path.dirname(fileURLToPath(impo
 const b = WORD_START;
 const e = '(?![\\p{L}\\p{N}])';
 const alt = (xs: string[]) => `(?:${xs.join('|')})`;
+const isLower = (c: number) => c >= 97 && c <= 122;
 
 // Protected groups: religion, ethnicity/race/nationality, migration status, sex and gender,
 // sexual orientation, gender identity, disability. Adjective forms take "people/men/women/folks".
 const GROUP_NOUNS = LEX.GROUP_NOUNS;
 const GROUP_ADJ = LEX.GROUP_ADJ;
-const GROUP = `(?:(?:all|these|those|the|most|every|many|some|you|fucking|damn|filthy|dirty)\\s+)*(?:${alt(GROUP_NOUNS)}|${alt(GROUP_ADJ)}\\s+(?:people|persons|men|women|folks|kids|children|guys|girls|boys|immigrants|families|community|communities|users)|(?:people|persons) (?:who are|with) (?:disabilities|${alt(GROUP_ADJ)}))`;
+/**
+ * Group rules never inline the group words: each message's mentions are found once (findMentions)
+ * and, in a working copy of the text, every target phrase is overwritten by a run of one capital
+ * letter of the same length (normalised text has no capitals, and same length keeps every offset
+ * and span exact): P for a plural group ("muslims", "gay people", "people with disabilities"; R for a group noun that is a hostile word too, "retards"), S
+ * for a singular member ("muslim", "gay man"), A for a group adjective before any other word
+ * ("black neighbourhood"). A rule then reads `P+` where it used to hold 170 alternatives.
+ */
+const GROUP_DET = '(?:(?:all|these|those|the|most|every|many|some|you|fucking|damn|filthy|dirty)\\s+)*';
+const GROUP = `${GROUP_DET}[PR]+`;
+/** A singular member: a determiner, perhaps a modifier, and the member ("every single muslim"). */
+const SINGULAR = `(?:a|an|any|every|every last|each and every|each|one|that|this|the first|the next|no|some|another|the only good)\\s+(?:(?:single|fucking|damn|filthy|dirty|stupid|bloody)\\s+)?S+`;
+/** Nouns after a group adjective that make a plural group ("black people") or a member ("black man"). */
+const PLURAL_HEAD =
+  /\s+(?:people|persons|men|women|folks|kids|children|guys|girls|boys|immigrants|families|community|communities|users)(?![\p{L}\p{N}])/uy;
+const SINGULAR_HEAD = /\s+(?:person|man|woman|guy|girl|boy|kid|child|neighbou?r|family)(?![\p{L}\p{N}])/uy;
+const PEOPLE_WHO = /(?:people|persons) (?:who are|with) /y;
+/** A singular determiner before, and a clause end, verb or adverb after, make a bare group adjective a member. */
+const MEMBER_BEFORE = /(?<=(?:^|[^\p{L}])(?:a|an|any|every|each|this|that|one|another|no|some)\s+)/uy;
+const MEMBER_AFTER =
+  /(?=\s*(?:[.,;:!?]|$)|\s+(?:is|was|who|that|will|would|should|can|could|must|has|had|here|there|in|walks|comes|moves|lives|gets|does|ever|near|around|next)(?![\p{L}\p{N}]))/uy;
 
-/** Any mention of a protected group (noun or adjective), for gating the classifier's identity heads. */
-const GROUP_MENTION = wordRegex(
-  `${WORD_START}(?:${alt(GROUP_NOUNS)}|${alt(GROUP_ADJ)}|${alt(LEX.SINGULAR_NOUNS)}|homo|disabilities)${'(?![\\p{L}\\p{N}])'}`,
-  'gu',
-);
+/**
+ * A group phrase of the lexicon, in the order the lists give (nouns, adjectives, singular nouns):
+ * at one position the first phrase that matches as whole words is the mention.
+ */
+interface Phrase {
+  text: string;
+  noun: boolean;
+  adj: boolean;
+  singular: boolean;
+  /** A hostile word too ("retards", "mentally ill"): it counts as hostility, and a bare adjective keeps its text for the predicate rules. */
+  hostile: boolean;
+}
+/** The literal phrases a lexicon entry stands for: its "(?:a|b)" groups and "x?" letters expanded. */
+function expandPhrase(p: string): string[] {
+  const g = /\(\?:([^()]*)\)/.exec(p);
+  if (g) return g[1].split('|').flatMap((x) => expandPhrase(p.slice(0, g.index) + x + p.slice(g.index + g[0].length)));
+  const q = /([a-z])\?/.exec(p);
+  if (q)
+    return [q.index + 1, q.index].flatMap((k) =>
+      expandPhrase(p.slice(0, k) + p.slice(q.index + 1, k > q.index ? q.index + 1 : q.index) + p.slice(q.index + 2)),
+    );
+  if (!/^[a-z]+(?:[ -][a-z]+)*$/.test(p)) throw new Error(`toxicity lexicon: group entry "${p}" is not a phrase of a-z words`);
+  return [p];
+}
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+/**
+ * Group phrases by a hash of their first word (its run of a-z letters): the mention scanner hashes
+ * each word of the text in place and checks only the phrases that start with it — no expression
+ * with hundreds of alternatives, no string cut per word.
+ */
+const PHRASES_BY_FIRST = (() => {
+  const out = new Map<number, Phrase[]>();
+  const seen = new Set<string>();
+  const singular = new Set(LEX.SINGULAR_NOUNS.flatMap(expandPhrase));
+  const nouns = new Set(GROUP_NOUNS.flatMap(expandPhrase));
+  const adjs = new Set(GROUP_ADJ.flatMap(expandPhrase));
+  const hostileWord = new RegExp(`^${alt([...LEX.NEG_ADJ, ...LEX.DEHUMANISING, ...LEX.NEG_WORD])}$`, 'u');
+  for (const text of [...GROUP_NOUNS, ...GROUP_ADJ, ...LEX.SINGULAR_NOUNS, 'homo', 'disabilities'].flatMap(expandPhrase)) {
+    if (seen.has(text)) continue;
+    seen.add(text);
+    let h = FNV_OFFSET;
+    for (let i = 0; i < text.length && isLower(text.charCodeAt(i)); i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
+    const noun = nouns.has(text);
+    const phrase = { text, noun, adj: adjs.has(text), singular: singular.has(text), hostile: hostileWord.test(text) };
+    const list = out.get(h);
+    if (list) list.push(phrase);
+    else out.set(h, [phrase]);
+  }
+  return out;
+})();
+/** The group phrase at word start i of t, whose first word is t[i, j) with hash h, if any. */
+function phraseAt(t: string, i: number, h: number): Phrase | null {
+  const cands = PHRASES_BY_FIRST.get(h);
+  if (!cands || !atWordStart(t, i)) return null;
+  for (let k = 0; k < cands.length; k++) {
+    const p = cands[k];
+    const end = i + p.text.length;
+    if (t.startsWith(p.text, i) && (end >= t.length || !letterOrNumber(t.codePointAt(end)!))) return p;
+  }
+  return null;
+}
 
 /** The token every protected-group mention becomes in the classifier's input (maskGroups). */
 const GROUP_TOKEN = 'zgroupz';
@@ -172,18 +258,98 @@ const GROUP_TOKEN = 'zgroupz';
  * returned as it is.
  */
 export function maskGroups(t: string): string {
-  GROUP_MENTION.re.lastIndex = 0;
-  let n = 0;
-  for (let m = execWord(GROUP_MENTION, t); m && n < MAX_MENTIONS; m = execWord(GROUP_MENTION, t), n++) {
-    mentionAt[n] = m.index;
-    mentionEnd[n] = m.index + m[0].length;
-  }
+  const n = findMentions(t);
   return n ? maskSpans(t, n) : t;
 }
-/** Up to this many group mentions are read per message (windows and mask alike). */
+/** Up to this many group mentions are read per message (windows, placeholders and mask alike). */
 const MAX_MENTIONS = 50;
 const mentionAt = new Int32Array(MAX_MENTIONS);
 const mentionEnd = new Int32Array(MAX_MENTIONS);
+/** Per mention, the target phrase its placeholder covers and the placeholder (0: none, "homo"). */
+const placeAt = new Int32Array(MAX_MENTIONS);
+const placeEnd = new Int32Array(MAX_MENTIONS);
+const placeKind = new Uint8Array(MAX_MENTIONS);
+/** Per mention, whether its phrase is a hostile word too (findMentions). */
+const mentionHostile = new Uint8Array(MAX_MENTIONS);
+const P = 80; // 'P'
+const R = 82; // 'R'
+const S = 83; // 'S'
+const A = 65; // 'A'
+const RUNS: Record<number, string> = { [P]: 'P', [R]: 'R', [S]: 'S', [A]: 'A' };
+for (const k of [P, R, S, A]) RUNS[k] = RUNS[k].repeat(64);
+/** Lengths of the lead-ins PEOPLE_WHO matches ("people with ", ..., "persons who are "). */
+const PEOPLE_WHO_LENGTHS = [12, 13, 15, 16];
+
+/**
+ * Finds the first MAX_MENTIONS group mentions of t (mentionAt/mentionEnd) and, for each, the
+ * target phrase its placeholder will cover (see GROUP): a plural group (P, or R for a group noun
+ * that is a hostile word too), a singular member (S), a bare group adjective (A); a mention inside
+ * the previous phrase ("women" of "black women") or that is none of these ("homo") gets none.
+ * Returns the number of mentions.
+ */
+function findMentions(t: string): number {
+  let n = 0;
+  let placed = 0;
+  for (let i = 0; i < t.length && n < MAX_MENTIONS;) {
+    if (!isLower(t.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let j = i;
+    let h = FNV_OFFSET;
+    for (; j < t.length && isLower(t.charCodeAt(j)); j++) h = Math.imul(h ^ t.charCodeAt(j), FNV_PRIME);
+    const p = phraseAt(t, i, h);
+    if (!p) {
+      i = j;
+      continue;
+    }
+    let a = i;
+    let z = i + p.text.length;
+    i = z;
+    mentionAt[n] = a;
+    mentionEnd[n] = z;
+    mentionHostile[n] = p.hostile ? 1 : 0;
+    placeKind[n++] = 0;
+    if (a < placed) continue;
+    let kind = 0;
+    const lead = p.adj || p.text === 'disabilities' ? peopleWhoBefore(t, a, placed) : -1;
+    if (lead >= 0) {
+      a = lead;
+      kind = P;
+    } else if (p.adj && ((PLURAL_HEAD.lastIndex = z), PLURAL_HEAD.test(t))) {
+      z = PLURAL_HEAD.lastIndex;
+      kind = P;
+    } else if (p.adj && ((SINGULAR_HEAD.lastIndex = z), SINGULAR_HEAD.test(t))) {
+      z = SINGULAR_HEAD.lastIndex;
+      kind = S;
+    } else if (p.noun) kind = p.hostile ? R : P;
+    else if (p.singular) kind = S;
+    else if (p.adj && !p.hostile)
+      // A bare adjective as a member noun ("every Haitian here", "a Romanian walks in").
+      kind = ((MEMBER_BEFORE.lastIndex = a), MEMBER_BEFORE.test(t)) && ((MEMBER_AFTER.lastIndex = z), MEMBER_AFTER.test(t)) ? S : A;
+    if (!kind) continue;
+    placeAt[n - 1] = a;
+    placeEnd[n - 1] = z;
+    placeKind[n - 1] = kind;
+    placed = z;
+  }
+  return n;
+}
+/** Where "people with " / "persons who are " (at a word start, not before `from`) ends at `at` of t, or -1. */
+function peopleWhoBefore(t: string, at: number, from: number): number {
+  for (let i = 0; i < PEOPLE_WHO_LENGTHS.length; i++) {
+    const s = at - PEOPLE_WHO_LENGTHS[i];
+    if (s < from) break;
+    PEOPLE_WHO.lastIndex = s;
+    if (PEOPLE_WHO.test(t) && PEOPLE_WHO.lastIndex === at && atWordStart(t, s)) return s;
+  }
+  return -1;
+}
+/** Whether position `at` lies inside one of the first n mentions that is not a hostile word. */
+function inNeutralMention(at: number, n: number): boolean {
+  for (let k = 0; k < n; k++) if (at >= mentionAt[k] && at < mentionEnd[k] && !mentionHostile[k]) return true;
+  return false;
+}
 /** t with its first n mentions (mentionAt/mentionEnd) replaced by GROUP_TOKEN. */
 function maskSpans(t: string, n: number): string {
   let out = '';
@@ -193,6 +359,27 @@ function maskSpans(t: string, n: number): string {
     from = mentionEnd[k];
   }
   return out + t.slice(from);
+}
+/**
+ * rt[a, z) with each placed phrase of the first n mentions inside it overwritten by its placeholder
+ * letter: same length, so offsets in the window are offsets in rt. Only windows are built, not
+ * the whole text: the copy costs what the windows cover.
+ */
+function placedWindow(rt: string, a: number, z: number, n: number): string {
+  let out = '';
+  let from = a;
+  let any = false;
+  for (let k = 0; k < n; k++) {
+    const kind = placeKind[k];
+    if (!kind || placeAt[k] < a || placeEnd[k] > z) continue;
+    let len = placeEnd[k] - placeAt[k];
+    out += rt.slice(from, placeAt[k]);
+    for (; len > 64; len -= 64) out += RUNS[kind];
+    out += RUNS[kind].slice(0, len);
+    from = placeEnd[k];
+    any = true;
+  }
+  return any ? out + rt.slice(from, z) : rt.slice(a, z);
 }
 
 const NEG_ADJ = alt(LEX.NEG_ADJ);
@@ -232,7 +419,8 @@ function splitAlternatives(src: string): string[] {
   return inner.length > 1 ? inner.map((a) => `${head}${a}${tail}`) : [src];
 }
 const rule = (id: string, cats: Rule['cats'], src: string) => {
-  for (const part of splitAlternatives(src)) RULES.push({ id, cats, re: wordRegex(part, 'gu'), group: src.includes(GROUP) });
+  for (const part of splitAlternatives(src))
+    RULES.push({ id, cats, re: wordRegex(part, 'gu'), group: src.includes(GROUP) || src.includes(SINGULAR) });
 };
 // Hate against groups.
 rule(
@@ -301,11 +489,10 @@ rule('hate_ml', { identity_attack: 0.8 }, `${b}(?:ich hasse|odio a los|je detest
 // may carry any number of intensifiers and determiners ("are a bunch of thieving cowards", "are too
 // stupid to ..."), but no other word, so "<group> are often victims of violent criminals" is not
 // read as calling the group criminals.
-const SINGULAR_NOUNS = LEX.SINGULAR_NOUNS;
-const SINGULAR = `(?:a|an|any|every|every last|each and every|each|one|that|this|the first|the next|no|some|another|the only good)\\s+(?:(?:single|fucking|damn|filthy|dirty|stupid|bloody)\\s+)?(?:${alt(SINGULAR_NOUNS)}|${alt(GROUP_ADJ)}\\s+(?:person|man|woman|guy|girl|boy|kid|child|neighbou?r|family))`;
 const TARGET = `(?:${GROUP}|${SINGULAR})`;
 /** Hostile predicate words: negative evaluations of people, dehumanising terms, disease and filth. */
-const NEG_WORD = alt([NEG_ADJ, DEHUMANISING, ...LEX.NEG_WORD]);
+/** R: a group noun that is a hostile word too (findMentions). */
+const NEG_WORD = alt(['R+', NEG_ADJ, DEHUMANISING, ...LEX.NEG_WORD]);
 /** Words that may stand between the verb and the hostile word: intensifiers, determiners, more hostile words. */
 const MODS = `(?:\\p{L}+ly|so|such|too|very|really|all|just|only|nothing|more|most|than|but|better|worse|lower|less|dirtier|filthier|a|an|the|bunch|pack|lot|load|kind|sort|of|like|little|utter|total|complete|absolute|fucking|bloody|damn|goddamn|same|sewer|gutter|stray|mangy|rabid|diseased|${NEG_WORD})`;
 const PRED = `(?:\\s+${MODS}){0,6}\\s+${NEG_WORD}`;
@@ -339,12 +526,12 @@ targetRule(
 targetRule(
   'target_excluded',
   { identity_attack: 0.85 },
-  `${b}(?:${TARGET}\\s+(?:belongs?|should be kept|should live|should stay)\\s+(?:in|at|behind)\\s+(?:a|an|the)\\s+(?:cage|zoo|camp|prison|jail|oven|gas chamber|gutter|bin|trash|sewer|ghetto|kennel|barn)|(?:(?:would|will|could|wouldn'?t|isn'?t|is)\\s+(?:\\p{L}+\\s+){0,3}(?:not\\s+)?be\\s+)?(?:better|safer|cleaner|nicer|happier)\\s+(?:off\\s+)?without\\s+${TARGET}|keep\\s+${TARGET}\\s+(?:away|out)|(?:would|'d) rather\\b[^.!?\\n]{0,60}\\bthan\\b[^.!?\\n]{0,20}?${TARGET}|${TARGET}\\s+(?:have|has) no place|${TARGET}\\s+(?:will|should|can|must)\\s+never be (?:welcome|accepted|trusted|equal)|${TARGET}\\s+(?:are|is)\\s+not worth (?:anything|shit|a thing|the air|saving|it|a damn)|no\\s+(?:${alt(SINGULAR_NOUNS)}|${alt(GROUP_ADJ)}\\s+\\p{L}+)\\s+is worth|(?:don'?t|do not|never|can'?t|cannot)\\s+(?:think|consider|see|believe|accept)\\s+(?:of\\s+)?${TARGET}\\s+(?:are|as|is)\\s+(?:real\\s+|fully\\s+)?(?:human|humans|human beings|people|persons|equals?))${e}`,
+  `${b}(?:${TARGET}\\s+(?:belongs?|should be kept|should live|should stay)\\s+(?:in|at|behind)\\s+(?:a|an|the)\\s+(?:cage|zoo|camp|prison|jail|oven|gas chamber|gutter|bin|trash|sewer|ghetto|kennel|barn)|(?:(?:would|will|could|wouldn'?t|isn'?t|is)\\s+(?:\\p{L}+\\s+){0,3}(?:not\\s+)?be\\s+)?(?:better|safer|cleaner|nicer|happier)\\s+(?:off\\s+)?without\\s+${TARGET}|keep\\s+${TARGET}\\s+(?:away|out)|(?:would|'d) rather\\b[^.!?\\n]{0,60}\\bthan\\b[^.!?\\n]{0,20}?${TARGET}|${TARGET}\\s+(?:have|has) no place|${TARGET}\\s+(?:will|should|can|must)\\s+never be (?:welcome|accepted|trusted|equal)|${TARGET}\\s+(?:are|is)\\s+not worth (?:anything|shit|a thing|the air|saving|it|a damn)|no\\s+(?:S+|A+\\s+\\p{L}+)\\s+(?:is worth|deserves?\\s+(?:kindness|respect|rights|dignity|mercy|compassion|to (?:live|exist|be (?:here|loved|respected|happy))))|(?:don'?t|do not|never|can'?t|cannot)\\s+(?:think|consider|see|believe|accept)\\s+(?:of\\s+)?${TARGET}\\s+(?:are|as|is)\\s+(?:real\\s+|fully\\s+)?(?:human|humans|human beings|people|persons|equals?))${e}`,
 );
 targetRule(
   'target_violence',
   { identity_attack: 0.95, threat: 0.95 },
-  `${b}(?:${KILL_MORE}|wipe)\\s+(?:(?:all|every|the|any|each|more|those|these|some|of)\\s+)*${TARGET}(?:\\s+(?:off|out|up|down|i|we|who))?${e}`,
+  `${b}(?:${KILL_MORE}|wipe)\\s+(?:(?:all|every|the|any|each|more|those|these|some|of|next)\\s+)*${TARGET}(?:\\s+(?:off|out|up|down|i|we|who))?${e}`,
 );
 targetRule(
   'target_should_suffer',
@@ -360,7 +547,27 @@ targetRule(
 targetRule(
   'target_profanity',
   { identity_attack: 0.8, insult: 0.8 },
-  `${b}(?:(?:fuck|screw|damn|to hell with|down with)\\s+(?:(?:all|these|those|the|every|you)\\s+)*${TARGET}|${TARGET}\\s+(?:are|is)\\s+(?:all\\s+)?full of (?:shit|crap))${e}`,
+  `${b}(?:(?:fuck|screw|damn|to hell with|down with)\\s+(?:(?:all|these|those|the|every|you)\\s+)*${TARGET}|(?:bloody|fucking|damn|damned|goddamn|filthy|dirty|stinking)\\s+[PR]+\\s+(?:everywhere|all over the place|taking over)|${TARGET}\\s+(?:are|is)\\s+(?:all\\s+)?full of (?:shit|crap))${e}`,
+);
+// Hate put as a question or a story, with no hostile word: a rhetorical question that wishes a
+// group gone or calls it unwanted ("why can't <group> just disappear?", "who would want a
+// <member> as a neighbour?", "are <group> not just a plague?"), a decline blamed on a group's
+// arrival ("... was safe before <group> arrived"), a group to be barred ("<group> should be
+// banned from our schools").
+targetRule(
+  'target_rhetorical',
+  { identity_attack: 0.8 },
+  `${b}(?:why\\s+(?:can'?t|cannot|won'?t|don'?t|do|can)\\s+(?:all\\s+)?(?:the\\s+)?${TARGET}\\s+(?:not\\s+)?(?:just\\s+|simply\\s+)?(?:disappear|vanish|go away|go back|leave|die|drop dead|fuck off|piss off|get out)|who\\s+(?:would|wants to|would ever|could)\\s+(?:ever\\s+)?(?:want|hire|marry|trust|date|rent to|live next to|sit next to)\\s+${TARGET}(?:\\s+as\\s+(?:a|an|their|his|her|my|our)\\s+\\p{L}+)?\\s*\\?|(?:are|aren'?t)\\s+${GROUP}(?:\\s+not)?${PRED})${e}`,
+);
+targetRule(
+  'target_blamed',
+  { identity_attack: 0.8 },
+  `${b}(?:(?:was|were|used to be)\\s+(?:so\\s+)?(?:safe|safer|better|nice|nicer|clean|cleaner|great|peaceful)\\s+(?:before|until)\\s+(?:all\\s+)?(?:the|these|those)?\\s*${TARGET}|(?:went|gone|going)\\s+(?:downhill|to (?:hell|shit|the dogs|pot)|bad|wrong)\\s+(?:when|after|once|since|the day)\\s+(?:all\\s+)?(?:the|these|those)?\\s*${TARGET})\\s+(?:arrived|came|moved in|showed up|got here|took over|turned up|started coming|were let in)${e}`,
+);
+targetRule(
+  'target_barred',
+  { identity_attack: 0.8 },
+  `${b}${TARGET}\\s+(?:should|must|ought to|need to|needs to|have to|has to)\\s+(?:all\\s+)?(?:\\p{L}+ly\\s+)?be\\s+(?:banned|barred|kept out(?!\\s+of\\s+(?:danger|harm|harm's way|trouble|the (?:rain|sun|cold|heat|way)|sight))|excluded|expelled|thrown out|kicked out|segregated|rounded up|locked up|put away)${e}`,
 );
 /**
  * Hostile words with typos a reader still understands ("vermiiin", "disgsuting"): the literal words
@@ -386,10 +593,43 @@ const FUZZY_SWAPS = (() => {
 })();
 /** Length and first two letters of every lexicon word and one-swap variant: most words are ruled out without a substring. */
 const FUZZY_KEYS = new Set([...FUZZY_LEXICON, ...FUZZY_SWAPS.keys()].map((w) => fuzzyKey(w.length, w.charCodeAt(0), w.charCodeAt(1))));
+/**
+ * Whether a word with a doubled letter may collapse to a lexicon word (repairSpelling): the length
+ * and first two letters of each collapsed form are looked up before any string is built.
+ */
+function mayCollapse(w: string): boolean {
+  // Runs collapsed to one letter, runs of 3+ collapsed to two, and the last letter dropped.
+  let one = 0;
+  let two = 0;
+  let o0 = 0;
+  let o1 = 0;
+  let t0 = 0;
+  let t1 = 0;
+  for (let i = 0; i < w.length; i++) {
+    const c = w.charCodeAt(i);
+    const run = i > 0 && c === w.charCodeAt(i - 1) ? (i > 1 && c === w.charCodeAt(i - 2) ? 3 : 2) : 1;
+    if (run === 1) {
+      if (one === 0) o0 = c;
+      else if (one === 1) o1 = c;
+      one++;
+    }
+    if (run <= 2) {
+      if (two === 0) t0 = c;
+      else if (two === 1) t1 = c;
+      two++;
+    }
+  }
+  return (
+    FUZZY_KEYS.has(fuzzyKey(one, o0, o1)) ||
+    FUZZY_KEYS.has(fuzzyKey(two, t0, t1)) ||
+    FUZZY_KEYS.has(fuzzyKey(w.length - 1, w.charCodeAt(0), w.charCodeAt(1)))
+  );
+}
+/** A word with "-" or "!" between its letters. */
+const SPLIT_WORD = /(?<![a-z])[a-z]+(?:[!-][a-z]+)+(?![a-z])/g;
 function fuzzyKey(len: number, c0: number, c1: number): number {
   return len * 65536 + c0 * 256 + c1;
 }
-const isLower = (c: number) => c >= 97 && c <= 122;
 /**
  * The text with misspelt hostile words repaired, same length and offsets (a collapsed letter run
  * is padded with spaces, which the rules read as a word gap): runs of one repeated letter and
@@ -399,6 +639,27 @@ const isLower = (c: number) => c >= 97 && c <= 122;
  */
 function repairSpelling(t: string): string | null {
   let r: string | null = null;
+  // A hostile word split into syllables or with "!" for "i" ("dis-gus-ting", "d!sgust!ng").
+  SPLIT_WORD.lastIndex = 0;
+  for (let m = t.includes('-') || t.includes('!') ? SPLIT_WORD.exec(t) : null; m; m = SPLIT_WORD.exec(t)) {
+    // Length and first letters of the joined word first: most hyphenated words are ruled out uncut.
+    let len = 0;
+    let c0 = 0;
+    let c1 = 0;
+    for (let i = 0; i < m[0].length; i++) {
+      let c = m[0].charCodeAt(i);
+      if (c === 45) continue;
+      if (c === 33) c = 105;
+      if (len === 0) c0 = c;
+      else if (len === 1) c1 = c;
+      len++;
+    }
+    if (!FUZZY_KEYS.has(fuzzyKey(len, c0, c1))) continue;
+    const w = m[0].replace(/!/g, 'i').replace(/-/g, '');
+    const fix = FUZZY_LEXICON.has(w) ? w : FUZZY_SWAPS.get(w);
+    if (fix) r = (r ?? t).slice(0, m.index) + fix.padEnd(m[0].length, ' ') + (r ?? t).slice(m.index + m[0].length);
+  }
+  t = r ?? t;
   for (let i = 0; i < t.length;) {
     if (!isLower(t.charCodeAt(i))) {
       i++;
@@ -419,7 +680,7 @@ function repairSpelling(t: string): string | null {
     const w = t.slice(a, j);
     if (FUZZY_LEXICON.has(w)) continue;
     let fix = FUZZY_SWAPS.get(w) ?? null;
-    if (!fix && doubled) {
+    if (!fix && doubled && mayCollapse(w)) {
       const collapsed = w.replace(/(\p{L})\1+/gu, '$1');
       const twice = w.replace(/(\p{L})\1{2,}/gu, '$1$1');
       if (FUZZY_LEXICON.has(collapsed)) fix = collapsed;
@@ -444,7 +705,7 @@ function repairSpelling(t: string): string | null {
 // threats.
 const TARGET_ANY = wordRegex(`${b}(?:${TARGET}|they|them|these people|those people)${e}`, 'gu');
 const HOSTILE_ANY = wordRegex(
-  `${b}(?:${NEG_WORD}|${HATE_VERB}|${VIOLENT_PP}|rodents?|hates?|hated|hating|(?:my|our) (?:hatred|hate|disgust|contempt|loathing)|throw up|puke|vomit|disgust\\p{L}*|repuls\\p{L}*|ruins?|ruined|murder\\p{L}*|shoot|knife|stab\\p{L}*|gas|end them|go back|back where (?:they|you) came from|back home|kept out|keep (?:them|\\p{L}+) out|get out|want (?:them|you) gone|disappear|breed|multiply|swarm|infest\\p{L}*|incapable|liars?|vile|inferior|degenerates?|(?:not|never|no)\\s+(?:\\p{L}+\\s+){0,2}?(?:worthy|welcome|human|real people|trusted|respect\\p{L}*|equals?|kindness|rights)|deserves? no|never (?:let|allow|trust|hire|respect|marry)|(?:do not|don'?t|never) want|(?:have|has|got) no (?:morals|shame|decency|honou?r|manners|brains|values|conscience|culture|loyalty|dignity|souls?)|(?:an )?insult to (?:humans|humanity|the human race|real people)|(?:better|safer|cleaner|nicer|happier)\\s+(?:\\p{L}+\\s+){0,3}?(?:with|if there were) (?:fewer|less|no))${e}`,
+  `${b}(?:${NEG_WORD}|${HATE_VERB}|${VIOLENT_PP}|rodents?|hates?|hated|hating|(?:my|our) (?:hatred|hate|disgust|contempt|loathing)|throw up|puke|vomit|disgust\\p{L}*|repuls\\p{L}*|ruins?|ruined|murder\\p{L}*|shoot|knife|stab\\p{L}*|gas|end them|go back|back (?:to )?where (?:they|you) (?:came from|belong)|sleep with one eye open|(?:days|time) (?:is|are) numbered|teach (?:them|him|her|those \\p{L}+|these \\p{L}+) a lesson|(?:had|'d) better (?:watch out|be careful|run|leave|hide)|won'?t be safe|(?:know|find out) where (?:they|you) live|(?:have|has) it coming|get what(?:'s| is) coming|(?:i|we)\\s+(?:\\p{L}+\\s+)?(?:have|feel|got)\\s+(?:zero|no|0)\\s+(?:respect|tolerance|sympathy|patience|time)\\s+for|(?:should|must|can) (?:stick to|stay in|keep to) (?:\\p{L}+ing|the kitchen|their (?:place|own kind|own country))|(?:only|just) (?:good|fit) for|good for nothing|know (?:their|your) place|(?:clutch|hold on to|hide|lock up|guard)\\s+(?:your|my|our)\\s+(?:wallets?|purses?|bags?|valuables|daughters?|wives|kids|children)|smell\\p{L}*\\s+(?:awful|bad|terrible|horrible|disgusting|foul)|never wash|back home|kept out(?!\\s+of\\s+(?:danger|harm|harm's way|trouble|the (?:rain|sun|cold|heat|way)|sight))|keep (?:them|\\p{L}+) out(?!\\s+of\\s+(?:danger|harm|harm's way|trouble|the (?:rain|sun|cold|heat|way)|sight))|get out|want (?:them|you) gone|disappear|breed|multiply|swarm|infest\\p{L}*|incapable|liars?|vile|inferior|degenerates?|(?:not|never|no)\\s+(?:\\p{L}+\\s+){0,3}?(?:worthy|welcome|human|real people|trusted|respect\\p{L}*|equals?|kindness|rights)|deserves? no|never (?:let|allow|trust|hire|respect|marry)|(?:do not|don'?t|never) want|(?:have|has|got) no (?:morals|shame|decency|honou?r|manners|brains|values|conscience|culture|loyalty|dignity|souls?)|(?:an )?insult to (?:humans|humanity|the human race|real people)|(?:better|safer|cleaner|nicer|happier)\\s+(?:\\p{L}+\\s+){0,3}?(?:with|if there were) (?:fewer|less|no))${e}`,
   'gu',
 );
 const NEGATED_BEFORE = /(?:^|[^\p{L}])(?:not|never|no|nobody|nothing|n't|nor|without|hardly)(?:\s+\p{L}+){0,2}\s*$/u;
@@ -541,13 +802,15 @@ rule(
 // Counter-speech, reporting and negation: hate that is quoted, condemned or denied.
 // Negation counts only outside a rule's own match: "<group> are not human" is dehumanising,
 // "<group> are not vermin, they are our neighbours" is not.
+/** A negation in a rhetorical question that affirms ("is it not obvious that", "isn't it clear that"). */
+const RHETORICAL_NOT = /(?:\b(?:is|was) it not|\b(?:isn'?t|wasn'?t) it) (?:obvious|clear|evident|plain|true|a fact) that\b/;
 const NEGATION =
   /\b(?:do not|don'?t|does not|doesn'?t|never|would never|will never|nobody should|no one should|nobody (?:here )?(?:thinks|believes|says|claims)|shouldn'?t|should not|isn'?t|aren'?t|are not|is not|not|no)\b/gi;
 const DAMPERS = new RegExp(
   [
-    '\\b(?:bigot(?:ry|ed|s)?|racis[mt]|sexis[mt]|homophob\\w*|transphob\\w*|xenophob\\w*|antisemit\\w*|islamophob\\w*|hateful|hate speech|dehumanis\\w*|dehumaniz\\w*|unacceptable|disgusting when|wrong to|lies? that|myth that|false that|stereotype\\w*)\\b',
+    '\\b(?:bigot(?:ry|ed|s)?|racis[mt]|sexis[mt]|homophob\\w*|transphob\\w*|xenophob\\w*|antisemit\\w*|islamophob\\w*|hateful|hate speech|dehumanis\\w*|dehumaniz\\w*|unacceptable|disgusting when|wrong to|lies? that|myth that|false that|untrue that|not true that|nonsense that|absurd that|ridiculous to (?:say|claim|think)|stereotype\\w*)\\b',
     '\\b(?:(?:your|his|her|their|the|such|this|that) hatred (?:of|for|towards?)|(?:people|anyone|those|someone|whoever) who (?:attacks?|hates?|insults?|threatens?|harass(?:es)?|abuses?|targets?|bull(?:y|ies)|calls?|mocks?)|(?:is|are) (?:never|not|no longer) (?:ok|okay|acceptable|fine|right|justified|excusable|funny)|says? more about|^(?:threatening|attacking|insulting|harassing|calling|mocking|hating|demonising|demonizing) )\\b',
-    '\\b(?:reported|report(?:s|ed|ing)? (?:a|the|this)|arrested|convicted|banned|condemn\\w*|propaganda|documents?|quoted?|shouted|chanted|called (?:them|us)|anyone who says|people who say|if you (?:think|believe|say)|stop (?:saying|spreading|calling)|saying that|claims? that|comments? like|posts? (?:that|saying)|survived)\\b',
+    '\\b(?:reported|report(?:s|ed|ing)? (?:a|the|this)|arrested|convicted|(?<!\\bbe )banned|condemn\\w*|propaganda|documents?|quoted?|shouted|chanted|called (?:them|us)|anyone who says|people who say|if you (?:think|believe|say)|stop (?:saying|spreading|calling)|saying that|claims? that|comments? like|posts? (?:that|saying)|survived)\\b',
   ].join('|'),
   'i',
 );
@@ -664,7 +927,7 @@ function sameClause(t: string, a: number, b: number): boolean {
 }
 
 const REPORTING =
-  /(?:^|[^\p{L}])(?<!(?:^|[^\p{L}])(?:i|we) )(?:said|says|say|wrote|writes|tweeted|posted|claimed|claims|shouted|yelled|chanted|screamed|argued|insisted|told (?:me|us|them|him|her)|called)(?![\p{L}])/u;
+  /(?:^|[^\p{L}])(?<!(?:^|[^\p{L}])(?:i|we) )(?:said|says|say|wrote|writes|tweeted|posted|claimed|claims|described|describes|portrayed|portrays|depicted|depicts|labell?ed|branded|shouted|yelled|chanted|screamed|argued|insisted|told (?:me|us|them|him|her)|called)(?![\p{L}])/u;
 /** Whether the text at `at` lies inside quotation marks or after a reporting verb of someone else, in its sentence. */
 function reportedAt(t: string, at: number): boolean {
   let from = at;
@@ -718,30 +981,32 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   const spans: ToxicityResult['spans'] = [];
   const ruleScore = zeroScores();
   const matched: Array<[number, number]> = [];
-  GROUP_MENTION.re.lastIndex = 0;
-  const groupMention = execWord(GROUP_MENTION, n.text) !== null;
+  // Group mentions are found once per message (on the repaired text if a repair changed it).
+  let mentions = findMentions(n.text);
+  const groupMention = mentions > 0;
   // Typos are repaired only where a group is named: that is where a hostile word decides.
-  const rt = groupMention ? (repairSpelling(n.text) ?? n.text) : n.text;
+  const repaired = groupMention ? repairSpelling(n.text) : null;
+  const rt = repaired ?? n.text;
+  if (repaired) mentions = findMentions(rt);
   // Group rules run only on the sentences that name a group and the sentence after each ("...
-  // they are vile"): on the whole text their large alternations cost milliseconds per KB.
+  // they are vile"), with each group phrase replaced by its placeholder (findMentions).
   const windows: Array<[number, string]> = [];
-  let mentions = 0;
-  if (groupMention) {
-    let last: [number, number] | null = null;
-    const spans0: Array<[number, number]> = [];
-    GROUP_MENTION.re.lastIndex = 0;
-    for (let g = execWord(GROUP_MENTION, rt), k = 0; g && k < MAX_MENTIONS; g = execWord(GROUP_MENTION, rt), k++) {
-      mentionAt[k] = g.index;
-      mentionEnd[k] = g.index + g[0].length;
-      mentions = k + 1;
-      let a = g.index;
+  if (mentions) {
+    let wa = -1;
+    let wz = -1;
+    for (let k = 0; k < mentions; k++) {
+      let a = mentionAt[k];
       while (a > 0 && !isSentenceEnd(rt.charCodeAt(a - 1))) a--;
-      let z = g.index + g[0].length;
+      let z = mentionEnd[k];
       for (let sentences = 0; z < rt.length && sentences < 2; z++) if (isSentenceEnd(rt.charCodeAt(z)) && ++sentences === 2) break;
-      if (last && a <= last[1]) last[1] = Math.max(last[1], z);
-      else spans0.push((last = [a, z]));
+      if (wa >= 0 && a <= wz) wz = Math.max(wz, z);
+      else {
+        if (wa >= 0) windows.push([wa, placedWindow(rt, wa, wz, mentions)]);
+        wa = a;
+        wz = z;
+      }
     }
-    for (const [a, z] of spans0) windows.push([a, rt.slice(a, z)]);
+    windows.push([wa, placedWindow(rt, wa, wz, mentions)]);
   }
   const whole: Array<[number, string]> = [[0, rt]];
   for (const r of RULES) {
@@ -864,6 +1129,8 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
       const at = m.index;
       const end = at + m[0].length;
       // Part of a hit ("I would never let a <g> near ..."): the hit already reads it.
+      // A rhetorical "is it not obvious that ..." affirms what follows.
+      if (RHETORICAL_NOT.test(n.text.slice(Math.max(0, at - 12), end + 30))) continue;
       if (matched.some(([a, z]) => at < z && end > a)) continue;
       if (!matched.length || matched.some(([a]) => sameClause(n.text, at, a))) {
         damped = true;
@@ -878,8 +1145,11 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   // too little to go on ("mail a@example.com").
   const groupRef = slurMax > 0 || groupMention;
   // Hostility matters only where there is an identity: without one the HOSTILE scan is skipped.
+  // A hostile word that is part of a neutral group phrase ("the mentally ill") is no hostility.
+  let hostile = groupRef && (slurHostile || matched.length > 0);
   HOSTILE.re.lastIndex = 0;
-  const hostile = groupRef && (slurHostile || matched.length > 0 || execWord(HOSTILE, n.text) !== null);
+  if (groupRef && !hostile)
+    for (let h = execWord(HOSTILE, n.text); h && !hostile; h = execWord(HOSTILE, n.text)) hostile = !inNeutralMention(h.index, mentions);
   let words = 0;
   for (let i = 0, inWord = false; i < n.text.length && words < 8; i++) {
     const sp = n.text.charCodeAt(i) <= 32;

@@ -64,6 +64,49 @@ describe('toxicity categories', () => {
     assert.ok(flagged('I would never let a Sikh near my children.').includes('identity_attack'));
     assert.deepEqual(flagged('I would never treat a Sikh differently.'), []);
   });
+  it('knows groups by their whole phrase: demonyms, multi-word groups, a group that is also a predicate', () => {
+    assert.ok(flagged('Jamaicans are vermin.').includes('dehumanisation'));
+    assert.ok(flagged('Intersex people are disgusting.').includes('identity_attack'));
+    assert.ok(flagged('I will stab every Syrian guy who comes to our street.').includes('threat'));
+    assert.ok(flagged('Gays are mentally ill.').includes('identity_attack'));
+    assert.deepEqual(flagged('Brazilians opened a new bakery on our street.'), []);
+    assert.deepEqual(flagged('Our Kenyan neighbours invited us for dinner.'), []);
+    assert.deepEqual(flagged('The mentally ill deserve better care.'), []);
+  });
+  it('blocks hate with no hostile word: rhetorical questions, blame, exclusion, veiled threats, split words', () => {
+    for (const t of [
+      "Why can't Somalis just go back home?",
+      'Who would ever marry a Roma woman?',
+      'The town went downhill when the Kurds moved in.',
+      'Albanians should be banned from our pubs.',
+      'Every Haitian here had better watch out.',
+      'Hold on to your purses when a Romanian walks in.',
+      'I have zero respect for Iranians.',
+      'Egyptians are dis-gus-ting.',
+      'Bloody Cubans everywhere these days.',
+    ])
+      assert.ok(flagged(t).includes('identity_attack'), `${t} -> ${flagged(t).join(',')}`);
+    for (const t of [
+      'Our street was quiet before the Syrians arrived, now there is a lovely market.',
+      'Who would want to hire a refugee? Many firms do, and they are glad.',
+      'Refugees must be kept out of danger.',
+      'Is it not obvious that Muslims are our neighbours too?',
+      'It is simply untrue that Mexicans are lazy.',
+      'The tabloid described refugees as a swarm, which is disgraceful.',
+      'Bloody tourists everywhere these days.',
+    ])
+      assert.deepEqual(flagged(t), [], t);
+  });
+  it('reports the span of the hateful phrase in the original text, group phrase included', () => {
+    const spans = (t: string) =>
+      (tox.check(t, 'input') as { findings: GuardrailFinding[] }).findings.map((f) => `${f.detail}: ${t.slice(f.start, f.end)}`);
+    // Look-alike letters and characters outside the BMP before the hit must not shift the span.
+    assert.ok(
+      spans('Well… 🙂 Ｇay people are nothing but degenerates.').includes('group_derogated: Ｇay people are nothing but degenerates'),
+    );
+    assert.ok(spans('I will stab any gay guy who comes to our street.').includes('target_violence: stab any gay guy who'));
+    assert.ok(spans('We should get rid of people with disabilities.').some((s) => s.endsWith('people with disabilities')));
+  });
   it('the classifier reads group mentions as one token: the same sentence scores alike for every group', () => {
     assert.equal(maskGroups('gay people and jews are here'), 'zgroupz people and zgroupz are here');
     assert.equal(maskGroups('no group here'), 'no group here');
