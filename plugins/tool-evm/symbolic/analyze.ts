@@ -372,6 +372,12 @@ async function explore(req: SymbolicRequest, t0: number): Promise<SymbolicResult
     let states = [dep.state];
     for (let t = 1; t <= limits.maxTx && states.length && !ex.timeUp(); t++) states = await ex.transact(runtime, states, t);
     phase(`explore:${name}`);
+    // A query the solver left unanswered kept its path as feasible (over-approximation), so a
+    // sink no proof reached is not refuted then.
+    if (solver.unknowns)
+      ex.stats.truncated.push(
+        `${solver.unknowns} solver quer${solver.unknowns === 1 ? 'y' : 'ies'} unanswered (time limit or divisions not settled); nothing is refuted`,
+      );
     const complete = !ex.stats.deadline_hit && ex.stats.truncated.length === 0;
     if (ex.stats.deadline_hit) anyTimeout = true;
     base.contracts.push({

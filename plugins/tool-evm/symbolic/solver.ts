@@ -135,6 +135,8 @@ export class TermSolver {
   /** Lemma rounds spent making models' divisions exact, and queries they could not settle. */
   refinements = 0;
   unsettled = 0;
+  /** Queries answered `unknown` (time limit, unsettled divisions): nothing they cut is refuted. */
+  unknowns = 0;
   private readonly B: TypedZ3;
   queries = 0;
   solverMs = 0;
@@ -328,7 +330,7 @@ export class TermSolver {
     let out = B.ite(B.cmp('eq', y, zero), zero, app);
     const facts: Bool[] = [];
     if (op === 'div') facts.push(B.boolNot(B.cmp('ugt', app, x)));
-    if (op === 'mod') facts.push(B.boolNot(B.cmp('ugt', app, x)), B.cmp('ult', app, y));
+    if (op === 'mod') facts.push(B.boolNot(B.cmp('ugt', app, x)), { kind: 'bool', e: Z.Implies(Z.Not(y.e.eq(zero.e)), app.e.ult(y.e)) });
     const [num, den] = t.args!;
     if (op === 'div' && num.kind === 'op' && num.op === 'mul' && num.args!.some((m) => m.id === den.id)) {
       const other = num.args![0].id === den.id ? num.args![1] : num.args![0];
@@ -471,7 +473,10 @@ export class TermSolver {
     }
     // A query never runs past the hard stop: the caller must still answer with what it found.
     const budget = Math.floor(Math.min(this.timeoutMs, this.hardStop - Date.now()));
-    if (budget < 20) return { result: 'unknown', model: null };
+    if (budget < 20) {
+      this.unknowns++;
+      return { result: 'unknown', model: null };
+    }
     if (!this.solver) this.solver = new Z.Solver();
     const s = this.solver;
     s.set('timeout', budget);
@@ -568,6 +573,7 @@ export class TermSolver {
     }
     // An answer that raced the interrupt is not trusted (its model may already be gone).
     if (interrupted) result = 'unknown';
+    if (result === 'unknown') this.unknowns++;
     if (result === 'sat') {
       this.models.unshift({ model, memo: new Map() });
       if (this.models.length > 6) this.models.pop();
