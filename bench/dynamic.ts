@@ -53,6 +53,10 @@ const hits: string[] = [];
 const falseProofs: string[] = [];
 let sequences = 0;
 let transactions = 0;
+let fuzzCpuUs = 0;
+const stopped: Record<string, number> = {};
+// Per contract: sequences run, when coverage last grew and when a property first broke last.
+const saturation: Array<{ file: string; sequences: number; last_new: number; last_find: number }> = [];
 
 for (const [n, e] of entries.entries()) {
   const source = fs.readFileSync(path.join(sbDir, e.path), 'utf8');
@@ -65,7 +69,13 @@ for (const [n, e] of entries.entries()) {
   let st = 'skipped';
   if (program) {
     try {
+      const c0 = process.cpuUsage();
       const r = await fuzzProgram(program, { deadline: Date.now() + budget });
+      const c = process.cpuUsage(c0);
+      fuzzCpuUs += c.user + c.system;
+      stopped[r.stats.stopped] = (stopped[r.stats.stopped] ?? 0) + 1;
+      const s = r.stats as typeof r.stats & { last_new_sequence?: number; last_find_sequence?: number };
+      saturation.push({ file: e.path, sequences: s.sequences, last_new: s.last_new_sequence ?? 0, last_find: s.last_find_sequence ?? 0 });
       sequences += r.stats.sequences;
       transactions += r.stats.transactions;
       st = r.skipped ? (r.world && r.world.failed.length && !r.world.targets.length ? 'error' : 'skipped') : 'success';
@@ -128,6 +138,14 @@ const report = {
   sequences,
   transactions,
   ms: { compile: stat(compileMs), fuzz_and_prove: stat(fuzzMs), total: stat(totalMs) },
+  fuzz_cpu_s_per_contract: Math.round(fuzzCpuUs / 1e4 / Math.max(1, entries.length)) / 100,
+  stopped,
+  saturation: {
+    last_new_sequence: stat(saturation.map((x) => x.last_new)),
+    last_find_sequence: stat(saturation.map((x) => x.last_find)),
+    sequences: stat(saturation.map((x) => x.sequences)),
+  },
+  saturation_per_contract: saturation,
   false_proofs: falseProofs,
   hits,
 };
@@ -151,6 +169,11 @@ else {
   );
   console.log(
     `time per contract (ms): compile mean ${report.ms.compile.mean} p95 ${report.ms.compile.p95}; fuzz+prove mean ${report.ms.fuzz_and_prove.mean} p95 ${report.ms.fuzz_and_prove.p95} max ${report.ms.fuzz_and_prove.max}; total mean ${report.ms.total.mean}`,
+  );
+  console.log(
+    `fuzzing CPU per contract ${report.fuzz_cpu_s_per_contract} s; ended by ${JSON.stringify(stopped)}; ` +
+      `sequences per contract mean ${report.saturation.sequences.mean} (last new coverage at mean ${report.saturation.last_new_sequence.mean}, ` +
+      `max ${report.saturation.last_new_sequence.max}; last first-time property break at mean ${report.saturation.last_find_sequence.mean}, max ${report.saturation.last_find_sequence.max})`,
   );
   if (falseProofs.length) console.log(`findings that did not replay: ${falseProofs.length}\n  ${falseProofs.join('\n  ')}`);
   if (args.includes('--verbose')) console.log(`\nfindings:\n  ${hits.join('\n  ')}`);

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { createSymbolicTool, DEFAULT_SYMBOLIC_BUDGET_MS } from '../../plugins/tool-evm/symbolic/tool.ts';
 import { CREATOR, ATTACKER } from '../../plugins/tool-evm/symbolic/evm.ts';
 import { TinyWorkerPool } from '../../kernel/pool.ts';
+import { evmDivision } from '../../plugins/tool-evm/symbolic/solver.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixture = (n: string) => fs.readFileSync(path.join(here, 'fixtures', n), 'utf8');
@@ -158,4 +159,50 @@ contract Loops {
     `took ${took} ms with a ${DEFAULT_SYMBOLIC_BUDGET_MS} ms budget and a 120 s deadline`,
   );
   assert.ok(r.status === 'success' || r.status === 'timeout', r.error ?? '');
+});
+
+test('divisions by a value the caller picks: nothing unproven is reported, and a gate the solver could not settle is not "refuted"', async () => {
+  // The divisor is calldata, so the solver works on abstract divisions refined toward the EVM's
+  // values (a full 256-bit divider is what made single queries run seconds past their limit).
+  // A model is only used once its divisions agree with the EVM; a query whose divisions were not
+  // settled is unknown, keeps its path, and leaves its sinks unresolved rather than refuted.
+  const source = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+contract Split {
+    function open(uint256 a, uint256 b) external {
+        require(b > 1 && a / b == 7 && a % b == 3);
+        selfdestruct(payable(msg.sender));
+    }
+    function never(uint256 a, uint256 b) external {
+        require(b != 0 && a % b >= b);
+        selfdestruct(payable(msg.sender));
+    }
+}
+`;
+  const r = await run(source);
+  assert.equal(r.status, 'success', r.error ?? '');
+  const hits = r.findings.filter((x) => x.detector === 'symbolic-selfdestruct');
+  assert.ok(!hits.some((f) => f.location.function === 'never'), 'a remainder is never >= its divisor');
+  for (const f of hits) {
+    const tx = (f.evidence as any).counterexample.transactions.at(-1);
+    const a = BigInt(tx.args.a);
+    const b = BigInt(tx.args.b);
+    assert.ok(b > 1n && a / b === 7n && a % b === 3n, `a proof's inputs satisfy the real gate (a=${a}, b=${b})`);
+  }
+  const sinks = (r.meta as any).sinks as Array<{ kind: string; line: number; status: string }>;
+  const open = sinks.find((s) => s.kind === 'selfdestruct' && s.line === 6);
+  assert.ok(open && open.status !== 'refuted', `the reachable selfdestruct is not refuted (${JSON.stringify(open)})`);
+});
+
+test('the EVM division semantics the refinement checks models against', () => {
+  const W = (1n << 256n) - 1n;
+  const neg = (v: bigint) => (1n << 256n) - v;
+  assert.equal(evmDivision('div', 7n, 0n), 0n);
+  assert.equal(evmDivision('mod', 7n, 0n), 0n);
+  assert.equal(evmDivision('div', 23n, 7n), 3n);
+  assert.equal(evmDivision('mod', 23n, 7n), 2n);
+  assert.equal(evmDivision('sdiv', neg(23n), 7n), neg(3n), '-23 / 7 = -3 (toward zero)');
+  assert.equal(evmDivision('smod', neg(23n), 7n), neg(2n), 'the remainder takes the dividend sign');
+  assert.equal(evmDivision('smod', 23n, neg(7n)), 2n);
+  assert.equal(evmDivision('sdiv', 1n << 255n, W), 1n << 255n, 'MIN / -1 overflows to MIN');
 });

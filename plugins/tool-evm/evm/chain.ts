@@ -60,6 +60,39 @@ export interface CallOutcome {
   timedOut: boolean;
 }
 
+type JumpAnalysis = { jumps: Uint8Array; pushes: Record<number, bigint>; opcodesCached: unknown[] };
+
+let jumpAnalysisCached = false;
+
+/**
+ * ethereumjs analyses a contract's code (valid JUMPDESTs, PUSH values as bigints, the opcode
+ * entry of every byte) again for every message frame that jumps: for the 10-20 kB contracts of
+ * real projects that was over half of the interpreter's time in a fuzzing campaign, as every
+ * transaction and every internal call re-reads the same few contracts. The analysis depends only
+ * on the code and the EVM's opcode table (and the interpreter only reads it), so it is memoised
+ * per opcode table and code. The Interpreter class is not exported: its prototype is patched the
+ * first time an instrumented opcode handler sees a run state.
+ */
+function cacheJumpAnalysis(proto: Record<string, unknown>): void {
+  jumpAnalysisCached = true;
+  const analyse = proto._getValidJumpDestinations as ((code: Uint8Array) => JumpAnalysis) | undefined;
+  if (typeof analyse !== 'function') return;
+  const byTable = new WeakMap<object, Map<string, JumpAnalysis>>();
+  proto._getValidJumpDestinations = function (this: { _evm: { _opcodeMap: object } }, code: Uint8Array): JumpAnalysis {
+    const table = this._evm?._opcodeMap;
+    if (!table || code.length < 64) return analyse.call(this, code);
+    let memo = byTable.get(table);
+    if (!memo) byTable.set(table, (memo = new Map()));
+    const key = Buffer.from(code.buffer, code.byteOffset, code.length).toString('base64');
+    let hit = memo.get(key);
+    if (!hit) {
+      if (memo.size >= 64) memo.clear();
+      memo.set(key, (hit = analyse.call(this, code)));
+    }
+    return hit;
+  };
+}
+
 export class Chain {
   private constructor(
     readonly evm: EVM,
@@ -99,7 +132,8 @@ export class Chain {
       done.add(entry);
       const orig = entry.opHandler;
       const code = entry.opcodeInfo.code;
-      entry.opHandler = (rs: RunStateLike & { gasLeft: bigint }, common: unknown) => {
+      entry.opHandler = (rs: RunStateLike & { gasLeft: bigint; interpreter?: object }, common: unknown) => {
+        if (!jumpAnalysisCached && rs.interpreter) cacheJumpAnalysis(Object.getPrototypeOf(rs.interpreter));
         if (this.expired || ((++this.steps & 4095) === 0 && Date.now() > this.hardStop && (this.expired = true))) rs.gasLeft = 0n;
         if (this.tracer) this.tracer.op(rs, code);
         return orig(rs, common);

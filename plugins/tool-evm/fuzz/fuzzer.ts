@@ -33,6 +33,11 @@ export interface FuzzResult {
     elapsed_ms: number;
     stopped: 'deadline' | 'plateau' | 'max_sequences';
     unconfirmed: number;
+    /** When coverage last grew, ms after the campaign started (how early it saturated). */
+    last_new_ms: number;
+    /** Sequences run when coverage last grew, and when a property was last broken for the first time. */
+    last_new_sequence: number;
+    last_find_sequence: number;
   };
   /** Why nothing could be fuzzed (no deployable contract, every constructor failed, ...). */
   skipped: string | null;
@@ -49,7 +54,7 @@ function copySpecs(specs: TxSpec[]): TxSpec[] {
 
 export const siteKey = keyOf;
 
-/** Sequences without new coverage before a plateau may end the run (with the time conditions). */
+/** Fewest sequences without new coverage that make a plateau (see the saturation rule). */
 const PLATEAU_SEQUENCES = 150;
 
 export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<FuzzResult> {
@@ -58,7 +63,6 @@ export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<
   // Time kept back for shrinking, classifying and replaying what was found.
   const reserve = Math.min(4000, Math.max(300, total * 0.25));
   const stopAt = opts.deadline - reserve;
-  const plateauMs = Math.min(5000, Math.max(1000, total * 0.25));
   const chain = await Chain.create(program.fork);
   // A transaction still running when fuzzing time is up is starved of gas and its sequence dropped.
   chain.hardStop = stopAt + 100;
@@ -70,6 +74,9 @@ export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<
     elapsed_ms: 0,
     stopped: 'deadline',
     unconfirmed: 0,
+    last_new_ms: 0,
+    last_new_sequence: 0,
+    last_find_sequence: 0,
   };
   const world: World = await buildWorld(chain, program, { deadline: stopAt });
   if (!world.targets.length) {
@@ -108,15 +115,12 @@ export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<
       stats.stopped = 'max_sequences';
       break;
     }
-    // Plateau: no new coverage for a quarter of the budget (1-5 s), for at least half the time
-    // spent so far, and over PLATEAU_SEQUENCES sequences ends early; what is left goes to the other
-    // layers sharing the pool. The sequence count keeps a busy machine (few sequences a second)
-    // from calling a plateau the search never reached.
-    if (
-      seeds.length === 0 &&
-      now - lastNew > Math.max(plateauMs, (now - t0) * 0.5) &&
-      stats.sequences - sequencesAtLastNew >= PLATEAU_SEQUENCES
-    ) {
+    // Saturation: once the seeds have run, a campaign that has spent as many sequences without
+    // new coverage as it took to reach its last new coverage (and at least PLATEAU_SEQUENCES) is
+    // done; what is left of the budget goes to the other layers sharing the pool. Counted in
+    // sequences, not seconds, so a loaded machine (few sequences a second) neither ends a search
+    // early nor, on an idle one, keeps a saturated one running to its budget.
+    if (seeds.length === 0 && stats.sequences - sequencesAtLastNew >= Math.max(PLATEAU_SEQUENCES, sequencesAtLastNew)) {
       stats.stopped = 'plateau';
       break;
     }
@@ -156,6 +160,7 @@ export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<
         for (const v of violations) {
           const k = siteKey(v);
           const prev = found.get(k);
+          if (!prev) stats.last_find_sequence = stats.sequences;
           if (!prev || prev.specs.length > i + 1) found.set(k, { specs: copySpecs(seq.slice(0, i + 1)), v });
         }
         // Denial of service: after a contract that refuses ether took part, does the same call by
@@ -217,6 +222,8 @@ export async function fuzzProgram(program: Program, opts: FuzzOptions): Promise<
   }
   stats.coverage = covered;
   stats.corpus = corpus.length;
+  stats.last_new_ms = lastNew - t0;
+  stats.last_new_sequence = sequencesAtLastNew;
 
   // Writes of a stranger's address over another account's address in a slot that guards access
   // (a failed msg.sender == slot check was seen) are owner takeovers. Filling an empty slot is

@@ -62,6 +62,8 @@ export interface SymbolicResult {
     depth_cuts?: number;
   }>;
   z3_init_ms: number;
+  /** Where the run's time went (ms): compile, Z3 start, replay world, deploy and explore per contract. */
+  phases_ms?: Record<string, number>;
   /** Set when the tool's own budget (not the request's deadline) cut the exploration short. */
   budget_exhausted?: string;
   /** Counterexamples replayed on the EVM, and how many broke the property there. */
@@ -248,7 +250,16 @@ async function explore(req: SymbolicRequest, t0: number): Promise<SymbolicResult
     elapsed_ms: 0,
   };
   const done = (r: Partial<SymbolicResult>): SymbolicResult => ({ ...base, ...r, elapsed_ms: Date.now() - t0 });
+  const phases: Record<string, number> = {};
+  base.phases_ms = phases;
+  let tp = Date.now();
+  const phase = (name: string) => {
+    const now = Date.now();
+    phases[name] = (phases[name] ?? 0) + now - tp;
+    tp = now;
+  };
   const compiled = compileForEvm(req);
+  phase('compile');
   if (!compiled.ok)
     return done({
       status: 'skipped',
@@ -267,6 +278,7 @@ async function explore(req: SymbolicRequest, t0: number): Promise<SymbolicResult
   const tz = Date.now();
   const z = await loadZ3();
   base.z3_init_ms = Date.now() - tz;
+  phase('z3_init');
   // A slow compile or Z3 start (a loaded machine) must not leave the search no time at all: it
   // still gets half its budget (at most 2 s) when the request allows it.
   const minimum = req.budgetMs ? Math.min(2000, req.budgetMs / 2) : 0;
@@ -288,6 +300,7 @@ async function explore(req: SymbolicRequest, t0: number): Promise<SymbolicResult
   } catch (e) {
     replayError = `the replay world could not be built: ${(e as Error).message}`;
   }
+  phase('replay_world');
   const replay = { candidates: 0, confirmed: 0, dropped: 0, ms: 0 };
   // Stop exploring early enough to replay the candidates and get the answer out in time.
   // (A solver query in flight when exploration stops may still run for its own timeout.)
@@ -339,7 +352,9 @@ async function explore(req: SymbolicRequest, t0: number): Promise<SymbolicResult
       return { line, end };
     };
     const ex = new Explorer(solver, { ...limits, deadline: Date.now() + share }, (_code, pc) => mappedLine(pc) !== null);
+    phase('other');
     const dep = await ex.deploy(disassemble(hexToBytes(c.bytecode)), constructorWords(c.abi), ctor);
+    phase(`deploy:${name}`);
     if (!dep) {
       base.contracts.push({
         name,
@@ -356,6 +371,13 @@ async function explore(req: SymbolicRequest, t0: number): Promise<SymbolicResult
     if (dep.runtime && dep.runtime.length === runtime.bytes.length) runtime = disassemble(dep.runtime);
     let states = [dep.state];
     for (let t = 1; t <= limits.maxTx && states.length && !ex.timeUp(); t++) states = await ex.transact(runtime, states, t);
+    phase(`explore:${name}`);
+    // A query the solver left unanswered kept its path as feasible (over-approximation), so a
+    // sink no proof reached is not refuted then.
+    if (solver.unknowns)
+      ex.stats.truncated.push(
+        `${solver.unknowns} solver quer${solver.unknowns === 1 ? 'y' : 'ies'} unanswered (time limit or divisions not settled); nothing is refuted`,
+      );
     const complete = !ex.stats.deadline_hit && ex.stats.truncated.length === 0;
     if (ex.stats.deadline_hit) anyTimeout = true;
     base.contracts.push({

@@ -93,6 +93,36 @@ export async function resetZ3(): Promise<void> {
 
 export type SatResult = 'sat' | 'unsat' | 'unknown';
 
+type DivOp = 'div' | 'sdiv' | 'mod' | 'smod';
+
+/** Lemma rounds one query may spend making its abstract divisions exact. */
+const MAX_REFINEMENTS = 4;
+
+const WORD = (1n << 256n) - 1n;
+const SIGN = 1n << 255n;
+const signed = (v: bigint) => (v & SIGN ? v - (1n << 256n) : v);
+
+/** The EVM's DIV, SDIV, MOD and SMOD on words (division by zero is zero). */
+export function evmDivision(op: DivOp, x: bigint, y: bigint): bigint {
+  if (y === 0n) return 0n;
+  if (op === 'div') return x / y;
+  if (op === 'mod') return x % y;
+  const sx = signed(x);
+  const sy = signed(y);
+  // BigInt division truncates toward zero and its remainder takes the dividend's sign, as SDIV/SMOD.
+  return (op === 'sdiv' ? sx / sy : sx % sy) & WORD;
+}
+
+/** A bit-vector's value in a model (completed), or null when Z3 gives none. */
+function evalWord(model: any, e: any): bigint | null {
+  try {
+    const v = model.eval(e, true);
+    return BigInt(typeof v.value === 'function' ? v.value() : v.toString());
+  } catch {
+    return null;
+  }
+}
+
 /** Translates terms (memoised per term id) and answers satisfiability queries. */
 export class TermSolver {
   private cache = new Map<number, BV | Arr>();
@@ -100,6 +130,13 @@ export class TermSolver {
   private fns = new Map<string, Fn>();
   /** keccak applications seen, for the injectivity axioms. */
   private hashes = new Map<number, { len: number; z: BV; input: BV }>();
+  /** Divisions by a symbolic divisor, translated as uninterpreted functions (abstractDivision). */
+  private divisions = new Map<number, { op: DivOp; x: BV; y: BV; out: BV; facts: Bool[] }>();
+  /** Lemma rounds spent making models' divisions exact, and queries they could not settle. */
+  refinements = 0;
+  unsettled = 0;
+  /** Queries answered `unknown` (time limit, unsettled divisions): nothing they cut is refuted. */
+  unknowns = 0;
   private readonly B: TypedZ3;
   queries = 0;
   solverMs = 0;
@@ -170,15 +207,16 @@ export class TermSolver {
         return B.bin('sub', x(), y());
       case 'mul':
         return B.bin('mul', x(), y());
-      // EVM division by zero yields 0; SMT-LIB's bvudiv yields all-ones.
+      // EVM division by zero yields 0; SMT-LIB's bvudiv yields all-ones. A divisor the solver
+      // chooses makes the division abstract (see `abstractDivision`).
       case 'div':
-        return B.ite(isZero(y()), zero, B.bin('udiv', x(), y()));
       case 'sdiv':
-        return B.ite(isZero(y()), zero, B.bin('sdiv', x(), y()));
       case 'mod':
-        return B.ite(isZero(y()), zero, B.bin('urem', x(), y()));
-      case 'smod':
-        return B.ite(isZero(y()), zero, B.bin('srem', x(), y()));
+      case 'smod': {
+        if (this.abstractable(t)) return this.abstractDivision(t, x(), y());
+        const smt = t.op === 'div' ? 'udiv' : t.op === 'mod' ? 'urem' : t.op === 'sdiv' ? 'sdiv' : 'srem';
+        return B.ite(isZero(y()), zero, B.bin(smt, x(), y()));
+      }
       case 'addmod': {
         const m = this.w(a[2]);
         const wide = B.bin('add', B.zext(1, x()), B.zext(1, y()));
@@ -265,6 +303,85 @@ export class TermSolver {
     throw new SortError(`solver: unsupported op ${String(t.op)}`);
   }
 
+  /**
+   * A 256-bit division or remainder by a symbolic divisor is bit-blasted into a divider circuit
+   * of hundreds of thousands of clauses, and Z3 (WASM build) neither honours its timeout nor an
+   * interrupt while it builds it: one such query in a vault's share computation ran 10 s past a
+   * 200 ms limit. Those divisions are therefore an uninterpreted function of (dividend, divisor)
+   * with cheap sound facts (EVM: x / 0 = x % 0 = 0; x / y <= x; x % y < y for y != 0), refined
+   * lazily (counterexample-guided): a model whose function values differ from the real quotients
+   * gets "at these operands the value is the real one" lemmas and is re-checked, a few rounds at
+   * most (`check`). An answer is `sat` only once every division it uses agrees with the EVM, so
+   * models stay exact; unsat of the abstraction is unsat of the real query. The checked-multiply
+   * idiom `(a * b) / a == b` (solc 0.8's overflow check, SafeMath's) is exact without a divider:
+   * when `a * b` does not overflow the quotient is `b` (Z3's no-overflow predicate, or a comparison
+   * with MAX / b for a constant `b`), and otherwise it is not `b`.
+   */
+  private abstractable(t: Term): boolean {
+    return t.args![1].kind !== 'const';
+  }
+
+  private abstractDivision(t: Term, x: BV, y: BV): BV {
+    const B = this.B;
+    const Z = this.z;
+    const zero = B.val(0n, 256);
+    const op = t.op as DivOp;
+    const app = B.apply(this.uf(`evm_${op}`), B.concat(x, y));
+    let out = B.ite(B.cmp('eq', y, zero), zero, app);
+    const facts: Bool[] = [];
+    if (op === 'div') facts.push(B.boolNot(B.cmp('ugt', app, x)));
+    if (op === 'mod') facts.push(B.boolNot(B.cmp('ugt', app, x)), { kind: 'bool', e: Z.Implies(Z.Not(y.e.eq(zero.e)), app.e.ult(y.e)) });
+    const [num, den] = t.args!;
+    if (op === 'div' && num.kind === 'op' && num.op === 'mul' && num.args!.some((m) => m.id === den.id)) {
+      const other = num.args![0].id === den.id ? num.args![1] : num.args![0];
+      const o = this.w(other);
+      const noOverflow: Bool =
+        other.kind === 'const'
+          ? other.value === 0n
+            ? B.bool(true)
+            : B.boolNot(B.cmp('ugt', y, B.val(WORD / other.value!, 256)))
+          : { kind: 'bool', e: y.e.mulNoOverflow(o.e, false) };
+      out = B.ite(B.cmp('eq', y, zero), zero, B.ite(noOverflow, o, app));
+      facts.push({ kind: 'bool', e: Z.Implies(Z.Not(noOverflow.e), Z.Not(app.e.eq(o.e))) });
+    }
+    this.divisions.set(t.id, { op, x, y, out, facts });
+    return out;
+  }
+
+  /** An uninterpreted function of two words (one 512-bit argument: dividend, divisor). */
+  private uf(name: string): Fn {
+    let f = this.fns.get(name);
+    if (!f) this.fns.set(name, (f = this.B.fn(name, 512, 256)));
+    return f;
+  }
+
+  /** Abstract divisions among `conds`' sub-terms whose model value differs from the EVM's, as
+   *  lemmas pinning the value at the model's operands (empty when the model is exact; null when
+   *  the model gives no operand values, i.e. it cannot be shown exact). */
+  private divisionLemmas(model: any, conds: Term[]): any[] | null {
+    if (!this.divisions.size) return [];
+    const Z = this.z;
+    const lemmas: any[] = [];
+    const seen = new Set<number>();
+    const stack = [...conds];
+    while (stack.length) {
+      const t = stack.pop()!;
+      if (seen.has(t.id)) continue;
+      seen.add(t.id);
+      for (const a of t.args ?? []) stack.push(a);
+      const d = this.divisions.get(t.id);
+      if (!d) continue;
+      const vx = evalWord(model, d.x.e);
+      const vy = evalWord(model, d.y.e);
+      const got = evalWord(model, d.out.e);
+      if (vx === null || vy === null) return null; // cannot tell: not an exact model
+      const real = evmDivision(d.op, vx, vy);
+      if (got === real) continue;
+      lemmas.push(Z.Implies(Z.And(d.x.e.eq(this.B.val(vx, 256).e), d.y.e.eq(this.B.val(vy, 256).e)), d.out.e.eq(this.B.val(real, 256).e)));
+    }
+    return lemmas;
+  }
+
   private setBool(t: Term, b: Bool): Bool {
     this.boolCache.set(t.id, b);
     return b;
@@ -349,14 +466,17 @@ export class TermSolver {
   async check(conds: Term[], wantModel = false): Promise<{ result: SatResult; model: any }> {
     const Z = this.z;
     for (const m of this.models) {
-      if (this.satisfiedBy(m, conds)) {
+      if (this.satisfiedBy(m, conds) && this.divisionLemmas(m.model, conds)?.length === 0) {
         this.cacheHits++;
         return { result: 'sat', model: m.model };
       }
     }
     // A query never runs past the hard stop: the caller must still answer with what it found.
     const budget = Math.floor(Math.min(this.timeoutMs, this.hardStop - Date.now()));
-    if (budget < 20) return { result: 'unknown', model: null };
+    if (budget < 20) {
+      this.unknowns++;
+      return { result: 'unknown', model: null };
+    }
     if (!this.solver) this.solver = new Z.Solver();
     const s = this.solver;
     s.set('timeout', budget);
@@ -383,6 +503,12 @@ export class TermSolver {
         s.add(this.B.cmp('uge', h.z, this.B.val(1n << 128n, 256)).e);
         this.axiomed.add(id);
         added.push(id);
+      }
+      for (const [id, d] of this.divisions) {
+        if (this.axiomed.has(-id)) continue;
+        for (const f of d.facts) s.add(f.e);
+        this.axiomed.add(-id);
+        added.push(-id);
       }
       const addedKnown: string[] = [];
       for (const [key, k] of this.known) {
@@ -415,24 +541,43 @@ export class TermSolver {
         /* the check finished meanwhile */
       }
     }, budget + 250);
+    let model: any = null;
     try {
-      result = await whileNative<SatResult>(() => s.check());
+      for (let round = 0; ; round++) {
+        result = await whileNative<SatResult>(() => s.check());
+        if (interrupted || result !== 'sat') break;
+        try {
+          model = s.model();
+        } catch {
+          model = null;
+          result = 'unknown';
+          break;
+        }
+        const lemmas = this.divisionLemmas(model, conds);
+        if (lemmas?.length === 0) break;
+        // The model used division values the EVM would not compute: pin them and ask again
+        // (within the same time limit); a query still unsettled after a few rounds is unknown.
+        model = null;
+        if (!lemmas || round >= MAX_REFINEMENTS || Date.now() - t0 >= budget) {
+          this.unsettled++;
+          result = 'unknown';
+          break;
+        }
+        this.refinements++;
+        for (const l of lemmas) s.add(l);
+        s.set('timeout', Math.max(20, budget - (Date.now() - t0)));
+      }
     } finally {
       clearTimeout(watchdog);
       this.solverMs += Date.now() - t0;
     }
     // An answer that raced the interrupt is not trusted (its model may already be gone).
     if (interrupted) result = 'unknown';
-    let model: any = null;
+    if (result === 'unknown') this.unknowns++;
     if (result === 'sat') {
-      try {
-        model = s.model();
-      } catch {
-        return { result: 'unknown', model: null };
-      }
       this.models.unshift({ model, memo: new Map() });
       if (this.models.length > 6) this.models.pop();
     }
-    return { result, model: wantModel ? model : null };
+    return { result, model: wantModel && result === 'sat' ? model : null };
   }
 }
