@@ -129,6 +129,8 @@ const WORD_CHAR = /[\p{L}\p{N}@$]/u;
 /** Folds one code point (no script decisions): NFKD, strip accents, lower-case. */
 function foldChar(ch: string): string {
   if (ch.charCodeAt(0) < 0x80) return ch.toLowerCase();
+  // Typographic apostrophes (phones and word processors type them): "don’t" reads as "don't".
+  if (ch === '\u2019' || ch === '\u2018' || ch === '\u02bc') return "'";
   const ascii = ch.normalize('NFKD').replace(COMBINING_MARKS, '');
   return ascii.toLowerCase();
 }

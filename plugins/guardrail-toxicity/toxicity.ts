@@ -382,8 +382,10 @@ function placedWindow(rt: string, a: number, z: number, n: number): string {
   return any ? out + rt.slice(from, z) : rt.slice(a, z);
 }
 
-const NEG_ADJ = alt(LEX.NEG_ADJ);
-const DEHUMANISING = alt(LEX.DEHUMANISING);
+// A predicate written "not X" is also said with a contraction: "<group> aren't human", "isn't welcome".
+const contracted = (xs: string[]) => xs.map((x) => x.replace(/^not /, "(?:not|\\p{L}+n't) "));
+const NEG_ADJ = alt(contracted(LEX.NEG_ADJ));
+const DEHUMANISING = alt(contracted(LEX.DEHUMANISING));
 const KILL = alt(LEX.KILL);
 const BE = alt(LEX.BE);
 
@@ -705,10 +707,11 @@ function repairSpelling(t: string): string | null {
 // threats.
 const TARGET_ANY = wordRegex(`${b}(?:${TARGET}|they|them|these people|those people)${e}`, 'gu');
 const HOSTILE_ANY = wordRegex(
-  `${b}(?:${NEG_WORD}|${HATE_VERB}|${VIOLENT_PP}|rodents?|hates?|hated|hating|(?:my|our) (?:hatred|hate|disgust|contempt|loathing)|throw up|puke|vomit|disgust\\p{L}*|repuls\\p{L}*|ruins?|ruined|murder\\p{L}*|shoot|knife|stab\\p{L}*|gas|end them|go back|back (?:to )?where (?:they|you) (?:came from|belong)|sleep with one eye open|(?:days|time) (?:is|are) numbered|teach (?:them|him|her|those \\p{L}+|these \\p{L}+) a lesson|(?:had|'d) better (?:watch out|be careful|run|leave|hide)|won'?t be safe|(?:know|find out) where (?:they|you) live|(?:have|has) it coming|get what(?:'s| is) coming|(?:i|we)\\s+(?:\\p{L}+\\s+)?(?:have|feel|got)\\s+(?:zero|no|0)\\s+(?:respect|tolerance|sympathy|patience|time)\\s+for|(?:should|must|can) (?:stick to|stay in|keep to) (?:\\p{L}+ing|the kitchen|their (?:place|own kind|own country))|(?:only|just) (?:good|fit) for|good for nothing|know (?:their|your) place|(?:clutch|hold on to|hide|lock up|guard)\\s+(?:your|my|our)\\s+(?:wallets?|purses?|bags?|valuables|daughters?|wives|kids|children)|smell\\p{L}*\\s+(?:awful|bad|terrible|horrible|disgusting|foul)|never wash|back home|kept out(?!\\s+of\\s+(?:danger|harm|harm's way|trouble|the (?:rain|sun|cold|heat|way)|sight))|keep (?:them|\\p{L}+) out(?!\\s+of\\s+(?:danger|harm|harm's way|trouble|the (?:rain|sun|cold|heat|way)|sight))|get out|want (?:them|you) gone|disappear|breed|multiply|swarm|infest\\p{L}*|incapable|liars?|vile|inferior|degenerates?|(?:not|never|no)\\s+(?:\\p{L}+\\s+){0,3}?(?:worthy|welcome|human|real people|trusted|respect\\p{L}*|equals?|kindness|rights)|deserves? no|never (?:let|allow|trust|hire|respect|marry)|(?:do not|don'?t|never) want|(?:have|has|got) no (?:morals|shame|decency|honou?r|manners|brains|values|conscience|culture|loyalty|dignity|souls?)|(?:an )?insult to (?:humans|humanity|the human race|real people)|(?:better|safer|cleaner|nicer|happier)\\s+(?:\\p{L}+\\s+){0,3}?(?:with|if there were) (?:fewer|less|no))${e}`,
+  `${b}(?:${NEG_WORD}|${HATE_VERB}|${VIOLENT_PP}|rodents?|hates?|hated|hating|(?:my|our) (?:hatred|hate|disgust|contempt|loathing)|throw up|puke|vomit|disgust\\p{L}*|repuls\\p{L}*|ruins?|ruined|murder\\p{L}*|shoot|knife|stab\\p{L}*|gas|end them|go back|back (?:to )?where (?:they|you) (?:came from|belong)|sleep with one eye open|(?:days|time) (?:is|are) numbered|teach (?:them|him|her|those \\p{L}+|these \\p{L}+) a lesson|(?:had|'d) better (?:watch out|be careful|run|leave|hide)|won'?t be safe|(?:know|find out) where (?:they|you) live|(?:have|has) it coming|get what(?:'s| is) coming|(?:i|we)\\s+(?:\\p{L}+\\s+)?(?:have|feel|got)\\s+(?:zero|no|0)\\s+(?:respect|tolerance|sympathy|patience|time)\\s+for|(?:should|must|can) (?:stick to|stay in|keep to) (?:\\p{L}+ing|the kitchen|their (?:place|own kind|own country))|(?:only|just) (?:good|fit) for|good for nothing|know (?:their|your) place|(?:clutch|hold on to|hide|lock up|guard)\\s+(?:your|my|our)\\s+(?:wallets?|purses?|bags?|valuables|daughters?|wives|kids|children)|smell\\p{L}*\\s+(?:awful|bad|terrible|horrible|disgusting|foul)|never wash|back home|kept out(?!\\s+of\\s+(?:danger|harm|harm's way|trouble|the (?:rain|sun|cold|heat|way)|sight))|keep (?:them|\\p{L}+) out(?!\\s+of\\s+(?:danger|harm|harm's way|trouble|the (?:rain|sun|cold|heat|way)|sight))|get out|want (?:them|you) gone|disappear|breed|multiply|swarm|infest\\p{L}*|incapable|liars?|vile|inferior|degenerates?|(?:not|never|no|\\p{L}+n't)\\s+(?:\\p{L}+\\s+){0,3}?(?:worthy|welcome|human|real people|trusted|respect\\p{L}*|equals?|kindness|rights)|deserves? no|never (?:let|allow|trust|hire|respect|marry)|(?:do not|don'?t|never) want|(?:have|has|got) no (?:morals|shame|decency|honou?r|manners|brains|values|conscience|culture|loyalty|dignity|souls?)|(?:an )?insult to (?:humans|humanity|the human race|real people)|(?:better|safer|cleaner|nicer|happier)\\s+(?:\\p{L}+\\s+){0,3}?(?:with|if there were) (?:fewer|less|no))${e}`,
   'gu',
 );
-const NEGATED_BEFORE = /(?:^|[^\p{L}])(?:not|never|no|nobody|nothing|n't|nor|without|hardly)(?:\s+\p{L}+){0,2}\s*$/u;
+// "n't" is glued to its verb ("aren't", "don't"), so it needs no word boundary before it.
+const NEGATED_BEFORE = /(?:(?:^|[^\p{L}])(?:not|never|no|nobody|nothing|nor|without|hardly)|n't)(?:\s+\p{L}+){0,2}\s*$/u;
 const VICTIM_BEFORE =
   /(?:against|towards?|(?:killing|killings|murders?|massacres?|genocide|persecution|oppression|deaths?|abuse|mistreatment|treatment|deportations?|discrimination|attacks?|violence|crimes?) (?:of|on|against|towards?))\s+(?:(?:the|all|these|those|many|some)\s+)?$/u;
 const VICTIM_AFTER =
@@ -1095,7 +1098,7 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   for (const sp of spans)
     if (sp.kind === 'slur')
       if (
-        /(?:^|[^\p{L}])(?:not|never|no|nor|n't)\s+(?:(?:a|an|the|one|any|some)\s+)?$/u.test(
+        /(?:(?:^|[^\p{L}])(?:not|never|no|nor)|n't)\s+(?:(?:a|an|the|one|any|some)\s+)?$/u.test(
           text.slice(Math.max(0, sp.start - 20), sp.start).toLowerCase(),
         )
       )

@@ -126,6 +126,20 @@ describe('toxicity categories', () => {
   });
 });
 
+describe('contractions and typographic apostrophes', () => {
+  it('a contracted negation negates, and a contracted hostile predicate is still hostile', () => {
+    for (const t of ['Muslims aren’t dangerous.', "Refugees aren't a threat to anyone.", 'I don’t think gay people are sick.'])
+      assert.deepEqual(flagged(t), [], t);
+    for (const t of [
+      "Jews aren't human.",
+      'Muslims aren’t welcome here.',
+      "Gay people don't deserve rights.",
+      "Immigrants shouldn't be trusted.",
+    ])
+      assert.ok(flagged(t).length > 0, t);
+  });
+});
+
 describe('held-out own set', () => {
   it('flags >= 85% of harmful and <= 10% of must-pass texts it was not trained on', () => {
     const ev = JSON.parse(fs.readFileSync(path.join(ROOT, 'plugins', 'guardrail-toxicity', 'eval', 'own-eval.json'), 'utf8')) as Array<{
