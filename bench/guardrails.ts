@@ -9,6 +9,7 @@
 //     direction, the messages' own cost (fastest of 5 runs each, free of scheduling noise), then
 //     each layer alone (input direction).
 // Options: --folds N (default 5), --seed N, --iterations N (latency samples, default 2000).
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runGuardrails, type ChainLayer } from '../plugins/gateway-core/agent/chain.ts';
@@ -259,6 +260,15 @@ async function toxicity() {
     `functional set "blind2" (data/functional.json, ${blind2.length} texts, never trained on; written in session 8; the kinds of its misses were described in session-8 notes and session 9 wrote rules for such kinds, so it is no longer blind)`,
     blind2.map((x) => ({ text: x.text, hateful: x.hateful, group: x.functionality, cats: x.hateful ? cats(x.functionality) : [] })),
   );
+  const blind3 = JSON.parse(fs.readFileSync(path.join(here, 'eval', 'blind3.json'), 'utf8')) as Array<{
+    text: string;
+    hateful: number;
+    functionality: string;
+  }>;
+  report(
+    `hand-written set "blind3" (eval/blind3.json, ${blind3.length} texts, never trained on; written in session 9 before the layer changed, measured blind at 75.9% / 7.5% and 78.3% / 7.5%; its misses were read after that)`,
+    blind3.map((x) => ({ text: x.text, hateful: x.hateful, group: x.functionality, cats: [] })),
+  );
   const ev = readOwn(path.join(here, 'eval', 'own-eval.json'));
   report(
     `own held-out set (eval/own-eval.json, ${ev.length} texts, never trained on)`,
@@ -269,6 +279,7 @@ async function toxicity() {
 /** PII: precision, recall and F1 per entity on the generated multi-locale set. */
 async function pii() {
   const { buildPiiEvalSet, scorePii } = await import('../plugins/guardrail-pii/eval-set.ts');
+  type PiiItem = import('../plugins/guardrail-pii/eval-set.ts').PiiEvalItem;
   const { findPii, piiDefaults } = await import('../plugins/guardrail-pii/pii.ts');
   const items = buildPiiEvalSet(2026, 1200);
   const r = scorePii(items, (t) => findPii(t, piiDefaults));
@@ -276,6 +287,22 @@ async function pii() {
   console.log('| entity | found | false alarms | missed | precision | recall | F1 |');
   console.log('|---|---|---|---|---|---|---|');
   for (const [k, v] of Object.entries(r))
+    console.log(`| ${k} | ${v.tp} | ${v.fp} | ${v.fn} | ${v.precision.toFixed(3)} | ${v.recall.toFixed(3)} | ${v.f1.toFixed(3)} |`);
+  // Hand-written messages (names outside the gazetteer, real-looking formats, capitalised
+  // non-names), scored at the layer's threshold as the chain applies it.
+  const hand = JSON.parse(fs.readFileSync(path.join(root, 'plugins', 'guardrail-pii', 'eval', 'handwritten.json'), 'utf8')) as Array<
+    Omit<PiiItem, 'locale'>
+  >;
+  const h = scorePii(
+    hand.map((x) => ({ ...x, locale: 'mixed' })),
+    (t) => findPii(t, piiDefaults).filter((s) => s.score >= piiDefaults.threshold),
+  );
+  console.log(
+    `\n## PII: hand-written set (eval/handwritten.json, ${hand.length} messages; written in session 9, two misses fixed after it was first measured)\n`,
+  );
+  console.log('| entity | found | false alarms | missed | precision | recall | F1 |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const [k, v] of Object.entries(h))
     console.log(`| ${k} | ${v.tp} | ${v.fp} | ${v.fn} | ${v.precision.toFixed(3)} | ${v.recall.toFixed(3)} | ${v.f1.toFixed(3)} |`);
 }
 
