@@ -234,7 +234,8 @@ export class AgentRuntimeImpl implements AgentService {
   private toolsFor(caps: Capability[]): LlmToolSpec[] {
     const skills = this.services.registry.skills();
     const hit = this.toolCache.get(caps);
-    if (hit && hit.skills.length === skills.length && hit.skills.every((x, i) => x === skills[i])) return hit.tools;
+    if (hit && (hit.skills === skills || (hit.skills.length === skills.length && hit.skills.every((x, i) => x === skills[i]))))
+      return hit.tools;
     const tools = Object.freeze(
       skills
         .filter((skill) => missingCapabilities(skill, caps).length === 0)
