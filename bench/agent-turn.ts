@@ -17,6 +17,13 @@
 // hooks, tenancy, rate limit, body parsing, validation, response serialisation, request span and
 // latency histogram — everything but sockets and Node's HTTP parser); `both` alternates service and
 // inject runs, so the difference is the HTTP layer's CPU per turn measured under the same load.
+// Caveat (session 9): straight through the service, the 16 identical turns run in lockstep, so
+// the guardrail layers see the same text many times in a row (the normalisation cache of the
+// last 4 texts hit 78% of the time, against 14-17% under wrk or inject, and the layers' code
+// and tables stay hot): the service figure is the turn's lower bound, not what the gateway
+// spends on it. With six layers, inject − service is therefore the HTTP layer plus those layers
+// running cold; with BENCH_GUARDRAILS=none it is the HTTP layer (and light-my-request's own
+// ~50 µs, which a socket does not cost).
 // BENCH_PROFILE=<file.cpuprofile> writes a CPU profile of the measured runs.
 import fs from 'node:fs';
 import os from 'node:os';
