@@ -19,7 +19,7 @@
 // inject runs, so the difference is the HTTP layer's CPU per turn measured under the same load.
 // Caveat (session 9): straight through the service, the 16 identical turns run in lockstep, so
 // the guardrail layers see the same text many times in a row (the normalisation cache of the
-// last 4 texts hit 78% of the time, against 14-17% under wrk or inject, and the layers' code
+// last 4 texts hit 78% of the time, against 14% under wrk or inject, and the layers' code
 // and tables stay hot): the service figure is the turn's lower bound, not what the gateway
 // spends on it. With six layers, inject − service is therefore the HTTP layer plus those layers
 // running cold; with BENCH_GUARDRAILS=none it is the HTTP layer (and light-my-request's own
