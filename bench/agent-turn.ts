@@ -12,6 +12,18 @@
 // checks them): each layer alone, texts in a loop (its code and tables stay in the CPU caches),
 // and the whole chain, where the layers take turns per text as in a real turn.
 // BENCH_GUARDRAILS=all (default) | none. BENCH_SCENARIO=answer (default) | skill.
+// BENCH_VIA=service (default) | inject | both: `inject` runs the same turn as a
+// `POST /api/v1/agent/chat` through the gateway's Fastify app (`app.inject()`: routing, edge
+// hooks, tenancy, rate limit, body parsing, validation, response serialisation, request span and
+// latency histogram — everything but sockets and Node's HTTP parser); `both` alternates service and
+// inject runs, so the difference is the HTTP layer's CPU per turn measured under the same load.
+// Caveat (session 9): straight through the service, the 16 identical turns run in lockstep, so
+// the guardrail layers see the same text many times in a row (the normalisation cache of the
+// last 4 texts hit 78% of the time, against 14% under wrk or inject, and the layers' code
+// and tables stay hot): the service figure is the turn's lower bound, not what the gateway
+// spends on it. With six layers, inject − service is therefore the HTTP layer plus those layers
+// running cold; with BENCH_GUARDRAILS=none it is the HTTP layer (and light-my-request's own
+// ~50 µs, which a socket does not cost).
 // BENCH_PROFILE=<file.cpuprofile> writes a CPU profile of the measured runs.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,6 +38,8 @@ const CONC = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const GUARDED = (process.env.BENCH_GUARDRAILS ?? 'all') !== 'none';
 const MESSAGE = (process.env.BENCH_SCENARIO ?? 'answer') === 'skill' ? 'sha256 of abc' : 'hello there';
 const PROFILE = process.env.BENCH_PROFILE ?? '';
+const VIA = process.env.BENCH_VIA ?? 'service';
+if (!['service', 'inject', 'both'].includes(VIA)) throw new Error(`BENCH_VIA must be service, inject or both, not "${VIA}"`);
 
 const { k, dataDir, layers } = await bootGateway(GUARDED);
 const found = k.services.get<AgentRuntimeImpl>('agent');
@@ -34,15 +48,27 @@ const agent = found;
 const tenant = { name: null, permissions: null };
 const signal = new AbortController().signal;
 
-async function turns(n: number): Promise<string> {
+const body = JSON.stringify({ message: MESSAGE });
+const headers = { 'content-type': 'application/json' };
+async function viaService(): Promise<string> {
+  return (await agent.chat({ tenant, message: MESSAGE }, signal)).response;
+}
+async function viaInject(): Promise<string> {
+  const res = await k.gateway.inject({ method: 'POST', url: '/api/v1/agent/chat', payload: body, headers });
+  if (res.statusCode !== 200) throw new Error(`chat answered ${res.statusCode}: ${res.body}`);
+  return (JSON.parse(res.body) as { response: string }).response;
+}
+
+async function turns(n: number, via: 'service' | 'inject' = VIA === 'inject' ? 'inject' : 'service'): Promise<string> {
   let next = 0;
   let answer = '';
+  const one = via === 'inject' ? viaInject : viaService;
   const worker = async () => {
     while (next < n) {
       next++;
-      const r = await agent.chat({ tenant, message: MESSAGE }, signal);
-      if (!r.response) throw new Error('a turn returned no answer');
-      answer = r.response;
+      const r = await one();
+      if (!r) throw new Error('a turn returned no answer');
+      answer = r;
     }
   };
   await Promise.all(Array.from({ length: CONC }, worker));
@@ -53,6 +79,7 @@ const cpuUs = (c: NodeJS.CpuUsage) => c.user + c.system;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const answer = await turns(Math.max(500, TURNS)); // JIT, prepared statements
+if (VIA === 'both') await turns(Math.max(500, TURNS), 'inject');
 const prof = PROFILE ? new Session() : null;
 if (prof) {
   prof.connect();
@@ -60,10 +87,13 @@ if (prof) {
   await prof.post('Profiler.start');
 }
 const perTurn: number[] = [];
+const perInject: number[] = [];
 for (let r = 0; r < RUNS; r++) {
-  const c0 = process.cpuUsage();
-  await turns(TURNS);
-  perTurn.push(cpuUs(process.cpuUsage(c0)) / TURNS);
+  for (const via of VIA === 'both' ? (['service', 'inject'] as const) : ([VIA as 'service' | 'inject'] as const)) {
+    const c0 = process.cpuUsage();
+    await turns(TURNS, via);
+    (via === 'inject' ? perInject : perTurn).push(cpuUs(process.cpuUsage(c0)) / TURNS);
+  }
 }
 if (prof) {
   const { profile } = await prof.post('Profiler.stop');
@@ -113,7 +143,14 @@ const load = os
 console.log(
   `node ${process.version}, ${os.cpus()[0]?.model ?? '?'}, load average ${load}; "${MESSAGE}", ${layers.length} guardrail layers, ${CONC} turns in flight, ${sessions} sessions stored`,
 );
-console.log(
-  `CPU µs/turn per run: ${perTurn.map((x) => Math.round(x)).join(', ')}; median ${Math.round(median(perTurn))}, min ${Math.round(Math.min(...perTurn))}`,
-);
+const line = (label: string, xs: number[]) =>
+  console.log(
+    `${label} CPU µs/turn per run: ${xs.map((x) => Math.round(x)).join(', ')}; median ${Math.round(median(xs))}, min ${Math.round(Math.min(...xs))}`,
+  );
+if (perTurn.length) line('agent service:', perTurn);
+if (perInject.length) line('app.inject():', perInject);
+if (perTurn.length && perInject.length)
+  console.log(
+    `HTTP layer without sockets (inject − service): median ${Math.round(median(perInject) - median(perTurn))} µs, min ${Math.round(Math.min(...perInject) - Math.min(...perTurn))} µs per turn`,
+  );
 if (layerRows.length) console.table(layerRows);

@@ -57,11 +57,23 @@ export class Registry implements RegistryView {
   tool(name: string) {
     return this.toolMap.get(name);
   }
-  guardrails() {
-    return [...this.guardrailList].sort((a, b) => a.order - b.order);
+  // The guardrail and skill lists are read on every chat turn (each chain run, each model call):
+  // one frozen copy is kept and made again only when a plugin registered more (they are only ever
+  // added, at setup). Frozen, so no caller can change what the next one reads.
+  private guardrailView: { n: number; list: readonly Guardrail[] } = { n: -1, list: [] };
+  private skillView: { n: number; list: readonly Skill[] } = { n: -1, list: [] };
+  guardrails(): Guardrail[] {
+    if (this.guardrailView.n !== this.guardrailList.length)
+      this.guardrailView = {
+        n: this.guardrailList.length,
+        list: Object.freeze([...this.guardrailList].sort((a, b) => a.order - b.order)),
+      };
+    return this.guardrailView.list as Guardrail[];
   }
-  skills() {
-    return [...this.skillMap.values()];
+  skills(): Skill[] {
+    if (this.skillView.n !== this.skillMap.size)
+      this.skillView = { n: this.skillMap.size, list: Object.freeze([...this.skillMap.values()]) };
+    return this.skillView.list as Skill[];
   }
   skill(name: string) {
     return this.skillMap.get(name);

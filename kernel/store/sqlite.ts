@@ -82,11 +82,6 @@ export class SqliteStore implements Store {
     this.db.pragma('foreign_keys = ON');
     this.db.pragma('busy_timeout = 5000');
     this.migrate();
-    this.appendTx = this.db.transaction((sessionId, rows, t) => {
-      const ins = this.stmt('INSERT INTO messages (session_id, role, content, data, created_at) VALUES (?, ?, ?, ?, ?)');
-      for (const [role, content, data] of rows) ins.run(sessionId, role, content, data, t);
-      this.stmt('UPDATE sessions SET updated_at = ? WHERE id = ?').run(t, sessionId);
-    });
     if (file !== ':memory:' && process.env.VIGIL_SQLITE_CHECKPOINT_THREAD !== '0') {
       // A WAL checkpoint copies pages back into the database file and fsyncs it: run on the
       // main thread (SQLite's default, every 1000 pages) it stalls every request for that long.
@@ -268,8 +263,15 @@ export class SqliteStore implements Store {
     const rows = msgs.map((m) => [m.role, m.content, m.data == null ? null : j(m.data)] as const);
     await this.queue(['sessions', 'messages'], () => this.appendTx(sessionId, rows, t));
   }
-  // All or nothing on its own inside the batch's transaction: a nested transaction is a savepoint.
-  private appendTx!: (sessionId: string, rows: ReadonlyArray<readonly [string, string | null, string | null]>, t: string) => void;
+  // All or nothing without a savepoint of its own: a queued write always runs inside a
+  // transaction (the batch's, or its own when the batch is retried one write at a time), and a
+  // write that throws rolls the whole transaction back. (A savepoint here cost two more
+  // statements per chat turn and could never be rolled back alone.)
+  private appendTx(sessionId: string, rows: ReadonlyArray<readonly [string, string | null, string | null]>, t: string): void {
+    const ins = this.stmt('INSERT INTO messages (session_id, role, content, data, created_at) VALUES (?, ?, ?, ?, ?)');
+    for (const [role, content, data] of rows) ins.run(sessionId, role, content, data, t);
+    this.stmt('UPDATE sessions SET updated_at = ? WHERE id = ?').run(t, sessionId);
+  }
   async getMessages(sessionId: string) {
     this.settle('messages');
     const rows = this.stmt('SELECT * FROM messages WHERE session_id = ? ORDER BY seq').all(sessionId) as any[];

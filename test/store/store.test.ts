@@ -125,6 +125,30 @@ for (const b of BACKENDS) {
       assert.deepEqual(await store.getMessages('no-such-session'), []);
     });
 
+    it('appendMessages failing after its first row stores none of its rows; writes beside it land', async () => {
+      const a = await store.createSession({ tenant: 't-part' });
+      const b = await store.createSession({ tenant: 't-part' });
+      const res = await Promise.allSettled([
+        store.appendMessages(a.id, [{ role: 'user', content: 'a1', data: null }]),
+        store.appendMessages(b.id, [
+          { role: 'user', content: 'b1', data: null },
+          { role: null as unknown as string, content: 'b2', data: null },
+        ]),
+        store.appendAudit({ tenant: 't-part', type: 'x', outcome: 'info', detail: {} }),
+      ]);
+      assert.deepEqual(
+        res.map((r) => r.status),
+        ['fulfilled', 'rejected', 'fulfilled'],
+      );
+      assert.deepEqual(
+        (await store.getMessages(a.id)).map((m) => m.content),
+        ['a1'],
+      );
+      assert.deepEqual(await store.getMessages(b.id), [], 'no half of a failed append');
+      assert.equal((await store.getSession(b.id, 't-part'))!.updated_at, b.updated_at);
+      assert.equal((await store.queryAudit({ tenant: 't-part' })).length, 1);
+    });
+
     it('deleteSession removes its messages, only for the owning tenant; purge by age', async () => {
       const s = await store.createSession({ tenant: 't-del' });
       await store.appendMessages(s.id, [{ role: 'user', content: 'x', data: null }]);
