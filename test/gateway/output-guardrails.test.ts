@@ -72,6 +72,18 @@ describe('synchronous chat: the answer is checked whole', () => {
   });
 });
 
+// The toxicity layer's counter-speech words count only in the sentence of a hit, so a whole
+// answer is held to what its sentences alone are (a damper elsewhere used to unblock it).
+test('synchronous chat: a counter-speech word in another sentence does not unblock hate', async () => {
+  const answer = 'Here is the summary. Refugees are cockroaches. Calling that racism would be unfair.';
+  fake.script = [textReply(answer)];
+  const evs = parseSse((await stream('summarise the audit')).body);
+  assert.equal(evs.at(-1)!.data.code, 'guardrail_blocked', 'the stream blocks it');
+  fake.script = [textReply(answer)];
+  const r = await chat('summarise the audit');
+  assert.equal(r.statusCode, 403, r.body);
+});
+
 describe('SSE stream: each sentence is checked before it is sent', () => {
   test('sentences stream word by word; the ones with PII go out redacted, in one piece', async () => {
     fake.script = [textReply(PII_ANSWER)];
