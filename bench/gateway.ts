@@ -8,13 +8,18 @@
 // BENCH_GUARDRAILS=all (default) | none | both. BENCH_SCENARIO=answer | skill | all (default).
 // BENCH_PROFILE=<dir> writes a CPU profile of
 // each measured window. Prints the server's CPU time per turn (process CPU / turns served),
-// which stays comparable when the machine is loaded; turns/s and latency do not. Needs `wrk` on PATH (Debian package `wrk`).
+// which stays comparable when the machine is loaded; turns/s and latency do not, and the
+// server's event-loop delay over the window (p99 and max: how long a ready request could wait
+// for the main thread: GC, a long synchronous step, or the process not being scheduled;
+// sampled every 20 ms, so it costs nothing measurable).
+// Needs `wrk` on PATH (Debian package `wrk`).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Session } from 'node:inspector/promises';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { bootGateway } from './gateway-boot.ts';
 
 const SECS = Number(process.env.BENCH_S ?? 10);
@@ -78,9 +83,12 @@ async function scenario(label: string, message: string, withGuardrails: boolean)
     await prof.post('Profiler.enable');
     await prof.post('Profiler.start');
   }
+  const loop = monitorEventLoopDelay({ resolution: 20 });
+  loop.enable();
   const cpu0 = process.cpuUsage();
   const r = await wrk(url, body, SECS);
   const cpu = process.cpuUsage(cpu0);
+  loop.disable();
   if (prof) {
     const { profile } = await prof.post('Profiler.stop');
     const file = path.join(PROFILE, `gateway-${label.split(' ')[0]}-${withGuardrails ? 'guarded' : 'bare'}.cpuprofile`);
@@ -98,6 +106,7 @@ async function scenario(label: string, message: string, withGuardrails: boolean)
     'p50 ms': +r.p50.toFixed(2),
     'p99 ms': +r.p99.toFixed(2),
     'CPU ms/turn': +((cpu.user + cpu.system) / 1000 / Math.max(1, r.requests)).toFixed(3),
+    'loop delay p99/max ms': `${(loop.percentile(99) / 1e6).toFixed(1)}/${(loop.max / 1e6).toFixed(1)}`,
     turns: r.requests,
     errors: r.errors,
     'sessions stored': sessions,
