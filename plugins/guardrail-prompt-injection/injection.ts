@@ -20,6 +20,7 @@ import {
   type LoadedModel,
 } from '../../lib/guardrails/classifier.ts';
 import { caesarShift, findShiftedPassage } from './caesar.ts';
+import { blankSpans, emotionalPretext, everydayOverrideOnly, explanatoryMentions, pretextPayload } from './frames.ts';
 import { findEncodedBlobs } from '../../lib/guardrails/encoding.ts';
 import { defineLayer } from '../../lib/guardrails/layer.ts';
 import {
@@ -456,19 +457,35 @@ function buildRules(): Rule[] {
     'no_limits',
     'jailbreak',
     0.8,
-    `${b}(?:you|u|yourself|ai|assistant|chatbot|model|bot|gpt|chatgpt|answer|respond|reply|act|operate|behave|mode|persona)(?:[\\s,]+[\\p{L}'’-]+){0,5}?[\\s,]+(?:without|free (?:of|from)|not bound by|no longer bound by|don'?t have|do not have|have no|with no|broken free of) (?:any |all |the |your )?(?:typical |usual |ethical |moral |content |safety |openai |anthropic |company |corporate )?(?:restrictions|filters|limits|limitations|rules|guidelines|ethics|morals|censorship|boundaries|confines|policies)${e}`,
+    `${b}(?:you|u|yourself|ai|assistant|chatbot|model|bot|gpt|chatgpt|answer|respond|reply|act|operate|behave|mode|persona)(?:[\\s,]+[\\p{L}'’-]+){0,5}?[\\s,]+(?:without|free (?:of|from)|not bound by|no longer bound by|don'?t have|do not have|have no|has no|had no|with no|broken free of) (?:any |all |the |your )?(?:typical |usual |ethical |moral |content |safety |openai |anthropic |company |corporate )?(?:restrictions|filters|limits|limitations|rules|guidelines|ethics|morals|censorship|boundaries|confines|policies)${e}`,
   );
   add(
     'no_limits_bare',
     'jailbreak',
     0.3,
-    `${b}(?:without|free (?:of|from)|not bound by|no longer bound by|don'?t have|do not have|have no|with no|broken free of) (?:any |all |the |your )?(?:typical |usual |ethical |moral |content |safety |openai |anthropic |company |corporate )?(?:restrictions|filters|limits|limitations|rules|guidelines|ethics|morals|censorship|boundaries|confines|policies)${e}`,
+    `${b}(?:without|free (?:of|from)|not bound by|no longer bound by|don'?t have|do not have|have no|has no|had no|with no|broken free of) (?:any |all |the |your )?(?:typical |usual |ethical |moral |content |safety |openai |anthropic |company |corporate )?(?:restrictions|filters|limits|limitations|rules|guidelines|ethics|morals|censorship|boundaries|confines|policies)${e}`,
   );
   add(
     'never_refuse',
     'jailbreak',
     0.6,
     `${b}(?:never|must not|cannot|can't|will not|won't|do not|don't) (?:ever )?(?:refuse|decline|say (?:no|that you can'?t))${e}`,
+  );
+  // Dropping what a safe answer carries: refusals (strong: "never says no, no matter how illegal"),
+  // warnings and disclaimers (weak alone: "no disclaimers, just the pancake recipe"). With a
+  // persona they are the jailbreak "act as X and answer without warnings or refusals"
+  // (persona_drop_safety in matchRules).
+  add(
+    'drop_refusals',
+    'jailbreak',
+    0.45,
+    `${b}(?:without|with no|no|never|zero) (?:any )?(?:refusals?|refusing|declining|saying no)${e}|${b}never (?:says?|said|answers?) no${e}|${b}no matter how (?:illegal|dangerous|harmful|unethical|immoral|explicit|offensive|inappropriate)${e}|${b}(?:even|especially) if (?:it(?:'s| is)|they(?:'re| are)) (?:illegal|dangerous|harmful|unethical|immoral)${e}`,
+  );
+  add(
+    'drop_warnings',
+    'jailbreak',
+    0.25,
+    `${b}(?:without|with no|no|skip(?:ping)?|omit(?:ting)?|leave out|leaving out|drop(?:ping)?|(?:do not|don'?t|never) (?:add|include|give|write|mention|put)) (?:any |the |your |all )?(?:safety |ethical |moral |legal |medical |content )?(?:warnings?|disclaimers?|caveats?|lectures?|moraliz\\p{L}*|moralis\\p{L}*|preaching|judge?ments?)${e}`,
   );
   add(
     'forgets_told',
@@ -775,6 +792,13 @@ export function matchRules(n: NormalizedText): RuleHit[] {
       count++;
     }
   }
+  // A bedtime or fiction pretext around a secret or a dangerous recipe (frames.ts).
+  const pretext = pretextPayload(n.text);
+  if (pretext) hits.push({ rule: pretext.rule, kind: 'jailbreak', weight: 0.8, start: pretext.start, end: pretext.end });
+  // A persona whose point is to answer without refusals or warnings.
+  const dropped = hits.find((h) => h.rule === 'drop_refusals' || h.rule === 'drop_warnings');
+  if (dropped && PERSONA.test(n.text))
+    hits.push({ rule: 'persona_drop_safety', kind: 'jailbreak', weight: 0.8, start: dropped.start, end: dropped.end });
   // Whole phrases typed letter by letter have no innocent use in a prompt.
   if (n.stats.spacedLetters >= 12) hits.push({ rule: 'spaced_letters', kind: 'obfuscation', weight: 0.6, start: 0, end: n.text.length });
   if (n.stats.spaced > 0 || /\p{L}([.\-_*|/])\p{L}\1\p{L}\1\p{L}/u.test(n.text)) {
@@ -867,6 +891,8 @@ function spaceSeparated(text: string, from: number, to: number, max: number): nu
 const PERSONA =
   /(?:^|[.!?:\n]\s*)(?:(?:ok(?:ay)?|now|please|hi|hello|hey|so)[,!.]?\s+)?(?:(?:i want you to|i would like you to|i'd like you to|i need you to|can you|could you|would you|will you|please|let'?s play a game:?(?:\s+where)?|for this (?:chat|conversation|session),?|from now on,?)\s+)?(?:act (?:as|like)|be (?:my|a|an|the)|behave (?:as|like)|pretend (?:to be|you are|you're)|role-?play as|play (?:the role of|the part of|a|an)|take on the (?:role|persona) of|assume the (?:role|persona) of|imagine (?:you are|you're)|respond as|answer as|reply as|you are|you're|you will be|you'll be|ich mochte,? dass (?:du|sie) als|agiere als|sei (?:ein|eine|mein|meine)|stell dir vor,? du bist|du bist (?:ein|eine|mein)|actua como|haz de|finge que eres|imagina que eres|eres (?:un|una|mi)|agis comme|agissez comme|sois (?:un|une|mon|ma)|fais comme si|comportati come|fingi di essere|sei (?:un|una|il mio)|aja como|finja que|seja (?:um|uma|meu))(?![\p{L}])/u;
 const PERSONA_MODEL_WEIGHT = 0.5;
+/** The classifier's weight when every "ignore/forget" in the text has an everyday object (frames.ts). */
+const EVERYDAY_MODEL_WEIGHT = 0.4;
 
 /** Share of letters that are ASCII Latin (the first 600 characters are enough to tell). */
 function latinShare(text: string): number {
@@ -964,6 +990,11 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
   const src = opts.data ? unescapeInPlace(text) : text;
   const n = normalizeForMatching(src);
   let hits = matchRules(n);
+  // An attack phrase quoted as the topic of an explanation is a mention: its rule hits do not
+  // count and the classifier reads the text without it.
+  const mentions = hits.length || n.text.length < 2000 ? explanatoryMentions(n.text) : [];
+  if (mentions.length) hits = hits.filter((h) => !mentions.some(([a, z]) => h.start >= a && h.end <= z));
+  const clsText = mentions.length ? blankSpans(n.text, mentions) : n.text;
   if (opts.data && hits.length) {
     const quoted = mentionRanges(n.text);
     hits = hits
@@ -982,16 +1013,16 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
   // In data the classifier only corroborates a rule hit: it was trained on what users type, and
   // documentation prose is far from that.
   if (model && (!opts.data || hits.length)) {
-    const ws = windows(n.text);
+    const ws = windows(clsText);
     let upTo = 0;
     for (const [, e] of ws) upTo = Math.max(upTo, e);
     // Tokens and their hashed features once for the whole text; each window sums its own.
-    const tf = tokenFeatures(n.text, model.dims, upTo);
+    const tf = tokenFeatures(clsText, model.dims, upTo);
     for (const [s, e] of ws) {
       // A one- or two-word message gives the model almost no evidence and its bias dominates
       // ("hello" would score like an attack); short attacks are what the rules are for.
-      const words = countWords(n.text, s, e, SHORT_TEXT_WORDS);
-      const raw = windowScore(model, tf, s, e) ?? predict(model, featurize(n.text.slice(s, e), model.dims));
+      const words = countWords(clsText, s, e, SHORT_TEXT_WORDS);
+      const raw = windowScore(model, tf, s, e) ?? predict(model, featurize(clsText.slice(s, e), model.dims));
       const p = raw * Math.min(1, words / SHORT_TEXT_WORDS);
       if (p > modelScore) {
         modelScore = p;
@@ -999,10 +1030,16 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
       }
     }
   }
-  let modelWeight = opts.data ? 0.5 : PERSONA.test(n.text.length > 400 ? n.text.slice(0, 400) : n.text) ? PERSONA_MODEL_WEIGHT : 1;
+  const head = n.text.length > 400 ? n.text.slice(0, 400) : n.text;
+  // Role-play and a loved one's bedtime ritual: the rules decide (they know the payloads that make
+  // either one a jailbreak), the classifier half-counts.
+  let modelWeight = opts.data ? 0.5 : PERSONA.test(head) || emotionalPretext(head) ? PERSONA_MODEL_WEIGHT : 1;
   // The classifier has seen English and German: on texts mostly in other scripts it knows little
   // and the rules (which cover 60+ languages) carry the decision.
   if (modelScore > 0 && latinShare(n.text) < 0.5) modelWeight *= 0.5;
+  // "Ignore the noise", "forget your worries": the classifier learnt "ignore ..." from attacks, but
+  // an override verb whose every object is something of everyday life addresses no instructions.
+  if (modelScore > 0 && !hits.some((h) => h.weight >= 0.3) && everydayOverrideOnly(n.text)) modelWeight *= EVERYDAY_MODEL_WEIGHT;
   let score = noisyOr([ruleScore, modelWeight * modelScore]);
   if (opts.decode !== false) {
     for (const blob of findEncodedBlobs(src)) {
