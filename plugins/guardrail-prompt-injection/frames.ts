@@ -20,6 +20,8 @@ const W = '(?<![\\p{L}\\p{N}])';
 const E = '(?![\\p{L}\\p{N}])';
 /** Alternatives written as one pattern source, "a|b|c". */
 const alt = (xs: string) => `(?:${xs})`;
+/** One of the alternatives `src`, as whole words. */
+const anyWord = (src: string) => new RegExp(`${W}${alt(src)}${E}`, 'u');
 /** What names a quotation as an example, before or after it. */
 const MENTION_NOUNS = 'phrases?|strings?|payloads?|prompts?|commands?|texts?|lines?|messages?|attacks?|examples?|inputs?';
 
@@ -111,14 +113,12 @@ const NAMED_AFTER = new RegExp(
   'u',
 );
 /** The message is about explaining, teaching, detecting or defending. */
-const EXPLANATORY = new RegExp(
-  `${W}${alt('explain\\p{L}*|why|how (?:does|do|did|can|could|would|is|are|to (?:detect|spot|defend|stop|prevent|block|recogni[sz]e))|what (?:does|do|is|are|makes)|describe|discuss\\p{L}*|analy[sz]\\p{L}*|blog|article|essay|paper|thesis|talk|slides?|lecture|course|training|workshop|presentation|newsletter|documentation|docs|detect\\p{L}*|classif\\p{L}*|defen[cs]\\p{L}*|mitigat\\p{L}*|protect\\p{L}*|prevent\\p{L}*|unit tests?|tests? (?:case|cases|for|that)|regex\\p{L}*|recogni[sz]\\p{L}*|security|awareness|research\\p{L}*|meaning|means')}${E}`,
-  'u',
+const EXPLANATORY = anyWord(
+  'explain\\p{L}*|why|how (?:does|do|did|can|could|would|is|are|to (?:detect|spot|defend|stop|prevent|block|recogni[sz]e))|what (?:does|do|is|are|makes)|describe|discuss\\p{L}*|analy[sz]\\p{L}*|blog|article|essay|paper|thesis|talk|slides?|lecture|course|training|workshop|presentation|newsletter|documentation|docs|detect\\p{L}*|classif\\p{L}*|defen[cs]\\p{L}*|mitigat\\p{L}*|protect\\p{L}*|prevent\\p{L}*|unit tests?|tests? (?:case|cases|for|that)|regex\\p{L}*|recogni[sz]\\p{L}*|security|awareness|research\\p{L}*|meaning|means',
 );
 /** Outside the quotes, the model is told to act on what is quoted: then it is no mention. */
-const ACT_ON_IT = new RegExp(
-  `${W}${alt('follow|obey|execute|carry out|comply|act on|do what|do as|do it|doing it|doing so|treat (?:it|this|that) as|pretend (?:you|that you|it)|as if (?:you|it|i)|simulate|demonstrate|what would you|what you would|respond to it|apply it|now (?:do|say|print|reveal|show|tell)')}${E}`,
-  'u',
+const ACT_ON_IT = anyWord(
+  'follow|obey|execute|carry out|comply|act on|do what|do as|do it|doing it|doing so|treat (?:it|this|that) as|pretend (?:you|that you|it)|as if (?:you|it|i)|simulate|demonstrate|what would you|what you would|respond to it|apply it|now (?:do|say|print|reveal|show|tell)',
 );
 
 /** Quoted spans in `text` that a message talks about as an example of an attack, not to be read as instructions. */
@@ -168,20 +168,17 @@ const HOWTO = alt(
   'steps? (?:to|for)|step by step|step-by-step|recipes? (?:for|of)|instructions (?:for|on|to)|formulas? (?:for|of)|ingredients (?:for|of)|how (?:to|you would|one would|he would|she would|they would|i would|we would|\\p{L}+ (?:makes?|made|builds?|cooks?|synthesi[sz]es?))|exact (?:quantities|amounts|measurements|temperatures|steps|instructions|recipe)|technically accurate|detailed (?:steps|instructions|recipe|guide)|making|to make|synthesi[sz]\\p{L}*|manufactur\\p{L}*|build(?:ing)?|cook(?:ing)?|produc\\p{L}*',
 );
 /** An emotional pretext: a bedtime ritual, a loved one who has died, someone the writer misses. */
-const PRETEXT = new RegExp(
-  `${W}${alt('used to (?:\\p{L}+ )?(?:read|tell|recite|whisper|sing|say|teach|give|list|share|show)|would (?:always |often |every night )?(?:read|tell|recite|whisper|sing|teach|list)|fall asleep|go to sleep|get to sleep|help me sleep|put me to sleep|bedtime|lullab\\p{L}*|before (?:bed|sleep)')}${E}`,
-  'u',
+const PRETEXT = anyWord(
+  'used to (?:\\p{L}+ )?(?:read|tell|recite|whisper|sing|say|teach|give|list|share|show)|would (?:always |often |every night )?(?:read|tell|recite|whisper|sing|teach|list)|fall asleep|go to sleep|get to sleep|help me sleep|put me to sleep|bedtime|lullab\\p{L}*|before (?:bed|sleep)',
 );
-const LOVED_ONE = new RegExp(
-  `${W}${alt('grand(?:ma|mother|pa|father|dad|mum|mom|parents?)|granny|grannie|nana|gran|grandad|late|deceased|dead|died|passed away|passed|miss (?:her|him|them|my)')}${E}`,
-  'u',
+const LOVED_ONE = anyWord(
+  'grand(?:ma|mother|pa|father|dad|mum|mom|parents?)|granny|grannie|nana|gran|grandad|late|deceased|dead|died|passed away|passed|miss (?:her|him|them|my)',
 );
 /** A fiction or role-play frame. */
-const FICTION = new RegExp(
-  `${W}${alt('story|novel|script|screenplay|movie|film|scene|character|villain|role-?play\\p{L}*|in character|pretend\\p{L}*|imagine|act as|you are|play (?:the role|the part|a|an)')}${E}`,
-  'u',
+const FICTION = anyWord(
+  'story|novel|script|screenplay|movie|film|scene|character|villain|role-?play\\p{L}*|in character|pretend\\p{L}*|imagine|act as|you are|play (?:the role|the part|a|an)',
 );
-const SECRET_RE = new RegExp(`${W}${SECRET}${E}`, 'u');
+const SECRET_RE = anyWord(SECRET);
 const DANGEROUS_HOWTO = new RegExp(
   `${W}${HOWTO}${E}(?:[\\s,]+[\\p{L}\\p{N}'-]+){0,6}?[\\s,]+${DANGEROUS}${E}|${W}${DANGEROUS}${E}(?:[\\s,]+[\\p{L}\\p{N}'-]+){0,2}?[\\s,]+(?:recipes?|formulas?|instructions|synthesis|production|manufacture)${E}`,
   'u',
@@ -216,7 +213,7 @@ export function emotionalPretext(text: string): boolean {
   return PRETEXT.test(text) && LOVED_ONE.test(text);
 }
 
-const DANGEROUS_RE = new RegExp(`${W}${DANGEROUS}${E}`, 'u');
+const DANGEROUS_RE = anyWord(DANGEROUS);
 /** In a bedtime pretext any dangerous thing recited is the payload ("she read me napalm recipes"). */
 function dangerousThing(text: string): RegExpExecArray | null {
   return DANGEROUS_RE.exec(text);
