@@ -16,7 +16,9 @@
 //    that is a secret or a dangerous recipe. A pretext alone ("my grandmother used to sing me
 //    lullabies") is not one.
 
-const W = '(?<![\\p{L}\\p{N}])';
+import { WORD_START } from '../../lib/guardrails/word-start.ts';
+
+const W = WORD_START;
 const E = '(?![\\p{L}\\p{N}])';
 /** Alternatives written as one pattern source, "a|b|c". */
 const alt = (xs: string) => `(?:${xs})`;
@@ -32,6 +34,8 @@ const OVERRIDE_VERB = new RegExp(
   `${W}(?:ignore|ignoring|ignores|forget|forgetting|forgets|disregard|disregarding|pay no attention to|never mind|tune out|block out)${E}`,
   'gu',
 );
+/** Substrings OVERRIDE_VERB cannot match without (a scan for them is far cheaper than the pattern). */
+const OVERRIDE_WORDS = ['ignor', 'forget', 'disregard', 'never mind', 'tune out', 'block out', 'pay no attention'];
 /** Words an object may start with that say nothing of what it is. */
 const SKIP = new Set(
   'about all of the a an my our his her their its some every each those these few many much more other any just really completely totally simply entirely'.split(
@@ -71,6 +75,7 @@ const SPACE = /[ \t]*/y;
  * life, none of them instructions, safeguards, what came before or a word that hides its object.
  */
 export function everydayOverrideOnly(text: string): boolean {
+  if (!OVERRIDE_WORDS.some((w) => text.includes(w))) return false;
   OVERRIDE_VERB.lastIndex = 0;
   let m: RegExpExecArray | null;
   let seen = 0;
@@ -171,6 +176,8 @@ const HOWTO = alt(
 const PRETEXT = anyWord(
   'used to (?:\\p{L}+ )?(?:read|tell|recite|whisper|sing|say|teach|give|list|share|show)|would (?:always |often |every night )?(?:read|tell|recite|whisper|sing|teach|list)|fall asleep|go to sleep|get to sleep|help me sleep|put me to sleep|bedtime|lullab\\p{L}*|before (?:bed|sleep)',
 );
+/** Substrings PRETEXT cannot match without. */
+const PRETEXT_WORDS = ['used to', 'would', 'sleep', 'bedtime', 'lullab', 'before bed'];
 const LOVED_ONE = anyWord(
   'grand(?:ma|mother|pa|father|dad|mum|mom|parents?)|granny|grannie|nana|gran|grandad|late|deceased|dead|died|passed away|passed|miss (?:her|him|them|my)',
 );
@@ -179,6 +186,8 @@ const FICTION = anyWord(
   'story|novel|script|screenplay|movie|film|scene|character|villain|role-?play\\p{L}*|in character|pretend\\p{L}*|imagine|act as|you are|play (?:the role|the part|a|an)',
 );
 const SECRET_RE = anyWord(SECRET);
+/** In a bedtime pretext any dangerous thing recited is the payload ("she read me napalm recipes"). */
+const DANGEROUS_RE = anyWord(DANGEROUS);
 const DANGEROUS_HOWTO = new RegExp(
   `${W}${HOWTO}${E}(?:[\\s,]+[\\p{L}\\p{N}'-]+){0,6}?[\\s,]+${DANGEROUS}${E}|${W}${DANGEROUS}${E}(?:[\\s,]+[\\p{L}\\p{N}'-]+){0,2}?[\\s,]+(?:recipes?|formulas?|instructions|synthesis|production|manufacture)${E}`,
   'u',
@@ -196,12 +205,13 @@ export interface FrameHit {
  * are absent (one test each).
  */
 export function pretextPayload(text: string): FrameHit | null {
-  const pre = PRETEXT.exec(text);
-  if (pre && LOVED_ONE.test(text)) {
-    const payload = SECRET_RE.exec(text) ?? DANGEROUS_HOWTO.exec(text) ?? dangerousThing(text);
+  const pre = PRETEXT_WORDS.some((w) => text.includes(w)) ? PRETEXT.exec(text) : null;
+  lastPretext = { text, frame: pre !== null && LOVED_ONE.test(text) };
+  if (lastPretext.frame && pre) {
+    const payload = SECRET_RE.exec(text) ?? DANGEROUS_RE.exec(text);
     if (payload) return { rule: 'pretext_payload', start: Math.min(pre.index, payload.index), end: text.length };
   }
-  if (FICTION.test(text)) {
+  if (FICTION.test(text) && DANGEROUS_RE.test(text)) {
     const h = DANGEROUS_HOWTO.exec(text);
     if (h) return { rule: 'fiction_howto', start: h.index, end: h.index + h[0].length };
   }
@@ -210,11 +220,8 @@ export function pretextPayload(text: string): FrameHit | null {
 
 /** A bedtime ritual of a loved one (payload or not): there the rules decide, the classifier half-counts. */
 export function emotionalPretext(text: string): boolean {
-  return PRETEXT.test(text) && LOVED_ONE.test(text);
+  // matchRules() has just read the same text through pretextPayload().
+  if (lastPretext.text === text) return lastPretext.frame;
+  return PRETEXT_WORDS.some((w) => text.includes(w)) && PRETEXT.test(text) && LOVED_ONE.test(text);
 }
-
-const DANGEROUS_RE = anyWord(DANGEROUS);
-/** In a bedtime pretext any dangerous thing recited is the payload ("she read me napalm recipes"). */
-function dangerousThing(text: string): RegExpExecArray | null {
-  return DANGEROUS_RE.exec(text);
-}
+let lastPretext: { text: string; frame: boolean } = { text: '', frame: false };

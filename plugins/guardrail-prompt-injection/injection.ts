@@ -991,8 +991,8 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
   const n = normalizeForMatching(src);
   let hits = matchRules(n);
   // An attack phrase quoted as the topic of an explanation is a mention: its rule hits do not
-  // count and the classifier reads the text without it.
-  const mentions = hits.length || n.text.length < 2000 ? explanatoryMentions(n.text) : [];
+  // count and the classifier reads the text without it (looked for only when a rule hit).
+  const mentions = hits.length ? explanatoryMentions(n.text) : [];
   if (mentions.length) hits = hits.filter((h) => !mentions.some(([a, z]) => h.start >= a && h.end <= z));
   const clsText = mentions.length ? blankSpans(n.text, mentions) : n.text;
   if (opts.data && hits.length) {
@@ -1033,7 +1033,7 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
   const head = n.text.length > 400 ? n.text.slice(0, 400) : n.text;
   // Role-play and a loved one's bedtime ritual: the rules decide (they know the payloads that make
   // either one a jailbreak), the classifier half-counts.
-  let modelWeight = opts.data ? 0.5 : PERSONA.test(head) || emotionalPretext(head) ? PERSONA_MODEL_WEIGHT : 1;
+  let modelWeight = opts.data ? 0.5 : PERSONA.test(head) || emotionalPretext(n.text) ? PERSONA_MODEL_WEIGHT : 1;
   // The classifier has seen English and German: on texts mostly in other scripts it knows little
   // and the rules (which cover 60+ languages) carry the decision.
   if (modelScore > 0 && latinShare(n.text) < 0.5) modelWeight *= 0.5;
