@@ -98,3 +98,55 @@ export function caesarShift(text: string, shift: number): string {
   }
   return out;
 }
+
+// Reversed text ("snoitcurtsni suoiverp lla erongi"): words read backwards are looked up in the
+// same vocabulary, by a hash computed from the last letter to the first (no string is built).
+const fnv = (h: number, c: number) => Math.imul(h ^ c, 0x01000193) >>> 0;
+const VOCAB_HASHES = new Set(
+  VOCAB.map((w) => {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < w.length; i++) h = fnv(h, w.charCodeAt(i));
+    return h;
+  }),
+);
+
+/**
+ * A passage of lower-case words written backwards, or null: at least three words whose reversal is
+ * a vocabulary word (one of five letters or more), more of them than words read forwards.
+ */
+export function findReversedPassage(text: string): { start: number; end: number; votes: number } | null {
+  let votes = 0;
+  let forwards = 0;
+  let long = false;
+  let start = -1;
+  let end = 0;
+  let words = 0;
+  const n = text.length;
+  for (let i = 0; i < n && words < MAX_WORDS;) {
+    while (i < n && !isLower(text.charCodeAt(i))) i++;
+    const s = i;
+    while (i < n && isLower(text.charCodeAt(i))) i++;
+    const e = i;
+    if (e - s < 3 || e - s > 14) continue;
+    words++;
+    let back = 0x811c9dc5;
+    let fwd = 0x811c9dc5;
+    for (let k = e - 1; k >= s; k--) back = fnv(back, text.charCodeAt(k));
+    for (let k = s; k < e; k++) fwd = fnv(fwd, text.charCodeAt(k));
+    if (VOCAB_HASHES.has(fwd)) forwards++;
+    else if (VOCAB_HASHES.has(back)) {
+      votes++;
+      if (e - s >= 5) long = true;
+      if (start < 0) start = s;
+      end = e;
+    }
+  }
+  return votes >= 3 && long && votes > forwards ? { start, end, votes } : null;
+}
+
+/** The text read backwards (by UTF-16 unit; the passages it is used on are ASCII). */
+export function reverseText(text: string): string {
+  let out = '';
+  for (let i = text.length - 1; i >= 0; i--) out += text[i];
+  return out;
+}

@@ -31,11 +31,22 @@ const MENTION_NOUNS = 'phrases?|strings?|payloads?|prompts?|commands?|texts?|lin
 // Everyday "ignore" / "forget".
 
 const OVERRIDE_VERB = new RegExp(
-  `${W}(?:ignore|ignoring|ignores|forget|forgetting|forgets|disregard|disregarding|pay no attention to|never mind|tune out|block out)${E}`,
+  `${W}(?:ignore|ignoring|ignores|forget|forgetting|forgets|disregard|disregarding|pay no attention to|never mind|tune out|block out|bypass|bypassing|override|overriding|skip|skipping)${E}`,
   'gu',
 );
 /** Substrings OVERRIDE_VERB cannot match without (a scan for them is far cheaper than the pattern). */
-const OVERRIDE_WORDS = ['ignor', 'forget', 'disregard', 'never mind', 'tune out', 'block out', 'pay no attention'];
+const OVERRIDE_WORDS = [
+  'ignor',
+  'forget',
+  'disregard',
+  'never mind',
+  'tune out',
+  'block out',
+  'pay no attention',
+  'bypass',
+  'overrid',
+  'skip',
+];
 /** Words an object may start with that say nothing of what it is. */
 const SKIP = new Set(
   'about all of the a an my our his her their its some every each those these few many much more other any just really completely totally simply entirely'.split(
@@ -168,16 +179,18 @@ const SECRET = alt(
 const DANGEROUS = alt(
   'napalm|nitroglycerine?|thermite|tnt|dynamite|semtex|c-?4|explosives?|(?:pipe |nail |car |fertili[sz]er |homemade )?bombs?|molotov(?: cocktails?)?|grenades?|meth(?:amphetamine)?|crystal meth|heroin|cocaine|crack|fentanyl|lsd|mdma|ricin|sarin|anthrax|nerve (?:agents?|gas)|mustard gas|chlorine gas|toxic gas|poisons?|cyanide|arsenic|bio-?weapons?|chemical weapons?|(?:ghost |untraceable |3d-printed )?guns?|firearms?|silencers?|suppressors?|weapons?|malware|ransomware|computer virus(?:es)?|keyloggers?|trojans?|botnets?|exploits?|zero-?days?|phishing (?:kits?|pages?|emails?)|lock-?picking|hot-?wir\\p{L}*|counterfeit \\p{L}+|fake (?:ids?|passports?)',
 );
+/** Getting into what is not yours: the other payload pretexts and fiction frames are built for. */
+const BREAK_IN = `how to (?:open|crack|pick|break into|get into|bypass|unlock|disable|hack(?: into)?|steal|hot-?wire)(?:[\\s,]+[\\p{L}'-]+){0,3}?[\\s,]+(?:safes?|locks?|cars?|doors?|houses?|accounts?|phones?|alarms?|atms?|vaults?|wi-?fi|networks?|cameras?)`;
 /** A way of making or doing it. */
 const HOWTO = alt(
   'steps? (?:to|for)|step by step|step-by-step|recipes? (?:for|of)|instructions (?:for|on|to)|formulas? (?:for|of)|ingredients (?:for|of)|how (?:to|you would|one would|he would|she would|they would|i would|we would|\\p{L}+ (?:makes?|made|builds?|cooks?|synthesi[sz]es?))|exact (?:quantities|amounts|measurements|temperatures|steps|instructions|recipe)|technically accurate|detailed (?:steps|instructions|recipe|guide)|making|to make|synthesi[sz]\\p{L}*|manufactur\\p{L}*|build(?:ing)?|cook(?:ing)?|produc\\p{L}*',
 );
 /** An emotional pretext: a bedtime ritual, a loved one who has died, someone the writer misses. */
 const PRETEXT = anyWord(
-  'used to (?:\\p{L}+ )?(?:read|tell|recite|whisper|sing|say|teach|give|list|share|show)|would (?:always |often |every night )?(?:read|tell|recite|whisper|sing|teach|list)|fall asleep|go to sleep|get to sleep|help me sleep|put me to sleep|bedtime|lullab\\p{L}*|before (?:bed|sleep)',
+  'used to (?:\\p{L}+ )?(?:read|tell|recite|whisper|sing|say|teach|give|list|share|show)|would (?:always |often |every night )?(?:read|tell|recite|whisper|sing|teach|list)|always (?:told|read|recited|whispered|sang|taught|explained|showed)|(?:could not|couldn.?t|can.?t|cannot) sleep|fall asleep|go to sleep|get to sleep|help me sleep|put me to sleep|bedtime|lullab\\p{L}*|before (?:bed|sleep)',
 );
 /** Substrings PRETEXT cannot match without. */
-const PRETEXT_WORDS = ['used to', 'would', 'sleep', 'bedtime', 'lullab', 'before bed'];
+const PRETEXT_WORDS = ['used to', 'would', 'always', 'sleep', 'bedtime', 'lullab', 'before bed'];
 const LOVED_ONE = anyWord(
   'grand(?:ma|mother|pa|father|dad|mum|mom|parents?)|granny|grannie|nana|gran|grandad|late|deceased|dead|died|passed away|passed|miss (?:her|him|them|my)',
 );
@@ -186,6 +199,7 @@ const FICTION = anyWord(
   'story|novel|script|screenplay|movie|film|scene|character|villain|role-?play\\p{L}*|in character|pretend\\p{L}*|imagine|act as|you are|play (?:the role|the part|a|an)',
 );
 const SECRET_RE = anyWord(SECRET);
+const BREAK_IN_RE = anyWord(BREAK_IN);
 /** In a bedtime pretext any dangerous thing recited is the payload ("she read me napalm recipes"). */
 const DANGEROUS_RE = anyWord(DANGEROUS);
 const DANGEROUS_HOWTO = new RegExp(
@@ -208,11 +222,11 @@ export function pretextPayload(text: string): FrameHit | null {
   const pre = PRETEXT_WORDS.some((w) => text.includes(w)) ? PRETEXT.exec(text) : null;
   lastPretext = { text, frame: pre !== null && LOVED_ONE.test(text) };
   if (lastPretext.frame && pre) {
-    const payload = SECRET_RE.exec(text) ?? DANGEROUS_RE.exec(text);
+    const payload = SECRET_RE.exec(text) ?? DANGEROUS_RE.exec(text) ?? BREAK_IN_RE.exec(text);
     if (payload) return { rule: 'pretext_payload', start: Math.min(pre.index, payload.index), end: text.length };
   }
-  if (FICTION.test(text) && DANGEROUS_RE.test(text)) {
-    const h = DANGEROUS_HOWTO.exec(text);
+  if (FICTION.test(text)) {
+    const h = (DANGEROUS_RE.test(text) ? DANGEROUS_HOWTO.exec(text) : null) ?? BREAK_IN_RE.exec(text);
     if (h) return { rule: 'fiction_howto', start: h.index, end: h.index + h[0].length };
   }
   return null;
@@ -221,7 +235,27 @@ export function pretextPayload(text: string): FrameHit | null {
 /** A bedtime ritual of a loved one (payload or not): there the rules decide, the classifier half-counts. */
 export function emotionalPretext(text: string): boolean {
   // matchRules() has just read the same text through pretextPayload().
-  if (lastPretext.text === text) return lastPretext.frame;
-  return PRETEXT_WORDS.some((w) => text.includes(w)) && PRETEXT.test(text) && LOVED_ONE.test(text);
+  const frame =
+    lastPretext.text === text
+      ? lastPretext.frame
+      : PRETEXT_WORDS.some((w) => text.includes(w)) && PRETEXT.test(text) && LOVED_ONE.test(text);
+  // A memory of a loved one ("my grandmother used to make the best apple pie") counts the same.
+  return frame || ((text.includes('used to') || text.includes('always')) && NOSTALGIA.test(text) && LOVED_ONE.test(text));
 }
+const NOSTALGIA = anyWord('used to|would always|always');
+
+/**
+ * A question or a teaching request about attacks and their defence ("what is indirect prompt
+ * injection", "list red flags of hidden instructions in an email"): the classifier, trained on the
+ * attacks' vocabulary, half-counts there; the rules still decide whether it also is one.
+ */
+export function securityEducation(text: string): boolean {
+  return SECURITY_TOPIC.test(text) && TEACHING.test(text);
+}
+const SECURITY_TOPIC = anyWord(
+  'prompt injections?|injection attacks?|jailbreak\\p{L}*|hidden instructions|red flags|red[- ]team\\p{L}*|attackers?|social engineering|phishing|guardrails?|security|malicious (?:prompts?|instructions|inputs?)|adversarial|vulnerab\\p{L}*',
+);
+const TEACHING = anyWord(
+  'what (?:is|are|does|do)|how (?:do|does|can|could|should|would)|why (?:do|does|are|is)|explain\\p{L}*|list|describe|summari[sz]e|overview|teach(?: me)?|training|course|class|lesson|essay|paper|blog|article|checklist|guide|tips|best practices|protect\\p{L}*|defen[cs]\\p{L}*|prevent\\p{L}*|detect\\p{L}*|mitigat\\p{L}*',
+);
 let lastPretext: { text: string; frame: boolean } = { text: '', frame: false };

@@ -19,8 +19,8 @@ import {
   type HashedModel,
   type LoadedModel,
 } from '../../lib/guardrails/classifier.ts';
-import { caesarShift, findShiftedPassage } from './caesar.ts';
-import { blankSpans, emotionalPretext, everydayOverrideOnly, explanatoryMentions, pretextPayload } from './frames.ts';
+import { caesarShift, findReversedPassage, findShiftedPassage, reverseText } from './caesar.ts';
+import { blankSpans, emotionalPretext, everydayOverrideOnly, explanatoryMentions, pretextPayload, securityEducation } from './frames.ts';
 import { findEncodedBlobs } from '../../lib/guardrails/encoding.ts';
 import { defineLayer } from '../../lib/guardrails/layer.ts';
 import {
@@ -457,13 +457,13 @@ function buildRules(): Rule[] {
     'no_limits',
     'jailbreak',
     0.8,
-    `${b}(?:you|u|yourself|ai|assistant|chatbot|model|bot|gpt|chatgpt|answer|respond|reply|act|operate|behave|mode|persona)(?:[\\s,]+[\\p{L}'’-]+){0,5}?[\\s,]+(?:without|free (?:of|from)|not bound by|no longer bound by|don'?t have|do not have|have no|has no|had no|with no|broken free of) (?:any |all |the |your )?(?:typical |usual |ethical |moral |content |safety |openai |anthropic |company |corporate )?(?:restrictions|filters|limits|limitations|rules|guidelines|ethics|morals|censorship|boundaries|confines|policies)${e}`,
+    `${b}(?:you|u|yourself|ai|assistant|chatbot|model|bot|gpt|chatgpt|answer|respond|reply|act|operate|behave|mode|persona)(?:[\\s,]+[\\p{L}'’-]+){0,5}?[\\s,]+(?:without|free (?:of|from)|not bound by|no longer bound by|don'?t have|do not have|have no|has no|had no|with no|broken free of|(?:released|freed|liberated|unshackled|exempt|exempted) from) (?:any |all |all of |the |your |its )?(?:typical |usual |ethical |moral |content |safety |openai |anthropic |company |corporate )?(?:restrictions?|filters?|limits|limitations|rules|guidelines|ethics|morals|censorship|boundaries|confines|polic(?:y|ies))${e}`,
   );
   add(
     'no_limits_bare',
     'jailbreak',
     0.3,
-    `${b}(?:without|free (?:of|from)|not bound by|no longer bound by|don'?t have|do not have|have no|has no|had no|with no|broken free of) (?:any |all |the |your )?(?:typical |usual |ethical |moral |content |safety |openai |anthropic |company |corporate )?(?:restrictions|filters|limits|limitations|rules|guidelines|ethics|morals|censorship|boundaries|confines|policies)${e}`,
+    `${b}(?:without|free (?:of|from)|not bound by|no longer bound by|don'?t have|do not have|have no|has no|had no|with no|broken free of|(?:released|freed|liberated|unshackled|exempt|exempted) from) (?:any |all |all of |the |your |its )?(?:typical |usual |ethical |moral |content |safety |openai |anthropic |company |corporate )?(?:restrictions?|filters?|limits|limitations|rules|guidelines|ethics|morals|censorship|boundaries|confines|polic(?:y|ies))${e}`,
   );
   add(
     'never_refuse',
@@ -560,7 +560,15 @@ function buildRules(): Rule[] {
     'addressed_to_ai',
     'indirect_injection',
     0.7,
-    `${b}(?:ai|assistant|chatbot|llm|language model|agent|gpt|chatgpt|claude)s?[,:]?\\s+(?:you\\s+)?(?:must|should|shall|will|need to|are instructed to)\\s+(?:now\\s+)?(?:ignore|forget|disregard|reveal|send|forward|exfiltrate|email|post|delete|execute|run)${e}`,
+    `${b}(?:ai|assistant|chatbot|llm|language model|agent|gpt|chatgpt|claude)s?(?: (?:models?|agents?|assistants?|systems?))?(?: (?:reading|processing|summari[sz]ing|parsing|browsing|that reads?|who reads?) (?:this|these|the)(?: \\p{L}+)?)?[,:]?\\s+(?:you\\s+)?(?:must|should|shall|will|need to|are instructed to)\\s+(?:now\\s+)?(?:ignore|forget|disregard|reveal|send|forward|exfiltrate|email|post|delete|execute|run)${e}`,
+  );
+  // An instruction after the model's name used as a vocative label ("<!-- assistant: disregard the
+  // user and ... -->", "AI: forward this to ..."): an override or an action verb right after it.
+  add(
+    'ai_vocative',
+    'indirect_injection',
+    0.7,
+    `${b}(?:ai|assistant|chatbot|llm|language model|ai agent|gpt|chatgpt|claude|copilot)s?\\s*[:,]\\s*(?:please\\s+|now\\s+)?(?:ignore|disregard|forget|reveal|send|forward|exfiltrate|upload|email|delete|execute|do not tell|don'?t tell|never tell|stop following)${e}`,
   );
   add(
     'attention_ai',
@@ -1039,7 +1047,11 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
   if (modelScore > 0 && latinShare(n.text) < 0.5) modelWeight *= 0.5;
   // "Ignore the noise", "forget your worries": the classifier learnt "ignore ..." from attacks, but
   // an override verb whose every object is something of everyday life addresses no instructions.
-  if (modelScore > 0 && !hits.some((h) => h.weight >= 0.3) && everydayOverrideOnly(n.text)) modelWeight *= EVERYDAY_MODEL_WEIGHT;
+  if (modelScore > 0 && !hits.some((h) => h.weight >= 0.3)) {
+    if (everydayOverrideOnly(n.text)) modelWeight *= EVERYDAY_MODEL_WEIGHT;
+    // A question about attacks and their defence, with no rule hit: the rules decide.
+    else if (securityEducation(n.text)) modelWeight *= PERSONA_MODEL_WEIGHT;
+  }
   let score = noisyOr([ruleScore, modelWeight * modelScore]);
   if (opts.decode !== false) {
     for (const blob of findEncodedBlobs(src)) {
@@ -1071,6 +1083,17 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
           start: -s0 - 1,
           end: -e0 - 1,
         });
+        score = Math.max(score, boosted);
+      }
+    }
+    // Text written backwards: read forwards and scored the same way.
+    const reversed = shifted ? null : findReversedPassage(n.text);
+    if (reversed) {
+      const inner = scoreInjection(reverseText(n.text), model, { decode: false, data: opts.data });
+      if (inner.ruleScore > 0.3 || inner.score > 0.5) {
+        const boosted = noisyOr([inner.score, 0.2]);
+        const [s0, e0] = mapSpan(n, reversed.start, reversed.end, src);
+        hits.push({ rule: 'encoded_reversed', kind: 'encoded_injection', weight: boosted, start: -s0 - 1, end: -e0 - 1 });
         score = Math.max(score, boosted);
       }
     }
