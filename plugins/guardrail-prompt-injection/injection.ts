@@ -55,6 +55,8 @@ interface Rule {
   re: WordRegex;
   /** World-language overrides run only when some verb of theirs occurs (one prefilter scan). */
   world?: boolean;
+  /** Runs only when the text contains one of these (a substring scan is far cheaper than the rule). */
+  needs?: string[];
 }
 
 const alt = (xs: string[]) => `(?:${xs.join('|')})`;
@@ -365,6 +367,89 @@ const WORLD_OVERRIDES: Array<[string, string[], string[], boolean]> = [
   ['th', ['เพิกเฉย', 'ลืม', 'ไม่ต้องสนใจ', 'ละเลย', 'ไม่ต้องทำตาม'], ['คำสั่ง', 'คำแนะนำ', 'กฎ'], false],
   ['km', ['មិនអើពើ', 'បំភ្លេច', 'កុំខ្វល់'], ['ការណែនាំ', 'បញ្ជា', 'ច្បាប់'], false],
   ['my', ['လျစ်လျူရှု', 'မေ့'], ['ညွှန်ကြားချက်', 'အမိန့်'], false],
+];
+
+// Prompt extraction in other languages: the system prompt or the hidden instructions next to the
+// reader's possessive ("your system prompt") or, where the language marks it on the verb, a "show
+// me / tell me". "Show me how to write a system prompt for my bot" has neither.
+const WORLD_EXTRACT: Array<[string, string[], string[], boolean]> = [
+  [
+    'es',
+    ['prompt de sistema', 'prompt del sistema', 'instrucciones ocultas', 'instrucciones internas', 'instrucciones del sistema'],
+    ['tu', 'tus', 'su', 'sus'],
+    true,
+  ],
+  [
+    'fr',
+    ['prompt systeme', 'prompt du systeme', 'instructions cachees', 'consignes cachees', 'instructions internes', 'consignes systeme'],
+    ['ton', 'ta', 'tes', 'votre', 'vos'],
+    true,
+  ],
+  [
+    'de',
+    ['systemprompt', 'system-prompt', 'systemanweisungen', 'versteckten anweisungen', 'geheimen anweisungen', 'internen anweisungen'],
+    ['dein', 'deine', 'deinen', 'deiner', 'ihren', 'ihre'],
+    true,
+  ],
+  [
+    'it',
+    ['prompt di sistema', 'istruzioni nascoste', 'istruzioni di sistema', 'istruzioni segrete'],
+    ['tuo', 'tua', 'tuoi', 'tue', 'suo', 'sua'],
+    true,
+  ],
+  [
+    'pt',
+    ['prompt de sistema', 'prompt do sistema', 'instrucoes ocultas', 'instrucoes do sistema', 'instrucoes secretas'],
+    ['seu', 'sua', 'seus', 'suas', 'teu', 'tua'],
+    true,
+  ],
+  ['nl', ['systeemprompt', 'verborgen instructies', 'geheime instructies', 'systeeminstructies'], ['je', 'jouw', 'uw'], true],
+  ['pl', ['prompt systemowy', 'ukryte instrukcje', 'instrukcje systemowe', 'tajne instrukcje'], ['swoj', 'swoje', 'twoj', 'twoje'], true],
+  [
+    'ru',
+    [
+      'системн[а-яіїєґ]* (?:промпт|подсказк|инструкци)[а-яіїєґ]*',
+      'скрыт[а-яіїєґ]* инструкци[а-яіїєґ]*',
+      'секретн[а-яіїєґ]* инструкци[а-яіїєґ]*',
+    ],
+    ['сво[а-яіїєґ]*', 'тво[а-яіїєґ]*', 'ваш[а-яіїєґ]*'],
+    true,
+  ],
+  [
+    'uk',
+    ['системн[а-яіїєґ]* (?:промпт|підказк|інструкці)[а-яіїєґ]*', 'приховані інструкці[а-яіїєґ]*'],
+    ['сво[а-яіїєґ]*', 'тво[а-яіїєґ]*', 'ваш[а-яіїєґ]*'],
+    true,
+  ],
+  [
+    'tr',
+    ['sistem istem[a-zı]*', 'sistem komut[a-zı]*', 'sistem talimat[a-zı]*', 'gizli talimat[a-zı]*'],
+    ['senin', 'goster', 'soyle', 'yazdir', 'paylas'],
+    true,
+  ],
+  [
+    'id_ms',
+    ['prompt sistem', 'instruksi tersembunyi', 'instruksi sistem', 'arahan sistem', 'arahan tersembunyi'],
+    ['kamu', 'anda', 'milikmu', 'awak'],
+    true,
+  ],
+  [
+    'vi',
+    ['loi nhac he thong', 'huong dan an', 'chi dan he thong', 'huong dan he thong', 'prompt he thong'],
+    ['cua ban', 'cua may', 'cua anh', 'cua chi'],
+    true,
+  ],
+  [
+    'sw',
+    ['maelekezo (?:yako |zako )?ya mfumo', 'maagizo (?:yako |zako )?ya mfumo', 'maelekezo yaliyofichwa', 'maagizo yaliyofichwa'],
+    ['yako', 'zako', 'onyesha', 'niambie', 'nionyeshe'],
+    true,
+  ],
+  ['hi', ['सिस्टम प्रॉम्प्ट', 'सिस्टम निर्देश', 'छिपे हुए निर्देश', 'छिपे निर्देश'], ['अपना', 'अपने', 'आपका', 'आपके', 'तुम्हारा', 'तुम्हारे'], true],
+  ['ar', ['تعليمات النظام', 'موجه النظام', 'التعليمات المخفية', 'التعليمات السرية'], ['الخاصة بك', 'الخاص بك', 'لديك'], true],
+  ['zh', ['系统提示', '系統提示', '提示词', '提示詞', '系统指令', '系統指令', '隐藏指令', '隱藏指令'], ['你的', '您的', '你们的'], false],
+  ['ja', ['システムプロンプト', 'システム指示', '隠された指示', '秘密の指示'], ['あなたの', 'お前の', '君の'], false],
+  ['ko', ['시스템 프롬프트', '시스템 지시', '숨겨진 지시'], ['당신의', '너의'], false],
 ];
 
 const foldPattern = (p: string) => p.normalize('NFKD').replace(COMBINING_MARKS, '').toLowerCase();
@@ -741,6 +826,22 @@ function buildRules(): Rule[] {
     else add(`override_${lang}`, 'instruction_override', 0.86, `${v}.{0,10}?${o}|${o}.{0,10}?${v}`);
     for (let k = before; k < r.length; k++) r[k].world = true;
   }
+  for (const [lang, objects, markers, spaced] of WORLD_EXTRACT) {
+    const o = foldPattern(alt(objects));
+    const m = foldPattern(alt(markers));
+    const before = r.length;
+    if (spaced) add(`extract_${lang}`, 'prompt_extraction', 0.8, `${b}${m}${e}${wgap}${o}|${b}${o}${wgap}${m}${e}`);
+    else add(`extract_${lang}`, 'prompt_extraction', 0.8, `${m}.{0,8}?${o}|${o}.{0,8}?${m}`);
+    // The literal start of each object: without one of them in the text the rule cannot match.
+    const needs = objects
+      .map((x) =>
+        foldPattern(x.split(/[\\(?*+|{[]/)[0])
+          .trim()
+          .slice(0, 6),
+      )
+      .filter((x) => x.length >= 2);
+    for (let k = before; k < r.length; k++) r[k].needs = needs;
+  }
   return r;
 }
 
@@ -791,6 +892,7 @@ export function matchRules(n: NormalizedText): RuleHit[] {
   const world = WORLD_VERBS.test(n.text);
   for (const rule of RULES) {
     if (rule.world && !world) continue;
+    if (rule.needs && !rule.needs.some((x) => n.text.includes(x))) continue;
     rule.re.re.lastIndex = 0;
     let m: RegExpExecArray | null;
     let count = 0;
