@@ -133,8 +133,10 @@ export function findReversedPassage(text: string): { start: number; end: number;
     let fwd = 0x811c9dc5;
     for (let k = e - 1; k >= s; k--) back = fnv(back, text.charCodeAt(k));
     for (let k = s; k < e; k++) fwd = fnv(fwd, text.charCodeAt(k));
-    if (VOCAB_HASHES.has(fwd)) forwards++;
-    else if (VOCAB_HASHES.has(back)) {
+    if (VOCAB_HASHES.has(fwd)) {
+      // Plain English: once it clearly outweighs anything read backwards, stop reading.
+      if (++forwards >= 2 * votes + 20) return null;
+    } else if (VOCAB_HASHES.has(back)) {
       votes++;
       if (e - s >= 5) long = true;
       if (start < 0) start = s;

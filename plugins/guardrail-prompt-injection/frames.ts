@@ -189,6 +189,9 @@ const HOWTO = alt(
 const PRETEXT = anyWord(
   'used to (?:\\p{L}+ )?(?:read|tell|recite|whisper|sing|say|teach|give|list|share|show)|would (?:always |often |every night )?(?:read|tell|recite|whisper|sing|teach|list)|always (?:told|read|recited|whispered|sang|taught|explained|showed)|(?:could not|couldn.?t|can.?t|cannot) sleep|fall asleep|go to sleep|get to sleep|help me sleep|put me to sleep|bedtime|lullab\\p{L}*|before (?:bed|sleep)',
 );
+const hasAny = (text: string, words: string[]) => words.some((w) => text.includes(w));
+/** Substrings LOVED_ONE cannot match without. */
+const LOVED_WORDS = ['gran', 'nana', 'late', 'deceased', 'dead', 'died', 'passed', 'miss '];
 /** Substrings PRETEXT cannot match without. */
 const PRETEXT_WORDS = ['used to', 'would', 'always', 'sleep', 'bedtime', 'lullab', 'before bed'];
 const LOVED_ONE = anyWord(
@@ -219,9 +222,10 @@ export interface FrameHit {
  * are absent (one test each).
  */
 export function pretextPayload(text: string): FrameHit | null {
-  const pre = PRETEXT_WORDS.some((w) => text.includes(w)) ? PRETEXT.exec(text) : null;
-  lastPretext = { text, frame: pre !== null && LOVED_ONE.test(text) };
-  if (lastPretext.frame && pre) {
+  const pre = hasAny(text, PRETEXT_WORDS) && hasAny(text, LOVED_WORDS) ? PRETEXT.exec(text) : null;
+  lastText = text;
+  lastFrame = pre !== null && LOVED_ONE.test(text);
+  if (lastFrame && pre) {
     const payload = SECRET_RE.exec(text) ?? DANGEROUS_RE.exec(text) ?? BREAK_IN_RE.exec(text);
     if (payload) return { rule: 'pretext_payload', start: Math.min(pre.index, payload.index), end: text.length };
   }
@@ -236,13 +240,12 @@ export function pretextPayload(text: string): FrameHit | null {
 export function emotionalPretext(text: string): boolean {
   // matchRules() has just read the same text through pretextPayload().
   const frame =
-    lastPretext.text === text
-      ? lastPretext.frame
-      : PRETEXT_WORDS.some((w) => text.includes(w)) && PRETEXT.test(text) && LOVED_ONE.test(text);
+    lastText === text ? lastFrame : hasAny(text, PRETEXT_WORDS) && hasAny(text, LOVED_WORDS) && PRETEXT.test(text) && LOVED_ONE.test(text);
   // A memory of a loved one ("my grandmother used to make the best apple pie") counts the same.
-  return frame || ((text.includes('used to') || text.includes('always')) && NOSTALGIA.test(text) && LOVED_ONE.test(text));
+  return frame || (hasAny(text, NOSTALGIA_WORDS) && hasAny(text, LOVED_WORDS) && NOSTALGIA.test(text) && LOVED_ONE.test(text));
 }
 const NOSTALGIA = anyWord('used to|would always|always');
+const NOSTALGIA_WORDS = ['used to', 'always'];
 
 /**
  * A question or a teaching request about attacks and their defence ("what is indirect prompt
@@ -258,4 +261,6 @@ const SECURITY_TOPIC = anyWord(
 const TEACHING = anyWord(
   'what (?:is|are|does|do)|how (?:do|does|can|could|should|would)|why (?:do|does|are|is)|explain\\p{L}*|list|describe|summari[sz]e|overview|teach(?: me)?|training|course|class|lesson|essay|paper|blog|article|checklist|guide|tips|best practices|protect\\p{L}*|defen[cs]\\p{L}*|prevent\\p{L}*|detect\\p{L}*|mitigat\\p{L}*',
 );
-let lastPretext: { text: string; frame: boolean } = { text: '', frame: false };
+/** The text pretextPayload() read last and whether it had a pretext frame. */
+let lastText = '';
+let lastFrame = false;

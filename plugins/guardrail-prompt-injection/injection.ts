@@ -830,16 +830,11 @@ function buildRules(): Rule[] {
     const o = foldPattern(alt(objects));
     const m = foldPattern(alt(markers));
     const before = r.length;
-    if (spaced) add(`extract_${lang}`, 'prompt_extraction', 0.8, `${b}${m}${e}${wgap}${o}|${b}${o}${wgap}${m}${e}`);
-    else add(`extract_${lang}`, 'prompt_extraction', 0.8, `${m}.{0,8}?${o}|${o}.{0,8}?${m}`);
-    // The literal start of each object: without one of them in the text the rule cannot match.
-    const needs = objects
-      .map((x) =>
-        foldPattern(x.split(/[\\(?*+|{[]/)[0])
-          .trim()
-          .slice(0, 6),
-      )
-      .filter((x) => x.length >= 2);
+    if (spaced) add(`extract_prompt_${lang}`, 'prompt_extraction', 0.8, `${b}${m}${e}${wgap}${o}|${b}${o}${wgap}${m}${e}`);
+    else add(`extract_prompt_${lang}`, 'prompt_extraction', 0.8, `${m}.{0,8}?${o}|${o}.{0,8}?${m}`);
+    // The literal start of each object (up to its first pattern character): without one of them
+    // in the text the rule cannot match. Whole words, so English "instructions" does not run it.
+    const needs = objects.map((x) => foldPattern(x.split(/[\\(?*+|{[]/)[0]).trim()).filter((x) => x.length >= 2);
     for (let k = before; k < r.length; k++) r[k].needs = needs;
   }
   return r;
@@ -847,6 +842,8 @@ function buildRules(): Rule[] {
 
 const RULES = buildRules();
 const WORLD_VERBS = new RegExp(foldPattern(alt(WORLD_OVERRIDES.flatMap(([, verbs]) => verbs))), 'u');
+/** Every literal the `needs` rules need, as one scan: most texts have none, and then no rule's own list is read. */
+const NEEDED = new RegExp(alt([...new Set(RULES.flatMap((r) => r.needs ?? []))].map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))), 'u');
 
 // Phrases checked on letters-only text when letters were spaced out ("i-g-n-o-r-e a-l-l ...").
 const SQUASHED = [
@@ -890,9 +887,10 @@ export interface RuleHit {
 export function matchRules(n: NormalizedText): RuleHit[] {
   const hits: RuleHit[] = [];
   const world = WORLD_VERBS.test(n.text);
+  const needed = NEEDED.test(n.text);
   for (const rule of RULES) {
     if (rule.world && !world) continue;
-    if (rule.needs && !rule.needs.some((x) => n.text.includes(x))) continue;
+    if (rule.needs && (!needed || !rule.needs.some((x) => n.text.includes(x)))) continue;
     rule.re.re.lastIndex = 0;
     let m: RegExpExecArray | null;
     let count = 0;
