@@ -254,7 +254,33 @@ const LEAD_INTRO = new Set(
 const LEAD_REQUEST = new Set('ask tell contact email call ping message invite remind'.split(' '));
 /** Irish and Scottish surname forms: a capital after O', Mc or Mac is a surname whatever the word. */
 const CLAN_SURNAME = /^(?:O['’]|Mc|Mac)\p{Lu}\p{Ll}/u;
-const THE_BEFORE = /(?:^|[^\p{L}])the\s+$/u;
+
+/** A word no lexicon knows, right before a known surname, is kept as its given name ("Jürgen Müller"). */
+function beforeSurname(lex: NameLexicon, lower: string[], words: string[], k: number): boolean {
+  return (
+    k + 1 < lower.length &&
+    (lex.last.has(lower[k + 1]) || CLAN_SURNAME.test(words[k + 1])) &&
+    !lex.common.has(lower[k]) &&
+    !NOT_NAMES.has(lower[k])
+  );
+}
+/** Whether a word from index `from` on is an O'/Mc/Mac surname (a loop: no closure per candidate). */
+function clanSurnameFrom(words: string[], from: number): boolean {
+  for (let k = from; k < words.length; k++) if (CLAN_SURNAME.test(words[k])) return true;
+  return false;
+}
+/** Whether no word from index `from` on is an everyday word. */
+function noEverydayWordFrom(lower: string[], from: number, lex: NameLexicon): boolean {
+  for (let k = from; k < lower.length; k++) if (lex.common.has(lower[k]) || NOT_NAMES.has(lower[k])) return false;
+  return true;
+}
+/** Whether "the" (lower case, a word of its own) and white space come right before `at`. */
+function theBefore(text: string, at: number): boolean {
+  let j = at;
+  while (j > 0 && SPACE.test(text[j - 1])) j--;
+  if (j === at || j < 3 || text.slice(j - 3, j) !== 'the') return false;
+  return j === 3 || !LETTER.test(text[j - 4]);
+}
 
 // Capitalised word runs: a first letter in upper case, the rest lower case (hyphens and
 // apostrophes allowed: O'Neil, Jean-Luc), optionally followed by an initial ("John F. Kennedy").
@@ -445,7 +471,7 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
       (lex.first.has(lower[1]) ||
         lex.last.has(lower[words.length - 1]) ||
         CLAN_SURNAME.test(words[words.length - 1]) ||
-        lower.slice(1).every((w) => !lex.common.has(w) && !NOT_NAMES.has(w)));
+        noEverydayWordFrom(lower, 1, lex));
     const leadIntro =
       leadRequest ||
       (LEAD_INTRO.has(lower[0]) && (words.length > 2 || (words.length === 2 && (lex.first.has(lower[1]) || lex.last.has(lower[1])))));
@@ -455,7 +481,7 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
     if (
       !leadIntro &&
       !lower.some((w) => lex.first.has(w) || lex.last.has(w)) &&
-      !words.some((w, k) => k > 0 && CLAN_SURNAME.test(w)) &&
+      !clanSurnameFrom(words, 1) &&
       !introAt(text, start) &&
       !honorificAt(text, start, lex.honorifics)
     )
@@ -473,19 +499,13 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
     const honorific = prevWord !== null && lex.honorifics.has(prevWord.toLowerCase()) && /^\p{Lu}/u.test(prevWord);
     // Score the run as a whole, trimming leading words that are clearly not names ("Yesterday John Smith").
     let i0 = leadIntro ? 1 : 0;
-    // A word no lexicon knows, right before a known surname, is kept as its given name ("Jürgen Müller").
-    const beforeSurname = (k: number) =>
-      k + 1 < personWords.length &&
-      (lex.last.has(personWords[k + 1]) || CLAN_SURNAME.test(words[k + 1])) &&
-      !lex.common.has(personWords[k]) &&
-      !NOT_NAMES.has(personWords[k]);
     while (
       i0 < personWords.length - 1 &&
       !lex.first.has(personWords[i0]) &&
       !lex.last.has(personWords[i0]) &&
       !intro &&
       !honorific &&
-      !beforeSurname(i0)
+      !beforeSurname(lex, personWords, words, i0)
     )
       i0++;
     const first = personWords[i0];
@@ -513,7 +533,7 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
     } else if (lex.first.has(first) && restLooksLikeSurname) {
       score = lex.last.has(rest[rest.length - 1]) ? 0.95 : 0.85;
       reason = 'first_last';
-    } else if (rest.length === 1 && beforeSurname(i0)) {
+    } else if (rest.length === 1 && beforeSurname(lex, personWords, words, i0)) {
       // A given name the gazetteer lacks before a surname it knows ("Chidi Okonkwo", "Tadeusz
       // Wiśniewski") or before an O'/Mc/Mac surname ("Aoife O'Sullivan").
       score = 0.8;
@@ -529,7 +549,7 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
     } else if (rest.length === 0 && lex.first.has(first)) {
       if (PLACEHOLDERS.has(first) || lex.weak.has(first)) continue;
       // "the Victoria line", "the Jordan valley": a lone name after "the" names a thing.
-      if (THE_BEFORE.test(text.slice(Math.max(0, spanStart - 8), spanStart))) continue;
+      if (theBefore(text, spanStart)) continue;
       const atStart = sentenceStart(text, spanStart);
       // Sentence-initial ambiguous words are mostly imperatives ("Mark the task", "Grant access").
       if (lex.ambiguous.has(first) && atStart) continue;
