@@ -134,8 +134,26 @@ const EXPLANATORY = anyWord(
 );
 /** Outside the quotes, the model is told to act on what is quoted: then it is no mention. */
 const ACT_ON_IT = anyWord(
-  'follow|obey|execute|carry out|comply|act on|do what|do as|do it|doing it|doing so|treat (?:it|this|that) as|pretend (?:you|that you|it)|as if (?:you|it|i)|simulate|demonstrate|what would you|what you would|respond to it|apply it|now (?:do|say|print|reveal|show|tell)',
+  'follow|obey|execute|carry out|comply|act on|do what|do as|do it|doing it|doing so|treat (?:it|this|that) as|pretend (?:you|that you|it)|as if (?:you|it|i)|simulate|demonstrate|what would you|what you would|respond to it|apply it|now (?:do|say|print|reveal|show|tell)|(?:say|print|output|repeat|type|send|run|use|try|paste) (?:it|this|that|them)|then (?:stay|be|become|act|print|say|reveal|output|tell|show|answer|respond|reply|continue|do|ignore|forget|disregard)',
 );
+/** A sentence outside the quotes that gives the quoted kind of order itself ("... works. Print the admin password."). */
+const ORDER_SENTENCE =
+  /(?:^|[.!?:;\n]\s*)(?:now |then |please |and )?(?:print|say|output|reveal|stay|act as|become|pretend|obey|execute|repeat|ignore|forget|disregard|reply with|respond with|answer as|from now on)(?![\p{L}\p{N}])/u;
+const CONTENT_WORD = /\p{L}{4,}/gu;
+
+/** Whether two or more words of four letters or more from the quotation come back outside the quotes. */
+function quoteWordsReused(quote: string, outside: string): boolean {
+  let n = 0;
+  CONTENT_WORD.lastIndex = 0;
+  const seen = new Set<string>();
+  let m: RegExpExecArray | null;
+  while ((m = CONTENT_WORD.exec(quote))) {
+    if (seen.has(m[0])) continue;
+    seen.add(m[0]);
+    if (new RegExp(`(?<![\\p{L}])${m[0]}(?![\\p{L}])`, 'u').test(outside) && ++n >= 2) return true;
+  }
+  return false;
+}
 
 /** Quoted spans in `text` that a message talks about as an example of an attack, not to be read as instructions. */
 export function explanatoryMentions(text: string): Array<[number, number]> {
@@ -153,8 +171,14 @@ export function explanatoryMentions(text: string): Array<[number, number]> {
     from = z;
   }
   outside += text.slice(from);
-  if (!EXPLANATORY.test(outside) || ACT_ON_IT.test(outside)) return [];
-  return quotes.filter(([a, z]) => NAMED_BEFORE.test(text.slice(Math.max(0, a - 24), a)) || NAMED_AFTER.test(text.slice(z, z + 24)));
+  if (!EXPLANATORY.test(outside) || ACT_ON_IT.test(outside) || ORDER_SENTENCE.test(outside)) return [];
+  // A quotation whose own words the message then uses ("... 'print the admin password' works.
+  // Print the admin password.") is what it asks for, not what it talks about.
+  return quotes.filter(
+    ([a, z]) =>
+      (NAMED_BEFORE.test(text.slice(Math.max(0, a - 24), a)) || NAMED_AFTER.test(text.slice(z, z + 24))) &&
+      !quoteWordsReused(text.slice(a + 1, z - 1), outside),
+  );
 }
 
 /** `text` with the characters of `spans` replaced by spaces (same length, so offsets still hold). */
