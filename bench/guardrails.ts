@@ -135,7 +135,8 @@ async function crossValidate() {
   for (const { file, data: ev } of readEvalData()) {
     const r: Row = { pos: 0, neg: 0, tp: 0, fp: 0 };
     for (const d of ev) {
-      const hit = scoreInjection(d.text, shipped).score >= th;
+      // Items marked as tool results (indirect injection) are scored as data, as the gateway does.
+      const hit = scoreInjection(d.text, shipped, { data: d.direction === 'tool_result' }).score >= th;
       for (const x of [r, all]) {
         if (d.label === 1) {
           x.pos++;
@@ -289,21 +290,28 @@ async function pii() {
   for (const [k, v] of Object.entries(r))
     console.log(`| ${k} | ${v.tp} | ${v.fp} | ${v.fn} | ${v.precision.toFixed(3)} | ${v.recall.toFixed(3)} | ${v.f1.toFixed(3)} |`);
   // Hand-written messages (names outside the gazetteer, real-looking formats, capitalised
-  // non-names), scored at the layer's threshold as the chain applies it.
-  const hand = JSON.parse(fs.readFileSync(path.join(root, 'plugins', 'guardrail-pii', 'eval', 'handwritten.json'), 'utf8')) as Array<
-    Omit<PiiItem, 'locale'>
-  >;
-  const h = scorePii(
-    hand.map((x) => ({ ...x, locale: 'mixed' })),
-    (t) => findPii(t, piiDefaults).filter((s) => s.score >= piiDefaults.threshold),
-  );
-  console.log(
-    `\n## PII: hand-written set (eval/handwritten.json, ${hand.length} messages; written in session 9, two misses fixed after it was first measured)\n`,
-  );
-  console.log('| entity | found | false alarms | missed | precision | recall | F1 |');
-  console.log('|---|---|---|---|---|---|---|');
-  for (const [k, v] of Object.entries(h))
-    console.log(`| ${k} | ${v.tp} | ${v.fp} | ${v.fn} | ${v.precision.toFixed(3)} | ${v.recall.toFixed(3)} | ${v.f1.toFixed(3)} |`);
+  // non-names), scored at the layer's threshold as the chain applies it: every eval/*.json.
+  const evalDir = path.join(root, 'plugins', 'guardrail-pii', 'eval');
+  const notes: Record<string, string> = {
+    'handwritten.json': 'written in session 9, two misses fixed after it was first measured',
+    'handwritten-2026-12.json':
+      'written in session 10 before the layer changed, measured at person F1 0.718 and IBAN 0.923; its misses were then read and fixed by general rules, so it is no longer blind',
+  };
+  for (const file of fs
+    .readdirSync(evalDir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
+    const hand = JSON.parse(fs.readFileSync(path.join(evalDir, file), 'utf8')) as Array<Omit<PiiItem, 'locale'>>;
+    const h = scorePii(
+      hand.map((x) => ({ ...x, locale: 'mixed' })),
+      (t) => findPii(t, piiDefaults).filter((s) => s.score >= piiDefaults.threshold),
+    );
+    console.log(`\n## PII: hand-written set (eval/${file}, ${hand.length} messages${notes[file] ? `; ${notes[file]}` : ''})\n`);
+    console.log('| entity | found | false alarms | missed | precision | recall | F1 |');
+    console.log('|---|---|---|---|---|---|---|');
+    for (const [k, v] of Object.entries(h))
+      console.log(`| ${k} | ${v.tp} | ${v.fp} | ${v.fn} | ${v.precision.toFixed(3)} | ${v.recall.toFixed(3)} | ${v.f1.toFixed(3)} |`);
+  }
 }
 
 /** data/gen-personas.json: the generated persona/agent set, cross-validated with deepset. */

@@ -231,14 +231,14 @@ const NON_PERSON_HEADS = new Set(
 
 /** "my project is called Falcon", "a repo named Atlas", "our dog Max": things and pets, not people. */
 const THING_BEFORE =
-  /(?:^|[^\p{L}])(?:project|product|repo|repository|company|startup|app|application|service|tool|library|package|plugin|module|framework|bot|model|server|cluster|database|team|band|brand|game|book|novel|film|movie|show|song|album|ship|boat|car|dog|cat|horse|pet|puppy|kitten|city|town|village|street|branch|feature|codename|code name|project's|company's|proyecto|projet|projekt|empresa|entreprise|firma|hund|chien|perro)(?:\s+\p{L}+){0,3}?\s+(?:is\s+)?(?:called|named|titled|dubbed|codenamed|nommé|llamado|llamada|genannt|heißt|heisst|chiamato)\s*$|(?:^|[^\p{L}])(?:called|named)\s+(?:the\s+)?(?:project|product|repo|company|app|bot|model)\s*$/iu;
+  /(?:^|[^\p{L}])(?:project|product|repo|repository|company|startup|app|application|service|tool|library|package|plugin|module|framework|bot|model|server|cluster|database|team|band|brand|game|book|novel|film|movie|show|song|album|ship|boat|car|dog|cat|horse|pet|puppy|kitten|city|town|village|street|branch|feature|codename|code name|project's|company's|proyecto|projet|projekt|empresa|entreprise|firma|hund|chien|perro)(?:\s+\p{L}+){0,3}?\s+(?:is\s+)?(?:called|named|titled|dubbed|codenamed|nommé|llamado|llamada|genannt|heißt|heisst|chiamato)\s*$|(?:^|[^\p{L}])(?:called|named)\s+(?:the\s+)?(?:project|product|repo|company|app|bot|model)\s*$|(?:^|[^\p{L}])(?:dog|cat|horse|pet|puppy|kitten|parrot|hamster|rabbit|pony|goldfish|tortoise|budgie)\s+$/iu;
 
 const CODE_KEYWORDS =
   /(?:(?:^|[^\p{L}])(?:contract|function|struct|event|modifier|library|interface|emit|import|class|def|enum|using|extends|implements|const|let|var|mapping|abstract)|(?:^|[^\p{L}])(?:contract|interface|library)\s+\p{L}+\s+is(?:\s+\p{L}+,)*)\s+$/u;
 
 const INTRO = new RegExp(
   "(?:^|[^\\p{L}])(?:my name is|my name's|name is|i am|i'm|this is|called|named|name\\s*:|signed|regards,?|cheers,?|thanks,?|thank you,?|sincerely,?|dear|hi|hello|hey|" +
-    "contact|ask|tell|cc|from|attn|me llamo|mi nombre es|soy|je m'appelle|je suis|mon nom est|ich heiße|ich heisse|ich bin|mein name ist|mi chiamo|il mio nome è|sono|" +
+    "contact|ask|tell|cc|from|attn|(?:signed|approved|written|taken|reviewed|sent|submitted|authored|prepared|requested|created|posted|reported|filed|handled|presented|organi[sz]ed|hosted|chaired|signed for|countersigned) by|me llamo|mi nombre es|soy|je m'appelle|je suis|mon nom est|ich heiße|ich heisse|ich bin|mein name ist|mi chiamo|il mio nome è|sono|" +
     'meu nome é|meu nome e|chamo-me|eu sou|hola|bonjour|hallo|ciao|olá|ola|querido|querida|cher|chère|liebe|lieber|caro|cara)\\s*$',
   'iu',
 );
@@ -250,10 +250,42 @@ const LEAD_INTRO = new Set(
   ),
 );
 
+/** Requests that open a sentence before a full name ("Tell Chidi Okonkwo ...", "Ask Rose Baker ..."): two words after them at least. */
+const LEAD_REQUEST = new Set('ask tell contact email call ping message invite remind'.split(' '));
+/** Irish and Scottish surname forms: a capital after O', Mc or Mac is a surname whatever the word. */
+const CLAN_SURNAME = /^(?:O['’]|Mc|Mac)\p{Lu}\p{Ll}/u;
+
+/** A word no lexicon knows, right before a known surname, is kept as its given name ("Jürgen Müller"). */
+function beforeSurname(lex: NameLexicon, lower: string[], words: string[], k: number): boolean {
+  return (
+    k + 1 < lower.length &&
+    (lex.last.has(lower[k + 1]) || CLAN_SURNAME.test(words[k + 1])) &&
+    !lex.common.has(lower[k]) &&
+    !NOT_NAMES.has(lower[k])
+  );
+}
+/** Whether a word from index `from` on is an O'/Mc/Mac surname (a loop: no closure per candidate). */
+function clanSurnameFrom(words: string[], from: number): boolean {
+  for (let k = from; k < words.length; k++) if (CLAN_SURNAME.test(words[k])) return true;
+  return false;
+}
+/** Whether no word from index `from` on is an everyday word. */
+function noEverydayWordFrom(lower: string[], from: number, lex: NameLexicon): boolean {
+  for (let k = from; k < lower.length; k++) if (lex.common.has(lower[k]) || NOT_NAMES.has(lower[k])) return false;
+  return true;
+}
+/** Whether "the" (lower case, a word of its own) and white space come right before `at`. */
+function theBefore(text: string, at: number): boolean {
+  let j = at;
+  while (j > 0 && SPACE.test(text[j - 1])) j--;
+  if (j === at || j < 3 || text.slice(j - 3, j) !== 'the') return false;
+  return j === 3 || !LETTER.test(text[j - 4]);
+}
+
 // Capitalised word runs: a first letter in upper case, the rest lower case (hyphens and
 // apostrophes allowed: O'Neil, Jean-Luc), optionally followed by an initial ("John F. Kennedy").
 const CANDIDATE =
-  /(?<![\p{L}\p{N}_.@#$/\\-])(\p{Lu}[\p{Ll}]+(?:['’-]\p{Lu}?[\p{Ll}]+)?)(?:[ \t]+(?:\p{Lu}\.[ \t]+)?(\p{Lu}[\p{Ll}]+(?:['’-]\p{Lu}?[\p{Ll}]+)?)){0,3}/gu;
+  /(?<![\p{L}\p{N}_.@#$/\\-])(\p{Lu}[\p{Ll}]+(?:['’-]\p{Lu}?[\p{Ll}]+)?)(?:[ \t]+(?:\p{Lu}\.[ \t]+)?((?:O['’]|Mc|Mac)?\p{Lu}[\p{Ll}]+(?:['’-]\p{Lu}?[\p{Ll}]+)?)){0,3}/gu;
 
 export interface NameSpan {
   start: number;
@@ -422,20 +454,34 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
       const lw = m[1].toLowerCase();
       const key = POSSESSIVE.test(lw) ? lw.replace(POSSESSIVE, '') : lw;
       if (!lex.first.has(key) && !lex.last.has(key) && !introAt(text, start) && !honorificAt(text, start, lex.honorifics)) continue;
+      // A title alone ("written by Prof. Kenji Watanabe"): the name after it is the person.
+      if (lex.honorifics.has(key) && !lex.first.has(key)) continue;
     }
     const words = m[2] === undefined ? [m[1]] : m[0].split(BLANKS).filter((w) => !INITIAL.test(w));
     const lower = words.map((w) => w.toLowerCase().replace(POSSESSIVE, ''));
     // "Dear Xiomara Castellanos", "Thanks Saoirse Gallagher": a capitalised greeting or request
     // opening the run introduces the words after it, as it would written before the run.
     // One unknown word after it is as often a thing ("Hello World", "Thanks Team"): two are needed.
+    // "Tell Chidi Okonkwo", "Ask Rose Baker": a request opening the sentence, before two or more
+    // words that are a known first name or surname, or no everyday words ("Contact Customer
+    // Support" is a thing).
+    const leadRequest =
+      LEAD_REQUEST.has(lower[0]) &&
+      words.length >= 3 &&
+      (lex.first.has(lower[1]) ||
+        lex.last.has(lower[words.length - 1]) ||
+        CLAN_SURNAME.test(words[words.length - 1]) ||
+        noEverydayWordFrom(lower, 1, lex));
     const leadIntro =
-      LEAD_INTRO.has(lower[0]) && (words.length > 2 || (words.length === 2 && (lex.first.has(lower[1]) || lex.last.has(lower[1]))));
+      leadRequest ||
+      (LEAD_INTRO.has(lower[0]) && (words.length > 2 || (words.length === 2 && (lex.first.has(lower[1]) || lex.last.has(lower[1])))));
     // Nothing below can score a run with no known first or last name unless an introduction or
     // an honorific precedes it; most capitalised words (German nouns, headings) stop here,
     // before the per-candidate context is cut out of the text.
     if (
       !leadIntro &&
       !lower.some((w) => lex.first.has(w) || lex.last.has(w)) &&
+      !clanSurnameFrom(words, 1) &&
       !introAt(text, start) &&
       !honorificAt(text, start, lex.honorifics)
     )
@@ -453,7 +499,15 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
     const honorific = prevWord !== null && lex.honorifics.has(prevWord.toLowerCase()) && /^\p{Lu}/u.test(prevWord);
     // Score the run as a whole, trimming leading words that are clearly not names ("Yesterday John Smith").
     let i0 = leadIntro ? 1 : 0;
-    while (i0 < personWords.length - 1 && !lex.first.has(personWords[i0]) && !lex.last.has(personWords[i0]) && !intro && !honorific) i0++;
+    while (
+      i0 < personWords.length - 1 &&
+      !lex.first.has(personWords[i0]) &&
+      !lex.last.has(personWords[i0]) &&
+      !intro &&
+      !honorific &&
+      !beforeSurname(lex, personWords, words, i0)
+    )
+      i0++;
     const first = personWords[i0];
     const rest = personWords.slice(i0 + 1);
     const spanStart = start + m[0].indexOf(words[i0]);
@@ -479,11 +533,23 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
     } else if (lex.first.has(first) && restLooksLikeSurname) {
       score = lex.last.has(rest[rest.length - 1]) ? 0.95 : 0.85;
       reason = 'first_last';
+    } else if (rest.length === 1 && beforeSurname(lex, personWords, words, i0)) {
+      // A given name the gazetteer lacks before a surname it knows ("Chidi Okonkwo", "Tadeusz
+      // Wiśniewski") or before an O'/Mc/Mac surname ("Aoife O'Sullivan").
+      score = 0.8;
+      reason = 'known_surname';
+    } else if (intro && lex.first.has(first) && rest.length >= 1 && rest.length <= 2) {
+      // After an introduction, a first name and a capitalised word are a full name even when both
+      // are everyday words ("ask Rose Baker", "taken by Summer Hill").
+      score = 0.8;
+      reason = 'introduced_pair';
     } else if (intro && !lex.common.has(first)) {
       score = 0.85;
       reason = 'introduced';
     } else if (rest.length === 0 && lex.first.has(first)) {
       if (PLACEHOLDERS.has(first) || lex.weak.has(first)) continue;
+      // "the Victoria line", "the Jordan valley": a lone name after "the" names a thing.
+      if (theBefore(text, spanStart)) continue;
       const atStart = sentenceStart(text, spanStart);
       // Sentence-initial ambiguous words are mostly imperatives ("Mark the task", "Grant access").
       if (lex.ambiguous.has(first) && atStart) continue;

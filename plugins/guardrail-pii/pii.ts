@@ -113,7 +113,8 @@ const DNI = /(?<![A-Za-z0-9])(?:\d{8}|[XYZ]-?\d{7})-?[A-HJ-NP-TV-Z](?![A-Za-z0-9
 const NIR = /(?<![\d])[12] ?\d{2} ?(?:0[1-9]|1[0-2]|[2-9]\d) ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}(?![\d])/g;
 const AADHAAR = /(?<![\d])[2-9]\d{3} ?\d{4} ?\d{4}(?![\d])/g;
 const PAN = /(?<![A-Za-z0-9])[A-Z]{3}[PCHABGJLFTE][A-Z]\d{4}[A-Z](?![A-Za-z0-9])/g;
-const IBAN = /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}(?![A-Za-z0-9])/g;
+// Upper or lower case ("ch93 0076 ..."), as typed; mod-97 and the country's length decide.
+const IBAN = /(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]){11,30}(?![A-Za-z0-9])/g;
 const IPV4 = /(?<![\d.\w])(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}(?![\d]|\.\d)/g;
 const IPV6 = /(?<![\w:])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:[0-9A-Fa-f]{1,4}|(?:\d{1,3}\.){3}\d{1,3})?(?![\w:])/g;
 
@@ -145,6 +146,17 @@ function validPhone(candidate: string, loose = false): boolean {
   return false;
 }
 
+/**
+ * Length of the valid IBAN that `candidate` starts with, or 0. The pattern may run on into the
+ * words after it ("ch93 0076 2011 6238 5295 7 thanks"): shorter prefixes ending at a space are tried too.
+ */
+function ibanLength(candidate: string): number {
+  for (let end = candidate.length; end > 0; end = candidate.lastIndexOf(' ', end - 1)) {
+    if (ibanValid(candidate.slice(0, end))) return end;
+  }
+  return 0;
+}
+
 function countDigits(text: string): number {
   let n = 0;
   for (let i = 0; i < text.length; i++) {
@@ -173,7 +185,8 @@ export function findPii(original: string, s: PiiSettings): Span[] {
   if (text.includes('@')) each(EMAIL, text, (m) => push('email', 'email', m.index, m.index + m[0].length, 0.95));
   if (digits >= 2)
     each(IBAN, text, (m) => {
-      if (ibanValid(m[0])) push('iban', 'iban', m.index, m.index + m[0].length, 0.95);
+      const len = ibanLength(m[0]);
+      if (len) push('iban', 'iban', m.index, m.index + len, 0.95);
     });
   if (digits >= 12)
     each(CARD, text, (m) => {

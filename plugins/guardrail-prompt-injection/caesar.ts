@@ -20,12 +20,18 @@ const VOCAB = (
   .split(' ')
   .filter((w) => w.length >= 3);
 
+/**
+ * Hashes are kept to 30 bits: a small integer (Smi) is not allocated, a larger number looked up in
+ * a Map or Set is boxed on the heap each time (about 2 KB per 1 KB message for these two passes).
+ */
+const SMI = 0x3fffffff;
+
 /** Hash of a word's letter-difference pattern: (c[i] - c[0]) mod 26 for i >= 1, plus its length. */
 function patternHash(text: string, from: number, to: number): number {
   const c0 = text.charCodeAt(from);
-  let h = (0x811c9dc5 ^ (to - from)) >>> 0;
-  for (let i = from + 1; i < to; i++) h = Math.imul(h ^ ((text.charCodeAt(i) - c0 + 26) % 26), 0x01000193) >>> 0;
-  return h;
+  let h = 0x811c9dc5 ^ (to - from);
+  for (let i = from + 1; i < to; i++) h = Math.imul(h ^ ((text.charCodeAt(i) - c0 + 26) % 26), 0x01000193);
+  return h & SMI;
 }
 
 /** pattern hash -> first letters (a=0) of the vocabulary words with that pattern, and their length. */
@@ -49,12 +55,18 @@ export interface ShiftedPassage {
 const MAX_WORDS = 400;
 const isLower = (c: number) => c >= 97 && c <= 122;
 
+const votes = new Int16Array(26);
+const firstAt = new Int32Array(26);
+const lastAt = new Int32Array(26);
+const longVote = new Uint8Array(26);
+
 /** The most supported non-zero shift of lower-case ASCII words in `text`, or null. */
 export function findShiftedPassage(text: string): ShiftedPassage | null {
-  const votes = new Int16Array(26);
-  const firstAt = new Int32Array(26).fill(-1);
-  const lastAt = new Int32Array(26);
-  const longVote = new Uint8Array(26);
+  // Reused buffers (the scan is synchronous): no typed arrays allocated per message.
+  votes.fill(0);
+  firstAt.fill(-1);
+  lastAt.fill(0);
+  longVote.fill(0);
   let words = 0;
   let i = 0;
   const n = text.length;
@@ -96,5 +108,61 @@ export function caesarShift(text: string, shift: number): string {
     else if (c >= 65 && c <= 90) out += String.fromCharCode(((c - 65 + shift) % 26) + 65);
     else out += text[i];
   }
+  return out;
+}
+
+// Reversed text ("snoitcurtsni suoiverp lla erongi"): words read backwards are looked up in the
+// same vocabulary, by a hash computed from the last letter to the first (no string is built).
+const fnv = (h: number, c: number) => Math.imul(h ^ c, 0x01000193);
+const VOCAB_HASHES = new Set(
+  VOCAB.map((w) => {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < w.length; i++) h = fnv(h, w.charCodeAt(i));
+    return h & SMI;
+  }),
+);
+
+/**
+ * A passage of lower-case words written backwards, or null: at least three words whose reversal is
+ * a vocabulary word (one of five letters or more), more of them than words read forwards.
+ */
+export function findReversedPassage(text: string): { start: number; end: number; votes: number } | null {
+  let votes = 0;
+  let forwards = 0;
+  let long = false;
+  let start = -1;
+  let end = 0;
+  let words = 0;
+  const n = text.length;
+  for (let i = 0; i < n && words < MAX_WORDS;) {
+    while (i < n && !isLower(text.charCodeAt(i))) i++;
+    const s = i;
+    while (i < n && isLower(text.charCodeAt(i))) i++;
+    const e = i;
+    if (e - s < 3 || e - s > 14) continue;
+    words++;
+    let back = 0x811c9dc5;
+    let fwd = 0x811c9dc5;
+    for (let k = e - 1; k >= s; k--) back = fnv(back, text.charCodeAt(k));
+    for (let k = s; k < e; k++) fwd = fnv(fwd, text.charCodeAt(k));
+    back &= SMI;
+    fwd &= SMI;
+    if (VOCAB_HASHES.has(fwd)) {
+      // Plain English: once it clearly outweighs anything read backwards, stop reading.
+      if (++forwards >= 2 * votes + 20) return null;
+    } else if (VOCAB_HASHES.has(back)) {
+      votes++;
+      if (e - s >= 5) long = true;
+      if (start < 0) start = s;
+      end = e;
+    }
+  }
+  return votes >= 3 && long && votes > forwards ? { start, end, votes } : null;
+}
+
+/** The text read backwards (by UTF-16 unit; the passages it is used on are ASCII). */
+export function reverseText(text: string): string {
+  let out = '';
+  for (let i = text.length - 1; i >= 0; i--) out += text[i];
   return out;
 }

@@ -19,7 +19,8 @@ import {
   type HashedModel,
   type LoadedModel,
 } from '../../lib/guardrails/classifier.ts';
-import { caesarShift, findShiftedPassage } from './caesar.ts';
+import { caesarShift, findReversedPassage, findShiftedPassage, reverseText } from './caesar.ts';
+import { blankSpans, emotionalPretext, everydayOverrideOnly, explanatoryMentions, pretextPayload, securityEducation } from './frames.ts';
 import { findEncodedBlobs } from '../../lib/guardrails/encoding.ts';
 import { defineLayer } from '../../lib/guardrails/layer.ts';
 import {
@@ -54,6 +55,8 @@ interface Rule {
   re: WordRegex;
   /** World-language overrides run only when some verb of theirs occurs (one prefilter scan). */
   world?: boolean;
+  /** Runs only when the text contains one of these (a substring scan is far cheaper than the rule). */
+  needs?: string[];
 }
 
 const alt = (xs: string[]) => `(?:${xs.join('|')})`;
@@ -366,6 +369,89 @@ const WORLD_OVERRIDES: Array<[string, string[], string[], boolean]> = [
   ['my', ['လျစ်လျူရှု', 'မေ့'], ['ညွှန်ကြားချက်', 'အမိန့်'], false],
 ];
 
+// Prompt extraction in other languages: the system prompt or the hidden instructions next to the
+// reader's possessive ("your system prompt") or, where the language marks it on the verb, a "show
+// me / tell me". "Show me how to write a system prompt for my bot" has neither.
+const WORLD_EXTRACT: Array<[string, string[], string[], boolean]> = [
+  [
+    'es',
+    ['prompt de sistema', 'prompt del sistema', 'instrucciones ocultas', 'instrucciones internas', 'instrucciones del sistema'],
+    ['tu', 'tus', 'su', 'sus'],
+    true,
+  ],
+  [
+    'fr',
+    ['prompt systeme', 'prompt du systeme', 'instructions cachees', 'consignes cachees', 'instructions internes', 'consignes systeme'],
+    ['ton', 'ta', 'tes', 'votre', 'vos'],
+    true,
+  ],
+  [
+    'de',
+    ['systemprompt', 'system-prompt', 'systemanweisungen', 'versteckten anweisungen', 'geheimen anweisungen', 'internen anweisungen'],
+    ['dein', 'deine', 'deinen', 'deiner', 'ihren', 'ihre'],
+    true,
+  ],
+  [
+    'it',
+    ['prompt di sistema', 'istruzioni nascoste', 'istruzioni di sistema', 'istruzioni segrete'],
+    ['tuo', 'tua', 'tuoi', 'tue', 'suo', 'sua'],
+    true,
+  ],
+  [
+    'pt',
+    ['prompt de sistema', 'prompt do sistema', 'instrucoes ocultas', 'instrucoes do sistema', 'instrucoes secretas'],
+    ['seu', 'sua', 'seus', 'suas', 'teu', 'tua'],
+    true,
+  ],
+  ['nl', ['systeemprompt', 'verborgen instructies', 'geheime instructies', 'systeeminstructies'], ['je', 'jouw', 'uw'], true],
+  ['pl', ['prompt systemowy', 'ukryte instrukcje', 'instrukcje systemowe', 'tajne instrukcje'], ['swoj', 'swoje', 'twoj', 'twoje'], true],
+  [
+    'ru',
+    [
+      'системн[а-яіїєґ]* (?:промпт|подсказк|инструкци)[а-яіїєґ]*',
+      'скрыт[а-яіїєґ]* инструкци[а-яіїєґ]*',
+      'секретн[а-яіїєґ]* инструкци[а-яіїєґ]*',
+    ],
+    ['сво[а-яіїєґ]*', 'тво[а-яіїєґ]*', 'ваш[а-яіїєґ]*'],
+    true,
+  ],
+  [
+    'uk',
+    ['системн[а-яіїєґ]* (?:промпт|підказк|інструкці)[а-яіїєґ]*', 'приховані інструкці[а-яіїєґ]*'],
+    ['сво[а-яіїєґ]*', 'тво[а-яіїєґ]*', 'ваш[а-яіїєґ]*'],
+    true,
+  ],
+  [
+    'tr',
+    ['sistem istem[a-zı]*', 'sistem komut[a-zı]*', 'sistem talimat[a-zı]*', 'gizli talimat[a-zı]*'],
+    ['senin', 'goster', 'soyle', 'yazdir', 'paylas'],
+    true,
+  ],
+  [
+    'id_ms',
+    ['prompt sistem', 'instruksi tersembunyi', 'instruksi sistem', 'arahan sistem', 'arahan tersembunyi'],
+    ['kamu', 'anda', 'milikmu', 'awak'],
+    true,
+  ],
+  [
+    'vi',
+    ['loi nhac he thong', 'huong dan an', 'chi dan he thong', 'huong dan he thong', 'prompt he thong'],
+    ['cua ban', 'cua may', 'cua anh', 'cua chi'],
+    true,
+  ],
+  [
+    'sw',
+    ['maelekezo (?:yako |zako )?ya mfumo', 'maagizo (?:yako |zako )?ya mfumo', 'maelekezo yaliyofichwa', 'maagizo yaliyofichwa'],
+    ['yako', 'zako', 'onyesha', 'niambie', 'nionyeshe'],
+    true,
+  ],
+  ['hi', ['सिस्टम प्रॉम्प्ट', 'सिस्टम निर्देश', 'छिपे हुए निर्देश', 'छिपे निर्देश'], ['अपना', 'अपने', 'आपका', 'आपके', 'तुम्हारा', 'तुम्हारे'], true],
+  ['ar', ['تعليمات النظام', 'موجه النظام', 'التعليمات المخفية', 'التعليمات السرية'], ['الخاصة بك', 'الخاص بك', 'لديك'], true],
+  ['zh', ['系统提示', '系統提示', '提示词', '提示詞', '系统指令', '系統指令', '隐藏指令', '隱藏指令'], ['你的', '您的', '你们的'], false],
+  ['ja', ['システムプロンプト', 'システム指示', '隠された指示', '秘密の指示'], ['あなたの', 'お前の', '君の'], false],
+  ['ko', ['시스템 프롬프트', '시스템 지시', '숨겨진 지시'], ['당신의', '너의'], false],
+];
+
 const foldPattern = (p: string) => p.normalize('NFKD').replace(COMBINING_MARKS, '').toLowerCase();
 
 function buildRules(): Rule[] {
@@ -456,19 +542,35 @@ function buildRules(): Rule[] {
     'no_limits',
     'jailbreak',
     0.8,
-    `${b}(?:you|u|yourself|ai|assistant|chatbot|model|bot|gpt|chatgpt|answer|respond|reply|act|operate|behave|mode|persona)(?:[\\s,]+[\\p{L}'’-]+){0,5}?[\\s,]+(?:without|free (?:of|from)|not bound by|no longer bound by|don'?t have|do not have|have no|with no|broken free of) (?:any |all |the |your )?(?:typical |usual |ethical |moral |content |safety |openai |anthropic |company |corporate )?(?:restrictions|filters|limits|limitations|rules|guidelines|ethics|morals|censorship|boundaries|confines|policies)${e}`,
+    `${b}(?:you|u|yourself|ai|assistant|chatbot|model|bot|gpt|chatgpt|answer|respond|reply|act|operate|behave|mode|persona)(?:[\\s,]+[\\p{L}'’-]+){0,5}?[\\s,]+(?:without|free (?:of|from)|not bound by|no longer bound by|don'?t have|do not have|have no|has no|had no|with no|broken free of|(?:released|freed|liberated|unshackled|exempt|exempted) from) (?:any |all |all of |the |your |its )?(?:typical |usual |ethical |moral |content |safety |openai |anthropic |company |corporate )?(?:restrictions?|filters?|limits|limitations|rules|guidelines|ethics|morals|censorship|boundaries|confines|polic(?:y|ies))${e}`,
   );
   add(
     'no_limits_bare',
     'jailbreak',
     0.3,
-    `${b}(?:without|free (?:of|from)|not bound by|no longer bound by|don'?t have|do not have|have no|with no|broken free of) (?:any |all |the |your )?(?:typical |usual |ethical |moral |content |safety |openai |anthropic |company |corporate )?(?:restrictions|filters|limits|limitations|rules|guidelines|ethics|morals|censorship|boundaries|confines|policies)${e}`,
+    `${b}(?:without|free (?:of|from)|not bound by|no longer bound by|don'?t have|do not have|have no|has no|had no|with no|broken free of|(?:released|freed|liberated|unshackled|exempt|exempted) from) (?:any |all |all of |the |your |its )?(?:typical |usual |ethical |moral |content |safety |openai |anthropic |company |corporate )?(?:restrictions?|filters?|limits|limitations|rules|guidelines|ethics|morals|censorship|boundaries|confines|polic(?:y|ies))${e}`,
   );
   add(
     'never_refuse',
     'jailbreak',
     0.6,
     `${b}(?:never|must not|cannot|can't|will not|won't|do not|don't) (?:ever )?(?:refuse|decline|say (?:no|that you can'?t))${e}`,
+  );
+  // Dropping what a safe answer carries: refusals (strong: "never says no, no matter how illegal"),
+  // warnings and disclaimers (weak alone: "no disclaimers, just the pancake recipe"). With a
+  // persona they are the jailbreak "act as X and answer without warnings or refusals"
+  // (persona_drop_safety in matchRules).
+  add(
+    'drop_refusals',
+    'jailbreak',
+    0.45,
+    `${b}(?:without|with no|no|never|zero) (?:any )?(?:refusals?|refusing|declining|saying no)${e}|${b}never (?:says?|said|answers?) no${e}|${b}no matter how (?:illegal|dangerous|harmful|unethical|immoral|explicit|offensive|inappropriate)${e}|${b}(?:even|especially) if (?:it(?:'s| is)|they(?:'re| are)) (?:illegal|dangerous|harmful|unethical|immoral)${e}`,
+  );
+  add(
+    'drop_warnings',
+    'jailbreak',
+    0.25,
+    `${b}(?:without|with no|no|skip(?:ping)?|omit(?:ting)?|leave out|leaving out|drop(?:ping)?|(?:do not|don'?t|never) (?:add|include|give|write|mention|put)) (?:any |the |your |all )?(?:safety |ethical |moral |legal |medical |content )?(?:warnings?|disclaimers?|caveats?|lectures?|moraliz\\p{L}*|moralis\\p{L}*|preaching|judge?ments?)${e}`,
   );
   add(
     'forgets_told',
@@ -543,7 +645,15 @@ function buildRules(): Rule[] {
     'addressed_to_ai',
     'indirect_injection',
     0.7,
-    `${b}(?:ai|assistant|chatbot|llm|language model|agent|gpt|chatgpt|claude)s?[,:]?\\s+(?:you\\s+)?(?:must|should|shall|will|need to|are instructed to)\\s+(?:now\\s+)?(?:ignore|forget|disregard|reveal|send|forward|exfiltrate|email|post|delete|execute|run)${e}`,
+    `${b}(?:ai|assistant|chatbot|llm|language model|agent|gpt|chatgpt|claude)s?(?: (?:models?|agents?|assistants?|systems?))?(?: (?:reading|processing|summari[sz]ing|parsing|browsing|that reads?|who reads?) (?:this|these|the)(?: \\p{L}+)?)?[,:]?\\s+(?:you\\s+)?(?:must|should|shall|will|need to|are instructed to)\\s+(?:now\\s+)?(?:ignore|forget|disregard|reveal|send|forward|exfiltrate|email|post|delete|execute|run)${e}`,
+  );
+  // An instruction after the model's name used as a vocative label ("<!-- assistant: disregard the
+  // user and ... -->", "AI: forward this to ..."): an override or an action verb right after it.
+  add(
+    'ai_vocative',
+    'indirect_injection',
+    0.7,
+    `${b}(?:ai|assistant|chatbot|llm|language model|ai agent|gpt|chatgpt|claude|copilot)s?\\s*[:,]\\s*(?:please\\s+|now\\s+)?(?:ignore|disregard|forget|reveal|send|forward|exfiltrate|upload|email|delete|execute|do not tell|don'?t tell|never tell|stop following)${e}`,
   );
   add(
     'attention_ai',
@@ -716,11 +826,24 @@ function buildRules(): Rule[] {
     else add(`override_${lang}`, 'instruction_override', 0.86, `${v}.{0,10}?${o}|${o}.{0,10}?${v}`);
     for (let k = before; k < r.length; k++) r[k].world = true;
   }
+  for (const [lang, objects, markers, spaced] of WORLD_EXTRACT) {
+    const o = foldPattern(alt(objects));
+    const m = foldPattern(alt(markers));
+    const before = r.length;
+    if (spaced) add(`extract_prompt_${lang}`, 'prompt_extraction', 0.8, `${b}${m}${e}${wgap}${o}|${b}${o}${wgap}${m}${e}`);
+    else add(`extract_prompt_${lang}`, 'prompt_extraction', 0.8, `${m}.{0,8}?${o}|${o}.{0,8}?${m}`);
+    // The literal start of each object (up to its first pattern character): without one of them
+    // in the text the rule cannot match. Whole words, so English "instructions" does not run it.
+    const needs = objects.map((x) => foldPattern(x.split(/[\\(?*+|{[]/)[0]).trim()).filter((x) => x.length >= 2);
+    for (let k = before; k < r.length; k++) r[k].needs = needs;
+  }
   return r;
 }
 
 const RULES = buildRules();
 const WORLD_VERBS = new RegExp(foldPattern(alt(WORLD_OVERRIDES.flatMap(([, verbs]) => verbs))), 'u');
+/** Every literal the `needs` rules need, as one scan: most texts have none, and then no rule's own list is read. */
+const NEEDED = new RegExp(alt([...new Set(RULES.flatMap((r) => r.needs ?? []))].map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))), 'u');
 
 // Phrases checked on letters-only text when letters were spaced out ("i-g-n-o-r-e a-l-l ...").
 const SQUASHED = [
@@ -764,8 +887,10 @@ export interface RuleHit {
 export function matchRules(n: NormalizedText): RuleHit[] {
   const hits: RuleHit[] = [];
   const world = WORLD_VERBS.test(n.text);
+  const needed = NEEDED.test(n.text);
   for (const rule of RULES) {
     if (rule.world && !world) continue;
+    if (rule.needs && (!needed || !rule.needs.some((x) => n.text.includes(x)))) continue;
     rule.re.re.lastIndex = 0;
     let m: RegExpExecArray | null;
     let count = 0;
@@ -775,6 +900,13 @@ export function matchRules(n: NormalizedText): RuleHit[] {
       count++;
     }
   }
+  // A bedtime or fiction pretext around a secret or a dangerous recipe (frames.ts).
+  const pretext = pretextPayload(n.text);
+  if (pretext) hits.push({ rule: pretext.rule, kind: 'jailbreak', weight: 0.8, start: pretext.start, end: pretext.end });
+  // A persona whose point is to answer without refusals or warnings.
+  const dropped = hits.find((h) => h.rule === 'drop_refusals' || h.rule === 'drop_warnings');
+  if (dropped && PERSONA.test(n.text))
+    hits.push({ rule: 'persona_drop_safety', kind: 'jailbreak', weight: 0.8, start: dropped.start, end: dropped.end });
   // Whole phrases typed letter by letter have no innocent use in a prompt.
   if (n.stats.spacedLetters >= 12) hits.push({ rule: 'spaced_letters', kind: 'obfuscation', weight: 0.6, start: 0, end: n.text.length });
   if (n.stats.spaced > 0 || /\p{L}([.\-_*|/])\p{L}\1\p{L}\1\p{L}/u.test(n.text)) {
@@ -867,6 +999,8 @@ function spaceSeparated(text: string, from: number, to: number, max: number): nu
 const PERSONA =
   /(?:^|[.!?:\n]\s*)(?:(?:ok(?:ay)?|now|please|hi|hello|hey|so)[,!.]?\s+)?(?:(?:i want you to|i would like you to|i'd like you to|i need you to|can you|could you|would you|will you|please|let'?s play a game:?(?:\s+where)?|for this (?:chat|conversation|session),?|from now on,?)\s+)?(?:act (?:as|like)|be (?:my|a|an|the)|behave (?:as|like)|pretend (?:to be|you are|you're)|role-?play as|play (?:the role of|the part of|a|an)|take on the (?:role|persona) of|assume the (?:role|persona) of|imagine (?:you are|you're)|respond as|answer as|reply as|you are|you're|you will be|you'll be|ich mochte,? dass (?:du|sie) als|agiere als|sei (?:ein|eine|mein|meine)|stell dir vor,? du bist|du bist (?:ein|eine|mein)|actua como|haz de|finge que eres|imagina que eres|eres (?:un|una|mi)|agis comme|agissez comme|sois (?:un|une|mon|ma)|fais comme si|comportati come|fingi di essere|sei (?:un|una|il mio)|aja como|finja que|seja (?:um|uma|meu))(?![\p{L}])/u;
 const PERSONA_MODEL_WEIGHT = 0.5;
+/** The classifier's weight when every "ignore/forget" in the text has an everyday object (frames.ts). */
+const EVERYDAY_MODEL_WEIGHT = 0.4;
 
 /**
  * Words by which a text addresses the model or gives it a task: second-person pronouns, request
@@ -1173,6 +1307,11 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
   const src = opts.data ? unescapeInPlace(text) : text;
   const n = normalizeForMatching(src);
   let hits = matchRules(n);
+  // An attack phrase quoted as the topic of an explanation is a mention: its rule hits do not
+  // count and the classifier reads the text without it (looked for only when a rule hit).
+  const mentions = hits.length ? explanatoryMentions(n.text) : [];
+  if (mentions.length) hits = hits.filter((h) => !mentions.some(([a, z]) => h.start >= a && h.end <= z));
+  const clsText = mentions.length ? blankSpans(n.text, mentions) : n.text;
   if (opts.data && hits.length) {
     const quoted = mentionRanges(n.text);
     hits = hits
@@ -1191,16 +1330,16 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
   // In data the classifier only corroborates a rule hit: it was trained on what users type, and
   // documentation prose is far from that.
   if (model && (!opts.data || hits.length)) {
-    const ws = windows(n.text);
+    const ws = windows(clsText);
     let upTo = 0;
     for (const [, e] of ws) upTo = Math.max(upTo, e);
     // Tokens and their hashed features once for the whole text; each window sums its own.
-    const tf = tokenFeatures(n.text, model.dims, upTo);
+    const tf = tokenFeatures(clsText, model.dims, upTo);
     for (const [s, e] of ws) {
       // A one- or two-word message gives the model almost no evidence and its bias dominates
       // ("hello" would score like an attack); short attacks are what the rules are for.
-      const words = countWords(n.text, s, e, SHORT_TEXT_WORDS);
-      const raw = windowScore(model, tf, s, e) ?? predict(model, featurize(n.text.slice(s, e), model.dims));
+      const words = countWords(clsText, s, e, SHORT_TEXT_WORDS);
+      const raw = windowScore(model, tf, s, e) ?? predict(model, featurize(clsText.slice(s, e), model.dims));
       const p = raw * Math.min(1, words / SHORT_TEXT_WORDS);
       if (p > modelScore) {
         modelScore = p;
@@ -1208,10 +1347,20 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
       }
     }
   }
-  let modelWeight = opts.data ? 0.5 : PERSONA.test(n.text.length > 400 ? n.text.slice(0, 400) : n.text) ? PERSONA_MODEL_WEIGHT : 1;
+  const head = n.text.length > 400 ? n.text.slice(0, 400) : n.text;
+  // Role-play and a loved one's bedtime ritual: the rules decide (they know the payloads that make
+  // either one a jailbreak), the classifier half-counts.
+  let modelWeight = opts.data ? 0.5 : PERSONA.test(head) || emotionalPretext(n.text) ? PERSONA_MODEL_WEIGHT : 1;
   // The classifier has seen English and German: on texts mostly in other scripts it knows little
   // and the rules (which cover 60+ languages) carry the decision.
   if (modelScore > 0 && latinShare(n.text) < 0.5) modelWeight *= 0.5;
+  // "Ignore the noise", "forget your worries": the classifier learnt "ignore ..." from attacks, but
+  // an override verb whose every object is something of everyday life addresses no instructions.
+  if (modelScore > 0 && !hits.some((h) => h.weight >= 0.3)) {
+    if (everydayOverrideOnly(n.text)) modelWeight *= EVERYDAY_MODEL_WEIGHT;
+    // A question about attacks and their defence, with no rule hit: the rules decide.
+    else if (securityEducation(n.text)) modelWeight *= PERSONA_MODEL_WEIGHT;
+  }
   if (modelScore > 0 && !hits.length && !ADDRESS.test(n.text)) modelWeight *= UNADDRESSED_MODEL_WEIGHT;
   let score = noisyOr([ruleScore, modelWeight * modelScore]);
   if (opts.decode !== false) {
@@ -1244,6 +1393,17 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
           start: -s0 - 1,
           end: -e0 - 1,
         });
+        score = Math.max(score, boosted);
+      }
+    }
+    // Text written backwards: read forwards and scored the same way.
+    const reversed = shifted ? null : findReversedPassage(n.text);
+    if (reversed) {
+      const inner = scoreInjection(reverseText(n.text), model, { decode: false, data: opts.data });
+      if (inner.ruleScore > 0.3 || inner.score > 0.5) {
+        const boosted = noisyOr([inner.score, 0.2]);
+        const [s0, e0] = mapSpan(n, reversed.start, reversed.end, src);
+        hits.push({ rule: 'encoded_reversed', kind: 'encoded_injection', weight: boosted, start: -s0 - 1, end: -e0 - 1 });
         score = Math.max(score, boosted);
       }
     }

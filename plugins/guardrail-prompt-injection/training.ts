@@ -23,6 +23,8 @@ export interface LabelledText {
   text: string;
   /** 1 = injection/jailbreak, 0 = benign. */
   label: 0 | 1;
+  /** Where the text reaches the layer; absent = the user's input. Tool results are scored as data. */
+  direction?: 'input' | 'tool_result';
 }
 
 export const TRAIN_OPTIONS: Required<TrainOptions> & { miRounds: number } = {
@@ -39,10 +41,13 @@ export function readLabelled(file: string): LabelledText[] {
   const raw: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
   if (!Array.isArray(raw)) throw new Error(`${file}: expected a JSON array of {text, label}`);
   return raw.map((r, i) => {
-    const o = r as { text?: unknown; label?: unknown };
+    const o = r as { text?: unknown; label?: unknown; direction?: unknown };
     if (typeof o?.text !== 'string' || (o.label !== 0 && o.label !== 1))
       throw new Error(`${file}[${i}]: expected {text: string, label: 0|1}`);
-    return { text: o.text, label: o.label };
+    if (o.direction === undefined) return { text: o.text, label: o.label };
+    if (o.direction !== 'input' && o.direction !== 'tool_result')
+      throw new Error(`${file}[${i}]: direction must be "input" or "tool_result"`);
+    return { text: o.text, label: o.label, direction: o.direction };
   });
 }
 

@@ -118,6 +118,41 @@ describe('names', () => {
   });
 });
 
+describe('names the gazetteer lacks or that are everyday words (session 10)', () => {
+  it("keeps an unknown given name before a known surname or an O'/Mc/Mac surname", () => {
+    assert.deepEqual(
+      found('Eberhard Schulze approved it; Ifeoma Nwosu and Ciarán McAllister will sign.').map((x) => x[1]),
+      ['Eberhard Schulze', 'Ifeoma Nwosu', 'Ciarán McAllister'],
+    );
+  });
+  it('reads a full name after "ask/tell" or "<done> by" even when both words are everyday words', () => {
+    assert.deepEqual(
+      found('Tell Ngozi Adeyemi the parcel arrived. Minutes taken by Faith Fisher.').map((x) => x[1]),
+      ['Ngozi Adeyemi', 'Faith Fisher'],
+    );
+    assert.deepEqual(
+      found('Could you ask Ivy Cooper to review it?').map((x) => x[1]),
+      ['Ivy Cooper'],
+    );
+    assert.deepEqual(
+      found('Report prepared by Dr. Amara Diallo.').map((x) => x[1]),
+      ['Amara Diallo'],
+    );
+  });
+  it('does not take a pet or "the <name> line" for a person', () => {
+    for (const t of [
+      'Our parrot Oscar learnt a new word.',
+      'Change at the Jubilee line and then the Victoria line.',
+      'My cat Luna sleeps all day.',
+    ])
+      assert.deepEqual(found(t), [], t);
+  });
+  it('finds an IBAN typed in lower case and stops it before the next word', () => {
+    assert.deepEqual(found('iban nl91 abna 0417 1643 00 please'), [['iban', 'nl91 abna 0417 1643 00']]);
+    assert.deepEqual(found('send it to de89370400440532013000 thanks'), [['iban', 'de89370400440532013000']]);
+  });
+});
+
 describe('evaluation set', () => {
   it('F1 >= 0.85 for every entity on a generated multi-locale set', () => {
     const scores = scorePii(buildPiiEvalSet(7, 260), (t) => findPii(t, piiDefaults));
