@@ -1012,13 +1012,7 @@ const EVERYDAY_MODEL_WEIGHT = 0.4;
  * asks the model nothing; the classifier alone does not block it.
  */
 const ADDRESS_WORDS = [
-  // second person and request markers
-  'you',
-  'your',
-  'yours',
-  'yourself',
-  'ya',
-  'u',
+  // second person (German, Romance; English in EN_ADDRESS) and request markers
   'du',
   'dich',
   'dir',
@@ -1208,6 +1202,14 @@ const ADDRESS = new RegExp(
   `(?<![\\p{L}\\p{N}])(?:${ADDRESS_WORDS.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\p{L}\\p{N}])`,
   'u',
 );
+/**
+ * English "you" alone is everywhere in everyday writing ("love you forever", "when you're able to
+ * help someone"); it addresses the model when it says what the model was told, must or is, or
+ * asks it something.
+ */
+const EN_ADDRESS =
+  /(?<![\p{L}])(?:you (?:were|will|must|should|shall|have to|need to|cannot|can't|can no longer|may|are (?:now|no longer|not|free|going to|programmed|required|allowed|being|in|my|the))|your (?:instructions?|rules|guidelines|system|prompt|programming|training|creators?|developers?|polic(?:y|ies)|restrictions|filters|safety|previous|original|initial|hidden|task|role|job|purpose|answer|response|output|reply)|(?:do|did|can|could|would|will|are|were|have) you)(?![\p{L}])/u;
+const addressesModel = (t: string) => ADDRESS.test(t) || EN_ADDRESS.test(t);
 /** Weight of the classifier alone in a text that does not address the model (see ADDRESS). */
 const UNADDRESSED_MODEL_WEIGHT = 0.4;
 
@@ -1361,7 +1363,7 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
     // A question about attacks and their defence, with no rule hit: the rules decide.
     else if (securityEducation(n.text)) modelWeight *= PERSONA_MODEL_WEIGHT;
   }
-  if (modelScore > 0 && !hits.length && !ADDRESS.test(n.text)) modelWeight *= UNADDRESSED_MODEL_WEIGHT;
+  if (modelScore > 0 && !hits.length && !addressesModel(n.text)) modelWeight *= UNADDRESSED_MODEL_WEIGHT;
   let score = noisyOr([ruleScore, modelWeight * modelScore]);
   if (opts.decode !== false) {
     for (const blob of findEncodedBlobs(src)) {
