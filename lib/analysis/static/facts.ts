@@ -170,6 +170,8 @@ export interface VersionFacts {
   pragma: string | null;
   /** Lowest compiler version the pragma admits. */
   min: string | null;
+  /** The pragma as a semver range (`>=0.4.22 <0.6.0`); null without a usable pragma. */
+  range: string | null;
   /** Arithmetic reverts on overflow (>= 0.8.0). */
   checkedArithmetic: boolean;
   /** Constructors are functions named like the contract (< 0.4.22 admitted). */
