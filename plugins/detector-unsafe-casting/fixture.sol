@@ -15,8 +15,17 @@ contract Staking {
         stakes[msg.sender].amount += uint128(amount); // expect: unsafe-casting
     }
 
+    mapping(address => uint256) public lockedUntil;
+
     function lock(uint256 until) public {
+        lockedUntil[msg.sender] = until;
         stakes[msg.sender].since = uint64(until); // expect: unsafe-casting
+    }
+
+    mapping(address => uint24) public numbers;
+
+    function pick(uint256 packed) public {
+        numbers[msg.sender] = uint24(packed);
     }
 
     function stakeChecked(uint256 amount) external {

@@ -8,7 +8,8 @@
 // parameter: `require(x <= type(uint128).max)`, `if (x > MAX) revert`), conversions inside the
 // check itself (`require(uint128(x) == x)`), conversions to the same or a wider type, literals and
 // constants, internal/private helpers (SafeCast-style helpers bound their input, callers are
-// judged where the value enters), and parameters reassigned before the conversion.
+// judged where the value enters), parameters reassigned before the conversion, and parameters
+// the function uses only truncated (the caller merely chooses the low bits it sends).
 import {
   detectorPlugin,
   isRequireLike,
@@ -75,23 +76,38 @@ export const unsafeCastingDetector: StaticDetector = {
       }
       return false;
     };
+    // Where each parameter is read other than as the operand of a narrowing conversion.
+    const whole = new Set<string>();
+    const casts: AST.FunctionCall[] = [];
     walk(body, (n) => {
-      if (n.type !== 'FunctionCall' || n.expression?.type !== 'ElementaryTypeName' || (n.arguments ?? []).length !== 1) return;
+      if (n.type === 'FunctionCall' && n.expression?.type === 'ElementaryTypeName' && (n.arguments ?? []).length === 1) {
+        const a = unwrap(n.arguments[0]);
+        if (a?.type === 'Identifier' && paramTypes.has(a.name)) {
+          casts.push(n);
+          return false;
+        }
+      }
+      if (n.type === 'Identifier' && paramTypes.has(n.name)) whole.add(n.name);
+    });
+    for (const n of casts) {
+      if (n.expression?.type !== 'ElementaryTypeName') continue;
       const to = intType(n.expression.name);
       const arg = unwrap(n.arguments[0]);
-      if (!to || arg?.type !== 'Identifier' || !paramTypes.has(arg.name)) return;
+      if (!to || arg?.type !== 'Identifier' || !paramTypes.has(arg.name)) continue;
       const from = intType(paramTypes.get(arg.name) ?? null);
-      if (!from || from.signed !== to.signed || from.bits <= to.bits) return;
+      if (!from || from.signed !== to.signed || from.bits <= to.bits) continue;
+      // A value used only truncated is the caller's own choice of low bits (packed numbers, a
+      // hash taken modulo 2^24): nothing else in the function sees the full value to disagree.
+      if (!whole.has(arg.name)) continue;
       const seen = compared.get(arg.name);
-      if (seen !== undefined && seen < (n.range?.[0] ?? 0)) return;
-      if (inCheck(n) || facts.unreachable(n)) return;
+      if (seen !== undefined && seen < (n.range?.[0] ?? 0)) continue;
+      if (inCheck(n) || facts.unreachable(n)) continue;
       context.report({
-        node: n as AST.FunctionCall,
+        node: n,
         messageId: 'cast',
         data: { param: arg.name, from: paramTypes.get(arg.name) ?? '', to: n.expression.name },
       });
-      return false;
-    });
+    }
   }),
 };
 
