@@ -30,17 +30,21 @@ export const abiEncoderV2ArrayDetector: StaticDetector = {
     confidence: 0.8,
     category: 'other',
     swc: 'SWC-102',
-    cwe: 'CWE-682',
+    cwe: 'CWE-937',
     description:
       'With ABIEncoderV2, compilers 0.4.7 to 0.5.9 encode storage arrays of arrays or structs wrongly when they are encoded straight from storage (abi.encode, events, return values).',
     recommendation: 'Compile with 0.5.10 or later, or copy the array to memory before encoding it.',
     exploit_scenario:
       'A registry returns its `Order[] orders` from an external view; with the buggy encoder the caller decodes shifted, duplicated orders and settles the wrong ones.',
-    messages: { bug: '`{{name}}` ({{type}}) is ABI-encoded straight from storage ({{how}}): solc 0.4.7–0.5.9 with ABIEncoderV2 encode it wrongly{{when}}.' },
+    messages: {
+      bug: '`{{name}}` ({{type}}) is ABI-encoded straight from storage ({{how}}): solc 0.4.7–0.5.9 with ABIEncoderV2 encode it wrongly{{when}}.',
+    },
   },
   create: perContract((c, context) => {
     const { facts } = context;
-    const v2 = (facts.ast.children ?? []).some((d) => d.type === 'PragmaDirective' && d.name === 'experimental' && /ABIEncoderV2/.test(String(d.value)));
+    const v2 = (facts.ast.children ?? []).some(
+      (d) => d.type === 'PragmaDirective' && d.name === 'experimental' && /ABIEncoderV2/.test(String(d.value)),
+    );
     const range = v2 ? admits(facts.version, AFFECTED) : 'none';
     if (range === 'none') return;
     // Storage arrays whose elements are arrays or structs.
@@ -49,7 +53,8 @@ export const abiEncoderV2ArrayDetector: StaticDetector = {
       const t = v.typeNode;
       if (t?.type !== 'ArrayTypeName') continue;
       const base = t.baseTypeName;
-      if (base?.type === 'ArrayTypeName' || (base?.type === 'UserDefinedTypeName' && facts.structs.has(base.namePath))) nested.set(v.name, v.type);
+      if (base?.type === 'ArrayTypeName' || (base?.type === 'UserDefinedTypeName' && facts.structs.has(base.namePath)))
+        nested.set(v.name, v.type);
     }
     if (!nested.size) return;
     const target = (e: MaybeNode, fnLocals: Set<string>): string | null => {
@@ -66,7 +71,12 @@ export const abiEncoderV2ArrayDetector: StaticDetector = {
     for (const fn of c.ownFunctions) {
       if (!fn.node.body) continue;
       walk(fn.node.body, (n) => {
-        if (n.type === 'FunctionCall' && n.expression?.type === 'MemberAccess' && isMember(n.expression, 'abi', n.expression.memberName) && /^encode/.test(n.expression.memberName)) {
+        if (
+          n.type === 'FunctionCall' &&
+          n.expression?.type === 'MemberAccess' &&
+          isMember(n.expression, 'abi', n.expression.memberName) &&
+          /^encode/.test(n.expression.memberName)
+        ) {
           for (const a of n.arguments ?? []) {
             const name = target(a, fn.locals);
             if (name) report(n, name, `abi.${n.expression.memberName}`);

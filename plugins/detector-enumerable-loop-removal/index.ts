@@ -42,13 +42,15 @@ const advances = (n: Node, v: string) =>
   (n.type === 'UnaryOperation' && n.operator === '++' && isName(n.subExpression, v)) ||
   (n.type === 'BinaryOperation' &&
     isName(n.left, v) &&
-    (n.operator === '+=' || (n.operator === '=' && unwrap(n.right)?.type === 'BinaryOperation' && (unwrap(n.right) as AST.BinaryOperation).operator === '+')));
+    (n.operator === '+=' ||
+      (n.operator === '=' && unwrap(n.right)?.type === 'BinaryOperation' && (unwrap(n.right) as AST.BinaryOperation).operator === '+')));
 /** `i--`, `--i`, `i -= k`, `i = i - k`. */
 const retreats = (n: Node, v: string) =>
   (n.type === 'UnaryOperation' && n.operator === '--' && isName(n.subExpression, v)) ||
   (n.type === 'BinaryOperation' &&
     isName(n.left, v) &&
-    (n.operator === '-=' || (n.operator === '=' && unwrap(n.right)?.type === 'BinaryOperation' && (unwrap(n.right) as AST.BinaryOperation).operator === '-')));
+    (n.operator === '-=' ||
+      (n.operator === '=' && unwrap(n.right)?.type === 'BinaryOperation' && (unwrap(n.right) as AST.BinaryOperation).operator === '-')));
 
 export const enumerableLoopRemovalDetector: StaticDetector = {
   meta: {
@@ -65,7 +67,9 @@ export const enumerableLoopRemovalDetector: StaticDetector = {
       'Walk the collection backwards (`for (i = s.length(); i > 0; i--) s.at(i - 1)`), or collect the elements first and remove them in a second loop.',
     exploit_scenario:
       'Revoking every operator of an account loops `for (i = 0; i < ops.length(); i++) ops.remove(ops.at(i))`; half of the operators survive the revocation and keep spending.',
-    messages: { skip: '`{{coll}}` is read with `at({{i}})` and shrunk with `remove` in the same forward loop: the element swapped into index {{i}} is never visited.' },
+    messages: {
+      skip: '`{{coll}}` is read with `at({{i}})` and shrunk with `remove` in the same forward loop: the element swapped into index {{i}} is never visited.',
+    },
   },
   create: perFunction((fn, c, context) => {
     const { facts, source } = context;

@@ -31,7 +31,8 @@ export const functionSelectorCollisionDetector: StaticDetector = {
     cwe: 'CWE-694',
     description:
       'Two public functions with different signatures hash to the same selector; a call meant for one is dispatched to the other (through a proxy, the proxy’s own function wins).',
-    recommendation: 'Rename one of the functions (check selectors of a proxy and its implementation together, e.g. with `forge selectors collision`).',
+    recommendation:
+      'Rename one of the functions (check selectors of a proxy and its implementation together, e.g. with `forge selectors collision`).',
     exploit_scenario:
       'A proxy defines `proxyOwner()`; its implementation defines `clash550254402()` with the same selector 0x025313a2. Users calling the implementation’s function through the proxy run the proxy’s instead, a backdoor that code review of either contract alone does not show.',
     messages: { clash: '`{{sig}}` in `{{contract}}` has the selector 0x{{selector}} of `{{other}}` in `{{otherContract}}`.' },
@@ -51,7 +52,8 @@ export const functionSelectorCollisionDetector: StaticDetector = {
       }
       // A public state variable of a value type answers `name()`.
       for (const v of c.stateVars.values())
-        if (v.contract === c.name && v.visibility === 'public' && v.typeNode?.type === 'ElementaryTypeName') add(`${v.name}()`, v.node, c.name);
+        if (v.contract === c.name && v.visibility === 'public' && v.typeNode?.type === 'ElementaryTypeName')
+          add(`${v.name}()`, v.node, c.name);
     }
     for (const [selector, list] of bySelector) {
       const first = list[0];

@@ -8,7 +8,15 @@
 // state variable (the read was written for the state variable), LOW otherwise.
 // Avoids false positives: uses after the declaration within its block (including nested blocks),
 // parameters and return variables, member names (`x.length`), and 0.5+ pragmas.
-import { admits, detectorPlugin, declaredVariables, perFunction, walk, type Node, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import {
+  admits,
+  detectorPlugin,
+  declaredVariables,
+  perFunction,
+  walk,
+  type Node,
+  type StaticDetector,
+} from '../../lib/analysis/static/index.ts';
 
 export const preDeclaredLocalDetector: StaticDetector = {
   meta: {
@@ -21,7 +29,8 @@ export const preDeclaredLocalDetector: StaticDetector = {
     cwe: 'CWE-457',
     description:
       'Before 0.5.0 locals are function-scoped: this use comes before the declaration or after the block that declares the variable, so it reads zero or a stale value, not what the code suggests.',
-    recommendation: 'Declare the variable before its first use, at the level of the block that uses it (and compile with 0.5 or later, which rejects this).',
+    recommendation:
+      'Declare the variable before its first use, at the level of the block that uses it (and compile with 0.5 or later, which rejects this).',
     exploit_scenario:
       'A fee is computed from `rate` two lines before `uint rate = feeRate();` declares a local of that name; the fee is always zero and every trade is free.',
     messages: {
@@ -58,7 +67,11 @@ export const preDeclaredLocalDetector: StaticDetector = {
         data: {
           name: n.name,
           decl: String(d.line),
-          what: shadows ? `the local, not the state variable \`${n.name}\`` : early ? 'zero or a stale value' : 'what the block left, or zero if it never ran',
+          what: shadows
+            ? `the local, not the state variable \`${n.name}\``
+            : early
+              ? 'zero or a stale value'
+              : 'what the block left, or zero if it never ran',
         },
         ...(shadows ? { severity: 'MEDIUM' as const } : {}),
       });

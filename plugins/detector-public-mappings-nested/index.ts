@@ -27,13 +27,15 @@ export const publicMappingsNestedDetector: StaticDetector = {
     confidence: 0.7,
     category: 'other',
     swc: 'SWC-102',
-    cwe: 'CWE-682',
+    cwe: 'CWE-937',
     description:
       'A public mapping’s value is a struct holding another struct; compilers before 0.5.0 generate a getter for it that returns wrong values.',
     recommendation: 'Make the mapping internal and write an explicit getter, or compile with 0.5.0 or later.',
     exploit_scenario:
       'A lending front end reads `loans(id)` to show collateral; the buggy getter returns shifted fields and a liquidator acts on numbers the contract never held.',
-    messages: { bug: 'public mapping `{{name}}` holds `{{struct}}`, whose member `{{member}}` is a struct: its getter returns wrong values before 0.5.0{{when}}.' },
+    messages: {
+      bug: 'public mapping `{{name}}` holds `{{struct}}`, whose member `{{member}}` is a struct: its getter returns wrong values before 0.5.0{{when}}.',
+    },
   },
   create: perContract((c, context) => {
     const { facts } = context;

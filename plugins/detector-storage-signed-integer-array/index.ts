@@ -44,7 +44,7 @@ function negativeLiteralBits(e: MaybeNode): number | null {
       v = unwrap(v.arguments[0]);
     }
     const neg = v.type === 'UnaryOperation' && v.operator === '-';
-    const lit = neg ? unwrap(v.subExpression) : v;
+    const lit = v.type === 'UnaryOperation' && neg ? unwrap(v.subExpression) : v;
     if (neg) negative = true;
     if (lit?.type === 'NumberLiteral' && /^\d+$/.test(String(lit.number))) {
       const n = BigInt(String(lit.number));
@@ -67,7 +67,7 @@ export const storageSignedIntegerArrayDetector: StaticDetector = {
     confidence: 0.8,
     category: 'other',
     swc: 'SWC-102',
-    cwe: 'CWE-682',
+    cwe: 'CWE-937',
     description:
       'An array literal with negative values is assigned to a storage array of another signed integer type; compilers 0.4.7 to 0.5.9 store the negative elements with wrong values.',
     recommendation: 'Compile with 0.5.10 or later (pin the pragma), or write the elements one by one with the storage array’s type.',

@@ -39,8 +39,7 @@ export const unprotectedEtherWithdrawalDetector: StaticDetector = {
     messages: {
       balance: 'Whole contract balance sent to `{{to}}` by a function anyone can call.',
       nodebit: '`{{amount}}` paid to `{{to}}` but `{{var}}` is never debited.',
-      chosen:
-        'The caller picks both `{{amount}}` and `{{to}}`, with no check and no record: anyone sends the contract’s ether anywhere.',
+      chosen: 'The caller picks both `{{amount}}` and `{{to}}`, with no check and no record: anyone sends the contract’s ether anywhere.',
       fixed:
         'A fixed `{{amount}}` is paid to `{{to}}` on every call, with no check and no record of the caller: calling it repeatedly drains the contract.',
     },
@@ -77,7 +76,13 @@ export const unprotectedEtherWithdrawalDetector: StaticDetector = {
         }
         // Slither's arbitrary-send-eth: the amount is a parameter too, and the function records
         // nothing (no state written here or in its helpers) and checks nothing before paying.
-        if (amount.type === 'Identifier' && fn.params.includes(amount.name) && !fn.transitiveWrites.size && !fn.transitiveUnresolved && !fn.opaqueGuard) {
+        if (
+          amount.type === 'Identifier' &&
+          fn.params.includes(amount.name) &&
+          !fn.transitiveWrites.size &&
+          !fn.transitiveUnresolved &&
+          !fn.opaqueGuard
+        ) {
           context.report({ node: n, loc: statementLoc(n, facts), messageId: 'chosen', data: { to: text(to), amount: text(amount) } });
           return;
         }

@@ -14,7 +14,14 @@
 // the initializer, or carries the `initializer` modifier), initializers behind a caller check,
 // delegatecalls to fixed or owner-configured targets, and guards reading state the initializer
 // does not set.
-import { callerControlled, detectorPlugin, headerLoc, perContract, type FunctionFacts, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import {
+  callerControlled,
+  detectorPlugin,
+  headerLoc,
+  perContract,
+  type FunctionFacts,
+  type StaticDetector,
+} from '../../lib/analysis/static/index.ts';
 
 const INITIALIZER = /^(initializer|reinitializer)$/;
 
@@ -29,7 +36,8 @@ export const unprotectedUpgradeDetector: StaticDetector = {
     cwe: 'CWE-665',
     description:
       'The logic contract’s initializer can be called on the implementation itself by anyone, and the owner it installs can make the implementation delegatecall an address of their choice; a delegated selfdestruct destroys the code every proxy uses.',
-    recommendation: 'Lock the implementation in its constructor (`constructor() { _disableInitializers(); }`), and never let the implementation delegatecall outside a proxy context (`onlyProxy`).',
+    recommendation:
+      'Lock the implementation in its constructor (`constructor() { _disableInitializers(); }`), and never let the implementation delegatecall outside a proxy context (`onlyProxy`).',
     exploit_scenario:
       'The attacker calls `initialize()` on the bare implementation, becomes owner, then `upgradeToAndCall(bomb, data)`: the delegatecall runs `selfdestruct` in the implementation, and every proxy pointing at it stops working, funds locked.',
     messages: {
@@ -56,7 +64,8 @@ export const unprotectedUpgradeDetector: StaticDetector = {
     const owners = new Map<string, FunctionFacts>();
     for (const i of inits) for (const v of i.transitiveWrites) if (c.authVars.has(v) && !owners.has(v)) owners.set(v, i);
     if (!owners.size) return;
-    const byName = (contract: string | null, name: string | null) => c.functions.find((f) => f.contract === contract && f.name === name) ?? null;
+    const byName = (contract: string | null, name: string | null) =>
+      c.functions.find((f) => f.contract === contract && f.name === name) ?? null;
     for (const d of c.functions) {
       if (!d.isPublic || !d.senderGuard || inits.includes(d) || !c.ownFunctions.includes(d)) continue;
       const gate = [...d.transitiveReads].filter((v) => owners.has(v));

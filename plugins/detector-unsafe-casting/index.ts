@@ -61,7 +61,8 @@ export const unsafeCastingDetector: StaticDetector = {
     const conds = [...conditions(body), ...fn.modifiers.flatMap((m) => (m.def?.node.body ? conditions(m.def.node.body) : []))];
     for (const cond of conds)
       walk(cond, (n) => {
-        if (n.type === 'Identifier' && paramTypes.has(n.name)) note(n.name, fn.modifiers.some((m) => m.def && within(cond, m.def.node)) ? -1 : (cond.range?.[0] ?? 0));
+        if (n.type === 'Identifier' && paramTypes.has(n.name))
+          note(n.name, fn.modifiers.some((m) => m.def && within(cond, m.def.node)) ? -1 : (cond.range?.[0] ?? 0));
       });
     walk(body, (n) => {
       if (n.type === 'BinaryOperation' && /^[-+*/%|&^]?=$/.test(n.operator)) {
@@ -72,7 +73,8 @@ export const unsafeCastingDetector: StaticDetector = {
     const inCheck = (n: Node) => {
       for (let p = facts.parent(n); p && p !== body; p = facts.parent(p)) {
         if (isRequireLike(p)) return true;
-        if ((p.type === 'IfStatement' || p.type === 'WhileStatement' || p.type === 'Conditional') && p.condition && within(n, p.condition)) return true;
+        if ((p.type === 'IfStatement' || p.type === 'WhileStatement' || p.type === 'Conditional') && p.condition && within(n, p.condition))
+          return true;
       }
       return false;
     };

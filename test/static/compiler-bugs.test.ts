@@ -17,9 +17,25 @@ const nested = (pragma: string) => `pragma solidity ${pragma};
 contract L { struct C { uint256 a; } struct Loan { address b; C c; } mapping(uint256 => Loan) public loans; }`;
 
 const cases = [
-  { d: storageSignedIntegerArrayDetector, src: signed, affected: '0.5.9', fixed: '0.5.10', mixed: '>=0.5.0 <0.6.0', high: 'HIGH', low: 'MEDIUM' },
+  {
+    d: storageSignedIntegerArrayDetector,
+    src: signed,
+    affected: '0.5.9',
+    fixed: '0.5.10',
+    mixed: '>=0.5.0 <0.6.0',
+    high: 'HIGH',
+    low: 'MEDIUM',
+  },
   { d: abiEncoderV2ArrayDetector, src: encoder, affected: '^0.4.24', fixed: '^0.5.10', mixed: '^0.5.0', high: 'HIGH', low: 'MEDIUM' },
-  { d: publicMappingsNestedDetector, src: nested, affected: '^0.4.24', fixed: '^0.5.0', mixed: '>=0.4.22 <0.6.0', high: 'MEDIUM', low: 'LOW' },
+  {
+    d: publicMappingsNestedDetector,
+    src: nested,
+    affected: '^0.4.24',
+    fixed: '^0.5.0',
+    mixed: '>=0.4.22 <0.6.0',
+    high: 'MEDIUM',
+    low: 'LOW',
+  },
 ];
 
 for (const k of cases)

@@ -14,14 +14,17 @@ import type { ContractFacts, FunctionFacts } from './facts.ts';
 function resolveZeroArg(call: AST.FunctionCall, from: ContractFacts, scope: FileScope): FunctionFacts | null {
   const e = call.expression;
   const pick = (c: ContractFacts | undefined, name: string) =>
-    c?.functions.find((f) => f.kind === 'function' && f.name === name && f.params.length === 0 && !(f.node.parameters ?? []).length) ?? null;
+    c?.functions.find((f) => f.kind === 'function' && f.name === name && f.params.length === 0 && !(f.node.parameters ?? []).length) ??
+    null;
   if (e?.type === 'Identifier') return pick(from, e.name);
   if (e?.type !== 'MemberAccess' || e.expression?.type !== 'Identifier') return null;
   const base = e.expression.name;
   if (base === 'super') {
     // The next definition after the declaring contract in its linearization.
     for (const name of from.linearization.slice(1)) {
-      const f = scope.contractByName.get(name)?.ownFunctions.find((g) => g.kind === 'function' && g.name === e.memberName && !(g.node.parameters ?? []).length);
+      const f = scope.contractByName
+        .get(name)
+        ?.ownFunctions.find((g) => g.kind === 'function' && g.name === e.memberName && !(g.node.parameters ?? []).length);
       if (f) return f;
     }
     return null;
@@ -55,7 +58,8 @@ export function contextSenders(scope: FileScope): void {
   const senders = new Set<FunctionFacts>();
   const callerExpr = (f: FunctionFacts, e: Node): boolean => {
     const u = unwrap(e);
-    if (u.type === 'MemberAccess' && u.expression?.type === 'Identifier' && u.expression.name === 'msg' && u.memberName === 'sender') return true;
+    if (u.type === 'MemberAccess' && u.expression?.type === 'Identifier' && u.expression.name === 'msg' && u.memberName === 'sender')
+      return true;
     if (u.type === 'FunctionCall') {
       const hit = calls.get(f)?.find(([c]) => c === u);
       if (hit) return senders.has(hit[1]);
@@ -64,10 +68,13 @@ export function contextSenders(scope: FileScope): void {
   };
   // The relayed sender of ERC-2771: an address taken from the call data.
   const fromCalldata = (e: Node) =>
-    some(e, (m) => m.type === 'MemberAccess' && m.expression?.type === 'Identifier' && m.expression.name === 'msg' && m.memberName === 'data');
+    some(
+      e,
+      (m) => m.type === 'MemberAccess' && m.expression?.type === 'Identifier' && m.expression.name === 'msg' && m.memberName === 'data',
+    );
   // A function returns the caller when some return gives it and every other return gives it or
   // the relayed sender; helpers returning helpers settle in a few rounds.
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const f of candidates) {
       if (senders.has(f)) continue;

@@ -233,7 +233,12 @@ export function isCallerValue(e: MaybeNode, fn: FunctionFacts | null): boolean {
   let init = false;
   let reassigned = false;
   walk(fn.node.body, (n) => {
-    if (n.type === 'VariableDeclarationStatement' && n.initialValue && declaredVariables(n).length === 1 && declaredVariables(n)[0]?.name === u.name)
+    if (
+      n.type === 'VariableDeclarationStatement' &&
+      n.initialValue &&
+      declaredVariables(n).length === 1 &&
+      declaredVariables(n)[0]?.name === u.name
+    )
       init = isMsgSender(n.initialValue);
     else if (n.type === 'BinaryOperation' && n.operator === '=') {
       const l = unwrap(n.left);

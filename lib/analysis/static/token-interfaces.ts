@@ -16,7 +16,8 @@ export const returnTypes = (f: FunctionFacts): string[] =>
  *  parameters are one of `lists`. */
 export function implemented(c: ContractFacts, name: string, lists: string[][]): FunctionFacts[] {
   return c.functions.filter(
-    (f) => f.kind === 'function' && !!f.node.body && f.isPublic && f.name === name && lists.some((p) => paramTypes(f).join(',') === p.join(',')),
+    (f) =>
+      f.kind === 'function' && !!f.node.body && f.isPublic && f.name === name && lists.some((p) => paramTypes(f).join(',') === p.join(',')),
   );
 }
 
