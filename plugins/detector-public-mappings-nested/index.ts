@@ -41,13 +41,16 @@ export const publicMappingsNestedDetector: StaticDetector = {
     const { facts } = context;
     const range = admits(facts.version, '<0.5.0');
     if (range === 'none') return;
+    const mappings = [...c.stateVars.values()].filter(
+      (v) => v.contract === c.name && v.visibility === 'public' && v.typeNode?.type === 'Mapping',
+    );
+    if (!mappings.length) return;
     const structDefs = new Map<string, AST.StructDefinition>();
     walk(facts.ast, (n) => {
       if (n.type === 'StructDefinition' && !structDefs.has(n.name)) structDefs.set(n.name, n);
     });
     const structName = (t: MaybeNode) => (t?.type === 'UserDefinedTypeName' ? (t.namePath.split('.').pop() ?? '') : '');
-    for (const v of c.stateVars.values()) {
-      if (v.contract !== c.name || v.visibility !== 'public' || v.typeNode?.type !== 'Mapping') continue;
+    for (const v of mappings) {
       let value: MaybeNode = v.typeNode;
       while (value?.type === 'Mapping') value = value.valueType;
       const def = structDefs.get(structName(value));

@@ -53,30 +53,11 @@ export const unsafeCastingDetector: StaticDetector = {
     const body = fn.node.body;
     const paramTypes = new Map<string, string | null>();
     for (const p of fn.node.parameters ?? []) if (p.name) paramTypes.set(p.name, elementaryName(p.typeName));
+    if (!paramTypes.size) return;
     // Where each parameter is compared or reassigned: a conversion after such a point is not blind.
     const compared = new Map<string, number>();
     const note = (name: string, at: number) => {
       if (!compared.has(name) || compared.get(name)! > at) compared.set(name, at);
-    };
-    const conds = [...conditions(body), ...fn.modifiers.flatMap((m) => (m.def?.node.body ? conditions(m.def.node.body) : []))];
-    for (const cond of conds)
-      walk(cond, (n) => {
-        if (n.type === 'Identifier' && paramTypes.has(n.name))
-          note(n.name, fn.modifiers.some((m) => m.def && within(cond, m.def.node)) ? -1 : (cond.range?.[0] ?? 0));
-      });
-    walk(body, (n) => {
-      if (n.type === 'BinaryOperation' && /^[-+*/%|&^]?=$/.test(n.operator)) {
-        const l = unwrap(n.left);
-        if (l?.type === 'Identifier' && paramTypes.has(l.name)) note(l.name, n.range?.[0] ?? 0);
-      }
-    });
-    const inCheck = (n: Node) => {
-      for (let p = facts.parent(n); p && p !== body; p = facts.parent(p)) {
-        if (isRequireLike(p)) return true;
-        if ((p.type === 'IfStatement' || p.type === 'WhileStatement' || p.type === 'Conditional') && p.condition && within(n, p.condition))
-          return true;
-      }
-      return false;
     };
     // Where each parameter is read other than as the operand of a narrowing conversion.
     const whole = new Set<string>();
@@ -90,7 +71,26 @@ export const unsafeCastingDetector: StaticDetector = {
         }
       }
       if (n.type === 'Identifier' && paramTypes.has(n.name)) whole.add(n.name);
+      if (n.type === 'BinaryOperation' && /^[-+*/%|&^]?=$/.test(n.operator)) {
+        const l = unwrap(n.left);
+        if (l?.type === 'Identifier' && paramTypes.has(l.name)) note(l.name, n.range?.[0] ?? 0);
+      }
     });
+    if (!casts.length) return;
+    const conds = [...conditions(body), ...fn.modifiers.flatMap((m) => (m.def?.node.body ? conditions(m.def.node.body) : []))];
+    for (const cond of conds)
+      walk(cond, (n) => {
+        if (n.type === 'Identifier' && paramTypes.has(n.name))
+          note(n.name, fn.modifiers.some((m) => m.def && within(cond, m.def.node)) ? -1 : (cond.range?.[0] ?? 0));
+      });
+    const inCheck = (n: Node) => {
+      for (let p = facts.parent(n); p && p !== body; p = facts.parent(p)) {
+        if (isRequireLike(p)) return true;
+        if ((p.type === 'IfStatement' || p.type === 'WhileStatement' || p.type === 'Conditional') && p.condition && within(n, p.condition))
+          return true;
+      }
+      return false;
+    };
     for (const n of casts) {
       if (n.expression?.type !== 'ElementaryTypeName') continue;
       const to = intType(n.expression.name);
