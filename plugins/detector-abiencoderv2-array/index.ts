@@ -10,6 +10,7 @@
 // (`uint[2][3] memory g = grid; abi.encode(g)`), elements read one by one, and the old encoder.
 import {
   admits,
+  bugScope,
   detectorPlugin,
   isMember,
   perContract,
@@ -47,6 +48,7 @@ export const abiEncoderV2ArrayDetector: StaticDetector = {
     );
     const range = v2 ? admits(facts.version, AFFECTED) : 'none';
     if (range === 'none') return;
+    const scope = bugScope(range, 'MEDIUM');
     // Storage arrays whose elements are arrays or structs.
     const nested = new Map<string, string>();
     for (const v of c.stateVars.values()) {
@@ -65,8 +67,8 @@ export const abiEncoderV2ArrayDetector: StaticDetector = {
       context.report({
         node,
         messageId: 'bug',
-        data: { name, type: nested.get(name)!, how, when: range === 'all' ? '' : ' (if compiled with one of them)' },
-        ...(range === 'some' ? { severity: 'MEDIUM' as const } : {}),
+        data: { name, type: nested.get(name)!, how, when: scope.when },
+        ...(scope.severity ? { severity: scope.severity } : {}),
       });
     for (const fn of c.ownFunctions) {
       if (!fn.node.body) continue;

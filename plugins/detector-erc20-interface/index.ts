@@ -9,7 +9,7 @@
 // non-standard token's real ABI, USDT-style, is how to call it correctly), ERC721-style
 // contracts (`ownerOf`, or a `tokenId` parameter), and a function with the right name but another
 // parameter list. One finding per declaring contract, listing every wrong function.
-import { detectorPlugin, headerLoc, implemented, perContract, wrongReturns, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, implemented, perContract, reportWrongReturns, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 /** Expected parameter types and return type of each ERC20 function. */
 const ERC20: Record<string, { params: string[]; returns: string }> = {
@@ -48,14 +48,7 @@ export const erc20InterfaceDetector: StaticDetector = {
     if (p && /id$/i.test(p)) return;
     const others = ['balanceOf', 'totalSupply', 'transferFrom', 'approve', 'allowance'];
     if (!others.some((n) => by(n).length || c.stateVars.get(n)?.visibility === 'public')) return;
-    const { wrong, first } = wrongReturns(c, ERC20);
-    if (!first) return;
-    context.report({
-      node: first.node,
-      loc: headerLoc(first.node),
-      messageId: 'wrong',
-      data: { contract: c.name, list: wrong.join(', ') },
-    });
+    reportWrongReturns(c, context, ERC20);
   }),
 };
 

@@ -11,7 +11,7 @@
 // parameter list, and the transfer/approve functions that the standard declares without a return
 // value: an extra return value is ignored by callers, harmless. One finding per declaring
 // contract, listing every wrong function.
-import { detectorPlugin, headerLoc, implemented, perContract, wrongReturns, type StaticDetector } from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, implemented, perContract, reportWrongReturns, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 /** Parameter types and return type of each ERC721 function whose return callers decode. */
 const QUERIES: Record<string, { params: string[]; returns: string }> = {
@@ -57,14 +57,7 @@ export const erc721InterfaceDetector: StaticDetector = {
       Object.entries(ACTIONS).some(([n, ps]) => implemented(c, n, ps).length) ||
       ['balanceOf', 'getApproved', 'isApprovedForAll'].some((n) => by(n).length || c.stateVars.get(n)?.visibility === 'public');
     if (!surface) return;
-    const { wrong, first } = wrongReturns(c, QUERIES);
-    if (!first) return;
-    context.report({
-      node: first.node,
-      loc: headerLoc(first.node),
-      messageId: 'wrong',
-      data: { contract: c.name, list: wrong.join(', ') },
-    });
+    reportWrongReturns(c, context, QUERIES);
   }),
 };
 

@@ -9,6 +9,7 @@
 // members, mappings of value types, and 0.5+ pragmas.
 import {
   admits,
+  bugScope,
   asNodes,
   detectorPlugin,
   line,
@@ -41,6 +42,7 @@ export const publicMappingsNestedDetector: StaticDetector = {
     const { facts } = context;
     const range = admits(facts.version, '<0.5.0');
     if (range === 'none') return;
+    const scope = bugScope(range, 'LOW');
     const mappings = [...c.stateVars.values()].filter(
       (v) => v.contract === c.name && v.visibility === 'public' && v.typeNode?.type === 'Mapping',
     );
@@ -60,8 +62,8 @@ export const publicMappingsNestedDetector: StaticDetector = {
         node: v.node,
         loc: { line: line(v.node), end_line: line(v.node) },
         messageId: 'bug',
-        data: { name: v.name, struct: def.name, member: member.name ?? '', when: range === 'all' ? '' : ' (if compiled with one of them)' },
-        ...(range === 'some' ? { severity: 'LOW' as const } : {}),
+        data: { name: v.name, struct: def.name, member: member.name ?? '', when: scope.when },
+        ...(scope.severity ? { severity: scope.severity } : {}),
       });
     }
   }),

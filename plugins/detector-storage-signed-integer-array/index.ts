@@ -10,6 +10,7 @@
 // pragmas that admit only fixed compilers.
 import {
   admits,
+  bugScope,
   detectorPlugin,
   perContract,
   rootName,
@@ -81,6 +82,7 @@ export const storageSignedIntegerArrayDetector: StaticDetector = {
     const { facts } = context;
     const range = admits(facts.version, AFFECTED);
     if (range === 'none') return;
+    const scope = bugScope(range, 'MEDIUM');
     const arrays = new Map<string, { bits: number; type: string }>();
     for (const v of c.stateVars.values()) {
       const t = v.typeNode;
@@ -93,8 +95,8 @@ export const storageSignedIntegerArrayDetector: StaticDetector = {
       context.report({
         node,
         messageId: 'bug',
-        data: { name, type: arrays.get(name)!.type, bits: String(bits), when: range === 'all' ? '' : ' (if compiled with one of them)' },
-        ...(range === 'some' ? { severity: 'MEDIUM' as const } : {}),
+        data: { name, type: arrays.get(name)!.type, bits: String(bits), when: scope.when },
+        ...(scope.severity ? { severity: scope.severity } : {}),
       });
     for (const v of c.stateVars.values()) {
       if (v.contract !== c.name) continue;

@@ -13,4 +13,4 @@ export * from './entropy.ts';
 export * from './reachability.ts';
 export * from './token-interfaces.ts';
 export * from './abi.ts';
-export { admits } from './version.ts';
+export { admits, bugScope } from './version.ts';

@@ -1,8 +1,10 @@
 // What the token-interface rules (erc20-interface, erc721-interface) share: a contract's public
 // functions matched by name and canonical parameter types, and the functions it declares whose
 // return types differ from a standard's.
+import type { DetectorContext } from '../../../kernel/contracts/detector.ts';
 import { typeText } from './ast.ts';
-import type { ContractFacts, FunctionFacts } from './facts.ts';
+import type { ContractFacts, FunctionFacts, StaticFacts } from './facts.ts';
+import { headerLoc } from './rule-helpers.ts';
 
 /** Source type with the ABI's spelling (`typeText` already says `uint256` for `uint`). */
 const abiName = (t: string) => t.replace(/ payable$/, '');
@@ -37,4 +39,15 @@ export function wrongReturns(
       wrong.push(`\`${name}\` returns ${r.length ? `(${r.join(', ')})` : 'nothing'} instead of \`${spec.returns}\``);
     }
   return { wrong, first };
+}
+
+/** One finding (messageId `wrong`) on the first wrong function, listing every wrong one. */
+export function reportWrongReturns(
+  c: ContractFacts,
+  context: DetectorContext<StaticFacts>,
+  standard: Record<string, { params: string[]; returns: string }>,
+): void {
+  const { wrong, first } = wrongReturns(c, standard);
+  if (!first) return;
+  context.report({ node: first.node, loc: headerLoc(first.node), messageId: 'wrong', data: { contract: c.name, list: wrong.join(', ') } });
 }

@@ -3,6 +3,7 @@
 // whether the pragma floats. Without a pragma, old-only syntax dates the code.
 import semver from 'semver';
 import type { AST } from './ast.ts';
+import type { Severity } from '../../../schemas/finding.ts';
 import type { VersionFacts } from './facts.ts';
 import { solidityPragma } from './parse.ts';
 
@@ -41,4 +42,11 @@ export function admits(v: VersionFacts, affected: string): 'all' | 'some' | 'non
   } catch {
     return 'none';
   }
+}
+
+/** How a compiler-bug rule words and rates a finding for `admits`' answer: as declared when every
+ *  admitted compiler has the bug; `lower` with "if compiled with one of them" when a fixed one may
+ *  be the one used. */
+export function bugScope(range: 'all' | 'some', lower: Severity): { when: string; severity?: Severity } {
+  return range === 'all' ? { when: '' } : { when: ' (if compiled with one of them)', severity: lower };
 }
