@@ -7,10 +7,10 @@
 // claims), amounts the function debits (balances[x] = 0 / -=), payouts of msg.value
 // (refunds), and recipients that are neither the caller nor a caller-chosen address.
 import {
+  isCallerValue,
   detectorPlugin,
   conditions,
   isConstantExpr,
-  isMsgSender,
   rootName,
   some,
   statementLoc,
@@ -54,7 +54,7 @@ export const unprotectedEtherWithdrawalDetector: StaticDetector = {
         if (!fn || !fn.isPublic || fn.senderGuard || fn.kind === 'constructor') return;
         if (conditions(fn.node.body).some((cond) => startOf(cond) < startOf(n)) || facts.inLoop(n)) return;
         const to = unwrap(c.target);
-        const toCaller = isMsgSender(to) || (to.type === 'Identifier' && fn.params.includes(to.name));
+        const toCaller = isCallerValue(to, fn) || (to.type === 'Identifier' && fn.params.includes(to.name));
         if (!toCaller) return;
         const amount = unwrap(c.value);
         const text = (x: Node) => source.slice(startOf(x), endOf(x) + 1);
@@ -68,7 +68,7 @@ export const unprotectedEtherWithdrawalDetector: StaticDetector = {
           // Any accounting of the caller (a debit, a claimed flag keyed by msg.sender) makes it
           // something else: a bounded claim, judged by the rules for that state.
           const keyedByCaller = fn.writes.some((w) =>
-            some(assignedExpr(w.node) ?? {}, (x) => x.type === 'IndexAccess' && isMsgSender(x.index)),
+            some(assignedExpr(w.node) ?? {}, (x) => x.type === 'IndexAccess' && isCallerValue(x.index, fn)),
           );
           if (!keyedByCaller && !fn.transitiveUnresolved)
             context.report({ node: n, loc: statementLoc(n, facts), messageId: 'fixed', data: { to: text(to), amount: text(amount) } });

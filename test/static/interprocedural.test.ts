@@ -102,3 +102,32 @@ contract Vault is Ctx {
     [lineOf(src, 'function approve')],
   );
 });
+
+test('rules asking for the caller see it through a context helper and a local', async () => {
+  const src = `pragma solidity ^0.8.0;
+abstract contract Context {
+    function _msgSender() internal view virtual returns (address) { return msg.sender; }
+}
+contract Game is Context {
+    mapping(address => uint256) public plays;
+    address public admin;
+    function play() external {
+        address sender = _msgSender();
+        require(tx.origin == sender, "no contracts");
+        plays[sender] += 1;
+    }
+    function adminOnly() external {
+        require(tx.origin == admin);
+        plays[admin] = 0;
+    }
+}
+`;
+  const { txOriginDetector } = await import('../../plugins/detector-tx-origin/index.ts');
+  const { runDetector, lineOf } = await import('./helpers.ts');
+  const found = await runDetector(src, txOriginDetector);
+  assert.deepEqual(
+    found.map((x) => x.location.line),
+    [lineOf(src, 'require(tx.origin == admin)')],
+    'tx.origin == the caller is the no-contract-caller idiom, not authorization',
+  );
+});
