@@ -17,6 +17,15 @@ contract Exchange {
         return i; // expect: pre-declared-local
     }
 
+    function twoPasses(uint256[] values) public pure returns (uint256 evens) {
+        for (uint256 k = 0; k < values.length; k++) {
+            if (values[k] % 2 == 0) evens++;
+        }
+        for (k = 0; k < values.length; k++) {
+            if (values[k] % 2 == 0) evens++;
+        }
+    }
+
     function sum(uint256[] values) public pure returns (uint256 total) {
         for (uint256 j = 0; j < values.length; j++) {
             uint256 v = values[j];

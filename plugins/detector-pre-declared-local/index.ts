@@ -7,7 +7,8 @@
 // Reported only for pragmas admitting a compiler before 0.5.0: MEDIUM when the local shadows a
 // state variable (the read was written for the state variable), LOW otherwise.
 // Avoids false positives: uses after the declaration within its block (including nested blocks),
-// parameters and return variables, member names (`x.length`), and 0.5+ pragmas.
+// parameters and return variables, member names (`x.length`), a counter reused after its loop
+// by assigning it first (`for (i = 0; …)`), and 0.5+ pragmas.
 import {
   admits,
   detectorPlugin,
@@ -60,6 +61,9 @@ export const preDeclaredLocalDetector: StaticDetector = {
       const outside = !early && (pos < (d.scope.range?.[0] ?? 0) || pos > (d.scope.range?.[1] ?? 0));
       if (!early && !outside) return;
       reported.add(n.name);
+      // Reusing a loop's counter in a later loop (`for (i = 0; …)`) writes before it reads: benign.
+      const p = facts.parent(n);
+      if (outside && p?.type === 'BinaryOperation' && p.operator === '=' && p.left === n) return;
       const shadows = c.stateVars.has(n.name);
       context.report({
         node: n,

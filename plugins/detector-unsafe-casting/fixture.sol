@@ -56,6 +56,21 @@ contract Staking {
         return uint128(v);
     }
 
+    address public owner;
+    uint8 public decimals;
+
+    constructor(uint256 d) {
+        owner = msg.sender;
+        decimals = uint8(d);
+        credit[msg.sender] = d;
+    }
+
+    function setLock(address who, uint256 until) external {
+        require(msg.sender == owner);
+        lockedUntil[who] = until;
+        stakes[who].since = uint64(until);
+    }
+
     function sameWidth(uint128 v) external {
         stakes[msg.sender].amount = uint128(v);
     }

@@ -7,7 +7,8 @@
 // Avoids false positives: values the function compares before the conversion (any bound on that
 // parameter: `require(x <= type(uint128).max)`, `if (x > MAX) revert`), conversions inside the
 // check itself (`require(uint128(x) == x)`), conversions to the same or a wider type, literals and
-// constants, internal/private helpers (SafeCast-style helpers bound their input, callers are
+// constants, constructors and caller-checked functions (the deployer and the owner are trusted
+// with their own inputs), internal/private helpers (SafeCast-style helpers bound their input, callers are
 // judged where the value enters), parameters reassigned before the conversion, and parameters
 // the function uses only truncated (the caller merely chooses the low bits it sends).
 import {
@@ -49,7 +50,8 @@ export const unsafeCastingDetector: StaticDetector = {
   },
   create: perFunction((fn, _c, context) => {
     const { facts } = context;
-    if (!fn.isPublic || fn.node.type !== 'FunctionDefinition' || !fn.node.body) return;
+    // The deployer (constructor) and a caller-checked owner are trusted with their own inputs.
+    if (!fn.isPublic || fn.kind !== 'function' || fn.senderGuard || fn.node.type !== 'FunctionDefinition' || !fn.node.body) return;
     const body = fn.node.body;
     const paramTypes = new Map<string, string | null>();
     for (const p of fn.node.parameters ?? []) if (p.name) paramTypes.set(p.name, elementaryName(p.typeName));
