@@ -131,3 +131,23 @@ contract Game is Context {
     'tx.origin == the caller is the no-contract-caller idiom, not authorization',
   );
 });
+
+test('an ERC-2771 override deferring to an imported Context is still the caller', () => {
+  const f = facts(`pragma solidity ^0.8.0;
+import {Context} from "./Context.sol";
+abstract contract Relayed is Context {
+    address internal forwarder;
+    function _msgSender() internal view virtual override returns (address) {
+        if (msg.sender == forwarder && msg.data.length >= 20) return address(bytes20(msg.data[msg.data.length - 20:]));
+        return super._msgSender();
+    }
+}
+contract Box is Relayed {
+    address public owner;
+    uint256 public v;
+    function set(uint256 x) external { require(_msgSender() == owner); v = x; }
+}
+`);
+  assert.equal(fnOf(f, 'Relayed', '_msgSender').returnsCaller, true);
+  assert.equal(fnOf(f, 'Box', 'set').senderGuard, true);
+});

@@ -6,7 +6,7 @@
 // from `msg.data` and otherwise defers to `super`, or a helper of any other name. A function the
 // file defines that returns something else (a stored address) is not the caller, whatever its
 // name. Calls the file cannot resolve keep the library's API name (see `isMsgSender`).
-import { markCallerCall, returnParameters, some, unwrap, walk, elementaryName, type AST, type Node } from './ast.ts';
+import { isMsgSender, markCallerCall, returnParameters, some, unwrap, walk, elementaryName, type AST, type Node } from './ast.ts';
 import type { FileScope } from './declarations.ts';
 import type { ContractFacts, FunctionFacts } from './facts.ts';
 
@@ -63,6 +63,8 @@ export function contextSenders(scope: FileScope): void {
     if (u.type === 'FunctionCall') {
       const hit = calls.get(f)?.find(([c]) => c === u);
       if (hit) return senders.has(hit[1]);
+      // Not defined in the file (`super._msgSender()` into an imported Context): the API name.
+      return isMsgSender(u);
     }
     return false;
   };
