@@ -7,7 +7,7 @@ import { Kernel, type KernelOptions } from '../kernel/kernel.ts';
 import { resolveSettings, type Settings, type SettingsInput } from '../kernel/config.ts';
 import type { PluginManifest } from '../kernel/manifest.ts';
 
-// A full boot imports every plugin (the guardrails' NLP models, the MCP SDK, 54 detectors, 16 tools)
+// A full boot imports every plugin (the guardrails' NLP models, the MCP SDK, 64 detectors, 16 tools)
 // for ~5 CPU-seconds more than a small one; a test about one surface boots that surface's side.
 const ANALYSIS_SERVICES = new Set(['analysis-engine', 'analysis-api', 'remediation']);
 // On both sides: the tenancy and audit hooks guard both surfaces; the probes answer on both and

@@ -34,7 +34,8 @@ export interface SwcEntry {
   cwe: string;
   /**
    * More specific CWEs a rule may name instead for the weakness it reports under this SWC id
-   * (integer overflow is CWE-190, a child of the registry's CWE-682 "Incorrect Calculation").
+   * (integer overflow is CWE-190, a child of the registry's CWE-682 "Incorrect Calculation";
+   * a narrowing conversion that drops high bits is CWE-197, "Numeric Truncation Error").
    */
   alsoCwe?: string[];
   /** Category of every finding with this SWC id; null: the rule decides (the entry spans several). */
@@ -44,7 +45,7 @@ export interface SwcEntry {
 /** SWC registry entries by number. */
 export const SWC: Record<string, SwcEntry> = {
   '100': { title: 'Function Default Visibility', cwe: 'CWE-710', category: 'access_control' },
-  '101': { title: 'Integer Overflow and Underflow', cwe: 'CWE-682', alsoCwe: ['CWE-190'], category: 'arithmetic' },
+  '101': { title: 'Integer Overflow and Underflow', cwe: 'CWE-682', alsoCwe: ['CWE-190', 'CWE-197'], category: 'arithmetic' },
   '102': { title: 'Outdated Compiler Version', cwe: 'CWE-937', category: null },
   '103': { title: 'Floating Pragma', cwe: 'CWE-664', category: 'other' },
   '104': { title: 'Unchecked Call Return Value', cwe: 'CWE-252', category: 'unchecked_low_level_calls' },

@@ -6,45 +6,19 @@
 // meant (Slither's domain-separator-collision class).
 // Avoids false positives: `DOMAIN_SEPARATOR()` declared returning bytes32 (the standard), internal
 // and private functions (no selector), overloads taking parameters of another selector.
-import { keccak_256 } from '@noble/hashes/sha3';
 import {
+  canonicalType,
   detectorPlugin,
+  selectorOf,
+  signatureOf,
   perContract,
   type StaticDetector,
   returnParameters,
   line,
   type FunctionNode,
-  type MaybeNode,
 } from '../../lib/analysis/static/index.ts';
 
 export const DOMAIN_SEPARATOR_SELECTOR = '3644e515';
-
-/** The first four bytes of keccak256 of a canonical signature, as hex. */
-export function selectorOf(signature: string): string {
-  return Buffer.from(keccak_256(new TextEncoder().encode(signature)))
-    .subarray(0, 4)
-    .toString('hex');
-}
-
-/** Canonical ABI type of a parameter's type name; null when it cannot be told from the AST
- *  (structs, user types and contracts need their definitions; those are left out). */
-export function canonicalType(t: MaybeNode): string | null {
-  if (!t) return null;
-  if (t.type === 'ElementaryTypeName') {
-    const n: string = t.name;
-    if (n === 'uint' || n === 'int') return `${n}256`;
-    if (n === 'byte') return 'bytes1';
-    if (n === 'fixed' || n === 'ufixed') return `${n}128x18`;
-    return n;
-  }
-  if (t.type === 'ArrayTypeName') {
-    const base = canonicalType(t.baseTypeName);
-    if (!base) return null;
-    const len = t.length?.type === 'NumberLiteral' ? String(t.length.number) : t.length ? null : '';
-    return len === null ? null : `${base}[${len}]`;
-  }
-  return null;
-}
 
 /** What a function returns, as source types (`bytes32`, `uint256`...); null when unknown. */
 function returnTypes(fn: FunctionNode): string[] | null {
@@ -81,15 +55,8 @@ export const domainSeparatorCollisionDetector: StaticDetector = {
     if (c.kind === 'library') return;
     for (const fn of c.ownFunctions) {
       if (fn.kind !== 'function' || !fn.isPublic) continue;
-      const types: string[] = [];
-      for (const p of fn.node.parameters ?? []) {
-        const t = canonicalType(p.typeName);
-        if (!t) break;
-        types.push(t);
-      }
-      if (types.length !== (fn.node.parameters ?? []).length) continue;
-      const signature = `${fn.name}(${types.join(',')})`;
-      if (selectorOf(signature) !== DOMAIN_SEPARATOR_SELECTOR) continue;
+      const signature = signatureOf(fn);
+      if (!signature || selectorOf(signature) !== DOMAIN_SEPARATOR_SELECTOR) continue;
       const returns = returnTypes(fn.node);
       if (fn.name === 'DOMAIN_SEPARATOR' && returns?.length === 1 && returns[0] === 'bytes32') continue;
       context.report({

@@ -8,8 +8,8 @@
 // stipend cannot burn the loop's gas), functions only the owner can call, and recipients fixed
 // at deployment.
 import {
+  isCallerValue,
   detectorPlugin,
-  isMsgSender,
   isRequireLike,
   rootName,
   statementLoc,
@@ -64,7 +64,7 @@ export const dosExternalCallDetector: StaticDetector = {
           context.report({ node: n, loc: statementLoc(n, facts), messageId: 'loop', data: { kind: c.kind, target: c.targetText } });
           return;
         }
-        if (isMsgSender(target) || fn.senderGuard || !fn.isPublic) return;
+        if (isCallerValue(target, fn) || fn.senderGuard || !fn.isPublic) return;
         const mustSucceed =
           c.kind === 'transfer' ||
           (p && isRequireLike(p)) ||

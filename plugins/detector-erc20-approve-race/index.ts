@@ -8,7 +8,7 @@ import {
   detectorPlugin,
   conditions,
   headerLoc,
-  isMsgSender,
+  isCallerValue,
   norm,
   type StaticDetector,
   elementaryName,
@@ -70,7 +70,7 @@ export const erc20ApproveRaceDetector: StaticDetector = {
           fn.internalCalls.some(
             (ic) =>
               (ic.node.arguments ?? []).some((a) => a.type === 'Identifier' && a.name === value.name) &&
-              (ic.node.arguments ?? []).some((a) => isMsgSender(a)),
+              (ic.node.arguments ?? []).some((a) => isCallerValue(a, fn)),
           );
         if (!writesValue && !viaHelper) return;
         const zeroCheck = conditions(n.body).some((c) => /==0|0==/.test(norm(source, c)));

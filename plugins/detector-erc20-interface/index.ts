@@ -9,14 +9,7 @@
 // non-standard token's real ABI, USDT-style, is how to call it correctly), ERC721-style
 // contracts (`ownerOf`, or a `tokenId` parameter), and a function with the right name but another
 // parameter list. One finding per declaring contract, listing every wrong function.
-import {
-  detectorPlugin,
-  headerLoc,
-  perContract,
-  typeText,
-  type FunctionFacts,
-  type StaticDetector,
-} from '../../lib/analysis/static/index.ts';
+import { detectorPlugin, implemented, perContract, reportWrongReturns, type StaticDetector } from '../../lib/analysis/static/index.ts';
 
 /** Expected parameter types and return type of each ERC20 function. */
 const ERC20: Record<string, { params: string[]; returns: string }> = {
@@ -27,11 +20,6 @@ const ERC20: Record<string, { params: string[]; returns: string }> = {
   totalSupply: { params: [], returns: 'uint256' },
   allowance: { params: ['address', 'address'], returns: 'uint256' },
 };
-
-const paramTypes = (f: FunctionFacts) =>
-  (f.node.type === 'FunctionDefinition' ? f.node.parameters : []).map((p) => typeText(p.typeName).replace(/ payable$/, ''));
-const returnTypes = (f: FunctionFacts) =>
-  (f.node.type === 'FunctionDefinition' ? (f.node.returnParameters ?? []) : []).map((p) => typeText(p.typeName));
 
 export const erc20InterfaceDetector: StaticDetector = {
   meta: {
@@ -51,29 +39,16 @@ export const erc20InterfaceDetector: StaticDetector = {
   },
   create: perContract((c, context) => {
     if (c.kind !== 'contract') return;
-    const own = c.functions.filter((f) => f.kind === 'function' && f.node.body && f.isPublic);
-    const by = (name: string) => own.filter((f) => f.name === name && paramTypes(f).join(',') === ERC20[name].params.join(','));
+    const by = (name: string) => implemented(c, name, [ERC20[name].params]);
     const transfer = by('transfer');
     if (!transfer.length) return;
     // ERC721-style tokens share transfer(address,uint256): the uint is a token id there.
-    if (own.some((f) => f.name === 'ownerOf')) return;
+    if (c.functions.some((f) => f.kind === 'function' && f.node.body && f.isPublic && f.name === 'ownerOf')) return;
     const p = transfer[0].node.type === 'FunctionDefinition' ? transfer[0].node.parameters[1]?.name : null;
     if (p && /id$/i.test(p)) return;
     const others = ['balanceOf', 'totalSupply', 'transferFrom', 'approve', 'allowance'];
     if (!others.some((n) => by(n).length || c.stateVars.get(n)?.visibility === 'public')) return;
-    const wrong: string[] = [];
-    let at = transfer[0];
-    for (const name of Object.keys(ERC20)) {
-      for (const f of by(name)) {
-        const r = returnTypes(f);
-        // Reported where it is declared, not again in every contract inheriting it.
-        if ((r.length === 1 && r[0] === ERC20[name].returns) || !c.ownFunctions.includes(f)) continue;
-        if (!wrong.length) at = f;
-        wrong.push(`\`${name}\` returns ${r.length ? `(${r.join(', ')})` : 'nothing'} instead of \`${ERC20[name].returns}\``);
-      }
-    }
-    if (!wrong.length) return;
-    context.report({ node: at.node, loc: headerLoc(at.node), messageId: 'wrong', data: { contract: c.name, list: wrong.join(', ') } });
+    reportWrongReturns(c, context, ERC20);
   }),
 };
 

@@ -9,11 +9,11 @@
 // `if (start > 1 && block.number > start + n) start = 0`), constructors and payable writers (paying
 // for a slot is a rule of the game), guards out of sight.
 import {
+  isCallerValue,
   detectorPlugin,
   perContract,
   conditions,
   headerLoc,
-  isMsgSender,
   reachableFunctions,
   some,
   unwrap,
@@ -35,7 +35,7 @@ function openWrite(fn: FunctionFacts, v: string): boolean {
       some(assignedExpr(w) ?? {}, (x) => {
         if (x.type !== 'IndexAccess') return false;
         const key = identName(unwrap(x.index));
-        return isMsgSender(x.index) || (key !== null && g.senderKeys.has(key));
+        return isCallerValue(x.index, g) || (key !== null && g.senderKeys.has(key));
       });
     return !phase && g.writes.some((w) => w.variable === v && !isClear(w.node) && !own(w.node));
   });

@@ -6,9 +6,9 @@
 // Avoids false positives: >= 0.5 code, functions with a payload-size check (inline or in a
 // modifier), functions that do not move balances between the caller and the address.
 import {
+  isCallerValue,
   detectorPlugin,
   headerLoc,
-  isMsgSender,
   some,
   walk,
   type Node,
@@ -65,7 +65,7 @@ export const shortAddressDetector: StaticDetector = {
               const usesAmount = some(x.right, (y) => y.type === 'Identifier' && y.name === amount);
               if (!usesAmount && !(x.operator === '=' && some(x.right, (y) => y.type === 'Identifier' && y.name === amount))) return;
               if (idx?.type === 'Identifier' && idx.name === to && (x.operator === '+=' || x.operator === '=')) credits = true;
-              if (isMsgSender(idx) && (x.operator === '-=' || x.operator === '=')) debits = true;
+              if (isCallerValue(idx, fn) && (x.operator === '-=' || x.operator === '=')) debits = true;
             });
             if (!credits || !debits) continue;
             if (checksPayload(fn.node.body) || fn.modifiers.some((m) => m.def && checksPayload(m.def.node))) continue;

@@ -18,10 +18,10 @@
 // Fields a condition only tests against zero (`birthTime != 0`) are existence flags, not times.
 // One finding per stored variable: every store into the same variable feeds the same condition.
 import {
+  isCallerValue,
   detectorPlugin,
   blockValue,
   conditions,
-  isMsgSender,
   entropyFacts,
   identityTruncation,
   norm,
@@ -135,7 +135,7 @@ export const timestampDependenceDetector: StaticDetector = {
       const fn = facts.enclosing(at).fn;
       let hit = false;
       walk(e, (x) => {
-        if (x.type === 'IndexAccess' && isMsgSender(x.index)) hit = true;
+        if (x.type === 'IndexAccess' && isCallerValue(x.index, fn)) hit = true;
         if (x.type === 'MemberAccess' && x.expression?.type === 'Identifier' && fn?.aliases.has(x.expression.name)) hit = true;
       });
       return hit;

@@ -8,10 +8,10 @@
 // only a privileged account can call (the owner collecting accrued fees): nobody can submit a
 // competing claim, and the payer chooses the moment itself, so no ordering costs anyone value.
 import {
+  isCallerValue,
   detectorPlugin,
   perFunction,
   conditions,
-  isMsgSender,
   rootName,
   some,
   statementLoc,
@@ -50,7 +50,7 @@ export const transactionOrderDependenceDetector: StaticDetector = {
     const payouts = fn.externalCalls.filter((e) => e.value && (e.kind === 'transfer' || e.kind === 'send' || e.kind === 'call'));
     if (!payouts.length) return;
     // (1) solution checks
-    if (payouts.some((p) => isMsgSender(unwrap(p.target)))) {
+    if (payouts.some((p) => isCallerValue(p.target, fn))) {
       for (const cond of conditions(fn.node.body)) {
         const cmp = findCmp(cond);
         if (!cmp) continue;

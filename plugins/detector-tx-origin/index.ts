@@ -3,8 +3,8 @@
 // Avoids false positives: `tx.origin == msg.sender` (a common "caller is an EOA" check, not
 // authorization) and tx.origin used outside comparisons (logging, forwarding).
 import {
+  isCallerValue,
   detectorPlugin,
-  isMsgSender,
   isTxOrigin,
   statementLoc,
   unwrap,
@@ -39,7 +39,7 @@ export const txOriginDetector: StaticDetector = {
         const origin = isTxOrigin(l) ? l : isTxOrigin(r) ? r : null;
         if (!origin) return;
         const other = origin === l ? r : l;
-        if (isMsgSender(other)) return;
+        if (isCallerValue(other, facts.enclosing(n).fn)) return;
         context.report({
           node: n,
           loc: statementLoc(n, facts),

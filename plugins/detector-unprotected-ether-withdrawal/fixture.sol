@@ -56,3 +56,25 @@ contract Faucet {
         msg.sender.transfer(msg.value);
     }
 }
+
+contract Treasury {
+    mapping(address => uint) public credit;
+    uint public paidOut;
+
+    function () public payable {}
+
+    function send(address to, uint amount) public {
+        to.transfer(amount); // expect: unprotected-ether-withdrawal
+    }
+
+    function sendRecorded(address to, uint amount) public {
+        credit[msg.sender] -= amount;
+        to.transfer(amount);
+    }
+
+    function sendChecked(address to, uint amount) public {
+        require(credit[msg.sender] >= amount);
+        credit[msg.sender] = 0;
+        to.transfer(amount);
+    }
+}

@@ -194,17 +194,25 @@ export function isTypeConversion(callee: MaybeNode): boolean {
   return false;
 }
 
-/** `msg.sender`, or `_msgSender()`: the meta-transaction-aware caller (OpenZeppelin Context,
- *  ERC-2771), which is msg.sender unless a trusted forwarder relays the call. */
+/** Zero-argument calls the facts resolved to a function of the file: whether that function
+ *  returns the caller (a context helper such as OpenZeppelin's `_msgSender()`, whatever its name).
+ *  Filled by the context-sender pass of computeFacts; keyed by the call node of one parse. */
+const callerCalls = new WeakMap<Node, boolean>();
+export function markCallerCall(call: Node, returnsCaller: boolean): void {
+  callerCalls.set(call, returnsCaller);
+}
+
+/** `msg.sender`, or a call to a context helper that returns it: an in-file function the facts
+ *  found returning the caller (ERC-2771 `_msgSender()` or any other name), or, when the file does
+ *  not define the callee (an imported Context), `_msgSender()` by the library's API name. */
 export function isMsgSender(node: MaybeNode): boolean {
   const u = unwrap(node);
-  if (
-    u?.type === 'FunctionCall' &&
-    u.expression?.type === 'Identifier' &&
-    u.expression.name === '_msgSender' &&
-    !(u.arguments ?? []).length
-  )
-    return true;
+  if (u?.type === 'FunctionCall' && !(u.arguments ?? []).length) {
+    const known = callerCalls.get(u);
+    if (known !== undefined) return known;
+    const e = u.expression;
+    if ((e?.type === 'Identifier' && e.name === '_msgSender') || (e?.type === 'MemberAccess' && e.memberName === '_msgSender')) return true;
+  }
   return isMember(u, 'msg', 'sender');
 }
 export function isTxOrigin(node: MaybeNode): boolean {

@@ -95,6 +95,7 @@ function shell(node: FunctionNode, contract: string, v: VersionFacts): FunctionF
     aliases: new Map(),
     senderLocals: new Set(),
     senderKeys: new Set(),
+    returnsCaller: false,
     arithmeticWrites: new Set(),
     reads: new Set(),
     writes: [],

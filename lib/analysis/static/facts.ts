@@ -10,6 +10,7 @@
 import type { AST, Located, MaybeNode, Node } from './ast.ts';
 import { analyzeBodies } from './bodies.ts';
 import { resolveCalls } from './calls.ts';
+import { contextSenders } from './context-sender.ts';
 import { declarations } from './declarations.ts';
 import { reentrancyPaths, transitive } from './flow.ts';
 import { guardFacts } from './guards.ts';
@@ -102,6 +103,9 @@ export interface FunctionFacts {
   senderLocals: Set<string>;
   /** Locals computed from the caller (msg.sender or a sender local): keys of the caller's records. */
   senderKeys: Set<string>;
+  /** Returns the caller (`return msg.sender;`, an ERC-2771 relayed sender, or another such
+   *  helper): calls to it are `msg.sender` for every rule (context-sender pass, `isMsgSender`). */
+  returnsCaller: boolean;
   reads: Set<string>;
   writes: StateWrite[];
   externalCalls: ExternalCall[];
@@ -166,6 +170,8 @@ export interface VersionFacts {
   pragma: string | null;
   /** Lowest compiler version the pragma admits. */
   min: string | null;
+  /** The pragma as a semver range (`>=0.4.22 <0.6.0`); null without a usable pragma. */
+  range: string | null;
   /** Arithmetic reverts on overflow (>= 0.8.0). */
   checkedArithmetic: boolean;
   /** Constructors are functions named like the contract (< 0.4.22 admitted). */
@@ -203,6 +209,8 @@ export interface StaticFacts {
 export function computeFacts(ast: AST.SourceUnit, source: string, file: string): StaticFacts {
   // Pass 1: contracts, inheritance, state variables, function and modifier shells.
   const scope = declarations(ast, source);
+  // Pass 1b: context helpers that return the caller (`_msgSender()`), before anything asks.
+  contextSenders(scope);
   const types = typing(scope);
   // Pass 2: bodies (reads, writes, loops, calls) in the declaring contract's scope.
   analyzeBodies(scope, types);

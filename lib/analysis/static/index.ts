@@ -11,3 +11,6 @@ export * from './detector-modules.ts';
 export * from './rule-helpers.ts';
 export * from './entropy.ts';
 export * from './reachability.ts';
+export * from './token-interfaces.ts';
+export * from './abi.ts';
+export { admits, bugScope } from './version.ts';

@@ -5,7 +5,9 @@ import {
   alwaysLeaves,
   asNode,
   asNodes,
+  declaredVariables,
   isNode,
+  isMsgSender,
   isRequireLike,
   line,
   endLine,
@@ -220,6 +222,30 @@ export function callerControlled(expr: Node, fn: FunctionFacts | null): boolean 
         n.expression.name === 'msg' &&
         (n.memberName === 'value' || n.memberName === 'data')),
   );
+}
+
+/** The caller itself: `msg.sender`, a context helper returning it (`_msgSender()`), or a local
+ *  of `fn` initialised from one of them and never reassigned (`address owner = _msgSender();`). */
+export function isCallerValue(e: MaybeNode, fn: FunctionFacts | null): boolean {
+  const u = unwrap(e);
+  if (isMsgSender(u)) return true;
+  if (u?.type !== 'Identifier' || !fn?.node.body || !fn.senderLocals.has(u.name)) return false;
+  let init = false;
+  let reassigned = false;
+  walk(fn.node.body, (n) => {
+    if (
+      n.type === 'VariableDeclarationStatement' &&
+      n.initialValue &&
+      declaredVariables(n).length === 1 &&
+      declaredVariables(n)[0]?.name === u.name
+    )
+      init = isMsgSender(n.initialValue);
+    else if (n.type === 'BinaryOperation' && n.operator === '=') {
+      const l = unwrap(n.left);
+      if (l?.type === 'Identifier' && l.name === u.name) reassigned = true;
+    }
+  });
+  return init && !reassigned;
 }
 
 /** Whitespace-free source text, for comparing operands across statements. */
