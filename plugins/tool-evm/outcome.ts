@@ -84,7 +84,7 @@ export function ensureMinimum(plan: SearchPlan, requestDeadline: number, ownMini
 export function budgetExhausted(plan: SearchPlan, what: string, budgetMs: number | undefined, sofar: string): string {
   if (plan.bound === 'shared')
     return plan.late
-      ? `the request's analysis budget was spent when the ${what} could start; it ran for its ${MIN_SHARED_SLICE_MS} ms minimum and ended ${sofar}`
+      ? `the request's analysis budget was spent when the ${what} could start; it was given its ${MIN_SHARED_SLICE_MS} ms minimum and ended ${sofar}`
       : `the request's analysis budget ended the ${what} ${sofar}`;
   return `the ${budgetMs} ms budget ended the ${what} ${sofar}`;
 }

@@ -131,7 +131,7 @@ test("full mode's shared analysis budget: a campaign that starts with it spent r
   if (r.meta.stopped === 'deadline')
     assert.match(
       String(r.meta.budget_exhausted),
-      /the request's analysis budget was spent when the campaign could start; it ran for its 1000 ms minimum/,
+      /the request's analysis budget was spent when the campaign could start; it was given its 1000 ms minimum/,
     );
   else assert.equal(r.meta.budget_exhausted, undefined);
   for (const f of r.findings) assert.equal((f.evidence as any).replayed, true, 'what was proved is kept, replayed');
@@ -154,7 +154,7 @@ test('budget plan: the earliest bound wins; a spent shared budget still buys the
   assert.ok(spent.deadline >= now + MIN_SHARED_SLICE_MS && spent.deadline <= Date.now() + MIN_SHARED_SLICE_MS);
   assert.match(
     budgetExhausted(spent, 'campaign', 5000, 'after 3 sequences'),
-    /analysis budget was spent .* ran for its 1000 ms minimum and ended after 3 sequences/,
+    /analysis budget was spent .* was given its 1000 ms minimum and ended after 3 sequences/,
   );
   // ...and when the request cannot give it, the request's deadline is what ends it.
   const squeezed = ensureMinimum(planSearch(now, now + 200, 5000, now - 500), now + 200, 2500);
