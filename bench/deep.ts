@@ -61,6 +61,8 @@ interface ContractRow {
   findings: Record<string, string[]>;
   /** --per-tool: CPU seconds of each tool run alone. */
   tool_cpu_s?: Record<string, number>;
+  /** Tools whose answer a budget cut short (the response's "<tool>: partial result: …" notes). */
+  partial?: string[];
 }
 
 export async function runDeepBenchmark(opts: {
@@ -147,7 +149,8 @@ export async function runDeepBenchmark(opts: {
       }
       const found: Record<string, string[]> = {};
       for (const t of r.results) found[t.tool] = findingKeys(t.findings);
-      const row = { file, lines: source.split('\n').length, seconds, cpu_s: cpuOf(c0), tools, all, findings: found };
+      const partial = (r.notes ?? []).map((n) => /^(\S+): partial result: /.exec(n)?.[1]).filter((t): t is string => Boolean(t));
+      const row = { file, lines: source.split('\n').length, seconds, cpu_s: cpuOf(c0), tools, all, findings: found, partial };
       rows.push(row);
       if (!process.argv.includes('--json')) printRow(row);
     }
@@ -201,6 +204,11 @@ function totalsOf(rows: ContractRow[], timeoutS: number) {
       max: round(secs.at(-1) ?? 0),
     },
     status_per_tool: per,
+    /** Per tool: on how many contracts a budget cut its answer short (reported as partial). */
+    partial_per_tool: rows.reduce<Record<string, number>>((acc, r) => {
+      for (const t of r.partial ?? []) acc[t] = (acc[t] ?? 0) + 1;
+      return acc;
+    }, {}),
   };
 }
 
@@ -211,7 +219,9 @@ function printRow(r: ContractRow) {
     const t = r.tools[n];
     return t ? `${n} ${t.status} ${t.seconds.toFixed(1)}s ${t.findings}f` : `${n} absent`;
   });
-  console.log(`${r.file.padEnd(22)} ${String(r.lines).padStart(4)} lines  ${r.seconds.toFixed(1).padStart(5)} s  ${cells.join('  ')}`);
+  console.log(
+    `${r.file.padEnd(22)} ${String(r.lines).padStart(4)} lines  ${r.seconds.toFixed(1).padStart(5)} s  ${cells.join('  ')}${r.partial?.length ? `  partial: ${r.partial.join(', ')}` : ''}`,
+  );
   for (const n of EVM_TOOLS) {
     const t = r.tools[n];
     if (t && t.status !== 'success' && t.error) console.log(`    ${n}: ${t.error}`);
@@ -238,6 +248,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
         `s/contract mean ${t.seconds_per_contract.mean}, p95 ${t.seconds_per_contract.p95}, max ${t.seconds_per_contract.max}; ` +
         `CPU s/contract ${t.cpu_s_per_contract}`,
     );
+    console.log(`  partial answers (a budget ended the search) per tool: ${JSON.stringify(t.partial_per_tool)}`);
     if (t.tool_cpu_s_per_contract) console.log(`  CPU s per contract, each tool alone: ${JSON.stringify(t.tool_cpu_s_per_contract)}`);
     for (const [tool, st] of Object.entries(t.status_per_tool)) console.log(`  ${tool.padEnd(18)} ${JSON.stringify(st)}`);
   }

@@ -43,6 +43,11 @@ export interface ToolRunOptions {
   deadline: number;
   /** Audit depth requested: quick keeps per-tool budgets tight. */
   mode?: 'quick' | 'full';
+  /** Epoch ms at which the request's analysis budget ends (full mode): one budget shared by every
+   *  tool of the request, so a tool that searches until told to stop (fuzzing, symbolic execution,
+   *  model checking) ends its search there, however late it started, and reports what it found as
+   *  a partial result (`meta.budget_exhausted`). `deadline` stays the hard stop. */
+  budgetDeadline?: number;
 }
 
 export interface ToolRunOutput {

@@ -433,8 +433,13 @@ export async function runAnalyzeCommand(
 
   // Analyse every file from the build, a few at a time (each runs its tools in the pool).
   // Twice the pool's threads: while one file's tools run, the next file's are queued (its main-
-  // thread work, reading and correlating, overlaps theirs).
-  const concurrency = Math.max(1, Math.min(8, pool ? 2 * Math.min(4, os.availableParallelism()) : 1, todo.length));
+  // thread work, reading and correlating, overlaps theirs). Every layer at once (full mode) is
+  // different: a file's analysis budget runs from its start and its two searches (fuzzing and
+  // symbolic execution) each hold a worker for it, so one file per two threads, or files queued
+  // behind others would find their budget spent before their searches got a worker.
+  const threads = Math.min(4, os.availableParallelism());
+  const everyLayer = o.auditType === 'full' || (o.auditType === 'layer' && o.layer === 9);
+  const concurrency = Math.max(1, Math.min(8, !pool ? 1 : everyLayer ? Math.floor(threads / 2) : 2 * threads, todo.length));
   let next = 0;
   let done = 0;
   const one = async (item: { abs: string; file: string }) => {

@@ -54,7 +54,18 @@ export interface EngineDeps {
   maxSourceBytes?: number;
   /** Budget of each builtin tool's start-up self-test. */
   selfTestTimeoutMs?: number;
+  /** Full mode's analysis budget, from the request's start, shared by every tool (ToolRunOptions.budgetDeadline). */
+  fullBudgetMs?: number;
 }
+
+/**
+ * Full mode's default analysis budget, counted from the request's start and shared by every tool:
+ * the searching tools (fuzzing, symbolic execution, model checking) end their search when it runs
+ * out, whenever they started, and report what they found as partial. 4 s leaves the request about
+ * a second to replay, correlate and answer on an idle two-core machine; `plugins.analysis-engine.
+ * full_budget_ms` buys deeper searches (the request's timeout stays the hard stop).
+ */
+export const DEFAULT_FULL_BUDGET_MS = 4000;
 
 export type { SelfTestResult };
 export type EngineHealth = AnalysisHealth;
@@ -428,6 +439,9 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
           auditType === 'quick' || precompiled ? Promise.resolve(null) : compiling.then((r) => ('timedOut' in r || !r.ok ? null : r)),
       };
       const mode: 'quick' | 'full' = auditType === 'quick' ? 'quick' : 'full';
+      // Every layer at once (full mode): one analysis budget for the request, shared by its tools.
+      const everyLayer = auditType === 'full' || (auditType === 'layer' && opts.layer === 9);
+      const budgetDeadline = everyLayer ? Math.min(deadline, t0 + (deps.fullBudgetMs ?? DEFAULT_FULL_BUDGET_MS)) : undefined;
       const results = new Map<string, ToolResult>();
       const finished = new Map<string, Promise<void>>();
       const deadlineCtl = new AbortController();
@@ -437,7 +451,7 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
       const onAbort = () => deadlineCtl.abort();
       opts.signal?.addEventListener('abort', onAbort, { once: true });
 
-      const runTool = async (t: AnalysisTool, prior?: Promise<Finding[]>) => {
+      const runTool = async (t: AnalysisTool, prior?: Promise<Finding[] | undefined>) => {
         const started = Date.now();
         const record = (status: ToolStatus, findings: Finding[], error: string | null) => {
           if (results.has(t.name)) return;
@@ -479,13 +493,16 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
             timer = setTimeout(() => resolve('deadline'), Math.max(0, deadline - Date.now()));
           });
           try {
-            const priorFindings = prior ? await Promise.race([prior, timeout.then(() => [] as Finding[])]) : undefined;
+            const priorFindings = prior ? await Promise.race([prior, timeout.then(() => undefined)]) : undefined;
             if (deadlineCtl.signal.aborted || Date.now() >= deadline) {
               recordTimeout();
               return;
             }
             const running = Promise.resolve().then(() =>
-              t.run({ ...toolInput, ...(priorFindings ? { prior: priorFindings } : {}) }, { signal: ctl.signal, deadline, mode }),
+              t.run(
+                { ...toolInput, ...(priorFindings ? { prior: priorFindings } : {}) },
+                { signal: ctl.signal, deadline, mode, ...(budgetDeadline !== undefined ? { budgetDeadline } : {}) },
+              ),
             );
             const out = await Promise.race([running, timeout]);
             if (out === 'deadline') {
@@ -499,6 +516,10 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
               .map((f) => normalizeFinding(f as any, t, file, lineCount))
               .filter((f): f is Finding => f !== null);
             const status: ToolStatus = out.status ?? (out.error ? 'error' : 'success');
+            // A search its budget ended answers with what it found by then: said in the notes, so
+            // a partial answer is never a silent one (tool results carry no meta).
+            const partial = out.meta?.budget_exhausted;
+            if (status === 'success' && typeof partial === 'string' && partial) notes.push(`${t.name}: partial result: ${partial}`);
             record(status, findings, out.error ?? null);
             tspan?.setAttribute('analysis.status', status);
             tspan?.setAttribute('analysis.findings', findings.length);
@@ -522,11 +543,24 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
       // Layer-1 tools first in the dependency sense: tools that use prior findings wait for them.
       // Pool tasks run in arrival order: the fast pattern layers go first, so the tools waiting for
       // their findings (the fuzzer) are not queued behind seconds of symbolic or ML work.
-      const direct = selected.filter((t) => !t.usesPrior).sort((a, b) => startOrder(a) - startOrder(b));
+      // With a shared analysis budget the deeper layers (2-6) start once layer 1 has answered and
+      // the compile is in, one per turn of the event loop in layer order, so their pool tasks queue
+      // in that order: the searches that need a worker longest (fuzzing, symbolic execution) take
+      // the two workers first and model checking, AI review and ML have what is left, instead of
+      // the fuzzer (which waits for layer 1) queueing behind them and finding the budget spent.
+      const deferred = (t: AnalysisTool) => budgetDeadline !== undefined && startOrder(t) === 2;
+      const direct = selected.filter((t) => !t.usesPrior && !deferred(t)).sort((a, b) => startOrder(a) - startOrder(b));
       for (const t of direct) finished.set(t.name, runTool(t));
       const layer1 = direct.filter((t) => t.layer === 1).map((t) => finished.get(t.name)!);
       const priorFindings = Promise.all(layer1).then(() => [...results.values()].filter((r) => r.layer === 1).flatMap((r) => r.findings));
-      for (const t of selected.filter((x) => x.usesPrior)) finished.set(t.name, runTool(t, priorFindings));
+      const later = selected.filter((t) => t.usesPrior || deferred(t));
+      if (budgetDeadline !== undefined) later.sort((a, b) => a.layer - b.layer);
+      let turn: Promise<unknown> = budgetDeadline !== undefined ? Promise.all([priorFindings, compiling]) : priorFindings;
+      for (const t of later) {
+        const gate = turn;
+        finished.set(t.name, runTool(t, t.usesPrior ? gate.then(() => priorFindings) : gate.then(() => undefined)));
+        if (budgetDeadline !== undefined) turn = gate.then(() => new Promise((r) => setImmediate(r)));
+      }
       await Promise.all(finished.values());
       clearTimeout(deadlineTimer);
       opts.signal?.removeEventListener('abort', onAbort);

@@ -11,6 +11,7 @@ type Config = {
   self_test_on_start?: boolean;
   self_test_timeout_ms?: number;
   self_test_delay_ms?: number;
+  full_budget_ms?: number;
 };
 
 export default definePlugin<Config>({
@@ -30,6 +31,7 @@ export default definePlugin<Config>({
       version,
       contractRoots: ctx.services.settings.contractRoots,
       selfTestTimeoutMs: ctx.config.self_test_timeout_ms,
+      fullBudgetMs: ctx.config.full_budget_ms,
     });
     ctx.provide('analysis', engine);
     ctx.onStart(() => {

@@ -46,3 +46,45 @@ export async function skipUnlessDeployable(input: AnalysisInput, what: string): 
   if (!c.contracts.length) return { status: 'skipped', findings: [], error: 'the file defines no contract to deploy' };
   return null;
 }
+
+/** What ends a search: the request's deadline (a timeout), the request's analysis budget shared
+ *  with the other layers, or the tool's own budget (both part of the plan: a partial result). */
+export type RunBound = 'request' | 'shared' | 'own';
+
+/** Search time a run gets when the request's shared analysis budget is already spent when it
+ *  could start (its seeds, a first exploration): a late tool still says something. */
+export const MIN_SHARED_SLICE_MS = 1000;
+
+export interface SearchPlan {
+  /** Epoch ms at which the search must have answered. */
+  deadline: number;
+  bound: RunBound;
+  /** The plan was extended to a minimum because little or nothing was left when the search began. */
+  late: boolean;
+}
+
+/** The run's end from its start (t0), the request's deadline, its own budget and the shared one. */
+export function planSearch(t0: number, requestDeadline: number, budgetMs?: number, budgetDeadline?: number): SearchPlan {
+  const own = budgetMs ? t0 + budgetMs : Infinity;
+  const shared = budgetDeadline ?? Infinity;
+  const bound: RunBound = requestDeadline <= Math.min(own, shared) ? 'request' : shared < own ? 'shared' : 'own';
+  return { deadline: Math.min(requestDeadline, own, shared), bound, late: false };
+}
+
+/** Once the search can begin (compiled, solver loaded): at least `ownMinimum` ms under the tool's
+ *  own budget, MIN_SHARED_SLICE_MS under the shared one, as far as the request's deadline allows. */
+export function ensureMinimum(plan: SearchPlan, requestDeadline: number, ownMinimum: number): SearchPlan {
+  const minimum = plan.bound === 'shared' ? MIN_SHARED_SLICE_MS : plan.bound === 'own' ? ownMinimum : 0;
+  if (plan.deadline - Date.now() >= minimum) return plan;
+  const extended = Math.min(requestDeadline, Date.now() + minimum);
+  return { deadline: Math.max(plan.deadline, extended), bound: extended >= requestDeadline ? 'request' : plan.bound, late: true };
+}
+
+/** `meta.budget_exhausted` of a search a planned budget ended: which budget, and what was kept. */
+export function budgetExhausted(plan: SearchPlan, what: string, budgetMs: number | undefined, sofar: string): string {
+  if (plan.bound === 'shared')
+    return plan.late
+      ? `the request's analysis budget was spent when the ${what} could start; it was given its ${MIN_SHARED_SLICE_MS} ms minimum and ended ${sofar}`
+      : `the request's analysis budget ended the ${what} ${sofar}`;
+  return `the ${budgetMs} ms budget ended the ${what} ${sofar}`;
+}

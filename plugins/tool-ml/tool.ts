@@ -4,18 +4,29 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AnalysisInput, AnalysisTool, ToolRunOptions, ToolRunOutput, WorkerPool } from '../../kernel/index.ts';
 import { REENTRANCY_SELF_TEST } from '../../lib/analysis/self-test.ts';
+import type { CompileResult } from '../../lib/analysis/compiler/index.ts';
 import { ML_TOOL, MODEL_PATH, loadModel, mlTask, type MlResult } from './worker.ts';
 
 const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker.ts');
 
 export function createMlTool(opts: { pool: WorkerPool | null }): AnalysisTool {
   async function analyze(
-    input: Pick<AnalysisInput, 'source' | 'file' | 'compilation' | 'absPath' | 'roots'>,
+    input: Pick<AnalysisInput, 'source' | 'file' | 'compilation' | 'compiled' | 'absPath' | 'roots'>,
     run: ToolRunOptions,
   ): Promise<ToolRunOutput> {
     // Opcode features need a compiling source; without one the AST features still work.
     const compiles = input.compilation ? (await input.compilation).ok : true;
-    const args = { source: input.source, file: input.file, absPath: input.absPath ?? null, roots: input.roots, compile: compiles };
+    // Full mode's engine compile is exactly the one the features need (full outputs and AST): the
+    // task takes it rather than compiling again on a worker that did not run it.
+    const compiled = compiles && input.compiled ? ((await input.compiled) as CompileResult | null) : null;
+    const args = {
+      source: input.source,
+      file: input.file,
+      absPath: input.absPath ?? null,
+      roots: input.roots,
+      compile: compiles,
+      compiled: compiled?.ok ? compiled : null,
+    };
     const r = opts.pool
       ? await opts.pool.run<MlResult>(WORKER, 'mlTask', args, { signal: run.signal, deadline: run.deadline })
       : await mlTask(args);

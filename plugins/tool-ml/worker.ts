@@ -7,6 +7,7 @@ import { findingId, sliceLines } from '../../lib/analysis/ids.ts';
 import { CATEGORY } from '../../lib/analysis/taxonomy.ts';
 import { extractFunctionSamples } from './model/features.ts';
 import { bytecodeOf } from './model/dataset.ts';
+import type { CompileResult } from '../../lib/analysis/compiler/index.ts';
 import { predict, type MlModel } from './model/model.ts';
 import type { Category, Finding } from '../../schemas/finding.ts';
 
@@ -48,11 +49,16 @@ export async function mlTask(args: {
   absPath?: string | null;
   roots?: string[];
   compile?: boolean;
+  /** The engine's full compile of this source (full mode), instead of compiling it again here. */
+  compiled?: CompileResult | null;
   modelPath?: string;
 }): Promise<MlResult> {
   const model = loadModel(args.modelPath);
   const wantsCode = (model.trained.metrics as { bytecode_features?: boolean } | null)?.bytecode_features !== false;
-  const bc = wantsCode && args.compile !== false ? bytecodeOf(args.source, args.file, { absPath: args.absPath, roots: args.roots }) : null;
+  const bc =
+    wantsCode && args.compile !== false
+      ? bytecodeOf(args.source, args.file, { absPath: args.absPath, roots: args.roots, compiled: args.compiled })
+      : null;
   const samples = extractFunctionSamples(args.source, args.file, bc);
   const findings: Finding[] = [];
   const predictions: MlResult['predictions'] = [];

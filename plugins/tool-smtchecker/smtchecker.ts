@@ -531,6 +531,11 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
     const overBudget: string[] = [];
     const checked: string[] = [];
     const notes = new Set<string>();
+    // Full mode: the request's analysis budget, shared with the other layers, also ends the
+    // model checking (a job it stops, and the jobs it leaves no FULL_MIN_JOB_MS for, are listed
+    // as not checked, like those past the tool's own budget).
+    const shared = mode === 'full' ? run.budgetDeadline : undefined;
+    let sharedSpent = false;
     const jobName = (j: (typeof jobs)[number]) =>
       `${j.unit ?? input.file}${j.targets && groups.length > 1 ? ` [${j.targets.join(', ')}]` : ''}`;
     for (const [i, job] of jobs.entries()) {
@@ -545,6 +550,12 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
         timedOut.push(jobName(job));
         continue;
       }
+      if (shared !== undefined && shared - Date.now() < FULL_MIN_JOB_MS) {
+        sharedSpent = true;
+        overBudget.push(jobName(job));
+        continue;
+      }
+      const stopBy = run.deadline - Math.min(500, Math.max(100, (run.deadline - Date.now()) * 0.05));
       const modelChecker = semver.gte(version, '0.8.0')
         ? {
             engine,
@@ -573,7 +584,7 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
             // compile (waiting behind other tools in the queue does not count): a job past it
             // stops that helper only, so the pool worker keeps solc, Z3 and the parser loaded.
             // It answers a little before the request's deadline, when the pool would kill it.
-            isolate: { budgetMs: perJob, deadline: run.deadline - Math.min(500, Math.max(100, (run.deadline - Date.now()) * 0.05)) },
+            isolate: { budgetMs: perJob, deadline: Math.min(stopBy, shared ?? Infinity) },
           },
           { pool: opts.pool, signal: run.signal, deadline: run.deadline },
         );
@@ -587,7 +598,9 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
       if (r.stopped) {
         // Full mode: the tool's own budget ending a job is part of the plan (status success,
         // what was not answered is listed); the request's deadline ending it is a timeout.
-        (mode === 'full' && r.stopped.why === 'budget' ? overBudget : timedOut).push(jobName(job));
+        const byShared = shared !== undefined && shared < stopBy && r.stopped.why === 'deadline' && Date.now() < stopBy;
+        if (byShared) sharedSpent = true;
+        (mode === 'full' && (r.stopped.why === 'budget' || byShared) ? overBudget : timedOut).push(jobName(job));
         continue;
       }
       if (!r.ok)
@@ -646,7 +659,7 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
         findings,
         meta: {
           ...meta,
-          budget_exhausted: `the ${fullBudget} ms full-mode budget ended before ${overBudget.join(', ')} ${overBudget.length > 1 ? 'were' : 'was'} answered; the answers of ${checked.length ? checked.join(', ') : 'no job'} are reported`,
+          budget_exhausted: `${sharedSpent ? "the request's analysis budget" : `the ${fullBudget} ms full-mode budget`} ended before ${overBudget.join(', ')} ${overBudget.length > 1 ? 'were' : 'was'} answered; the answers of ${checked.length ? checked.join(', ') : 'no job'} are reported`,
         },
       };
     return { status: 'success', findings, meta };

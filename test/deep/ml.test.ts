@@ -82,3 +82,29 @@ contract Bank {
     [],
   );
 });
+
+test('full mode compiles once: the ML task takes the engine compile, with the same predictions as its own', async () => {
+  const { createAnalysisEngine } = await import('../../plugins/analysis-engine/engine.ts');
+  const { compileMemoStats } = await import('../../lib/analysis/compiler/index.ts');
+  // A source of its own (no memo answers it) and no pool: every compile runs in this thread.
+  const source = VULN.replace('contract Bank', 'contract BankOnce');
+  const tool = createMlTool({ pool: null });
+  const engine = createAnalysisEngine({ registry: { tools: () => [tool] }, pool: null, fullBudgetMs: 120_000 });
+  const before = compileMemoStats();
+  const r = await engine.analyze({ source, file: 'Bank.sol' }, { mode: 'full', timeoutMs: 120_000 });
+  const after = compileMemoStats();
+  assert.equal(r.results[0].status, 'success', r.results[0].error ?? '');
+  // The engine's compile is the only one: a second compile of the same source would be a memo hit.
+  assert.equal(after.misses - before.misses, 1);
+  assert.equal(after.hits - before.hits, 0);
+  // The tool alone compiles for itself (a memo hit now) and predicts the same.
+  const alone = await tool.run(
+    { source, file: 'Bank.sol', sha256: '' },
+    { signal: new AbortController().signal, deadline: Date.now() + 120_000, mode: 'full' },
+  );
+  assert.equal((alone.meta as any).opcode_features, true);
+  const key = (fs: Array<{ location: { function?: string | null; line: number }; category: string }>) =>
+    fs.map((f) => `${f.location.function}:${f.location.line}:${f.category}`).sort();
+  assert.deepEqual(key(r.results[0].findings), key(alone.findings));
+  assert.ok(alone.findings.some((f) => f.location.function === 'withdraw'));
+});

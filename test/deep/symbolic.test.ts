@@ -161,6 +161,26 @@ contract Loops {
   assert.ok(r.status === 'success' || r.status === 'timeout', r.error ?? '');
 });
 
+test("full mode's shared analysis budget: a run that starts with it spent explores briefly, keeps what it proved and says the answer is partial", async () => {
+  const r = await tool.run(
+    { source: fixture('symbolic-mixed.sol'), file: 'C.sol', sha256: '' },
+    // The request still has two minutes; the analysis budget it shares with the other layers is gone.
+    { signal: new AbortController().signal, deadline: Date.now() + 120_000, budgetDeadline: Date.now() - 1000, mode: 'full' },
+  );
+  // Not a timeout (the request's deadline is far) and not a silent partial answer either.
+  assert.equal(r.status, 'success', r.error ?? '');
+  assert.match(String(r.meta?.budget_exhausted), /the request's analysis budget was spent when the exploration could start/);
+  const contracts = r.meta?.contracts as Array<{ complete: boolean }>;
+  assert.ok(
+    contracts.some((c) => !c.complete),
+    'the cut-short exploration is marked incomplete',
+  );
+  // What it did prove within its minimum is kept, each a replayed proof.
+  for (const f of r.findings) assert.ok(['transaction_sequence', 'counterexample'].includes((f.evidence as any)?.kind), f.detector);
+  const sinks = r.meta?.sinks as Array<{ status: string }>;
+  assert.ok(!sinks.some((x) => x.status === 'refuted'), 'nothing is refuted by an exploration the budget cut short');
+});
+
 test('divisions by a value the caller picks: nothing unproven is reported, and a gate the solver could not settle is not "refuted"', async () => {
   // The divisor is calldata, so the solver works on abstract divisions refined toward the EVM's
   // values (a full 256-bit divider is what made single queries run seconds past their limit).

@@ -80,6 +80,8 @@ test('full mode compiles once: both EVM tools take the engine compile instead of
   const engine = createAnalysisEngine({
     registry: { tools: () => [createFuzzTool({ pool: null, budgetMs: 10_000 }), createSymbolicTool({ pool: null, budgetMs: 60_000 })] },
     pool: null,
+    // What is proved is pinned, not how fast: a full-mode budget as generous as the tools'.
+    fullBudgetMs: 120_000,
   });
   const source =
     '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\ncontract Once {\n  function kill() external { selfdestruct(payable(msg.sender)); }\n}\n';

@@ -9,6 +9,7 @@ import { TinyWorkerPool } from '../../kernel/pool.ts';
 import { createFuzzTool, DEFAULT_FUZZ_BUDGET_MS } from '../../plugins/tool-evm/fuzz/tool.ts';
 import { fuzzProgram, fuzzTask } from '../../plugins/tool-evm/fuzz/task.ts';
 import { compileProgram } from '../../plugins/tool-evm/evm/program.ts';
+import { budgetExhausted, ensureMinimum, MIN_SHARED_SLICE_MS, planSearch } from '../../plugins/tool-evm/outcome.ts';
 import { createAnalysisEngine } from '../../plugins/analysis-engine/engine.ts';
 import type { Finding } from '../../schemas/finding.ts';
 
@@ -65,7 +66,8 @@ test('a short deadline is respected: the tool answers by then (timeout or what i
 
 test('through the engine in full mode: results carry vigil-fuzz with its findings', async () => {
   const tool = createFuzzTool({ pool, budgetMs: 30_000 });
-  const engine = createAnalysisEngine({ registry: { tools: () => [tool] }, pool });
+  // A full-mode budget as generous as the tool's: this pins what is found, not how fast.
+  const engine = createAnalysisEngine({ registry: { tools: () => [tool] }, pool, fullBudgetMs: 30_000 });
   try {
     const r = await engine.analyze({ source, file: 'Bank.sol' }, { mode: 'full', timeoutMs: 90_000 });
     const res = r.results.find((x) => x.tool === 'vigil-fuzz');
@@ -112,6 +114,55 @@ test('full mode budget: the default is a per-contract share, and it runs from wh
   } finally {
     await busy.close();
   }
+});
+
+test("full mode's shared analysis budget: a campaign that starts with it spent runs its minimum, keeps its proofs and says it is partial", async () => {
+  const takeover = fs.readFileSync(path.join(here, 'fixtures', 'owner-takeover.sol'), 'utf8');
+  // The request has minutes left and the tool its own minute; the request's shared budget is spent.
+  const r = await fuzzTask({
+    source: takeover,
+    file: 'Takeover.sol',
+    deadline: Date.now() + 120_000,
+    budgetMs: 60_000,
+    budgetDeadline: Date.now() - 1000,
+  });
+  assert.equal(r.status, 'success', r.error ?? '');
+  // Partial iff the budget ended it (a tiny contract may reach its coverage plateau first).
+  if (r.meta.stopped === 'deadline')
+    assert.match(
+      String(r.meta.budget_exhausted),
+      /the request's analysis budget was spent when the campaign could start; it was given its 1000 ms minimum/,
+    );
+  else assert.equal(r.meta.budget_exhausted, undefined);
+  for (const f of r.findings) assert.equal((f.evidence as any).replayed, true, 'what was proved is kept, replayed');
+});
+
+test('budget plan: the earliest bound wins; a spent shared budget still buys the minimum; only the request deadline is a timeout', () => {
+  const now = Date.now();
+  // The shared budget ends first: a planned end (partial result), not a timeout.
+  assert.deepEqual(planSearch(now, now + 60_000, 5000, now + 2000), { deadline: now + 2000, bound: 'shared', late: false });
+  // The tool's own budget ends first.
+  assert.deepEqual(planSearch(now, now + 60_000, 5000, now + 9000), { deadline: now + 5000, bound: 'own', late: false });
+  // The request's deadline ends first: a timeout.
+  assert.deepEqual(planSearch(now, now + 1000, 5000, now + 2000), { deadline: now + 1000, bound: 'request', late: false });
+  // No budgets at all (the tool alone, no shared budget): the request's deadline.
+  assert.equal(planSearch(now, now + 60_000).bound, 'request');
+  // Spent before the search could begin: the minimum, as far as the request allows.
+  const spent = ensureMinimum(planSearch(now, now + 60_000, 5000, now - 500), now + 60_000, 2500);
+  assert.equal(spent.bound, 'shared');
+  assert.equal(spent.late, true);
+  assert.ok(spent.deadline >= now + MIN_SHARED_SLICE_MS && spent.deadline <= Date.now() + MIN_SHARED_SLICE_MS);
+  assert.match(
+    budgetExhausted(spent, 'campaign', 5000, 'after 3 sequences'),
+    /analysis budget was spent .* was given its 1000 ms minimum and ended after 3 sequences/,
+  );
+  // ...and when the request cannot give it, the request's deadline is what ends it.
+  const squeezed = ensureMinimum(planSearch(now, now + 200, 5000, now - 500), now + 200, 2500);
+  assert.deepEqual([squeezed.bound, squeezed.deadline], ['request', now + 200]);
+  // A plan with time left is not extended.
+  const roomy = planSearch(now, now + 60_000, 5000, now + 30_000);
+  assert.equal(ensureMinimum(roomy, now + 60_000, 2500), roomy);
+  assert.match(budgetExhausted(roomy, 'campaign', 5000, 'after 9 sequences'), /^the 5000 ms budget ended the campaign after 9 sequences/);
 });
 
 test('coverage plateau: a contract with nothing left to cover stops well before its deadline', async () => {

@@ -98,8 +98,10 @@ const smt = createSmtCheckerTool({ pool, quickBudgetMs: 30_000, fullBudgetMs: 10
 const solhint = createSolhintTool({ pool });
 const slither = createSlitherAdapter({ envPath: '/nonexistent' });
 
+// A generous full-mode analysis budget: these tests pin what the tools find, not how fast (the
+// shared budget has its own tests below).
 function engineWith(tools: AnalysisTool[], extra: Record<string, unknown> = {}) {
-  return createAnalysisEngine({ registry: { tools: () => tools }, pool, version: '9.9.9', ...extra });
+  return createAnalysisEngine({ registry: { tools: () => tools }, pool, version: '9.9.9', fullBudgetMs: 120_000, ...extra });
 }
 
 test('quick mode leaves the model checker to full mode: only the pattern tools run', async () => {
@@ -281,6 +283,71 @@ test('tools that use prior findings start after layer 1 and receive its findings
   await engine.analyze({ source: VAULT, file: 'Vault.sol' }, { mode: 'full', timeoutMs: 10_000 });
   assert.equal(seen?.length, 1);
   assert.deepEqual(seen[0].tools, ['patterns']);
+});
+
+test('full mode: one analysis budget for the request, shared by every tool; a partial answer says so in the notes', async () => {
+  const seen = new Map<string, { deadline: number; budgetDeadline?: number }>();
+  const searcher = (name: string, layer: number, partial: string | null): AnalysisTool => ({
+    ...reporter(name, layer, 1),
+    modes: ['quick', 'full'],
+    async run(_input, opts) {
+      seen.set(name, { deadline: opts.deadline, budgetDeadline: opts.budgetDeadline });
+      return { status: 'success', findings: [], meta: partial ? { budget_exhausted: partial } : {} };
+    },
+  });
+  const tools = [searcher('fuzz', 2, 'the budget ended the campaign after 12 sequences'), searcher('smt', 4, null)];
+  const engine = engineWith(tools, { fullBudgetMs: 2000 });
+  const t0 = Date.now();
+  const r = await engine.analyze({ source: VAULT, file: 'Vault.sol' }, { mode: 'full', timeoutMs: 60_000 });
+  const fuzz = seen.get('fuzz')!;
+  const smtRun = seen.get('smt')!;
+  // The same budget end for both, from the request's start, well before the request's deadline.
+  assert.equal(fuzz.budgetDeadline, smtRun.budgetDeadline);
+  assert.ok(fuzz.budgetDeadline! >= t0 + 2000 && fuzz.budgetDeadline! < fuzz.deadline, JSON.stringify(fuzz));
+  assert.deepEqual(
+    r.results.map((x) => [x.tool, x.status]),
+    [
+      ['fuzz', 'success'],
+      ['smt', 'success'],
+    ],
+  );
+  assert.ok(r.notes?.includes('fuzz: partial result: the budget ended the campaign after 12 sequences'), JSON.stringify(r.notes));
+  assert.ok(!r.notes?.some((n) => n.startsWith('smt:')), 'a complete answer gets no note');
+  // The budget never outlasts the request: a shorter timeout is the budget's end too.
+  await engine.analyze({ source: VAULT, file: 'Vault.sol' }, { mode: 'full', timeoutMs: 1500 });
+  assert.ok(seen.get('fuzz')!.budgetDeadline! <= seen.get('fuzz')!.deadline);
+  // Quick mode and a tool asked for by name keep their own budgets.
+  seen.clear();
+  await engine.analyze({ source: VAULT, file: 'Vault.sol' }, { mode: 'quick', timeoutMs: 60_000 });
+  await engine.analyze({ source: VAULT, file: 'Vault.sol' }, { mode: 'tool', tool: 'smt', timeoutMs: 60_000 });
+  assert.equal(seen.get('fuzz')?.budgetDeadline, undefined);
+  assert.equal(seen.get('smt')?.budgetDeadline, undefined);
+});
+
+test('full mode: the deeper layers start after layer 1, in layer order, so the searches get the workers first', async () => {
+  const order: string[] = [];
+  let patternsDone = false;
+  const patterns: AnalysisTool = {
+    ...reporter('patterns', 1, 7),
+    async run(input, opts) {
+      order.push('patterns');
+      await new Promise((r) => setTimeout(r, 200));
+      patternsDone = true;
+      return reporter('patterns', 1, 7).run(input, opts);
+    },
+  };
+  const starter = (name: string, layer: number, usesPrior = false): AnalysisTool => ({
+    ...reporter(name, layer, 1),
+    usesPrior,
+    async run() {
+      order.push(`${name}${patternsDone ? '' : ' (before layer 1 answered)'}`);
+      return { findings: [] };
+    },
+  });
+  // Registered in an order that is not the layer order (as plugin discovery may give).
+  const engine = engineWith([starter('ml', 6), starter('smt', 4), starter('symbolic', 3), starter('fuzz', 2, true), patterns]);
+  await engine.analyze({ source: VAULT, file: 'Vault.sol' }, { mode: 'full', timeoutMs: 60_000 });
+  assert.deepEqual(order, ['patterns', 'fuzz', 'symbolic', 'smt', 'ml']);
 });
 
 test('inventory: tools with availability and self-tests; layers; health', async () => {

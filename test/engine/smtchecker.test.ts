@@ -215,8 +215,8 @@ contract Wrap {
   assert.deepEqual((r2.meta as any).targets, ['overflow', 'underflow']);
 });
 
-test("full mode: the budget is the file's; jobs it cannot buy are listed and the answers of the others kept", async () => {
-  const src = `// SPDX-License-Identifier: MIT
+/** Two contracts, one assertion each (lines 5 and 10): a model-checking job per contract. */
+const TWO_UNITS = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.0;
 contract A {
     function f(uint256 a) public pure {
@@ -229,6 +229,9 @@ contract B {
     }
 }
 `;
+
+test("full mode: the budget is the file's; jobs it cannot buy are listed and the answers of the others kept", async () => {
+  const src = TWO_UNITS;
   // 1 s buys one job of at least 1 s: A is checked, B is listed (not run), and the run is a
   // success (its own budget is part of the plan; only the request's deadline makes a timeout).
   const t = createSmtCheckerTool({ pool: null, fullBudgetMs: 1000 });
@@ -248,12 +251,30 @@ contract B {
   assert.ok(all.findings.some((f) => f.detector === 'smtchecker-assert' && f.location.line === 10));
 });
 
+test("full mode: the request's shared analysis budget, once spent, leaves the jobs listed as not checked (a partial answer, not a timeout)", async () => {
+  // The request has a minute and a half; the budget it shares with the other layers is gone.
+  const r = await tool.run(
+    { source: TWO_UNITS, file: 'T.sol', sha256: '' },
+    { signal: new AbortController().signal, deadline: Date.now() + 90_000, budgetDeadline: Date.now() - 1, mode: 'full' },
+  );
+  assert.equal(r.status, 'success', r.error ?? '');
+  assert.deepEqual((r.meta as any).not_checked, ['A', 'B']);
+  assert.deepEqual((r.meta as any).contracts_checked, []);
+  assert.match((r.meta as any).budget_exhausted, /the request's analysis budget ended before A, B were answered/);
+  // Quick mode has no shared budget: the same call there checks them.
+  const quick = await tool.run(
+    { source: TWO_UNITS, file: 'T.sol', sha256: '' },
+    { signal: new AbortController().signal, deadline: Date.now() + 90_000, budgetDeadline: Date.now() - 1, mode: 'quick' },
+  );
+  assert.ok(quick.findings.some((f) => f.detector === 'smtchecker-assert' && f.location.line === 5));
+});
+
 test('a 0.8 pin that is not installed: the SMTChecker runs on the release the engine compiled with (no "requires different compiler version" error)', async () => {
   const { createAnalysisEngine } = await import('../../plugins/analysis-engine/engine.ts');
   const prev = process.env.VIGIL_SOLC_AUTO_INSTALL;
   process.env.VIGIL_SOLC_AUTO_INSTALL = '0';
   try {
-    const engine = createAnalysisEngine({ registry: { tools: () => [tool] }, pool: null });
+    const engine = createAnalysisEngine({ registry: { tools: () => [tool] }, pool: null, fullBudgetMs: 120_000 });
     const source =
       '// SPDX-License-Identifier: MIT\npragma solidity 0.8.24;\ncontract Pinned {\n  function f(uint a) public pure {\n    assert(a != 7);\n  }\n}\n';
     const r = await engine.analyze({ source, file: 'Pinned.sol' }, { mode: 'full', timeoutMs: 120_000 });

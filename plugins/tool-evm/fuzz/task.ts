@@ -7,7 +7,7 @@ import { compileProgram } from '../evm/program.ts';
 import type { CompileResult } from '../../../lib/analysis/compiler/index.ts';
 import { fuzzProgram, type FuzzResult } from './fuzzer.ts';
 import { proofsToFindings } from './findings.ts';
-import { causeOf } from '../outcome.ts';
+import { budgetExhausted, causeOf, ensureMinimum, planSearch } from '../outcome.ts';
 
 export const FUZZ_MODULE = fileURLToPath(import.meta.url);
 
@@ -23,6 +23,9 @@ export interface FuzzTaskArgs {
   deadline: number;
   /** Time the task may take from the moment a worker starts it (queueing not counted). */
   budgetMs?: number;
+  /** Epoch ms at which the request's analysis budget, shared with the other layers, ends: the
+   *  campaign stops there however late it started (after at least outcome.ts's MIN_SHARED_SLICE_MS). */
+  budgetDeadline?: number;
   priorFunctions?: string[];
   seed?: number;
   maxSequences?: number;
@@ -40,24 +43,22 @@ export interface FuzzTaskResult {
 /** Pool task: compile, fuzz, prove. Never throws for bad input: the status says what happened. */
 export async function fuzzTask(args: FuzzTaskArgs): Promise<FuzzTaskResult> {
   const t0 = Date.now();
-  // Which bound ends the run: the tool's own budget ends a campaign as planned; the request's
-  // deadline ending it first is a timeout (what was proved by then is still reported).
-  let requestBound = !args?.budgetMs || args.deadline < t0 + args.budgetMs;
-  const requestDeadline = args?.deadline;
-  if (args?.budgetMs) args = { ...args, deadline: Math.min(args.deadline, t0 + args.budgetMs) };
   if (typeof args?.source !== 'string' || !args.source.trim())
     return { status: 'error', findings: [], error: 'no source to fuzz', meta: {} };
+  // Which bound ends the run: the tool's own budget or the request's shared analysis budget ends a
+  // campaign as planned (what it proved is reported as partial); the request's deadline ending it
+  // first is a timeout (what was proved by then is still reported).
+  const requestDeadline = args.deadline;
+  let plan = planSearch(t0, requestDeadline, args.budgetMs, args.budgetDeadline);
+  args = { ...args, deadline: plan.deadline };
   const { program, result, error } = compileProgram(args);
   if (!program) return { status: 'skipped', findings: [], error, meta: { compiler: result.compiler } };
   const meta: Record<string, unknown> = { compiler: program.compiler, hardfork: program.fork, compile_ms: Date.now() - t0 };
   // A slow compile (a loaded machine) must not leave the campaign no time at all: it still gets
-  // half its budget (at most 2.5 s) when the request allows it.
-  const minimum = args.budgetMs ? Math.min(2500, args.budgetMs / 2) : 0;
-  if (args.deadline - Date.now() < minimum) {
-    const extended = Math.min(requestDeadline, Date.now() + minimum);
-    if (extended >= requestDeadline) requestBound = true;
-    args = { ...args, deadline: Math.max(args.deadline, extended) };
-  }
+  // half its budget (at most 2.5 s) when the request allows it; a campaign that starts when the
+  // shared budget is (nearly) spent still runs its seeds for MIN_SHARED_SLICE_MS.
+  plan = ensureMinimum(plan, requestDeadline, Math.min(2500, (args.budgetMs ?? 0) / 2));
+  args = { ...args, deadline: plan.deadline };
   if (Date.now() > args.deadline - 300)
     return { status: 'timeout', findings: [], error: 'compilation used the whole time budget; nothing was fuzzed', meta };
   let r: FuzzResult;
@@ -85,12 +86,9 @@ export async function fuzzTask(args: FuzzTaskArgs): Promise<FuzzTaskResult> {
     };
   }
   const findings = proofsToFindings(r.world!, r.proofs);
-  if (requestBound && r.stats.stopped === 'deadline')
-    return {
-      status: 'timeout',
-      findings,
-      error: `the request's deadline ended fuzzing after ${r.stats.sequences} sequences; the ${findings.length} finding(s) proved by then are reported`,
-      meta,
-    };
+  if (r.stats.stopped !== 'deadline') return { status: 'success', findings, error: null, meta };
+  const sofar = `after ${r.stats.sequences} sequences (coverage last grew at sequence ${r.stats.last_new_sequence}); the ${findings.length} finding(s) proved by then are reported`;
+  if (plan.bound === 'request') return { status: 'timeout', findings, error: `the request's deadline ended fuzzing ${sofar}`, meta };
+  meta.budget_exhausted = budgetExhausted(plan, 'campaign', args.budgetMs, sofar);
   return { status: 'success', findings, error: null, meta };
 }

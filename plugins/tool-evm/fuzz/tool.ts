@@ -95,6 +95,8 @@ export function createFuzzTool(opts: FuzzToolOptions): AnalysisTool {
           roots: input.roots,
           deadline: taskDeadline,
           budgetMs,
+          // The request's analysis budget (full mode), shared with the other layers.
+          ...(run.budgetDeadline !== undefined ? { budgetDeadline: Math.min(run.budgetDeadline, taskDeadline) } : {}),
           priorFunctions,
           compiled: await sharedCompile(input),
         },

@@ -14,6 +14,7 @@ import type { Finding, Severity, Category } from '../../../schemas/finding.ts';
 import { isZ3Fatal, loadZ3, resetZ3, TermSolver } from './solver.ts';
 import { Explorer, disassemble, hexToBytes, type Limits, type ProvenSink, type SinkKind, type Code } from './evm.ts';
 import { constructorWords, decodeCalldata, type DecodedCall } from './abi.ts';
+import { budgetExhausted, ensureMinimum, planSearch } from '../outcome.ts';
 import { prepareReplay, validateCandidate, confirmDelegatecall, type ConcreteTx, type ReplayBase } from './validate.ts';
 
 export const SYMBOLIC_TOOL = 'vigil-symbolic';
@@ -29,6 +30,9 @@ export interface SymbolicRequest {
   solverTimeoutMs?: number;
   /** Time the run may take from the moment a worker starts it (queueing in the pool not counted). */
   budgetMs?: number;
+  /** Epoch ms at which the request's analysis budget, shared with the other layers, ends: the
+   *  exploration stops there however late it started (after at least outcome.ts's MIN_SHARED_SLICE_MS). */
+  budgetDeadline?: number;
   /** The engine's compile of this source (full outputs and AST), when it made one. */
   compiled?: CompileResult | null;
 }
@@ -234,11 +238,12 @@ export async function symbolicTask(req: SymbolicRequest): Promise<SymbolicResult
 }
 
 async function explore(req: SymbolicRequest, t0: number): Promise<SymbolicResult> {
-  // The tool's own budget bounds the search like its path and loop bounds do (the result says
-  // the exploration is incomplete); only the request's deadline ending it is a timeout.
-  let requestBound = !req.budgetMs || req.deadline < t0 + req.budgetMs;
+  // The tool's own budget and the request's shared analysis budget bound the search like its path
+  // and loop bounds do (the result says the exploration is incomplete); only the request's
+  // deadline ending it is a timeout.
   const requestDeadline = req.deadline;
-  if (req.budgetMs) req = { ...req, deadline: Math.min(req.deadline, t0 + req.budgetMs) };
+  let plan = planSearch(t0, requestDeadline, req.budgetMs, req.budgetDeadline);
+  req = { ...req, deadline: plan.deadline };
   const base: SymbolicResult = {
     status: 'success',
     reason: null,
@@ -280,13 +285,10 @@ async function explore(req: SymbolicRequest, t0: number): Promise<SymbolicResult
   base.z3_init_ms = Date.now() - tz;
   phase('z3_init');
   // A slow compile or Z3 start (a loaded machine) must not leave the search no time at all: it
-  // still gets half its budget (at most 2 s) when the request allows it.
-  const minimum = req.budgetMs ? Math.min(2000, req.budgetMs / 2) : 0;
-  if (req.deadline - Date.now() < minimum) {
-    const extended = Math.min(requestDeadline, Date.now() + minimum);
-    if (extended >= requestDeadline) requestBound = true;
-    req = { ...req, deadline: Math.max(req.deadline, extended) };
-  }
+  // still gets half its budget (at most 2 s) when the request allows it; a search that starts when
+  // the shared budget is (nearly) spent still gets MIN_SHARED_SLICE_MS.
+  plan = ensureMinimum(plan, requestDeadline, Math.min(2000, (req.budgetMs ?? 0) / 2));
+  req = { ...req, deadline: plan.deadline };
   const outline = outlineSource(req.source);
   const lines = new LineIndex(req.source);
   const fileId = mainFileId(compiled);
@@ -568,18 +570,9 @@ async function explore(req: SymbolicRequest, t0: number): Promise<SymbolicResult
   }
   base.replay = replay;
   if (!anyTimeout) return done({ status: 'success', reason: null });
-  return done(
-    requestBound
-      ? {
-          status: 'timeout',
-          reason: `the request's deadline ended the exploration before every path was explored; the ${base.findings.length} finding(s) proven by then are reported`,
-        }
-      : {
-          status: 'success',
-          reason: null,
-          budget_exhausted: `the ${req.budgetMs} ms budget ended the exploration before every path was explored (see contracts[].complete); findings so far are reported`,
-        },
-  );
+  const sofar = `before every path was explored (see contracts[].complete); the ${base.findings.length} finding(s) proven by then are reported`;
+  if (plan.bound === 'request') return done({ status: 'timeout', reason: `the request's deadline ended the exploration ${sofar}` });
+  return done({ status: 'success', reason: null, budget_exhausted: budgetExhausted(plan, 'exploration', req.budgetMs, sofar) });
 }
 
 export type { Outline };

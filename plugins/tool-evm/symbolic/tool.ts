@@ -77,6 +77,8 @@ export function createSymbolicTool(opts: SymbolicToolOptions): AnalysisTool {
           // kill it and the engine stop waiting), so what it proved by then reaches the report.
           deadline: run.deadline - Math.min(RETURN_MARGIN_MS, Math.max(200, (run.deadline - Date.now()) * 0.1)),
           budgetMs: budgetOverride ?? budget,
+          // The request's analysis budget (full mode), shared with the other layers.
+          ...(run.budgetDeadline !== undefined ? { budgetDeadline: run.budgetDeadline } : {}),
           limits,
           solverTimeoutMs: opts.solverTimeoutMs,
           compiled: await sharedCompile(input),

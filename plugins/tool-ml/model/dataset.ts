@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { compileTask } from '../../../lib/analysis/compiler/index.ts';
+import { compileTask, type CompileResult } from '../../../lib/analysis/compiler/index.ts';
 import { swcCategory } from '../../../lib/analysis/taxonomy.ts';
 import { extractFunctionSamples, type BytecodeInfo, type FunctionSample } from './features.ts';
 
@@ -110,12 +110,14 @@ export function loadContracts(dir = DATASETS_DIR): LabelledContract[] {
 export function bytecodeOf(
   source: string,
   file = 'Contract.sol',
-  where: { absPath?: string | null; roots?: string[] } = {},
+  where: { absPath?: string | null; roots?: string[]; compiled?: CompileResult | null } = {},
 ): BytecodeInfo | null {
   try {
     // Same request shape as the other layers (imports resolved the same way), so one compile per
-    // worker serves them all.
-    const r = compileTask({ source, file, absPath: where.absPath ?? null, roots: where.roots, outputs: 'full', ast: true, maxAttempts: 2 });
+    // worker serves them all; full mode hands in the engine's compile of it (`compiled`).
+    const r =
+      where.compiled ??
+      compileTask({ source, file, absPath: where.absPath ?? null, roots: where.roots, outputs: 'full', ast: true, maxAttempts: 2 });
     if (!r.ok) return null;
     const id = Number(String((r.ast as { src?: string } | undefined)?.src ?? '0:0:0').split(':')[2]);
     const contracts: BytecodeInfo['contracts'] = {};
