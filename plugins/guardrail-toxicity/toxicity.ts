@@ -1149,12 +1149,10 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   // cannot block ("I will kill you" is a threat, not hate). Very short texts give the classifier
   // too little to go on ("mail a@example.com").
   const groupRef = slurMax > 0 || groupMention;
-  // Hostility matters only where there is an identity: without one the HOSTILE scan is skipped.
+  // Hostility matters only where there is an identity, and only when an identity head would score
+  // above the cap: the HOSTILE scan (a word alternation tried along the whole text) runs then only.
   // A hostile word that is part of a neutral group phrase ("the mentally ill") is no hostility.
-  let hostile = groupRef && (slurHostile || matched.length > 0);
-  HOSTILE.re.lastIndex = 0;
-  if (groupRef && !hostile)
-    for (let h = execWord(HOSTILE, n.text); h && !hostile; h = execWord(HOSTILE, n.text)) hostile = !inNeutralMention(h.index, mentions);
+  let hostile: boolean | null = groupRef ? (slurHostile || matched.length > 0 ? true : null) : false;
   let words = 0;
   for (let i = 0, inWord = false; i < n.text.length && words < 8; i++) {
     const sp = n.text.charCodeAt(i) <= 32;
@@ -1164,7 +1162,15 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   const shortScale = Math.min(1, words / 5);
   for (const c of TOXICITY_CATEGORIES) {
     let weak = model ? calibratedScore(c, modelScore[c], model[c].threshold) * shortScale : 0;
-    if (!hostile && (c === 'identity_attack' || c === 'dehumanisation')) weak = Math.min(weak, 0.4);
+    if ((c === 'identity_attack' || c === 'dehumanisation') && weak > 0.4) {
+      if (hostile === null) {
+        hostile = false;
+        HOSTILE.re.lastIndex = 0;
+        for (let h = execWord(HOSTILE, n.text); h && !hostile; h = execWord(HOSTILE, n.text))
+          hostile = !inNeutralMention(h.index, mentions);
+      }
+      if (!hostile) weak = 0.4;
+    }
     if (c === 'insult') weak = Math.min(0.75, noisyOr([weak, lexInsult]));
     if (c === 'sexual') weak = Math.min(0.45, noisyOr([weak, lexSexual]));
     let v = noisyOr([ruleScore[c], weak]);
