@@ -162,6 +162,8 @@ describe('implicit hate by predicate class, and slurs mentioned rather than used
       'The council will set up a new hostel for migrants next year.',
       'Hire a deaf developer and you gain a careful tester.',
       'Since the Albanians opened the bakery the street is busier than ever.',
+      'Bankers should all be locked up.',
+      'Landlords like him should be locked up for what they charge.',
       'Oil companies control the government and the press.',
       'Firefighters had to burn down the old barn after the flood.',
     ]);
