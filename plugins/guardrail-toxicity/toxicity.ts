@@ -578,7 +578,10 @@ targetRule(
 // one sentence: incompatibility, conspiracy or control, inferiority, rights denied, removal, harm
 // to the group's places or to people inside them, a member as the cause of a decline. A group
 // adjective before any plural noun counts as the group ("gay teachers", "Black families").
-const GT = `(?:${TARGET}|(?:(?:the|all|these|those|most)\\s+)?[AS]+\\s+\\p{L}+s)`;
+// The target is written out small rather than as TARGET (a fifth less expression source for these
+// rules): the placeholders carry the group, so determiners only need to be skipped, and a member
+// (S) or group adjective (A) before a plural noun is a group.
+const GT = `(?:(?:all|every|each|the|those|these|of|some|any|most|no|a|an|one|another|this|that)\\s+)*(?:[PRS]+(?:\\s+\\p{L}+s)?|A+\\s+\\p{L}+s)`;
 const NOT_ = `(?:not|never|no longer|${NOT_CONTRACTED})`;
 targetRule(
   'target_incompatible',
