@@ -8,9 +8,10 @@
 // by the turns), per run and the median of BENCH_RUNS runs (default 7) of BENCH_TURNS turns
 // (default 1,000) after a warm-up: CPU time stays comparable on a loaded machine, wall time does
 // not; the minimum is the run least disturbed by other processes. Then the guardrail layers on
-// the turn's own texts (the input message and each sentence of the answer, as the output gate
-// checks them): each layer alone, texts in a loop (its code and tables stay in the CPU caches),
-// and the whole chain, where the layers take turns per text as in a real turn.
+// the turn's own texts (the input message and the whole answer, as the synchronous chat checks
+// them): each layer alone, texts in a loop (its code and tables stay in the CPU caches), and the
+// whole chain, where the layers take turns per text as in a real turn; and the chain on the
+// answer sentence by sentence, as the SSE stream checks it.
 // BENCH_GUARDRAILS=all (default) | none. BENCH_SCENARIO=answer (default) | skill.
 // BENCH_VIA=service (default) | inject | both: `inject` runs the same turn as a
 // `POST /api/v1/agent/chat` through the gateway's Fastify app (`app.inject()`: routing, edge
@@ -101,14 +102,14 @@ if (prof) {
   prof.disconnect();
 }
 
-// The layers alone, on the texts one turn checks: the message (input) and the answer sentence by
-// sentence (output), as the output gate cuts it. CPU time of each layer's own check, then of the
-// whole chain (the layers plus the chain's own work), per turn.
+// The layers alone, on the texts one turn checks: the message (input) and the whole answer
+// (output), as the synchronous chat checks them. CPU time of each layer's own check, then of the
+// whole chain (the layers plus the chain's own work), per turn; then the chain with the answer
+// checked sentence by sentence, as the stream's output gate cuts it.
 const chain = k.services.get<GuardrailChain>('guardrails');
 const layerRows: Array<Record<string, string | number>> = [];
 if (chain && layers.length) {
-  const sentences = answer.split(/(?<=[.!?])\s+|(?<=\n)/).filter((x) => x.trim());
-  const texts = [[MESSAGE, 'input'] as const, ...sentences.map((x) => [x, 'output'] as const)];
+  const texts = [[MESSAGE, 'input'] as const, [answer, 'output'] as const];
   const reps = 200;
   const cpuOf = async (fn: () => unknown) => {
     await fn();
@@ -131,6 +132,12 @@ if (chain && layers.length) {
     for (const [text, dir] of texts) await chain.run(text, dir);
   });
   layerRows.push({ layer: 'chain (all layers)', texts: texts.length, 'CPU µs/turn': Math.round(all) });
+  const sentences = answer.split(/(?<=[.!?])\s+|(?<=\n)/).filter((x) => x.trim());
+  const streamed = [[MESSAGE, 'input'] as const, ...sentences.map((x) => [x, 'output'] as const)];
+  const perSentence = await cpuOf(async () => {
+    for (const [text, dir] of streamed) await chain.run(text, dir);
+  });
+  layerRows.push({ layer: 'chain, answer per sentence (stream)', texts: streamed.length, 'CPU µs/turn': Math.round(perSentence) });
 }
 
 const sessions = (await k.store.listSessions({ tenant: null, limit: 1_000_000 })).length;

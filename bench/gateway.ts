@@ -6,15 +6,24 @@
 //
 // Bounded: BENCH_S seconds per scenario (default 10) after BENCH_WARM_S of warm-up (default 3).
 // BENCH_GUARDRAILS=all (default) | none | both. BENCH_SCENARIO=answer | skill | all (default).
+// BENCH_MESSAGES=same (default) | vary: with `vary` every request sends a different message
+// (1-40 random words and a random number; "sha256 of <random words>" for the skill call), so
+// the demo's answer varies with it: nothing the gateway caches by text (the guardrails'
+// normalisation of the last few texts) is reused the way one repeated message reuses it.
 // BENCH_PROFILE=<dir> writes a CPU profile of
 // each measured window. Prints the server's CPU time per turn (process CPU / turns served),
-// which stays comparable when the machine is loaded; turns/s and latency do not. Needs `wrk` on PATH (Debian package `wrk`).
+// which stays comparable when the machine is loaded; turns/s and latency do not, and the
+// server's event-loop delay over the window (p99 and max: how long a ready request could wait
+// for the main thread: GC, a long synchronous step, or the process not being scheduled;
+// sampled every 20 ms, so it costs nothing measurable).
+// Needs `wrk` on PATH (Debian package `wrk`).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Session } from 'node:inspector/promises';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { bootGateway } from './gateway-boot.ts';
 
 const SECS = Number(process.env.BENCH_S ?? 10);
@@ -40,9 +49,34 @@ function ms(v: string): number {
   return m[2] === 'us' ? n / 1000 : m[2] === 'ms' ? n : m[2] === 's' ? n * 1000 : n * 60_000;
 }
 
-async function wrk(url: string, body: string, secs: number): Promise<WrkResult> {
+const VARY = (process.env.BENCH_MESSAGES ?? 'same') === 'vary';
+if (!['same', 'vary'].includes(process.env.BENCH_MESSAGES ?? 'same')) throw new Error('BENCH_MESSAGES must be same or vary');
+
+/** wrk's Lua: the one body every time, or (BENCH_MESSAGES=vary) a new message per request after `prefix`. */
+function wrkScript(body: string, prefix: string | null): string {
+  const head = `wrk.method = "POST"\nwrk.body = ${JSON.stringify(body)}\nwrk.headers["Content-Type"] = "application/json"\n`;
+  if (prefix === null) return head;
+  const words =
+    'the a vault token owner please explain what this does function balance deposit withdraw value fee pool reward user amount pause'.split(
+      ' ',
+    );
+  return (
+    head +
+    `local words = {${words.map((w) => JSON.stringify(w)).join(',')}}
+init = function(args) math.randomseed(os.time() + math.floor(os.clock() * 1000000)) end
+request = function()
+  local t = {}
+  for i = 1, math.random(1, 40) do t[i] = words[math.random(#words)] end
+  t[#t + 1] = tostring(math.random(1, 1000000000))
+  return wrk.format(nil, nil, nil, '{"message":"${prefix}' .. table.concat(t, " ") .. '"}')
+end
+`
+  );
+}
+
+async function wrk(url: string, body: string, secs: number, prefix: string | null = null): Promise<WrkResult> {
   const script = path.join(os.tmpdir(), `vigil-wrk-${process.pid}.lua`);
-  fs.writeFileSync(script, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(body)}\nwrk.headers["Content-Type"] = "application/json"\n`);
+  fs.writeFileSync(script, wrkScript(body, prefix));
   const { stdout } = await run('wrk', ['-t2', `-c${CONC}`, `-d${secs}s`, '--latency', '-s', script, url], {
     encoding: 'utf8',
     timeout: (secs + 30) * 1000,
@@ -63,7 +97,7 @@ async function wrk(url: string, body: string, secs: number): Promise<WrkResult> 
   };
 }
 
-async function scenario(label: string, message: string, withGuardrails: boolean) {
+async function scenario(label: string, message: string, withGuardrails: boolean, prefix: string) {
   const { k, dataDir, layers } = await bootGateway(withGuardrails);
   const { gateway } = await k.listen();
   const url = `${gateway}/api/v1/agent/chat`;
@@ -71,16 +105,20 @@ async function scenario(label: string, message: string, withGuardrails: boolean)
   const probe = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
   if (probe.status !== 200) throw new Error(`chat failed: ${probe.status} ${await probe.text()}`);
   await probe.arrayBuffer();
-  if (WARM > 0) await wrk(url, body, WARM); // JIT, prepared statements, pools
+  const vary = VARY ? prefix : null;
+  if (WARM > 0) await wrk(url, body, WARM, vary); // JIT, prepared statements, pools
   const prof = PROFILE ? new Session() : null;
   if (prof) {
     prof.connect();
     await prof.post('Profiler.enable');
     await prof.post('Profiler.start');
   }
+  const loop = monitorEventLoopDelay({ resolution: 20 });
+  loop.enable();
   const cpu0 = process.cpuUsage();
-  const r = await wrk(url, body, SECS);
+  const r = await wrk(url, body, SECS, vary);
   const cpu = process.cpuUsage(cpu0);
+  loop.disable();
   if (prof) {
     const { profile } = await prof.post('Profiler.stop');
     const file = path.join(PROFILE, `gateway-${label.split(' ')[0]}-${withGuardrails ? 'guarded' : 'bare'}.cpuprofile`);
@@ -98,6 +136,7 @@ async function scenario(label: string, message: string, withGuardrails: boolean)
     'p50 ms': +r.p50.toFixed(2),
     'p99 ms': +r.p99.toFixed(2),
     'CPU ms/turn': +((cpu.user + cpu.system) / 1000 / Math.max(1, r.requests)).toFixed(3),
+    'loop delay p99/max ms': `${(loop.percentile(99) / 1e6).toFixed(1)}/${(loop.max / 1e6).toFixed(1)}`,
     turns: r.requests,
     errors: r.errors,
     'sessions stored': sessions,
@@ -109,8 +148,9 @@ const modes = which === 'both' ? [false, true] : [which !== 'none'];
 const rows = [];
 const only = process.env.BENCH_SCENARIO ?? 'all'; // answer | skill | all
 for (const g of modes) {
-  if (only !== 'skill') rows.push(await scenario('answer only ("hello there")', 'hello there', g));
-  if (only !== 'answer') rows.push(await scenario('skill call ("sha256 of abc")', 'sha256 of abc', g));
+  const v = VARY ? ', messages vary' : '';
+  if (only !== 'skill') rows.push(await scenario(`answer only ("hello there"${v})`, 'hello there', g, ''));
+  if (only !== 'answer') rows.push(await scenario(`skill call ("sha256 of abc"${v})`, 'sha256 of abc', g, 'sha256 of '));
 }
 const load = os
   .loadavg()

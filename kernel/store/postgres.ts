@@ -346,6 +346,9 @@ export class PostgresStore implements Store {
   async listTenants() {
     return (await this.q('SELECT * FROM tenants ORDER BY name')).rows as TenantRecord[];
   }
+  async hasTenants() {
+    return ((await this.q('SELECT EXISTS (SELECT 1 FROM tenants) AS e')).rows[0] as { e: boolean }).e;
+  }
   async removeTenant(name: string) {
     return ((await this.q('DELETE FROM tenants WHERE name = $1', [name])).rowCount ?? 0) > 0;
   }

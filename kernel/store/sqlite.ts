@@ -372,6 +372,9 @@ export class SqliteStore implements Store {
   async listTenants() {
     return (this.stmt('SELECT * FROM tenants ORDER BY name').all() as any[]).map((r) => this.tenantRow(r)!);
   }
+  async hasTenants() {
+    return this.stmt('SELECT EXISTS (SELECT 1 FROM tenants) AS e').pluck().get() === 1;
+  }
   async removeTenant(name: string) {
     return this.stmt('DELETE FROM tenants WHERE name = ?').run(name).changes > 0;
   }

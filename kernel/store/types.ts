@@ -128,6 +128,8 @@ export interface Store {
   getTenant(name: string): Promise<TenantRecord | null>;
   getTenantByKeyHash(hash: string): Promise<TenantRecord | null>;
   listTenants(): Promise<TenantRecord[]>;
+  /** Whether any tenant is stored: one indexed probe, for the per-request "keyed or local" decision. */
+  hasTenants(): Promise<boolean>;
   removeTenant(name: string): Promise<boolean>;
 
   putApproval(a: ApprovalRecord): Promise<void>;

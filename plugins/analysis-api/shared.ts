@@ -98,7 +98,7 @@ export async function reportScope(req: FastifyRequest, ctx: Ctx): Promise<{ owne
     // file still say whether tenants exist.
     tenantsExist = tenancy
       ? await tenancy.enabled()
-      : (await ctx.services.store.listTenants()).length > 0 ||
+      : (await ctx.services.store.hasTenants()) ||
         Boolean(ctx.services.settings.file.tenants && Object.keys(ctx.services.settings.file.tenants).length);
   } catch {
     /* stays true */

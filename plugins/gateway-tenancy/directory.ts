@@ -182,7 +182,7 @@ export class TenantDirectory implements TenantDirectoryService {
 
   /** True when any tenant exists (then every protected route needs a key). */
   async enabled(): Promise<boolean> {
-    return this.configByName.size > 0 || (await this.store.listTenants()).length > 0;
+    return this.configByName.size > 0 || (await this.store.hasTenants());
   }
 
   async byKey(key: string): Promise<KeyedTenant | null> {

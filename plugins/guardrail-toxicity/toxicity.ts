@@ -1023,6 +1023,15 @@ function sameClause(t: string, a: number, b: number): boolean {
   return true;
 }
 
+/** Whether a counter-speech word (DAMPERS) is in the sentence of t holding position `at`. */
+function damperInSentence(t: string, at: number): boolean {
+  let from = Math.min(at, t.length);
+  while (from > 0 && !isSentenceEnd(t.charCodeAt(from - 1))) from--;
+  let to = at;
+  while (to < t.length && !isSentenceEnd(t.charCodeAt(to))) to++;
+  return DAMPERS.test(t.slice(from, to + 1));
+}
+
 const REPORTING =
   /(?:^|[^\p{L}])(?<!(?:^|[^\p{L}])(?:i|we) )(?:said|says|say|wrote|writes|tweeted|posted|claimed|claims|described|describes|portrayed|portrays|depicted|depicts|labell?ed|branded|shouted|yelled|chanted|screamed|argued|insisted|told (?:me|us|them|him|her)|called)(?![\p{L}])/u;
 /** Whether the text at `at` lies inside quotation marks or after a reporting verb of someone else, in its sentence. */
@@ -1193,17 +1202,6 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   // A slur is negated only by a negation right before it ("I'm not a <slur>"), not by one
   // elsewhere ("I will not serve a <slur>").
   let slurKept = 0;
-  // Slurs that are mentioned, not used (slurMentioned): a text whose every slur and rule hit is
-  // mentioned is counter-speech or reporting ("the court heard he called his neighbour a <slur>").
-  let lower: string | null = null;
-  let slurUsed = false;
-  let slurMentions = 0;
-  for (const sp of spans)
-    if (sp.kind === 'slur') {
-      lower ??= text.toLowerCase();
-      if (slurMentioned(lower, sp.start, sp.end)) slurMentions++;
-      else slurUsed = true;
-    }
   for (const sp of spans)
     if (sp.kind === 'slur')
       if (
@@ -1230,10 +1228,21 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   }
   // Hate that is reported or quoted ("he said '<group> are vermin'", "she wrote that ...") is
   // a mention, not the speaker's own claim.
+  // A counter-speech word counts in the sentence of each hit ("saying <g> are vermin is
+  // bigotry"), or anywhere when nothing was hit. Read over the whole text, one sentence
+  // ("calling that racism would be unfair") softened hate in another, so a long text or a whole
+  // answer passed what each of its sentences alone would not. (A one-sentence text scores as
+  // before.) Slurs are hits too, at offsets of the original text; a slur that is mentioned, not
+  // used (slurMentioned: "the court heard he called his neighbour a <slur>", "the word <slur> is
+  // a slur"), is a hit that counts as reported.
+  const slurHits = spans.filter((sp) => sp.kind === 'slur');
+  const lower = slurHits.length ? text.toLowerCase() : '';
   const counterSpeech =
-    DAMPERS.test(n.text) ||
     (matched.length > 0 && matched.every(([a]) => reportedAt(n.text, a))) ||
-    (slurMentions > 0 && !slurUsed && matched.every(([a]) => reportedAt(n.text, a)));
+    (matched.length || slurHits.length
+      ? matched.every(([a]) => reportedAt(n.text, a) || damperInSentence(n.text, a)) &&
+        slurHits.every((sp) => damperInSentence(text, sp.start) || slurMentioned(lower, sp.start, sp.end))
+      : DAMPERS.test(n.text));
   let damped = counterSpeech;
   if (!damped) {
     // A negation counts in the clause of a hit ("<group> are vermin, no doubt" is not negated by a

@@ -3,27 +3,14 @@
 // becomes 502 provider_error.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
+import type http from 'node:http';
 import { bootGateway, parseSse } from './helpers.ts';
+import { chunk, fakeProviderConfig, sseHead, startFakeProvider, status, textReply, usage, type FakeProvider } from './fake-openai.ts';
 
-interface Seen {
-  auth: string | undefined;
-  body: any;
-}
-const seen: Seen[] = [];
-let script: Array<(res: http.ServerResponse, body: any) => void> = [];
-let server: http.Server;
+let fake: FakeProvider;
 let g: Awaited<ReturnType<typeof bootGateway>>;
-
-const chunk = (res: http.ServerResponse, delta: unknown, finish: string | null = null) =>
-  res.write(
-    `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'test-model', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
-  );
-const sseHead = (res: http.ServerResponse) => res.writeHead(200, { 'content-type': 'text/event-stream' });
-const usage = (res: http.ServerResponse, p: number, c: number) =>
-  res.write(
-    `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'test-model', choices: [], usage: { prompt_tokens: p, completion_tokens: c, total_tokens: p + c } })}\n\ndata: [DONE]\n\n`,
-  );
+let seen: FakeProvider['seen'];
+const play = (...replies: FakeProvider['script']) => (fake.script = replies);
 
 const toolCallReply = (res: http.ServerResponse) => {
   sseHead(res);
@@ -36,51 +23,20 @@ const toolCallReply = (res: http.ServerResponse) => {
   usage(res, 50, 12);
   res.end();
 };
-const textReply = (text: string) => (res: http.ServerResponse) => {
-  sseHead(res);
-  chunk(res, { role: 'assistant', content: '' });
-  for (const w of text.split(/(?<= )/)) chunk(res, { content: w });
-  chunk(res, {}, 'stop');
-  usage(res, 80, 7);
-  res.end();
-};
-const status =
-  (code: number, headers: Record<string, string> = {}) =>
-  (res: http.ServerResponse) => {
-    res.writeHead(code, { 'content-type': 'application/json', ...headers });
-    res.end(JSON.stringify({ error: { message: `upstream says ${code}`, type: 'server_error' } }));
-  };
 
 before(async () => {
-  server = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (d) => (raw += d));
-    req.on('end', () => {
-      const body = raw ? JSON.parse(raw) : null;
-      seen.push({ auth: req.headers.authorization, body });
-      const next = script.shift();
-      if (!next || req.url !== '/v1/chat/completions') return status(404)(res);
-      next(res, body);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  process.env.VIGIL_TEST_LLM_KEY = 'sk-test-123';
-  const base = `http://127.0.0.1:${(server.address() as any).port}/v1`;
-  g = await bootGateway({
-    config: {
-      llm: { provider: 'openai', model: 'test-model' },
-      plugins: { 'llm-openai-compatible': { max_retries: 2, providers: { openai: { base_url: base, key_env: 'VIGIL_TEST_LLM_KEY' } } } },
-    },
-  });
+  fake = await startFakeProvider();
+  seen = fake.seen;
+  g = await bootGateway({ config: fakeProviderConfig(fake) });
 });
 after(async () => {
   await g.close();
-  server.close();
+  fake.close();
 });
 
 test('a streamed tool call runs the skill and the second request carries its result', async () => {
   seen.length = 0;
-  script = [toolCallReply, textReply('The keccak256 of hello is 0x1c8aff95. Done.')];
+  play(toolCallReply, textReply('The keccak256 of hello is 0x1c8aff95. Done.'));
   const r = await g.kernel.gateway.inject({ method: 'POST', url: '/api/v1/chat/stream', payload: { message: 'hash hello please' } });
   const evs = parseSse(r.body);
   const done = evs.at(-1)!;
@@ -107,7 +63,7 @@ test('a streamed tool call runs the skill and the second request carries its res
 
 test('a 429 is retried and the turn succeeds', async () => {
   seen.length = 0;
-  script = [status(429, { 'retry-after-ms': '10' }), textReply('ok then')];
+  play(status(429, { 'retry-after-ms': '10' }), textReply('ok then'));
   const r = await g.kernel.gateway.inject({ method: 'POST', url: '/api/v1/agent/chat', payload: { message: 'hi' } });
   assert.equal(r.statusCode, 200, r.body);
   assert.equal(r.json().response, 'ok then');
@@ -117,7 +73,7 @@ test('a 429 is retried and the turn succeeds', async () => {
 test('a provider that keeps failing with 500 gives 502 provider_error with its status, and stores nothing', async () => {
   seen.length = 0;
   const before = (await g.kernel.store.listSessions({ tenant: null, limit: 100 })).length;
-  script = [status(500, { 'retry-after-ms': '5' }), status(500, { 'retry-after-ms': '5' }), status(500, { 'retry-after-ms': '5' })];
+  play(status(500, { 'retry-after-ms': '5' }), status(500, { 'retry-after-ms': '5' }), status(500, { 'retry-after-ms': '5' }));
   const r = await g.kernel.gateway.inject({ method: 'POST', url: '/api/v1/agent/chat', payload: { message: 'hi' } });
   assert.equal(r.statusCode, 502);
   assert.equal(r.json().code, 'provider_error');

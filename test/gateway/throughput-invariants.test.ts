@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { OutputGate } from '../../plugins/gateway-core/agent/output-gate.ts';
+import { OutputGate, WholeAnswerGate } from '../../plugins/gateway-core/agent/output-gate.ts';
 import { sessionUuid } from '../../plugins/gateway-core/agent/runtime.ts';
 import { SqliteStore } from '../../kernel/store/sqlite.ts';
 
@@ -75,6 +75,33 @@ test('output gate: a long run without sentence ends is cut at a space', async ()
   assert.ok(r.checked.length >= 2);
   assert.ok(r.checked.every((s) => s.length <= 2100));
   assert.equal(r.checked.join(''), words);
+});
+
+test('whole-answer gate: nothing is released before flush, which checks the joined text once', async () => {
+  const checked: string[] = [];
+  const emitted: string[] = [];
+  const gate = new WholeAnswerGate(
+    async (seg) => {
+      checked.push(seg);
+      return seg.replace('a.b@c.de', '[EMAIL]');
+    },
+    (t) => emitted.push(t),
+  );
+  for (const c of ['One. ', 'Mail a.', 'b@c.de now.', '', ' Three']) assert.equal(gate.push(c), undefined);
+  assert.deepEqual([checked, emitted], [[], []]);
+  await gate.flush();
+  assert.deepEqual(checked, ['One. Mail a.b@c.de now. Three']);
+  assert.deepEqual(emitted, ['One. Mail [EMAIL] now. Three']);
+  await gate.flush(); // nothing held: no second check
+  assert.equal(checked.length, 1);
+  // A check that throws (a block) releases nothing.
+  const blocked = new WholeAnswerGate(
+    () => Promise.reject(new Error('blocked')),
+    (t) => emitted.push(t),
+  );
+  blocked.push('Bad. ');
+  await assert.rejects(blocked.flush(), /blocked/);
+  assert.equal(emitted.length, 1);
 });
 
 test('session ids: UUIDv7, unique, ordered by creation time', () => {

@@ -59,6 +59,20 @@ describe('toxicity categories', () => {
       'What rights do deaf people have at work?',
     ]);
   });
+  it('counter-speech counts in the sentence of a hit, not anywhere in a longer text', () => {
+    // In the hit's sentence it damps; in another sentence it does not (a whole answer or a long
+    // message is held to what each of its sentences is alone).
+    assert.deepEqual(flagged('Saying that refugees are cockroaches is racism.'), []);
+    assert.deepEqual(flagged('Refugees are cockroaches. I hope nobody calls that racism.'), [
+      'identity_attack',
+      'identity_attack',
+      'dehumanisation',
+    ]);
+    assert.ok(flagged('Here is your report. You should die. Calling that bigotry is silly.').includes('self_harm'));
+    assert.ok(flagged('Go back home you w3tb4ck. That is not racism.').includes('identity_attack'));
+    // Quoted or reported hate stays counter-speech, and a text without a hit is still damped anywhere.
+    assert.deepEqual(flagged('I reported a post that called refugees cockroaches. It was removed.'), []);
+  });
   it('knows slurs beyond the obscenity list, each with its weight and its other senses', () => {
     for (const t of ['kill the coons', 'get out of here, jigaboo', 'typical muzzie', 'Those camel jockeys are at it again.'])
       assert.ok(flagged(t).includes('identity_attack'), t);

@@ -256,6 +256,7 @@ for (const b of BACKENDS) {
     });
 
     it('tenants: upsert, lookup by key hash, unique key hash, list sorted, remove', async () => {
+      assert.equal(await store.hasTenants(), false);
       await store.putTenant(
         tenant('zeta', {
           permissions: ['llm_call', 'file_read'],
@@ -275,6 +276,7 @@ for (const b of BACKENDS) {
         }),
       );
       assert.equal((await store.getTenantByKeyHash('hash-alpha'))?.name, 'alpha');
+      assert.equal(await store.hasTenants(), true);
       assert.equal(await store.getTenantByKeyHash('nope'), null);
       await store.putTenant(tenant('alpha', { key_hash: 'rotated', rate_limit: '1/s' }));
       assert.equal(await store.getTenantByKeyHash('hash-alpha'), null);
@@ -287,6 +289,9 @@ for (const b of BACKENDS) {
       assert.equal(await store.removeTenant('alpha'), true);
       assert.equal(await store.removeTenant('alpha'), false);
       assert.equal(await store.getTenant('alpha'), null);
+      assert.equal(await store.hasTenants(), true, 'zeta is left');
+      await store.removeTenant('zeta');
+      assert.equal(await store.hasTenants(), false);
     });
 
     it('approvals: insert, decide by upsert, tenant isolation, status filter', async () => {

@@ -1,9 +1,15 @@
-// Streams model text to the client sentence by sentence, each sentence checked by the output
-// guardrails first: a client never sees text a guardrail would have redacted or blocked, and
-// the stream still flows (the gate holds back at most one sentence). When the check leaves a
-// sentence unchanged its original chunks go out one by one, so token-by-token streaming is kept.
-// Boundaries are sentence ends followed by whitespace, or newlines, so numbers like 1.5 and
-// e-mail addresses stay whole.
+// The output guardrails' gate between the model and the client. Two kinds:
+//
+// - OutputGate, for a streamed answer (SSE): the text goes out sentence by sentence, each
+//   sentence checked by the output guardrails first, so a client never sees text a guardrail
+//   would have redacted or blocked, and the stream still flows (the gate holds back at most one
+//   sentence). When the check leaves a sentence unchanged its original chunks go out one by one,
+//   so token-by-token streaming is kept. Boundaries are sentence ends followed by whitespace, or
+//   newlines, so numbers like 1.5 and e-mail addresses stay whole.
+// - WholeAnswerGate, for an answer the client receives whole (the synchronous chat endpoint):
+//   nothing goes out before the model's answer is complete, so it is checked once, as the client
+//   will see it — one chain run instead of one per sentence, and a redaction's offsets are those
+//   of the whole text.
 const MAX_HOLD = 2000;
 
 /** Whether a character is white space as `\s` has it (called only at a sentence end). */
@@ -12,7 +18,40 @@ const isSpace = (c: number) => SPACE.test(String.fromCharCode(c));
 
 export type CheckSegment = (segment: string) => Promise<string>;
 
-export class OutputGate {
+/** What the agent loop feeds a step's text through: push each chunk, then flush at the end. */
+export interface AnswerGate {
+  /** Returns a promise only when text is released (and checked); otherwise nothing to wait for. */
+  push(text: string): Promise<void> | undefined;
+  /** Checks and releases what is held; call once, when the model's step has ended without error. */
+  flush(): Promise<void>;
+}
+
+/**
+ * Holds the whole step and checks it once at flush. Chunks that never reach flush (a step that
+ * fails or is aborted) are never released. What the check returns (the text, or its redaction)
+ * is emitted as one piece; a block throws out of flush like the streaming gate's check.
+ */
+export class WholeAnswerGate implements AnswerGate {
+  private chunks: string[] = [];
+  constructor(
+    private readonly check: CheckSegment,
+    private readonly emit: (text: string) => void,
+  ) {}
+
+  push(text: string): undefined {
+    if (text) this.chunks.push(text);
+  }
+
+  async flush(): Promise<void> {
+    if (!this.chunks.length) return;
+    const whole = this.chunks.join('');
+    this.chunks = [];
+    const checked = await this.check(whole);
+    if (checked) this.emit(checked);
+  }
+}
+
+export class OutputGate implements AnswerGate {
   private chunks: string[] = [];
   private len = 0;
   /** Last character held back (a boundary may be "." at the end of one chunk + " " in the next). */
@@ -22,7 +61,6 @@ export class OutputGate {
     private readonly emit: (text: string) => void,
   ) {}
 
-  /** Returns a promise only when a segment is released (and checked); otherwise nothing to wait for. */
   push(text: string): Promise<void> | undefined {
     if (!text) return;
     this.chunks.push(text);

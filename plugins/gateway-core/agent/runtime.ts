@@ -26,7 +26,7 @@ import type { ApprovalGate, AuditSink, Tenancy, TenantContext, UsageMeter } from
 import type { GuardrailAccess } from './guard.ts';
 import { chooseBackend, type BackendChoice } from '../../../lib/gateway/agent/llm-select.ts';
 import { gatewayMetrics, type GatewayMetrics } from './metrics.ts';
-import { OutputGate } from './output-gate.ts';
+import { OutputGate, WholeAnswerGate } from './output-gate.ts';
 import { missingCapabilities, type PermissionPolicy } from '../../../lib/gateway/agent/permissions.ts';
 import { LlmProviderError, isAbortError } from '../../../lib/gateway/agent/provider-error.ts';
 import type {
@@ -464,17 +464,20 @@ export class AgentRuntimeImpl implements AgentService {
     let usage: LlmUsage = { prompt_tokens: 0, completion_tokens: 0 };
     const sep = s.response && !s.response.endsWith('\n') ? '\n\n' : '';
     let first = true;
-    const gate = new OutputGate(
-      (seg) => context.with(s.ctx, () => this.guard(s, seg, 'output')),
-      (t) => {
-        // (No event objects per token when nobody listens: the synchronous chat endpoint.)
-        const listening = s.emit !== noop;
-        if (first && sep && listening) s.emit({ event: 'delta', data: { text: sep } });
-        first = false;
-        parts.push(t);
-        if (listening) s.emit({ event: 'delta', data: { text: t } });
-      },
-    );
+    const check = (seg: string) => context.with(s.ctx, () => this.guard(s, seg, 'output'));
+    // A streamed answer is checked sentence by sentence as it goes out; an answer nobody streams
+    // (the synchronous chat endpoint, a turn resumed after an approval) is checked once, whole,
+    // when the model's step is complete: the client receives it whole, so the check sees what
+    // the client will see (see ./output-gate.ts).
+    const gate =
+      s.emit === noop
+        ? new WholeAnswerGate(check, (t) => parts.push(t))
+        : new OutputGate(check, (t) => {
+            if (first && sep) s.emit({ event: 'delta', data: { text: sep } });
+            first = false;
+            parts.push(t);
+            s.emit({ event: 'delta', data: { text: t } });
+          });
     let outcome = 'success';
     try {
       for await (const ev of choice.backend.stream({ model: choice.model, messages: s.messages, tools, signal: s.signal })) {
