@@ -8,19 +8,6 @@
 // such a rule fails in the original, and at a word start the alternatives are tried in the
 // same order.
 
-import v8 from 'node:v8';
-
-// Regular expressions compiled straight to native code. V8 first runs an expression in its
-// bytecode interpreter and compiles it after a first run ("tier-up"); in a process that runs the
-// guardrail chain (a few hundred expressions, run on every message) expressions were found running
-// interpreted long after start: with the session-10 toxicity rules the same chain cost 3.5x more
-// per message on tool arguments (0.17 -> 0.60 ms p50, a layer that does not even run there) once
-// the process had run every direction, and session 9 saw the chain's figures move by 40% with the
-// process's history. Without the interpreter tier every expression is compiled on its first run.
-// A process-wide V8 setting; it applies to expressions first run after it, so it is set when the
-// guardrail rules load, before any message is checked.
-v8.setFlagsFromString('--no-regexp-tier-up');
-
 /** The look-behind the rules use to anchor at a word start. */
 export const WORD_START = '(?<![\\p{L}\\p{N}])';
 
