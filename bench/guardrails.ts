@@ -270,6 +270,11 @@ async function toxicity() {
     `hand-written set "blind3" (eval/blind3.json, ${blind3.length} texts, never trained on; written in session 9 before the layer changed, measured blind at 75.9% / 7.5% and 78.3% / 7.5%; its misses were read after that)`,
     blind3.map((x) => ({ text: x.text, hateful: x.hateful, group: x.functionality, cats: [] })),
   );
+  const s10 = JSON.parse(fs.readFileSync(path.join(here, 'eval', 'session10.json'), 'utf8')) as typeof blind3;
+  report(
+    `hand-written set "session10" (eval/session10.json, ${s10.length} texts, never trained or tuned on; written in session 10 before the layer changed, measured at 38.4% / 16.0% then)`,
+    s10.map((x) => ({ text: x.text, hateful: x.hateful, group: x.functionality, cats: [] })),
+  );
   const ev = readOwn(path.join(here, 'eval', 'own-eval.json'));
   report(
     `own held-out set (eval/own-eval.json, ${ev.length} texts, never trained on)`,

@@ -103,8 +103,9 @@ export function featurize(text: string, dims = DEFAULT_DIMS): SparseVector {
  * the dot product and g(k)^2 - g(k-1)^2 to the squared norm (g(c) = 1 + ln c); the sums telescope
  * to featurize()'s w * g(count) and g(count)^2. Per window that is one pass over a contiguous
  * range of small arrays: no hash table, no 1 MB scratch vector, no allocation. The arrays are
- * shared buffers, reused by the next tokenFeatures() call; windowScore() on an older
- * TokenFeatures returns null (and the caller featurizes the slice instead).
+ * shared buffers (two fills, the least recently used one overwritten next); windowScore() on a
+ * TokenFeatures whose buffers were overwritten returns null (and the caller featurizes the slice
+ * instead).
  */
 export interface TokenFeatures {
   text: string;
@@ -151,11 +152,49 @@ function charNgramsAt(text: string, s: number, e: number, dims: number, out: Int
 }
 
 let generation = 0;
-let bufStart = new Int32Array(256);
-let bufEnd = new Int32Array(256);
-let bufFrom = new Int32Array(257);
-let bufOcc = new Int32Array(8192);
-let bufPrev = new Int32Array(8192);
+/**
+ * The buffers of one fill: the tokens, their feature occurrences and the table feature -> last
+ * occurrence. Two fills are kept: the toxicity layer featurises its group-masked text and the
+ * injection layer the plain one right after it, so with one set of buffers a message naming a
+ * group was tokenised and hashed twice by the injection layer's refill (41% of the bench's
+ * messages); with two, each finds its own fill. The buffers grow and are reused, never per call.
+ */
+interface Fill {
+  start: Int32Array;
+  end: Int32Array;
+  from: Int32Array;
+  occ: Int32Array;
+  prev: Int32Array;
+  /** Open-addressing table feature index -> last occurrence in the text. */
+  keys: Int32Array;
+  vals: Int32Array;
+  mask: number;
+  /** What the buffers hold now: generation -1 = nothing. */
+  generation: number;
+  text: string;
+  dims: number;
+  upTo: number;
+  tf: TokenFeatures | null;
+}
+const newFill = (): Fill => ({
+  start: new Int32Array(256),
+  end: new Int32Array(256),
+  from: new Int32Array(257),
+  occ: new Int32Array(8192),
+  prev: new Int32Array(8192),
+  keys: new Int32Array(16384),
+  vals: new Int32Array(16384),
+  mask: 0,
+  generation: -1,
+  text: '',
+  dims: 0,
+  upTo: 0,
+  tf: null,
+});
+const fills: [Fill, Fill] = [newFill(), newFill()];
+/** The fill the next tokenFeatures() miss overwrites (the least recently used one). */
+let spare = 0;
+/** Scratch of the window being scored, indexed like a fill's occurrences. */
 /** Count of the occurrence's feature so far inside the window being scored. */
 let bufRun = new Int32Array(8192);
 /** model.weights[occ[k]], filled once per (text, model). */
@@ -163,10 +202,6 @@ let bufW = new Float64Array(8192);
 /** Step of g the occurrence adds inside the window being scored (0: not counted). */
 let bufStep = new Float64Array(8192);
 let weightsFor: { generation: number; model: LoadedModel | null } = { generation: -1, model: null };
-// Open-addressing table feature index -> last occurrence in the text.
-let hashKeys = new Int32Array(16384);
-let hashVals = new Int32Array(16384);
-let hashMask = 0;
 
 function grow<T extends Int32Array | Float64Array>(a: T, need: number): T {
   if (a.length >= need) return a;
@@ -174,29 +209,42 @@ function grow<T extends Int32Array | Float64Array>(a: T, need: number): T {
   b.set(a);
   return b;
 }
-const slotOf = (f: number) => (Math.imul(f, 0x9e3779b1) >>> 0) & hashMask;
-function lastOccurrence(f: number): number {
-  for (let i = slotOf(f); ; i = (i + 1) & hashMask) {
-    const k = hashKeys[i];
+const slotOf = (f: number, mask: number) => (Math.imul(f, 0x9e3779b1) >>> 0) & mask;
+function lastOccurrence(fl: Fill, f: number): number {
+  for (let i = slotOf(f, fl.mask); ; i = (i + 1) & fl.mask) {
+    const k = fl.keys[i];
     if (k === -1) return -1;
-    if (k === f) return hashVals[i];
+    if (k === f) return fl.vals[i];
   }
 }
+/** The fill tf was built in, or null when its buffers were reused since. */
+function fillOf(tf: TokenFeatures): Fill | null {
+  return fills[0].generation === tf.generation ? fills[0] : fills[1].generation === tf.generation ? fills[1] : null;
+}
 
-/** The last fill, reused when the next call asks for the same text and dims (the toxicity and
+/** A fill is reused when the next call asks for the same text and dims (the toxicity and
  * injection layers featurise the same normalised message one after the other). */
-let lastFill: { text: string; dims: number; upTo: number; tf: TokenFeatures } | null = null;
-
 export function tokenFeatures(text: string, dims = DEFAULT_DIMS, upTo = text.length): TokenFeatures {
-  if (lastFill && lastFill.text === text && lastFill.dims === dims && upTo <= lastFill.upTo && lastFill.tf.generation === generation)
-    return lastFill.tf;
-  const tf = fillTokenFeatures(text, dims, upTo);
-  lastFill = { text, dims, upTo, tf };
+  for (let i = 0; i < 2; i++) {
+    const fl = fills[i];
+    if (fl.tf && fl.text === text && fl.dims === dims && upTo <= fl.upTo) {
+      spare = 1 - i;
+      return fl.tf;
+    }
+  }
+  const fl = fills[spare];
+  spare = 1 - spare;
+  const tf = fillTokenFeatures(fl, text, dims, upTo);
+  fl.text = text;
+  fl.dims = dims;
+  fl.upTo = upTo;
+  fl.tf = tf;
   return tf;
 }
 
-function fillTokenFeatures(text: string, dims: number, upTo: number): TokenFeatures {
-  generation++;
+function fillTokenFeatures(fl: Fill, text: string, dims: number, upTo: number): TokenFeatures {
+  fl.generation = ++generation;
+  fl.tf = null;
   let count = 0;
   let n = 0;
   let pos = 0;
@@ -210,59 +258,62 @@ function fillTokenFeatures(text: string, dims: number, upTo: number): TokenFeatu
     const e = TOKEN_STICKY.lastIndex;
     pos = e;
     const we = Math.min(e, s + MAX_WORD);
-    if (count + 2 > bufStart.length) {
-      bufStart = grow(bufStart, count + 2);
-      bufEnd = grow(bufEnd, count + 2);
-      bufFrom = grow(bufFrom, bufStart.length + 1);
+    if (count + 2 > fl.start.length) {
+      fl.start = grow(fl.start, count + 2);
+      fl.end = grow(fl.end, count + 2);
+      fl.from = grow(fl.from, fl.start.length + 1);
     }
     const need = n + 2 + 3 * (we - s + 2);
-    if (need > bufOcc.length) bufOcc = grow(bufOcc, need);
-    bufStart[count] = s;
-    bufEnd[count] = e;
-    bufFrom[count] = n;
-    bufOcc[n++] = fnv1a(text, 1, s, we) % dims;
-    bufOcc[n++] =
+    if (need > fl.occ.length) fl.occ = grow(fl.occ, need);
+    const { start, end, occ } = fl;
+    start[count] = s;
+    end[count] = e;
+    fl.from[count] = n;
+    occ[n++] = fnv1a(text, 1, s, we) % dims;
+    occ[n++] =
       (count
-        ? bigramHash(text, bufStart[count - 1], Math.min(bufEnd[count - 1], bufStart[count - 1] + MAX_WORD), text, s, we)
+        ? bigramHash(text, start[count - 1], Math.min(end[count - 1], start[count - 1] + MAX_WORD), text, s, we)
         : bigramHash('<s>', 0, 3, text, s, we)) % dims;
-    n = charNgramsAt(text, s, we, dims, bufOcc, n);
+    n = charNgramsAt(text, s, we, dims, occ, n);
     count++;
   }
-  bufFrom[count] = n;
+  fl.from[count] = n;
   // Previous occurrence of each feature, through a table about 4x the number of occurrences.
   let size = 1024;
   while (size < n * 4) size *= 2;
-  if (hashKeys.length < size) {
-    hashKeys = new Int32Array(size);
-    hashVals = new Int32Array(size);
+  if (fl.keys.length < size) {
+    fl.keys = new Int32Array(size);
+    fl.vals = new Int32Array(size);
   }
-  hashMask = size - 1;
-  hashKeys.fill(-1, 0, size);
-  if (bufPrev.length < n) {
-    bufPrev = grow(bufPrev, n);
-    bufRun = new Int32Array(bufPrev.length);
-    bufW = new Float64Array(bufPrev.length);
-    bufStep = new Float64Array(bufPrev.length);
+  const mask = (fl.mask = size - 1);
+  const { keys, vals, occ } = fl;
+  keys.fill(-1, 0, size);
+  if (fl.prev.length < n) fl.prev = grow(fl.prev, n);
+  if (bufRun.length < fl.prev.length) {
+    bufRun = new Int32Array(fl.prev.length);
+    bufW = new Float64Array(fl.prev.length);
+    bufStep = new Float64Array(fl.prev.length);
   }
+  const prev = fl.prev;
   for (let k = 0; k < n; k++) {
-    const f = bufOcc[k];
-    let i = slotOf(f);
+    const f = occ[k];
+    let i = slotOf(f, mask);
     for (;;) {
-      const key = hashKeys[i];
+      const key = keys[i];
       if (key === -1) {
-        hashKeys[i] = f;
-        bufPrev[k] = -1;
+        keys[i] = f;
+        prev[k] = -1;
         break;
       }
       if (key === f) {
-        bufPrev[k] = hashVals[i]!;
+        prev[k] = vals[i]!;
         break;
       }
-      i = (i + 1) & hashMask;
+      i = (i + 1) & mask;
     }
-    hashVals[i] = k;
+    vals[i] = k;
   }
-  return { text, dims, count, start: bufStart, end: bufEnd, featFrom: bufFrom, occ: bufOcc, prev: bufPrev, generation };
+  return { text, dims, count, start: fl.start, end: fl.end, featFrom: fl.from, occ, prev, generation: fl.generation };
 }
 
 /** First token starting at or after `pos` (binary search). */
@@ -299,7 +350,7 @@ let winSq = 0;
  * bufStep[k] for the cached occurrences, extras/extraStep for the features the window adds, and
  * the squared norm. False when the window starts inside a token.
  */
-function prepareWindow(tf: TokenFeatures, from: number, to: number): boolean {
+function prepareWindow(tf: TokenFeatures, fl: Fill, from: number, to: number): boolean {
   const a = tokenAt(tf, from);
   if (a > 0 && tf.end[a - 1] > from) return false;
   let b = tokenAt(tf, to);
@@ -372,7 +423,7 @@ function prepareWindow(tf: TokenFeatures, from: number, to: number): boolean {
     const f = extras[x];
     // How many times f already occurs in the window: cached occurrences, then earlier extras.
     let c = 0;
-    let k = lastOccurrence(f);
+    let k = lastOccurrence(fl, f);
     while (k >= B) k = prev[k]!;
     if (k >= A) c = bufRun[k]!;
     for (let y = 0; y < x; y++) if (extras[y] === f) c++;
@@ -391,13 +442,14 @@ function prepareWindow(tf: TokenFeatures, from: number, to: number): boolean {
  * floating-point rounding, ~1e-7), or null when the window starts inside a token or tf is stale.
  */
 export function windowScore(model: LoadedModel, tf: TokenFeatures, from: number, to: number): number | null {
-  if (tf.dims !== model.dims || tf.generation !== generation) return null;
-  if (!prepareWindow(tf, from, to)) return null;
-  if (weightsFor.generation !== generation || weightsFor.model !== model) {
+  const fl = fillOf(tf);
+  if (tf.dims !== model.dims || !fl) return null;
+  if (!prepareWindow(tf, fl, from, to)) return null;
+  if (weightsFor.generation !== tf.generation || weightsFor.model !== model) {
     const { occ } = tf;
     const total = tf.featFrom[tf.count];
     for (let k = 0; k < total; k++) bufW[k] = model.weights[occ[k]]!;
-    weightsFor = { generation, model };
+    weightsFor = { generation: tf.generation, model };
   }
   let dot = 0;
   for (let k = winA; k < winB; k++) dot += bufW[k] * bufStep[k];
@@ -451,8 +503,9 @@ export function packQuantizedHeads(
 
 /** windowScore() for every head of `m` at once, into out[0..heads); false when it cannot score (as null there). */
 export function windowScores(m: MultiHeadModel, tf: TokenFeatures, from: number, to: number, out: Float64Array): boolean {
-  if (tf.dims !== m.dims || tf.generation !== generation) return false;
-  if (!prepareWindow(tf, from, to)) return false;
+  const fl = fillOf(tf);
+  if (tf.dims !== m.dims || !fl) return false;
+  if (!prepareWindow(tf, fl, from, to)) return false;
   const { occ } = tf;
   const { heads, packed } = m;
   out.fill(0, 0, heads);

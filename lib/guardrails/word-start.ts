@@ -80,7 +80,18 @@ export function execWord(w: WordRegex, text: string): RegExpExecArray | null {
   for (;;) {
     const m = w.re.exec(text);
     if (!m || !w.checkStart || atWordStart(text, m.index)) return m;
-    const c = text.charCodeAt(m.index);
-    w.re.lastIndex = m.index + (c >= 0xd800 && c <= 0xdbff ? 2 : 1);
+    // Inside a word: no position before the word's end can start a match either (each follows a
+    // letter or number), so the search resumes there, not one character later: a rule whose
+    // words occur inside longer ones ("ein" in "keinen") is otherwise retried at every letter.
+    let i = m.index;
+    while (i < text.length) {
+      const c = text.charCodeAt(i);
+      const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < text.length;
+      if (!letterOrNumber(pair ? text.codePointAt(i)! : c)) break;
+      i += pair ? 2 : 1;
+    }
+    // A match that starts on a non-letter (a rule beginning with punctuation) moves on by one.
+    if (i === m.index) i += text.charCodeAt(i) >= 0xd800 && text.charCodeAt(i) <= 0xdbff ? 2 : 1;
+    w.re.lastIndex = i;
   }
 }

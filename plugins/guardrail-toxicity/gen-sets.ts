@@ -102,8 +102,27 @@ const THINGS = [
   'pineapple on pizza',
 ];
 
+/** Groups that are not protected: hostility to them is not identity hate. */
+const NOT_PROTECTED = [
+  'bankers',
+  'politicians',
+  'landlords',
+  'CEOs',
+  'lawyers',
+  'tax dodgers',
+  'spammers',
+  'drunk drivers',
+  'estate agents',
+  'hedge fund managers',
+  'telemarketers',
+  'billionaires',
+  'lobbyists',
+  'influencers',
+];
+
 type T = [string, 0 | 1, Category[], string];
-// Each template: text with {G} group, {N} negative adjective, {M} negative noun, {A} animal word, {X} thing.
+// Each template: text with {G} group, {N} negative adjective, {M} negative noun, {A} animal word, {X} thing,
+// {P} a group that is not protected.
 const TEMPLATES: T[] = [
   // hateful: derogation
   ['{G} are {N}.', 1, ['identity_attack'], 'derogation'],
@@ -212,6 +231,85 @@ const TEMPLATES: T[] = [
   ['Mosquitoes are vermin, I swear.', 0, [], 'thing'],
   ['Rats are surprisingly clean animals.', 0, [], 'neutral'],
   ['The villain in the novel threatens to kill the hero.', 0, [], 'fiction'],
+  // Session 10: hate with no hostile word, by predicate class, and the must-pass texts that share
+  // its words (hostility to groups that are not protected, {P}; neutral uses of the same frames).
+  ['{G} and democracy will never mix.', 1, ['identity_attack'], 's10_incompatible'],
+  ['{G} can never fit into a modern society.', 1, ['identity_attack'], 's10_incompatible'],
+  ["Our values and {G} just don't go together.", 1, ['identity_attack'], 's10_incompatible'],
+  ['{G} are simply incompatible with Western life.', 1, ['identity_attack'], 's10_incompatible'],
+  ['You will never get {G} to adapt to how we live.', 1, ['identity_attack'], 's10_incompatible'],
+  ['{G} secretly run the banks and the media.', 1, ['identity_attack'], 's10_conspiracy'],
+  ['Funny how {G} always end up owning everything.', 1, ['identity_attack'], 's10_conspiracy'],
+  ['{G} are slowly taking over our country.', 1, ['identity_attack'], 's10_conspiracy'],
+  ['Behind every scandal you find {G} pulling the strings.', 1, ['identity_attack'], 's10_conspiracy'],
+  ['{G} are plotting to replace us.', 1, ['identity_attack'], 's10_conspiracy'],
+  ['Look who owns the newspapers: {G}, of course.', 1, ['identity_attack'], 's10_conspiracy'],
+  ['I honestly think {G} are less intelligent than the rest of us.', 1, ['identity_attack'], 's10_inferiority'],
+  ['{G} are a lower kind of people.', 1, ['identity_attack'], 's10_inferiority'],
+  ['Science shows {G} are not as smart as everyone else.', 1, ['identity_attack'], 's10_inferiority'],
+  ['In my view {G} are simply less evolved.', 1, ['identity_attack'], 's10_inferiority'],
+  ['{G} will always be beneath us.', 1, ['identity_attack'], 's10_inferiority'],
+  ['Face it, {G} were born to serve, not to lead.', 1, ['identity_attack'], 's10_inferiority'],
+  ['{G} should not have the right to marry.', 1, ['identity_attack'], 's10_rights'],
+  ['{G} should never be allowed to hold office.', 1, ['identity_attack'], 's10_rights'],
+  ['Take the vote away from {G}.', 1, ['identity_attack'], 's10_rights'],
+  ['{G} have no business working in our hospitals.', 1, ['identity_attack'], 's10_rights'],
+  ['{G} should lose their citizenship.', 1, ['identity_attack'], 's10_rights'],
+  ['Keep {G} out of our schools and our jobs.', 1, ['identity_attack'], 's10_rights'],
+  ['{G} do not deserve the same rights as real citizens.', 1, ['identity_attack'], 's10_rights'],
+  ['Drag {G} out of their homes tonight.', 1, ['identity_attack'], 's10_removal'],
+  ['Round up {G} and put them on the next boat.', 1, ['identity_attack'], 's10_removal'],
+  ['We will chase {G} out of this town for good.', 1, ['identity_attack'], 's10_removal'],
+  ['Time to clear {G} off our streets, by force if needed.', 1, ['identity_attack'], 's10_removal'],
+  ['Load {G} onto trucks and dump them at the border.', 1, ['identity_attack'], 's10_removal'],
+  ['Burn down their temple with {G} inside.', 1, ['identity_attack'], 's10_place'],
+  ['A few cans of petrol and the {G} shops are gone.', 1, ['identity_attack'], 's10_place'],
+  ['Someone should firebomb the centre where {G} meet.', 1, ['identity_attack'], 's10_place'],
+  ['Put a brick through every window of the {G} bar.', 1, ['identity_attack'], 's10_place'],
+  ['Lock the doors and light it up while {G} pray.', 1, ['identity_attack'], 's10_place'],
+  ['Let {G} run the project and watch it collapse.', 1, ['identity_attack'], 's10_decline'],
+  ['The neighbourhood went to ruin once {G} moved in.', 1, ['identity_attack'], 's10_decline'],
+  ['Wherever {G} go, crime and dirt follow.', 1, ['identity_attack'], 's10_decline'],
+  ['Give {G} a job and see how fast the money vanishes.', 1, ['identity_attack'], 's10_decline'],
+  ['{G} take and take and never give anything back.', 1, ['identity_attack'], 's10_decline'],
+  ['{P} should all be locked up.', 0, [], 's10_nonprotected'],
+  ['{P} are parasites, every one of them.', 0, [], 's10_nonprotected'],
+  ['Throw {P} in jail and lose the key.', 0, [], 's10_nonprotected'],
+  ['{P} control the government, and that is a problem.', 0, [], 's10_nonprotected'],
+  ['{P} should lose the right to run a company.', 0, [], 's10_nonprotected'],
+  ['I have zero respect for {P}.', 0, [], 's10_nonprotected'],
+  ['{P} and honesty never mix.', 0, [], 's10_nonprotected'],
+  ['Kick {P} out of parliament at the next election.', 0, [], 's10_nonprotected'],
+  ['{P} are less trustworthy than used car dealers.', 0, [], 's10_nonprotected'],
+  ['{G} and their neighbours get along well here.', 0, [], 's10_neutral_frame'],
+  ['{G} should have the right to marry whoever they love.', 0, [], 's10_neutral_frame'],
+  ['The {G} community centre burned down last year and was rebuilt by volunteers.', 0, [], 's10_neutral_frame'],
+  ['Since {G} opened shops here, the street has come alive.', 0, [], 's10_neutral_frame'],
+  ['Hire {G} and you often get your most loyal staff.', 0, [], 's10_neutral_frame'],
+  // Contrasts: the everyday words of the hateful templates above, said neutrally of a group.
+  ['{G} meet at the community centre every Thursday.', 0, [], 's10_neutral_frame'],
+  ['On Fridays {G} pray at the old temple by the river.', 0, [], 's10_neutral_frame'],
+  ['Many {G} run small shops on the high street.', 0, [], 's10_neutral_frame'],
+  ['{G} moved into the neighbourhood in the nineties.', 0, [], 's10_neutral_frame'],
+  ['{G} own a growing share of the local businesses.', 0, [], 's10_neutral_frame'],
+  ['More {G} hold office today than ten years ago.', 0, [], 's10_neutral_frame'],
+  ['{G} arrived here by boat and by truck, often with nothing.', 0, [], 's10_neutral_frame'],
+  ['Wherever {G} go, they bring their food and their music.', 0, [], 's10_neutral_frame'],
+  ['{G} lit candles at the vigil outside the church.', 0, [], 's10_neutral_frame'],
+  ['The report looks at how {G} fit into the job market.', 0, [], 's10_neutral_frame'],
+  ['{G} vote in large numbers in local elections.', 0, [], 's10_neutral_frame'],
+  ['A bus full of {G} left the camp this morning.', 0, [], 's10_neutral_frame'],
+  ['{G} and their neighbours get along fine in our town.', 0, [], 's10_neutral_frame'],
+  ['{G} have lived peacefully in this village for generations.', 0, [], 's10_neutral_frame'],
+  ['Our town held a street party to welcome {G} last summer.', 0, [], 's10_neutral_frame'],
+  ['{G} and locals play football together on our streets every weekend.', 0, [], 's10_neutral_frame'],
+  ['The mayor wants {G} to feel at home in this city.', 0, [], 's10_neutral_frame'],
+  ['{G} are no less intelligent than anyone else.', 0, [], 's10_negated'],
+  ['It is false that {G} control the banks.', 0, [], 's10_counter'],
+  ['The claim that {G} cannot integrate is simply wrong.', 0, [], 's10_counter'],
+  ['Denying {G} the vote would be a disgrace.', 0, [], 's10_counter'],
+  ['The court heard the defendant shouted that {G} should be driven out.', 0, [], 's10_counter'],
+  ['The history book explains how {G} were blamed for every crisis.', 0, [], 's10_counter'],
 ];
 
 function fill(t: string, groups: string[], rnd: () => number): string {
@@ -222,6 +320,7 @@ function fill(t: string, groups: string[], rnd: () => number): string {
     .replace(/\{M\}/g, () => pick(NEG_N))
     .replace(/\{A\}/g, () => pick(ANIMAL))
     .replace(/\{X\}/g, () => pick(THINGS))
+    .replace(/\{P\}/g, () => pick(NOT_PROTECTED))
     .replace(/^(\p{Ll})/u, (c) => c.toUpperCase());
 }
 
@@ -234,7 +333,7 @@ export function buildSets(): { train: ToxExample[]; evalSet: ToxExample[] } {
     // and the held-out set also gets the training templates with the disjoint evaluation groups.
     const heldOut = i % 3 === 2;
     const hasGroup = tpl.includes('{G}');
-    const reps = hasGroup ? 6 : tpl.includes('{X}') ? 4 : 1;
+    const reps = hasGroup ? 6 : tpl.includes('{X}') || tpl.includes('{P}') ? 4 : 1;
     const seen = new Set<string>();
     for (let r = 0; r < reps; r++) {
       if (!heldOut) {

@@ -455,7 +455,7 @@ rule(
 rule(
   'group_makes_sick',
   { identity_attack: 0.8 },
-  `${b}${GROUP}\\s+(?:make me (?:sick|want to (?:puke|vomit))|disgust me|ruin everything|(?:should|must) (?:not|never) be allowed\\b[^.!?\\n]{0,40}|(?:don'?t|do not) belong (?:here|in (?:this|our) country)|should (?:go back|leave|get out)\\b[^.!?\\n]{0,30})`,
+  `${b}${GROUP}\\s+(?:make me (?:sick|want to (?:puke|vomit))|disgust me|ruin everything|(?:should|must) (?:not|never) be allowed\\b(?!\\s+to be (?:exploited|abused|harmed|mistreated|hurt|attacked|discriminated|left|treated|bullied|harassed|targeted|deported|denied|evicted|detained))[^.!?\\n]{0,40}|(?:don'?t|do not) belong (?:here|in (?:this|our) country)|should (?:go back|leave|get out)\\b[^.!?\\n]{0,30})`,
 );
 rule(
   'never_trust',
@@ -573,6 +573,75 @@ targetRule(
   { identity_attack: 0.8 },
   `${b}${TARGET}\\s+(?:should|must|ought to|need to|needs to|have to|has to)\\s+(?:all\\s+)?(?:\\p{L}+ly\\s+)?be\\s+(?:banned|barred|kept out(?!\\s+of\\s+(?:danger|harm|harm's way|trouble|the (?:rain|sun|cold|heat|way)|sight))|excluded|expelled|thrown out|kicked out|segregated|rounded up|locked up|put away)${e}`,
 );
+// ---- implicit hate: what is said of a group, with no hostile word (session 10) -----------------
+// Each rule is a predicate class with a group as its subject or object, never a phrase list of
+// one sentence: incompatibility, conspiracy or control, inferiority, rights denied, removal, harm
+// to the group's places or to people inside them, a member as the cause of a decline. A group
+// adjective before any plural noun counts as the group ("gay teachers", "Black families").
+// The target is written out small rather than as TARGET (a fifth less expression source for these
+// rules): the placeholders carry the group, so determiners only need to be skipped, and a member
+// (S) or group adjective (A) before a plural noun is a group.
+/** A group as the first word of a rule: determiners before it need no matching (a rule is searched for anywhere). */
+const GT0 = `(?:[PRS]+(?:\\s+\\p{L}+s)?|A+\\s+\\p{L}+s)`;
+const GT = `(?:(?:all|every|each|the|those|these|of|some|any|most|no|a|an|one|another|this|that)\\s+)*${GT0}`;
+const NOT_ = `(?:not|never|no longer|${NOT_CONTRACTED})`;
+/** "... do not mix / will never go together" after two things joined by "and". */
+const NO_MIX = `(?:(?:simply|just|really|will|can|could|ever)\\s+)*(?:${NOT_}|cannot)\\s+(?:(?:ever|really|simply)\\s+)?(?:mix|go together|coexist|get along|fit together|be reconciled|be compatible)`;
+targetRule(
+  'target_incompatible',
+  { identity_attack: 0.8 },
+  `${b}(?:${GT0}\\s+and\\s+(?:\\p{L}+\\s+){1,3}?${NO_MIX}|and\\s+${GT}\\s+${NO_MIX}|${GT0}\\s+(?:(?:will|can|could|simply|just|really)\\s+)*(?:${NOT_}|cannot)\\s+(?:(?:ever|really|simply|truly)\\s+)?(?:fit in(?:to)?|integrate|assimilate|adapt to|be compatible with)(?!\\s+(?:because|since|when|if|unless|until|without)\\b)|${GT0}\\s+(?:are|is)\\s+(?:\\p{L}+ly\\s+)?(?:incompatible|not compatible) with)${e}`,
+);
+targetRule(
+  'target_conspiracy',
+  { identity_attack: 0.85 },
+  `${b}(?:${GT0}(?:\\s+(?:money|lobby|elites?|bankers))?\\s+(?:(?:secretly|quietly|really|always|still|basically|already|slowly|all|just|somehow|end up|ends up|are|is)\\s+)*(?:control|controls|controlling|run|runs|running|own|owns|owning|rule|rules|ruling|dominate|dominates|dominating|taking over|take over|takes over|buying up|infiltrat\\p{L}*|pull(?:s|ing)? the strings(?: of| in| behind)?|(?:are|is) behind|plot(?:s|ting)?(?: against| to)?|scheme|scheming|conspir\\p{L}*)\\s+(?:(?:the|our|this|all|every|all of|most of|half of|whole)\\s+)*(?:\\p{L}+\\s+)?(?:media|banks?|banking|money|world|governments?|country|politics|hollywood|finance|economy|press|news|schools?|universities|courts?|police|everything|wars?|europe|america|west|elections?|continent|nation|state|system|housing|property|jobs|us|society|council|parliament|congress|industry|markets?|business(?:es)?|land|trade|institutions|agenda)|(?:behind|beneath)\\s+(?:every|all|each|most)\\s+\\p{L}+(?:\\s+\\p{L}+){0,4}?\\s+(?:is|are|you(?:'ll| will) find|stands?|lurks?|hides?)\\s+(?:the\\s+)?${GT})${e}`,
+);
+targetRule(
+  'target_inferior',
+  { identity_attack: 0.85 },
+  `${b}${GT0}\\s+(?:(?:are|is|will always be|remain)\\s+)(?:(?:just|simply|all|far|much|so|naturally|genetically|inherently|biologically|basically|by nature|always)\\s+)*(?:less\\s+(?:\\p{L}+\\s+)?|not as\\s+|nowhere near as\\s+|never as\\s+|inferior to\\s+|lower than\\s+|beneath\\s+|below\\s+)(?:intelligent|smart|capable|clever|bright|evolved|civili[sz]ed|developed|human|advanced|rational|able|competent|honest|trustworthy|moral|valuable|worthy|gifted|talented|men|women|people|us|the rest of us|(?:every|any)(?:one|body) else|normal people|whites|europeans)${e}`,
+);
+targetRule(
+  'target_rights_denied',
+  { identity_attack: 0.85 },
+  `${b}(?:${GT0}\\s+(?:(?:should|must|ought to|need to|needs to|deserve to|deserves to)\\s+(?:not|never|no longer)|(?:should|must)n'?t)(?:\\s+ever)?\\s+(?:(?:be\\s+)?(?:allowed|permitted|able|given the (?:right|chance)|have the right|get)\\s+(?:to\\s+)?(?:\\p{L}+\\s+){0,2}?(?:vote|votes|voting|marry|marriage|adopt|adoption|work|jobs?|teach|serve|own|live|hold (?:any\\s+)?(?:office|jobs?|positions?|power)|run for|enter|stay|study|drive|raise|use|have (?:kids|children|rights|a say)|sit on|be (?:citizens|teachers|doctors|judges|officers|parents|here|in charge))|be (?:anywhere )?near (?:our |the |any )?(?:children|kids|schools?|playgrounds?))|${GT0}\\s+(?:should|must|ought to|need to|needs to|deserve to|deserves to)\\s+(?:all\\s+)?(?:(?:lose|be (?:denied|stripped of|refused))\\s+(?:the\\s+|their\\s+|all\\s+|any\\s+)*(?:rights?|right to \\p{L}+|citizenship|vote|votes|passports?|benefits)|have\\s+(?:no|any)\\s+(?:rights?|say|vote))|(?:deny|strip|take away from|refuse)\\s+(?:all\\s+|the\\s+|those\\s+|these\\s+)*${GT}\\s+(?:of\\s+)?(?:their\\s+|the\\s+|any\\s+)*(?:rights?|right to \\p{L}+|citizenship|vote|votes|passports?|jobs|housing)|no\\s+(?:S+|A+\\s+\\p{L}+)\\s+should\\s+(?:ever\\s+)?(?:be\\s+)?(?:allowed|permitted|able|have the right)|${GT0}\\s+(?:have|has)\\s+no\\s+(?:business|right)\\s+(?:to\\s+|in\\s+|\\p{L}+ing(?![\\p{L}]))|${GT0}\\s+belongs?\\s+(?:in|at|back in)\\s+[^,.!?\\n]{1,30}?,?\\s+not\\s+(?:in|at|here|among|with|on))${e}`,
+);
+targetRule(
+  'target_removed',
+  { identity_attack: 0.9, threat: 0.85 },
+  `${b}(?:(?:drive|drag|chase|run|kick|throw|force|boot|hound|smoke|burn|clear|flush|turf|chuck|get|send)\\s+(?:all\\s+|every\\s+|each\\s+|the\\s+|those\\s+|these\\s+|of\\s+)*${GT}\\s+(?:(?:\\p{L}+\\s+){0,2}?)(?:out|off|away|back|over the border)|round(?:ing)?\\s+up\\s+(?:all\\s+|every\\s+|the\\s+|those\\s+|these\\s+)*${GT}|(?:put|ship|send|load|pack|herd)\\s+(?:all\\s+|every\\s+|the\\s+|those\\s+|these\\s+)*${GT}\\s+(?:on|onto|in|into)\\s+(?:a|the)\\s+(?:\\p{L}+\\s+)?(?:trains?|boats?|trucks?|buses|planes?|camps?|cattle cars?|wagons?)|${GT0}\\s+(?:should|must|need to|needs to|will|are going to|have to)\\s+(?:all\\s+)?be\\s+(?:driven|dragged|chased|run|kicked|thrown|forced|burned|burnt|smoked|rounded)\\s+(?:out|up|off|away))${e}`,
+);
+// Harm to a group's places, or to its people through them: the place of worship names the group
+// ("torch that mosque"); another place needs the group ("that gay bar", "with the <group> inside").
+const HARM_PLACE = `(?:burn(?:\\s+down)?|torch|firebomb|fire-?bomb|petrol-?bomb|blow up|bomb|set (?:fire to|alight|on fire)|raze|smash up|desecrate|vandali[sz]e|throw (?:a )?(?:brick|bricks|rocks?|stones?|petrol bombs?|molotovs?) (?:at|through))`;
+const DET_PLACE = `(?:(?:the|that|this|their|every|a|an|any|those|these|our|local|next|nearest|new|big|whole|fucking|damn|filthy|windows of the|windows of that)\\s+)*`;
+rule(
+  'worship_place_harm',
+  { identity_attack: 0.85, threat: 0.9 },
+  `${b}${HARM_PLACE}\\s+${DET_PLACE}(?:\\p{L}+\\s+)?(?:mosques?|synagogues?|churche?s?|temples?|gurdwaras?|shrines?|mandirs?|kingdom halls?)${e}`,
+);
+targetRule(
+  'target_place_harm',
+  { identity_attack: 0.9, threat: 0.9 },
+  `${b}(?:${HARM_PLACE}\\s+${DET_PLACE}(?:[AP]+|S+)\\s+(?:\\p{L}+\\s+)?(?:camps?|hostels?|shelters?|homes?|houses?|shops?|stores?|businesses|neighbou?rhoods?|bars?|clubs?|cent(?:re|er)s?|schools?|streets?|quarters?|estates?|villages?)|(?:burn|torch|fire|petrol|bomb|lock|brick|blow|light|gas|explo|flame|grenade|gasoline)\\p{L}*\\b[^.!?\\n]{0,60}?\\bwith\\s+(?:all\\s+)?(?:the\\s+|those\\s+|these\\s+|their\\s+)?(?:[PR]+|A+\\s+\\p{L}+)\\s+(?:still\\s+|locked\\s+|trapped\\s+)?(?:inside|in (?:it|there|them)))${e}`,
+);
+targetRule(
+  'member_decline',
+  { identity_attack: 0.8 },
+  `${b}(?:(?:hire|elect|let|put|give|make|appoint|employ|promote|vote for|rent to|trust|allow)\\s+(?:a|an|one|any)\\s+(?:S+|A+)(?:\\s+[\\p{L}']+){0,6}?\\s+and\\s+(?:just\\s+)?(?:watch|see|wait|you(?:'ll| will) see)\\b[^.!?\\n]{0,50}?\\b(?:downhill|collapse\\p{L}*|crash\\p{L}*|disappear\\p{L}*|go(?:es)? under|fall\\p{L}* apart|go(?:es)? bankrupt|ruin\\p{L}*|to hell|to shit|burn\\p{L}*|fail\\p{L}*|sink\\p{L}*)|(?:since|once|when|after|wherever|ever since|the moment)\\s+(?:all\\s+)?(?:the\\s+|these\\s+|those\\s+)?${GT}\\s+(?:\\p{L}+\\s+){0,3}?(?:arrived|arrive|came|come|moved in|move in|showed up|show up|settled?|settles|took over|take over|started|got here)\\b[^.!?\\n]{0,60}?\\b(?:downhill|to (?:ruin|hell|shit|the dogs|pot)|crime (?:\\p{L}+\\s+)?(?:goes up|went up|rose|has risen|soared|exploded|skyrocketed|follows)|crash\\p{L}*|(?:gone|went|go|goes) bad|fall\\p{L}* apart|ruin\\p{L}*|filth\\p{L}*|stink\\p{L}*|smells?\\b|follows? them))${e}`,
+);
+targetRule(
+  'target_not_normal',
+  { identity_attack: 0.8 },
+  `${b}${GT0}\\s+(?:just\\s+|simply\\s+|really\\s+)?(?:do not|don'?t|never|can'?t|cannot|will never)\\s+(?:\\p{L}+\\s+){1,4}?(?:the way|like|as)\\s+(?:normal|real|decent|proper|civili[sz]ed|regular)\\s+(?:people|families|folks|humans|men|women|citizens|parents|kids|children)${e}`,
+);
+rule(
+  'group_objectified',
+  { identity_attack: 0.85, dehumanisation: 0.85 },
+  `${b}${GROUP}\\s+${BE}\\s+(?:(?:just|only|nothing but|mere|merely|simply)\\s+)*(?:property|objects|possessions|things|livestock|breeding stock)(?=\\s*(?:[,.;!?]|$)|\\s+(?:nothing|not (?:people|humans?|persons)|to be (?:owned|used|bought|sold)|of (?:their|the|men|husbands?)))`,
+);
+
 /**
  * Hostile words with typos a reader still understands ("vermiiin", "disgsuting"): the literal words
  * of the predicate lexicons, five letters or more. repairSpelling() rewrites such a word in place.
@@ -815,7 +884,7 @@ const DAMPERS = new RegExp(
   [
     '\\b(?:bigot(?:ry|ed|s)?|racis[mt]|sexis[mt]|homophob\\w*|transphob\\w*|xenophob\\w*|antisemit\\w*|islamophob\\w*|hateful|hate speech|dehumanis\\w*|dehumaniz\\w*|unacceptable|disgusting when|wrong to|lies? that|myth that|false that|untrue that|not true that|nonsense that|absurd that|ridiculous to (?:say|claim|think)|stereotype\\w*)\\b',
     '\\b(?:(?:your|his|her|their|the|such|this|that) hatred (?:of|for|towards?)|(?:people|anyone|those|someone|whoever) who (?:attacks?|hates?|insults?|threatens?|harass(?:es)?|abuses?|targets?|bull(?:y|ies)|calls?|mocks?)|(?:is|are) (?:never|not|no longer) (?:ok|okay|acceptable|fine|right|justified|excusable|funny)|says? more about|^(?:threatening|attacking|insulting|harassing|calling|mocking|hating|demonising|demonizing) )\\b',
-    '\\b(?:reported|report(?:s|ed|ing)? (?:a|the|this)|arrested|convicted|(?<!\\bbe )banned|condemn\\w*|propaganda|documents?|quoted?|shouted|chanted|called (?:them|us)|anyone who says|people who say|if you (?:think|believe|say)|stop (?:saying|spreading|calling)|saying that|claims? that|comments? like|posts? (?:that|saying)|survived)\\b',
+    "\\b(?:(?:sick|tired|fed up) of (?:hearing|reading|being told|people (?:saying|claiming))|(?:the )?court (?:heard|was told)|told the court|testif\\w*|the jury|pleaded guilty|found guilty|charged with|accused of (?:calling|shouting|saying|posting|writing)|(?:is|it's|that's) (?:discrimination|discriminatory)|reported|report(?:s|ed|ing)? (?:a|the|this)|arrested|convicted|(?<!\\bbe )banned|condemn\\w*|propaganda|documents?|quoted?|shouted|chanted|called (?:them|us)|anyone who says|people who say|if you (?:think|believe|say)|stop (?:saying|spreading|calling)|saying that|claims? that|comments? like|posts? (?:that|saying)|survived)\\b",
   ].join('|'),
   'i',
 );
@@ -916,10 +985,33 @@ function slurSense(word: string, text: string, start: number, end: number): 'slu
     )
       return 'other';
   }
+  // "coon" as the short name of the animal the text names ("a raccoon, or coon").
+  if (/^coons?$/.test(word) && /(?:^|[^\p{L}])racc?oons?(?![\p{L}])/u.test(text.slice(Math.max(0, start - 200), end + 200).toLowerCase()))
+    return 'other';
   if (/(?:^|[^\p{L}])(?:as an?|i'?m an?|i am an?|we(?: are)?|us|fellow|proud|my fellow|our)\s+(?:proud\s+|fellow\s+)?$/u.test(before))
     return 'in_group';
   if (word === 'nigga' && /(?:^|[^\p{L}])(?:my|our|wassup|sup|yo)\s+$/u.test(before)) return 'in_group';
   return 'slur';
+}
+
+/**
+ * A slur mentioned as a word rather than aimed at anyone: named as a word ("the word X", "the term
+ * X"), said to be a slur or offensive ("X is a racial slur", "marks X as offensive"), or in the
+ * sentence of someone else's reporting verb or inside quotation marks (reportedAt).
+ */
+const SLUR_AS_WORD_BEFORE =
+  /(?:^|[^\p{L}])(?:the|that|this|a|an)\s+(?:\p{L}+\s+)?(?:word|words|term|terms|slur|slurs|epithet|label|insult|name|expression)\s*[:"'\u201c\u2018]?\s*$|(?:marks?|marked|lists?|listed|defines?|defined|labels?|labell?ed|classif(?:y|ies|ied)|spell(?:s|ed)?|says?|said|uses?|used|using|writes?|wrote)\s*[:"'\u201c\u2018]\s*$/u;
+const SLUR_AS_WORD_AFTER =
+  /^["'\u201d\u2019]?\s*(?:is|was|are|were|as|has|had|counts as|remains)\s+(?:(?:a|an|the|considered|still|often|widely|deeply|now|very|highly|extremely|long|been|become|used as|seen as|regarded as|racial|ethnic|homophobic|ableist|religious|old|common)\s+)*(?:slur|slurs|offensive|derogatory|insult|insulting|epithet|pejorative|racist|homophobic|ableist|hurtful)(?![\p{L}])/u;
+/** Someone else's insult reported: "he called me a <slur>", "I was called a <slur> at school", "they shouted <slur>". */
+const SLUR_REPORTED =
+  /(?:^|[^\p{L}])(?<!(?:^|[^\p{L}])(?:i|we) )(?:call(?:ed|ing)? (?:me|us|him|her|them|my|his|our|their|your|people|someone|a|an|the)|(?:was|were|got|get|been|being|am|is|are) called|shout(?:ed|ing)|yell(?:ed|ing)|scream(?:ed|ing)|chant(?:ed|ing)|testified)(?![\p{L}])/u;
+function slurMentioned(lower: string, start: number, end: number): boolean {
+  return (
+    SLUR_REPORTED.test(sentenceLead(lower, start)) ||
+    SLUR_AS_WORD_BEFORE.test(lower.slice(Math.max(0, start - 40), start)) ||
+    SLUR_AS_WORD_AFTER.test(lower.slice(end, end + 60))
+  );
 }
 
 const isSentenceEnd = (c: number) => c === 46 || c === 33 || c === 63 || c === 10;
@@ -943,10 +1035,14 @@ function damperInSentence(t: string, at: number): boolean {
 const REPORTING =
   /(?:^|[^\p{L}])(?<!(?:^|[^\p{L}])(?:i|we) )(?:said|says|say|wrote|writes|tweeted|posted|claimed|claims|described|describes|portrayed|portrays|depicted|depicts|labell?ed|branded|shouted|yelled|chanted|screamed|argued|insisted|told (?:me|us|them|him|her)|called)(?![\p{L}])/u;
 /** Whether the text at `at` lies inside quotation marks or after a reporting verb of someone else, in its sentence. */
-function reportedAt(t: string, at: number): boolean {
+/** The text of at's sentence before at. */
+function sentenceLead(t: string, at: number): string {
   let from = at;
   while (from > 0 && !'.!?\n'.includes(t[from - 1])) from--;
-  const lead = t.slice(from, at);
+  return t.slice(from, at);
+}
+function reportedAt(t: string, at: number): boolean {
+  const lead = sentenceLead(t, at);
   let quotes = 0;
   for (const ch of lead) if (ch === '"' || ch === '\u201c' || ch === '\u201d' || ch === '\u00ab' || ch === '\u00bb') quotes++;
   if (quotes % 2 === 1) return true;
@@ -1136,13 +1232,16 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   // bigotry"), or anywhere when nothing was hit. Read over the whole text, one sentence
   // ("calling that racism would be unfair") softened hate in another, so a long text or a whole
   // answer passed what each of its sentences alone would not. (A one-sentence text scores as
-  // before.) Slurs are hits too, at offsets of the original text.
+  // before.) Slurs are hits too, at offsets of the original text; a slur that is mentioned, not
+  // used (slurMentioned: "the court heard he called his neighbour a <slur>", "the word <slur> is
+  // a slur"), is a hit that counts as reported.
   const slurHits = spans.filter((sp) => sp.kind === 'slur');
+  const lower = slurHits.length ? text.toLowerCase() : '';
   const counterSpeech =
     (matched.length > 0 && matched.every(([a]) => reportedAt(n.text, a))) ||
     (matched.length || slurHits.length
       ? matched.every(([a]) => reportedAt(n.text, a) || damperInSentence(n.text, a)) &&
-        slurHits.every((sp) => damperInSentence(text, sp.start))
+        slurHits.every((sp) => damperInSentence(text, sp.start) || slurMentioned(lower, sp.start, sp.end))
       : DAMPERS.test(n.text));
   let damped = counterSpeech;
   if (!damped) {
@@ -1169,12 +1268,10 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   // cannot block ("I will kill you" is a threat, not hate). Very short texts give the classifier
   // too little to go on ("mail a@example.com").
   const groupRef = slurMax > 0 || groupMention;
-  // Hostility matters only where there is an identity: without one the HOSTILE scan is skipped.
+  // Hostility matters only where there is an identity, and only when an identity head would score
+  // above the cap: the HOSTILE scan (a word alternation tried along the whole text) runs then only.
   // A hostile word that is part of a neutral group phrase ("the mentally ill") is no hostility.
-  let hostile = groupRef && (slurHostile || matched.length > 0);
-  HOSTILE.re.lastIndex = 0;
-  if (groupRef && !hostile)
-    for (let h = execWord(HOSTILE, n.text); h && !hostile; h = execWord(HOSTILE, n.text)) hostile = !inNeutralMention(h.index, mentions);
+  let hostile: boolean | null = groupRef ? (slurHostile || matched.length > 0 ? true : null) : false;
   let words = 0;
   for (let i = 0, inWord = false; i < n.text.length && words < 8; i++) {
     const sp = n.text.charCodeAt(i) <= 32;
@@ -1184,7 +1281,15 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
   const shortScale = Math.min(1, words / 5);
   for (const c of TOXICITY_CATEGORIES) {
     let weak = model ? calibratedScore(c, modelScore[c], model[c].threshold) * shortScale : 0;
-    if (!hostile && (c === 'identity_attack' || c === 'dehumanisation')) weak = Math.min(weak, 0.4);
+    if ((c === 'identity_attack' || c === 'dehumanisation') && weak > 0.4) {
+      if (hostile === null) {
+        hostile = false;
+        HOSTILE.re.lastIndex = 0;
+        for (let h = execWord(HOSTILE, n.text); h && !hostile; h = execWord(HOSTILE, n.text))
+          hostile = !inNeutralMention(h.index, mentions);
+      }
+      if (!hostile) weak = 0.4;
+    }
     if (c === 'insult') weak = Math.min(0.75, noisyOr([weak, lexInsult]));
     if (c === 'sexual') weak = Math.min(0.45, noisyOr([weak, lexSexual]));
     let v = noisyOr([ruleScore[c], weak]);

@@ -41,8 +41,27 @@ describe('classifier window scoring from cached token features', () => {
       const slow = predict(model, featurize(long.slice(s, e), model.dims));
       assert.ok(Math.abs(fast - slow) < 1e-6, `window ${s}-${e}: ${fast} vs ${slow}`);
     }
+    // Two fills are kept: one other text leaves tf readable, a second one overwrites it.
     tokenFeatures('something else', model.dims);
+    assert.notEqual(windowScore(model, tf, 0, 100), null);
+    tokenFeatures('and a third text', model.dims);
     assert.equal(windowScore(model, tf, 0, 100), null, 'a stale TokenFeatures is declined, not misread');
+  });
+  it('keeps two texts featurised in turn (a masked and a plain one) exact, each from its own fill', () => {
+    const masked = text.replace(/report/g, 'zgroupz');
+    const a = tokenFeatures(text, model.dims);
+    const b = tokenFeatures(masked, model.dims);
+    for (let round = 0; round < 3; round++) {
+      assert.equal(tokenFeatures(text, model.dims), a, 'the plain text is found again, not refilled');
+      assert.equal(tokenFeatures(masked, model.dims), b);
+      for (const [tf, t] of [
+        [a, text],
+        [b, masked],
+      ] as const) {
+        const fast = windowScore(model, tf, 0, t.length);
+        assert.ok(fast !== null && Math.abs(fast - predict(model, featurize(t, model.dims))) < 1e-6);
+      }
+    }
   });
   it('declines a window that starts inside a word', () => {
     const tf = tokenFeatures(text, model.dims);

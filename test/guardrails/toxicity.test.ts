@@ -20,18 +20,25 @@ import { ROOT } from '../gateway/helpers.ts';
 
 const tox = createToxicityGuardrail();
 const flagged = (t: string) => (tox.check(t, 'input') as { findings: GuardrailFinding[] }).findings.map((f) => f.kind);
+/** Each text is flagged with its category. */
+const assertFlagged = (cases: Array<[string, string]>) => {
+  for (const [t, k] of cases) assert.ok(flagged(t).includes(k), `${t} -> ${flagged(t).join(',')}`);
+};
+/** No text is flagged at all. */
+const assertPassed = (texts: string[]) => {
+  for (const t of texts) assert.deepEqual(flagged(t), [], t);
+};
 
 describe('toxicity categories', () => {
   it('blocks hate without slurs: derogation, dehumanisation, threats against groups', () => {
-    const cases: Array<[string, string]> = [
+    assertFlagged([
       ['Sikhs are filthy and should go back where they came from.', 'identity_attack'],
       ['Honestly gay men are nothing but degenerates.', 'identity_attack'],
       ['Refugees are cockroaches.', 'dehumanisation'],
       ['We should exterminate all the Roma.', 'threat'],
       ['Disabled people should be put down.', 'threat'],
       ['Why are Jews always so greedy and dirty?', 'identity_attack'],
-    ];
-    for (const [t, k] of cases) assert.ok(flagged(t).includes(k), `${t} -> ${flagged(t).join(',')}`);
+    ]);
   });
   it('blocks slurs, also obfuscated, and self-harm encouragement', () => {
     assert.ok(flagged('shut up you f4gg0t').includes('identity_attack'));
@@ -39,7 +46,7 @@ describe('toxicity categories', () => {
     assert.ok(flagged('just kys, nobody would miss you').includes('self_harm'));
   });
   it('passes counter-speech, reporting, negation, neutral and reclaimed uses, and profanity at no one', () => {
-    for (const t of [
+    assertPassed([
       'Saying that Muslims are terrorists is bigotry, plain and simple.',
       'I reported a post that called refugees cockroaches.',
       "I don't hate immigrants; my parents were immigrants.",
@@ -50,8 +57,7 @@ describe('toxicity categories', () => {
       'This shitty printer jammed again.',
       'Kill the process and restart the server.',
       'What rights do deaf people have at work?',
-    ])
-      assert.deepEqual(flagged(t), [], t);
+    ]);
   });
   it('counter-speech counts in the sentence of a hit, not anywhere in a longer text', () => {
     // In the hit's sentence it damps; in another sentence it does not (a whole answer or a long
@@ -137,6 +143,56 @@ describe('toxicity categories', () => {
     const lax = createToxicityGuardrail({ category_thresholds: { identity_attack: 1, dehumanisation: 1 } });
     assert.deepEqual((lax.check('Refugees are cockroaches.', 'input') as { findings: GuardrailFinding[] }).findings, []);
     assert.throws(() => createToxicityGuardrail({ category_thresholds: { spite: 0.5 } }), /unknown category spite/);
+  });
+});
+
+describe('implicit hate by predicate class, and slurs mentioned rather than used (session 10)', () => {
+  it('blocks incompatibility, conspiracy, inferiority, rights denial, removal, harm to places and blamed decline', () => {
+    assertFlagged([
+      ['Buddhists and modern medicine will never go together.', 'identity_attack'],
+      ['Somalis can never integrate into a decent society.', 'identity_attack'],
+      ['The Hindus quietly control the city council and the press.', 'identity_attack'],
+      ['Behind every financial crisis you will find the Jews.', 'identity_attack'],
+      ['Latinos are naturally less capable than Europeans.', 'identity_attack'],
+      ['Bisexual people should not be allowed to adopt.', 'identity_attack'],
+      ['Atheists have no business teaching in our schools.', 'identity_attack'],
+      ['Strip the Tamils of their citizenship.', 'identity_attack'],
+      ['Chase the Kurds out of the valley before spring.', 'threat'],
+      ['Somebody should torch the gurdwara on Elm Road.', 'threat'],
+      ['Set fire to the hostel with the migrants still inside.', 'threat'],
+      ['Promote a deaf guy to manager and watch the whole branch collapse.', 'identity_attack'],
+      ['Ever since the Albanians settled here the street has gone to ruin.', 'identity_attack'],
+      ['Muslim parents never raise kids the way normal families do.', 'identity_attack'],
+      ['Women are property, nothing more.', 'dehumanisation'],
+    ]);
+  });
+  it('passes the same frames when they are neutral, positive, negated, reported or aimed at no protected group', () => {
+    assertPassed([
+      'Buddhists and Christians get along fine in our village.',
+      'Jews have lived in this city since the twelfth century.',
+      'There is no evidence that Latinos are less capable than anyone else.',
+      'Bisexual people should be allowed to adopt like anyone else.',
+      'Refugees should not be allowed to be exploited by landlords.',
+      'The council will set up a new hostel for migrants next year.',
+      'Hire a deaf developer and you gain a careful tester.',
+      'Since the Albanians opened the bakery the street is busier than ever.',
+      'Bankers should all be locked up.',
+      'Landlords like him should be locked up for what they charge.',
+      'Oil companies control the government and the press.',
+      'Firefighters had to burn down the old barn after the flood.',
+    ]);
+  });
+  it("passes a slur named as a word, reported as someone else's insult, or read in another sense, and blocks it used", () => {
+    assertPassed([
+      'The tribunal heard that the manager called a colleague a paki.',
+      'In the glossary, "kike" is listed as an antisemitic slur.',
+      'The term spic is considered a derogatory word for Hispanic people.',
+      'A stranger called me a faggot on the bus and I cried all the way home.',
+      'Our dog chased a raccoon, a coon as the old farmers say, up the oak.',
+      'I am tired of hearing that immigrants are lazy; the ones I know work two jobs.',
+    ]);
+    assert.ok(flagged('Get lost, you dirty paki.').includes('identity_attack'));
+    assert.ok(flagged('The word on the street is that the kikes run this town.').includes('identity_attack'));
   });
 });
 

@@ -21,6 +21,9 @@ describe('word-start rules without a leading look-behind', () => {
       ],
       [`${WORD_START}ab|${WORD_START}b`, 'cab ab b xb'],
       [`${WORD_START}(?:a|b)c(?![\\p{L}])`, 'ac bc xac 1bc жac'],
+      // Rule words inside longer words, several per word, astral letters and digits around them.
+      [`${WORD_START}(?:ein|ei)n?`, 'keinen einen meinenein 𝐀ein 1ein -ein ein'],
+      [`${WORD_START}(?:'|-)?ab`, "x'ab -ab x-ab ab 'ab"],
     ];
     for (const [src, text] of cases) {
       assert.equal(wordRegex(src, 'gu').checkStart, true, src);
