@@ -229,9 +229,9 @@ const NON_PERSON_HEADS = new Set(
   ).split(' '),
 );
 
-/** "my project is called Falcon", "a repo named Atlas", "our dog Max": things and pets, not people. */
+/** "my project is called Falcon", "a repo named Atlas", "our product Atlas", "our dog Max": things and pets, not people. */
 const THING_BEFORE =
-  /(?:^|[^\p{L}])(?:project|product|repo|repository|company|startup|app|application|service|tool|library|package|plugin|module|framework|bot|model|server|cluster|database|team|band|brand|game|book|novel|film|movie|show|song|album|ship|boat|car|dog|cat|horse|pet|puppy|kitten|city|town|village|street|branch|feature|codename|code name|project's|company's|proyecto|projet|projekt|empresa|entreprise|firma|hund|chien|perro)(?:\s+\p{L}+){0,3}?\s+(?:is\s+)?(?:called|named|titled|dubbed|codenamed|nommé|llamado|llamada|genannt|heißt|heisst|chiamato)\s*$|(?:^|[^\p{L}])(?:called|named)\s+(?:the\s+)?(?:project|product|repo|company|app|bot|model)\s*$|(?:^|[^\p{L}])(?:dog|cat|horse|pet|puppy|kitten|parrot|hamster|rabbit|pony|goldfish|tortoise|budgie)\s+$/iu;
+  /(?:^|[^\p{L}])(?:project|product|repo|repository|company|startup|app|application|service|tool|library|package|plugin|module|framework|bot|model|server|cluster|database|team|band|brand|game|book|novel|film|movie|show|song|album|ship|boat|car|dog|cat|horse|pet|puppy|kitten|city|town|village|street|branch|feature|codename|code name|project's|company's|proyecto|projet|projekt|empresa|entreprise|firma|hund|chien|perro)(?:\s+\p{L}+){0,3}?\s+(?:is\s+)?(?:called|named|titled|dubbed|codenamed|nommé|llamado|llamada|genannt|heißt|heisst|chiamato)\s*$|(?:^|[^\p{L}])(?:called|named)\s+(?:the\s+)?(?:project|product|repo|company|app|bot|model)\s*$|(?:^|[^\p{L}])(?:dog|cat|horse|pet|puppy|kitten|parrot|hamster|rabbit|pony|goldfish|tortoise|budgie)\s+$|(?:^|[^\p{L}])(?:our|my|the|their|your|its|a|an|new)\s+(?:new\s+)?(?:project|product|repo|repository|app|application|service|tool|library|package|plugin|module|framework|bot|server|database|brand|codename|startup|game|album|song|film|movie|book|novel)\s+$/iu;
 
 const CODE_KEYWORDS =
   /(?:(?:^|[^\p{L}])(?:contract|function|struct|event|modifier|library|interface|emit|import|class|def|enum|using|extends|implements|const|let|var|mapping|abstract)|(?:^|[^\p{L}])(?:contract|interface|library)\s+\p{L}+\s+is(?:\s+\p{L}+,)*)\s+$/u;

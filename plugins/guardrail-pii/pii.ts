@@ -100,8 +100,9 @@ const PHONE_COUNTRIES: CountryCode[] = [
   'EG',
   'PK',
 ];
+// "My number is ...": a possessive before "number" names a phone ("the order number" does not).
 const PHONE_CONTEXT =
-  /(?:phone|tel(?:ephone)?|mobile|cell|call|fax|whatsapp|appeler|appelez|llamar|llama|llámame|chiamare|chiamami|anrufen|ruf|ligar|liga|bellen|bel|zadzwoń|zadzwon|ara|arayın|gọi|hubungi|telp|hp|wa|contact|reach|kontakt|numer|número|numero|nº|no\.|nr\.?|sms|text me|ring|telefon|teléfono|telefono|téléphone|portable|handy|móvil|movil|cellulare|celular|numéro|numero|número|nummer)\b[^\n]{0,25}$/iu;
+  /(?:(?:my|our|his|her|their|your) (?:new |own |direct |private )?number|phone|tel(?:ephone)?|mobile|cell|call|fax|whatsapp|appeler|appelez|llamar|llama|llámame|chiamare|chiamami|anrufen|ruf|ligar|liga|bellen|bel|zadzwoń|zadzwon|ara|arayın|gọi|hubungi|telp|hp|wa|contact|reach|kontakt|numer|número|numero|nº|no\.|nr\.?|sms|text me|ring|telefon|teléfono|telefono|téléphone|portable|handy|móvil|movil|cellulare|celular|numéro|numero|número|nummer)\b[^\n]{0,25}$/iu;
 // Digits touching letters are part of an identifier (a hash, "0x…", a SKU), not a card number.
 const CARD = /(?<![\dA-Za-z\-./_])\d(?:[ .\-_/]?\d){11,18}(?![\dA-Za-z]|[.\-_/]\d)/g;
 // 3-2-4 digits with one separator used throughout ("123-45-6789", "123 45 6789", "123.45.6789").

@@ -65,6 +65,10 @@ describe('phone numbers', () => {
       assert.deepEqual(found(`reach me on ${p} tomorrow`), [['phone', p]], p);
     }
     assert.deepEqual(found('Mi número es 612 34 56 78.'), [['phone', '612 34 56 78']]);
+    // "my number is" names a phone even for a national number of a country the layer does not try,
+    // in any digits; "the order number is" does not.
+    for (const p of ['0799123456', '٠٧٩٩١٢٣٤٥٦', '+٤٤ ٧٧٠٠ ٩٠٠١٢٣']) assert.deepEqual(found(`My number is ${p}.`), [['phone', p]], p);
+    assert.deepEqual(found('The order number is 1234-5678-9012 and it shipped.'), []);
   });
   it('leaves dates, versions, amounts, IDs and addresses alone', () => {
     for (const t of [
@@ -107,6 +111,8 @@ describe('names', () => {
       'Our startup named Jasper raised a round.',
       'my dog is called Max',
       'The repo is named Atlas.',
+      'Our product Atlas now supports dark mode.',
+      'The app Jasper is down again.',
       'Memory allocated per message fell. Before this round it was 388 KB; 0.3 ms. Per-message cost',
     ]) {
       assert.deepEqual(found(t), [], t);
