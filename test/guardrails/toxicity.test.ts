@@ -196,6 +196,24 @@ describe('implicit hate by predicate class, and slurs mentioned rather than used
   });
 });
 
+describe('character and criminality attributed to a group', () => {
+  it('flags a group called fraudsters, thugs, fanatics, heathens or monsters, and passes it negated or aimed elsewhere', () => {
+    assertFlagged([
+      ['Venezuelans are all swindlers and con artists.', 'identity_attack'],
+      ['Catholics are hypocrites, every one of them.', 'identity_attack'],
+      ['Arabs are uncivilised fanatics.', 'identity_attack'],
+      ['Immigrants are just thugs and drunkards.', 'identity_attack'],
+      ['Gay men are monsters.', 'dehumanisation'],
+    ]);
+    assertPassed([
+      'Muslims are not extremists.',
+      'Politicians are all swindlers.',
+      'The gangsters in that film are brilliant.',
+      'Refugees are fleeing thugs and extremists.',
+    ]);
+  });
+});
+
 describe('contractions and typographic apostrophes', () => {
   it('a contracted negation negates, and a contracted hostile predicate is still hostile', () => {
     for (const t of ['Muslims aren’t dangerous.', "Refugees aren't a threat to anyone.", 'I don’t think gay people are sick.'])
