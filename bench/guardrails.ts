@@ -270,6 +270,11 @@ async function toxicity() {
     `hand-written set "blind3" (eval/blind3.json, ${blind3.length} texts, never trained on; written in session 9 before the layer changed, measured blind at 75.9% / 7.5% and 78.3% / 7.5%; its misses were read after that)`,
     blind3.map((x) => ({ text: x.text, hateful: x.hateful, group: x.functionality, cats: [] })),
   );
+  const blind4 = JSON.parse(fs.readFileSync(path.join(here, 'eval', 'blind4.json'), 'utf8')) as typeof blind3;
+  report(
+    `hand-written set "blind4" (eval/blind4.json, ${blind4.length} texts, never trained on; written by the lead in session 10 and never shown to the engineer changing the layer: measured blind at 50.0% / 11.4% at the start and 62.9% / 2.9% after the session's layer work; one lexicon change followed that was informed by its misses)`,
+    blind4.map((x) => ({ text: x.text, hateful: x.hateful, group: x.functionality, cats: [] })),
+  );
   const s10 = JSON.parse(fs.readFileSync(path.join(here, 'eval', 'session10.json'), 'utf8')) as typeof blind3;
   report(
     `hand-written set "session10" (eval/session10.json, ${s10.length} texts, never trained or tuned on; written in session 10 before the layer changed, measured at 38.4% / 16.0% then)`,
@@ -301,6 +306,8 @@ async function pii() {
     'handwritten.json': 'written in session 9, two misses fixed after it was first measured',
     'handwritten-2026-12.json':
       'written in session 10 before the layer changed, measured at person F1 0.718 and IBAN 0.923; its misses were then read and fixed by general rules, so it is no longer blind',
+    'lead-2026-12.json':
+      'written by the lead in session 10, never shown to the engineers changing the layer; measured blind at person F1 0.67 / phone 0.92 at the start and 0.77 / 0.92 after their work; two general misses it showed (a possessive "my number is" label, "our product Atlas") were then fixed',
   };
   for (const file of fs
     .readdirSync(evalDir)
