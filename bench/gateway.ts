@@ -29,6 +29,7 @@ import { bootGateway } from './gateway-boot.ts';
 const SECS = Number(process.env.BENCH_S ?? 10);
 const WARM = Number(process.env.BENCH_WARM_S ?? 3);
 const CONC = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const WRK_THREADS = Number(process.env.BENCH_WRK_THREADS ?? 2);
 const run = promisify(execFile);
 /** BENCH_PROFILE=<dir>: write a CPU profile of the measured window (not boot or warm-up) per scenario. */
 const PROFILE = process.env.BENCH_PROFILE ?? '';
@@ -77,7 +78,7 @@ end
 async function wrk(url: string, body: string, secs: number, prefix: string | null = null): Promise<WrkResult> {
   const script = path.join(os.tmpdir(), `vigil-wrk-${process.pid}.lua`);
   fs.writeFileSync(script, wrkScript(body, prefix));
-  const { stdout } = await run('wrk', ['-t2', `-c${CONC}`, `-d${secs}s`, '--latency', '-s', script, url], {
+  const { stdout } = await run('wrk', [`-t${WRK_THREADS}`, `-c${CONC}`, `-d${secs}s`, '--latency', '-s', script, url], {
     encoding: 'utf8',
     timeout: (secs + 30) * 1000,
   });
@@ -157,6 +158,6 @@ const load = os
   .map((x) => x.toFixed(1))
   .join(' ');
 console.log(
-  `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), wrk -t2 -c${CONC} -d${SECS}s, load average ${load}`,
+  `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), wrk -t${WRK_THREADS} -c${CONC} -d${SECS}s, load average ${load}`,
 );
 console.table(rows);

@@ -36,7 +36,11 @@ const MIGRATIONS: string[] = [
   `,
 ];
 
-// Runs PASSIVE checkpoints (they never block the writer) once a second in a worker thread.
+// Runs PASSIVE checkpoints (they never block the writer) every 100 ms in a worker thread. The
+// checkpoint's fsync still stalls the main connection's WAL appends on the same disk for as long
+// as it takes, and that grows with the pages it copies: under a gateway's write load, a checkpoint
+// a second put 30-45 ms stalls into the p99 of every request, one every 100 ms keeps them near the
+// request's own time (bench:gateway, docs/BENCHMARKS.md). With nothing to copy it returns at once.
 const CHECKPOINT_WORKER = `
 const { workerData, parentPort } = require('node:worker_threads');
 const Database = require(workerData.module);
@@ -46,9 +50,14 @@ const t = setInterval(() => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catc
 parentPort.on('message', () => { clearInterval(t); try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} db.close(); process.exit(0); });
 `;
 
+const CHECKPOINT_EVERY_MS = 100;
+
 function startCheckpointer(file: string): { stop(): Promise<void> } | null {
   try {
-    const w = new Worker(CHECKPOINT_WORKER, { eval: true, workerData: { file, module: require.resolve('better-sqlite3'), everyMs: 1000 } });
+    const w = new Worker(CHECKPOINT_WORKER, {
+      eval: true,
+      workerData: { file, module: require.resolve('better-sqlite3'), everyMs: CHECKPOINT_EVERY_MS },
+    });
     w.unref();
     w.on('error', () => undefined);
     const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
