@@ -9,6 +9,7 @@
 // `--per-tool` runs each full-mode tool alone (`mode: 'tool'`, one after the other, same kernel)
 // and prints the CPU seconds (user+sys of this process, pool workers included) each one costs per
 // contract: where full mode's time goes, on a machine where wall time says little.
+// BENCH_FULL_BUDGET_MS overrides full mode's shared analysis budget (plugins.analysis-engine.full_budget_ms).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -81,7 +82,13 @@ export async function runDeepBenchmark(opts: {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-deep-'));
   const settings = resolveSettings({ dataDir, logLevel: 'warn' });
   // The health self-tests would compete with the benchmark for the two pool workers.
-  settings.file.plugins = { ...(settings.file.plugins ?? {}), 'analysis-engine': { self_test_on_start: false } };
+  settings.file.plugins = {
+    ...(settings.file.plugins ?? {}),
+    'analysis-engine': {
+      self_test_on_start: false,
+      ...(process.env.BENCH_FULL_BUDGET_MS ? { full_budget_ms: Number(process.env.BENCH_FULL_BUDGET_MS) } : {}),
+    },
+  };
   const kernel = new Kernel({ settings, logger: opts.log ?? pino({ level: 'warn' }, pino.destination(2)) });
   await kernel.boot();
   const rows: ContractRow[] = [];
