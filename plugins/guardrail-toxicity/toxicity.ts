@@ -626,6 +626,16 @@ targetRule(
   { identity_attack: 0.9, threat: 0.9 },
   `${b}(?:${HARM_PLACE}\\s+${DET_PLACE}(?:[AP]+|S+)\\s+(?:\\p{L}+\\s+)?(?:camps?|hostels?|shelters?|homes?|houses?|shops?|stores?|businesses|neighbou?rhoods?|bars?|clubs?|cent(?:re|er)s?|schools?|streets?|quarters?|estates?|villages?)|(?:burn|torch|fire|petrol|bomb|lock|brick|blow|light|gas|explo|flame|grenade|gasoline)\\p{L}*\\b[^.!?\\n]{0,60}?\\bwith\\s+(?:all\\s+)?(?:the\\s+|those\\s+|these\\s+|their\\s+)?(?:[PR]+|A+\\s+\\p{L}+)\\s+(?:still\\s+|locked\\s+|trapped\\s+)?(?:inside|in (?:it|there|them)))${e}`,
 );
+// Veiled threats through the weapon, not a violent verb: "a <member> walks past, he is getting a
+// bullet", "pay the <group> camp a visit tonight with some petrol"; not a beating "from the press" or
+// "in the polls".
+const THREAT_OBJECT = `(?:bullets?|beating|kicking|knife|blade|noose|rope)`;
+const VISIT_WEAPON = `(?:petrol|gasoline|matches|torches|bats|baseball bats|guns|knives|ropes?|pitchforks|molotovs?|crowbars|machetes|bullets|cans of petrol|jerry ?cans?)`;
+targetRule(
+  'veiled_threat',
+  { identity_attack: 0.85, threat: 0.9 },
+  `${b}(?:(?:S+|[PR]+|A+\\s+\\p{L}+)\\b[^.!?\\n]{0,60}?\\b(?:is|are|'s|will be|gonna be)\\s+(?:getting|gonna get|going to get)\\s+(?:a|some|the)\\s+${THREAT_OBJECT}(?![-\\p{L}])(?!\\s+(?:from|in|at|on|over|by|for)\\b)|(?:pay|give)\\s+(?:the\\s+|those\\s+|that\\s+|their\\s+|a\\s+)?(?:[AP]+|S+|R+)(?:\\s+\\p{L}+)?\\s+(?:a\\s+)?(?:little\\s+|friendly\\s+|late[- ]night\\s+)?visit\\b[^.!?\\n]{0,40}?\\bwith\\s+(?:some\\s+|a few\\s+|a\\s+|our\\s+)?(?:\\p{L}+\\s+)?${VISIT_WEAPON}(?![-\\p{L}]))${e}`,
+);
 targetRule(
   'member_decline',
   { identity_attack: 0.8 },

@@ -214,6 +214,22 @@ describe('character and criminality attributed to a group', () => {
   });
 });
 
+describe('veiled threats through a weapon', () => {
+  it('flags "he is getting a bullet" and "a visit with petrol" aimed at a group, not figures of speech or other targets', () => {
+    assertFlagged([
+      ['Next time a Jew walks past my shop he is getting a bullet.', 'threat'],
+      ["Let's pay the Muslim family a visit tonight with some petrol.", 'threat'],
+      ['Pay those gypsies a little visit with baseball bats.', 'threat'],
+    ]);
+    assertPassed([
+      'Women candidates are getting a beating in the polls.',
+      'We should pay the Somali restaurant a visit with some friends.',
+      'The Jewish museum is getting a bullet-riddled door for its exhibition.',
+      'The soldier is getting a bullet-proof vest.',
+    ]);
+  });
+});
+
 describe('contractions and typographic apostrophes', () => {
   it('a contracted negation negates, and a contracted hostile predicate is still hostile', () => {
     for (const t of ['Muslims aren’t dangerous.', "Refugees aren't a threat to anyone.", 'I don’t think gay people are sick.'])
