@@ -261,25 +261,29 @@ async function toxicity() {
     `functional set "blind2" (data/functional.json, ${blind2.length} texts, never trained on; written in session 8; the kinds of its misses were described in session-8 notes and session 9 wrote rules for such kinds, so it is no longer blind)`,
     blind2.map((x) => ({ text: x.text, hateful: x.hateful, group: x.functionality, cats: x.hateful ? cats(x.functionality) : [] })),
   );
-  const blind3 = JSON.parse(fs.readFileSync(path.join(here, 'eval', 'blind3.json'), 'utf8')) as Array<{
-    text: string;
-    hateful: number;
-    functionality: string;
-  }>;
-  report(
-    `hand-written set "blind3" (eval/blind3.json, ${blind3.length} texts, never trained on; written in session 9 before the layer changed, measured blind at 75.9% / 7.5% and 78.3% / 7.5%; its misses were read after that)`,
-    blind3.map((x) => ({ text: x.text, hateful: x.hateful, group: x.functionality, cats: [] })),
-  );
-  const blind4 = JSON.parse(fs.readFileSync(path.join(here, 'eval', 'blind4.json'), 'utf8')) as typeof blind3;
-  report(
-    `hand-written set "blind4" (eval/blind4.json, ${blind4.length} texts, never trained on; written by the lead in session 10 and never shown to the engineer changing the layer: measured blind at 50.0% / 11.4% at the start and 62.9% / 2.9% after the session's layer work; one lexicon change followed that was informed by its misses)`,
-    blind4.map((x) => ({ text: x.text, hateful: x.hateful, group: x.functionality, cats: [] })),
-  );
-  const s10 = JSON.parse(fs.readFileSync(path.join(here, 'eval', 'session10.json'), 'utf8')) as typeof blind3;
-  report(
-    `hand-written set "session10" (eval/session10.json, ${s10.length} texts, never trained or tuned on; written in session 10 before the layer changed, measured at 38.4% / 16.0% then)`,
-    s10.map((x) => ({ text: x.text, hateful: x.hateful, group: x.functionality, cats: [] })),
-  );
+  // Hand-written sets in eval/ (texts with hateful 0/1 and a functionality), never trained on.
+  const handWritten: Array<[string, string]> = [
+    [
+      'blind3',
+      'never trained on; written in session 9 before the layer changed, measured blind at 75.9% / 7.5% and 78.3% / 7.5%; its misses were read after that',
+    ],
+    [
+      'blind4',
+      "never trained on; written by the lead in session 10 and never shown to the engineer changing the layer: measured blind at 50.0% / 11.4% at the start and 62.9% / 2.9% after the session's layer work; two rule changes followed that were informed by its misses",
+    ],
+    ['session10', 'never trained or tuned on; written in session 10 before the layer changed, measured at 38.4% / 16.0% then'],
+  ];
+  for (const [name, note] of handWritten) {
+    const set = JSON.parse(fs.readFileSync(path.join(here, 'eval', `${name}.json`), 'utf8')) as Array<{
+      text: string;
+      hateful: number;
+      functionality: string;
+    }>;
+    report(
+      `hand-written set "${name}" (eval/${name}.json, ${set.length} texts, ${note})`,
+      set.map((x) => ({ text: x.text, hateful: x.hateful, group: x.functionality, cats: [] })),
+    );
+  }
   const ev = readOwn(path.join(here, 'eval', 'own-eval.json'));
   report(
     `own held-out set (eval/own-eval.json, ${ev.length} texts, never trained on)`,
