@@ -52,6 +52,10 @@ const env: NodeJS.ProcessEnv = {
   VIGIL_LOG_LEVEL: 'silent',
 };
 delete env.VIGIL_CONTRACT_ROOTS;
+// The installed package keeps its own compiled mirror: an inherited cache directory would be
+// rewritten with paths into this temporary prefix, deleted at the end, and break later tests.
+delete env.VIGIL_JS_CACHE_DIR;
+delete env.VIGIL_JS_MIRROR;
 
 const BASE = `pragma solidity ^0.5.0;
 
