@@ -1,0 +1,77 @@
+// Session 11 precision rules (issue 19): each test puts the weak shape (must be flagged) next to
+// the shape the rule now recognises as harmless, so a rule cannot pass by going silent.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { lineOf, runDetector as run } from './helpers.ts';
+import { badRandomnessDetector } from '../../plugins/detector-bad-randomness/index.ts';
+import { timestampDependenceDetector } from '../../plugins/detector-timestamp-dependence/index.ts';
+
+test('bad-randomness: one finding per draw; a second draw over an already drawn local is the same randomness', async () => {
+  const src = `pragma solidity ^0.4.24;
+contract Game {
+    address winner;
+    uint seed;
+    function once() public {
+        bytes32 hash = keccak256(blockhash(block.number - 1));
+        uint256 secret = uint256(hash);
+        if (secret % 5 == 0) winner = msg.sender;
+    }
+    function raw() public {
+        uint256 h = uint256(blockhash(block.number - 1));
+        if (h % 5 == 0) winner = msg.sender;
+    }
+    function mixed() public {
+        bytes32 hash = keccak256(blockhash(block.number - 1));
+        uint256 secret = uint256(hash) + seed;
+        if (secret % 5 == 0) winner = msg.sender;
+    }
+    function setSeed() public { seed = block.timestamp; }
+}
+`;
+  const lines = (await run(src, badRandomnessDetector)).map((f) => f.location.line);
+  const once = lineOf(src, 'function once');
+  assert.ok(lines.includes(once + 1), `the draw is reported where the block value is read: ${lines.join(', ')}`);
+  assert.ok(!lines.includes(once + 3), 'the modulo of the drawn hash is the same draw');
+  // blockhash read and cast, then drawn by the modulo: the modulo is the draw (SmartBugs labels it).
+  const raw = lineOf(src, 'function raw');
+  assert.ok(lines.includes(raw + 1) && lines.includes(raw + 2), 'an undrawn block value drawn later is reported at the draw');
+  // A local that also carries another block value (through `seed`) is a new mix: still reported.
+  const mixed = lineOf(src, 'function mixed');
+  assert.ok(lines.includes(mixed + 3), 'a draw that mixes in other block data is reported');
+});
+
+test('timestamp: a stored timeout `now + duration` is a window, a short literal one is not', async () => {
+  const src = `pragma solidity ^0.4.24;
+contract Channel {
+    struct Chan { uint confirmTime; uint timeout; uint quick; uint start; }
+    mapping(uint => Chan) chans;
+    uint public openTimeout;
+    function open(uint id, uint confirmTime) public {
+        chans[id].confirmTime = confirmTime;
+        openTimeout = now + confirmTime;
+        chans[id].quick = now + 30 seconds;
+        chans[id].start = now;
+    }
+    function update(uint id) public {
+        Chan storage c = chans[id];
+        c.timeout = now + c.confirmTime;
+    }
+    function close(uint id) public {
+        require(now > openTimeout);
+        require(chans[id].timeout < now, "not over");
+        chans[id].timeout = 0;
+    }
+    function fast(uint id) public {
+        require(chans[id].quick < now);
+    }
+    function since(uint id) public {
+        require(chans[id].start + 10 < now);
+    }
+}
+`;
+  const lines = (await run(src, timestampDependenceDetector)).map((f) => f.location.line);
+  assert.ok(!lines.includes(lineOf(src, 'require(now > openTimeout)')), `timeout reported: ${lines.join(', ')}`);
+  assert.ok(!lines.includes(lineOf(src, 'require(chans[id].timeout < now')), 'a timeout set through a storage pointer and reset to 0');
+  assert.ok(lines.includes(lineOf(src, 'require(chans[id].quick < now)')), 'a 30-second window is within miner drift');
+  assert.ok(lines.includes(lineOf(src, 'require(chans[id].start + 10 < now)')), 'a field set to now itself is no timeout');
+});
