@@ -10,7 +10,10 @@
 // reentrancy-lock modifier or a hand-written one (a flag set before the call that every
 // re-enterable entry point checks), `.call.value(x)` that is never invoked, and calls
 // into other contracts unless the state written afterwards was read before the call; behind an
-// owner check only value-carrying calls remain, one severity level lower; calls (through an
+// owner check only value-carrying calls remain, one severity level lower, and only when an entry
+// point without a caller check (the callee can call only those) reads or updates the state left
+// stale (a multisig's confirmed transaction, deleted after the call, is not); writes in the other
+// branch of an `if` than the call (outside loops), which never follow it; calls (through an
 // interface or a low-level call) into an address only the deployer or a sound owner sets that
 // pass it no caller-chosen address. Also not reported:
 // writes after the call to write-only bookkeeping (`totalDonated += amount`, a counter no
@@ -39,6 +42,7 @@ import {
   elementaryName,
   type MaybeNode,
   type AST,
+  within,
 } from '../../lib/analysis/static/index.ts';
 
 export const reentrancyDetector: StaticDetector = {
@@ -93,10 +97,16 @@ export const reentrancyDetector: StaticDetector = {
         )
       )
         continue;
-      if (p.writes.every((w) => writeOnly(c, w.variable, facts))) continue;
+      // A write in the other branch of an `if` than the call never follows it (outside loops).
+      const writes = p.via === 'modifier' ? p.writes : p.writes.filter((w) => !exclusiveBranches(p.at, w.node, facts));
+      if (!writes.length) continue;
+      if (writes.every((w) => writeOnly(c, w.variable, facts))) continue;
+      // Behind a caller check the callee cannot re-enter this function, nor any other guarded
+      // one: the stale state matters only if an entry point open to it reads or updates it.
+      if (fn.senderGuard && !writes.some((w) => touchedOpenly(c, w.variable))) continue;
       seen.add(p.at);
-      const vars = [...new Set(p.writes.map((w) => w.variable))].join('`, `');
-      const writeLine = Math.min(...p.writes.map((w) => w.line));
+      const vars = [...new Set(writes.map((w) => w.variable))].join('`, `');
+      const writeLine = Math.min(...writes.map((w) => w.line));
       const sendsValue = !!call.value && !(call.value.type === 'NumberLiteral' && Number(call.value.number) === 0);
       let severity: 'HIGH' | 'MEDIUM' | 'LOW' | 'INFO' = 'MEDIUM';
       let confidence = 0.5;
@@ -123,7 +133,7 @@ export const reentrancyDetector: StaticDetector = {
         contract: c.name,
         function: fn.name,
         data: { target: call.targetText, vars, writeLine, kind: call.kind, callee },
-        evidence: { call_line: call.line, writes: p.writes.map((w) => ({ variable: w.variable, line: w.line })) },
+        evidence: { call_line: call.line, writes: writes.map((w) => ({ variable: w.variable, line: w.line })) },
       });
     }
   }),
@@ -179,6 +189,45 @@ function heldLock(c: ContractFacts, fn: FunctionFacts, callPos: number): boolean
       (g.transitiveWrites.size > 0 || g.transitiveExternal.length > 0),
   );
   return held.some((v) => open.every((g) => checks(g, v)));
+}
+
+/** `a` and `b` sit in opposite branches of one `if` that no loop repeats: they never both run. */
+function exclusiveBranches(a: Node, b: Node, facts: StaticFacts): boolean {
+  for (let q = facts.parent(a); q; q = facts.parent(q)) {
+    if (q.type === 'FunctionDefinition' || q.type === 'ModifierDefinition') return false;
+    if (q.type !== 'IfStatement' || !within(b, q)) continue;
+    const t = q.trueBody;
+    const f = q.falseBody;
+    const split = !!t && !!f && ((within(a, t) && within(b, f)) || (within(a, f) && within(b, t)));
+    return split && !facts.inLoop(q);
+  }
+  return false;
+}
+
+/** Whether some entry point without a caller check (or code it reaches internally or through its
+ *  modifiers) mentions state variable `v`: reads it or updates it. */
+function touchedOpenly(c: ContractFacts, v: string): boolean {
+  const mentions = new Map<FunctionFacts, boolean>();
+  const reads = (f: FunctionFacts): boolean => {
+    let hit = mentions.get(f);
+    if (hit !== undefined) return hit;
+    hit = false;
+    if (f.node.body && !f.params.includes(v))
+      walk(f.node.body, (n) => {
+        if (hit) return false;
+        if (n.type === 'Identifier' && (n.name === v || f.aliases.get(n.name) === v) && !(f.locals.has(v) && n.name === v)) hit = true;
+      });
+    mentions.set(f, hit);
+    return hit;
+  };
+  const reaches = (f: FunctionFacts, seen: Set<FunctionFacts>): boolean => {
+    if (seen.has(f)) return false;
+    seen.add(f);
+    if (reads(f)) return true;
+    const subs = [...f.internalCalls.flatMap((ic) => ic.callees), ...f.modifiers.map((m) => m.def).filter((d): d is FunctionFacts => !!d)];
+    return subs.some((g) => reaches(g, seen));
+  };
+  return c.functions.some((g) => g.isPublic && g.kind !== 'constructor' && !g.senderGuard && reaches(g, new Set()));
 }
 
 /** Whether state variable `v` is only ever updated, never consulted: every mention in a function

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { lineOf, runDetector as run } from './helpers.ts';
 import { badRandomnessDetector } from '../../plugins/detector-bad-randomness/index.ts';
 import { timestampDependenceDetector } from '../../plugins/detector-timestamp-dependence/index.ts';
+import { reentrancyDetector } from '../../plugins/detector-reentrancy/index.ts';
 
 test('bad-randomness: one finding per draw; a second draw over an already drawn local is the same randomness', async () => {
   const src = `pragma solidity ^0.4.24;
@@ -74,4 +75,68 @@ contract Channel {
   assert.ok(!lines.includes(lineOf(src, 'require(chans[id].timeout < now')), 'a timeout set through a storage pointer and reset to 0');
   assert.ok(lines.includes(lineOf(src, 'require(chans[id].quick < now)')), 'a 30-second window is within miner drift');
   assert.ok(lines.includes(lineOf(src, 'require(chans[id].start + 10 < now)')), 'a field set to now itself is no timeout');
+});
+
+test('reentrancy: a write in the other branch of the call is not after it; the same write after the if is', async () => {
+  const src = `pragma solidity ^0.4.24;
+contract Wallet {
+    mapping(bytes32 => address) pendingTo;
+    mapping(address => uint) credit;
+    function execute(address to, uint value, bytes32 h) public {
+        if (credit[to] >= value) {
+            if (!to.call.value(value)()) throw;
+        } else {
+            pendingTo[h] = to;
+        }
+    }
+    function pay(address to, uint value) public {
+        if (credit[to] >= value) {
+            if (!to.call.value(value)()) throw;
+        } else {
+            pendingTo[0] = to;
+        }
+        credit[to] -= value;
+    }
+    function pendingOf(bytes32 h) public returns (address) { return pendingTo[h]; }
+    function loop(address[] tos, uint value) public {
+        for (uint i = 0; i < tos.length; i++) {
+            if (credit[tos[i]] >= value) {
+                if (!tos[i].call.value(value)()) throw;
+            } else {
+                credit[tos[i]] = 0;
+            }
+        }
+    }
+}
+`;
+  const lines = (await run(src, reentrancyDetector)).map((f) => f.location.line);
+  const exec = lineOf(src, 'function execute');
+  assert.ok(!lines.includes(exec + 2), `write in the else branch reported: ${lines.join(', ')}`);
+  assert.ok(lines.includes(lineOf(src, 'function pay') + 2), 'a write after the if follows the call');
+  assert.ok(lines.includes(lineOf(src, 'function loop') + 3), 'in a loop the other branch runs in a later iteration');
+});
+
+test('reentrancy: behind a caller check, reported only when an open entry point touches the stale state', async () => {
+  const src = `pragma solidity ^0.4.24;
+contract Bank {
+    address owner;
+    mapping(bytes32 => uint) pending;
+    mapping(address => uint) holders;
+    constructor() public { owner = msg.sender; }
+    modifier onlyOwner { require(msg.sender == owner); _; }
+    function confirm(bytes32 h, address to) public onlyOwner {
+        if (!to.call.value(pending[h])()) throw;
+        delete pending[h];
+    }
+    function withdrawTo(address to, uint v) public onlyOwner {
+        if (holders[to] > 0) {
+            if (to.call.value(v)()) holders[to] -= v;
+        }
+    }
+    function deposit() public payable { holders[msg.sender] += msg.value; }
+}
+`;
+  const lines = (await run(src, reentrancyDetector)).map((f) => f.location.line);
+  assert.ok(!lines.includes(lineOf(src, 'if (!to.call.value(pending[h])())')), `owner-only state reported: ${lines.join(', ')}`);
+  assert.ok(lines.includes(lineOf(src, 'if (to.call.value(v)())')), 'deposit() is open to the callee and updates holders');
 });
