@@ -103,7 +103,16 @@ export const reentrancyDetector: StaticDetector = {
       if (writes.every((w) => writeOnly(c, w.variable, facts))) continue;
       // Behind a caller check the callee cannot re-enter this function, nor any other guarded
       // one: the stale state matters only if an entry point open to it reads or updates it.
-      if (fn.senderGuard && !writes.some((w) => touchedOpenly(c, w.variable))) continue;
+      // (Only a check that admits a role: `!claimed[msg.sender]` admits every new address, and a
+      // callee that is the caller passed the check already.)
+      if (
+        fn.senderGuard &&
+        roleGuard(fn, 0) &&
+        !some(call.target, (x) => callerValue(x, fn)) &&
+        !(p.via === 'internal' && some(p.at, (x) => callerValue(x, fn))) &&
+        !writes.some((w) => touchedOpenly(c, w.variable))
+      )
+        continue;
       seen.add(p.at);
       const vars = [...new Set(writes.map((w) => w.variable))].join('`, `');
       const writeLine = Math.min(...writes.map((w) => w.line));
@@ -189,6 +198,50 @@ function heldLock(c: ContractFacts, fn: FunctionFacts, callPos: number): boolean
       (g.transitiveWrites.size > 0 || g.transitiveExternal.length > 0),
   );
   return held.some((v) => open.every((g) => checks(g, v)));
+}
+
+/** msg.sender, tx.origin or a local computed from them. */
+function callerValue(x: Node, fn: FunctionFacts): boolean {
+  return isMsgSender(x) || isTxOrigin(x) || (x.type === 'Identifier' && (fn.senderLocals.has(x.name) || fn.senderKeys.has(x.name)));
+}
+
+/**
+ * The function (its body, modifiers or the helpers they call) checks that the caller holds a
+ * role: compares it with stored state (`msg.sender == owner`), looks it up positively
+ * (`owners[msg.sender]`, `ownerIndex == 0` of a caller local) or asks a helper about it
+ * (`hasRole(r, msg.sender)`). A negated lookup alone (`!claimed[msg.sender]`) admits every
+ * address that has not acted yet, a fresh attacker contract included.
+ */
+function roleGuard(fn: FunctionFacts, depth: number): boolean {
+  if (depth > 3) return false;
+  const byCaller = (x: MaybeNode) => !!x && some(x, (y) => callerValue(y, fn));
+  const falsy = (x: MaybeNode) =>
+    (x?.type === 'BooleanLiteral' && x.value === false) || (x?.type === 'NumberLiteral' && Number(x.number) === 0);
+  let role = false;
+  for (const cond of conditions(fn.node.body)) {
+    walk(cond, (x) => {
+      if (role) return false;
+      if (x.type === 'UnaryOperation' && x.operator === '!' && x.subExpression?.type === 'IndexAccess' && byCaller(x.subExpression.index))
+        return false;
+      if (x.type === 'BinaryOperation' && (x.operator === '==' || x.operator === '!=')) {
+        const [a, b] = [x.left, x.right];
+        const lookup = (s: MaybeNode) => s?.type === 'IndexAccess' && byCaller(s.index);
+        // `seen[msg.sender] == false`: the negated lookup again.
+        if ((lookup(a) && falsy(b)) || (lookup(b) && falsy(a))) {
+          if (x.operator === '!=') role = true;
+          return false;
+        }
+        if (byCaller(a) || byCaller(b)) role = true;
+        return false;
+      }
+      if (x.type === 'IndexAccess' && byCaller(x.index)) role = true;
+      if (x.type === 'FunctionCall' && x.expression?.type === 'Identifier' && (x.arguments ?? []).some(byCaller)) role = true;
+      if (x.type === 'Identifier' && fn.senderLocals.has(x.name)) role = true;
+    });
+    if (role) return true;
+  }
+  const subs = [...fn.modifiers.map((m) => m.def), ...fn.internalCalls.flatMap((ic) => ic.callees)];
+  return subs.some((g) => !!g && g !== fn && roleGuard(g, depth + 1));
 }
 
 /** `a` and `b` sit in opposite branches of one `if` that no loop repeats: they never both run. */
