@@ -6,6 +6,8 @@ import { lineOf, runDetector as run } from './helpers.ts';
 import { badRandomnessDetector } from '../../plugins/detector-bad-randomness/index.ts';
 import { timestampDependenceDetector } from '../../plugins/detector-timestamp-dependence/index.ts';
 import { reentrancyDetector } from '../../plugins/detector-reentrancy/index.ts';
+import { unprotectedSelfdestructDetector } from '../../plugins/detector-unprotected-selfdestruct/index.ts';
+import { unprotectedOwnerChangeDetector } from '../../plugins/detector-unprotected-owner-change/index.ts';
 
 test('bad-randomness: one finding per draw; a second draw over an already drawn local is the same randomness', async () => {
   const src = `pragma solidity ^0.4.24;
@@ -139,4 +141,60 @@ contract Bank {
   const lines = (await run(src, reentrancyDetector)).map((f) => f.location.line);
   assert.ok(!lines.includes(lineOf(src, 'if (!to.call.value(pending[h])())')), `owner-only state reported: ${lines.join(', ')}`);
   assert.ok(lines.includes(lineOf(src, 'if (to.call.value(v)())')), 'deposit() is open to the callee and updates holders');
+  // The callee is the caller: it passed the check already and re-enters as the owner.
+  const self = src.replace('if (!to.call.value(pending[h])()) throw;', 'if (!msg.sender.call.value(pending[h])()) throw;');
+  assert.ok((await run(self, reentrancyDetector)).some((f) => f.location.line === lineOf(self, 'msg.sender.call.value(pending[h])')));
+  // `!claimed[msg.sender]` admits every address that has not claimed: no role, still reported.
+  const once = src
+    .replace('mapping(bytes32 => uint) pending;', 'mapping(bytes32 => uint) pending;\n    mapping(address => bool) claimed;')
+    .replace(
+      'public onlyOwner {\n        if (!to',
+      'public {\n        require(!claimed[msg.sender]);\n        claimed[msg.sender] = false;\n        if (!to',
+    );
+  assert.ok(
+    (await run(once, reentrancyDetector)).some((f) => f.location.line === lineOf(once, 'to.call.value(pending[h])')),
+    'a negated lookup admits a fresh caller',
+  );
+});
+
+const IMPL = `pragma solidity ^0.8.20;
+import {Initializable} from "@openzeppelin/contracts-upgradeable/proxy/utils/Initializable.sol";
+contract Impl is Initializable {
+    address owner;
+    constructor() { _disableInitializers(); }
+    function initialize(address o) external initializer { owner = o; }
+    function kill() external {
+        require(msg.sender == owner);
+        selfdestruct(payable(owner));
+    }
+}
+`;
+
+test('unprotected-selfdestruct: owner state set only by initializers the constructor locks is no takeover', async () => {
+  assert.deepEqual(await run(IMPL, unprotectedSelfdestructDetector), []);
+  // Without the lock anyone initializes the bare implementation and destroys it.
+  const open = IMPL.replace('    constructor() { _disableInitializers(); }\n', '');
+  assert.equal((await run(open, unprotectedSelfdestructDetector)).length, 1, 'an unlocked initializer lets anyone take the role');
+  // The lock does not cover another open writer of the role.
+  const setter = IMPL.replace('    function kill()', '    function setOwner(address o) external { owner = o; }\n    function kill()');
+  assert.equal((await run(setter, unprotectedSelfdestructDetector)).length, 1, 'an open setter still lets anyone take the role');
+  // An in-file run-once flag that the constructor sets locks the same way.
+  const inFile = `pragma solidity ^0.8.20;
+contract Impl {
+    bool initialized;
+    address owner;
+    modifier initializer() { require(!initialized); initialized = true; _; }
+    constructor() { initialized = true; }
+    function initialize(address o) external initializer { owner = o; }
+    function kill() external { require(msg.sender == owner); selfdestruct(payable(owner)); }
+}
+`;
+  assert.deepEqual(await run(inFile, unprotectedSelfdestructDetector), []);
+  assert.equal((await run(inFile.replace('constructor() { initialized = true; }', ''), unprotectedSelfdestructDetector)).length, 1);
+});
+
+test('unprotected-owner-change: a locked run-once initializer is not an open owner change; an unlocked one is', async () => {
+  assert.deepEqual(await run(IMPL, unprotectedOwnerChangeDetector), []);
+  const open = IMPL.replace('    constructor() { _disableInitializers(); }\n', '');
+  assert.equal((await run(open, unprotectedOwnerChangeDetector)).length, 1);
 });
