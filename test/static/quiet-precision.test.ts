@@ -8,6 +8,7 @@ import { timestampDependenceDetector } from '../../plugins/detector-timestamp-de
 import { reentrancyDetector } from '../../plugins/detector-reentrancy/index.ts';
 import { unprotectedSelfdestructDetector } from '../../plugins/detector-unprotected-selfdestruct/index.ts';
 import { unprotectedOwnerChangeDetector } from '../../plugins/detector-unprotected-owner-change/index.ts';
+import { integerOverflowDetector } from '../../plugins/detector-integer-overflow/index.ts';
 
 test('bad-randomness: one finding per draw; a second draw over an already drawn local is the same randomness', async () => {
   const src = `pragma solidity ^0.4.24;
@@ -197,4 +198,32 @@ test('unprotected-owner-change: a locked run-once initializer is not an open own
   assert.deepEqual(await run(IMPL, unprotectedOwnerChangeDetector), []);
   const open = IMPL.replace('    constructor() { _disableInitializers(); }\n', '');
   assert.equal((await run(open, unprotectedOwnerChangeDetector)).length, 1);
+});
+
+test('integer-overflow: parameters combined only into one value the caller could pass directly; reused operands are not', async () => {
+  const src = `pragma solidity ^0.4.24;
+contract Drop {
+    mapping(address => uint) balances;
+    function forward(address token, address to, uint v, uint decimals) public {
+        uint amount = v * 10 ** decimals;
+        token.call(bytes4(keccak256("transfer(address,uint256)")), to, amount);
+    }
+    function batch(address[] tos, uint v) public {
+        uint total = tos.length * v;
+        require(balances[msg.sender] >= total);
+        balances[msg.sender] -= total;
+        for (uint i = 0; i < tos.length; i++) balances[tos[i]] += v;
+    }
+    function scaled(uint v, uint decimals) public {
+        uint amount = v * 10 ** decimals;
+        require(balances[msg.sender] >= v);
+        balances[msg.sender] = amount;
+    }
+}
+`;
+  const lines = (await run(src, integerOverflowDetector)).map((f) => f.location.line);
+  assert.ok(!lines.includes(lineOf(src, 'uint amount = v * 10 ** decimals;')), `free choice reported: ${lines.join(', ')}`);
+  assert.ok(lines.includes(lineOf(src, 'uint total = tos.length * v;')), 'the length is not a parameter (BEC batchTransfer)');
+  const scaled = lineOf(src, 'function scaled') + 1;
+  assert.ok(lines.includes(scaled), 'v is checked on its own elsewhere: the wrap breaks that relation');
 });
