@@ -289,7 +289,10 @@ export const integerOverflowDetector: StaticDetector = {
         const valueParams = paramsAsValue(n, fn.params);
         const byParam = valueParams.size > 0;
         if (!byParam && !(op === '-' && callerControlled(n, fn))) return;
-        if (!compound && freeChoice(n, fn)) return;
+        // (Kept when stored straight into state: a setter's wrap is left to the trust rules.)
+        const storedTo = p0?.type === 'BinaryOperation' && p0.operator === '=' && p0.right === child ? rootName(p0.left) : null;
+        const intoState = !!storedTo && ((contract.stateVars.has(storedTo) && !fn.locals.has(storedTo)) || fn.aliases.has(storedTo));
+        if (!compound && !intoState && freeChoice(n, fn)) return;
         // A sum or product whose caller-chosen operands are each bounded by a small constant in a
         // require before it (`require(_n <= MAX); len + _n`): the caller cannot reach the wrap.
         if ((op === '+' || op === '*') && [...valueParams].every((v) => boundedParam(fn, contract, v, n))) return;

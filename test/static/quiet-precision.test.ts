@@ -204,6 +204,7 @@ test('integer-overflow: parameters combined only into one value the caller could
   const src = `pragma solidity ^0.4.24;
 contract Drop {
     mapping(address => uint) balances;
+    uint cap;
     function forward(address token, address to, uint v, uint decimals) public {
         uint amount = v * 10 ** decimals;
         token.call(bytes4(keccak256("transfer(address,uint256)")), to, amount);
@@ -213,6 +214,9 @@ contract Drop {
         require(balances[msg.sender] >= total);
         balances[msg.sender] -= total;
         for (uint i = 0; i < tos.length; i++) balances[tos[i]] += v;
+    }
+    function setCap(uint units, uint price) public {
+        cap = units * price;
     }
     function scaled(uint v, uint decimals) public {
         uint amount = v * 10 ** decimals;
@@ -224,6 +228,7 @@ contract Drop {
   const lines = (await run(src, integerOverflowDetector)).map((f) => f.location.line);
   assert.ok(!lines.includes(lineOf(src, 'uint amount = v * 10 ** decimals;')), `free choice reported: ${lines.join(', ')}`);
   assert.ok(lines.includes(lineOf(src, 'uint total = tos.length * v;')), 'the length is not a parameter (BEC batchTransfer)');
+  assert.ok(lines.includes(lineOf(src, 'cap = units * price;')), 'stored straight into state: left to the trust rules');
   const scaled = lineOf(src, 'function scaled') + 1;
   assert.ok(lines.includes(scaled), 'v is checked on its own elsewhere: the wrap breaks that relation');
 });
