@@ -231,7 +231,13 @@ function roleGuard(fn: FunctionFacts, depth: number): boolean {
           if (x.operator === '!=') role = true;
           return false;
         }
-        if (byCaller(a) || byCaller(b)) role = true;
+        // `msg.sender != address(0)` admits everyone (a caller's table entry against 0 is a lookup).
+        const zero = (y: MaybeNode) => {
+          const z = y?.type === 'FunctionCall' && y.arguments?.length === 1 ? y.arguments[0] : y;
+          return z?.type === 'NumberLiteral' && /^(0x)?0+$/.test(String(z.number));
+        };
+        const sender = (y: MaybeNode) => !!y && (isMsgSender(y) || isTxOrigin(y));
+        if ((byCaller(a) && !(sender(a) && zero(b))) || (byCaller(b) && !(sender(b) && zero(a)))) role = true;
         return false;
       }
       if (x.type === 'IndexAccess' && byCaller(x.index)) role = true;

@@ -156,6 +156,12 @@ contract Bank {
     (await run(once, reentrancyDetector)).some((f) => f.location.line === lineOf(once, 'to.call.value(pending[h])')),
     'a negated lookup admits a fresh caller',
   );
+  // `msg.sender != address(0)` admits everyone: no role.
+  const anyone = src.replace(
+    'public onlyOwner {\n        if (!to',
+    'public {\n        require(msg.sender != address(0));\n        if (!to',
+  );
+  assert.ok((await run(anyone, reentrancyDetector)).some((f) => f.location.line === lineOf(anyone, 'to.call.value(pending[h])')));
 });
 
 const IMPL = `pragma solidity ^0.8.20;
