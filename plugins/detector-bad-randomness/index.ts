@@ -9,6 +9,8 @@
 // (kept only in locals nothing reads), and the commit-to-a-future-block scheme: blockhash of a
 // block number recorded from block.number when the player committed, read after that block and
 // within the 256-block window (outside it blockhash returns 0, which is the known attack).
+// One finding per draw: a second draw over a local that already holds a draw of block data
+// (`hash = keccak256(blockhash(..)); .. secret % 5`) is the same randomness, reported at the first.
 import {
   detectorPlugin,
   blockValue,
@@ -59,7 +61,12 @@ function stateRoot(n: Node, fn: FunctionFacts): string | null {
 /** A local set once from its declaration (`uint b = bet.blockNumber;`): its initial value. */
 function copiedFrom(n: Node, fn: FunctionFacts): Node | null {
   const name = identName(unwrap(n));
-  if (!name || !fn.locals.has(name) || fn.aliases.has(name) || !fn.node.body) return null;
+  return name ? singleValue(name, fn) : null;
+}
+
+/** The value a local is set to, when its declaration is its only write. */
+function singleValue(name: string, fn: FunctionFacts): Node | null {
+  if (!fn.locals.has(name) || fn.aliases.has(name) || !fn.node.body) return null;
   let init: Node | null = null;
   let writes = 0;
   walk(fn.node.body, (x) => {
@@ -372,6 +379,26 @@ export const badRandomnessDetector: StaticDetector = {
         });
       return ok && blocks > 0;
     };
+    /** A local whose value was already drawn from block data where it was set: it is assigned
+     *  once, from an expression holding a draw over a block value itself (`hash =
+     *  keccak256(blockhash(..))`) or from another such local (`secret = uint256(hash)`). That
+     *  draw is reported where the block value is read; a second draw over its result (`secret %
+     *  5`) is the same randomness, not a new weakness. */
+    const drawnAt = (name: string, fn: FunctionFacts, depth = 0): boolean => {
+      if (depth > 4) return false;
+      const init = singleValue(name, fn);
+      if (!init) return false;
+      let drawn = false;
+      let other = false;
+      walk(init, (x) => {
+        if (isDraw(x) && some(x, (y) => !!blockValue(y) && blockValue(y) !== 'gaslimit')) drawn = true;
+        else if (x.type === 'Identifier' && x.name !== name && ef.carries(x, { contract: fn.contract, fn: fn.name }).size) {
+          if (drawnAt(x.name, fn, depth + 1)) drawn = true;
+          else other = true;
+        }
+      });
+      return drawn && !other;
+    };
     const sink = (n: Node) => {
       if (!isDraw(n) || deadValue(n)) return;
       if (isHashCall(n) && n.arguments?.[0] && namesARecord(n.arguments[0])) return;
@@ -387,7 +414,7 @@ export const badRandomnessDetector: StaticDetector = {
         )
           vars.add(x.name);
       });
-      if (!direct && vars.size)
+      if (!direct && vars.size && !(enc.fn && [...vars].every((v) => drawnAt(v, enc.fn!))))
         context.report({ node: n, loc: statementLoc(n, facts), messageId: 'sink', data: { vars: [...vars].join('`, `') } });
     };
     return {

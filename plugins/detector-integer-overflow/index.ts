@@ -17,6 +17,8 @@
 // Not reported: a sum with an amount the contract has just received, required equal to msg.value
 // or pulled in by a required `token.transferFrom(msg.sender, this, x)` (bounded like msg.value),
 // also when that require sits in an `if (x != 0)` (skipped only for a zero amount).
+// Not reported: arithmetic over parameters used nowhere else with a lone parameter operand
+// (`v * 10 ** decimals`): the caller can pass any result directly, so a wrap gives it nothing.
 // Rated LOW: a credit next to a checked debit of the same amount from state before 0.8 (the
 // sum is conserved: only a total above 2^256, issued elsewhere, could wrap it).
 // Rated LOW: a wrap whose result only goes back to the caller (the function writes no state,
@@ -175,6 +177,41 @@ function receivedAmount(fn: FunctionFacts, amount: Node, at: Node, facts: Static
   return false;
 }
 
+/**
+ * `v * 10 ** decimals`, `a + b`: arithmetic over parameters only, each used nowhere else in the
+ * function, with a lone parameter as (left) operand. Nothing but the result reaches the rest of
+ * the function, and the caller can pass any result directly (the other operands at 0 or 1): a
+ * wrap gives the caller nothing it could not choose anyway.
+ */
+function freeChoice(n: Node, fn: FunctionFacts): boolean {
+  const u = unwrap(n);
+  if (u?.type !== 'BinaryOperation' || !['+', '-', '*'].includes(u.operator)) return false;
+  const lone = (x: MaybeNode) => {
+    const v = identName(unwrap(x));
+    return !!v && fn.params.includes(v);
+  };
+  if (!(lone(u.left) || (u.operator !== '-' && lone(u.right)))) return false;
+  const used: string[] = [];
+  const paramsOnly = (x: MaybeNode): boolean => {
+    const e = unwrap(x);
+    if (!e) return false;
+    if (e.type === 'Identifier') {
+      used.push(e.name);
+      return fn.params.includes(e.name);
+    }
+    if (e.type === 'BinaryOperation' && ['+', '-', '*'].includes(e.operator)) return paramsOnly(e.left) && paramsOnly(e.right);
+    // `10 ** decimals`: 1 when the exponent is 0.
+    if (e.type === 'BinaryOperation' && e.operator === '**') return unwrap(e.left)?.type === 'NumberLiteral' && paramsOnly(e.right);
+    return false;
+  };
+  if (!paramsOnly(u) || !fn.node.body) return false;
+  let mentions = 0;
+  walk(fn.node.body, (x) => {
+    if (x.type === 'Identifier' && used.includes(x.name)) mentions++;
+  });
+  return mentions === used.length && new Set(used).size === used.length;
+}
+
 /** The other statements of the block holding the statement of `n`. */
 function siblingStatements(n: Node, facts: StaticFacts): Node[] {
   let st: Node | null = n;
@@ -252,6 +289,10 @@ export const integerOverflowDetector: StaticDetector = {
         const valueParams = paramsAsValue(n, fn.params);
         const byParam = valueParams.size > 0;
         if (!byParam && !(op === '-' && callerControlled(n, fn))) return;
+        // (Kept when stored straight into state: a setter's wrap is left to the trust rules.)
+        const storedTo = p0?.type === 'BinaryOperation' && p0.operator === '=' && p0.right === child ? rootName(p0.left) : null;
+        const intoState = !!storedTo && ((contract.stateVars.has(storedTo) && !fn.locals.has(storedTo)) || fn.aliases.has(storedTo));
+        if (!compound && !intoState && freeChoice(n, fn)) return;
         // A sum or product whose caller-chosen operands are each bounded by a small constant in a
         // require before it (`require(_n <= MAX); len + _n`): the caller cannot reach the wrap.
         if ((op === '+' || op === '*') && [...valueParams].every((v) => boundedParam(fn, contract, v, n))) return;

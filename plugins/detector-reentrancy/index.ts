@@ -10,7 +10,10 @@
 // reentrancy-lock modifier or a hand-written one (a flag set before the call that every
 // re-enterable entry point checks), `.call.value(x)` that is never invoked, and calls
 // into other contracts unless the state written afterwards was read before the call; behind an
-// owner check only value-carrying calls remain, one severity level lower; calls (through an
+// owner check only value-carrying calls remain, one severity level lower, and only when an entry
+// point without a caller check (the callee can call only those) reads or updates the state left
+// stale (a multisig's confirmed transaction, deleted after the call, is not); writes in the other
+// branch of an `if` than the call (outside loops), which never follow it; calls (through an
 // interface or a low-level call) into an address only the deployer or a sound owner sets that
 // pass it no caller-chosen address. Also not reported:
 // writes after the call to write-only bookkeeping (`totalDonated += amount`, a counter no
@@ -39,6 +42,7 @@ import {
   elementaryName,
   type MaybeNode,
   type AST,
+  within,
 } from '../../lib/analysis/static/index.ts';
 
 export const reentrancyDetector: StaticDetector = {
@@ -93,10 +97,25 @@ export const reentrancyDetector: StaticDetector = {
         )
       )
         continue;
-      if (p.writes.every((w) => writeOnly(c, w.variable, facts))) continue;
+      // A write in the other branch of an `if` than the call never follows it (outside loops).
+      const writes = p.via === 'modifier' ? p.writes : p.writes.filter((w) => !exclusiveBranches(p.at, w.node, facts));
+      if (!writes.length) continue;
+      if (writes.every((w) => writeOnly(c, w.variable, facts))) continue;
+      // Behind a caller check the callee cannot re-enter this function, nor any other guarded
+      // one: the stale state matters only if an entry point open to it reads or updates it.
+      // (Only a check that admits a role: `!claimed[msg.sender]` admits every new address, and a
+      // callee that is the caller passed the check already.)
+      if (
+        fn.senderGuard &&
+        roleGuard(fn, 0) &&
+        !some(call.target, (x) => callerValue(x, fn)) &&
+        !(p.via === 'internal' && some(p.at, (x) => callerValue(x, fn))) &&
+        !writes.some((w) => touchedOpenly(c, w.variable))
+      )
+        continue;
       seen.add(p.at);
-      const vars = [...new Set(p.writes.map((w) => w.variable))].join('`, `');
-      const writeLine = Math.min(...p.writes.map((w) => w.line));
+      const vars = [...new Set(writes.map((w) => w.variable))].join('`, `');
+      const writeLine = Math.min(...writes.map((w) => w.line));
       const sendsValue = !!call.value && !(call.value.type === 'NumberLiteral' && Number(call.value.number) === 0);
       let severity: 'HIGH' | 'MEDIUM' | 'LOW' | 'INFO' = 'MEDIUM';
       let confidence = 0.5;
@@ -123,7 +142,7 @@ export const reentrancyDetector: StaticDetector = {
         contract: c.name,
         function: fn.name,
         data: { target: call.targetText, vars, writeLine, kind: call.kind, callee },
-        evidence: { call_line: call.line, writes: p.writes.map((w) => ({ variable: w.variable, line: w.line })) },
+        evidence: { call_line: call.line, writes: writes.map((w) => ({ variable: w.variable, line: w.line })) },
       });
     }
   }),
@@ -179,6 +198,95 @@ function heldLock(c: ContractFacts, fn: FunctionFacts, callPos: number): boolean
       (g.transitiveWrites.size > 0 || g.transitiveExternal.length > 0),
   );
   return held.some((v) => open.every((g) => checks(g, v)));
+}
+
+/** msg.sender, tx.origin or a local computed from them. */
+function callerValue(x: Node, fn: FunctionFacts): boolean {
+  return isMsgSender(x) || isTxOrigin(x) || (x.type === 'Identifier' && (fn.senderLocals.has(x.name) || fn.senderKeys.has(x.name)));
+}
+
+/**
+ * The function (its body, modifiers or the helpers they call) checks that the caller holds a
+ * role: compares it with stored state (`msg.sender == owner`), looks it up positively
+ * (`owners[msg.sender]`, `ownerIndex == 0` of a caller local) or asks a helper about it
+ * (`hasRole(r, msg.sender)`). A negated lookup alone (`!claimed[msg.sender]`) admits every
+ * address that has not acted yet, a fresh attacker contract included.
+ */
+function roleGuard(fn: FunctionFacts, depth: number): boolean {
+  if (depth > 3) return false;
+  const byCaller = (x: MaybeNode) => !!x && some(x, (y) => callerValue(y, fn));
+  const falsy = (x: MaybeNode) =>
+    (x?.type === 'BooleanLiteral' && x.value === false) || (x?.type === 'NumberLiteral' && Number(x.number) === 0);
+  let role = false;
+  for (const cond of conditions(fn.node.body)) {
+    walk(cond, (x) => {
+      if (role) return false;
+      if (x.type === 'UnaryOperation' && x.operator === '!' && x.subExpression?.type === 'IndexAccess' && byCaller(x.subExpression.index))
+        return false;
+      if (x.type === 'BinaryOperation' && (x.operator === '==' || x.operator === '!=')) {
+        const [a, b] = [x.left, x.right];
+        const lookup = (s: MaybeNode) => s?.type === 'IndexAccess' && byCaller(s.index);
+        // `seen[msg.sender] == false`: the negated lookup again.
+        if ((lookup(a) && falsy(b)) || (lookup(b) && falsy(a))) {
+          if (x.operator === '!=') role = true;
+          return false;
+        }
+        // `msg.sender != address(0)` admits everyone (a caller's table entry against 0 is a lookup).
+        const zero = (y: MaybeNode) => {
+          const z = y?.type === 'FunctionCall' && y.arguments?.length === 1 ? y.arguments[0] : y;
+          return z?.type === 'NumberLiteral' && /^(0x)?0+$/.test(String(z.number));
+        };
+        const sender = (y: MaybeNode) => !!y && (isMsgSender(y) || isTxOrigin(y));
+        if ((byCaller(a) && !(sender(a) && zero(b))) || (byCaller(b) && !(sender(b) && zero(a)))) role = true;
+        return false;
+      }
+      if (x.type === 'IndexAccess' && byCaller(x.index)) role = true;
+      if (x.type === 'FunctionCall' && x.expression?.type === 'Identifier' && (x.arguments ?? []).some(byCaller)) role = true;
+      if (x.type === 'Identifier' && fn.senderLocals.has(x.name)) role = true;
+    });
+    if (role) return true;
+  }
+  const subs = [...fn.modifiers.map((m) => m.def), ...fn.internalCalls.flatMap((ic) => ic.callees)];
+  return subs.some((g) => !!g && g !== fn && roleGuard(g, depth + 1));
+}
+
+/** `a` and `b` sit in opposite branches of one `if` that no loop repeats: they never both run. */
+function exclusiveBranches(a: Node, b: Node, facts: StaticFacts): boolean {
+  for (let q = facts.parent(a); q; q = facts.parent(q)) {
+    if (q.type === 'FunctionDefinition' || q.type === 'ModifierDefinition') return false;
+    if (q.type !== 'IfStatement' || !within(b, q)) continue;
+    const t = q.trueBody;
+    const f = q.falseBody;
+    const split = !!t && !!f && ((within(a, t) && within(b, f)) || (within(a, f) && within(b, t)));
+    return split && !facts.inLoop(q);
+  }
+  return false;
+}
+
+/** Whether some entry point without a caller check (or code it reaches internally or through its
+ *  modifiers) mentions state variable `v`: reads it or updates it. */
+function touchedOpenly(c: ContractFacts, v: string): boolean {
+  const mentions = new Map<FunctionFacts, boolean>();
+  const reads = (f: FunctionFacts): boolean => {
+    let hit = mentions.get(f);
+    if (hit !== undefined) return hit;
+    hit = false;
+    if (f.node.body && !f.params.includes(v))
+      walk(f.node.body, (n) => {
+        if (hit) return false;
+        if (n.type === 'Identifier' && (n.name === v || f.aliases.get(n.name) === v) && !(f.locals.has(v) && n.name === v)) hit = true;
+      });
+    mentions.set(f, hit);
+    return hit;
+  };
+  const reaches = (f: FunctionFacts, seen: Set<FunctionFacts>): boolean => {
+    if (seen.has(f)) return false;
+    seen.add(f);
+    if (reads(f)) return true;
+    const subs = [...f.internalCalls.flatMap((ic) => ic.callees), ...f.modifiers.map((m) => m.def).filter((d): d is FunctionFacts => !!d)];
+    return subs.some((g) => reaches(g, seen));
+  };
+  return c.functions.some((g) => g.isPublic && g.kind !== 'constructor' && !g.senderGuard && reaches(g, new Set()));
 }
 
 /** Whether state variable `v` is only ever updated, never consulted: every mention in a function

@@ -14,7 +14,9 @@
 // the timestamp alone is reported here only (HIGH: predictable in the same block), not again by
 // bad-randomness.
 // Windows and buckets of an hour or more (`last + 12 hours < now`, `now / 1 days`) and deadlines
-// the caller passes in (`require(block.timestamp <= deadline)`) are not reported either.
+// the caller passes in (`require(block.timestamp <= deadline)`) are not reported either, nor
+// stored timeouts: a field every write of which sets `now + d` (or zero) with d not a literal
+// under an hour (a channel's dispute window): whoever set d chose the window's scale.
 // Fields a condition only tests against zero (`birthTime != 0`) are existence flags, not times.
 // One finding per stored variable: every store into the same variable feeds the same condition.
 import {
@@ -156,6 +158,59 @@ export const timestampDependenceDetector: StaticDetector = {
       if (!members || i < 0) return null;
       return call.names?.length ? (call.names[i] ?? null) : (members[i] ?? null);
     };
+    // Timeouts: a stored field or state variable whose every write is `now + d` (or a reset to
+    // zero) with a duration d that is not a literal under an hour (a channel's dispute window, a
+    // configured lock period). The window is d long; drift moves each end by seconds, and who
+    // set d chose its scale (SWC-116's 15-second rule). A short literal window stays reported.
+    // A duration read from a state variable no function writes is its initial value (`uint
+    // ONE_MINUTE = 1 minutes;` without `constant`).
+    const fixed = new Map(constants);
+    for (const c of facts.contracts)
+      for (const v of c.stateVars.values())
+        if (v.node?.expression && !c.functions.some((f) => f.writes.some((w) => w.variable === v.name)))
+          fixed.set(v.name, v.node.expression);
+    const deadlineWrites = new Map<string, boolean>();
+    const noteWrite = (name: string | null, value: Node) => {
+      if (!name) return;
+      const v = unwrap(value);
+      const isNow = (x: MaybeNode) => blockValue(unwrap(x)) === 'timestamp';
+      let ok: boolean | null = isZero(v) ? null : false;
+      if (v?.type === 'BinaryOperation' && v.operator === '+' && (isNow(v.left) || isNow(v.right))) {
+        const d = isNow(v.left) ? v.right : v.left;
+        const secs = seconds(d, fixed);
+        ok = !isNow(d) && (secs === null ? !isZero(d) : secs >= COARSE_SECONDS);
+      }
+      if (ok === null) return;
+      deadlineWrites.set(name, (deadlineWrites.get(name) ?? true) && ok);
+    };
+    const lhsName = (l: MaybeNode) => (l?.type === 'Identifier' ? l.name : l?.type === 'MemberAccess' ? l.memberName : null);
+    // Every write: assignments, declarations, and struct values built field by field
+    // (`Channel(a, 0, now + t)`).
+    walk(facts.ast, (x) => {
+      if (x.type === 'BinaryOperation' && /^[-+*/%|&^]?=$|^(<<|>>)=$/.test(x.operator) && !COMPARE.test(x.operator)) {
+        const name = lhsName(unwrap(x.left));
+        if (x.operator === '=') noteWrite(name, x.right);
+        else if (name) deadlineWrites.set(name, false);
+      }
+      if (x.type === 'UnaryOperation' && (x.operator === '++' || x.operator === '--')) {
+        const name = lhsName(unwrap(x.subExpression));
+        if (name) deadlineWrites.set(name, false);
+      }
+      if (x.type === 'StateVariableDeclaration' && x.initialValue && x.variables?.[0]?.name) noteWrite(x.variables[0].name, x.initialValue);
+      if (x.type === 'FunctionCall' && x.expression?.type === 'Identifier' && structMembers.has(x.expression.name))
+        for (const arg of x.arguments ?? []) noteWrite(structField(x, arg), arg);
+      if (x.type === 'VariableDeclarationStatement' && x.initialValue) {
+        const name = firstDeclaredName(x);
+        if (name) noteWrite(name, x.initialValue);
+      }
+    });
+    const timeoutField = (n: MaybeNode): boolean => {
+      const u = unwrap(n);
+      const name = lhsName(u);
+      if (!name || !deadlineWrites.get(name)) return false;
+      // A local of the same name is not the stored deadline.
+      return !(u?.type === 'Identifier' && facts.enclosing(u).fn?.locals.has(name));
+    };
     const otherBlockValue = (e: Node, at: Node): boolean => {
       const enc = facts.enclosing(at);
       const carried = ef.carries(e, { contract: enc.contract?.name ?? null, fn: enc.fn?.name ?? null });
@@ -170,6 +225,7 @@ export const timestampDependenceDetector: StaticDetector = {
           // attacker nothing from a few seconds of drift.
           const other = p.left === child ? p.right : p.left;
           if (perAccount(other, n)) return null;
+          if (timeoutField(other)) return null;
           if (coarse(p) || saturating(p)) return null;
           // A deadline the caller passes (`require(block.timestamp <= deadline)`): drift only
           // moves the caller's own cut-off by seconds.

@@ -11,7 +11,8 @@
 // `parties` owner state, not `chans[id].balance`), and the phase reset of a round: clearing the
 // role records (`delete players`, `= address(0)`) in a function that only runs in a state the
 // contract checks (`require(stage == Stage.Done)`) gives nobody a role. An unconditional reset is
-// still reported (anyone could strip the owner at will).
+// still reported (anyone could strip the owner at will). Run-once initializers whose contract's
+// constructor locks them (`_disableInitializers()`) are not reported: nobody can run them there.
 import {
   detectorPlugin,
   perContract,
@@ -27,6 +28,8 @@ import {
   assignedExpr,
   type MaybeNode,
   isAuthWrite,
+  initializersLocked,
+  openInitializers,
 } from '../../lib/analysis/static/index.ts';
 
 /** Some require/if of the function (or its modifiers) reads contract state: it runs only in a phase. */
@@ -57,10 +60,14 @@ export const unprotectedOwnerChangeDetector: StaticDetector = {
   create: perContract((c, context) => {
     const { facts } = context;
     if (!c.authVars.size || c.kind === 'library' || c.kind === 'interface') return;
+    const locked = new Set(initializersLocked(c) ? openInitializers(c) : []);
     for (const fn of c.functions) {
       if (fn.kind !== 'function' && fn.kind !== 'fallback' && fn.kind !== 'receive') continue;
       // Paying to take a role (king of the hill, registering as a player) is a game rule.
       if (!fn.isPublic || fn.senderGuard || fn.isView || fn.payable) continue;
+      // A run-once initializer the constructor locks runs on no one's call here (proxies run it
+      // in their deployment).
+      if (locked.has(fn)) continue;
       const vars = [...authWrites(fn, c, 0, phaseGated(fn, c))];
       if (!vars.length) continue;
       // Inherited functions are reported once, in the contract that declares them.

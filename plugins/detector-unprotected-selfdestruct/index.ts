@@ -5,8 +5,18 @@
 // `initWallet` then `kill`) - the trust model of rule-helpers' ownerSound.
 // Avoids false positives: constructors, functions guarded by a msg.sender/tx.origin check
 // (inline, in a modifier or in a helper they call) whose owner state only the constructor or
-// guarded code sets, and internal functions.
-import { detectorPlugin, headerLoc, isAuthWrite, ownerSound, statementLoc, type StaticDetector } from '../../lib/analysis/static/index.ts';
+// guarded code sets, internal functions, and owner state set only by run-once initializers that
+// the constructor locks (`_disableInitializers()`: no one can initialize the implementation).
+import {
+  detectorPlugin,
+  headerLoc,
+  initializersLocked,
+  isAuthWrite,
+  openInitializers,
+  ownerSound,
+  statementLoc,
+  type StaticDetector,
+} from '../../lib/analysis/static/index.ts';
 
 export const unprotectedSelfdestructDetector: StaticDetector = {
   meta: {
@@ -40,12 +50,16 @@ export const unprotectedSelfdestructDetector: StaticDetector = {
         }
         const contract = facts.enclosing(n).contract;
         if (!contract || fn.opaqueGuard || ownerSound(contract) || !contract.authVars.size) return;
+        // Run-once initializers that a constructor locks cannot be run on this contract, and a
+        // proxy runs them in its own deployment: they let nobody take the role.
+        const locked = initializersLocked(contract) ? new Set(openInitializers(contract)) : new Set<unknown>();
         const by = contract.functions.find(
           (f) =>
             f.isPublic &&
             f.kind === 'function' &&
             !f.senderGuard &&
             !f.payable &&
+            !locked.has(f) &&
             [...f.transitiveWrites].some((v) => isAuthWrite(contract, f, v)),
         );
         if (!by) return;

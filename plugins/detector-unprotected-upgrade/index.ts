@@ -18,12 +18,12 @@ import {
   callerControlled,
   detectorPlugin,
   headerLoc,
+  initializersLocked,
+  openInitializers,
   perContract,
   type FunctionFacts,
   type StaticDetector,
 } from '../../lib/analysis/static/index.ts';
-
-const INITIALIZER = /^(initializer|reinitializer)$/;
 
 export const unprotectedUpgradeDetector: StaticDetector = {
   meta: {
@@ -46,21 +46,10 @@ export const unprotectedUpgradeDetector: StaticDetector = {
   },
   create: perContract((c, context) => {
     if (c.kind !== 'contract') return;
-    const inits = c.functions.filter((f) => f.isPublic && f.modifiers.some((m) => INITIALIZER.test(m.name)) && !f.senderGuard);
+    const inits = openInitializers(c);
     if (!inits.length) return;
-    // A constructor anywhere in the linearization that locks the initializers: it sets the run-once
-    // state the in-file `initializer` modifier reads, runs an initializer, or (imported
-    // Initializable) calls its `_disableInitializers()`.
-    const flags = new Set(inits.flatMap((i) => i.modifiers.flatMap((m) => (INITIALIZER.test(m.name) && m.def ? [...m.def.reads] : []))));
-    const locks = c.functions.some(
-      (f) =>
-        f.kind === 'constructor' &&
-        (f.modifiers.some((m) => INITIALIZER.test(m.name)) ||
-          [...f.transitiveWrites].some((v) => flags.has(v)) ||
-          f.unresolvedCalls.some((u) => u.name === '_disableInitializers') ||
-          f.internalCalls.some((ic) => ic.callees.some((g) => inits.includes(g)))),
-    );
-    if (locks) return;
+    // A constructor anywhere in the linearization that locks the initializers (shared rule).
+    if (initializersLocked(c)) return;
     const owners = new Map<string, FunctionFacts>();
     for (const i of inits) for (const v of i.transitiveWrites) if (c.authVars.has(v) && !owners.has(v)) owners.set(v, i);
     if (!owners.size) return;

@@ -284,6 +284,36 @@ export function isAuthWrite(c: ContractFacts, fn: FunctionFacts, v: string): boo
   return (c.authVarsBy.get(fn.contract) ?? c.authVars).has(v);
 }
 
+/** A run-once `initializer`/`reinitializer` modifier (OpenZeppelin Initializable or in-file). */
+export const RUN_ONCE_INITIALIZER = /^(initializer|reinitializer)$/;
+
+/** Public entry points of `c` behind a run-once initializer modifier and no caller check. */
+export function openInitializers(c: ContractFacts): FunctionFacts[] {
+  return c.functions.filter((f) => f.isPublic && f.modifiers.some((m) => RUN_ONCE_INITIALIZER.test(m.name)) && !f.senderGuard);
+}
+
+/**
+ * A constructor in the linearization locks the run-once initializers of `c` for the deployed
+ * contract itself (the implementation behind proxies): it calls the imported
+ * `_disableInitializers()`, runs an initializer, carries the `initializer` modifier, or sets the
+ * run-once state an in-file `initializer` modifier reads. Nobody can then run them there, and a
+ * proxy runs them in its own deployment.
+ */
+export function initializersLocked(c: ContractFacts): boolean {
+  const inits = openInitializers(c);
+  const flags = new Set(
+    inits.flatMap((i) => i.modifiers.flatMap((m) => (RUN_ONCE_INITIALIZER.test(m.name) && m.def ? [...m.def.reads] : []))),
+  );
+  return c.functions.some(
+    (f) =>
+      f.kind === 'constructor' &&
+      (f.modifiers.some((m) => RUN_ONCE_INITIALIZER.test(m.name)) ||
+        [...f.transitiveWrites].some((v) => flags.has(v)) ||
+        f.unresolvedCalls.some((u) => u.name === '_disableInitializers') ||
+        f.internalCalls.some((ic) => ic.callees.some((g) => inits.includes(g)))),
+  );
+}
+
 const soundCache = new WeakMap<ContractFacts, boolean>();
 /**
  * The contract's owner check means something: it has access-control state and no entry point
