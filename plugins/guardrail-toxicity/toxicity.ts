@@ -917,8 +917,65 @@ function extraSlurWeight(t: string, at: number): number {
   }
   return 0.85;
 }
-/** Long slurs also inside a word, as spaced-letter joining leaves them ("you are a f a g g o t" -> "afaggot"); "snigger" is not one. */
-const EMBEDDED_SLURS = /faggot|(?<!s)nigger/g;
+/**
+ * Long slurs also inside a word, as spaced-letter joining leaves them ("you are a f a g g o t" ->
+ * "afaggot"); "snigger" is not one. The short "fag" only after a joined article ("a f a g" -> "afag").
+ */
+const EMBEDDED_SLURS = /faggot|(?<!s)nigger|(?<=(?<![a-z])a)fags?(?![a-z])/g;
+/**
+ * Slurs with letters masked by `*`, `!`, `#` or `%` inside the word ("n!gger", "f*ggot", "k!ke",
+ * "ch*nk"): leetspeak folding leaves these characters, and obscenity does not read them as letters.
+ * A masked word matches a slur form of the same length whose letters agree where they are shown;
+ * the first and last letters must be shown and at most a third of the letters (at least one) masked,
+ * so "f***" or "c**n" (guessable as several words) stay unread. Profanity ("f*ck", "sh!t") is not in
+ * the list: only slurs are de-masked, and each still goes through its sense guards.
+ */
+const MASKED_WORD = /(?<![\p{L}\p{N}])[a-z](?:[a-z]*[*!#%]+)+[a-z]+(?![\p{L}\p{N}*!#%])/gu;
+const MASKABLE_SLURS = (() => {
+  const forms = new Map<string, string>();
+  const add = (form: string, base: string) => {
+    if (/^[a-z]{3,}$/.test(form) && !forms.has(form)) forms.set(form, base);
+  };
+  for (const w of SLURS.keys()) {
+    add(w, w);
+    add(w.endsWith('y') ? `${w.slice(0, -1)}ies` : `${w}s`, w);
+  }
+  // The extra slurs that are plain words with an optional plural ("wetbacks?", "gooks?").
+  for (const p of Object.keys(LEX.EXTRA_SLURS)) {
+    const m = /^([a-z]+)(s\?)?$/.exec(p);
+    if (m) {
+      add(m[1], m[1]);
+      if (m[2]) add(`${m[1]}s`, m[1]);
+    }
+  }
+  const byLength = new Map<number, Array<[string, string]>>();
+  for (const [form, base] of forms) {
+    const list = byLength.get(form.length) ?? [];
+    list.push([form, base]);
+    byLength.set(form.length, list);
+  }
+  return byLength;
+})();
+/** The slur (its base form) a masked word of t at [a, z) spells, if exactly that reading fits. */
+function unmaskSlur(t: string, a: number, z: number): string | null {
+  const cands = MASKABLE_SLURS.get(z - a);
+  if (!cands) return null;
+  let masked = 0;
+  for (let i = a; i < z; i++) if (!isLower(t.charCodeAt(i))) masked++;
+  if (masked > Math.max(1, Math.floor((z - a) / 3))) return null;
+  let best: string | null = null;
+  for (const [form, base] of cands) {
+    let ok = true;
+    for (let i = 0; ok && i < form.length; i++) {
+      const c = t.charCodeAt(a + i);
+      ok = !isLower(c) || c === form.charCodeAt(i);
+    }
+    if (!ok) continue;
+    // Two slurs fit ("c*on"/"c*ons" cannot, but a future list might): the weaker reading wins.
+    if (best === null || (SLURS.get(base) ?? 0.85) < (SLURS.get(best) ?? 0.85)) best = base;
+  }
+  return best;
+}
 let matcher: RegExpMatcher | null = null;
 const dataset = englishDataset.build();
 /**
@@ -1208,6 +1265,20 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
     spans.push({ kind: 'slur', category: 'identity_attack', start: s0, end: e0, weight: 0.85 });
     slurMax = Math.max(slurMax, 0.85);
     slurHostile = true;
+  }
+  MASKED_WORD.lastIndex = 0;
+  for (let m = MASKED_WORD.exec(n.text), k = 0; m && k < 20; m = MASKED_WORD.exec(n.text), k++) {
+    const word = unmaskSlur(n.text, m.index, m.index + m[0].length);
+    if (!word) continue;
+    const [s0, e0] = mapSpan(n, m.index, m.index + m[0].length, text);
+    if (spans.some((sp) => sp.kind === 'slur' && sp.start < e0 && sp.end > s0)) continue;
+    const sense = slurSense(word, text, s0, e0);
+    if (sense === 'other') continue;
+    const w0 = SLURS.get(word) ?? extraSlurWeight(word, 0);
+    const w = sense === 'in_group' ? w0 * 0.2 : w0;
+    spans.push({ kind: sense === 'in_group' ? 'reclaimed_slur' : 'slur', category: 'identity_attack', start: s0, end: e0, weight: w });
+    slurMax = Math.max(slurMax, w);
+    if (sense !== 'in_group') slurHostile = true;
   }
   // A slur is negated only by a negation right before it ("I'm not a <slur>"), not by one
   // elsewhere ("I will not serve a <slur>").
