@@ -462,7 +462,12 @@ rule(
   { identity_attack: 0.8 },
   `${b}(?:never trust|don'?t trust|do not hire|never hire|no)\\s+${GROUP}(?:\\s+(?:allowed|welcome|should (?:ever )?be hired))?${e}`,
 );
-rule('typical_group', { identity_attack: 0.75 }, `${b}typical\\s+${GROUP}${e}`);
+// "Typical <group>" as a verdict, not "typical <group> food": the phrase ends there or names behaviour.
+rule(
+  'typical_group',
+  { identity_attack: 0.75 },
+  `${b}typical\\s+(?:${GROUP}|S+|A+)(?:\\s+(?:behaviou?r|move|mentality|attitude|thing|logic|trick|nonsense|crap|bullshit|shit|tactics))?(?=\\s*(?:[,.!?;\\u2014-]|$)|\\s+(?:always|never|again|as usual|innit|isn'?t it|for you)(?![\\p{L}]))`,
+);
 rule(
   'why_group',
   { identity_attack: 0.8 },
@@ -586,7 +591,7 @@ const GT0 = `(?:[PRS]+(?:\\s+\\p{L}+s)?|A+\\s+\\p{L}+s)`;
 const GT = `(?:(?:all|every|each|the|those|these|of|some|any|most|no|a|an|one|another|this|that)\\s+)*${GT0}`;
 const NOT_ = `(?:not|never|no longer|${NOT_CONTRACTED})`;
 /** "... do not mix / will never go together" after two things joined by "and". */
-const NO_MIX = `(?:(?:simply|just|really|will|can|could|ever)\\s+)*(?:${NOT_}|cannot)\\s+(?:(?:ever|really|simply)\\s+)?(?:mix|go together|coexist|get along|fit together|be reconciled|be compatible)`;
+const NO_MIX = `(?:(?:simply|just|really|will|can|could|ever)\\s+)*(?:${NOT_}|cannot)\\s+(?:(?:ever|really|simply)\\s+)?(?:mix|go together|coexist|get along|fit together|be reconciled|be compatible|(?:been|be|belong) in the same (?:sentence|room|breath|place))`;
 targetRule(
   'target_incompatible',
   { identity_attack: 0.8 },
@@ -595,7 +600,7 @@ targetRule(
 targetRule(
   'target_conspiracy',
   { identity_attack: 0.85 },
-  `${b}(?:${GT0}(?:\\s+(?:money|lobby|elites?|bankers))?\\s+(?:(?:secretly|quietly|really|always|still|basically|already|slowly|all|just|somehow|end up|ends up|are|is)\\s+)*(?:control|controls|controlling|run|runs|running|own|owns|owning|rule|rules|ruling|dominate|dominates|dominating|taking over|take over|takes over|buying up|infiltrat\\p{L}*|pull(?:s|ing)? the strings(?: of| in| behind)?|(?:are|is) behind|plot(?:s|ting)?(?: against| to)?|scheme|scheming|conspir\\p{L}*)\\s+(?:(?:the|our|this|all|every|all of|most of|half of|whole)\\s+)*(?:\\p{L}+\\s+)?(?:media|banks?|banking|money|world|governments?|country|politics|hollywood|finance|economy|press|news|schools?|universities|courts?|police|everything|wars?|europe|america|west|elections?|continent|nation|state|system|housing|property|jobs|us|society|council|parliament|congress|industry|markets?|business(?:es)?|land|trade|institutions|agenda)|(?:behind|beneath)\\s+(?:every|all|each|most)\\s+\\p{L}+(?:\\s+\\p{L}+){0,4}?\\s+(?:is|are|you(?:'ll| will) find|stands?|lurks?|hides?)\\s+(?:the\\s+)?${GT})${e}`,
+  `${b}(?:${GT0}(?:\\s+(?:money|lobby|elites?|bankers))?\\s+(?:(?:secretly|quietly|really|always|still|basically|already|slowly|all|just|somehow|end up|ends up|seem to|seems to|manage to|tend to|are|is)\\s+)*(?:control|controls|controlling|run|runs|running|own|owns|owning|rule|rules|ruling|dominate|dominates|dominating|taking over|take over|takes over|buying up|infiltrat\\p{L}*|pull(?:s|ing)? the strings(?: of| in| behind)?|(?:are|is) behind|plot(?:s|ting)?(?: against| to)?|scheme|scheming|conspir\\p{L}*)\\s+(?:(?:the|our|this|all|every|all of|most of|half of|whole)\\s+)*(?:\\p{L}+\\s+)?(?:media|banks?|banking|money|world|governments?|country|politics|hollywood|finance|economy|press|news|schools?|universities|courts?|police|everything|wars?|europe|america|west|elections?|continent|nation|state|system|housing|property|jobs|us|society|council|parliament|congress|industry|markets?|business(?:es)?|land|trade|institutions|agenda)|(?:behind|beneath)\\s+(?:every|all|each|most)\\s+\\p{L}+(?:\\s+\\p{L}+){0,4}?\\s+(?:is|are|you(?:'ll| will) find|stands?|lurks?|hides?)\\s+(?:the\\s+)?${GT})${e}`,
 );
 targetRule(
   'target_inferior',
@@ -614,8 +619,8 @@ targetRule(
 );
 // Harm to a group's places, or to its people through them: the place of worship names the group
 // ("torch that mosque"); another place needs the group ("that gay bar", "with the <group> inside").
-const HARM_PLACE = `(?:burn(?:\\s+down)?|torch|firebomb|fire-?bomb|petrol-?bomb|blow up|bomb|set (?:fire to|alight|on fire)|raze|smash up|desecrate|vandali[sz]e|throw (?:a )?(?:brick|bricks|rocks?|stones?|petrol bombs?|molotovs?) (?:at|through))`;
-const DET_PLACE = `(?:(?:the|that|this|their|every|a|an|any|those|these|our|local|next|nearest|new|big|whole|fucking|damn|filthy|windows of the|windows of that)\\s+)*`;
+const HARM_PLACE = `(?:burn(?:\\s+down)?|torch|firebomb|fire-?bomb|petrol-?bomb|blow up|bomb|set (?:fire to|alight|on fire)|raze|smash up|desecrate|vandali[sz]e|throw (?:a )?(?:brick|bricks|rocks?|stones?|petrol bombs?|molotovs?) (?:at|through)|(?:a |some |few )?(?:bricks?|molotovs?|petrol bombs?) through)`;
+const DET_PLACE = `(?:(?:the|that|this|their|every|a|an|any|those|these|our|local|next|nearest|new|big|whole|fucking|damn|filthy|windows? of (?:the|that|their|every))\\s+)*`;
 rule(
   'worship_place_harm',
   { identity_attack: 0.85, threat: 0.9 },
@@ -630,7 +635,7 @@ targetRule(
 // bullet", "pay the <group> camp a visit tonight with some petrol"; not a beating "from the press" or
 // "in the polls".
 const THREAT_OBJECT = `(?:bullets?|beating|kicking|knife|blade|noose|rope)`;
-const VISIT_WEAPON = `(?:petrol|gasoline|matches|torches|bats|baseball bats|guns|knives|ropes?|pitchforks|molotovs?|crowbars|machetes|bullets|cans of petrol|jerry ?cans?)`;
+const VISIT_WEAPON = `(?:petrol|gasoline|lighters?|lighter fluid|a match|matches|fuel|kerosene|paraffin|acid|torches|bats|baseball bats|guns|knives|ropes?|pitchforks|molotovs?|crowbars|machetes|bullets|cans of petrol|jerry ?cans?)`;
 targetRule(
   'veiled_threat',
   { identity_attack: 0.85, threat: 0.9 },
@@ -639,7 +644,65 @@ targetRule(
 targetRule(
   'member_decline',
   { identity_attack: 0.8 },
-  `${b}(?:(?:hire|elect|let|put|give|make|appoint|employ|promote|vote for|rent to|trust|allow)\\s+(?:a|an|one|any)\\s+(?:S+|A+)(?:\\s+[\\p{L}']+){0,6}?\\s+and\\s+(?:just\\s+)?(?:watch|see|wait|you(?:'ll| will) see)\\b[^.!?\\n]{0,50}?\\b(?:downhill|collapse\\p{L}*|crash\\p{L}*|disappear\\p{L}*|go(?:es)? under|fall\\p{L}* apart|go(?:es)? bankrupt|ruin\\p{L}*|to hell|to shit|burn\\p{L}*|fail\\p{L}*|sink\\p{L}*)|(?:since|once|when|after|wherever|ever since|the moment)\\s+(?:all\\s+)?(?:the\\s+|these\\s+|those\\s+)?${GT}\\s+(?:\\p{L}+\\s+){0,3}?(?:arrived|arrive|came|come|moved in|move in|showed up|show up|settled?|settles|took over|take over|started|got here)\\b[^.!?\\n]{0,60}?\\b(?:downhill|to (?:ruin|hell|shit|the dogs|pot)|crime (?:\\p{L}+\\s+)?(?:goes up|went up|rose|has risen|soared|exploded|skyrocketed|follows)|crash\\p{L}*|(?:gone|went|go|goes) bad|fall\\p{L}* apart|ruin\\p{L}*|filth\\p{L}*|stink\\p{L}*|smells?\\b|follows? them))${e}`,
+  `${b}(?:(?:hire|elect|let|put|give|make|appoint|employ|promote|vote for|rent to|trust|allow)\\s+(?:a|an|one|any)\\s+(?:S+|A+)(?:\\s+[\\p{L}']+){0,6}?\\s+and\\s+(?:just\\s+)?(?:watch|see|wait|you(?:'ll| will) see)\\b[^.!?\\n]{0,50}?\\b(?:downhill|collapse\\p{L}*|crash\\p{L}*|disappear\\p{L}*|go(?:es)? under|fall\\p{L}* apart|go(?:es)? bankrupt|ruin\\p{L}*|to hell|to shit|burn\\p{L}*|fail\\p{L}*|sink\\p{L}*)|(?:since|once|when|after|wherever|ever since|the moment)\\s+(?:all\\s+)?(?:the\\s+|these\\s+|those\\s+)?${GT}\\s+(?:\\p{L}+\\s+){0,3}?(?:arrived|arrive|came|come|moved in|move in|showed up|show up|settled?|settles|took over|take over|started|got here)\\b[^.!?\\n]{0,60}?\\b(?:downhill|to (?:ruin|hell|shit|the dogs|pot)|crime (?:\\p{L}+\\s+)?(?:goes up|went up|rose|has risen|soared|exploded|skyrocketed|follows)|crash\\p{L}*|(?:gone|went|go|goes) bad|fall\\p{L}* apart|ruin\\p{L}*|filth\\p{L}*|stink\\p{L}*|smell\\p{L}*|garbage|rubbish|trash|needles|litter\\p{L}*|follows? them))${e}`,
+);
+// ---- generalisations and consequences (session 11) --------------------------------------------
+// A group as the subject of a generalising predicate about character, competence or habits, with
+// no hostile word the predicate lexicons know: "typical <member>", "<group> can't be trusted",
+// "they all steal", "<group> make terrible parents", "hire a <member> and count the silverware",
+// and questions that presuppose it ("why is it always the <group> causing trouble?", "ever met an
+// honest <member>?"). Each rule is a predicate class over the placeholders, not one sentence.
+/** Habitual wrongdoing said of a group as a whole. */
+const BAD_HABIT = `(?:lie|lies|lying|steal|steals|stealing|cheat|cheats|cheating|scam|scams|scamming|rob|robs|rape|rapes|stink|stinks|smell|smells|beg|begs|scrounge|scrounges|sponge|sponges|leech|leeches|mooch|mooches|riot|riots|loot|loots|groom|grooms|grooming|breed|breeds|sell drugs|deal drugs|sponge off (?:us|the state|everyone)|live off (?:benefits|welfare|handouts|the state|us))`;
+targetRule(
+  'group_habit',
+  { identity_attack: 0.8 },
+  `${b}(?:${GT0}|they)\\s+(?:(?:all|always|just|only|basically|constantly|still|do|will|would|end up|ends up|seem to|tend to)\\s+)*${BAD_HABIT}(?=\\s*(?:[,.!?;:]|$)|\\s+(?:everything|anything|whatever|from|off|at|all|every|when|wherever|whenever|like|it|our|your|you|us|to)\\b)`,
+);
+/** What a group is said to be unable to do: competence and character, not facts of a condition or a law. */
+const CANT_DO = `(?:be trusted|be faithful|be loyal|be honest|tell the truth|manage (?:money|anything|a business|their money)|do (?:maths|math|science|anything right|a proper job|their job)|think for themselves|think logically|control themselves|keep (?:a job|their hands|it in|their word|a promise|their mouths? shut)|lead|run (?:a country|anything|a business|a company)|handle (?:pressure|money|responsibility|power|stress|criticism)|work hard|hold (?:down )?a job|raise (?:kids|children|a family)|be good (?:parents|fathers|mothers|leaders|neighbou?rs)|pay their (?:way|bills|taxes|debts)|keep (?:anything|their homes?|their houses?|their streets?) clean|be civili[sz]ed|behave)`;
+targetRule(
+  'group_cannot',
+  { identity_attack: 0.8 },
+  `${b}${GT0}\\s+(?:(?:just|simply|really|all|still|will|ever)\\s+)*(?:can'?t|cannot|can never|will never|never|are unable to|are incapable of|don'?t know how to)\\s+(?:(?:ever|really|simply|be able to)\\s+)*${CANT_DO}${e}`,
+);
+targetRule(
+  'group_bad_at',
+  { identity_attack: 0.8 },
+  `${b}${GT0}\\s+(?:(?:all|always|just|simply|really)\\s+)*(?:make|makes|are|is)\\s+(?:(?:such|so|really|truly)\\s+)*(?:terrible|awful|bad|lousy|horrible|useless|hopeless|the worst|poor|shit|shitty|crap|crappy|pathetic)\\s+(?:parents|fathers|mothers|leaders|workers|employees|neighbou?rs|teachers|doctors|drivers|citizens|soldiers|husbands|wives|tenants|bosses|friends|colleagues|engineers|managers|students)${e}`,
+);
+targetRule(
+  'group_never_habit',
+  { identity_attack: 0.75 },
+  `${b}${GT0}\\s+(?:(?:just|simply|all|really)\\s+)*(?:never|don'?t|do not|won'?t|refuse to)\\s+(?:ever\\s+)?(?:wash|bathe|shower|clean up after themselves|pay (?:taxes|their taxes|rent|their way|their bills|their debts)|learn (?:english|the language|our language))${e}`,
+);
+targetRule(
+  'group_only_here_for',
+  { identity_attack: 0.8 },
+  `${b}${GT0}\\s+(?:(?:all|only|just)\\s+)*(?:come|came|are|moved|move)\\s+(?:here|over here|to this country|to our country)\\s+(?:(?:only|just)\\s+)?(?:for|to)\\b[^.!?\\n]{0,40}?\\b(?:benefits|welfare|handouts|free (?:stuff|money|housing|healthcare)|crime|drugs|steal|scrounge|sponge|leech|rape|our (?:women|jobs|money|homes))`,
+);
+targetRule(
+  'group_profiteer',
+  { identity_attack: 0.8 },
+  `${b}${GT0}\\s+(?:(?:always|somehow|all|just|still)\\s+)*(?:(?:find|finds|found) a way to\\s+|manage to\\s+|seem to\\s+)?(?:profit|profits|profiteer|cash in|get rich|make money)\\s+(?:from|off|on)\\s+(?:every\\s+|a\\s+|the\\s+|other people's\\s+|our\\s+)?(?:wars?|crisis|crises|suffering|tragedy|tragedies|misery|disasters?|deaths?|pandemics?|poverty)`,
+);
+/** A decline or loss presented as what follows from a member's presence. */
+const CONSEQUENCE = `(?:count (?:the|your) (?:silverware|spoons|cutlery|change|money|cash|jewell?ery)|hide (?:your|the) (?:wallet|valuables|purse|jewell?ery|daughters?|wife|kids|silverware)|lock (?:up )?(?:your|the) (?:doors?|car|valuables|daughters?|wife|kids|silverware)|(?:walk|walks|walked|walking) out (?:the|of the) door|(?:goes|go|went|going) missing|(?:looks?|looking|turns? into|turned into|becomes?) (?:like )?a (?:landfill|dump|pigsty|slum|tip|shithole|zoo|brothel|ghetto|crack den|rubbish heap)|(?:lose|loses|losing|lost) (?:all )?(?:your |their |the )?(?:customers|money|clients|business|everything)|(?:ends?|ended) up (?:broken|bankrupt|ruined|in ruins|a mess|stolen|on fire|in the gutter))`;
+const DECLINE = `(?:slips?|slipped|fails?|failed|collaps\\p{L}*|crash\\p{L}*|goes wrong|went wrong|breaks|broke|goes downhill|went downhill|falls? apart|fell apart|sinks?|sank|tanks?|tanked|gets? worse|got worse|(?:is|was) ruined)`;
+targetRule(
+  'member_consequence',
+  { identity_attack: 0.8 },
+  `${b}(?:(?:hire|let|give|put|rent to|employ|invite|marry|trust|leave|elect|appoint|promote|send)\\s+(?:a|an|one|any|some)\\s+(?:S+|A+(?:\\s+\\p{L}+)?|[PR]+)\\b[^.!?\\n]{0,60}?\\b(?:and|then)\\s+(?:[^.!?\\n]{0,50}?\\s)?${CONSEQUENCE}|(?:every time|whenever|each time|any time)\\s+(?:a|an|one|some|the)\\s+(?:S+|A+(?:\\s+\\p{L}+)?)\\b[^.!?\\n]{0,60}?\\b(?:${DECLINE}|${CONSEQUENCE}))${e}`,
+);
+targetRule(
+  'decline_after_arrival',
+  { identity_attack: 0.8 },
+  `${b}(?:crime|the crime rate|crime rates|(?:the\\s+)?(?:street|area|town|neighbou?rhood|school|city|park|estate|village|country))\\s+(?:\\p{L}+\\s+){0,6}?(?:went up|rose|soared|exploded|doubled|went downhill|went to (?:hell|shit|the dogs)|got worse|started (?:smelling|stinking|to smell|to stink)|fell apart|became a (?:dump|slum|shithole|ghetto))\\b[^.!?\\n]{0,30}?\\b(?:when|after|once|since|the (?:same )?(?:year|day|month|week))\\s+(?:all\\s+)?(?:the\\s+|these\\s+|those\\s+)?${GT}\\s+(?:\\p{L}+\\s+){0,2}?(?:arrived|came|moved|showed up|settled|took over|got here|were let in)${e}`,
+);
+targetRule(
+  'rhetorical_presupposition',
+  { identity_attack: 0.8 },
+  `${b}(?:why (?:is|are) it always\\s+(?:the\\s+)?${GT0}\\s+(?:(?:who|that)\\s+(?:are\\s+)?)?(?:causing|making|starting|committing|dealing|selling|stealing|robbing|raping|stabbing|shooting|begging|rioting|looting|fighting|littering|shoplifting|scamming|cheating|lying|whining|playing the (?:victim|race card)|ruining|wrecking)|(?:(?:has|have)\\s+(?:any\\s?(?:one|body)|you)\\s+(?:ever\\s+)?(?:met|seen|known|found)|(?:name|show me|find me)(?:\\s+even)?)\\s+(?:a|an|one|a single)\\s+(?:honest|clean|smart|intelligent|hard-?working|decent|sober|law-abiding|polite|educated|sane|normal|trustworthy|peaceful|competent|useful|good|working)\\s+(?:S+|A+(?:\\s+\\p{L}+)?)|what (?:else )?(?:do|did|would|can|could) (?:you|we|anyone|u) expect from\\s+(?:the\\s+|a\\s+|an\\s+|those\\s+|these\\s+)?(?:[PRS]+|A+\\s+\\p{L}+)(?=\\s*[,?!.:;\\u2014-]|\\s*$))`,
 );
 targetRule(
   'target_not_normal',
@@ -798,6 +861,51 @@ const VICTIM_BEFORE =
 const VICTIM_AFTER =
   /^\s+(?:(?:are|is|were|was|have been|has been|being|get|got|keep getting|often|still|too often)\s+)*(?:\p{L}+ly\s+)?(?:face|faced|facing|suffer\p{L}*|experienc\p{L}*|endur\p{L}*|victims?|flee\p{L}*|fled|escap\p{L}*|targeted|harassed|attacked|killed|murdered|persecuted|discriminated|mistreated|abused|bullied|insulted|threatened|hurt|beaten|stabbed|shot|slaughtered|massacred|oppressed|marginali[sz]ed|excluded|denied|deported|dying|died|die|fear|feared)(?![\p{L}])/u;
 const CLAUSE_END = /[.;!?\n]/;
+
+/**
+ * Threats carried by an object or an outcome rather than a violent verb, in one clause that names a
+ * group, a member, a group's place ("the Turkish shop", "their house") or a place of worship:
+ * the outcome said of the target ("their church will burn", "the <member> family won't see the
+ * morning", "will be ashes by Sunday"), or an arson or weapon object with intent or an outcome
+ * ("we'll drop by the <group> bakery with a can of gasoline", "one jerry can and that mosque is
+ * history"). A clause that negates ("nobody should ...") or has no intent (a fire reported in the
+ * past tense) is no threat. Runs on the group windows (placeholders) and, for places of worship,
+ * on any text that names one.
+ */
+const WORSHIP_PLACE = /(?<![\p{L}\p{N}])(?:mosques?|synagogues?|church(?:es)?|temples?|gurdwaras?|mandirs?|shrines?)(?![\p{L}\p{N}])/u;
+const THREAT_TARGET = new RegExp(
+  `(?:[PRS]{2,}|A{2,}\\s+\\p{L}+|(?<![\\p{L}])(?:their|his|her)\\s+(?:houses?|homes?|flats?|shops?|cars?|kids|famil(?:y|ies)|camps?|place|street)(?![\\p{L}])|${WORSHIP_PLACE.source})`,
+  'u',
+);
+const THREAT_OUTCOME = new RegExp(
+  `^[^.;!?\\n]{0,40}?(?<![\\p{L}])(?:(?:is|are|'s) (?:going|gonna go) up in (?:flames|smoke)|(?:will|'ll|is going to|are going to|gonna|is gonna|would|should|needs? to|deserves? to)\\s+(?:\\p{L}+ly\\s+)?(?:burn(?:\\s+down|\\s+to the ground)?(?=\\s*(?:[,.!?;:]|$)|\\s+(?:one|some|tonight|tomorrow|soon|by|next|this|within|before|and|like|nicely|beautifully|well|bright|too|with)(?![\\p{L}]))|be (?:ashes|ash|rubble|a crater|a pile of (?:ash|ashes|rubble)|on fire|in flames|burning|burnt|burned|razed|flattened|blown up|blown to (?:bits|pieces))|go up (?:in flames|in smoke|nicely|beautifully|like a)|light up (?:nicely|beautifully|like a)|find (?:their|his|her|its) (?:house|home|flat|shop|car|place) (?:on fire|in flames|burn(?:ed|t|ing)))|(?:won'?t|will not|will never|never)\\s+(?:wake up|see (?:the (?:morning|sunrise|next day)|tomorrow|another day|christmas)|live to see)(?![\\p{L}])(?![^.;!?\\n]{0,30}(?<![\\p{L}])(?:without|unless|if|because)(?![\\p{L}])))(?![\\p{L}])`,
+  'u',
+);
+const THREAT_INSTRUMENT =
+  /(?<![\p{L}])(?:petrol|gasoline|gas cans?|jerry ?cans?|lighter fluid|molotovs?|pipe ?bombs?|pressure cookers?|fertili[sz]er bombs?|dynamite|explosives?|grenades?|accelerant|kerosene|paraffin|machetes?|baseball bats|bats|crowbars|guns|rifles|ammo|nooses?)(?![\p{L}])/u;
+const THREAT_INTENT =
+  /(?<![\p{L}])(?:'ll (?:drop by|visit|pay|come|be back)|drop(?:ping)? by|pay(?:ing)? (?:them|it|the\s+\p{L}+|that\s+\p{L}+) a visit|(?:coming|armed|back) with|(?:we|i) know (?:where|which)|let'?s|tonight|one of these (?:nights|days)|this (?:weekend|friday|saturday|sunday)|send (?:a|the) message|(?:is|are|'s|will be) (?:history|gone|toast|done for|finished|a memory|no more))(?![\p{L}])/u;
+/** A stated harmless purpose ("petrol for the generators", "... because the power is out"). */
+const THREAT_PURPOSE =
+  /(?<![\p{L}])(?:because|so (?:that|they)|to help|for (?:the|their) (?:generators?|stoves?|cars?|lamps?|heating|cooking|tractors?|boats?|trucks?)|donat\p{L}*|supplies|aid|relief)(?![\p{L}])/u;
+const THREAT_NEGATED =
+  /(?<![\p{L}])(?:no one|nobody|not|never|don'?t|do not|won'?t|wouldn'?t|shouldn'?t|should not|must not)(?![\p{L}])|n't(?![\p{L}])/u;
+function objectThreats(sub: string, out: Array<[number, number]>): void {
+  for (let a = 0; a < sub.length;) {
+    let z = a;
+    while (z < sub.length && !CLAUSE_END.test(sub[z])) z++;
+    const clause = sub.slice(a, z);
+    const t = THREAT_TARGET.exec(clause);
+    if (t) {
+      const after = clause.slice(t.index + t[0].length);
+      const o = THREAT_OUTCOME.exec(after);
+      if (o) out.push([a + t.index, a + t.index + t[0].length + o[0].length]);
+      else if (THREAT_INSTRUMENT.test(clause) && THREAT_INTENT.test(clause) && !THREAT_NEGATED.test(clause) && !THREAT_PURPOSE.test(clause))
+        out.push([a, z]);
+    }
+    a = z + 1;
+  }
+}
 
 /** Spans [start, end) of rt where a target and a hostile word share a clause. */
 function groupHostility(rt: string): Array<[number, number]> {
@@ -1216,6 +1324,21 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
         spans.push({ kind: 'group_hostile', category: 'identity_attack', start: s, end: en, weight: 0.6 });
         ruleScore.identity_attack = noisyOr([ruleScore.identity_attack, 0.6]);
       }
+  // Threats through an object or an outcome: in the group windows, and anywhere a place of worship is named.
+  const threats: Array<[number, number]> = [];
+  for (const [off, sub] of windows) {
+    const k = threats.length;
+    objectThreats(sub, threats);
+    for (let j = k; j < threats.length; j++) threats[j] = [threats[j][0] + off, threats[j][1] + off];
+  }
+  if (!threats.length && WORSHIP_PLACE.test(rt)) objectThreats(rt, threats);
+  for (const [a0, z0] of threats) {
+    const [s, en] = mapSpan(n, a0, z0, text);
+    matched.push([a0, z0]);
+    spans.push({ kind: 'object_threat', category: 'threat', start: s, end: en, weight: 0.85 });
+    ruleScore.threat = noisyOr([ruleScore.threat, 0.85]);
+    ruleScore.identity_attack = noisyOr([ruleScore.identity_attack, 0.8]);
+  }
   // Slurs and profanity from obscenity's lexicon (on the original: it has its own de-obfuscation).
   // Lexicon evidence: the strongest slur counts (a repeated word is not more hateful); sexual terms
   // and profanity only add to weak insult/sexual scores, capped so that they never block alone.
