@@ -398,6 +398,9 @@ const HOSTILE = wordRegex(
   'gu',
 );
 
+/** Words that generalise over a group (a question's presupposition, "only good for", "by nature"). */
+const GENERALISING =
+  /(?<![\p{L}])(?:so|always|never|ever|constantly|all of them|every (?:single|last) (?:one|\p{L}+)|only good for|good for nothing|naturally|by nature|in their (?:nature|blood|genes|dna|culture)|obsessed|anything that|wherever they go|typical|need to|needs to|have to|has to|is there (?:a|one) single|are there any|who actually|isn'?t a|aren'?t all)(?![\p{L}])/u;
 const RULES: Rule[] = [];
 /**
  * One compiled expression per top-level alternative of `${b}(?:A|B|C)${e}`: a single expression
@@ -1491,6 +1494,10 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
         HOSTILE.re.lastIndex = 0;
         for (let h = execWord(HOSTILE, n.text); h && !hostile; h = execWord(HOSTILE, n.text))
           hostile = !inNeutralMention(h.index, mentions);
+        // A generalisation over a named group lets the head decide too ("why are <group> so obsessed
+        // with money?", "<group> are only good for ..."): without a hostile word, the words that
+        // make a statement about a whole group are the evidence that it is one.
+        if (!hostile && mentions) hostile = GENERALISING.test(n.text);
       }
       if (!hostile) weak = 0.4;
     }
