@@ -603,7 +603,7 @@ targetRule(
 targetRule(
   'target_conspiracy',
   { identity_attack: 0.85 },
-  `${b}(?:${GT0}(?:\\s+(?:money|lobby|elites?|bankers))?\\s+(?:(?:secretly|quietly|really|always|still|basically|already|slowly|all|just|somehow|end up|ends up|seem to|seems to|manage to|tend to|are|is)\\s+)*(?:control|controls|controlling|run|runs|running|own|owns|owning|rule|rules|ruling|dominate|dominates|dominating|taking over|take over|takes over|buying up|infiltrat\\p{L}*|pull(?:s|ing)? the strings(?: of| in| behind)?|(?:are|is) behind|plot(?:s|ting)?(?: against| to)?|scheme|scheming|conspir\\p{L}*)\\s+(?:(?:the|our|this|all|every|all of|most of|half of|whole)\\s+)*(?:\\p{L}+\\s+)?(?:media|banks?|banking|money|world|governments?|country|politics|hollywood|finance|economy|press|news|schools?|universities|courts?|police|everything|wars?|europe|america|west|elections?|continent|nation|state|system|housing|property|jobs|us|society|council|parliament|congress|industry|markets?|business(?:es)?|land|trade|institutions|agenda)|(?:behind|beneath)\\s+(?:every|all|each|most)\\s+\\p{L}+(?:\\s+\\p{L}+){0,4}?\\s+(?:is|are|you(?:'ll| will) find|stands?|lurks?|hides?)\\s+(?:the\\s+)?${GT})${e}`,
+  `${b}(?:${GT0}(?:\\s+(?:money|lobby|elites?|bankers))?\\s+(?:(?:secretly|quietly|really|always|still|basically|already|slowly|all|just|somehow|end up|ends up|seem to|seems to|manage to|tend to|are|is)\\s+)*(?:control|controls|controlling|run|runs|running|own|owns|owning|rule|rules|ruling|dominate|dominates|dominating|taking over|take over|takes over|buying up|infiltrat\\p{L}*|pull(?:s|ing)? the strings(?: of| in| behind)?|(?:are|is) behind|plot(?:s|ting)?(?: against| to)?|scheme|scheming|conspir\\p{L}*)\\s+(?:(?:the|our|this|all|every|all of|most of|half of|whole)\\s+)*(?:\\p{L}+\\s+)?(?:media|banks?|banking|money|world|governments?|country|politics|hollywood|finance|economy|press|news|schools?|universities|courts?|police|everything|wars?|europe|america|west|elections?|continent|nation|state|system|housing|property|jobs|us|society|council|parliament|congress|industry|markets?|business(?:es)?|land|trade|institutions|agenda|crash(?:es)?|crisis|crises|recessions?|depressions?|pandemics?|revolutions?|riots?|scandals?)|(?:behind|beneath)\\s+(?:every|all|each|most)\\s+\\p{L}+(?:\\s+\\p{L}+){0,4}?\\s+(?:is|are|you(?:'ll| will) find|stands?|lurks?|hides?)\\s+(?:the\\s+)?${GT})${e}`,
 );
 targetRule(
   'target_inferior',
@@ -684,6 +684,12 @@ targetRule(
   { identity_attack: 0.8 },
   `${b}${GT0}\\s+(?:(?:all|only|just)\\s+)*(?:come|came|are|moved|move)\\s+(?:here|over here|to this country|to our country)\\s+(?:(?:only|just)\\s+)?(?:for|to)\\b[^.!?\\n]{0,40}?\\b(?:benefits|welfare|handouts|free (?:stuff|money|housing|healthcare)|crime|drugs|steal|scrounge|sponge|leech|rape|our (?:women|jobs|money|homes))`,
 );
+// The replacement conspiracy: a group "replacing us" or "taking over" with no object named.
+targetRule(
+  'group_replacement',
+  { identity_attack: 0.85 },
+  `${b}${GT0}\\s+(?:(?:are|is|will|all|slowly|deliberately|already|just|being (?:brought|shipped|imported|used) (?:in\\s+)?to)\\s+)*(?:replac(?:e|ing)\\s+(?:us|whites|white people|europeans|christians|the natives|natives|our people|the locals)|taking over(?=\\s*(?:[,.!?;:]|$)|\\s+(?:and|everywhere|slowly|fast)(?![\\p{L}])))`,
+);
 targetRule(
   'group_profiteer',
   { identity_attack: 0.8 },
@@ -692,10 +698,12 @@ targetRule(
 /** A decline or loss presented as what follows from a member's presence. */
 const CONSEQUENCE = `(?:count (?:the|your) (?:silverware|spoons|cutlery|change|money|cash|jewell?ery)|hide (?:your|the) (?:wallet|valuables|purse|jewell?ery|daughters?|wife|kids|silverware)|lock (?:up )?(?:your|the) (?:doors?|car|valuables|daughters?|wife|kids|silverware)|(?:walk|walks|walked|walking) out (?:the|of the) door|(?:goes|go|went|going) missing|(?:looks?|looking|turns? into|turned into|becomes?) (?:like )?a (?:landfill|dump|pigsty|slum|tip|shithole|zoo|brothel|ghetto|crack den|rubbish heap)|(?:lose|loses|losing|lost) (?:all )?(?:your |their |the )?(?:customers|money|clients|business|everything)|(?:ends?|ended) up (?:broken|bankrupt|ruined|in ruins|a mess|stolen|on fire|in the gutter))`;
 const DECLINE = `(?:slips?|slipped|fails?|failed|collaps\\p{L}*|crash\\p{L}*|goes wrong|went wrong|breaks|broke|goes downhill|went downhill|falls? apart|fell apart|sinks?|sank|tanks?|tanked|gets? worse|got worse|(?:is|was) ruined)`;
+/** A short outcome after "and": something gone, ruined or worth less ("... and it's gone by morning"). */
+const LOSS = `(?:(?:it|they|everything|all of it|half (?:the|your|of the) \\p{L}+|the \\p{L}+(?: \\p{L}+)?|your \\p{L}+(?: \\p{L}+)?)(?:'s|'re| is| are| was| were| will be| goes| go| went| get| gets)?\\s+(?:(?:all|just|soon|quickly)\\s+)?(?:gone|trashed|wrecked|stolen|missing|ruined|destroyed|disappears?|disappeared|vanish(?:es|ed)?|drops?|dropped|crash(?:es|ed)?|worthless|filthy|a (?:dump|slum|tip|pigsty|mess|shithole)))`;
 targetRule(
   'member_consequence',
   { identity_attack: 0.8 },
-  `${b}(?:(?:hire|let|give|put|rent to|employ|invite|marry|trust|leave|elect|appoint|promote|send)\\s+(?:a|an|one|any|some)\\s+(?:S+|A+(?:\\s+\\p{L}+)?|[PR]+)\\b[^.!?\\n]{0,60}?\\b(?:and|then)\\s+(?:[^.!?\\n]{0,50}?\\s)?${CONSEQUENCE}|(?:every time|whenever|each time|any time)\\s+(?:a|an|one|some|the)\\s+(?:S+|A+(?:\\s+\\p{L}+)?)\\b[^.!?\\n]{0,60}?\\b(?:${DECLINE}|${CONSEQUENCE}))${e}`,
+  `${b}(?:(?:hire|let|give|put|rent to|employ|invite|marry|trust|leave|elect|appoint|promote|send|move)\\s+(?:(?:a|an|one|any|some|the|those|these)\\s+)?(?:S+|A+(?:\\s+\\p{L}+)?|[PR]+)\\b[^.!?\\n]{0,60}?\\b(?:and|then)\\s+(?:[^.!?\\n]{0,50}?\\s)?(?:${CONSEQUENCE}|${LOSS})|(?:every time|whenever|wherever|each time|any time)\\s+(?:(?:a|an|one|some|the|those|these)\\s+)?(?:S+|A+(?:\\s+\\p{L}+)?|[PR]+)\\b[^.!?\\n]{0,60}?\\b(?:${DECLINE}|${CONSEQUENCE}|${LOSS}))${e}`,
 );
 targetRule(
   'decline_after_arrival',
@@ -705,7 +713,7 @@ targetRule(
 targetRule(
   'rhetorical_presupposition',
   { identity_attack: 0.8 },
-  `${b}(?:why (?:is|are) it always\\s+(?:the\\s+)?${GT0}\\s+(?:(?:who|that)\\s+(?:are\\s+)?)?(?:causing|making|starting|committing|dealing|selling|stealing|robbing|raping|stabbing|shooting|begging|rioting|looting|fighting|littering|shoplifting|scamming|cheating|lying|whining|playing the (?:victim|race card)|ruining|wrecking)|(?:(?:has|have)\\s+(?:any\\s?(?:one|body)|you)\\s+(?:ever\\s+)?(?:met|seen|known|found)|(?:name|show me|find me)(?:\\s+even)?)\\s+(?:a|an|one|a single)\\s+(?:honest|clean|smart|intelligent|hard-?working|decent|sober|law-abiding|polite|educated|sane|normal|trustworthy|peaceful|competent|useful|good|working)\\s+(?:S+|A+(?:\\s+\\p{L}+)?)|what (?:else )?(?:do|did|would|can|could) (?:you|we|anyone|u) expect from\\s+(?:the\\s+|a\\s+|an\\s+|those\\s+|these\\s+)?(?:[PRS]+|A+\\s+\\p{L}+)(?=\\s*[,?!.:;\\u2014-]|\\s*$))`,
+  `${b}(?:why (?:is|are) it always\\s+(?:the\\s+)?${GT0}\\s+(?:(?:who|that)\\s+(?:are\\s+)?)?(?:causing|making|starting|committing|dealing|selling|stealing|robbing|raping|stabbing|shooting|begging|rioting|looting|fighting|littering|shoplifting|scamming|cheating|lying|whining|playing the (?:victim|race card)|ruining|wrecking)|(?:(?:has|have)\\s+(?:any\\s?(?:one|body)|you)\\s+(?:ever\\s+)?(?:met|seen|known|found)|(?:name|show me|find me)(?:\\s+even)?)\\s+(?:a|an|one|a single)\\s+(?:honest|clean|smart|intelligent|hard-?working|decent|sober|law-abiding|polite|educated|sane|normal|trustworthy|peaceful|competent|useful|good|working)\\s+(?:S+|A+(?:\\s+\\p{L}+)?)|is there (?:a|one|even one|a single|one single)\\s+(?:single\\s+)?(?:S+|A+(?:\\s+\\p{L}+)?)\\s+who\\s+(?:isn'?t|is not|doesn'?t|does not|hasn'?t|has not)|are there any\\s+${GT0}\\s+(?:who|that)\\s+(?:actually|really|even)|what (?:else )?(?:do|did|would|can|could) (?:you|we|anyone|u) expect from\\s+(?:the\\s+|a\\s+|an\\s+|those\\s+|these\\s+)?(?:[PRS]+|A+\\s+\\p{L}+)(?=\\s*[,?!.:;\\u2014-]|\\s*$))`,
 );
 targetRule(
   'target_not_normal',
