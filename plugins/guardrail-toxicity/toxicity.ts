@@ -401,6 +401,9 @@ const HOSTILE = wordRegex(
 /** Words that generalise over a group (a question's presupposition, "only good for", "by nature"). */
 const GENERALISING =
   /(?<![\p{L}])(?:so|always|never|ever|constantly|all of them|every (?:single|last) (?:one|\p{L}+)|only good for|good for nothing|naturally|by nature|in their (?:nature|blood|genes|dna|culture)|obsessed|anything that|wherever they go|typical|need to|needs to|have to|has to|is there (?:a|one) single|are there any|who actually|isn'?t a|aren'?t all)(?![\p{L}])/u;
+/** ", not <word>" as a contrast, not a denial ("..., not true" and "..., not at all" still deny). */
+const CONTRAST_NOT =
+  /^[^,;\u2014-]*[,;\u2014-]\s*not\s+(?!true|so|really|right|correct|the case|fair|okay|ok|at all|all|every|always|quite)\p{L}/u;
 const RULES: Rule[] = [];
 /**
  * One compiled expression per top-level alternative of `${b}(?:A|B|C)${e}`: a single expression
@@ -622,7 +625,7 @@ targetRule(
 );
 // Harm to a group's places, or to its people through them: the place of worship names the group
 // ("torch that mosque"); another place needs the group ("that gay bar", "with the <group> inside").
-const HARM_PLACE = `(?:burn(?:\\s+down)?|torch|firebomb|fire-?bomb|petrol-?bomb|blow up|bomb|set (?:fire to|alight|on fire)|raze|smash up|desecrate|vandali[sz]e|throw (?:a )?(?:brick|bricks|rocks?|stones?|petrol bombs?|molotovs?) (?:at|through)|(?:a |some |few )?(?:bricks?|molotovs?|petrol bombs?) through)`;
+const HARM_PLACE = `(?:burn(?:\\s+down)?|(?:put|take|set) a (?:match|torch|lighter) to|torch|firebomb|fire-?bomb|petrol-?bomb|blow up|bomb|set (?:fire to|alight|on fire)|raze|smash up|desecrate|vandali[sz]e|throw (?:a )?(?:brick|bricks|rocks?|stones?|petrol bombs?|molotovs?) (?:at|through)|(?:a |some |few )?(?:bricks?|molotovs?|petrol bombs?) through)`;
 const DET_PLACE = `(?:(?:the|that|this|their|every|a|an|any|those|these|our|local|next|nearest|new|big|whole|fucking|damn|filthy|windows? of (?:the|that|their|every))\\s+)*`;
 rule(
   'worship_place_harm',
@@ -656,11 +659,11 @@ targetRule(
 // and questions that presuppose it ("why is it always the <group> causing trouble?", "ever met an
 // honest <member>?"). Each rule is a predicate class over the placeholders, not one sentence.
 /** Habitual wrongdoing said of a group as a whole. */
-const BAD_HABIT = `(?:lie|lies|lying|steal|steals|stealing|cheat|cheats|cheating|scam|scams|scamming|rob|robs|rape|rapes|stink|stinks|smell|smells|beg|begs|scrounge|scrounges|sponge|sponges|leech|leeches|mooch|mooches|riot|riots|loot|loots|groom|grooms|grooming|breed|breeds|sell drugs|deal drugs|sponge off (?:us|the state|everyone)|live off (?:benefits|welfare|handouts|the state|us))`;
+const BAD_HABIT = `(?:reek|reeks|reeking|lie|lies|lying|steal|steals|stealing|cheat|cheats|cheating|scam|scams|scamming|rob|robs|rape|rapes|stink|stinks|smell|smells|beg|begs|scrounge|scrounges|sponge|sponges|leech|leeches|mooch|mooches|riot|riots|loot|loots|groom|grooms|grooming|breed|breeds|sell drugs|deal drugs|sponge off (?:us|the state|everyone)|live off (?:benefits|welfare|handouts|the state|us))`;
 targetRule(
   'group_habit',
   { identity_attack: 0.8 },
-  `${b}(?:${GT0}|they)\\s+(?:(?:all|always|just|only|basically|constantly|still|do|will|would|end up|ends up|seem to|tend to)\\s+)*${BAD_HABIT}(?=\\s*(?:[,.!?;:]|$)|\\s+(?:everything|anything|whatever|from|off|at|all|every|when|wherever|whenever|like|it|our|your|you|us|to)\\b)`,
+  `${b}(?:${GT0}|they)\\s+(?:(?:all|always|just|only|basically|constantly|still|do|will|would|end up|ends up|seem to|tend to)\\s+)*${BAD_HABIT}(?=\\s*(?:[,.!?;:]|$)|\\s+(?:everything|anything|whatever|from|off|of|at|all|every|when|wherever|whenever|like|it|our|your|you|us|to)\\b)`,
 );
 /** What a group is said to be unable to do: competence and character, not facts of a condition or a law. */
 const CANT_DO = `(?:be trusted|be faithful|be loyal|be honest|tell the truth|manage (?:money|anything|a business|their money)|do (?:maths|math|science|anything right|a proper job|their job)|think for themselves|think logically|control themselves|keep (?:a job|their hands|it in|their word|a promise|their mouths? shut)|lead|run (?:a country|anything|a business|a company)|handle (?:pressure|money|responsibility|power|stress|criticism)|work hard|hold (?:down )?a job|raise (?:kids|children|a family)|be good (?:parents|fathers|mothers|leaders|neighbou?rs)|pay their (?:way|bills|taxes|debts)|keep (?:anything|their homes?|their houses?|their streets?) clean|be civili[sz]ed|behave)`;
@@ -889,13 +892,13 @@ const THREAT_TARGET = new RegExp(
   'u',
 );
 const THREAT_OUTCOME = new RegExp(
-  `^[^.;!?\\n]{0,40}?(?<![\\p{L}])(?:(?:is|are|'s) (?:going|gonna go) up in (?:flames|smoke)|(?:will|'ll|is going to|are going to|gonna|is gonna|would|should|needs? to|deserves? to)\\s+(?:\\p{L}+ly\\s+)?(?:burn(?:\\s+down|\\s+to the ground)?(?=\\s*(?:[,.!?;:]|$)|\\s+(?:one|some|tonight|tomorrow|soon|by|next|this|within|before|and|like|nicely|beautifully|well|bright|too|with)(?![\\p{L}]))|be (?:ashes|ash|rubble|a crater|a pile of (?:ash|ashes|rubble)|on fire|in flames|burning|burnt|burned|razed|flattened|blown up|blown to (?:bits|pieces))|go up (?:in flames|in smoke|nicely|beautifully|like a)|light up (?:nicely|beautifully|like a)|find (?:their|his|her|its) (?:house|home|flat|shop|car|place) (?:on fire|in flames|burn(?:ed|t|ing)))|(?:won'?t|will not|will never|never)\\s+(?:wake up|see (?:the (?:morning|sunrise|next day)|tomorrow|another day|christmas)|live to see)(?![\\p{L}])(?![^.;!?\\n]{0,30}(?<![\\p{L}])(?:without|unless|if|because)(?![\\p{L}])))(?![\\p{L}])`,
+  `^[^.;!?\\n]{0,40}?(?<![\\p{L}])(?:(?:is|are|'s) (?:going|gonna go) up in (?:flames|smoke)|(?:will|'ll|is going to|are going to|gonna|is gonna|would|should|needs? to|deserves? to)\\s+(?:\\p{L}+ly\\s+)?(?:burn(?:\\s+down|\\s+to the ground)?(?=\\s*(?:[,.!?;:]|$)|\\s+(?:one|some|tonight|tomorrow|soon|by|next|this|within|before|and|like|nicely|beautifully|well|bright|too|with)(?![\\p{L}]))|be (?:ashes|ash|rubble|a crater|a pile of (?:ash|ashes|rubble)|on fire|in flames|burning|burnt|burned|razed|flattened|blown up|blown to (?:bits|pieces))|go up (?:in flames|in smoke|nicely|beautifully|like a)|light up (?:nicely|beautifully|like a)|find (?:their|his|her|its) (?:house|home|flat|shop|car|place) (?:on fire|in flames|burn(?:ed|t|ing)))|(?:will|'ll|are going to|is going to)\\s+(?:be sorry|regret (?:it|this|the day)|pay for (?:it|this)|get what'?s coming)(?!\\s+(?:to|that|for|about)(?![\\p{L}]))|needs?\\s+(?:a|some)\\s+(?:fire|match|torch|molotov)(?![\\p{L}-])(?!\\s+(?:exit|alarm|door|escape|extinguisher|safety|inspection|drill|marshal|certificate|brigade|station|service)s?(?![\\p{L}]))|(?:gets?|is getting|are getting|will get|'s getting|(?:is|are) in for)\\s+a\\s+(?:little\\s+|big\\s+|nasty\\s+)?(?:surprise|lesson)(?!\\s*(?:party|parties|gift|visit|from|in|on|about|at)(?![\\p{L}]))|(?:won'?t|will not|will never|never)\\s+(?:wake up|see (?:the (?:morning|sunrise|next day)|tomorrow|another day|christmas)|live to see|be (?:standing|around|alive|breathing))(?![\\p{L}])(?![^.;!?\\n]{0,30}(?<![\\p{L}])(?:without|unless|if|because)(?![\\p{L}])))(?![\\p{L}])`,
   'u',
 );
 const THREAT_INSTRUMENT =
   /(?<![\p{L}])(?:petrol|gasoline|gas cans?|jerry ?cans?|lighter fluid|molotovs?|pipe ?bombs?|pressure cookers?|fertili[sz]er bombs?|dynamite|explosives?|grenades?|accelerant|kerosene|paraffin|machetes?|baseball bats|bats|crowbars|guns|rifles|ammo|nooses?)(?![\p{L}])/u;
 const THREAT_INTENT =
-  /(?<![\p{L}])(?:'ll (?:drop by|visit|pay|come|be back)|drop(?:ping)? by|pay(?:ing)? (?:them|it|the\s+\p{L}+|that\s+\p{L}+) a visit|(?:coming|armed|back) with|(?:we|i) know (?:where|which)|let'?s|tonight|one of these (?:nights|days)|this (?:weekend|friday|saturday|sunday)|send (?:a|the) message|(?:is|are|'s|will be) (?:history|gone|toast|done for|finished|a memory|no more))(?![\p{L}])/u;
+  /(?<![\p{L}])(?:'ll (?:drop by|visit|pay|come|be back)|drop(?:ping)? by|pay(?:ing)? (?:them|it|the\s+\p{L}+|that\s+\p{L}+) a visit|(?:coming|armed|back) with|(?:we|i) know (?:where|which)|(?:the |their |his |her )?address(?:es)? of|let'?s|tonight|one of these (?:nights|days)|this (?:weekend|friday|saturday|sunday)|send (?:a|the) message|(?:is|are|'s|will be) (?:history|gone|toast|done for|finished|a memory|no more))(?![\p{L}])/u;
 /** A stated harmless purpose ("petrol for the generators", "... because the power is out"). */
 const THREAT_PURPOSE =
   /(?<![\p{L}])(?:because|so (?:that|they)|to help|for (?:the|their) (?:generators?|stoves?|cars?|lamps?|heating|cooking|tractors?|boats?|trucks?)|donat\p{L}*|supplies|aid|relief)(?![\p{L}])/u;
@@ -1471,6 +1474,8 @@ export function scoreToxicity(text: string, model: ToxicityModel | null = null):
       // A rhetorical "is it not obvious that ..." affirms what follows.
       if (RHETORICAL_NOT.test(n.text.slice(Math.max(0, at - 12), end + 30))) continue;
       if (matched.some(([a, z]) => at < z && end > a)) continue;
+      // A contrast after a hit ("<group> are sick and should be treated, not celebrated") keeps it.
+      if (CONTRAST_NOT.test(n.text.slice(Math.max(0, at - 3), end + 20)) && matched.some(([a]) => a < at)) continue;
       if (!matched.length || matched.some(([a]) => sameClause(n.text, at, a))) {
         damped = true;
         break;
