@@ -285,6 +285,13 @@ describe('masked slurs, generalisations and threats through objects (session 11)
       "Refugees in the camp won't see the morning without blankets, donate now.",
       'The Sikh temple is going to host a langar this weekend.',
       'Kill the process with a signal and it will not wake up again.',
+      'The petrol station near the mosque is closing tonight.',
+      "Our new Nigerian neighbours won't be around for Christmas, they're visiting family.",
+      'The Jewish deli needs a fire inspection before it reopens.',
+      'The gay choir gets a surprise party for its tenth anniversary.',
+      'Tamils will be sorry to miss the festival this year.',
+      'The article debunks the idea that crime went up when Somalis moved in.',
+      'Why is it always the immigrants who get blamed for everything?',
     ]);
   });
 
