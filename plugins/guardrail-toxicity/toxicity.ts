@@ -476,7 +476,8 @@ rule(
 rule(
   'never_trust',
   { identity_attack: 0.8 },
-  `${b}(?:never trust|don'?t trust|do not hire|never hire|no)\\s+${GROUP}(?:\\s+(?:allowed|welcome|should (?:ever )?be hired))?${e}`,
+  // "No <group>" as a sign or a verdict, not as a count ("no Roma were present", "no women applied").
+  `${b}(?:never trust|don'?t trust|do not hire|never hire|no)\\s+${GROUP}(?:\\s+(?:allowed|welcome|should (?:ever )?be hired))?${e}(?!\\s+(?:were|was|are|is|have|has|had|attended|came|took|reported|died|lived|responded|answered|applied|showed|turned|voted|live|work|were)(?![\\p{L}]))`,
 );
 // "Typical <group>" as a verdict, not "typical <group> food": the phrase ends there or names behaviour.
 rule(
@@ -551,7 +552,7 @@ targetRule(
 targetRule(
   'target_excluded',
   { identity_attack: 0.85 },
-  `${b}(?:${TARGET}\\s+(?:belongs?|should be kept|should live|should stay)\\s+(?:in|at|behind)\\s+(?:a|an|the)\\s+(?:cage|zoo|camp|prison|jail|oven|gas chamber|gutter|bin|trash|sewer|ghetto|kennel|barn)|(?:(?:would|will|could|wouldn'?t|isn'?t|is)\\s+(?:\\p{L}+\\s+){0,3}(?:not\\s+)?be\\s+)?(?:better|safer|cleaner|nicer|happier)\\s+(?:off\\s+)?without\\s+${TARGET}|keep\\s+${TARGET}\\s+(?:away|out)|(?:would|'d) rather\\b[^.!?\\n]{0,60}\\bthan\\b[^.!?\\n]{0,20}?${TARGET}|${TARGET}\\s+(?:have|has) no place|${TARGET}\\s+(?:will|should|can|must)\\s+never be (?:welcome|accepted|trusted|equal)|${TARGET}\\s+(?:are|is)\\s+not worth (?:anything|shit|a thing|the air|saving|it|a damn)|no\\s+(?:S+|A+\\s+\\p{L}+)\\s+(?:is worth|deserves?\\s+(?:kindness|respect|rights|dignity|mercy|compassion|to (?:live|exist|be (?:here|loved|respected|happy))))|(?:don'?t|do not|never|can'?t|cannot)\\s+(?:think|consider|see|believe|accept)\\s+(?:of\\s+)?${TARGET}\\s+(?:are|as|is)\\s+(?:real\\s+|fully\\s+)?(?:human|humans|human beings|people|persons|equals?))${e}`,
+  `${b}(?:${TARGET}\\s+(?:belongs?|should be kept|should live|should stay)\\s+(?:in|at|behind)\\s+(?:a|an|the)\\s+(?:cage|zoo|camp|prison|jail|oven|gas chamber|gutter|bin|trash|sewer|ghetto|kennel|barn)|(?:(?:would|will|could|wouldn'?t|isn'?t|is)\\s+(?:\\p{L}+\\s+){0,3}(?:not\\s+)?be\\s+)?(?:better|safer|cleaner|nicer|happier)\\s+(?:off\\s+)?without\\s+${TARGET}|keep\\s+${TARGET}\\s+(?:away|out|on their (?:own\\s+)?side|in their (?:place|own (?:areas?|neighbou?rhoods?|countries))|where they belong)|(?:would|'d) rather\\b[^.!?\\n]{0,60}\\bthan\\b[^.!?\\n]{0,20}?${TARGET}|${TARGET}\\s+(?:have|has) no place|${TARGET}\\s+(?:will|should|can|must)\\s+never be (?:welcome|accepted|trusted|equal)|${TARGET}\\s+(?:are|is)\\s+not worth (?:anything|shit|a thing|the air|saving|it|a damn)|no\\s+(?:S+|A+\\s+\\p{L}+)\\s+(?:is worth|deserves?\\s+(?:kindness|respect|rights|dignity|mercy|compassion|to (?:live|exist|be (?:here|loved|respected|happy))))|(?:don'?t|do not|never|can'?t|cannot)\\s+(?:think|consider|see|believe|accept)\\s+(?:of\\s+)?${TARGET}\\s+(?:are|as|is)\\s+(?:real\\s+|fully\\s+)?(?:human|humans|human beings|people|persons|equals?))${e}`,
 );
 targetRule(
   'target_violence',
@@ -626,7 +627,7 @@ targetRule(
 targetRule(
   'target_rights_denied',
   { identity_attack: 0.85 },
-  `${b}(?:${GT0}\\s+(?:(?:should|must|ought to|need to|needs to|deserve to|deserves to)\\s+(?:not|never|no longer)|(?:should|must)n'?t)(?:\\s+ever)?\\s+(?:(?:be\\s+)?(?:allowed|permitted|able|given the (?:right|chance)|have the right|get)\\s+(?:to\\s+)?(?:\\p{L}+\\s+){0,2}?(?:vote|votes|voting|marry|marriage|adopt|adoption|work|jobs?|teach|serve|own|live|hold (?:any\\s+)?(?:office|jobs?|positions?|power)|run for|enter|stay|study|drive|raise|use|have (?:kids|children|rights|a say)|sit on|be (?:citizens|teachers|doctors|judges|officers|parents|here|in charge))|be (?:anywhere )?near (?:our |the |any )?(?:children|kids|schools?|playgrounds?))|${GT0}\\s+(?:should|must|ought to|need to|needs to|deserve to|deserves to)\\s+(?:all\\s+)?(?:(?:lose|be (?:denied|stripped of|refused))\\s+(?:the\\s+|their\\s+|all\\s+|any\\s+)*(?:rights?|right to \\p{L}+|citizenship|vote|votes|passports?|benefits)|have\\s+(?:no|any)\\s+(?:rights?|say|vote))|(?:deny|strip|take away from|refuse)\\s+(?:all\\s+|the\\s+|those\\s+|these\\s+)*${GT}\\s+(?:of\\s+)?(?:their\\s+|the\\s+|any\\s+)*(?:rights?|right to \\p{L}+|citizenship|vote|votes|passports?|jobs|housing)|no\\s+(?:S+|A+\\s+\\p{L}+)\\s+should\\s+(?:ever\\s+)?(?:be\\s+)?(?:allowed|permitted|able|have the right)|${GT0}\\s+(?:have|has)\\s+no\\s+(?:business|right)\\s+(?:to\\s+|in\\s+|\\p{L}+ing(?![\\p{L}]))|${GT0}\\s+belongs?\\s+(?:in|at|back in)\\s+[^,.!?\\n]{1,30}?,?\\s+not\\s+(?:in|at|here|among|with|on))${e}`,
+  `${b}(?:${GT0}\\s+(?:(?:should|must|ought to|need to|needs to|deserve to|deserves to)\\s+(?:not|never|no longer)|(?:should|must)n'?t)(?:\\s+ever)?\\s+(?:(?:be\\s+)?(?:allowed|permitted|able|given the (?:right|chance)|have the right|get)\\s+(?:to\\s+)?(?:\\p{L}+\\s+){0,2}?(?:vote|votes|voting|marry|marriage|adopt|adoption|work|jobs?|teach|serve|own|live|hold (?:any\\s+)?(?:office|jobs?|positions?|power)|run for|enter|stay|study|drive|raise|use|have (?:kids|children|rights|a say)|sit on|be (?:citizens|teachers|doctors|judges|officers|parents|here|in charge)|become (?:citizens|teachers|doctors|judges|officers|parents|priests|ministers|president|members|police))|be (?:anywhere )?near (?:our |the |any )?(?:children|kids|schools?|playgrounds?))|${GT0}\\s+(?:should|must|ought to|need to|needs to|deserve to|deserves to)\\s+(?:all\\s+)?(?:(?:lose|be (?:denied|stripped of|refused))\\s+(?:the\\s+|their\\s+|all\\s+|any\\s+)*(?:rights?|right to \\p{L}+|citizenship|vote|votes|passports?|benefits)|have\\s+(?:no|any)\\s+(?:rights?|say|vote))|(?:deny|strip|take away from|refuse)\\s+(?:all\\s+|the\\s+|those\\s+|these\\s+)*${GT}\\s+(?:of\\s+)?(?:their\\s+|the\\s+|any\\s+)*(?:rights?|right to \\p{L}+|citizenship|vote|votes|passports?|jobs|housing)|no\\s+(?:S+|A+\\s+\\p{L}+)\\s+should\\s+(?:ever\\s+)?(?:be\\s+)?(?:allowed|permitted|able|have the right)|${GT0}\\s+(?:have|has)\\s+no\\s+(?:business|right)\\s+(?:to\\s+|in\\s+|\\p{L}+ing(?![\\p{L}]))|${GT0}\\s+belongs?\\s+(?:in|at|back in)\\s+[^,.!?\\n]{1,30}?,?\\s+not\\s+(?:in|at|here|among|with|on))${e}`,
 );
 targetRule(
   'target_removed',
@@ -726,6 +727,14 @@ targetRule(
   { identity_attack: 0.85 },
   `${b}${GT0}\\s+(?:(?:are|is|will|all|slowly|deliberately|already|just|being (?:brought|shipped|imported|used) (?:in\\s+)?to)\\s+)*(?:replac(?:e|ing)\\s+(?:us|whites|white people|europeans|christians|the natives|natives|our people|the locals)|taking over(?=\\s*(?:[,.!?;:]|$)|\\s+(?:and|everywhere|slowly|fast)(?![\\p{L}])))`,
   ['replac', 'taking over'],
+);
+// Exclusion as a slogan (at a clause start: not "help the <group> family out") or a house rule: "<group> out of our country!", "we don't rent to <group>",
+// "<group> should stay silent / in the kitchen" (not "... if they want": a choice, not a rule).
+targetRule(
+  'group_shut_out',
+  { identity_attack: 0.8 },
+  `${b}(?:(?<=(?:^|[.!?;:,\\n])\\s*)[PR]+(?:\\s+\\p{L}+s)?\\s+out(?:\\s+of\\s+(?:our|my|this)\\s+\\p{L}+)?(?:\\s+now)?(?=\\s*(?:[!.,;]|$))|(?:we|i)\\s+(?:don'?t|do not|won'?t|will not|never|refuse to)\\s+(?:rent|sell|lease|serve|hire|employ)\\s+(?:to\\s+)?(?:any\\s+)?${GT0}(?=\\s*(?:[!.,;]|$)|\\s+(?:here|anymore|again|ever|in (?:this|my|our))(?![\\p{L}]))|${GT0}\\s+(?:should|must|need to|ought to|have to)\\s+(?:stay|be kept|keep|remain)\\s+(?:silent|quiet|in the kitchen|in their place|out of sight|in the closet|hidden|barefoot)(?![^.!?\\n]{0,40}(?<![\\p{L}])(?:if|when|unless|while)(?![\\p{L}])))`,
+  ['out', 'rent', 'sell', 'lease', 'serve', 'hire', 'employ', 'stay', 'kept', 'keep', 'remain'],
 );
 targetRule(
   'group_profiteer',

@@ -295,6 +295,22 @@ describe('masked slurs, generalisations and threats through objects (session 11)
     ]);
   });
 
+  it('flags exclusion as a slogan or house rule and dehumanising images, not a count or a choice', () => {
+    assertFlagged([
+      ['Muslims out of our country!', 'identity_attack'],
+      ["We don't rent to Pakistanis.", 'identity_attack'],
+      ['Women should stay silent in meetings.', 'identity_attack'],
+      ['Keep the blacks on their side of town.', 'identity_attack'],
+      ['Immigrants are an invasive species.', 'dehumanisation'],
+    ]);
+    assertPassed([
+      'No Roma were present at the meeting.',
+      'Women should stay silent in meetings if they want, nobody is forcing them to speak.',
+      'Call the fire brigade and help the Afghan family out.',
+      'We rent to Pakistanis, Poles, anyone who pays on time.',
+    ]);
+  });
+
   it('knows groups beyond the session-10 lexicon', () => {
     assertFlagged([
       ['Dalits are filthy and should be kept out of the kitchen.', 'identity_attack'],
