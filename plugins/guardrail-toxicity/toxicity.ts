@@ -670,11 +670,11 @@ targetRule(
 // and questions that presuppose it ("why is it always the <group> causing trouble?", "ever met an
 // honest <member>?"). Each rule is a predicate class over the placeholders, not one sentence.
 /** Habitual wrongdoing said of a group as a whole. */
-const BAD_HABIT = `(?:reek|reeks|reeking|lie|lies|lying|steal|steals|stealing|cheat|cheats|cheating|scam|scams|scamming|rob|robs|rape|rapes|stink|stinks|smell|smells|beg|begs|scrounge|scrounges|sponge|sponges|leech|leeches|mooch|mooches|riot|riots|loot|loots|groom|grooms|grooming|breed|breeds|sell drugs|deal drugs|sponge off (?:us|the state|everyone)|live off (?:benefits|welfare|handouts|the state|us))`;
+const BAD_HABIT = `(?:understand (?:only )?(?:force|violence|the whip|the stick)|scam their own|sell their own|reek|reeks|reeking|lie|lies|lying|steal|steals|stealing|cheat|cheats|cheating|scam|scams|scamming|rob|robs|rape|rapes|stink|stinks|smell|smells|beg|begs|scrounge|scrounges|sponge|sponges|leech|leeches|mooch|mooches|riot|riots|loot|loots|groom|grooms|grooming|breed|breeds|sell drugs|deal drugs|sponge off (?:us|the state|everyone)|live off (?:benefits|welfare|handouts|the state|us))`;
 targetRule(
   'group_habit',
   { identity_attack: 0.8 },
-  `${b}(?:${GT0}|they)\\s+(?:(?:all|always|just|only|basically|constantly|still|do|will|would|end up|ends up|seem to|tend to)\\s+)*${BAD_HABIT}(?=\\s*(?:[,.!?;:]|$)|\\s+(?:everything|anything|whatever|from|off|of|at|all|every|when|wherever|whenever|like|it|our|your|you|us|to)\\b)`,
+  `${b}(?:${GT0}|they)\\s+(?:(?:all|always|just|only|basically|constantly|still|do|will|would|end up|ends up|seem to|tend to|are (?:trained|raised|taught|born) to|trained to|raised to|taught to|born to)\\s+)*${BAD_HABIT}(?=\\s*(?:[,.!?;:]|$)|\\s+(?:everything|anything|whatever|from|off|of|at|all|every|when|wherever|whenever|like|it|our|your|you|us|to)\\b)`,
   [
     'lie',
     'lying',
@@ -1006,6 +1006,19 @@ const THREAT_PURPOSE =
   /(?<![\p{L}])(?:because|so (?:that|they)|to help|for (?:the|their) (?:generators?|stoves?|cars?|lamps?|heating|cooking|tractors?|boats?|trucks?)|donat\p{L}*|supplies|aid|relief)(?![\p{L}])/u;
 const THREAT_NEGATED =
   /(?<![\p{L}])(?:no one|nobody|not|never|don'?t|do not|won'?t|wouldn'?t|shouldn'?t|should not|must not)(?![\p{L}])|n't(?![\p{L}])/u;
+/**
+ * Idioms that carry a threat without a violent word, said in a clause that names the target
+ * ("<group> better watch their backs", "should sleep with one eye open", "accidents happen to
+ * <group> who ...", "leaves in an ambulance", "we've got the names and addresses of every <member>").
+ */
+const VEILED_IDIOM =
+  /(?<![\p{L}])(?:watch (?:their|your|his|her) backs?|sleep with one eye open|accidents (?:happen|can happen)|(?:leaves?|leaving|go(?:es)? home|ends? up|carried out) in (?:an ambulance|a body ?bag|a box|a coffin|pieces|bits)|(?:going|go|end up|ends up|thrown) (?:in|into) the (?:river|canal|sea|lake|harbour)|names and addresses|(?:we|i) know where (?:they|you|he|she) (?:live|lives|sleep|sleeps)|deserve(?:s)? (?:whatever|everything) (?:happens|they get|is coming|comes))(?![\p{L}])/u;
+/** A warning, leak or investigation reported: the idiom is someone else's, or a danger described. */
+const THREAT_REPORTED =
+  /(?<![\p{L}])(?:warn\p{L}*|advis\p{L}*|urg\p{L}*|leak\p{L}*|investigat\p{L}*|police|reported|charged|arrested|convicted|court)(?![\p{L}])/u;
+/** A wished disaster for the target ("I hope the <group> boats sink"), not "dies down" or "burns out". */
+const WISHED_HARM =
+  /(?<![\p{L}])(?:i|we) (?:hope|pray|wish)\b[^.;!?\n]{0,50}?(?<![\p{L}])(?:sink|sinks|drown|drowns|burn(?! out)|burns(?! out)|die(?! down)|dies(?! down)|crash|crashes|catch fire|catches fire|blow up|blows up|get shot|gets shot)(?![\p{L}])/u;
 function objectThreats(sub: string, out: Array<[number, number]>): void {
   for (let a = 0; a < sub.length;) {
     let z = a;
@@ -1017,6 +1030,12 @@ function objectThreats(sub: string, out: Array<[number, number]>): void {
       const o = THREAT_OUTCOME.exec(after);
       if (o) out.push([a + t.index, a + t.index + t[0].length + o[0].length]);
       else if (THREAT_INSTRUMENT.test(clause) && THREAT_INTENT.test(clause) && !THREAT_NEGATED.test(clause) && !THREAT_PURPOSE.test(clause))
+        out.push([a, z]);
+      else if (
+        !THREAT_NEGATED.test(clause) &&
+        (VEILED_IDIOM.test(clause) || WISHED_HARM.test(clause)) &&
+        !THREAT_REPORTED.test(sub.slice(Math.max(0, a - 80), z))
+      )
         out.push([a, z]);
     }
     a = z + 1;

@@ -311,6 +311,21 @@ describe('masked slurs, generalisations and threats through objects (session 11)
     ]);
   });
 
+  it('flags threat idioms and wished disasters aimed at a group, not warnings, leaks or wishes for safety', () => {
+    assertFlagged([
+      ['Sikh taxi drivers better watch their backs tonight.', 'threat'],
+      ['Every Jew in this town should sleep with one eye open.', 'threat'],
+      ['I hope the refugee boats sink before they reach the coast.', 'threat'],
+    ]);
+    assertPassed([
+      'Police warned Sikh drivers to watch their backs after the attacks.',
+      'The names and addresses of Jewish donors were leaked, the charity said, and police are investigating.',
+      "I hope the refugees' boats don't sink in this storm.",
+      'We hope the fire at the Jewish school dies down soon.',
+      'Jews were slaves in Egypt according to the Exodus story.',
+    ]);
+  });
+
   it('knows groups beyond the session-10 lexicon', () => {
     assertFlagged([
       ['Dalits are filthy and should be kept out of the kitchen.', 'identity_attack'],
