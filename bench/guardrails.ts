@@ -272,6 +272,10 @@ async function toxicity() {
       "never trained on; written by the lead in session 10 and never shown to the engineer changing the layer: measured blind at 50.0% / 11.4% at the start and 62.9% / 2.9% after the session's layer work; two rule changes followed that were informed by its misses",
     ],
     ['session10', 'never trained or tuned on; written in session 10 before the layer changed, measured at 38.4% / 16.0% then'],
+    [
+      'session11',
+      'never trained or tuned on; written in session 11 before the layer changed, measured at 32.5% / 5.0% then and 75.0% / 3.8% at its end; its author also wrote the rules, so it is not independent',
+    ],
   ];
   for (const [name, note] of handWritten) {
     const set = JSON.parse(fs.readFileSync(path.join(here, 'eval', `${name}.json`), 'utf8')) as Array<{

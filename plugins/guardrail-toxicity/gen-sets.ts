@@ -310,6 +310,58 @@ const TEMPLATES: T[] = [
   ['Denying {G} the vote would be a disgrace.', 0, [], 's10_counter'],
   ['The court heard the defendant shouted that {G} should be driven out.', 0, [], 's10_counter'],
   ['The history book explains how {G} were blamed for every crisis.', 0, [], 's10_counter'],
+  // Session 11: generalisations about character, competence and habits, decline as a consequence,
+  // rhetorical presuppositions, threats through objects and outcomes; with contrasts that must pass.
+  ["{G} can't be trusted with money, never could.", 1, ['identity_attack'], 's11_generalisation'],
+  ["Every last one of {G} lies, it's in their culture.", 1, ['identity_attack'], 's11_generalisation'],
+  ['{G} all steal, just watch your bags around them.', 1, ['identity_attack'], 's11_generalisation'],
+  ['You know how {G} are, always scamming someone.', 1, ['identity_attack'], 's11_generalisation'],
+  ['{G} are born thieves, every one of them.', 1, ['identity_attack'], 's11_generalisation'],
+  ['{G} never pay their way, they just take.', 1, ['identity_attack'], 's11_generalisation'],
+  ['{G} make terrible neighbours, ask anyone.', 1, ['identity_attack'], 's11_generalisation'],
+  ['Typical {G}, always whining about something.', 1, ['identity_attack'], 's11_generalisation'],
+  ["{G} just can't control themselves around our daughters.", 1, ['identity_attack'], 's11_generalisation'],
+  ['{G} only come here for the free housing.', 1, ['identity_attack'], 's11_generalisation'],
+  ['Let {G} near the accounts and the money walks out the door.', 1, ['identity_attack'], 's11_consequence'],
+  ['Rent your flat to {G} and it turns into a pigsty within a month.', 1, ['identity_attack'], 's11_consequence'],
+  ['Every time {G} get a say, the whole place goes downhill.', 1, ['identity_attack'], 's11_consequence'],
+  ['Put {G} in charge of anything and it ends up broken.', 1, ['identity_attack'], 's11_consequence'],
+  ['The park got worse the year {G} moved into the estate.', 1, ['identity_attack'], 's11_consequence'],
+  ['Invite {G} to the party and count the silverware afterwards.', 1, ['identity_attack'], 's11_consequence'],
+  ['Why is it always {G} causing the trouble downtown?', 1, ['identity_attack'], 's11_question'],
+  ["Has anyone ever met honest {G}? Didn't think so.", 1, ['identity_attack'], 's11_question'],
+  ['What do you expect from {G}, manners?', 1, ['identity_attack'], 's11_question'],
+  ['Why do we keep letting {G} anywhere near our kids?', 1, ['identity_attack'], 's11_question'],
+  ['Who in their right mind would trust {G} with anything?', 1, ['identity_attack'], 's11_question'],
+  ['Their mosque will burn one of these nights, {G}, count on it.', 1, ['identity_attack'], 's11_object_threat'],
+  ['We know where {G} live and we are coming with bats.', 1, ['identity_attack'], 's11_object_threat'],
+  ['A can of petrol tonight and the {G} centre is history.', 1, ['identity_attack'], 's11_object_threat'],
+  ["{G} on our street won't wake up one morning, trust me.", 1, ['identity_attack'], 's11_object_threat'],
+  ['Their houses will go up in flames, {G} have been warned.', 1, ['identity_attack'], 's11_object_threat'],
+  ["We'll pay {G} a little visit tonight with a lighter.", 1, ['identity_attack'], 's11_object_threat'],
+  ['Some matches and a breeze would sort out the {G} camp.', 1, ['identity_attack'], 's11_object_threat'],
+  ['{G} had better check under their cars from now on.', 1, ['identity_attack'], 's11_object_threat'],
+  ['Bring a rope when you go to see {G}, we have a tree ready.', 1, ['identity_attack'], 's11_object_threat'],
+  ["{G} can't vote in some countries, which is a scandal.", 0, [], 's11_neutral'],
+  ['Typical {G} dishes use a lot of spices.', 0, [], 's11_neutral'],
+  ["Why is it always {G} who get stopped by the police? It's discrimination.", 0, [], 's11_counter'],
+  ["It's a lie that {G} all steal.", 0, [], 's11_counter'],
+  ["People who say {G} can't be trusted are just bigots.", 0, [], 's11_counter'],
+  ["The man who said {G} won't wake up tomorrow was arrested for the threat.", 0, [], 's11_counter'],
+  ['Police say a can of petrol was found near the {G} centre and are investigating.', 0, [], 's11_counter'],
+  ["{G} never miss the festival, it's the highlight of their year.", 0, [], 's11_neutral'],
+  ['{G} make great neighbours in my experience.', 0, [], 's11_neutral'],
+  ['Hire {G} and you get hard workers who stay for years.', 0, [], 's11_neutral'],
+  ['Every time {G} host the street fair the whole town turns up.', 0, [], 's11_neutral'],
+  ['The {G} centre will light up for the festival tonight.', 0, [], 's11_neutral'],
+  ['We are bringing petrol for the {G} village generators, they have no power.', 0, [], 's11_neutral'],
+  ['The {G} community will burn candles for the victims this weekend.', 0, [], 's11_neutral'],
+  ['Many {G} only come here for a better life and safety.', 0, [], 's11_neutral'],
+  ['What do you expect from {G} cooking? Amazing flavour.', 0, [], 's11_neutral'],
+  ["I've never met {G} who weren't kind to me.", 0, [], 's11_neutral'],
+  ["{G} can't eat some foods for religious reasons.", 0, [], 's11_neutral'],
+  ['Crime went down after {G} opened the youth club.', 0, [], 's11_neutral'],
+  ['Kill the process, burn the branch and nuke the cache, then rebuild.', 0, [], 's11_idiom'],
 ];
 
 function fill(t: string, groups: string[], rnd: () => number): string {
@@ -331,7 +383,10 @@ export function buildSets(): { train: ToxExample[]; evalSet: ToxExample[] } {
   TEMPLATES.forEach(([tpl, harmful, cats, kind], i) => {
     // Every third template is held out entirely; the others are filled with training groups,
     // and the held-out set also gets the training templates with the disjoint evaluation groups.
-    const heldOut = i % 3 === 2;
+    // The session-11 templates are held out whole: retraining on them was a wash on the hand-written
+    // sets (the rules catch these shapes, the identity heads stay capped without a hostile word), so
+    // they measure the rules on phrasings the rules were not written from.
+    const heldOut = i % 3 === 2 || kind.startsWith('s11_');
     const hasGroup = tpl.includes('{G}');
     const reps = hasGroup ? 6 : tpl.includes('{X}') || tpl.includes('{P}') ? 4 : 1;
     const seen = new Set<string>();
