@@ -576,11 +576,7 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
       // Where this job must end by plan: the slice (the first job gets at least the minimum),
       // never past the shared budget.
       const planEnd =
-        shared === undefined
-          ? Infinity
-          : slice === undefined
-            ? shared
-            : Math.min(shared, Math.max(slice, Date.now() + FULL_MIN_JOB_MS));
+        shared === undefined ? Infinity : slice === undefined ? shared : Math.min(shared, Math.max(slice, Date.now() + FULL_MIN_JOB_MS));
       started++;
       const stopBy = run.deadline - Math.min(500, Math.max(100, (run.deadline - Date.now()) * 0.05));
       const modelChecker = semver.gte(version, '0.8.0')

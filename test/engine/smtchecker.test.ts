@@ -269,6 +269,43 @@ test("full mode: the request's shared analysis budget, once spent, leaves the jo
   assert.ok(quick.findings.some((f) => f.detector === 'smtchecker-assert' && f.location.line === 5));
 });
 
+test('full mode: its reserved slice of the shared budget, once spent, still answers the main contract first and lists the rest', async () => {
+  // The engine's slice has ended, the shared budget has a minute left: the first job runs (its
+  // guaranteed minimum) — the main contract, B — and A is listed as not checked.
+  const r = await tool.run(
+    { source: TWO_UNITS, file: 'T.sol', sha256: '', contract: 'B' },
+    {
+      signal: new AbortController().signal,
+      deadline: Date.now() + 90_000,
+      budgetDeadline: Date.now() + 60_000,
+      sliceDeadline: Date.now() - 1,
+      mode: 'full',
+    },
+  );
+  assert.equal(r.status, 'success', r.error ?? '');
+  assert.deepEqual((r.meta as any).contracts_checked, ['B']);
+  assert.deepEqual((r.meta as any).not_checked, ['A']);
+  assert.match(
+    (r.meta as any).budget_exhausted,
+    /^1 of 2 model-checking job\(s\) answered: its \d+ ms share of the request's analysis budget/,
+  );
+  assert.match((r.meta as any).budget_exhausted, /ended before A was answered; the answers of B are reported/);
+  assert.ok(r.findings.some((f) => f.detector === 'smtchecker-assert' && f.location.line === 10));
+  // A slice with room for both: both answered, no partial answer.
+  const whole = await tool.run(
+    { source: TWO_UNITS, file: 'T.sol', sha256: '' },
+    {
+      signal: new AbortController().signal,
+      deadline: Date.now() + 90_000,
+      budgetDeadline: Date.now() + 60_000,
+      sliceDeadline: Date.now() + 50_000,
+      mode: 'full',
+    },
+  );
+  assert.deepEqual((whole.meta as any).contracts_checked, ['A', 'B']);
+  assert.equal((whole.meta as any).budget_exhausted, undefined);
+});
+
 test('a 0.8 pin that is not installed: the SMTChecker runs on the release the engine compiled with (no "requires different compiler version" error)', async () => {
   const { createAnalysisEngine } = await import('../../plugins/analysis-engine/engine.ts');
   const prev = process.env.VIGIL_SOLC_AUTO_INSTALL;
