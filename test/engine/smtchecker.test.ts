@@ -114,6 +114,34 @@ test('quick mode: a contract that exceeds the budget reports timeout, not error;
   }
 });
 
+test('a job its budget stops leaves a new solc thread loading, so the next job does not spend its time loading solc', async () => {
+  const { smtCompileTask, sidecarHelpers } = await import('../../plugins/tool-smtchecker/solc-sidecar.ts');
+  const req = {
+    source:
+      '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\ncontract L { function f(uint a) public pure { assert(a * a != 49); } }\n',
+    file: 'L.sol',
+    outputs: 'check' as const,
+    modelChecker: { engine: 'bmc', targets: ['assert'] },
+  };
+  // In this thread (no pool): 40 ms of solver time is less than any model-checking run takes.
+  const stopped = smtCompileTask({ ...req, isolate: { budgetMs: 40, deadline: Date.now() + 60_000 } });
+  assert.equal(stopped.stopped?.why, 'budget', JSON.stringify(stopped.stopped));
+  // The stopped thread is gone; its replacement is already there, loading in the background.
+  // (Other tests in this file left helpers of other releases in this thread.)
+  const mine = () => sidecarHelpers().filter((h) => h.version === stopped.compiler);
+  assert.equal(mine().length, 1, JSON.stringify(sidecarHelpers()));
+  const until = Date.now() + 60_000;
+  while (!mine()[0]?.loaded && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(mine()[0]?.loaded, 'the new solc thread finished loading');
+  // Its next job starts on a loaded compiler and is answered.
+  const ok = smtCompileTask({ ...req, isolate: { budgetMs: 60_000, deadline: Date.now() + 60_000 } });
+  assert.equal(ok.stopped, undefined);
+  assert.ok(
+    ok.warnings.some((w) => /Assertion violation happens here/.test(w.message)),
+    JSON.stringify(ok.warnings.map((w) => w.message)),
+  );
+});
+
 test('parses BMC and CHC message formats', () => {
   const bmc = parseSmtWarning({
     message: 'BMC: Overflow (resulting value larger than 255) happens here.',
