@@ -539,8 +539,9 @@ export class TermSolver {
     this.queries++;
     let result: SatResult;
     // Z3's own `timeout` parameter is not always honoured by the WASM build (a query stuck in
-    // conflict resolution ran 30 s past a 3 s limit): interrupt the context from here as well,
-    // at the limit, and again every 50 ms until the check returns — one interrupt can be lost
+    // conflict resolution ran 30 s past a 3 s limit): interrupt the context from here as well —
+    // 250 ms after the query's own limit (a query a little late still answers), never after the
+    // hard stop — and again every 50 ms until the check returns: one interrupt can be lost
     // (measured: a query interrupted 300 ms into its check ran on to its 60 s timeout). The
     // interrupted check answers `unknown`, like a timed-out one.
     let interrupted = false;
@@ -554,7 +555,7 @@ export class TermSolver {
       }
       watchdog = setTimeout(interrupt, 50);
     };
-    watchdog = setTimeout(interrupt, budget);
+    watchdog = setTimeout(interrupt, Math.max(0, Math.min(budget + 250, this.hardStop - Date.now())));
     let model: any = null;
     try {
       for (let round = 0; ; round++) {
