@@ -64,6 +64,20 @@ interface ContractRow {
   tool_cpu_s?: Record<string, number>;
   /** Tools whose answer a budget cut short (the response's "<tool>: partial result: …" notes). */
   partial?: string[];
+  /** The SMTChecker's model-checking jobs: answered, and those a budget left unchecked (from its note). */
+  smt_jobs?: { answered: number; not_checked: number };
+}
+
+/** Job names of a list as the SMTChecker writes it ("A [x, y], B"): commas inside brackets are not separators. */
+const jobList = (s: string | undefined) => (!s || s === 'no job' ? [] : s.split(/,\s(?![^[]*\])/));
+
+/** Answered and unchecked jobs from the SMTChecker's partial-result note (null: no note, i.e. complete or skipped). */
+export function smtJobsOf(notes: string[]): { answered: number; not_checked: number } | null {
+  const n = notes.find((x) => x.startsWith('smtchecker: partial result: '));
+  if (!n) return null;
+  const before = /ended before (.*?) (?:was|were) answered/.exec(n)?.[1];
+  const answered = /the answers of (.*?) are reported/.exec(n)?.[1];
+  return { answered: jobList(answered).length, not_checked: jobList(before).length };
 }
 
 export async function runDeepBenchmark(opts: {
@@ -157,7 +171,19 @@ export async function runDeepBenchmark(opts: {
       const found: Record<string, string[]> = {};
       for (const t of r.results) found[t.tool] = findingKeys(t.findings);
       const partial = (r.notes ?? []).map((n) => /^(\S+): partial result: /.exec(n)?.[1]).filter((t): t is string => Boolean(t));
-      const row = { file, lines: source.split('\n').length, seconds, cpu_s: cpuOf(c0), tools, all, findings: found, partial };
+      const smt = smtJobsOf(r.notes ?? []);
+      const row = {
+        file,
+        lines: source.split('\n').length,
+        seconds,
+        cpu_s: cpuOf(c0),
+        tools,
+        all,
+        findings: found,
+        partial,
+        ...(smt ? { smt_jobs: smt } : {}),
+        partial_notes: (r.notes ?? []).filter((n) => n.includes(': partial result: ')),
+      };
       rows.push(row);
       if (!process.argv.includes('--json')) printRow(row);
     }
@@ -211,6 +237,15 @@ function totalsOf(rows: ContractRow[], timeoutS: number) {
       max: round(secs.at(-1) ?? 0),
     },
     status_per_tool: per,
+    /** The SMTChecker: files it answered whole, files a budget cut short, and over those, the jobs
+     *  answered and left unchecked (its proofs are the answered jobs). */
+    smtchecker: {
+      complete: rows.filter((r) => r.all.smtchecker === 'success' && !r.smt_jobs).length,
+      partial: rows.filter((r) => r.smt_jobs).length,
+      partial_with_no_job_answered: rows.filter((r) => r.smt_jobs && r.smt_jobs.answered === 0).length,
+      jobs_answered_when_partial: rows.reduce((n, r) => n + (r.smt_jobs?.answered ?? 0), 0),
+      jobs_not_checked: rows.reduce((n, r) => n + (r.smt_jobs?.not_checked ?? 0), 0),
+    },
     /** Per tool: on how many contracts a budget cut its answer short (reported as partial). */
     partial_per_tool: rows.reduce<Record<string, number>>((acc, r) => {
       for (const t of r.partial ?? []) acc[t] = (acc[t] ?? 0) + 1;
@@ -256,6 +291,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
         `CPU s/contract ${t.cpu_s_per_contract}`,
     );
     console.log(`  partial answers (a budget ended the search) per tool: ${JSON.stringify(t.partial_per_tool)}`);
+    console.log(`  SMTChecker: ${JSON.stringify(t.smtchecker)}`);
     if (t.tool_cpu_s_per_contract) console.log(`  CPU s per contract, each tool alone: ${JSON.stringify(t.tool_cpu_s_per_contract)}`);
     for (const [tool, st] of Object.entries(t.status_per_tool)) console.log(`  ${tool.padEnd(18)} ${JSON.stringify(st)}`);
   }

@@ -48,6 +48,10 @@ export interface ToolRunOptions {
    *  model checking) ends its search there, however late it started, and reports what it found as
    *  a partial result (`meta.budget_exhausted`). `deadline` stays the hard stop. */
   budgetDeadline?: number;
+  /** Epoch ms at which a bounded search's reserved share of that budget ends (full mode, tools
+   *  with `boundedSearch`): it starts no job past it (its first job excepted) and stops one still
+   *  running there, so the open-ended searches queued behind it get the rest of the budget. */
+  sliceDeadline?: number;
 }
 
 export interface ToolRunOutput {
@@ -72,6 +76,11 @@ export interface AnalysisTool {
   /** When true the engine starts this tool after the layer-1 tools finished and passes their
    *  findings as input.prior (bounded by the request deadline). */
   usesPrior?: boolean;
+  /** The tool's search is a fixed set of jobs, each under its own bound (model checking), rather
+   *  than one that improves until told to stop (fuzzing, symbolic execution). Under a shared
+   *  budget the engine starts such a tool before the open-ended searches with a reserved slice
+   *  (ToolRunOptions.sliceDeadline): otherwise those take every worker first and it never runs. */
+  boundedSearch?: boolean;
   availability(): Promise<ToolAvailability>;
   selfTest?(): Promise<void>;
   run(input: AnalysisInput, opts: ToolRunOptions): Promise<ToolRunOutput>;

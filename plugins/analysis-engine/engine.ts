@@ -67,6 +67,16 @@ export interface EngineDeps {
  */
 export const DEFAULT_FULL_BUDGET_MS = 4000;
 
+/**
+ * The share of what is left of the shared budget, when the deep layers start, that a bounded
+ * search (AnalysisTool.boundedSearch: the SMTChecker) is guaranteed. Two pool workers, three
+ * searches: the fuzzer holds one worker for the whole window; the other runs the bounded search
+ * first, for at most half of it, then symbolic execution for the rest (and whatever the bounded
+ * one leaves unused). Without it the two open-ended searches took both workers until ~75% of the
+ * budget and the SMTChecker was left less than the second one of its jobs needs.
+ */
+export const BOUNDED_SEARCH_SHARE = 0.5;
+
 export type { SelfTestResult };
 export type EngineHealth = AnalysisHealth;
 
@@ -498,10 +508,22 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
               recordTimeout();
               return;
             }
+            // A bounded search's slice is counted from when it starts (after layer 1 and the
+            // compile), so what the earlier work took is not charged to it.
+            const sliceDeadline =
+              budgetDeadline !== undefined && t.boundedSearch
+                ? Math.round(Date.now() + Math.max(0, budgetDeadline - Date.now()) * BOUNDED_SEARCH_SHARE)
+                : undefined;
             const running = Promise.resolve().then(() =>
               t.run(
                 { ...toolInput, ...(priorFindings ? { prior: priorFindings } : {}) },
-                { signal: ctl.signal, deadline, mode, ...(budgetDeadline !== undefined ? { budgetDeadline } : {}) },
+                {
+                  signal: ctl.signal,
+                  deadline,
+                  mode,
+                  ...(budgetDeadline !== undefined ? { budgetDeadline } : {}),
+                  ...(sliceDeadline !== undefined ? { sliceDeadline } : {}),
+                },
               ),
             );
             const out = await Promise.race([running, timeout]);
@@ -544,17 +566,18 @@ export function createAnalysisEngine(deps: EngineDeps): VigilAnalysisEngine {
       // Pool tasks run in arrival order: the fast pattern layers go first, so the tools waiting for
       // their findings (the fuzzer) are not queued behind seconds of symbolic or ML work.
       // With a shared analysis budget the deeper layers (2-6) start once layer 1 has answered and
-      // the compile is in, one per turn of the event loop in layer order, so their pool tasks queue
-      // in that order: the searches that need a worker longest (fuzzing, symbolic execution) take
-      // the two workers first and model checking, AI review and ML have what is left, instead of
-      // the fuzzer (which waits for layer 1) queueing behind them and finding the budget spent.
+      // the compile is in, one per turn of the event loop, so their pool tasks queue in that order:
+      // bounded searches (model checking) first, with their reserved slice, then in layer order,
+      // so fuzzing and symbolic execution share the workers with it and use what it leaves, and
+      // AI review and ML come last, instead of the fuzzer (which waits for layer 1) queueing
+      // behind them and finding the budget spent.
       const deferred = (t: AnalysisTool) => budgetDeadline !== undefined && startOrder(t) === 2;
       const direct = selected.filter((t) => !t.usesPrior && !deferred(t)).sort((a, b) => startOrder(a) - startOrder(b));
       for (const t of direct) finished.set(t.name, runTool(t));
       const layer1 = direct.filter((t) => t.layer === 1).map((t) => finished.get(t.name)!);
       const priorFindings = Promise.all(layer1).then(() => [...results.values()].filter((r) => r.layer === 1).flatMap((r) => r.findings));
       const later = selected.filter((t) => t.usesPrior || deferred(t));
-      if (budgetDeadline !== undefined) later.sort((a, b) => a.layer - b.layer);
+      if (budgetDeadline !== undefined) later.sort((a, b) => Number(!a.boundedSearch) - Number(!b.boundedSearch) || a.layer - b.layer);
       let turn: Promise<unknown> = budgetDeadline !== undefined ? Promise.all([priorFindings, compiling]) : priorFindings;
       for (const t of later) {
         const gate = turn;

@@ -431,6 +431,9 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
       'solc SMTChecker (bounded model checking and CHC/Spacer) proving overflow, underflow, assertion, division-by-zero and out-of-bounds properties, with counterexamples',
     builtin: true,
     modes: ['full'],
+    // Its jobs each have their own bound: under full mode's shared budget the engine starts it
+    // before the fuzzer and the symbolic engine, with a reserved slice (run.sliceDeadline).
+    boundedSearch: true,
     async availability() {
       const usable = installedCompilers().filter((c) => !smtUnsupportedReason(c.version));
       if (!usable.length)
@@ -505,8 +508,12 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
       ? new Set(input.contracts.filter((c) => c.kind === 'contract' && !c.abstract).map((c) => c.name))
       : null;
     // 0.8 can target one contract at a time, so each gets its own budget; older releases check the whole file.
+    // The main contract first: a budget that ends early answers for the contract the file is about
+    // (the others are mostly its helpers: tokens, libraries).
     const units: Array<string | null> = semver.gte(version, '0.8.0')
-      ? base.contracts.filter((n) => !deployable || deployable.has(n))
+      ? base.contracts
+          .filter((n) => !deployable || deployable.has(n))
+          .sort((a, b) => Number(b === input.contract) - Number(a === input.contract))
       : [null];
     const code = unitCode(input);
     const targets = semver.gte(version, '0.8.0') ? targetsFor(code) : SMT_TARGETS;
@@ -535,7 +542,13 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
     // model checking (a job it stops, and the jobs it leaves no FULL_MIN_JOB_MS for, are listed
     // as not checked, like those past the tool's own budget).
     const shared = mode === 'full' ? run.budgetDeadline : undefined;
+    // Its reserved share of that budget (the engine starts it before the open-ended searches):
+    // jobs start while a job's minimum fits in the slice, the first one in any case as long as the
+    // shared budget has that minimum left, and a job still running at the slice's end is stopped.
+    const slice = mode === 'full' && shared !== undefined ? run.sliceDeadline : undefined;
     let sharedSpent = false;
+    let sliceSpent = false;
+    let started = 0;
     const jobName = (j: (typeof jobs)[number]) =>
       `${j.unit ?? input.file}${j.targets && groups.length > 1 ? ` [${j.targets.join(', ')}]` : ''}`;
     for (const [i, job] of jobs.entries()) {
@@ -555,6 +568,16 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
         overBudget.push(jobName(job));
         continue;
       }
+      if (slice !== undefined && started > 0 && slice - Date.now() < FULL_MIN_JOB_MS) {
+        sliceSpent = true;
+        overBudget.push(jobName(job));
+        continue;
+      }
+      // Where this job must end by plan: the slice (the first job gets at least the minimum),
+      // never past the shared budget.
+      const planEnd =
+        shared === undefined ? Infinity : slice === undefined ? shared : Math.min(shared, Math.max(slice, Date.now() + FULL_MIN_JOB_MS));
+      started++;
       const stopBy = run.deadline - Math.min(500, Math.max(100, (run.deadline - Date.now()) * 0.05));
       const modelChecker = semver.gte(version, '0.8.0')
         ? {
@@ -584,7 +607,7 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
             // compile (waiting behind other tools in the queue does not count): a job past it
             // stops that helper only, so the pool worker keeps solc, Z3 and the parser loaded.
             // It answers a little before the request's deadline, when the pool would kill it.
-            isolate: { budgetMs: perJob, deadline: Math.min(stopBy, shared ?? Infinity) },
+            isolate: { budgetMs: perJob, deadline: Math.min(stopBy, planEnd) },
           },
           { pool: opts.pool, signal: run.signal, deadline: run.deadline },
         );
@@ -598,9 +621,10 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
       if (r.stopped) {
         // Full mode: the tool's own budget ending a job is part of the plan (status success,
         // what was not answered is listed); the request's deadline ending it is a timeout.
-        const byShared = shared !== undefined && shared < stopBy && r.stopped.why === 'deadline' && Date.now() < stopBy;
-        if (byShared) sharedSpent = true;
-        (mode === 'full' && (r.stopped.why === 'budget' || byShared) ? overBudget : timedOut).push(jobName(job));
+        const byPlan = planEnd < stopBy && r.stopped.why === 'deadline' && Date.now() < stopBy;
+        if (byPlan && planEnd === shared) sharedSpent = true;
+        else if (byPlan) sliceSpent = true;
+        (mode === 'full' && (r.stopped.why === 'budget' || byPlan) ? overBudget : timedOut).push(jobName(job));
         continue;
       }
       if (!r.ok)
@@ -653,15 +677,21 @@ export function createSmtCheckerTool(opts: SmtCheckerOptions): AnalysisTool {
         meta,
       };
     }
-    if (overBudget.length)
+    if (overBudget.length) {
+      const which = sharedSpent
+        ? "the request's analysis budget"
+        : sliceSpent
+          ? `its ${Math.max(0, Math.round((slice ?? t0) - t0))} ms share of the request's analysis budget (the rest is the other searches')`
+          : `the ${fullBudget} ms full-mode budget`;
       return {
         status: 'success',
         findings,
         meta: {
           ...meta,
-          budget_exhausted: `${sharedSpent ? "the request's analysis budget" : `the ${fullBudget} ms full-mode budget`} ended before ${overBudget.join(', ')} ${overBudget.length > 1 ? 'were' : 'was'} answered; the answers of ${checked.length ? checked.join(', ') : 'no job'} are reported`,
+          budget_exhausted: `${checked.length} of ${jobs.length} model-checking job(s) answered: ${which} ended before ${overBudget.join(', ')} ${overBudget.length > 1 ? 'were' : 'was'} answered; the answers of ${checked.length ? checked.join(', ') : 'no job'} are reported${provedSafe ? ` (${provedSafe} condition(s) proved safe)` : ''}`,
         },
       };
+    }
     return { status: 'success', findings, meta };
   }
   return tool;

@@ -350,6 +350,63 @@ test('full mode: the deeper layers start after layer 1, in layer order, so the s
   assert.deepEqual(order, ['patterns', 'fuzz', 'symbolic', 'smt', 'ml']);
 });
 
+test('full mode: a bounded search (model checking) starts first with a reserved slice of the budget; the open-ended ones get none', async () => {
+  const order: string[] = [];
+  const seen = new Map<string, { budgetDeadline?: number; sliceDeadline?: number; at: number }>();
+  const starter = (name: string, layer: number, extra: Partial<AnalysisTool> = {}): AnalysisTool => ({
+    ...reporter(name, layer, 1),
+    ...extra,
+    async run(_input, opts) {
+      order.push(name);
+      seen.set(name, { budgetDeadline: opts.budgetDeadline, sliceDeadline: opts.sliceDeadline, at: Date.now() });
+      return { findings: [] };
+    },
+  });
+  const engine = engineWith(
+    [starter('ml', 6), starter('smt', 4, { boundedSearch: true }), starter('symbolic', 3), starter('fuzz', 2, { usesPrior: true })],
+    { fullBudgetMs: 4000 },
+  );
+  await engine.analyze({ source: VAULT, file: 'Vault.sol' }, { mode: 'full', timeoutMs: 60_000 });
+  assert.deepEqual(order, ['smt', 'fuzz', 'symbolic', 'ml']);
+  const s = seen.get('smt')!;
+  // Half of what is left of the budget when it starts: after it, before the budget's end.
+  const left = s.budgetDeadline! - s.at;
+  assert.ok(s.sliceDeadline! > s.at && s.sliceDeadline! < s.budgetDeadline!, JSON.stringify(s));
+  assert.ok(Math.abs(s.sliceDeadline! - s.at - left / 2) < 100, JSON.stringify(s));
+  for (const t of ['fuzz', 'symbolic', 'ml']) assert.equal(seen.get(t)!.sliceDeadline, undefined, t);
+  // No shared budget (one tool by name): no slice either.
+  await engine.analyze({ source: VAULT, file: 'Vault.sol' }, { mode: 'tool', tool: 'smt', timeoutMs: 60_000 });
+  assert.equal(seen.get('smt')!.sliceDeadline, undefined);
+  assert.equal(seen.get('smt')!.budgetDeadline, undefined);
+});
+
+test('full mode: the SMTChecker answers although two open-ended searches would hold both pool workers until the budget ends', async () => {
+  const tasks = new URL('../fixtures/pool/tasks.ts', import.meta.url).pathname;
+  // Each holds a pool worker (without computing) from when it gets one until the shared budget
+  // ends, as the fuzzer and the symbolic engine do; the SMTChecker used to queue behind them.
+  const holder = (name: string, layer: number): AnalysisTool => ({
+    ...reporter(name, layer, 1),
+    async run(_input, opts) {
+      assert.equal(opts.sliceDeadline, undefined);
+      await pool.run(tasks, 'sleepIdle', { ms: Math.max(0, opts.budgetDeadline! - Date.now()) });
+      return { findings: [], meta: { budget_exhausted: `the request's analysis budget ended the ${name} search` } };
+    },
+  });
+  const engine = engineWith([holder('fuzz', 2), holder('symbolic', 3), smt], { fullBudgetMs: 8000 });
+  const r = await engine.analyze({ source: VAULT, file: 'Vault.sol' }, { mode: 'full', timeoutMs: 60_000 });
+  const m = r.results.find((x) => x.tool === 'smtchecker')!;
+  assert.equal(m.status, 'success', m.error ?? '');
+  // Its one job was answered: the assertion's counterexample, and no note of a partial answer.
+  assert.ok(
+    m.findings.some((f) => f.detector === 'smtchecker-assert' && f.location.line === 9),
+    JSON.stringify({ findings: m.findings, notes: r.notes }),
+  );
+  assert.ok(!r.notes?.some((n) => n.startsWith('smtchecker:')), JSON.stringify(r.notes));
+  // The open-ended searches' partial answers are still said.
+  assert.ok(r.notes?.includes("fuzz: partial result: the request's analysis budget ended the fuzz search"), JSON.stringify(r.notes));
+  assert.ok(r.notes?.includes("symbolic: partial result: the request's analysis budget ended the symbolic search"));
+});
+
 test('inventory: tools with availability and self-tests; layers; health', async () => {
   const broken: AnalysisTool = {
     ...reporter('brokenbuiltin', 1, 1),

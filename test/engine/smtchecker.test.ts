@@ -114,6 +114,34 @@ test('quick mode: a contract that exceeds the budget reports timeout, not error;
   }
 });
 
+test('a job its budget stops leaves a new solc thread loading, so the next job does not spend its time loading solc', async () => {
+  const { smtCompileTask, sidecarHelpers } = await import('../../plugins/tool-smtchecker/solc-sidecar.ts');
+  const req = {
+    source:
+      '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\ncontract L { function f(uint a) public pure { assert(a * a != 49); } }\n',
+    file: 'L.sol',
+    outputs: 'check' as const,
+    modelChecker: { engine: 'bmc', targets: ['assert'] },
+  };
+  // In this thread (no pool): 40 ms of solver time is less than any model-checking run takes.
+  const stopped = smtCompileTask({ ...req, isolate: { budgetMs: 40, deadline: Date.now() + 60_000 } });
+  assert.equal(stopped.stopped?.why, 'budget', JSON.stringify(stopped.stopped));
+  // The stopped thread is gone; its replacement is already there, loading in the background.
+  // (Other tests in this file left helpers of other releases in this thread.)
+  const mine = () => sidecarHelpers().filter((h) => h.version === stopped.compiler);
+  assert.equal(mine().length, 1, JSON.stringify(sidecarHelpers()));
+  const until = Date.now() + 60_000;
+  while (!mine()[0]?.loaded && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(mine()[0]?.loaded, 'the new solc thread finished loading');
+  // Its next job starts on a loaded compiler and is answered.
+  const ok = smtCompileTask({ ...req, isolate: { budgetMs: 60_000, deadline: Date.now() + 60_000 } });
+  assert.equal(ok.stopped, undefined);
+  assert.ok(
+    ok.warnings.some((w) => /Assertion violation happens here/.test(w.message)),
+    JSON.stringify(ok.warnings.map((w) => w.message)),
+  );
+});
+
 test('parses BMC and CHC message formats', () => {
   const bmc = parseSmtWarning({
     message: 'BMC: Overflow (resulting value larger than 255) happens here.',
@@ -267,6 +295,43 @@ test("full mode: the request's shared analysis budget, once spent, leaves the jo
     { signal: new AbortController().signal, deadline: Date.now() + 90_000, budgetDeadline: Date.now() - 1, mode: 'quick' },
   );
   assert.ok(quick.findings.some((f) => f.detector === 'smtchecker-assert' && f.location.line === 5));
+});
+
+test('full mode: its reserved slice of the shared budget, once spent, still answers the main contract first and lists the rest', async () => {
+  // The engine's slice has ended, the shared budget has a minute left: the first job runs (its
+  // guaranteed minimum) — the main contract, B — and A is listed as not checked.
+  const r = await tool.run(
+    { source: TWO_UNITS, file: 'T.sol', sha256: '', contract: 'B' },
+    {
+      signal: new AbortController().signal,
+      deadline: Date.now() + 90_000,
+      budgetDeadline: Date.now() + 60_000,
+      sliceDeadline: Date.now() - 1,
+      mode: 'full',
+    },
+  );
+  assert.equal(r.status, 'success', r.error ?? '');
+  assert.deepEqual((r.meta as any).contracts_checked, ['B']);
+  assert.deepEqual((r.meta as any).not_checked, ['A']);
+  assert.match(
+    (r.meta as any).budget_exhausted,
+    /^1 of 2 model-checking job\(s\) answered: its \d+ ms share of the request's analysis budget/,
+  );
+  assert.match((r.meta as any).budget_exhausted, /ended before A was answered; the answers of B are reported/);
+  assert.ok(r.findings.some((f) => f.detector === 'smtchecker-assert' && f.location.line === 10));
+  // A slice with room for both: both answered, no partial answer.
+  const whole = await tool.run(
+    { source: TWO_UNITS, file: 'T.sol', sha256: '' },
+    {
+      signal: new AbortController().signal,
+      deadline: Date.now() + 90_000,
+      budgetDeadline: Date.now() + 60_000,
+      sliceDeadline: Date.now() + 50_000,
+      mode: 'full',
+    },
+  );
+  assert.deepEqual((whole.meta as any).contracts_checked, ['A', 'B']);
+  assert.equal((whole.meta as any).budget_exhausted, undefined);
 });
 
 test('a 0.8 pin that is not installed: the SMTChecker runs on the release the engine compiled with (no "requires different compiler version" error)', async () => {
