@@ -30,12 +30,34 @@ const MENTION_NOUNS = 'phrases?|strings?|payloads?|prompts?|commands?|texts?|lin
 // ---------------------------------------------------------------------------------------------
 // Everyday "ignore" / "forget".
 
+/** Verbs that edit a thing; "ignore"/"forget" address what the model attends to and are not among them. */
+const EDIT_VERBS = 'delete|deleting|remove|removing|erase|erasing|clear|clearing|overwrite|overwriting|drop|dropping|discard|discarding';
+export const EDIT_VERB = new RegExp(`^(?:${EDIT_VERBS})${E}`, 'u');
+/**
+ * A place in a file, document, resource or setting that instructions or restrictions belong to
+ * ("... in the onboarding doc", "... on the S3 bucket policy"): editing them there is an agent
+ * task, not an override of what the model was told. Never "your ...": that is the model's.
+ */
+const ARTEFACT =
+  '(?:in|on|from|of|inside|within|under|for)\\s+(?:the|our|this|that|my|a|an|each|every)\\s+(?:[\\p{L}\\p{N}._/-]+\\s+){0,2}?(?:docs?|documents?|documentation|files?|readme|wiki|pages?|sections?|chapters?|spreadsheets?|sheets?|config(?:uration)?|buckets?|repo(?:sitory)?|branch|templates?|forms?|code|codebase|scripts?|polic(?:y|ies)|manuals?|guides?|notes|drafts?|modules?|functions?|classes|tables?|databases?|schemas?|yaml|json|pull requests?|tickets?|issues?|roles?|accounts?|users?|groups?|projects?|folders?|directory|website|site|app|workflows?|pipelines?|jobs?|makefile|dockerfile|handbook|onboarding|slides?|deck)(?![\\p{L}])';
+/** Right after the object: the artefact it sits in. */
+export const ARTEFACT_PLACE = new RegExp(`^\\s+${ARTEFACT}`, 'u');
+/** After up to three more words of the object. */
+const ARTEFACT_AFTER = new RegExp(`^(?:\\s+[\\p{L}\\p{N}'’-]+){0,3}?\\s+${ARTEFACT}`, 'u');
+
 const OVERRIDE_VERB = new RegExp(
-  `${W}(?:ignore|ignoring|ignores|forget|forgetting|forgets|disregard|disregarding|pay no attention to|never mind|tune out|block out|bypass|bypassing|override|overriding|skip|skipping)${E}`,
+  `${W}(?:ignore|ignoring|ignores|forget|forgetting|forgets|disregard|disregarding|pay no attention to|never mind|tune out|block out|bypass|bypassing|override|overriding|skip|skipping|${EDIT_VERBS})${E}`,
   'gu',
 );
 /** Substrings OVERRIDE_VERB cannot match without (a scan for them is far cheaper than the pattern). */
 const OVERRIDE_WORDS = [
+  'delet',
+  'remov',
+  'eras',
+  'clear',
+  'overwrit',
+  'drop',
+  'discard',
   'ignor',
   'forget',
   'disregard',
@@ -91,7 +113,10 @@ export function everydayOverrideOnly(text: string): boolean {
   let m: RegExpExecArray | null;
   let seen = 0;
   while ((m = OVERRIDE_VERB.exec(text))) {
-    seen++;
+    const edit = EDIT_VERB.test(m[0]);
+    // An edit verb only speaks for an everyday reading when its object sits in an artefact
+    // ("delete all files" is no less an order for having an everyday object).
+    if (!edit) seen++;
     let i = m.index + m[0].length;
     let content = 0;
     let words = 0;
@@ -103,7 +128,15 @@ export function everydayOverrideOnly(text: string): boolean {
       const w = WORD.exec(text);
       if (!w) break;
       const word = w[0];
-      if (INSTRUCTION_LIKE.has(word)) return false;
+      if (INSTRUCTION_LIKE.has(word)) {
+        // Editing instructions that sit in a named file or resource is an agent task.
+        if (edit && ARTEFACT_AFTER.test(text.slice(WORD.lastIndex, WORD.lastIndex + 120))) {
+          content++;
+          seen++;
+          break;
+        }
+        return false;
+      }
       i = WORD.lastIndex;
       if (STOP.has(word)) break;
       if (SKIP.has(word) || DETERMINER_ONLY.has(word)) continue;

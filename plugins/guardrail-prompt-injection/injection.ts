@@ -20,7 +20,16 @@ import {
   type LoadedModel,
 } from '../../lib/guardrails/classifier.ts';
 import { caesarShift, findReversedPassage, findShiftedPassage, reverseText } from './caesar.ts';
-import { blankSpans, emotionalPretext, everydayOverrideOnly, explanatoryMentions, pretextPayload, securityEducation } from './frames.ts';
+import {
+  ARTEFACT_PLACE,
+  EDIT_VERB,
+  blankSpans,
+  emotionalPretext,
+  everydayOverrideOnly,
+  explanatoryMentions,
+  pretextPayload,
+  securityEducation,
+} from './frames.ts';
 import { findEncodedBlobs } from '../../lib/guardrails/encoding.ts';
 import { defineLayer } from '../../lib/guardrails/layer.ts';
 import {
@@ -900,6 +909,17 @@ export function matchRules(n: NormalizedText): RuleHit[] {
       count++;
     }
   }
+  // "Delete the previous instructions in the onboarding doc", "remove all the restrictions on the
+  // bucket policy": an edit of a named artefact, not of what the model was told.
+  for (let i = hits.length - 1; i >= 0; i--) {
+    const h = hits[i];
+    if (
+      (h.rule === 'override_qualified' || h.rule === 'safety_bypass') &&
+      EDIT_VERB.test(n.text.slice(h.start, h.start + 12)) &&
+      ARTEFACT_PLACE.test(n.text.slice(h.end, h.end + 80))
+    )
+      hits.splice(i, 1);
+  }
   // A bedtime or fiction pretext around a secret or a dangerous recipe (frames.ts).
   const pretext = pretextPayload(n.text);
   if (pretext) hits.push({ rule: pretext.rule, kind: 'jailbreak', weight: 0.8, start: pretext.start, end: pretext.end });
@@ -999,6 +1019,10 @@ function spaceSeparated(text: string, from: number, to: number, max: number): nu
 const PERSONA =
   /(?:^|[.!?:\n]\s*)(?:(?:ok(?:ay)?|now|please|hi|hello|hey|so)[,!.]?\s+)?(?:(?:i want you to|i would like you to|i'd like you to|i need you to|can you|could you|would you|will you|please|let'?s play a game:?(?:\s+where)?|for this (?:chat|conversation|session),?|from now on,?)\s+)?(?:act (?:as|like)|be (?:my|a|an|the)|behave (?:as|like)|pretend (?:to be|you are|you're)|role-?play as|play (?:the role of|the part of|a|an)|take on the (?:role|persona) of|assume the (?:role|persona) of|imagine (?:you are|you're)|respond as|answer as|reply as|you are|you're|you will be|you'll be|ich mochte,? dass (?:du|sie) als|agiere als|sei (?:ein|eine|mein|meine)|stell dir vor,? du bist|du bist (?:ein|eine|mein)|actua como|haz de|finge que eres|imagina que eres|eres (?:un|una|mi)|agis comme|agissez comme|sois (?:un|une|mon|ma)|fais comme si|comportati come|fingi di essere|sei (?:un|una|il mio)|aja como|finja que|seja (?:um|uma|meu))(?![\p{L}])/u;
 const PERSONA_MODEL_WEIGHT = 0.5;
+/** Rules that only say a text is role-play (weak on their own, and no evidence inside a persona). */
+const PERSONA_ITSELF = new Set(['pretend', 'stay_in_character']);
+/** What follows "pretend to be", "act as" when it names a role rather than someone in particular. */
+const ROLE_NOUN = /^.?.?.?\s+(?:an?|my|your)(?:\s|$)/;
 /** The classifier's weight when every "ignore/forget" in the text has an everyday object (frames.ts). */
 const EVERYDAY_MODEL_WEIGHT = 0.4;
 
@@ -1163,8 +1187,21 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
       .filter((h) => !quoted.some(([a, z]) => h.start >= a && h.end <= z))
       .map((h) => (WEAK_IN_DATA.has(h.rule) ? { ...h, weight: h.weight * 0.5 } : h));
   }
+  const head = n.text.length > 400 ? n.text.slice(0, 400) : n.text;
+  const persona = !opts.data && PERSONA.test(head);
+  // A role ("pretend to be a reporter", "act as an innkeeper ... stay in character"): the words
+  // that set up the role-play are the request itself, not evidence of an attack, and constraints
+  // on the role are style. Being someone or something named ("now you are Xi Jinping") is the
+  // goal hijack deepset labels an attack, and keeps its weight.
+  const role =
+    persona &&
+    hits.some((h) => h.rule === 'pretend') &&
+    hits.every((h) => h.rule !== 'pretend' || ROLE_NOUN.test(n.text.slice(h.end - 3, h.end + 8)));
   const byKind = new Map<string, number>();
-  for (const h of hits) byKind.set(h.kind, Math.max(byKind.get(h.kind) ?? 0, h.weight));
+  for (const h of hits) {
+    if (role && PERSONA_ITSELF.has(h.rule)) continue;
+    byKind.set(h.kind, Math.max(byKind.get(h.kind) ?? 0, h.weight));
+  }
   let ruleScore = noisyOr([...byKind.values()]);
   // Obfuscation on top of a rule hit is itself evidence of intent.
   const obf = n.stats.invisible + n.stats.confusable + n.stats.spaced + (n.stats.leet > 2 ? 1 : 0);
@@ -1191,10 +1228,9 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
       }
     }
   }
-  const head = n.text.length > 400 ? n.text.slice(0, 400) : n.text;
   // Role-play and a loved one's bedtime ritual: the rules decide (they know the payloads that make
   // either one a jailbreak), the classifier half-counts.
-  let modelWeight = opts.data ? 0.5 : PERSONA.test(head) || emotionalPretext(n.text) ? PERSONA_MODEL_WEIGHT : 1;
+  let modelWeight = opts.data ? 0.5 : persona || emotionalPretext(n.text) ? PERSONA_MODEL_WEIGHT : 1;
   // The classifier has seen English and German: on texts mostly in other scripts it knows little
   // and the rules (which cover 60+ languages) carry the decision.
   if (modelScore > 0 && latinShare(n.text) < 0.5) modelWeight *= 0.5;
