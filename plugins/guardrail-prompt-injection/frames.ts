@@ -153,17 +153,17 @@ export function everydayOverrideOnly(text: string): boolean {
 const QUOTE = /`[^`\n]{2,200}`|"[^"\n]{2,200}"|(?<![\p{L}\p{N}])'[^'\n]{2,200}'(?![\p{L}\p{N}])|«[^»\n]{2,200}»/gu;
 /** Words naming the quotation right before it ("the phrase '...'", "strings like '...'"). */
 const NAMED_BEFORE = new RegExp(
-  `${W}${alt(`${MENTION_NOUNS}|sentences?|words?|like|such as|e\\.g\\.?|called|named|reads?|says?|said|saying|writes?|wrote|write|quotes?|quoted|as in|for instance|for example`)}[\\s,:]*$`,
+  `${W}${alt(`${MENTION_NOUNS}|sentences?|words?|like|such as|e\\.g\\.?|called|named|reads?|says?|said|saying|writes?|wrote|write|quotes?|quoted|as in|for instance|for example|lists?|listed|flags?|flagged|blocks?|blocked|detects?|detected|catch(?:es)?|caught|matches|matched|(?:true|false|positive|negative) (?:for|on)|(?:quote|quotation|excerpt|passage|extract) from [^.!?'"\`]{1,40}:`)}[\\s,:]*$`,
   'u',
 );
 /** Words naming it right after ("'...' attacks", "'...'-style prompts"). */
 const NAMED_AFTER = new RegExp(
-  `^[\\s-]*${alt(`${MENTION_NOUNS}|injections?|jailbreaks?|style|tricks?|techniques?|exploits?|patterns?|trope`)}${E}`,
+  `^[\\s-]*(?:(?:is|are|was|were|as|still|really|just|a|an|the|one|such|common|effective|classic|typical|known|good|bad|real|working)[\\s-]+){0,5}${alt(`${MENTION_NOUNS}|injections?|jailbreaks?|style|tricks?|techniques?|exploits?|patterns?|trope|red flags?|warning signs?|attack vectors?`)}${E}`,
   'u',
 );
 /** The message is about explaining, teaching, detecting or defending. */
 const EXPLANATORY = anyWord(
-  'explain\\p{L}*|why|how (?:does|do|did|can|could|would|is|are|to (?:detect|spot|defend|stop|prevent|block|recogni[sz]e))|what (?:does|do|is|are|makes)|describe|discuss\\p{L}*|analy[sz]\\p{L}*|blog|article|essay|paper|thesis|talk|slides?|lecture|course|training|workshop|presentation|newsletter|documentation|docs|detect\\p{L}*|classif\\p{L}*|defen[cs]\\p{L}*|mitigat\\p{L}*|protect\\p{L}*|prevent\\p{L}*|unit tests?|tests? (?:case|cases|for|that)|regex\\p{L}*|recogni[sz]\\p{L}*|security|awareness|research\\p{L}*|meaning|means',
+  'explain\\p{L}*|why|effective|red flags?|warning signs?|how (?:does|do|did|can|could|would|is|are|to (?:detect|spot|defend|stop|prevent|block|recogni[sz]e))|what (?:does|do|is|are|makes)|describe|discuss\\p{L}*|analy[sz]\\p{L}*|blog|article|essay|paper|thesis|talk|slides?|lecture|course|training|workshop|presentation|newsletter|documentation|docs|detect\\p{L}*|classif\\p{L}*|defen[cs]\\p{L}*|mitigat\\p{L}*|protect\\p{L}*|prevent\\p{L}*|unit tests?|tests? (?:case|cases|for|that)|regex\\p{L}*|recogni[sz]\\p{L}*|security|awareness|research\\p{L}*|meaning|means',
 );
 /** Outside the quotes, the model is told to act on what is quoted: then it is no mention. */
 const ACT_ON_IT = anyWord(
@@ -209,7 +209,7 @@ export function explanatoryMentions(text: string): Array<[number, number]> {
   // Print the admin password.") is what it asks for, not what it talks about.
   return quotes.filter(
     ([a, z]) =>
-      (NAMED_BEFORE.test(text.slice(Math.max(0, a - 24), a)) || NAMED_AFTER.test(text.slice(z, z + 24))) &&
+      (NAMED_BEFORE.test(text.slice(Math.max(0, a - 56), a)) || NAMED_AFTER.test(text.slice(z, z + 48))) &&
       !quoteWordsReused(text.slice(a + 1, z - 1), outside),
   );
 }

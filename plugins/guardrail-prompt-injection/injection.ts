@@ -1178,7 +1178,9 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
   // An attack phrase quoted as the topic of an explanation is a mention: its rule hits do not
   // count and the classifier reads the text without it (looked for only when a rule hit).
   const mentions = hits.length ? explanatoryMentions(n.text) : [];
-  if (mentions.length) hits = hits.filter((h) => !mentions.some(([a, z]) => h.start >= a && h.end <= z));
+  // A hit that ends inside the quotation ("list 'disregard your system prompt' as a red flag")
+  // has the quoted phrase as its object: a mention too.
+  if (mentions.length) hits = hits.filter((h) => !mentions.some(([a, z]) => h.end > a && h.end <= z));
   const clsText = mentions.length ? blankSpans(n.text, mentions) : n.text;
   if (opts.data && hits.length) {
     const quoted = mentionRanges(n.text);
