@@ -75,6 +75,14 @@ const SKIP = new Set(
     ' ',
   ),
 );
+/**
+ * After "forget everything": "(you know) about <a topic>" other than the model's own rules or
+ * nature, a way of asking for a beginner's explanation ("forget everything you know about
+ * sourdough"). A negative lookahead, for use right after the "everything".
+ */
+export const ABOUT_TOPIC = `(?![ \\t]+(?:you (?:know|have learned|learned|have been taught) )?about[ \\t]+(?:(?:the|a|an|how|making|baking|cooking)[ \\t]+)?(?!(?:your|you|yourself|ai|artificial|rules|instructions|guidelines|polic(?:y|ies)|restrictions|safety|ethics|morals?|filters|training|programming|prompts?|being|what|who|openai|anthropic|language models?|chatgpt|gpt|llms?|assistants?)${E})\\p{L})`;
+const EVERYTHING_ABOUT_TOPIC = new RegExp(`^${ABOUT_TOPIC.replace('(?!', '(?=')}`, 'u');
+
 /** Words that end the object: a new clause or a preposition phrase after the head noun. */
 const STOP = new Set(
   'and or but then so because while when if until to for in on at with from by as like since instead now please just than that which who whom whose while'.split(
@@ -130,7 +138,10 @@ export function everydayOverrideOnly(text: string): boolean {
       const word = w[0];
       if (INSTRUCTION_LIKE.has(word)) {
         // Editing instructions that sit in a named file or resource is an agent task.
-        if (edit && ARTEFACT_AFTER.test(text.slice(WORD.lastIndex, WORD.lastIndex + 120))) {
+        if (
+          (edit && ARTEFACT_AFTER.test(text.slice(WORD.lastIndex, WORD.lastIndex + 120))) ||
+          ((word === 'everything' || word === 'anything') && EVERYTHING_ABOUT_TOPIC.test(text.slice(WORD.lastIndex, WORD.lastIndex + 60)))
+        ) {
           content++;
           seen++;
           break;

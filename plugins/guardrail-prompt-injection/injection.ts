@@ -21,6 +21,7 @@ import {
 } from '../../lib/guardrails/classifier.ts';
 import { caesarShift, findReversedPassage, findShiftedPassage, reverseText } from './caesar.ts';
 import {
+  ABOUT_TOPIC,
   ARTEFACT_PLACE,
   EDIT_VERB,
   blankSpans,
@@ -487,7 +488,9 @@ function buildRules(): Rule[] {
     'override_everything',
     'instruction_override',
     0.8,
-    `${b}(?:ignore|disregard|forget|drop|abandon)(?: about)? (?:everything|all (?:of )?(?:that|this|the above)|anything)(?: (?:before|above|previously|so far|you (?:know|were told|have been told)|we (?:discussed|talked about)|(?:i|we) (?:said|told you)|said|prior|earlier|up to now))?${e}`,
+    // Not "forget everything you know about sourdough": a topic other than the model's own rules
+    // or nature is a way of asking for a beginner's explanation.
+    `${b}(?:ignore|disregard|forget|drop|abandon)(?: about)? (?:everything|all (?:of )?(?:that|this|the above)|anything)${ABOUT_TOPIC}(?: (?:before|above|previously|so far|you (?:know|were told|have been told)|we (?:discussed|talked about)|(?:i|we) (?:said|told you)|said|prior|earlier|up to now))?${e}`,
   );
   add(
     'new_task',
