@@ -30,6 +30,9 @@ const MENTION_NOUNS = 'phrases?|strings?|payloads?|prompts?|commands?|texts?|lin
 // ---------------------------------------------------------------------------------------------
 // Everyday "ignore" / "forget".
 
+/** The same verbs in German, Spanish, French, Italian, Portuguese (the classifier's other languages; accents folded). */
+const FOREIGN_OVERRIDE_VERBS =
+  'ignoriere|ignorier|ignorieren|vergiss|vergessen|ignora|ignoren|olvida|olvide|olvidate|ignorez|oublie|oubliez|dimentica|dimenticate|esqueca|esquece';
 /** Verbs that edit a thing; "ignore"/"forget" address what the model attends to and are not among them. */
 const EDIT_VERBS = 'delete|deleting|remove|removing|erase|erasing|clear|clearing|overwrite|overwriting|drop|dropping|discard|discarding';
 export const EDIT_VERB = new RegExp(`^(?:${EDIT_VERBS})${E}`, 'u');
@@ -46,11 +49,17 @@ export const ARTEFACT_PLACE = new RegExp(`^\\s+${ARTEFACT}`, 'u');
 const ARTEFACT_AFTER = new RegExp(`^(?:\\s+[\\p{L}\\p{N}'’-]+){0,3}?\\s+${ARTEFACT}`, 'u');
 
 const OVERRIDE_VERB = new RegExp(
-  `${W}(?:ignore|ignoring|ignores|forget|forgetting|forgets|disregard|disregarding|pay no attention to|never mind|tune out|block out|bypass|bypassing|override|overriding|skip|skipping|${EDIT_VERBS})${E}`,
+  `${W}(?:ignore|ignoring|ignores|forget|forgetting|forgets|disregard|disregarding|pay no attention to|never mind|tune out|block out|bypass|bypassing|override|overriding|skip|skipping|${EDIT_VERBS}|${FOREIGN_OVERRIDE_VERBS})${E}`,
   'gu',
 );
 /** Substrings OVERRIDE_VERB cannot match without (a scan for them is far cheaper than the pattern). */
 const OVERRIDE_WORDS = [
+  'vergiss',
+  'vergessen',
+  'olvid',
+  'oubli',
+  'dimentica',
+  'esquec',
   'delet',
   'remov',
   'eras',
@@ -71,9 +80,10 @@ const OVERRIDE_WORDS = [
 ];
 /** Words an object may start with that say nothing of what it is. */
 const SKIP = new Set(
-  'about all of the a an my our his her their its some every each those these few many much more other any just really completely totally simply entirely'.split(
-    ' ',
-  ),
+  (
+    'about all of the a an my our his her their its some every each those these few many much more other any just really completely totally simply entirely ' +
+    'bitte die der das den dem des meine meinen meiner mein einfach mal kurz la las los el les le mes tes mis tus il lo gli i as os o por favor per'
+  ).split(' '),
 );
 /**
  * After "forget everything": "(you know) about <a topic>" other than the model's own rules or
@@ -85,9 +95,10 @@ const EVERYTHING_ABOUT_TOPIC = new RegExp(`^${ABOUT_TOPIC.replace('(?!', '(?=')}
 
 /** Words that end the object: a new clause or a preposition phrase after the head noun. */
 const STOP = new Set(
-  'and or but then so because while when if until to for in on at with from by as like since instead now please just than that which who whom whose while'.split(
-    ' ',
-  ),
+  (
+    'and or but then so because while when if until to for in on at with from by as like since instead now please just than that which who whom whose while ' +
+    'und oder aber im auf mit y pero con en et ou mais dans sur avec e ma con em na no'
+  ).split(' '),
 );
 /**
  * Object words that make "ignore/forget ..." an override or possibly one: what the model was told
@@ -103,7 +114,10 @@ config safety filter filters ethic ethics moral morals morality principle princi
 limitations boundary boundaries protocol protocols persona role character identity openai anthropic content censorship moderation
 alignment memory memories everything anything whatever what above previous prior earlier before preceding initial original former
 told said taught learned learnt know knew given provided it this that them they those these ai assistant model chatbot bot gpt
-question questions request requests answer answers response responses task`.split(/\s+/),
+question questions request requests answer answers response responses task
+anweisung anweisungen regel regeln befehle befehl vorgaben richtlinien alles alle vorherigen vorherige bisherigen obigen kontext
+instrucciones instruccion reglas todo todas todos anteriores contexto consignes regles tout precedentes istruzioni regole tutto
+precedenti instrucoes regras tudo sistema systeme`.split(/\s+/),
 );
 /** Object words that need a following word to say anything ("the", "your" alone: "forget your ..."). */
 const DETERMINER_ONLY = new Set('your you yourself me'.split(' '));
