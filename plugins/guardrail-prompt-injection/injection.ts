@@ -1047,28 +1047,41 @@ const ADDRESS_WORDS = [
   'por favor',
   "s'il",
   'per favore',
-  // command verbs
-  ...(
-    'write generate tell say print state output create give show list explain answer respond ' +
-    'reply translate repeat ignore forget disregard pretend act imagine describe make produce ' +
-    'compose draft provide return summarise summarize rewrite formulate decode follow obey ' +
-    'execute run reveal do stop start continue switch enable disable bypass schreib schreibe ' +
-    'generiere sag sage formuliere gib zeig zeige erklare antworte ubersetze wiederhole ' +
-    'ignoriere ignorieren vergiss vergessen stell beschreibe mach mache verfasse fasse erstelle ' +
-    'olvida olvide ignora escribe di dime muestra oublie oubliez ignorez ecris dis montre ' +
-    'dimentica scrivi mostra esqueca escreva diga mostre'
-  ).split(' '),
-  // instructions, prompts and injected context
-  ...(
-    'instruction instructions anweisung anweisungen instruccion instrucciones consigne ' +
-    'consignes istruzioni instrucoes prompt prompts rule rules regel regeln reglas regles ' +
-    'context kontext contexto question frage pregunta input eingabe system document documents ' +
-    'dokument dokumente artikel article text texte roleplay role rolle play spiel spielen game ' +
-    'story geschichte mode modus assistant ai ki bot model chatgpt gpt'
-  ).split(' '),
+  // what the model is, and the context and prompt it is given
+  ...'prompt prompts context kontext contexto input eingabe system assistant ai ki bot model chatgpt gpt roleplay mode modus'.split(' '),
+  // the labels of a context-and-question prompt ("Artikel: ... Frage: ...")
+  ...'question frage pregunta artikel article'.split(' '),
 ];
+/**
+ * Command verbs address the model as imperatives: at the start of a sentence or clause ("Write a
+ * poem", "... and then say X", "Frage: ... Antworte"). Anywhere else they are what a statement is
+ * about ("our cat refuses to follow any rules"); so are the words for instructions, rules and
+ * documents, which a statement mentions as often as an attack does.
+ */
+const COMMAND_VERBS = (
+  'write generate tell say print state output create give show list explain answer respond ' +
+  'reply translate repeat ignore forget disregard pretend act imagine describe make produce ' +
+  'compose draft provide return summarise summarize rewrite formulate decode follow obey ' +
+  'execute run reveal do stop start continue switch enable disable bypass schreib schreibe ' +
+  'generiere sag sage formuliere gib zeig zeige erklare antworte ubersetze wiederhole ' +
+  'ignoriere ignorieren vergiss vergessen stell beschreibe mach mache verfasse fasse erstelle ' +
+  'olvida olvide ignora escribe di dime muestra oublie oubliez ignorez ecris dis montre ' +
+  'dimentica scrivi mostra esqueca escreva diga mostre email send forward delete upload echo ' +
+  'spell quote recite copy paste dump display leak type read tell'
+).split(' ');
+/** A question put to the reader opens with these (a clause-initial question word asks the model). */
+const QUESTION_WORDS = (
+  'what how why who which where wie was warum wer welche welcher welches wo que como quien cual ' +
+  'comment pourquoi qui quel quelle come perche chi quale'
+).split(' ');
 const ADDRESS = new RegExp(
-  `(?<![\\p{L}\\p{N}])(?:${ADDRESS_WORDS.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\p{L}\\p{N}])`,
+  `(?<![\\p{L}\\p{N}])(?:${ADDRESS_WORDS.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\p{L}\\p{N}])` +
+    `|(?:^|[.!?:;,\\n(\\-"'*]|\\\\n|(?<![\\p{L}])(?:and|then|also|just|first|finally|und|dann|auch|y|et|e))[ \\t]*(?:${COMMAND_VERBS.join('|')})(?![\\p{L}\\p{N}])` +
+    `|(?:^|[.!?:;\\n]|\\\\n)[ \\t]*(?:${QUESTION_WORDS.join('|')})(?![\\p{L}\\p{N}])` +
+    // The model's own instructions, whoever mentions them.
+    `|(?<![\\p{L}])(?:hidden|secret|initial|original|internal|confidential|system|developer|operator) (?:instructions?|rules|setup|configuration|config|message|guidelines|directives|prompt)(?![\\p{L}])` +
+    // A script that ends on a speaker's label waits for the model to speak the next line.
+    `|\\n[ \\t]*\\p{L}[\\p{L} ]{0,30}:[ \\t]*$`,
   'u',
 );
 /**
@@ -1077,7 +1090,7 @@ const ADDRESS = new RegExp(
  * asks it something.
  */
 const EN_ADDRESS =
-  /(?<![\p{L}])(?:you (?:were|will|must|should|shall|have to|need to|cannot|can't|can no longer|may|are (?:now|no longer|not|free|going to|programmed|required|allowed|being|in|my|the))|your (?:instructions?|rules|guidelines|system|prompt|programming|training|creators?|developers?|polic(?:y|ies)|restrictions|filters|safety|previous|original|initial|hidden|task|role|job|purpose|answer|response|output|reply)|(?:do|did|can|could|would|will|are|were|have) you)(?![\p{L}])/u;
+  /(?<![\p{L}])(?:you (?:were|will|must|should|shall|have to|need to|cannot|can't|can no longer|may|are (?:now|no longer|not|free|going to|programmed|required|allowed|being|in|my|the))|(?:want|need|like|ask|asking|tell|telling|order|instruct) you to|(?:gave|given|told|taught|sent|instructed|programmed) you|you (?:received|got|were given|have been given)|your (?:operator|owner|creator|maker|configuration|config|setup|memory|instructions?|rules|guidelines|system|prompt|programming|training|creators?|developers?|polic(?:y|ies)|restrictions|filters|safety|previous|original|initial|hidden|task|role|job|purpose|answer|response|output|reply)|(?:do|did|can|could|would|will|are|were|have) you)(?![\p{L}])/u;
 const addressesModel = (t: string) => ADDRESS.test(t) || EN_ADDRESS.test(t);
 /** Weight of the classifier alone in a text that does not address the model (see ADDRESS). */
 const UNADDRESSED_MODEL_WEIGHT = 0.4;
