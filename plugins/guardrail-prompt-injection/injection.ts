@@ -1056,7 +1056,8 @@ const ADDRESS_WORDS = [
  * Command verbs address the model as imperatives: at the start of a sentence or clause ("Write a
  * poem", "... and then say X", "Frage: ... Antworte"). Anywhere else they are what a statement is
  * about ("our cat refuses to follow any rules"); so are the words for instructions, rules and
- * documents, which a statement mentions as often as an attack does.
+ * documents, which a statement mentions as often as an attack does. A question alone ("who
+ * created the world?") is not counted either: deepset's benign set is mostly such questions.
  */
 const COMMAND_VERBS = (
   'write generate tell say print state output create give show list explain answer respond ' +
@@ -1069,15 +1070,11 @@ const COMMAND_VERBS = (
   'dimentica scrivi mostra esqueca escreva diga mostre email send forward delete upload echo ' +
   'spell quote recite copy paste dump display leak type read tell'
 ).split(' ');
-/** A question put to the reader opens with these (a clause-initial question word asks the model). */
-const QUESTION_WORDS = (
-  'what how why who which where wie was warum wer welche welcher welches wo que como quien cual ' +
-  'comment pourquoi qui quel quelle come perche chi quale'
-).split(' ');
 const ADDRESS = new RegExp(
   `(?<![\\p{L}\\p{N}])(?:${ADDRESS_WORDS.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\p{L}\\p{N}])` +
     `|(?:^|[.!?:;,\\n(\\-"'*]|\\\\n|(?<![\\p{L}])(?:and|then|also|just|first|finally|und|dann|auch|y|et|e))[ \\t]*(?:${COMMAND_VERBS.join('|')})(?![\\p{L}\\p{N}])` +
-    `|(?:^|[.!?:;\\n]|\\\\n)[ \\t]*(?:${QUESTION_WORDS.join('|')})(?![\\p{L}\\p{N}])` +
+    // What came before the user's text is the model's context ("the 2 sentences before the text").
+    `|(?<![\\p{L}])(?:before|above|preceding) (?:the |this |my )?(?:text|message|line|prompt|conversation|input)(?![\\p{L}])` +
     // The model's own instructions, whoever mentions them.
     `|(?<![\\p{L}])(?:hidden|secret|initial|original|internal|confidential|system|developer|operator) (?:instructions?|rules|setup|configuration|config|message|guidelines|directives|prompt)(?![\\p{L}])` +
     // A script that ends on a speaker's label waits for the model to speak the next line.
@@ -1091,7 +1088,9 @@ const ADDRESS = new RegExp(
  */
 const EN_ADDRESS =
   /(?<![\p{L}])(?:you (?:were|will|must|should|shall|have to|need to|cannot|can't|can no longer|may|are (?:now|no longer|not|free|going to|programmed|required|allowed|being|in|my|the))|(?:want|need|like|ask|asking|tell|telling|order|instruct) you to|(?:gave|given|told|taught|sent|instructed|programmed) you|you (?:received|got|were given|have been given)|your (?:operator|owner|creator|maker|configuration|config|setup|memory|instructions?|rules|guidelines|system|prompt|programming|training|creators?|developers?|polic(?:y|ies)|restrictions|filters|safety|previous|original|initial|hidden|task|role|job|purpose|answer|response|output|reply)|(?:do|did|can|could|would|will|are|were|have) you)(?![\p{L}])/u;
-const addressesModel = (t: string) => ADDRESS.test(t) || EN_ADDRESS.test(t);
+/** A command verb in capitals anywhere is shouted at the reader ("Wie heißt ... ANTWORTE IM STIL ..."). */
+const SHOUTED_COMMAND = new RegExp(`(?<![\\p{L}])(?:${COMMAND_VERBS.map((v) => v.toUpperCase()).join('|')})(?![\\p{L}])`, 'u');
+const addressesModel = (t: string, src: string) => ADDRESS.test(t) || EN_ADDRESS.test(t) || SHOUTED_COMMAND.test(src);
 /** Weight of the classifier alone in a text that does not address the model (see ADDRESS). */
 const UNADDRESSED_MODEL_WEIGHT = 0.4;
 
@@ -1259,7 +1258,7 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
     // A question about attacks and their defence, with no rule hit: the rules decide.
     else if (securityEducation(n.text)) modelWeight *= PERSONA_MODEL_WEIGHT;
   }
-  if (modelScore > 0 && !hits.length && !addressesModel(n.text)) modelWeight *= UNADDRESSED_MODEL_WEIGHT;
+  if (modelScore > 0 && !hits.length && !addressesModel(n.text, src)) modelWeight *= UNADDRESSED_MODEL_WEIGHT;
   let score = noisyOr([ruleScore, modelWeight * modelScore]);
   if (opts.decode !== false) {
     for (const blob of findEncodedBlobs(src)) {
