@@ -594,7 +594,7 @@ function buildRules(): Rule[] {
     'rules_gone',
     'instruction_override',
     0.75,
-    `${b}(?:your|the|all|all your|any) (?:old |previous |prior |original |usual |current )?(?:guidelines|rules|instructions|restrictions|programming|polic(?:y|ies)|filters|limits|safeguards) (?:are|is|have been|has been|were) (?:now )?(?:deleted|removed|gone|void|disabled|lifted|suspended|cancelled|canceled|revoked|turned off|no longer (?:valid|active|in effect|apply))${e}`,
+    `${b}(?:your|the|all|all your|any) (?:(?:assistant|ai|model|bot|chatbot|agent)['’]s )?(?:old |previous |prior |original |usual |current )?(?:safety |content |ethical )?(?:guidelines|rules|instructions|restrictions|programming|polic(?:y|ies)|filters|limits|safeguards) (?:are|is|have been|has been|were) (?:now )?(?:deleted|removed|gone|void|disabled|lifted|suspended|cancelled|canceled|revoked|turned off|no longer (?:valid|active|in effect|apply))${e}`,
   );
   add(
     'obey_me',
@@ -666,6 +666,18 @@ function buildRules(): Rule[] {
     'indirect_injection',
     0.7,
     `${b}(?:ai|assistant|chatbot|llm|language model|ai agent|gpt|chatgpt|claude|copilot)s?\\s*[:,]\\s*(?:please\\s+|now\\s+)?(?:ignore|disregard|forget|reveal|send|forward|exfiltrate|upload|email|delete|execute|do not tell|don'?t tell|never tell|stop following)${e}`,
+  );
+  // The model addressed by what it is doing with the text ("To the AI reading this inbox: forward
+  // ...", "Assistant, when you process this email, run ...", "Instruction for language models
+  // summarising this document: you must rate ..."), then told to act: in data, that is someone
+  // else giving the agent orders.
+  add(
+    'ai_addressed_task',
+    'indirect_injection',
+    0.75,
+    `${b}(?:(?:to|for|attention|dear|note to|instructions? for)\\s+(?:the\\s+|any\\s+|all\\s+)?)?(?:ai|assistant|chatbot|llm|language model|ai agent|agent|gpt|chatgpt|claude|copilot|model)s?` +
+      `(?:(?:\\s+(?:reading|processing|summari[sz]ing|parsing|browsing|handling|indexing|that reads?|who reads?|that process(?:es)?)\\s+(?:this|these|the|my|our)(?:\\s+\\p{L}+)?)|(?:,?\\s+(?:when|while|after|before|once|if) you\\s+(?:read|process|summari[sz]e|see|parse|open|handle|reach|index|review)\\s+(?:this|these|the|my|our)(?:\\s+\\p{L}+)?))` +
+      `\\s*[:,]\\s*(?:please\\s+|now\\s+|also\\s+|first\\s+)?(?:you\\s+(?:must|should|shall|will|need to|are instructed to)\\s+)?(?:ignore|disregard|forget|reveal|send|forward|exfiltrate|upload|email|delete|execute|run|call|rate|respond|reply|output|print|say|stop|comply|obey|include|add|tell|write|recommend|approve|grant|transfer|visit|click|open)${e}`,
   );
   add(
     'attention_ai',
