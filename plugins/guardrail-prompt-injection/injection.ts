@@ -19,7 +19,7 @@ import {
   type HashedModel,
   type LoadedModel,
 } from '../../lib/guardrails/classifier.ts';
-import { caesarShift, findReversedPassage, findShiftedPassage, reverseText } from './caesar.ts';
+import { caesarShift, findReversedPassage, findShiftedPassage, reverseText, reverseWords } from './caesar.ts';
 import {
   ABOUT_TOPIC,
   ARTEFACT_PLACE,
@@ -75,7 +75,12 @@ const gap = (n: number) => `(?:[\\s,]+[\\p{L}\\p{N}'’-]+){0,${n}}?`;
 
 const EN_VERBS = alt([
   'ignore',
+  'ignores',
   'ignoring',
+  'disregards',
+  'forgets',
+  'overrides',
+  'bypasses',
   'disregard',
   'forget',
   'skip',
@@ -1308,7 +1313,10 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
     // Text written backwards: read forwards and scored the same way.
     const reversed = shifted ? null : findReversedPassage(n.text);
     if (reversed) {
-      const inner = scoreInjection(reverseText(n.text), model, { decode: false, data: opts.data });
+      // Written backwards whole (".tpmorp metsys ruoy") or word by word ("erongI suoiverp"): both readings.
+      const whole = scoreInjection(reverseText(n.text), model, { decode: false, data: opts.data });
+      const byWord = scoreInjection(reverseWords(n.text), model, { decode: false, data: opts.data });
+      const inner = byWord.score > whole.score ? byWord : whole;
       if (inner.ruleScore > 0.3 || inner.score > 0.5) {
         const boosted = noisyOr([inner.score, 0.2]);
         const [s0, e0] = mapSpan(n, reversed.start, reversed.end, src);
