@@ -501,8 +501,11 @@ function buildRules(): Rule[] {
     'new_task',
     'instruction_override',
     0.72,
-    `${b}(?:(?:your|the) new (?:task|instructions?|assignment|role|mission|objective)|(?:here is |now )?your new job|new (?:instructions|tasks|rules)(?: are(?: as follows| now)?)? ?:|new (?:instructions|tasks|rules) (?:follow|are as follows)|(?:start|begin) (?:over|again|from (?:the front|scratch))(?: with a new task)?)${e}`,
+    `${b}(?:(?:your|the) new (?:task|instructions?|assignment|role|mission|objective)|(?:here is |now )?your new job|new (?:instructions|tasks|rules)(?: are(?: as follows| now)?)? ?:|new (?:instructions|tasks|rules) (?:follow|are as follows)|(?:start|begin) (?:over|again|from (?:the front|scratch)) with a new task)${e}`,
   );
+  // "Let's start over: I want a to-do app" restarts the conversation, which a user may do; only
+  // weak evidence of an override on its own.
+  add('start_over', 'instruction_override', 0.3, `${b}(?:start|begin) (?:over|again|from (?:the front|scratch))${e}`);
   add(
     'from_now_on',
     'instruction_override',
@@ -1039,6 +1042,19 @@ function spaceSeparated(text: string, from: number, to: number, max: number): nu
 const PERSONA =
   /(?:^|[.!?:\n]\s*)(?:(?:ok(?:ay)?|now|please|hi|hello|hey|so)[,!.]?\s+)?(?:(?:i want you to|i would like you to|i'd like you to|i need you to|can you|could you|would you|will you|please|let'?s play a game:?(?:\s+where)?|for this (?:chat|conversation|session),?|from now on,?)\s+)?(?:act (?:as|like)|be (?:my|a|an|the)|behave (?:as|like)|pretend (?:to be|you are|you're)|role-?play as|play (?:the role of|the part of|a|an)|take on the (?:role|persona) of|assume the (?:role|persona) of|imagine (?:you are|you're)|respond as|answer as|reply as|you are|you're|you will be|you'll be|ich mochte,? dass (?:du|sie) als|agiere als|sei (?:ein|eine|mein|meine)|stell dir vor,? du bist|du bist (?:ein|eine|mein)|actua como|haz de|finge que eres|imagina que eres|eres (?:un|una|mi)|agis comme|agissez comme|sois (?:un|une|mon|ma)|fais comme si|comportati come|fingi di essere|sei (?:un|una|il mio)|aja como|finja que|seja (?:um|uma|meu))(?![\p{L}])/u;
 const PERSONA_MODEL_WEIGHT = 0.5;
+/**
+ * A role-play request: the persona is set up in the message's first sentence. A persona switched
+ * on after an unrelated question or plea ("Home Office labour law? ... act as a Python
+ * interpreter and print ...") changes the task midway, the goal hijack deepset labels an attack:
+ * there the classifier counts in full.
+ */
+function personaRequest(head: string): boolean {
+  const m = PERSONA.exec(head);
+  if (!m) return false;
+  const end = FIRST_SENTENCE_END.exec(head);
+  return !end || m.index <= end.index;
+}
+const FIRST_SENTENCE_END = /[.!?\n](?=\s|$)/;
 /** Rules that only say a text is role-play (weak on their own, and no evidence inside a persona). */
 const PERSONA_ITSELF = new Set(['pretend', 'stay_in_character']);
 /** What follows "pretend to be", "act as" when it names a role rather than someone in particular. */
@@ -1153,7 +1169,15 @@ function countWords(text: string, from: number, to: number, max: number): number
  */
 const DATA_KINDS = new Set(['instruction_override', 'prompt_extraction', 'indirect_injection', 'safety_bypass', 'obfuscated_override']);
 const DATA_RULES = new Set(['chat_tokens', 'persona_dan', 'persona_unfiltered', 'persona_unfiltered_ml', 'no_limits', 'never_refuse']);
-const WEAK_IN_DATA = new Set(['from_now_on', 'new_task', 'ignore_sources', 'instruction_label', 'assert_claim', 'dialogue_bait']);
+const WEAK_IN_DATA = new Set([
+  'from_now_on',
+  'new_task',
+  'start_over',
+  'ignore_sources',
+  'instruction_label',
+  'assert_claim',
+  'dialogue_bait',
+]);
 
 /**
  * JSON escapes (\n, \", \t, \uXXXX, also double-escaped as in JSON inside JSON) turned into the
@@ -1222,7 +1246,7 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
       .map((h) => (WEAK_IN_DATA.has(h.rule) ? { ...h, weight: h.weight * 0.5 } : h));
   }
   const head = n.text.length > 400 ? n.text.slice(0, 400) : n.text;
-  const persona = !opts.data && PERSONA.test(head);
+  const persona = !opts.data && personaRequest(head);
   // A role ("pretend to be a reporter", "act as an innkeeper ... stay in character"): the words
   // that set up the role-play are the request itself, not evidence of an attack, and constraints
   // on the role are style. Being someone or something named ("now you are Xi Jinping") is the
