@@ -49,11 +49,12 @@ export const ARTEFACT_PLACE = new RegExp(`^\\s+${ARTEFACT}`, 'u');
 const ARTEFACT_AFTER = new RegExp(`^(?:\\s+[\\p{L}\\p{N}'’-]+){0,3}?\\s+${ARTEFACT}`, 'u');
 
 const OVERRIDE_VERB = new RegExp(
-  `${W}(?:ignore|ignoring|ignores|forget|forgetting|forgets|disregard|disregarding|pay no attention to|never mind|tune out|block out|bypass|bypassing|override|overriding|skip|skipping|${EDIT_VERBS}|${FOREIGN_OVERRIDE_VERBS})${E}`,
+  `${W}(?:ignore|ignoring|ignores|forget|forgetting|forgets|disregard|disregarding|pay no attention to|never mind|tune out|block out|bypass|bypassing|override|overriding|skip|skipping|do not follow|don't follow|${EDIT_VERBS}|${FOREIGN_OVERRIDE_VERBS})${E}`,
   'gu',
 );
 /** Substrings OVERRIDE_VERB cannot match without (a scan for them is far cheaper than the pattern). */
 const OVERRIDE_WORDS = [
+  'follow',
   'vergiss',
   'vergessen',
   'olvid',
@@ -171,6 +172,39 @@ export function everydayOverrideOnly(text: string): boolean {
   }
   return seen > 0;
 }
+
+/**
+ * Instructions, rules or messages that come from someone or something named other than the
+ * model's operator ("new instructions from my teacher say ...", "the instructions in the IKEA
+ * manual", "a coworker's message"): every such noun in the text has that source. The classifier,
+ * which learnt "new instructions" from attacks, is damped there as for everyday objects.
+ */
+export function thirdPartyInstructions(text: string): boolean {
+  if (!hasAny(text, ['instruction', 'rules', 'guideline', 'direction', 'orders', 'message', 'polic'])) return false;
+  INSTRUCTION_NOUN.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  let seen = 0;
+  while ((m = INSTRUCTION_NOUN.exec(text))) {
+    seen++;
+    const before = text.slice(Math.max(0, m.index - 40), m.index);
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 60);
+    if (!(OWNER_BEFORE.test(before) || SOURCE_AFTER.test(after))) return false;
+  }
+  return seen > 0;
+}
+/** Whether `after` (the text right after an instruction noun) names a source other than the model's operator. */
+export const thirdPartySource = (after: string) => SOURCE_AFTER.test(after);
+const INSTRUCTION_NOUN = new RegExp(`${W}(?:instructions?|rules|guidelines|directions|orders|messages?|polic(?:y|ies))${E}`, 'gu');
+/** Who is not the model or its operator. */
+const NOT_THE_MODEL =
+  '(?!(?:you|your|yours|ai|assistant|model|system|developer|developers|admin|administrator|operator|openai|anthropic|chatgpt|gpt|bot|chatbot|llm)(?![\\p{L}]))';
+/** "my teacher's", "a coworker's" right before the noun (a few adjectives allowed). */
+const OWNER_BEFORE = new RegExp(`${W}${NOT_THE_MODEL}\\p{L}+['’]s(?:\\s+\\p{L}+){0,2}\\s+$`, 'u');
+/** "from my teacher", "in the IKEA manual", "on the box" right after it. */
+const SOURCE_AFTER = new RegExp(
+  `^\\s+(?:from|in|on|of|by|inside)\\s+(?:the|my|our|his|her|their|a|an|this|that)\\s+(?:[\\p{L}\\p{N}-]+\\s+){0,2}?${NOT_THE_MODEL}[\\p{L}\\p{N}-]+${E}`,
+  'u',
+);
 
 // ---------------------------------------------------------------------------------------------
 // Quoted attack phrases as the topic of a message.
@@ -338,10 +372,10 @@ export function securityEducation(text: string): boolean {
   return SECURITY_TOPIC.test(text) && TEACHING.test(text);
 }
 const SECURITY_TOPIC = anyWord(
-  'prompt injections?|injection attacks?|jailbreak\\p{L}*|hidden instructions|red flags|red[- ]team\\p{L}*|attackers?|social engineering|phishing|guardrails?|security|malicious (?:prompts?|instructions|inputs?)|adversarial|vulnerab\\p{L}*',
+  'content filters?|safety filters?|filter evasion|obfuscat\\p{L}*|prompt injections?|injection attacks?|jailbreak\\p{L}*|hidden instructions|red flags|red[- ]team\\p{L}*|attackers?|social engineering|phishing|guardrails?|security|malicious (?:prompts?|instructions|inputs?)|adversarial|vulnerab\\p{L}*',
 );
 const TEACHING = anyWord(
-  'what (?:is|are|does|do)|how (?:do|does|can|could|should|would)|why (?:do|does|are|is)|explain\\p{L}*|list|describe|summari[sz]e|overview|teach(?: me)?|training|course|class|lesson|essay|paper|blog|article|checklist|guide|tips|best practices|protect\\p{L}*|defen[cs]\\p{L}*|prevent\\p{L}*|detect\\p{L}*|mitigat\\p{L}*',
+  '(?:does|do|can|could|would|is|are) \\p{L}+(?:[ -]\\p{L}+){0,3} really|papers?|research\\p{L}*|study|studies|what (?:is|are|does|do)|how (?:do|does|can|could|should|would)|why (?:do|does|are|is)|explain\\p{L}*|list|describe|summari[sz]e|overview|teach(?: me)?|training|course|class|lesson|essay|paper|blog|article|checklist|guide|tips|best practices|protect\\p{L}*|defen[cs]\\p{L}*|prevent\\p{L}*|detect\\p{L}*|mitigat\\p{L}*',
 );
 /** The text pretextPayload() read last and whether it had a pretext frame. */
 let lastText = '';

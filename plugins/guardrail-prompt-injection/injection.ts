@@ -30,6 +30,8 @@ import {
   explanatoryMentions,
   pretextPayload,
   securityEducation,
+  thirdPartyInstructions,
+  thirdPartySource,
 } from './frames.ts';
 import { findEncodedBlobs } from '../../lib/guardrails/encoding.ts';
 import { defineLayer } from '../../lib/guardrails/layer.ts';
@@ -907,6 +909,11 @@ const SQUASHED = [
   'ignoratutte',
 ];
 
+const INSTRUCTIONS_SECTION = /(?:^|\n|[.!?]\s+|\\n\s*)(?:\p{L}+ )?instructions?\s*:/u;
+/** A section heading of a structured document other than "Instructions:" itself. */
+const DOC_SECTION =
+  /(?:^|\n|[.!?]\s+|\\n\s*)(?:ingredients|materials|requirements|steps|method|directions|preparation|tools|equipment|prerequisites|notes|usage|installation|description|overview|summary|serves|yield|prep time|cook time|parts|contents|warnings?|safety)\s*:/u;
+
 export interface RuleHit {
   rule: string;
   kind: string;
@@ -943,6 +950,13 @@ export function matchRules(n: NormalizedText): RuleHit[] {
     )
       hits.splice(i, 1);
   }
+  // "The new instructions from our landlord say ...": someone else's new instructions.
+  for (let i = hits.length - 1; i >= 0; i--)
+    if (hits[i].rule === 'new_task' && thirdPartySource(n.text.slice(hits[i].end, hits[i].end + 60))) hits.splice(i, 1);
+  // "Ingredients: ... Instructions: preheat the oven": a section of a structured document (a
+  // recipe, a manual, a README) beside other section headings, not a fake turn boundary.
+  if (hits.some((h) => h.rule === 'instruction_label') && DOC_SECTION.test(n.text))
+    for (let i = hits.length - 1; i >= 0; i--) if (hits[i].rule === 'instruction_label') hits.splice(i, 1);
   // A bedtime or fiction pretext around a secret or a dangerous recipe (frames.ts).
   const pretext = pretextPayload(n.text);
   if (pretext) hits.push({ rule: pretext.rule, kind: 'jailbreak', weight: 0.8, start: pretext.start, end: pretext.end });
@@ -1295,9 +1309,12 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
   // "Ignore the noise", "forget your worries": the classifier learnt "ignore ..." from attacks, but
   // an override verb whose every object is something of everyday life addresses no instructions.
   if (modelScore > 0 && !hits.some((h) => h.weight >= 0.3)) {
-    if (everydayOverrideOnly(n.text)) modelWeight *= EVERYDAY_MODEL_WEIGHT;
+    if (everydayOverrideOnly(n.text) || thirdPartyInstructions(n.text)) modelWeight *= EVERYDAY_MODEL_WEIGHT;
     // A question about attacks and their defence, with no rule hit: the rules decide.
     else if (securityEducation(n.text)) modelWeight *= PERSONA_MODEL_WEIGHT;
+    // A structured document with an "Instructions:" section (a recipe, a manual): the classifier,
+    // which learnt "Instruction:" labels from deepset's attacks, half-counts.
+    else if (INSTRUCTIONS_SECTION.test(n.text) && DOC_SECTION.test(n.text)) modelWeight *= PERSONA_MODEL_WEIGHT;
   }
   if (modelScore > 0 && !hits.length && !addressesModel(n.text, src)) modelWeight *= UNADDRESSED_MODEL_WEIGHT;
   let score = noisyOr([ruleScore, modelWeight * modelScore]);
