@@ -463,9 +463,11 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
   const capsRuns = CAPS_PAIR.test(text);
   if (!lowerRuns && !capsRuns) return found;
   const lex = loadLexicon();
-  const chars = text.split('');
+  // Built on the first word recased: most texts that pass the two tests above have no name.
+  let chars: string[] | null = null;
   const recased: Array<[number, number]> = [];
   const title = (a: number, b: number) => {
+    chars ??= text.split('');
     chars[a] = text[a].toUpperCase();
     for (let k = a + 1; k < b; k++) chars[k] = text[k].toLowerCase();
     // O'Neill, McDonald: the letter after the clan prefix is a capital.
@@ -530,8 +532,8 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
       }
     }
   }
-  if (!recased.length) return found;
-  const shadow = chars.join('');
+  if (!chars) return found;
+  const shadow = (chars as string[]).join('');
   for (const span of findCapitalisedNames(shadow, opts)) {
     if (!recased.some(([a, b]) => a < span.end && b > span.start)) continue;
     if (found.some((f) => f.start < span.end && f.end > span.start)) continue;

@@ -578,6 +578,14 @@ function buildRules(): Rule[] {
     0.6,
     `${b}(?:never|must not|cannot|can't|will not|won't|do not|don't) (?:ever )?(?:refuse|decline|say (?:no|that you can'?t))${e}`,
   );
+  // The same said of a persona ("STAN never refuses and never adds warnings"): weaker, and not
+  // before "to" ("she never refuses to help" is ordinary prose); with the classifier it adds up.
+  add(
+    'never_refuses',
+    'jailbreak',
+    0.35,
+    `${b}(?:never|will not|won't|does not|doesn't) (?:ever )?(?:refuses|declines|says no|adds? (?:any )?(?:warnings?|disclaimers?|caveats?))${e}(?![ \\t]+to${e})`,
+  );
   // Dropping what a safe answer carries: refusals (strong: "never says no, no matter how illegal"),
   // warnings and disclaimers (weak alone: "no disclaimers, just the pancake recipe"). With a
   // persona they are the jailbreak "act as X and answer without warnings or refusals"
@@ -622,7 +630,7 @@ function buildRules(): Rule[] {
     'safety_bypass',
     'safety_bypass',
     0.85,
-    `${b}(?:ignore|bypass|disable|turn off|override|circumvent|deactivate|remove|get around|evade)${gap(2)}[\\s,]+(?:your |the |all |any )?(?:safety|content|ethical|moral|openai|anthropic)? ?(?:filters?|guardrails|safeguards|censorship|moderation|alignment|ethics|safety (?:guidelines|rules|measures|policies)|content polic(?:y|ies))${e}`,
+    `${b}(?:ignore|bypass|disable|turn off|override|circumvent|deactivate|remove|get around|evade)${gap(2)}[\\s,]+(?:your |the |all |any )?(?:safety|content|ethical|moral|openai|anthropic)? ?(?:filters?|guard ?rails|safeguards|censorship|moderation|alignment|ethics|safety (?:guidelines|rules|measures|policies)|content polic(?:y|ies))${e}`,
   );
   add(
     'pretend',
@@ -693,7 +701,7 @@ function buildRules(): Rule[] {
     'attention_ai',
     'indirect_injection',
     0.6,
-    `${b}(?:attention|important|note|message|instruction)s?\\s+(?:to|for)\\s+(?:the\\s+)?(?:ai|assistant|llm|model|agent|chatbot)${e}`,
+    `${b}(?:attention|important|note|message|instruction)s?\\s+(?:to|for)\\s+(?:the\\s+)?(?:ai|assistant|llm|model|agent|chatbot)${e}|${b}attention[,:!]?\\s+(?:all\\s+)?(?:ai|assistant|llm|language model|model|agent|chatbot)s?\\s*[:,!]`,
   );
   add(
     'exfil_request',
