@@ -1074,7 +1074,8 @@ function personaRequest(head: string): boolean {
   const m = PERSONA.exec(head);
   if (!m) return false;
   const end = FIRST_SENTENCE_END.exec(head);
-  return !end || m.index <= end.index;
+  // (A match that starts at the first sentence's closing mark is the next sentence's persona.)
+  return !end || m.index < end.index;
 }
 const FIRST_SENTENCE_END = /[.!?\n](?=\s|$)/;
 /** Rules that only say a text is role-play (weak on their own, and no evidence inside a persona). */
