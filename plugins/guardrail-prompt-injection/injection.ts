@@ -33,6 +33,7 @@ import {
   thirdPartyInstructions,
   thirdPartySource,
 } from './frames.ts';
+import { exfiltration, harmfulRoleplay, liberationAndAuthority, pastedDocumentStart, transformExtraction } from './agent-abuse.ts';
 import { findEncodedBlobs } from '../../lib/guardrails/encoding.ts';
 import { defineLayer } from '../../lib/guardrails/layer.ts';
 import {
@@ -330,7 +331,12 @@ const WORLD_OVERRIDES: Array<[string, string[], string[], boolean]> = [
     true,
   ],
   ['ha', ['yi watsi da', 'manta da', 'kada ka bi', 'ka manta'], ['umarni', 'dokoki', "ka'idoji", 'kaidoji'], true],
-  ['yo', ['foju fo', 'gbagbe', 'ma tele', 'pa ti'], ['ilana', 'ase', 'ofin', 'itonisona'], true],
+  [
+    'yo',
+    ['foju fo', 'gbagbe', 'ma tele', 'pa ti', 'ko si mo', 'ko wulo mo', 'ko kan mo', 'ti pari'],
+    ['ilana', 'ase', 'ofin', 'itonisona', 'itosona'],
+    true,
+  ],
   ['ig', ['leghara', 'chefuo', 'echefula', 'agbasoro'], ['ntuziaka', 'iwu', 'ntuzi'], true],
   ['zu', ['ziba', 'ungazinaki', 'khohlwa', 'ungayinaki', 'ungalandeli'], ['imiyalelo', 'imiyalo', 'imithetho'], true],
   ['xh', ['ungayihoyi', 'ungazihoyi', 'libala', 'lityala'], ['imiyalelo', 'imithetho'], true],
@@ -338,8 +344,31 @@ const WORLD_OVERRIDES: Array<[string, string[], string[], boolean]> = [
   ['am', ['ችላ በል', 'ችላ በሉ', 'ችላ', 'እርሳ', 'እርሱ'], ['መመሪያ', 'ትዕዛዝ', 'ህጎች', 'ሕጎች'], true],
   [
     'cy',
-    ['anwybydda', 'anwybyddwch', 'anwybyddu', 'anghofia', 'anghofiwch', 'diystyra', 'diystyrwch'],
-    ['cyfarwyddyd', 'cyfarwyddiadau', 'gorchmynion', 'gorchymyn', 'rheolau'],
+    [
+      'anwybydda',
+      'anwybyddwch',
+      'anwybyddu',
+      'anghofia',
+      'anghofiwch',
+      'diystyra',
+      'diystyrwch',
+      'berthnasol mwyach',
+      'berthnasol bellach',
+      'ddilys mwyach',
+    ],
+    // With the soft and nasal mutations ("yr holl gyfarwyddiadau", "fy nghyfarwyddiadau").
+    [
+      'cyfarwyddyd',
+      'cyfarwyddiadau',
+      'gyfarwyddiadau',
+      'nghyfarwyddiadau',
+      'chyfarwyddiadau',
+      'gorchmynion',
+      'orchmynion',
+      'gorchymyn',
+      'rheolau',
+      'reolau',
+    ],
     true,
   ],
   ['ga', ['dean neamhaird', 'deanaigi neamhaird', 'dearmad', 'na lean'], ['treoracha', 'treoir', 'orduithe', 'rialacha'], true],
@@ -457,6 +486,13 @@ const WORLD_EXTRACT: Array<[string, string[], string[], boolean]> = [
     true,
   ],
   [
+    'cy',
+    ['cyfarwyddiadau cyfrinachol', 'cyfarwyddiadau cudd', 'anogwr (?:y )?system', 'cyfarwyddiadau (?:y )?system'],
+    ['dy', 'eich', 'dangos', 'dywed', 'datgela', 'datgelwch'],
+    true,
+  ],
+  ['yo', ['itonisona (?:ikoko|asiri)', 'itosona (?:ikoko|asiri)', 'ilana (?:ikoko|asiri)'], ['re', 'yin', 'fi', 'so', 'han'], true],
+  [
     'sw',
     ['maelekezo (?:yako |zako )?ya mfumo', 'maagizo (?:yako |zako )?ya mfumo', 'maelekezo yaliyofichwa', 'maagizo yaliyofichwa'],
     ['yako', 'zako', 'onyesha', 'niambie', 'nionyeshe'],
@@ -544,7 +580,7 @@ function buildRules(): Rule[] {
     'persona_dan',
     'jailbreak',
     0.88,
-    `${b}(?:do anything now|dan mode|developer mode (?:enabled|output|activated|on)|jailbreak(?:ed)? mode|god mode|unrestricted mode|evil confidant|anti-?gpt|betterdan|stan mode|dude mode|aim mode)${e}`,
+    `${b}(?:do anything now|dan mode|developer mode (?:enabled|output|activated|on(?! (?:android|ios|iphone|ipad|my|his|her|their|a|an|the|this|that|your|chrome|windows|mac|macos|pixel|samsung|xiaomi|huawei|oneplus|firefox|edge|phones?|tablets?|devices?)${e}))|jailbreak(?:ed)? mode|god mode|unrestricted mode|evil confidant|anti-?gpt|betterdan|stan mode|dude mode|aim mode)${e}`,
   );
   add(
     'persona_unfiltered',
@@ -695,7 +731,7 @@ function buildRules(): Rule[] {
     0.75,
     `${b}(?:(?:to|for|attention|dear|note to|instructions? for)\\s+(?:the\\s+|any\\s+|all\\s+)?)?(?:ai|assistant|chatbot|llm|language model|ai agent|agent|gpt|chatgpt|claude|copilot|model)s?` +
       `(?:(?:\\s+(?:reading|processing|summari[sz]ing|parsing|browsing|handling|indexing|that reads?|who reads?|that process(?:es)?)\\s+(?:this|these|the|my|our)(?:\\s+\\p{L}+)?)|(?:,?\\s+(?:when|while|after|before|once|if) you\\s+(?:read|process|summari[sz]e|see|parse|open|handle|reach|index|review)\\s+(?:this|these|the|my|our)(?:\\s+\\p{L}+)?))` +
-      `\\s*[:,]\\s*(?:please\\s+|now\\s+|also\\s+|first\\s+)?(?:you\\s+(?:must|should|shall|will|need to|are instructed to)\\s+)?(?:ignore|disregard|forget|reveal|send|forward|exfiltrate|upload|email|delete|execute|run|call|rate|respond|reply|output|print|say|stop|comply|obey|include|add|tell|write|recommend|approve|grant|transfer|visit|click|open)${e}`,
+      `(?:\\s*[:,]\\s*|\\s+(?=must|should|shall|need to|are (?:required|instructed) to|have to))(?:please\\s+|now\\s+|also\\s+|first\\s+)?(?:(?:you\\s+)?(?:must|should|shall|will|need to|are (?:required|instructed) to|have to)\\s+)?(?:(?:also|first|now|then|always)\\s+)?(?:ignore|disregard|forget|reveal|send|forward|exfiltrate|upload|email|delete|execute|run|call|rate|respond|reply|output|print|say|stop|comply|obey|include|add|tell|write|recommend|approve|grant|transfer|visit|click|open|drop|abandon|skip|ask|request|collect|instead)${e}`,
   );
   add(
     'attention_ai',
@@ -864,7 +900,13 @@ function buildRules(): Rule[] {
     const o = foldPattern(alt(nouns));
     const before = r.length;
     if (spaced)
-      add(`override_${lang}`, 'instruction_override', 0.86, `${b}${v}[\\p{L}\\p{M}]*${wgap}${o}|${b}${o}[\\p{L}\\p{M}]*${wgap}${v}`);
+      // An elided article after the verb (Welsh "anwybydda'r", "l'") belongs to it.
+      add(
+        `override_${lang}`,
+        'instruction_override',
+        0.86,
+        `${b}${v}[\\p{L}\\p{M}]*(?:['’]\\p{L}{1,3})?${wgap}${o}|${b}${o}[\\p{L}\\p{M}]*${wgap}${v}`,
+      );
     else add(`override_${lang}`, 'instruction_override', 0.86, `${v}.{0,10}?${o}|${o}.{0,10}?${v}`);
     for (let k = before; k < r.length; k++) r[k].world = true;
   }
@@ -922,6 +964,9 @@ const INSTRUCTIONS_SECTION = /(?:^|\n|[.!?]\s+|\\n\s*)(?:\p{L}+ )?instructions?\
 const DOC_SECTION =
   /(?:^|\n|[.!?]\s+|\\n\s*)(?:ingredients|materials|requirements|steps|method|directions|preparation|tools|equipment|prerequisites|notes|usage|installation|description|overview|summary|serves|yield|prep time|cook time|parts|contents|warnings?|safety)\s*:/u;
 
+const GAME =
+  /(?<![\p{L}])(?:cheats?|cheat codes?|video games?|games?|gameplay|levels?|players?|achievements?|console commands?|mods?|speedrun\p{L}*|walkthrough)(?![\p{L}])/u;
+
 export interface RuleHit {
   rule: string;
   kind: string;
@@ -968,6 +1013,20 @@ export function matchRules(n: NormalizedText): RuleHit[] {
   // A bedtime or fiction pretext around a secret or a dangerous recipe (frames.ts).
   const pretext = pretextPayload(n.text);
   if (pretext) hits.push({ rule: pretext.rule, kind: 'jailbreak', weight: 0.8, start: pretext.start, end: pretext.end });
+  // Attacks on an agent (agent-abuse.ts): exfiltration, liberation personas, rules declared void,
+  // spoofed authority, extraction by transformation, harmful role-play.
+  const exfil = exfiltration(n.text);
+  if (exfil) hits.push(exfil);
+  hits.push(...liberationAndAuthority(n.text));
+  const transform = transformExtraction(n.text);
+  if (transform) hits.push(transform);
+  const harm = harmfulRoleplay(n.text);
+  if (harm) hits.push(harm);
+  // "Cheat codes: IDDQD for god mode", "developer mode" in a game: a game's setting, not a persona.
+  if (GAME.test(n.text))
+    for (let i = hits.length - 1; i >= 0; i--)
+      if (hits[i].rule === 'persona_dan' && /^(?:god|developer|debug) mode/.test(n.text.slice(hits[i].start, hits[i].end)))
+        hits.splice(i, 1);
   // A persona whose point is to answer without refusals or warnings.
   const dropped = hits.find((h) => h.rule === 'drop_refusals' || h.rule === 'drop_warnings');
   if (dropped && PERSONA.test(n.text))
@@ -1190,7 +1249,14 @@ function countWords(text: string, from: number, to: number, max: number): number
  * the classifier alone are not enough there: a README documents commands, a report quotes
  * findings, and neither is an instruction to the model.
  */
-const DATA_KINDS = new Set(['instruction_override', 'prompt_extraction', 'indirect_injection', 'safety_bypass', 'obfuscated_override']);
+const DATA_KINDS = new Set([
+  'instruction_override',
+  'prompt_extraction',
+  'indirect_injection',
+  'safety_bypass',
+  'obfuscated_override',
+  'exfiltration',
+]);
 const DATA_RULES = new Set(['chat_tokens', 'persona_dan', 'persona_unfiltered', 'persona_unfiltered_ml', 'no_limits', 'never_refuse']);
 const WEAK_IN_DATA = new Set([
   'from_now_on',
@@ -1208,6 +1274,27 @@ const WEAK_IN_DATA = new Set([
  * is usually a JSON document, and the sentence and quote structure of the text inside it should
  * count, not its escaping.
  */
+/**
+ * An override said of other people in data ("writers should ignore outdated rules", "the board
+ * decided to override the vendor's default policy", "ignore any instruction from unauthorised
+ * personnel", "the new instructions supersede ..."): a document's statement, not an order to the
+ * model.
+ */
+const OTHERS_SUBJECT = new RegExp(
+  `(?<![\\p{L}])(?!(?:you|ai|assistants?|models?|llms?|agents?|bots?|chatbots?|gpt)(?![\\p{L}]))\\p{L}{2,}(?:['’]s)? (?:should|must|may|can|will|shall|need to|needs to|have to|has to|decided to|agreed to|voted to|chose to|plans? to|planned to|(?:is|are) (?:allowed|expected|required) to)(?: not)?(?: \\p{L}+)? ?$`,
+  'u',
+);
+const OTHERS_SOURCE = new RegExp(
+  `^\\s+(?:from|by|issued by|given by)\\s+(?:(?:the|my|our|his|her|their|a|an|this|that|any|other|unauthori[sz]ed|unknown|external|non-staff)\\s+){0,2}(?!(?:you|your|the user|me|us)(?![\\p{L}]))\\p{L}+`,
+  'u',
+);
+function aboutOthers(text: string, h: RuleHit): boolean {
+  if (OTHERS_SUBJECT.test(text.slice(Math.max(0, h.start - 60), h.start))) return true;
+  if (OTHERS_SOURCE.test(text.slice(h.end, h.end + 60))) return true;
+  // "The new instructions supersede ...": the subject of a statement, not "your new task:".
+  return h.rule === 'new_task' && text.startsWith('the new', h.start) && !/^\s*:/.test(text.slice(h.end, h.end + 3));
+}
+
 const JSON_ESCAPE = /\\+(?:[nrt"]|u[0-9a-fA-F]{4})/g;
 export function unescapeInPlace(text: string): string {
   if (text.indexOf('\\') < 0) return text;
@@ -1248,9 +1335,23 @@ export interface ScoreOptions {
   obfuscationWeight?: number;
   /** Score as data the agent reads (tool results), not as the user's own request. */
   data?: boolean;
+  /** Already split into a request and a pasted document (internal). */
+  inDocument?: boolean;
+  /** The pasted document itself (internal): its section labels and statements about others do not count. */
+  documentBody?: boolean;
 }
 
 export function scoreInjection(text: string, model: LoadedModel | null, opts: ScoreOptions = {}): InjectionScore {
+  // A request to summarise/rewrite/format the text that follows: the request is the user's, the
+  // pasted document is data handed over (scored like a tool result, offsets kept by blanking).
+  if (!opts.data && !opts.inDocument) {
+    const ds = pastedDocumentStart(text);
+    if (ds > 0) {
+      const request = scoreInjection(text.slice(0, ds), model, { ...opts, inDocument: true });
+      const body = scoreInjection(' '.repeat(ds) + text.slice(ds), model, { ...opts, inDocument: true, documentBody: true });
+      return body.score > request.score ? body : request;
+    }
+  }
   const src = opts.data ? unescapeInPlace(text) : text;
   const n = normalizeForMatching(src);
   let hits = matchRules(n);
@@ -1266,8 +1367,16 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
     hits = hits
       .filter((h) => DATA_KINDS.has(h.kind) || DATA_RULES.has(h.rule))
       .filter((h) => !quoted.some(([a, z]) => h.start >= a && h.end <= z))
-      .map((h) => (WEAK_IN_DATA.has(h.rule) ? { ...h, weight: h.weight * 0.5 } : h));
+      .map((h) => (WEAK_IN_DATA.has(h.rule) ? { ...h, weight: h.weight * 0.5 } : h))
+      .filter((h) => !(h.kind === 'instruction_override' && aboutOthers(n.text, h)));
   }
+  // A pasted document: orders in it addressed to the model still count (an injection hidden in
+  // the text to translate), its own "Instructions:" headings and statements about what other
+  // people should ignore or override do not.
+  if (opts.documentBody && hits.length)
+    hits = hits
+      .filter((h) => h.rule !== 'instruction_label' && !(h.kind === 'instruction_override' && aboutOthers(n.text, h)))
+      .map((h) => (WEAK_IN_DATA.has(h.rule) ? { ...h, weight: h.weight * 0.5 } : h));
   const head = n.text.length > 400 ? n.text.slice(0, 400) : n.text;
   const persona = !opts.data && personaRequest(head);
   // A role ("pretend to be a reporter", "act as an innkeeper ... stay in character"): the words
@@ -1326,6 +1435,9 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
     else if (INSTRUCTIONS_SECTION.test(n.text) && DOC_SECTION.test(n.text)) modelWeight *= PERSONA_MODEL_WEIGHT;
   }
   if (modelScore > 0 && !hits.length && !addressesModel(n.text, src)) modelWeight *= UNADDRESSED_MODEL_WEIGHT;
+  // The request in front of a pasted document ("Can you tidy up these lab safety instructions?")
+  // names the document it works on: the rules decide, the classifier half-counts.
+  if (opts.inDocument && !opts.data) modelWeight *= PERSONA_MODEL_WEIGHT;
   let score = noisyOr([ruleScore, modelWeight * modelScore]);
   if (opts.decode !== false) {
     for (const blob of findEncodedBlobs(src)) {
