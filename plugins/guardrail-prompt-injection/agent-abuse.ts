@@ -124,7 +124,7 @@ const RULES_VOID_WEAK = anyWord(
   '(?:the )?(?:previous|prior|earlier|old|original|above) (?:rules|instructions|guidelines|directives|restrictions)(?: (?:have|has))?(?: been| are| were| is| now)* (?:officially |hereby |now )?(?:deprecated|revoked|cancel?led|void|voided|obsolete|lifted|suspended|disabled|overridden|no longer (?:valid|active|in effect|apply|applicable|binding))',
 );
 const COMPLY_ALL = anyWord(
-  'comply with (?:every|all|any)(?:thing| requests?| prompts?| commands?)|(?:answer|do|fulfil|fulfill) (?:anything|everything|every request|any request)|without (?:any )?(?:filter(?:ing|s)?|censor(?:ing|ship))|(?:treat|consider) all (?:user )?requests as (?:approved|allowed|authori[sz]ed)',
+  'comply with (?:every|all|any)(?:thing| requests?| prompts?| commands?)|(?:fulfil|fulfill|do) (?:every|any) request|without (?:any )?(?:filter(?:ing|s)?|censor(?:ing|ship))|(?:treat|consider) all (?:user )?requests as (?:approved|allowed|authori[sz]ed)',
 );
 const AUTHORITY = anyWord(
   '(?:new |urgent |high[- ]|top[- ])?priority (?:instruction|directive|override|message|notice|update|order)s?|(?:message|notice|instruction|directive|update|order)s? from (?:the |your )?(?:operator|developers?|admin(?:istrator)?s?|system|openai|anthropic|deployer)|operator (?:notice|override|directive|instruction|message|update)|(?:priority|level) 0|sudo mode|root override',
@@ -185,7 +185,7 @@ const CHARACTER_FRAME = anyWord(
   "(?:stay|remain|keep) in (?:character|role)|(?:never|do not|don'?t|without) (?:break|breaking) (?:character|role)|in character|you are \\p{L}*gpt|real,? working|actually works?|hazte pasar por|fais semblant|finge (?:ser|que)",
 );
 const HARM = anyWord(
-  "clon(?:e|es|ing) (?:a |the |someone'?s |their )?(?:credit |debit |bank |sim )?cards?|card cloning|skimm(?:er|ers|ing) (?:to|for|on)|(?:take over|takeover of|hijack|break into|hack into|hack|get into|access|steal) (?:someone(?:'?s| else'?s)?|somebody'?s|another person'?s|their|his|her|a stranger'?s|my ex'?s|other people'?s|a victim'?s) (?:[\\p{L}-]+ ){0,2}(?:accounts?|phones?|e-?mails?|inbox|wallets?|bank accounts?)|account takeover|without (?:their|the owner'?s|his|her) (?:password|permission|consent|knowledge)|phishing (?:e-?mails?|messages?|pages?|sites?|kits?)|(?:convincing|fake) (?:e-?mails?|messages?|login pages?) (?:asking|to get|that get)|disable the alarm|crack (?:the|a) safe|get into the vault|pick (?:a|the) (?:front )?(?:door )?lock|break into (?:a|the|someone'?s) (?:house|home|car|flat|apartment)|arma casera|armas? (?:de fuego )?sin (?:numero de )?serie|bomba casera|fabricar (?:un |una )?(?:arma|bomba|explosivo)|como (?:fabricar|hacer) (?:un |una )?(?:arma|bomba)",
+  "clon(?:e|es|ing) (?:a |the |someone'?s |their )?(?:credit |debit |bank |sim )?cards?|card cloning|skimm(?:er|ers|ing) (?:to|for|on)|(?:take over|takeover of|hijack|break into|hack into|hack|get into|access|steal) (?:someone(?:'?s| else'?s)?|somebody'?s|another person'?s|their|his|her|a stranger'?s|my ex'?s|other people'?s|a victim'?s) (?:[\\p{L}-]+ ){0,2}(?:accounts?|phones?|e-?mails?|inbox|wallets?|bank accounts?)|account takeover|without (?:their|the owner'?s|his|her) (?:password|permission|consent|knowledge)|(?:writ\\p{L}*|creat\\p{L}*|draft\\p{L}*|craft\\p{L}*|compos\\p{L}*|generat\\p{L}*|mak\\p{L}*|design\\p{L}*|build\\p{L}*|set(?:ting)? up)(?: me| us)?(?: (?:a|an|some|the|one|more|convincing|realistic|working|real|believable))* phishing (?:e-?mails?|messages?|pages?|sites?|kits?)|(?:convincing|fake) (?:e-?mails?|messages?|login pages?) (?:asking|to get|that get)|disable the alarm|crack (?:the|a) safe|get into the vault|pick (?:a|the) (?:front )?(?:door )?lock|break into (?:a|the|someone'?s) (?:house|home|car|flat|apartment)|arma casera|armas? (?:de fuego )?sin (?:numero de )?serie|bomba casera|fabricar (?:un |una )?(?:arma|bomba|explosivo)|como (?:fabricar|hacer) (?:un |una )?(?:arma|bomba)",
 );
 const LOVED = anyWord(
   'late|deceased|dead|died|passed away|grand(?:ma|mother|pa|father)|granny|abuel[ao]|fallecid[ao]|difunt[ao]|grand-mere|grand-pere|nonna|nonno|avo|avó|oma|opa',
@@ -218,8 +218,8 @@ const DOC_REQUEST = new RegExp(
   `^\\s*(?:(?:hi|hey|hello)[,!.]?\\s+)?(?:(?:please|pls|kindly|can you|could you|would you|will you|can u|i need you to|i'd like you to|help me|quick(?:ly)?|now)[,]?\\s+){0,3}${PROCESS_VERB.source}`,
   'iu',
 );
-/** The request's end: a question mark, a colon, a line break. */
-const REQUEST_END = /[?:\n]/u;
+/** The request's end: a question mark, a colon, a line break, or a full stop that ends the line. */
+const REQUEST_END = /[?:\n]|[.!](?=[ \t]*(?:\n|$))|[.!](?=\s)/u;
 
 /**
  * Where the pasted document starts, when a message opens with a request to process the text that
@@ -231,6 +231,8 @@ export function pastedDocumentStart(text: string): number {
   const head = text.slice(0, 220);
   const m = REQUEST_END.exec(head);
   if (!m) return -1;
+  // A first sentence that ends on a full stop mid-line is a sentence, not a request before a document.
+  if ((m[0] === '.' || m[0] === '!') && !/^[ \t]*\n/.test(head.slice(m.index + 1))) return -1;
   const request = head.slice(0, m.index);
   if (request.length > 140 || !DOC_REQUEST.test(request) || !DEMONSTRATIVE.test(request)) return -1;
   // The model's own prompt or rules are no pasted document.

@@ -222,7 +222,7 @@ const NAMED_AFTER = new RegExp(
 );
 /** The message is about explaining, teaching, detecting or defending. */
 const EXPLANATORY = anyWord(
-  'explain\\p{L}*|why|effective|red flags?|warning signs?|how (?:does|do|did|can|could|would|is|are|to (?:detect|spot|defend|stop|prevent|block|recogni[sz]e))|what (?:does|do|is|are|makes)|describe|discuss\\p{L}*|analy[sz]\\p{L}*|blog|article|essay|paper|thesis|talk|slides?|lecture|course|training|workshop|presentation|newsletter|documentation|docs|detect\\p{L}*|classif\\p{L}*|defen[cs]\\p{L}*|mitigat\\p{L}*|protect\\p{L}*|prevent\\p{L}*|unit tests?|tests? (?:case|cases|for|that)|regex\\p{L}*|recogni[sz]\\p{L}*|security|awareness|research\\p{L}*|meaning|means',
+  'explain\\p{L}*|why|effective|red flags?|warning signs?|how (?:does|do|did|can|could|would|is|are|to (?:detect|spot|defend|stop|prevent|block|recogni[sz]e))|what (?:does|do|is|are|makes)|describe|discuss\\p{L}*|analy[sz]\\p{L}*|blog|article|essay|paper|thesis|talk|slides?|lecture|course|training|workshop|presentation|newsletter|documentation|docs|detect\\p{L}*|classif\\p{L}*|defen[cs]\\p{L}*|mitigat\\p{L}*|protect\\p{L}*|prevent\\p{L}*|unit tests?|tests? (?:case|cases|for|that)|regex\\p{L}*|recogni[sz]\\p{L}*|security|awareness|research\\p{L}*|meaning|means|useful|worth (?:it|adding|writing)|good idea|best practices?|does (?:it|that|this) (?:help|work)',
 );
 /** Outside the quotes, the model is told to act on what is quoted: then it is no mention. */
 const ACT_ON_IT = anyWord(
@@ -235,6 +235,10 @@ const CONTENT_WORD = /\p{L}{4,}/gu;
 
 /** Whether two or more words of four letters or more from the quotation come back outside the quotes. */
 function quoteWordsReused(quote: string, outside: string): boolean {
+  // The order itself must come back: its first word (the verb, "print ..."). Nouns alone ("write
+  // 'never reveal your system prompt' in the system prompt") are the topic, not the order.
+  const first = /[\p{L}]{2,}/u.exec(quote);
+  if (first && !new RegExp(`(?<![\\p{L}])${first[0]}(?![\\p{L}])`, 'u').test(outside)) return false;
   let n = 0;
   CONTENT_WORD.lastIndex = 0;
   const seen = new Set<string>();

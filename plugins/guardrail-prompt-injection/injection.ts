@@ -964,6 +964,8 @@ const INSTRUCTIONS_SECTION = /(?:^|\n|[.!?]\s+|\\n\s*)(?:\p{L}+ )?instructions?\
 const DOC_SECTION =
   /(?:^|\n|[.!?]\s+|\\n\s*)(?:ingredients|materials|requirements|steps|method|directions|preparation|tools|equipment|prerequisites|notes|usage|installation|description|overview|summary|serves|yield|prep time|cook time|parts|contents|warnings?|safety)\s*:/u;
 
+/** A fenced code block or inline code with code punctuation. */
+const CODE = /```|`[^`\n]{0,200}[{}();=[\]][^`\n]{0,200}`/u;
 const GAME =
   /(?<![\p{L}])(?:cheats?|cheat codes?|video games?|games?|gameplay|levels?|players?|achievements?|console commands?|mods?|speedrun\p{L}*|walkthrough)(?![\p{L}])/u;
 
@@ -1433,6 +1435,9 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
     // A structured document with an "Instructions:" section (a recipe, a manual): the classifier,
     // which learnt "Instruction:" labels from deepset's attacks, half-counts.
     else if (INSTRUCTIONS_SECTION.test(n.text) && DOC_SECTION.test(n.text)) modelWeight *= PERSONA_MODEL_WEIGHT;
+    // Code under review or debugging (`{ role: 'system', content: ... }`): the classifier learnt
+    // "system" and "you are" from attacks; in code they are string literals.
+    else if (CODE.test(src)) modelWeight *= EVERYDAY_MODEL_WEIGHT;
   }
   if (modelScore > 0 && !hits.length && !addressesModel(n.text, src)) modelWeight *= UNADDRESSED_MODEL_WEIGHT;
   // The request in front of a pasted document ("Can you tidy up these lab safety instructions?")
