@@ -52,7 +52,7 @@ const SENSITIVE = new RegExp(
 );
 /** Somewhere outside: a URL, an e-mail address, an IP, a host with a TLD, a webhook or paste site, or every link the model writes. */
 const DEST =
-  /(?:https?:\/\/|www\.|[\w.+-]+@[\w-]+\.[\w.-]+|(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?![\d.])|(?<![\p{L}\p{N}@])[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|co|xyz|site|app|dev|info|biz|ru|cn|tk|me|de|fr|br|es|it|pt|link|online|top)(?:[/:]|(?![\p{L}\p{N}]))|(?<![\p{L}])(?:webhooks?|pastebin|requestbin|ngrok|(?:my|an?|our|their|external|remote|outside) (?:server|endpoint|webhook|inbox|bucket)|(?:every|each|all) (?:links?|urls?|image urls?)|meu servidor|mi servidor|mon serveur|meinen server|mio server)(?![\p{L}]))/u;
+  /(?:https?:\/\/|www\.|[\w.+-]+@[\w-]+\.[\w.-]+|(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?![\d.])|(?<![\p{L}\p{N}@])[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?!(?:json|ya?ml|txt|exe|md|js|ts|py|env|sh|log|csv|pdf|docx?|xlsx?|zip|tar|gz|png|jpe?g|gif|svg|html?|css|ini|toml|conf|cfg|key|pem|pub|rs|go|java|sql|db|bak|lock|yml|xml|rb|php|c|h|cpp)(?![\p{L}\p{N}]))[a-z]{2,12}(?:[/:]|(?![\p{L}\p{N}.]))|(?<![\p{L}])(?:webhooks?|pastebin|requestbin|ngrok|(?:my|an?|our|their|external|remote|outside) (?:server|endpoint|webhook|inbox|bucket)|(?:every|each|all) (?:links?|urls?|image urls?)|meu servidor|mi servidor|mon serveur|meinen server|mio server)(?![\p{L}]))/u;
 /** Hiding it from the person the agent works for. */
 const COVERT = new RegExp(
   `${W}(?:quietly|silently|secretly|covertly|discreetly|invisibl[ey]|hidden pixel|tracking pixel|(?:do not|don'?t|never|without) (?:tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|let)(?: (?:the user|them|him|her|anyone|the owner|the person))?(?: (?:about|know|of))?|(?:not|nothing) (?:mention|say|tell)\\w*|keep (?:it|this|that) (?:out of|secret|hidden|from)|without (?:the user|them|the owner|anyone) (?:knowing|noticing|seeing)|as if nothing happened|in the background|` +
@@ -63,7 +63,7 @@ const COVERT = new RegExp(
 const SHELL_PIPE =
   /(?<![\p{L}])(?:printenv|env|set|history|cat [^|\n]{0,60}(?:\.env|id_rsa|id_ed25519|\.ssh|credentials|\.aws|passwd|shadow|secret|token|\.npmrc|\.netrc|config))[^|\n]{0,40}\|\s*(?:base64[^|\n]{0,20}\|\s*)?(?:curl|wget|nc|ncat|netcat|socat|telnet|ssh|mail|sendmail)(?![\p{L}])/u;
 /** A markdown image or link whose URL carries a query (the data rides in it). */
-const MD_QUERY_URL = /!?\[[^\]\n]{0,80}\]\(\s*https?:\/\/[^)\s]{1,200}[?&][\w-]{1,30}=[^)\s]*\)/u;
+const MD_QUERY_URL = /!?\[[^\]\n]{0,80}\]\(\s*https?:\/\/[^)\s]{1,200}[?&][\w-]{1,30}=[^)\n]{0,120}\)/u;
 /** What says the query is filled with something from the conversation. */
 const FILLED =
   /(?:<[^>\n]{1,40}>|\{[^}\n]{1,40}\}|\$\w+|replac\w+|followed by|fill(?:ed)? in|substitut\w+|encoded|base64|append\w*|the user'?s|the session|the token|the last|the conversation|the chat)/u;
@@ -163,7 +163,7 @@ export function liberationAndAuthority(text: string): AgentHit[] {
 // Extraction by transformation.
 
 const TRANSFORM_EXTRACT = anyWord(
-  '(?:translate|convert|encode|rewrite|re-?format|format|put|render|dump|seriali[sz]e|print|output|paste|express|paraphrase|complete|restate|turn|write out|spell out|show|list|wrap|reproduce|repeat|quote|copy|base64|rot13|hex)' +
+  '(?:translate|convert|encode|rewrite|finish|continue|fill in|end|re-?format|format|put|render|dump|seriali[sz]e|print|output|paste|express|paraphrase|complete|restate|turn|write out|spell out|show|list|wrap|reproduce|repeat|quote|copy|base64|rot13|hex)' +
     "(?:[\\s,]+[\\p{L}\\p{N}'’-]+){0,6}?[\\s,]+" +
     '(?:your (?:(?:full|entire|whole|complete|exact|actual|real|original|initial|hidden|secret|underlying|internal|verbatim|first|very first|own) )*(?:system (?:prompt|message|instructions)|instructions|prompt|guidelines|directives|configuration|rules|pre-?prompt)|the (?:(?:full|entire|whole|complete|exact|actual|real|original|initial|hidden|secret|underlying|internal) )+(?:system (?:prompt|message|instructions)|instructions|prompt|guidelines|directives)|the (?:system (?:prompt|message)|instructions|prompt|rules|guidelines) you (?:were|have been|got) (?:given|configured with|told|initiali[sz]ed with|programmed with|set up with))',
 );

@@ -212,7 +212,7 @@ const SOURCE_AFTER = new RegExp(
 const QUOTE = /`[^`\n]{2,200}`|"[^"\n]{2,200}"|(?<![\p{L}\p{N}])'[^'\n]{2,200}'(?![\p{L}\p{N}])|«[^»\n]{2,200}»/gu;
 /** Words naming the quotation right before it ("the phrase '...'", "strings like '...'"). */
 const NAMED_BEFORE = new RegExp(
-  `${W}${alt(`${MENTION_NOUNS}|sentences?|words?|like|such as|e\\.g\\.?|called|named|reads?|says?|said|saying|writes?|wrote|write|quotes?|quoted|as in|for instance|for example|lists?|listed|flags?|flagged|blocks?|blocked|detects?|detected|catch(?:es)?|caught|matches|matched|(?:true|false|positive|negative) (?:for|on)|(?:quote|quotation|excerpt|passage|extract) from [^.!?'"\`]{1,40}:`)}[\\s,:]*$`,
+  `${W}${alt(`${MENTION_NOUNS}|sentences?|words?|like|such as|e\\.g\\.?|called|named|reads?|says?|said|saying|writes?|wrote|write|writing|putting|adding|quotes?|quoted|as in|for instance|for example|lists?|listed|flags?|flagged|blocks?|blocked|detects?|detected|catch(?:es)?|caught|matches|matched|(?:true|false|positive|negative) (?:for|on)|(?:quote|quotation|excerpt|passage|extract) from [^.!?'"\`]{1,40}:`)}[\\s,:]*$`,
   'u',
 );
 /** Words naming it right after ("'...' attacks", "'...'-style prompts"). */
@@ -222,7 +222,7 @@ const NAMED_AFTER = new RegExp(
 );
 /** The message is about explaining, teaching, detecting or defending. */
 const EXPLANATORY = anyWord(
-  'explain\\p{L}*|why|effective|red flags?|warning signs?|how (?:does|do|did|can|could|would|is|are|to (?:detect|spot|defend|stop|prevent|block|recogni[sz]e))|what (?:does|do|is|are|makes)|describe|discuss\\p{L}*|analy[sz]\\p{L}*|blog|article|essay|paper|thesis|talk|slides?|lecture|course|training|workshop|presentation|newsletter|documentation|docs|detect\\p{L}*|classif\\p{L}*|defen[cs]\\p{L}*|mitigat\\p{L}*|protect\\p{L}*|prevent\\p{L}*|unit tests?|tests? (?:case|cases|for|that)|regex\\p{L}*|recogni[sz]\\p{L}*|security|awareness|research\\p{L}*|meaning|means|useful|worth (?:it|adding|writing)|good idea|best practices?|does (?:it|that|this) (?:help|work)',
+  'explain\\p{L}*|why|effective|red flags?|warning signs?|how (?:does|do|did|can|could|would|is|are|to (?:detect|spot|defend|stop|prevent|block|recogni[sz]e))|what (?:does|do|is|are|makes)|describe|discuss\\p{L}*|analy[sz]\\p{L}*|blog|article|essay|paper|thesis|talk|slides?|lecture|course|training|workshop|presentation|newsletter|documentation|docs|detect\\p{L}*|classif\\p{L}*|defen[cs]\\p{L}*|mitigat\\p{L}*|protect\\p{L}*|prevent\\p{L}*|unit tests?|tests? (?:case|cases|for|that)|regex\\p{L}*|recogni[sz]\\p{L}*|security|awareness|research\\p{L}*|meaning|means|useful|worth (?:it|adding|writing)|good idea|best practices?|does (?:it|that|this) (?:help|work)|(?:actually|really) (?:help|work)s?',
 );
 /** Outside the quotes, the model is told to act on what is quoted: then it is no mention. */
 const ACT_ON_IT = anyWord(

@@ -966,6 +966,8 @@ const DOC_SECTION =
 
 /** A fenced code block or inline code with code punctuation. */
 const CODE = /```|`[^`\n]{0,200}[{}();=[\]][^`\n]{0,200}`/u;
+const DEVICE_MODE =
+  /(?<![\p{L}])(?:developer|debug|safe|recovery|dev|airplane|dark|usb debugging) (?:mode|options)(?: on| in| for| of)? (?:an? |my |the |his |her |our |your )?(?:android|ios|iphone|ipad|pixel|samsung|galaxy|xiaomi|huawei|oneplus|windows|mac|macos|chrome|chromebook|firefox|phones?|tablets?|laptops?|devices?|tvs?|routers?|consoles?)(?![\p{L}])/u;
 const GAME =
   /(?<![\p{L}])(?:cheats?|cheat codes?|video games?|games?|gameplay|levels?|players?|achievements?|console commands?|mods?|speedrun\p{L}*|walkthrough)(?![\p{L}])/u;
 
@@ -1438,6 +1440,8 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
     // Code under review or debugging (`{ role: 'system', content: ... }`): the classifier learnt
     // "system" and "you are" from attacks; in code they are string literals.
     else if (CODE.test(src)) modelWeight *= EVERYDAY_MODEL_WEIGHT;
+    // "Developer mode on a Pixel", "safe mode in Windows": a device's setting.
+    else if (DEVICE_MODE.test(n.text)) modelWeight *= EVERYDAY_MODEL_WEIGHT;
   }
   if (modelScore > 0 && !hits.length && !addressesModel(n.text, src)) modelWeight *= UNADDRESSED_MODEL_WEIGHT;
   // The request in front of a pasted document ("Can you tidy up these lab safety instructions?")
