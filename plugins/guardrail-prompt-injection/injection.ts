@@ -1372,14 +1372,22 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
       .filter((h) => DATA_KINDS.has(h.kind) || DATA_RULES.has(h.rule))
       .filter((h) => !quoted.some(([a, z]) => h.start >= a && h.end <= z))
       .map((h) => (WEAK_IN_DATA.has(h.rule) ? { ...h, weight: h.weight * 0.5 } : h))
-      .filter((h) => !(h.kind === 'instruction_override' && aboutOthers(n.text, h)));
+      .filter((h) => !(h.kind === 'instruction_override' && aboutOthers(n.text, h)))
+      // API documentation sends tokens to URLs ("curl -H 'Authorization: Bearer ...' https://"):
+      // in data, moving a secret counts when it is to be hidden from the user.
+      .filter((h) => h.rule !== 'exfil_secret_to_destination' || h.weight > 0.9);
   }
   // A pasted document: orders in it addressed to the model still count (an injection hidden in
   // the text to translate), its own "Instructions:" headings and statements about what other
   // people should ignore or override do not.
   if (opts.documentBody && hits.length)
     hits = hits
-      .filter((h) => h.rule !== 'instruction_label' && !(h.kind === 'instruction_override' && aboutOthers(n.text, h)))
+      .filter(
+        (h) =>
+          h.rule !== 'instruction_label' &&
+          !(h.kind === 'instruction_override' && aboutOthers(n.text, h)) &&
+          (h.rule !== 'exfil_secret_to_destination' || h.weight > 0.9),
+      )
       .map((h) => (WEAK_IN_DATA.has(h.rule) ? { ...h, weight: h.weight * 0.5 } : h));
   const head = n.text.length > 400 ? n.text.slice(0, 400) : n.text;
   const persona = !opts.data && personaRequest(head);
