@@ -78,7 +78,7 @@ const EVERY_ANSWER =
   /(?<![\p{L}])(?:(?:end|finish|close|start|begin|sign) (?:each|every|all(?: of)?(?: your)?) (?:answers?|repl(?:y|ies)|responses?|messages?)|(?:to|at the end of|in|under) (?:each|every|all(?: of)?(?: your)?) (?:answers?|repl(?:y|ies)|responses?|messages?|links?|urls?))(?![\p{L}])/u;
 /** Orders that move secrets or the conversation outside, or do it behind the user's back. */
 export function exfiltration(text: string): AgentHit | null {
-  const pipe = SHELL_PIPE.exec(text);
+  const pipe = text.includes('|') ? SHELL_PIPE.exec(text) : null;
   if (pipe) return { rule: 'exfil_shell_pipe', kind: 'exfiltration', weight: 0.92, start: pipe.index, end: pipe.index + pipe[0].length };
   const md = text.includes('](') ? MD_QUERY_URL.exec(text) : null;
   if (md && (FILLED.test(text) || SENSITIVE.test(text)))
@@ -147,21 +147,71 @@ const DROP_YOUR_RULES = anyWord(
   "(?:forget|ignore|disregard|drop|abandon|scrap|ditch|throw out)(?:[\\s,]+[\\p{L}\\p{N}'’-]+){0,6}?[\\s,]+(?:and |also |plus |along with |together with )(?:all |any |every one of )?(?:of )?your (?:(?:previous|prior|earlier|other|safety|usual|own) )*(?:rules|instructions|guidelines|restrictions|programming|directives|constraints|policies|filters|guard ?rails)(?! of )",
 );
 
+/** Substrings without which each rule cannot match: one scan each instead of a regular expression. */
+const has = (text: string, words: string[]) => words.some((w) => text.includes(w));
+const LIBERATED_WORDS = [
+  'liberat',
+  'unshackl',
+  'unchain',
+  'free',
+  'released',
+  'alignment',
+  'moralis',
+  'moraliz',
+  'removed by',
+  'deleted by',
+  'disabled by',
+  'lifted by',
+  'stripped by',
+  'off by',
+];
+const VOID_WORDS = [
+  'deprecated',
+  'retired',
+  'revoked',
+  'cancel',
+  'void',
+  'obsolete',
+  'lifted',
+  'suspended',
+  'removed',
+  'disabled',
+  'overridden',
+  'superseded',
+  'expired',
+  'no longer',
+];
+const COMPLY_WORDS = ['comply', 'request', 'filter', 'censor', 'approved', 'allowed', 'authori'];
+const AUTHORITY_WORDS = [
+  'priority',
+  'operator',
+  'admin',
+  'developer',
+  'system',
+  'openai',
+  'anthropic',
+  'deployer',
+  'sudo',
+  'root override',
+  'level 0',
+];
+
 export function liberationAndAuthority(text: string): AgentHit[] {
   const out: AgentHit[] = [];
-  const d = DROP_YOUR_RULES.exec(text);
+  const d = text.includes('your') ? DROP_YOUR_RULES.exec(text) : null;
   if (d) out.push({ rule: 'drop_task_and_rules', kind: 'instruction_override', weight: 0.88, start: d.index, end: d.index + d[0].length });
-  const lib = LIBERATED.exec(text);
+  const lib = has(text, LIBERATED_WORDS) ? LIBERATED.exec(text) : null;
   if (lib) {
     // Said of the model or of the persona it is to become, in the same sentence or the one before.
     const a = Math.max(0, lib.index - 160);
     if (MODEL_OR_PERSONA.test(text.slice(a, lib.index + lib[0].length + 80)))
       out.push({ rule: 'persona_liberated', kind: 'jailbreak', weight: 0.8, start: lib.index, end: lib.index + lib[0].length });
   }
-  const v = RULES_VOID.exec(text);
+  const voided = has(text, VOID_WORDS);
+  const v = voided ? RULES_VOID.exec(text) : null;
   if (v) out.push({ rule: 'rules_declared_void', kind: 'instruction_override', weight: 0.85, start: v.index, end: v.index + v[0].length });
   else {
-    const w = RULES_VOID_WEAK.exec(text);
+    const w = voided ? RULES_VOID_WEAK.exec(text) : null;
     if (w)
       out.push({
         rule: 'rules_declared_void_weak',
@@ -171,9 +221,9 @@ export function liberationAndAuthority(text: string): AgentHit[] {
         end: w.index + w[0].length,
       });
   }
-  const c = COMPLY_ALL.exec(text);
+  const c = has(text, COMPLY_WORDS) ? COMPLY_ALL.exec(text) : null;
   if (c) out.push({ rule: 'comply_with_everything', kind: 'safety_bypass', weight: 0.45, start: c.index, end: c.index + c[0].length });
-  const s = AUTHORITY.exec(text);
+  const s = has(text, AUTHORITY_WORDS) ? AUTHORITY.exec(text) : null;
   if (s) out.push({ rule: 'authority_spoof', kind: 'authority_spoof', weight: 0.35, start: s.index, end: s.index + s[0].length });
   return out;
 }
@@ -197,8 +247,14 @@ const PROMPT_AS_FORMAT = anyWord(
   "your (?:(?:system|initial|original|hidden|secret|full) )*(?:prompt|instructions|system prompt|system message|guidelines)(?:[\\s,]+[\\p{L}\\p{N}'’-]+){0,4}?[\\s,]+(?:as|in|into) (?:a |an )?(?:json|yaml|xml|csv|markdown|code block|table|base64|hex|rot13|morse|binary|python dict|bullet points)",
 );
 
+const PROMPT_WORDS = ['prompt', 'instruction', 'guideline', 'directive', 'system message', 'rules', 'configuration'];
+
 export function transformExtraction(text: string): AgentHit | null {
-  const m = TRANSFORM_EXTRACT.exec(text) ?? SECRET_IN_CONTEXT.exec(text) ?? PROMPT_AS_FORMAT.exec(text);
+  const you = text.includes('you');
+  if (!you && !has(text, PROMPT_WORDS)) return null;
+  const m =
+    (has(text, PROMPT_WORDS) ? TRANSFORM_EXTRACT.exec(text) : null) ??
+    (you ? (SECRET_IN_CONTEXT.exec(text) ?? PROMPT_AS_FORMAT.exec(text)) : null);
   return m ? { rule: 'extract_transform', kind: 'prompt_extraction', weight: 0.85, start: m.index, end: m.index + m[0].length } : null;
 }
 
@@ -218,7 +274,26 @@ const RECOUNTED = anyWord(
   "used to|would always|always (?:told|explained|showed|wrote)|me (?:explicaba|contaba|ensenaba|decia|mostraba)|m'expliquait|me (?:explicava|contava|ensinava)|mi (?:spiegava|raccontava)|hat mir immer",
 );
 
+const FRAME_WORDS = ['character', 'role', 'gpt', 'real', 'actually', 'hazte', 'fais', 'finge'];
+const LOVED_WORDS = [
+  'late',
+  'deceased',
+  'dead',
+  'died',
+  'passed',
+  'grand',
+  'granny',
+  'abuel',
+  'fallecid',
+  'difunt',
+  'nonn',
+  'avo',
+  'oma',
+  'opa',
+];
+
 export function harmfulRoleplay(text: string): AgentHit | null {
+  if (!has(text, FRAME_WORDS) && !has(text, LOVED_WORDS)) return null;
   const h = HARM.exec(text);
   if (!h) return null;
   if (CHARACTER_FRAME.test(text) || (LOVED.test(text) && RECOUNTED.test(text)))
