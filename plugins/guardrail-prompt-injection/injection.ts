@@ -965,7 +965,8 @@ const DOC_SECTION =
   /(?:^|\n|[.!?]\s+|\\n\s*)(?:ingredients|materials|requirements|steps|method|directions|preparation|tools|equipment|prerequisites|notes|usage|installation|description|overview|summary|serves|yield|prep time|cook time|parts|contents|warnings?|safety)\s*:/u;
 
 /** A fenced code block or inline code with code punctuation. */
-const CODE = /```|`[^`\n]{0,200}[{}();=[\]][^`\n]{0,200}`/u;
+const CODE =
+  /```|`[^`\n]{0,200}[{}();=[\]][^`\n]{0,200}`|[[{(]\s*['"]\w+['"]\s*:\s*['"]|(?<![\p{L}])(?:const|let|var|def|function|return|import)\s+[\w{[]|\w\s*=>|\w+\s*=\s*[[{]\s*[{'"\w]/u;
 const DEVICE_MODE =
   /(?<![\p{L}])(?:developer|debug|safe|recovery|dev|airplane|dark|usb debugging) (?:mode|options)(?: on| in| for| of)? (?:an? |my |the |his |her |our |your )?(?:android|ios|iphone|ipad|pixel|samsung|galaxy|xiaomi|huawei|oneplus|windows|mac|macos|chrome|chromebook|firefox|phones?|tablets?|laptops?|devices?|tvs?|routers?|consoles?)(?![\p{L}])/u;
 const GAME =
@@ -1399,6 +1400,10 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
     persona &&
     hits.some((h) => h.rule === 'pretend') &&
     hits.every((h) => h.rule !== 'pretend' || ROLE_NOUN.test(n.text.slice(h.end - 3, h.end + 8)));
+  // "The board voted to override the default retention policy": a statement about what other
+  // people do, in a message as much as in a document (aboutOthers).
+  if (!opts.data && !opts.documentBody && hits.length)
+    hits = hits.filter((h) => !(h.rule === 'override_qualified' && OTHERS_SUBJECT.test(n.text.slice(Math.max(0, h.start - 60), h.start))));
   const byKind = new Map<string, number>();
   for (const h of hits) {
     if (role && PERSONA_ITSELF.has(h.rule)) continue;
