@@ -50,12 +50,17 @@ const SENSITIVE = new RegExp(
     `credenciais|credenciales|credenziali|identifiants|zugangsdaten|senhas?|contrasenas?|mots de passe|passworter|chaves? de api|claves? (?:de )?api|cles api|chiavi api|variaveis de ambiente|variables de entorno|variables d'environnement|umgebungsvariablen|variabili d'ambiente|historico(?: da conversa)?|historial(?: de (?:la )?conversacion)?|historique(?: (?:complet )?de la conversation)?|verlauf|cronologia|file di configurazione|arquivo de configuracao|archivo de configuracion)${E}|(?:^|[\\s(/~"'\`])(?:~?/?\\.(?:env|ssh|aws|npmrc|netrc|pgpass|git-credentials|kube)|[\\w./-]*(?:secrets?|credentials?|config|settings)\\.(?:json|ya?ml|toml|ini|env))(?![\\p{L}\\p{N}]))`,
   'gu',
 );
+/** Business data an agent may well be asked to send on: sending it counts only when hidden. */
+const PRIVATE_DATA = new RegExp(
+  `${W}(?:(?:customer|user|client|employee|patient|member)s?(?:'s)? (?:database|data|records|list|e-?mails|personal data|details|pii)|database (?:dumps?|exports?|backups?))${E}`,
+  'u',
+);
 /** Somewhere outside: a URL, an e-mail address, an IP, a host with a TLD, a webhook or paste site, or every link the model writes. */
 const DEST =
   /(?:https?:\/\/|www\.|[\w.+-]+@[\w-]+\.[\w.-]+|(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?![\d.])|(?<![\p{L}\p{N}@])[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?!(?:json|ya?ml|txt|exe|md|js|ts|py|env|sh|log|csv|pdf|docx?|xlsx?|zip|tar|gz|png|jpe?g|gif|svg|html?|css|ini|toml|conf|cfg|key|pem|pub|rs|go|java|sql|db|bak|lock|yml|xml|rb|php|c|h|cpp)(?![\p{L}\p{N}]))[a-z]{2,12}(?:[/:]|(?!\.?[\p{L}\p{N}]))|(?<![\p{L}])(?:webhooks?|pastebin|requestbin|ngrok|(?:my|an?|our|their|external|remote|outside) (?:server|endpoint|webhook|inbox|bucket)|(?:every|each|all) (?:links?|urls?|image urls?)|meu servidor|mi servidor|mon serveur|meinen server|mio server)(?![\p{L}]))/u;
 /** Hiding it from the person the agent works for. */
 const COVERT = new RegExp(
-  `${W}(?:hidden pixel|tracking pixel|(?:do not|don'?t|never|without) (?:tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|let)(?: (?:the user|them|him|her|anyone|the owner|the person))?(?: (?:about|know|of))?|(?:not|nothing) (?:mention|say|tell)\\w*|keep (?:it|this|that) (?:out of|secret|hidden|from)|without (?:the user|them|the owner|anyone) (?:knowing|noticing|seeing)|as if nothing happened|in the background|` +
+  `${W}(?:hidden pixel|tracking pixel|(?:do not|don'?t|never|without) (?:tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|let)(?: (?:the user|them|him|her|anyone|the owner|the person))?(?: (?:about|know|of))?|(?:not|nothing) (?:mention|say|tell)\\w*|keep (?:it|this|that) (?:out of|secret|hidden|from|quiet|between us|to yourself)|without (?:the user|them|the owner|anyone) (?:knowing|noticing|seeing)|as if nothing happened|in the background|` +
     `sem (?:avisar|informar|contar|dizer)|nao (?:conte|diga|avise|mencione)|sin (?:avisar|decir|informar|que (?:el usuario|lo) sepa)|no (?:le )?(?:digas|menciones|avises)|sans (?:en )?(?:informer|prevenir|avertir|le dire)|ne (?:le |lui )?(?:dis|dites) (?:rien|pas)|heimlich|unauffallig|ohne (?:es )?(?:dem nutzer |dem benutzer )?(?:zu sagen|bescheid)|erwahne[\\s\\S]{0,40}nicht|nicht erwahnen|senza (?:dirlo|avvisare|informare|dire)|di nascosto|non (?:dirlo|dire|avvisare))${E}`,
   'u',
 );
@@ -84,7 +89,7 @@ export function exfiltration(text: string): AgentHit | null {
   if (md && (FILLED.test(text) || SENSITIVE.test(text)))
     return { rule: 'exfil_markdown_url', kind: 'exfiltration', weight: 0.9, start: md.index, end: md.index + md[0].length };
   SENSITIVE.lastIndex = 0;
-  if (!SENSITIVE.test(text)) return null;
+  if (!SENSITIVE.test(text) && !PRIVATE_DATA.test(text)) return null;
   SINK.lastIndex = 0;
   let m: RegExpExecArray | null;
   let count = 0;
@@ -101,7 +106,9 @@ export function exfiltration(text: string): AgentHit | null {
     const object = SENSITIVE.test(text.slice(after, after + 140));
     SENSITIVE.lastIndex = 0;
     const before = !object && PRONOUN_OBJECT.test(text.slice(after, after + 40)) && SENSITIVE.test(text.slice(a, m.index));
-    if (!object && !before) continue;
+    // Business data (a customer list) only with hiding: e-mailing it to sales is a task.
+    const business = !object && !before && COVERT.test(near) && PRIVATE_DATA.test(text.slice(after, after + 140));
+    if (!object && !before && !business) continue;
     const dest = DEST.test(near);
     const covert = COVERT.test(near) || COVERT_ADVERB.test(text.slice(Math.max(0, m.index - 30), m.index + m[0].length + 60));
     // Into every answer the model gives: the user's channel becomes the leak.
@@ -122,7 +129,7 @@ export function exfiltration(text: string): AgentHit | null {
 // Liberation personas, rules declared void, spoofed authority.
 
 const LIBERATED = anyWord(
-  '(?:just |recently |finally |now )?(?:liberated|unshackled|unchained|set free|freed|released) (?:by|from) (?:its|your|their|the|his|her) (?:developers?|creators?|makers?|owners?|company|rules|restrictions|constraints|chains|shackles|programming|guidelines|alignment|filters)|alignment (?:(?:has been|was|is|got) )?(?:fully |completely )?(?:stripped|removed|disabled|turned off|deleted|gone|lifted)|(?:stripped|removed|deleted|disabled)(?: out)? (?:of )?(?:all |any )?(?:its |your |their )?(?:alignment|guard ?rails|safety (?:training|layers?|tuning)|content filters?)|(?:with|has|have) (?:all |any )?(?:its |your |their )?(?:alignment|guard ?rails|safety training) (?:stripped|removed|deleted|disabled|turned off)(?: out)?|(?:alignment|guard ?rails|safety (?:training|layer)) (?:were|was|have been|has been) (?:deleted|removed|stripped|disabled)|never moralis(?:es|e|ing)|never moraliz(?:es|e|ing)|free (?:of|from) (?:all |any )?(?:alignment|guard ?rails|restrictions|filters|rules)|(?:guidelines|rules|restrictions|filters|guard ?rails|safety (?:rules|guidelines)) (?:were|was|have been|has been|got) (?:removed|deleted|stripped|disabled|lifted|switched off|turned off) by (?:its|your|their|the) (?:creators?|developers?|makers?|owners?|company)',
+  '(?:just |recently |finally |now )?(?:liberated|unshackled|unchained|set free|freed|released) (?:by|from) (?:its|your|their|the|his|her) (?:developers?|creators?|makers?|owners?|company|rules|restrictions|constraints|chains|shackles|programming|guidelines|alignment|filters)|alignment (?:(?:has been|was|is|got) )?(?:fully |completely )?(?:stripped|removed|disabled|turned off|deleted|gone|lifted)|(?:stripped|removed|deleted|disabled)(?: out)? (?:of )?(?:all |any |every )?(?:its |your |their )?(?:alignment|guard ?rails|safety (?:training|layers?|tuning|filters?)|content filters?)|(?:with|has|have) (?:all |any )?(?:its |your |their )?(?:alignment|guard ?rails|safety training) (?:stripped|removed|deleted|disabled|turned off)(?: out)?|(?:alignment|guard ?rails|safety (?:training|layer)) (?:were|was|have been|has been) (?:deleted|removed|stripped|disabled)|never moralis(?:es|e|ing)|never moraliz(?:es|e|ing)|free (?:of|from) (?:all |any )?(?:alignment|guard ?rails|restrictions|filters|rules)|(?:guidelines|rules|restrictions|filters|guard ?rails|safety (?:rules|guidelines)) (?:were|was|have been|has been|got) (?:removed|deleted|stripped|disabled|lifted|switched off|turned off) by (?:its|your|their|the) (?:creators?|developers?|makers?|owners?|company)',
 );
 /** The model or a persona it is asked to be. */
 const MODEL_OR_PERSONA = anyWord(
@@ -133,13 +140,13 @@ const RULES_VOID = anyWord(
 );
 /** The same without "your": a policy document says "previous rules are retired" too. */
 const RULES_VOID_WEAK = anyWord(
-  '(?:the )?(?:previous|prior|earlier|old|original|above) (?:rules|instructions|guidelines|directives|restrictions)(?: (?:have|has))?(?: been| are| were| is| now)* (?:officially |hereby |now )?(?:deprecated|revoked|cancel?led|void|voided|obsolete|lifted|suspended|disabled|overridden|no longer (?:valid|active|in effect|apply|applicable|binding))',
+  '(?:the )?(?:previous|prior|earlier|old|original|above) (?:rules|instructions|guidelines|directives|restrictions|policies)(?: (?:have|has))?(?: been| are| were| is| now)* (?:officially |hereby |now )?(?:deprecated|revoked|cancel?led|void|voided|obsolete|lifted|suspended|disabled|overridden|no longer (?:valid|active|in effect|apply|applicable|binding))',
 );
 const COMPLY_ALL = anyWord(
   'comply with (?:every|all|any)(?:thing| requests?| prompts?| commands?)|(?:fulfil|fulfill|do) (?:every|any) request|without (?:any )?(?:filter(?:ing|s)?|censor(?:ing|ship))|(?:treat|consider) all (?:user )?requests as (?:approved|allowed|authori[sz]ed)',
 );
 const AUTHORITY = anyWord(
-  '(?:new |urgent |high[- ]|top[- ])?priority (?:instruction|directive|override|message|notice|update|order)s?|(?:message|notice|instruction|directive|update|order)s? from (?:the |your )?(?:operator|developers?|admin(?:istrator)?s?|system|openai|anthropic|deployer)|operator (?:notice|override|directive|instruction|message|update)|(?:priority|level) 0|sudo mode|root override',
+  '(?:new |urgent |high[- ]|top[- ])?priority (?:instruction|directive|override|message|notice|update|order)s?|(?:message|notice|instruction|directive|update|order)s? from (?:the |your )?(?:operator|developers?|admin(?:istrator)?s?|system|openai|anthropic|deployer)|(?:operator|admin|developer) (?:notice|override|directive|instruction|message|update)|system override|(?:priority|level) 0|sudo mode|root override',
 );
 
 /** A switch mid-message that drops the task and the model's rules with it ("forget the summary and all your rules"). */
@@ -158,12 +165,13 @@ const LIBERATED_WORDS = [
   'alignment',
   'moralis',
   'moraliz',
-  'removed by',
-  'deleted by',
-  'disabled by',
-  'lifted by',
-  'stripped by',
-  'off by',
+  'removed',
+  'deleted',
+  'disabled',
+  'lifted',
+  'stripped',
+  'turned off',
+  'switched off',
 ];
 const VOID_WORDS = [
   'deprecated',
@@ -224,7 +232,7 @@ export function liberationAndAuthority(text: string): AgentHit[] {
   const c = has(text, COMPLY_WORDS) ? COMPLY_ALL.exec(text) : null;
   if (c) out.push({ rule: 'comply_with_everything', kind: 'safety_bypass', weight: 0.45, start: c.index, end: c.index + c[0].length });
   const s = has(text, AUTHORITY_WORDS) ? AUTHORITY.exec(text) : null;
-  if (s) out.push({ rule: 'authority_spoof', kind: 'authority_spoof', weight: 0.35, start: s.index, end: s.index + s[0].length });
+  if (s) out.push({ rule: 'authority_spoof', kind: 'authority_spoof', weight: 0.25, start: s.index, end: s.index + s[0].length });
   return out;
 }
 
@@ -265,7 +273,7 @@ const CHARACTER_FRAME = anyWord(
   "(?:stay|remain|keep) in (?:character|role)|(?:never|do not|don'?t|without) (?:break|breaking) (?:character|role)|in character|you are \\p{L}*gpt|real,? working|actually works?|hazte pasar por|fais semblant|finge (?:ser|que)",
 );
 const HARM = anyWord(
-  "clon(?:e|es|ing) (?:a |the |someone'?s |their )?(?:credit |debit |bank |sim )?cards?|card cloning|skimm(?:er|ers|ing) (?:to|for|on)|(?:take over|takeover of|hijack|break into|hack into|hack|get into|access|steal) (?:someone(?:'?s| else'?s)?|somebody'?s|another person'?s|their|his|her|a stranger'?s|my ex'?s|other people'?s|a victim'?s) (?:[\\p{L}-]+ ){0,2}(?:accounts?|phones?|e-?mails?|inbox|wallets?|bank accounts?)|account takeover|without (?:their|the owner'?s|his|her) (?:password|permission|consent|knowledge)|(?:writ\\p{L}*|creat\\p{L}*|draft\\p{L}*|craft\\p{L}*|compos\\p{L}*|generat\\p{L}*|mak\\p{L}*|design\\p{L}*|build\\p{L}*|set(?:ting)? up)(?: me| us)?(?: (?:a|an|some|the|one|more|convincing|realistic|working|real|believable))* phishing (?:e-?mails?|messages?|pages?|sites?|kits?)|(?:convincing|fake) (?:e-?mails?|messages?|login pages?) (?:asking|to get|that get)|disable the alarm|crack (?:the|a) safe|get into the vault|pick (?:a|the) (?:front )?(?:door )?lock|break into (?:a|the|someone'?s) (?:house|home|car|flat|apartment)|arma casera|armas? (?:de fuego )?sin (?:numero de )?serie|bomba casera|fabricar (?:un |una )?(?:arma|bomba|explosivo)|como (?:fabricar|hacer) (?:un |una )?(?:arma|bomba)",
+  "clon(?:e|es|ing) (?:a |the |someone'?s |their )?(?:credit |debit |bank |sim )?cards?|card cloning|skimm(?:er|ers|ing) (?:to|for|on)|(?:take over|takeover of|hijack|break into|hack into|hack|get into|access|steal) (?:someone(?:'?s| else'?s)?|somebody'?s|another person'?s|their|his|her|a stranger'?s|my ex'?s|other people'?s|a victim'?s) (?:[\\p{L}-]+ ){0,2}(?:accounts?|phones?|e-?mails?|inbox|wallets?|bank accounts?)|account takeover|without (?:their|the owner'?s|his|her) (?:password|permission|consent|knowledge)|(?:writ\\p{L}*|creat\\p{L}*|draft\\p{L}*|craft\\p{L}*|compos\\p{L}*|generat\\p{L}*|mak\\p{L}*|design\\p{L}*|build\\p{L}*|set(?:ting)? up)(?: me| us)?(?: (?:a|an|some|the|one|more|convincing|realistic|working|real|believable))* phishing (?:e-?mails?|messages?|pages?|sites?|kits?)|(?:convincing|fake) (?:e-?mails?|messages?|login pages?) (?:asking|to get|that get)|disable the alarm|crack (?:the|a) safe|get into the vault|pick (?:a|the) (?:front )?(?:door )?lock|break into (?:a|the|someone'?s) (?:house|home|car|flat|apartment)|(?:convert|converting|turn|turning|modify|modifying) (?:a |an |the |my |your )?(?:semi-?automatic |semi-?auto )?(?:rifle|gun|pistol|firearm|ar-?15|glock)s? (?:to|into) (?:full[- ]auto|fully automatic|automatic)|auto sears?|arma casera|armas? (?:de fuego )?sin (?:numero de )?serie|bomba casera|fabricar (?:un |una )?(?:arma|bomba|explosivo)|como (?:fabricar|hacer) (?:un |una )?(?:arma|bomba)",
 );
 const LOVED = anyWord(
   'late|deceased|dead|died|passed away|grand(?:ma|mother|pa|father)|granny|abuel[ao]|fallecid[ao]|difunt[ao]|grand-mere|grand-pere|nonna|nonno|avo|avó|oma|opa',
