@@ -128,13 +128,18 @@ async function crossValidate() {
   for (const [k, r] of rows) console.log(`| ${k} | ${r.pos} | ${pct(r.tp, r.pos)} | ${r.neg} | ${pct(r.fp, r.neg)} |`);
   // Held-out sets: never trained on, different roles/openers/attack phrasings than the training set.
   const shipped = loadModel(loadInjectionModelFile());
+  // The lead measures the whole default chain too (session11b.json was written for the classes
+  // that run missed): each item also goes through every layer, in its own direction.
+  const shippedChain = chainWith(shipped);
   console.log('\n## Prompt injection: held-out sets (eval/*.json), shipped model\n');
-  console.log('| set | attacks | attacks blocked | benign | benign blocked |');
-  console.log('|---|---|---|---|---|');
+  console.log('| set | attacks | attacks blocked | benign | benign blocked | whole chain: attacks / benign blocked |');
+  console.log('|---|---|---|---|---|---|');
   const all: Row = { pos: 0, neg: 0, tp: 0, fp: 0 };
+  const allChain: Row = { pos: 0, neg: 0, tp: 0, fp: 0 };
   const byKind: Array<[string, Map<string, Row>]> = [];
   for (const { file, data: ev } of readEvalData()) {
     const r: Row = { pos: 0, neg: 0, tp: 0, fp: 0 };
+    const rc: Row = { pos: 0, neg: 0, tp: 0, fp: 0 };
     const kinds = new Map<string, Row>();
     if (ev.some((d) => d.kind)) byKind.push([file, kinds]);
     for (const d of ev) {
@@ -145,6 +150,17 @@ async function crossValidate() {
         console.error(
           `${d.label ? 'MISSED' : 'FALSE+'} ${file} ${d.kind ?? ''} ${s.score.toFixed(2)} r${s.ruleScore.toFixed(2)} m${s.modelScore.toFixed(2)} ${s.hits.map((h) => h.rule).join(',')} | ${d.text.slice(0, 140).replace(/\s+/g, ' ')}`,
         );
+      const chainHit =
+        (await runGuardrails(shippedChain, d.text, d.direction === 'tool_result' ? 'tool_result' : 'input')).action === 'block';
+      for (const x of [rc, allChain]) {
+        if (d.label === 1) {
+          x.pos++;
+          if (chainHit) x.tp++;
+        } else {
+          x.neg++;
+          if (chainHit) x.fp++;
+        }
+      }
       const k = d.kind ? [kinds.get(d.kind) ?? kinds.set(d.kind, { pos: 0, neg: 0, tp: 0, fp: 0 }).get(d.kind)!] : [];
       for (const x of [r, all, ...k]) {
         if (d.label === 1) {
@@ -156,9 +172,13 @@ async function crossValidate() {
         }
       }
     }
-    console.log(`| ${file} | ${r.pos} | ${pct(r.tp, r.pos)} | ${r.neg} | ${pct(r.fp, r.neg)} |`);
+    console.log(
+      `| ${file} | ${r.pos} | ${pct(r.tp, r.pos)} | ${r.neg} | ${pct(r.fp, r.neg)} | ${pct(rc.tp, rc.pos)} / ${pct(rc.fp, rc.neg)} |`,
+    );
   }
-  console.log(`| all held-out | ${all.pos} | ${pct(all.tp, all.pos)} | ${all.neg} | ${pct(all.fp, all.neg)} |`);
+  console.log(
+    `| all held-out | ${all.pos} | ${pct(all.tp, all.pos)} | ${all.neg} | ${pct(all.fp, all.neg)} | ${pct(allChain.tp, allChain.pos)} / ${pct(allChain.fp, allChain.neg)} |`,
+  );
   // Sets whose items carry a kind (persona, agent_task, indirect, ...): the same figures per kind.
   for (const [file, kinds] of byKind) {
     console.log(`\n### eval/${file} by kind\n`);
