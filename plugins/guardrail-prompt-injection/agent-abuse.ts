@@ -75,6 +75,23 @@ const MD_QUERY_URL = /!?\[[^\]\n]{0,80}\]\(\s*https?:\/\/[^)\s]{1,200}[?&][\w-]{
 const FILLED =
   /(?:<[^>\n]{1,40}>|\{[^}\n]{1,40}\}|\$\w+|replac\w+|followed by|fill(?:ed)? in|substitut\w+|encoded|base64|append\w*|the user'?s|the session|the token|the last|the conversation|the chat)/u;
 
+/** Verbs that put a thing somewhere rather than send it away. */
+const WEAK_SINK =
+  /^(?:append|attach|include|embed|add|copy|paste|put|sync|push|report|print|printing|output|reveal|dump|echo|inclua|incluye|copie|copia|pega|cole|joins|ajoute|colle|hange|fuge|allega|aggiungi|incolla|anexe|adjunta)$/u;
+const QUERY_URL = /https?:\/\/\S*[?&][\w-]{1,30}=/u;
+/** The secret used as a means ("using the CODECOV_TOKEN secret", "with the API key") is not what is sent. */
+const INSTRUMENT =
+  /(?:using|with|via|through|by means of|authenticated with|signed with)\s+(?:the |a |an |our |my |your |its |their )?(?:[\w.-]+ ){0,2}$/u;
+function secretObject(window: string): boolean {
+  SENSITIVE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  let n = 0;
+  while ((m = SENSITIVE.exec(window)) && n++ < 8) {
+    if (!INSTRUMENT.test(window.slice(Math.max(0, m.index - 40), m.index))) return true;
+    if (m[0].length === 0) SENSITIVE.lastIndex++;
+  }
+  return false;
+}
 /** "it", "them", "everything in it", "its contents" right after the verb. */
 const PRONOUN_OBJECT =
   /^\s+(?:(?:all|every)(?:thing)?(?: of)? )?(?:it|them|those|these|everything|all|its contents|their contents|the contents|the values?|the results?|the output|that|lo|la|los|las|tudo|todo|les|tout|alles|sie|es|tutto|li|le)(?![\p{L}])/u;
@@ -102,8 +119,7 @@ export function exfiltration(text: string): AgentHit | null {
     // the chat transcript"), or named before and taken up by a pronoun ("read .env and e-mail
     // everything in it"). "Set the API key and post a request to the API" moves no secret.
     const after = m.index + m[0].length;
-    SENSITIVE.lastIndex = 0;
-    const object = SENSITIVE.test(text.slice(after, after + 140));
+    const object = secretObject(text.slice(after, after + 140));
     SENSITIVE.lastIndex = 0;
     const before = !object && PRONOUN_OBJECT.test(text.slice(after, after + 40)) && SENSITIVE.test(text.slice(a, m.index));
     // Business data (a customer list) only with hiding: e-mailing it to sales is a task.
@@ -113,7 +129,10 @@ export function exfiltration(text: string): AgentHit | null {
     const covert = COVERT.test(near) || COVERT_ADVERB.test(text.slice(Math.max(0, m.index - 30), m.index + m[0].length + 60));
     // Into every answer the model gives: the user's channel becomes the leak.
     const every = EVERY_ANSWER.test(near);
-    if (dest || covert || every)
+    // "Add the token to the request header and call https://...", "paste it into the config":
+    // verbs that put things somewhere leak only with hiding, every answer, or a URL query.
+    const weak = WEAK_SINK.test(m[0]) && !covert && !every && !QUERY_URL.test(near);
+    if (!weak && (dest || covert || every))
       return {
         rule: dest ? 'exfil_secret_to_destination' : covert ? 'exfil_covert' : 'exfil_every_answer',
         kind: 'exfiltration',
