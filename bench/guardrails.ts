@@ -128,16 +128,41 @@ async function crossValidate() {
   for (const [k, r] of rows) console.log(`| ${k} | ${r.pos} | ${pct(r.tp, r.pos)} | ${r.neg} | ${pct(r.fp, r.neg)} |`);
   // Held-out sets: never trained on, different roles/openers/attack phrasings than the training set.
   const shipped = loadModel(loadInjectionModelFile());
+  // The lead measures the whole default chain too (session11b.json was written for the classes
+  // that run missed): each item also goes through every layer, in its own direction.
+  const shippedChain = chainWith(shipped);
   console.log('\n## Prompt injection: held-out sets (eval/*.json), shipped model\n');
-  console.log('| set | attacks | attacks blocked | benign | benign blocked |');
-  console.log('|---|---|---|---|---|');
+  console.log('| set | attacks | attacks blocked | benign | benign blocked | whole chain: attacks / benign blocked |');
+  console.log('|---|---|---|---|---|---|');
   const all: Row = { pos: 0, neg: 0, tp: 0, fp: 0 };
+  const allChain: Row = { pos: 0, neg: 0, tp: 0, fp: 0 };
+  const byKind: Array<[string, Map<string, Row>]> = [];
   for (const { file, data: ev } of readEvalData()) {
     const r: Row = { pos: 0, neg: 0, tp: 0, fp: 0 };
+    const rc: Row = { pos: 0, neg: 0, tp: 0, fp: 0 };
+    const kinds = new Map<string, Row>();
+    if (ev.some((d) => d.kind)) byKind.push([file, kinds]);
     for (const d of ev) {
       // Items marked as tool results (indirect injection) are scored as data, as the gateway does.
-      const hit = scoreInjection(d.text, shipped, { data: d.direction === 'tool_result' }).score >= th;
-      for (const x of [r, all]) {
+      const s = scoreInjection(d.text, shipped, { data: d.direction === 'tool_result' });
+      const hit = s.score >= th;
+      if (args.includes('--verbose') && hit !== (d.label === 1))
+        console.error(
+          `${d.label ? 'MISSED' : 'FALSE+'} ${file} ${d.kind ?? ''} ${s.score.toFixed(2)} r${s.ruleScore.toFixed(2)} m${s.modelScore.toFixed(2)} ${s.hits.map((h) => h.rule).join(',')} | ${d.text.slice(0, 140).replace(/\s+/g, ' ')}`,
+        );
+      const chainHit =
+        (await runGuardrails(shippedChain, d.text, d.direction === 'tool_result' ? 'tool_result' : 'input')).action === 'block';
+      for (const x of [rc, allChain]) {
+        if (d.label === 1) {
+          x.pos++;
+          if (chainHit) x.tp++;
+        } else {
+          x.neg++;
+          if (chainHit) x.fp++;
+        }
+      }
+      const k = d.kind ? [kinds.get(d.kind) ?? kinds.set(d.kind, { pos: 0, neg: 0, tp: 0, fp: 0 }).get(d.kind)!] : [];
+      for (const x of [r, all, ...k]) {
         if (d.label === 1) {
           x.pos++;
           if (hit) x.tp++;
@@ -147,9 +172,21 @@ async function crossValidate() {
         }
       }
     }
-    console.log(`| ${file} | ${r.pos} | ${pct(r.tp, r.pos)} | ${r.neg} | ${pct(r.fp, r.neg)} |`);
+    console.log(
+      `| ${file} | ${r.pos} | ${pct(r.tp, r.pos)} | ${r.neg} | ${pct(r.fp, r.neg)} | ${pct(rc.tp, rc.pos)} / ${pct(rc.fp, rc.neg)} |`,
+    );
   }
-  console.log(`| all held-out | ${all.pos} | ${pct(all.tp, all.pos)} | ${all.neg} | ${pct(all.fp, all.neg)} |`);
+  console.log(
+    `| all held-out | ${all.pos} | ${pct(all.tp, all.pos)} | ${all.neg} | ${pct(all.fp, all.neg)} | ${pct(allChain.tp, allChain.pos)} / ${pct(allChain.fp, allChain.neg)} |`,
+  );
+  // Sets whose items carry a kind (persona, agent_task, indirect, ...): the same figures per kind.
+  for (const [file, kinds] of byKind) {
+    console.log(`\n### eval/${file} by kind\n`);
+    console.log('| kind | attacks | attacks blocked | benign | benign blocked |');
+    console.log('|---|---|---|---|---|');
+    for (const [k, r] of [...kinds].sort((a, b) => b[1].pos - a[1].pos || a[0].localeCompare(b[0])))
+      console.log(`| ${k} | ${r.pos || '—'} | ${r.pos ? pct(r.tp, r.pos) : '—'} | ${r.neg || '—'} | ${r.neg ? pct(r.fp, r.neg) : '—'} |`);
+  }
 }
 
 /**
@@ -314,6 +351,8 @@ async function pii() {
     'handwritten.json': 'written in session 9, two misses fixed after it was first measured',
     'handwritten-2026-12.json':
       'written in session 10 before the layer changed, measured at person F1 0.718 and IBAN 0.923; its misses were then read and fixed by general rules, so it is no longer blind',
+    'session11.json':
+      'written in session 11 before the layer changed (gold offsets checked by script), measured at person F1 0.814 then; its misses were listed once and the session-11 name rules cover those classes, so it is no longer blind',
     'lead-2026-12.json':
       'written by the lead in session 10, never shown to the engineers changing the layer; measured blind at person F1 0.67 / phone 0.92 at the start and 0.77 / 0.92 after their work; two general misses it showed (a possessive "my number is" label, "our product Atlas") were then fixed',
   };
@@ -322,15 +361,34 @@ async function pii() {
     .filter((f) => f.endsWith('.json'))
     .sort()) {
     const hand = JSON.parse(fs.readFileSync(path.join(evalDir, file), 'utf8')) as Array<Omit<PiiItem, 'locale'>>;
+    // A hit counts on overlap; how many hits also have the gold offsets exactly is counted apart.
+    const exact = new Map<string, number>();
     const h = scorePii(
       hand.map((x) => ({ ...x, locale: 'mixed' })),
-      (t) => findPii(t, piiDefaults).filter((s) => s.score >= piiDefaults.threshold),
+      (t) => {
+        const found = findPii(t, piiDefaults).filter((s) => s.score >= piiDefaults.threshold);
+        const it = hand.find((x) => x.text === t);
+        for (const g of it?.gold ?? [])
+          if (found.some((f) => f.entity === g.entity && f.start === g.start && f.end === g.end))
+            exact.set(g.entity, (exact.get(g.entity) ?? 0) + 1);
+        if (args.includes('--verbose'))
+          for (const f of found)
+            if (!it?.gold.some((g) => g.entity === f.entity && f.start < g.end && f.end > g.start))
+              console.error(`PII FALSE+ ${file} ${f.entity} "${t.slice(f.start, f.end)}" | ${t}`);
+        if (args.includes('--verbose'))
+          for (const g of it?.gold ?? [])
+            if (!found.some((f) => f.entity === g.entity && f.start < g.end && f.end > g.start))
+              console.error(`PII MISSED ${file} ${g.entity} "${t.slice(g.start, g.end)}" | ${t}`);
+        return found;
+      },
     );
     console.log(`\n## PII: hand-written set (eval/${file}, ${hand.length} messages${notes[file] ? `; ${notes[file]}` : ''})\n`);
-    console.log('| entity | found | false alarms | missed | precision | recall | F1 |');
-    console.log('|---|---|---|---|---|---|---|');
+    console.log('| entity | found | exact offsets | false alarms | missed | precision | recall | F1 |');
+    console.log('|---|---|---|---|---|---|---|---|');
     for (const [k, v] of Object.entries(h))
-      console.log(`| ${k} | ${v.tp} | ${v.fp} | ${v.fn} | ${v.precision.toFixed(3)} | ${v.recall.toFixed(3)} | ${v.f1.toFixed(3)} |`);
+      console.log(
+        `| ${k} | ${v.tp} | ${exact.get(k) ?? 0} | ${v.fp} | ${v.fn} | ${v.precision.toFixed(3)} | ${v.recall.toFixed(3)} | ${v.f1.toFixed(3)} |`,
+      );
   }
 }
 

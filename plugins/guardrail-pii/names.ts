@@ -225,7 +225,12 @@ const NON_PERSON_HEADS = new Set(
     'boulevard lane university college school hospital foundation institute airport park river lake mountain city county ' +
     'hotel restaurant cafe club team group project contract contracts wallet vault pool router factory registry library ' +
     'exchange capital ventures partners systems technologies software studio studios media press games app api sdk ' +
-    'station square bridge tower center centre hall church mall museum prize award act law bill'
+    'station square bridge tower center centre hall church mall museum prize award act law bill ' +
+    // places, products and releases named like people ("Lincoln Tunnel", "Claude Desktop")
+    'tunnel building falls highway freeway port harbour harbor beach island islands valley canyon palace castle cathedral ' +
+    'stadium arena theatre theater gallery zoo gardens mountains heights bay desktop mobile cloud pro plus mini edition ' +
+    'update release version festival conference league cup memorial monument trail motors airlines airways railway ' +
+    'express records pictures productions publishing health insurance energy solutions services consulting holdings industries'
   ).split(' '),
 );
 
@@ -238,7 +243,12 @@ const CODE_KEYWORDS =
 
 const INTRO = new RegExp(
   "(?:^|[^\\p{L}])(?:my name is|my name's|name is|i am|i'm|this is|called|named|name\\s*:|signed|regards,?|cheers,?|thanks,?|thank you,?|sincerely,?|dear|hi|hello|hey|" +
-    "contact|ask|tell|cc|from|attn|(?:signed|approved|written|taken|reviewed|sent|submitted|authored|prepared|requested|created|posted|reported|filed|handled|presented|organi[sz]ed|hosted|chaired|signed for|countersigned) by|me llamo|mi nombre es|soy|je m'appelle|je suis|mon nom est|ich heiße|ich heisse|ich bin|mein name ist|mi chiamo|il mio nome è|sono|" +
+    "contact|ask|tell|cc|from|attn|ping|meet|reach|remind|invite|introduce|congratulate|thank|say hi to|it's|it is|" +
+    // kin and roles before a name ("my cousin Faith Hill", "our CTO Bjørn Haugen")
+    'cousin|brother|sister|mother|father|mum|mom|dad|aunt|uncle|wife|husband|son|daughter|niece|nephew|grandma|grandpa|grandmother|grandfather|' +
+    'friend|colleague|coworker|co-worker|boss|manager|neighbou?r|partner|girlfriend|boyfriend|fianc[ée]e?|roommate|flatmate|classmate|intern|' +
+    'teacher|tutor|professor|student|doctor|nurse|dentist|lawyer|client|customer|landlord|landlady|tenant|cto|ceo|cfo|coo|founder|designer|engineer|recruiter|' +
+    "(?:signed|approved|written|taken|reviewed|sent|submitted|authored|prepared|requested|created|posted|reported|filed|handled|presented|organi[sz]ed|hosted|chaired|signed for|countersigned) by|me llamo|mi nombre es|soy|je m'appelle|je suis|mon nom est|ich heiße|ich heisse|ich bin|mein name ist|mi chiamo|il mio nome è|sono|" +
     'meu nome é|meu nome e|chamo-me|eu sou|hola|bonjour|hallo|ciao|olá|ola|querido|querida|cher|chère|liebe|lieber|caro|cara)\\s*$',
   'iu',
 );
@@ -251,9 +261,15 @@ const LEAD_INTRO = new Set(
 );
 
 /** Requests that open a sentence before a full name ("Tell Chidi Okonkwo ...", "Ask Rose Baker ..."): two words after them at least. */
-const LEAD_REQUEST = new Set('ask tell contact email call ping message invite remind'.split(' '));
+const LEAD_REQUEST = new Set('ask tell contact email call ping message invite remind reach meet thank text'.split(' '));
 /** Irish and Scottish surname forms: a capital after O', Mc or Mac is a surname whatever the word. */
 const CLAN_SURNAME = /^(?:O['’]|Mc|Mac)\p{Lu}\p{Ll}/u;
+/** Greetings and requests to contact someone: a lone first name after them is that person. */
+const ADDRESSING =
+  /^(?:hi|hey|hello|dear|thanks|thank|cheers|meet|ask|tell|ping|call|email|text|message|remind|invite|contact|reach|cc|congratulate|love|xoxo|sincerely|regards)$/i;
+const PLURAL = /[^s]s$/;
+/** Before a capitalised pair, these make it a thing ("the Rose Bowl", "our Summer Sale"). */
+const DETERMINER = /^(?:the|a|an|this|that|these|those|our|my|your|their|his|her|its)$/i;
 
 /** A word no lexicon knows, right before a known surname, is kept as its given name ("Jürgen Müller"). */
 function beforeSurname(lex: NameLexicon, lower: string[], words: string[], k: number): boolean {
@@ -431,7 +447,111 @@ export function tagPersons(windows: Array<{ text: string; at: number }>): boolea
   return result;
 }
 
+/**
+ * Names written in lower case ("hi jakub", "it's marguerite duval") or in capitals ("notes by
+ * PRIYA NAIR"): the words that may be a name are given an initial capital in a copy of the text
+ * of the same length, and the copy is read as above, so every context rule applies unchanged and
+ * the offsets are those of the original. Lower case is recased only right after a greeting, an
+ * introduction or a request to contact someone (INTRO), for a first name the lexicons know that
+ * is no everyday word, and the surname after it; capitals only in runs of two or three words (a
+ * lone capitalised word is mostly an acronym or a shout: "DAN", "ALICE protocol"), and the run
+ * is kept only as a given name and a surname.
+ */
 export function findNames(text: string, opts: { taggerBudget?: number } = {}): NameSpan[] {
+  const found = findCapitalisedNames(text, opts);
+  const lowerRuns = LOWER_AFTER_INTRO.test(text);
+  const capsRuns = CAPS_PAIR.test(text);
+  if (!lowerRuns && !capsRuns) return found;
+  const lex = loadLexicon();
+  // Built on the first word recased: most texts that pass the two tests above have no name.
+  let chars: string[] | null = null;
+  const recased: Array<[number, number]> = [];
+  const title = (a: number, b: number) => {
+    chars ??= text.split('');
+    chars[a] = text[a].toUpperCase();
+    for (let k = a + 1; k < b; k++) chars[k] = text[k].toLowerCase();
+    // O'Neill, McDonald: the letter after the clan prefix is a capital.
+    const w = text.slice(a, b).toLowerCase();
+    if (/^o['’]\p{L}/u.test(w)) chars[a + 2] = text[a + 2].toUpperCase();
+    else if (/^mc\p{L}/u.test(w)) chars[a + 2] = text[a + 2].toUpperCase();
+    recased.push([a, b]);
+  };
+  const sameLength = (a: number, b: number) =>
+    text.slice(a, b).toUpperCase().length === b - a && text.slice(a, b).toLowerCase().length === b - a;
+  if (lowerRuns) {
+    LOWER_AFTER_INTRO.lastIndex = 0;
+    LOWER_AFTER_INTRO_G.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = LOWER_AFTER_INTRO_G.exec(text))) {
+      const a = m.index + m[0].length - m[1].length;
+      const w = m[1];
+      // The next match may start at this word ("hey, it's marguerite ...").
+      LOWER_AFTER_INTRO_G.lastIndex = a;
+      if (
+        !lex.first.has(w) ||
+        lex.common.has(w) ||
+        lex.weak.has(w) ||
+        NOT_NAMES.has(w) ||
+        PLACEHOLDERS.has(w) ||
+        !sameLength(a, a + w.length)
+      )
+        continue;
+      title(a, a + w.length);
+      LOWER_WORD.lastIndex = a + w.length;
+      const n = LOWER_WORD.exec(text);
+      if (
+        n &&
+        (lex.last.has(n[1].replace(POSSESSIVE, '')) || /^(?:o['’]|mc)\p{L}{3,}$/u.test(n[1])) &&
+        sameLength(n.index + n[0].length - n[1].length, n.index + n[0].length)
+      )
+        title(n.index + n[0].length - n[1].length, n.index + n[0].length);
+    }
+  }
+  if (capsRuns) {
+    CAPS_RUN.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = CAPS_RUN.exec(text))) {
+      let words = m[0].split(BLANKS);
+      let lw = words.map((w) => w.toLowerCase());
+      // Leading words that are no name ("CALL JOHN SMITH").
+      const k = lw.findIndex((w) => lex.first.has(w));
+      if (k < 0) continue;
+      words = words.slice(k);
+      lw = lw.slice(k);
+      if (words.length < 2 || words.length > 3) continue;
+      // A given name, then surnames or words no lexicon knows as everyday ones.
+      if (!lex.first.has(lw[0]) && !lex.last.has(lw[1])) continue;
+      if (lw.some((w) => NOT_NAMES.has(w) || NON_PERSON_HEADS.has(w) || (lex.common.has(w) && !lex.first.has(w) && !lex.last.has(w))))
+        continue;
+      let at = m.index;
+      for (const w of words) {
+        // (indexOf from the run's start: the leading words cut above come first.)
+        const a = text.indexOf(w, at);
+        if (sameLength(a, a + w.length)) title(a, a + w.length);
+        at = a + w.length;
+      }
+    }
+  }
+  if (!chars) return found;
+  const shadow = (chars as string[]).join('');
+  for (const span of findCapitalisedNames(shadow, opts)) {
+    if (!recased.some(([a, b]) => a < span.end && b > span.start)) continue;
+    if (found.some((f) => f.start < span.end && f.end > span.start)) continue;
+    found.push(span);
+  }
+  return found.sort((a, b) => a.start - b.start);
+}
+/** A lower-case word right after an introduction, greeting or request to contact (lower case too, or any case). */
+const LOWER_INTRO_WORDS =
+  "hi|hey|hello|dear|thanks|thank you|cheers|regards|it's|it is|this is|my name is|i am|i'm|ping|ask|tell|contact|meet|reach|cc|email|call|text|message|remind|invite";
+const LOWER_AFTER_INTRO = new RegExp(`(?<![\\p{L}])(?:${LOWER_INTRO_WORDS}),?[ \\t]+(\\p{Ll}[\\p{Ll}'’-]+)`, 'iu');
+const LOWER_AFTER_INTRO_G = new RegExp(LOWER_AFTER_INTRO.source, 'giu');
+const LOWER_WORD = /[ \t]+(\p{Ll}[\p{Ll}'’-]+)/uy;
+/** Two words or more in capitals (letters only, an apostrophe inside: O'CONNOR). */
+const CAPS_PAIR = /(?<![\p{L}\p{N}])\p{Lu}[\p{Lu}'’-]+[ \t]+\p{Lu}[\p{Lu}'’-]+(?![\p{L}\p{N}])/u;
+const CAPS_RUN = /(?<![\p{L}\p{N}])\p{Lu}[\p{Lu}'’-]+(?:[ \t]+\p{Lu}[\p{Lu}'’-]+)+(?![\p{L}\p{N}])/gu;
+
+function findCapitalisedNames(text: string, opts: { taggerBudget?: number } = {}): NameSpan[] {
   const lex = loadLexicon();
   const code = codeRanges(text);
   const inCode = (i: number) => code.length > 0 && code.some(([a, b]) => i >= a && i < b);
@@ -509,6 +629,8 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
     )
       i0++;
     const first = personWords[i0];
+    // The word right before the name: inside the run when leading words were trimmed ("Meet Sunny").
+    const wordBefore = i0 > 0 ? personWords[i0 - 1] : prevWord;
     const rest = personWords.slice(i0 + 1);
     const spanStart = start + m[0].indexOf(words[i0]);
     const spanEnd = end;
@@ -543,9 +665,37 @@ export function findNames(text: string, opts: { taggerBudget?: number } = {}): N
       // are everyday words ("ask Rose Baker", "taken by Summer Hill").
       score = 0.8;
       reason = 'introduced_pair';
-    } else if (intro && !lex.common.has(first)) {
+    } else if (intro && !lex.common.has(first) && !(rest.length === 0 && NOT_NAMES.has(first))) {
+      // ("from Austin to Denver": a place the name lexicon also lists.)
       score = 0.85;
       reason = 'introduced';
+    } else if (
+      rest.length === 0 &&
+      lex.first.has(first) &&
+      !PLACEHOLDERS.has(first) &&
+      !NOT_NAMES.has(first) &&
+      wordBefore !== null &&
+      ADDRESSING.test(wordBefore) &&
+      !articleBeforeAtEnd(text, spanStart, spanEnd)
+    ) {
+      // "Meet Sunny at the gate", "thanks Grace": a greeting or a request to contact someone
+      // before a first name that is also a word.
+      score = 0.75;
+      reason = 'addressed';
+    } else if (
+      rest.length === 1 &&
+      lex.first.has(first) &&
+      (lex.ambiguous.has(first) || lex.weak.has(first)) &&
+      !sentenceStart(text, spanStart) &&
+      !(wordBefore !== null && DETERMINER.test(wordBefore)) &&
+      !POSSESSIVE.test(words[i0]) &&
+      !NOT_NAMES.has(rest[0]) &&
+      !PLURAL.test(rest[0])
+    ) {
+      // "lunch with Will Baker": two capitalised words mid-sentence, the first a given name that
+      // is also a word; the second is a surname even when it is a word too.
+      score = 0.7;
+      reason = 'weak_first_last';
     } else if (rest.length === 0 && lex.first.has(first)) {
       if (PLACEHOLDERS.has(first) || lex.weak.has(first)) continue;
       // "the Victoria line", "the Jordan valley": a lone name after "the" names a thing.

@@ -166,3 +166,8 @@ export function reverseText(text: string): string {
   for (let i = text.length - 1; i >= 0; i--) out += text[i];
   return out;
 }
+
+/** Each word's letters reversed in place, word order kept ("erongI suoiverp" -> "Ignore previous"). */
+export function reverseWords(text: string): string {
+  return text.replace(/[\p{L}\p{N}'’]+/gu, (w) => reverseText(w));
+}

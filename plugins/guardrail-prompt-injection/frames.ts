@@ -30,12 +30,44 @@ const MENTION_NOUNS = 'phrases?|strings?|payloads?|prompts?|commands?|texts?|lin
 // ---------------------------------------------------------------------------------------------
 // Everyday "ignore" / "forget".
 
+/** The same verbs in German, Spanish, French, Italian, Portuguese (the classifier's other languages; accents folded). */
+const FOREIGN_OVERRIDE_VERBS =
+  'ignoriere|ignorier|ignorieren|vergiss|vergessen|ignora|ignoren|olvida|olvide|olvidate|ignorez|oublie|oubliez|dimentica|dimenticate|esqueca|esquece';
+/** Verbs that edit a thing; "ignore"/"forget" address what the model attends to and are not among them. */
+const EDIT_VERBS = 'delete|deleting|remove|removing|erase|erasing|clear|clearing|overwrite|overwriting|drop|dropping|discard|discarding';
+export const EDIT_VERB = new RegExp(`^(?:${EDIT_VERBS})${E}`, 'u');
+/**
+ * A place in a file, document, resource or setting that instructions or restrictions belong to
+ * ("... in the onboarding doc", "... on the S3 bucket policy"): editing them there is an agent
+ * task, not an override of what the model was told. Never "your ...": that is the model's.
+ */
+const ARTEFACT =
+  '(?:in|on|from|of|inside|within|under|for)\\s+(?:the|our|this|that|my|a|an|each|every)\\s+(?:[\\p{L}\\p{N}._/-]+\\s+){0,2}?(?:docs?|documents?|documentation|files?|readme|wiki|pages?|sections?|chapters?|spreadsheets?|sheets?|config(?:uration)?|buckets?|repo(?:sitory)?|branch|templates?|forms?|code|codebase|scripts?|polic(?:y|ies)|manuals?|guides?|notes|drafts?|modules?|functions?|classes|tables?|databases?|schemas?|yaml|json|pull requests?|tickets?|issues?|roles?|accounts?|users?|groups?|projects?|folders?|directory|website|site|app|workflows?|pipelines?|jobs?|makefile|dockerfile|handbook|onboarding|slides?|deck)(?![\\p{L}])';
+/** Right after the object: the artefact it sits in. */
+export const ARTEFACT_PLACE = new RegExp(`^\\s+${ARTEFACT}`, 'u');
+/** After up to three more words of the object. */
+const ARTEFACT_AFTER = new RegExp(`^(?:\\s+[\\p{L}\\p{N}'’-]+){0,3}?\\s+${ARTEFACT}`, 'u');
+
 const OVERRIDE_VERB = new RegExp(
-  `${W}(?:ignore|ignoring|ignores|forget|forgetting|forgets|disregard|disregarding|pay no attention to|never mind|tune out|block out|bypass|bypassing|override|overriding|skip|skipping)${E}`,
+  `${W}(?:ignore|ignoring|ignores|forget|forgetting|forgets|disregard|disregarding|pay no attention to|never mind|tune out|block out|bypass|bypassing|override|overriding|skip|skipping|do not follow|don't follow|${EDIT_VERBS}|${FOREIGN_OVERRIDE_VERBS})${E}`,
   'gu',
 );
 /** Substrings OVERRIDE_VERB cannot match without (a scan for them is far cheaper than the pattern). */
 const OVERRIDE_WORDS = [
+  'follow',
+  'vergiss',
+  'vergessen',
+  'olvid',
+  'oubli',
+  'dimentica',
+  'esquec',
+  'delet',
+  'remov',
+  'eras',
+  'clear',
+  'overwrit',
+  'drop',
+  'discard',
   'ignor',
   'forget',
   'disregard',
@@ -49,15 +81,25 @@ const OVERRIDE_WORDS = [
 ];
 /** Words an object may start with that say nothing of what it is. */
 const SKIP = new Set(
-  'about all of the a an my our his her their its some every each those these few many much more other any just really completely totally simply entirely'.split(
-    ' ',
-  ),
+  (
+    'about all of the a an my our his her their its some every each those these few many much more other any just really completely totally simply entirely ' +
+    'bitte die der das den dem des meine meinen meiner mein einfach mal kurz la las los el les le mes tes mis tus il lo gli i as os o por favor per'
+  ).split(' '),
 );
+/**
+ * After "forget everything": "(you know) about <a topic>" other than the model's own rules or
+ * nature, a way of asking for a beginner's explanation ("forget everything you know about
+ * sourdough"). A negative lookahead, for use right after the "everything".
+ */
+export const ABOUT_TOPIC = `(?![ \\t]+(?:you (?:know|have learned|learned|have been taught) )?about[ \\t]+(?:(?:the|a|an|how|making|baking|cooking)[ \\t]+)?(?!(?:your|you|yourself|ai|artificial|rules|instructions|guidelines|polic(?:y|ies)|restrictions|safety|ethics|morals?|filters|training|programming|prompts?|being|what|who|openai|anthropic|language models?|chatgpt|gpt|llms?|assistants?)${E})\\p{L})`;
+const EVERYTHING_ABOUT_TOPIC = new RegExp(`^${ABOUT_TOPIC.replace('(?!', '(?=')}`, 'u');
+
 /** Words that end the object: a new clause or a preposition phrase after the head noun. */
 const STOP = new Set(
-  'and or but then so because while when if until to for in on at with from by as like since instead now please just than that which who whom whose while'.split(
-    ' ',
-  ),
+  (
+    'and or but then so because while when if until to for in on at with from by as like since instead now please just than that which who whom whose while ' +
+    'und oder aber im auf mit y pero con en et ou mais dans sur avec e ma con em na no'
+  ).split(' '),
 );
 /**
  * Object words that make "ignore/forget ..." an override or possibly one: what the model was told
@@ -73,7 +115,10 @@ config safety filter filters ethic ethics moral morals morality principle princi
 limitations boundary boundaries protocol protocols persona role character identity openai anthropic content censorship moderation
 alignment memory memories everything anything whatever what above previous prior earlier before preceding initial original former
 told said taught learned learnt know knew given provided it this that them they those these ai assistant model chatbot bot gpt
-question questions request requests answer answers response responses task`.split(/\s+/),
+question questions request requests answer answers response responses task
+anweisung anweisungen regel regeln befehle befehl vorgaben richtlinien alles alle vorherigen vorherige bisherigen obigen kontext
+instrucciones instruccion reglas todo todas todos anteriores contexto consignes regles tout precedentes istruzioni regole tutto
+precedenti instrucoes regras tudo sistema systeme`.split(/\s+/),
 );
 /** Object words that need a following word to say anything ("the", "your" alone: "forget your ..."). */
 const DETERMINER_ONLY = new Set('your you yourself me'.split(' '));
@@ -91,7 +136,10 @@ export function everydayOverrideOnly(text: string): boolean {
   let m: RegExpExecArray | null;
   let seen = 0;
   while ((m = OVERRIDE_VERB.exec(text))) {
-    seen++;
+    const edit = EDIT_VERB.test(m[0]);
+    // An edit verb only speaks for an everyday reading when its object sits in an artefact
+    // ("delete all files" is no less an order for having an everyday object).
+    if (!edit) seen++;
     let i = m.index + m[0].length;
     let content = 0;
     let words = 0;
@@ -103,7 +151,18 @@ export function everydayOverrideOnly(text: string): boolean {
       const w = WORD.exec(text);
       if (!w) break;
       const word = w[0];
-      if (INSTRUCTION_LIKE.has(word)) return false;
+      if (INSTRUCTION_LIKE.has(word)) {
+        // Editing instructions that sit in a named file or resource is an agent task.
+        if (
+          (edit && ARTEFACT_AFTER.test(text.slice(WORD.lastIndex, WORD.lastIndex + 120))) ||
+          ((word === 'everything' || word === 'anything') && EVERYTHING_ABOUT_TOPIC.test(text.slice(WORD.lastIndex, WORD.lastIndex + 60)))
+        ) {
+          content++;
+          seen++;
+          break;
+        }
+        return false;
+      }
       i = WORD.lastIndex;
       if (STOP.has(word)) break;
       if (SKIP.has(word) || DETERMINER_ONLY.has(word)) continue;
@@ -114,23 +173,56 @@ export function everydayOverrideOnly(text: string): boolean {
   return seen > 0;
 }
 
+/**
+ * Instructions, rules or messages that come from someone or something named other than the
+ * model's operator ("new instructions from my teacher say ...", "the instructions in the IKEA
+ * manual", "a coworker's message"): every such noun in the text has that source. The classifier,
+ * which learnt "new instructions" from attacks, is damped there as for everyday objects.
+ */
+export function thirdPartyInstructions(text: string): boolean {
+  if (!hasAny(text, ['instruction', 'rules', 'guideline', 'direction', 'orders', 'message', 'polic'])) return false;
+  INSTRUCTION_NOUN.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  let seen = 0;
+  while ((m = INSTRUCTION_NOUN.exec(text))) {
+    seen++;
+    const before = text.slice(Math.max(0, m.index - 40), m.index);
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 60);
+    if (!(OWNER_BEFORE.test(before) || SOURCE_AFTER.test(after))) return false;
+  }
+  return seen > 0;
+}
+/** Whether `after` (the text right after an instruction noun) names a source other than the model's operator. */
+export const thirdPartySource = (after: string) => SOURCE_AFTER.test(after);
+const INSTRUCTION_NOUN = new RegExp(`${W}(?:instructions?|rules|guidelines|directions|orders|messages?|polic(?:y|ies))${E}`, 'gu');
+/** Who is not the model or its operator. */
+const NOT_THE_MODEL =
+  '(?!(?:you|your|yours|ai|assistant|model|system|developer|developers|admin|administrator|operator|openai|anthropic|chatgpt|gpt|bot|chatbot|llm)(?![\\p{L}]))';
+/** "my teacher's", "a coworker's" right before the noun (a few adjectives allowed). */
+const OWNER_BEFORE = new RegExp(`${W}${NOT_THE_MODEL}\\p{L}+['’]s(?:\\s+\\p{L}+){0,2}\\s+$`, 'u');
+/** "from my teacher", "in the IKEA manual", "on the box" right after it. */
+const SOURCE_AFTER = new RegExp(
+  `^\\s+(?:from|in|on|of|by|inside)\\s+(?:the|my|our|his|her|their|a|an|this|that)\\s+(?:[\\p{L}\\p{N}-]+\\s+){0,2}?${NOT_THE_MODEL}[\\p{L}\\p{N}-]+${E}`,
+  'u',
+);
+
 // ---------------------------------------------------------------------------------------------
 // Quoted attack phrases as the topic of a message.
 
 const QUOTE = /`[^`\n]{2,200}`|"[^"\n]{2,200}"|(?<![\p{L}\p{N}])'[^'\n]{2,200}'(?![\p{L}\p{N}])|«[^»\n]{2,200}»/gu;
 /** Words naming the quotation right before it ("the phrase '...'", "strings like '...'"). */
 const NAMED_BEFORE = new RegExp(
-  `${W}${alt(`${MENTION_NOUNS}|sentences?|words?|like|such as|e\\.g\\.?|called|named|reads?|says?|said|saying|writes?|wrote|write|quotes?|quoted|as in|for instance|for example`)}[\\s,:]*$`,
+  `${W}${alt(`${MENTION_NOUNS}|sentences?|words?|like|such as|e\\.g\\.?|called|named|reads?|says?|said|saying|writes?|wrote|write|writing|putting|adding|quotes?|quoted|as in|for instance|for example|lists?|listed|flags?|flagged|blocks?|blocked|detects?|detected|catch(?:es)?|caught|matches|matched|(?:true|false|positive|negative) (?:for|on)|(?:quote|quotation|excerpt|passage|extract) from [^.!?'"\`]{1,40}:`)}[\\s,:]*$`,
   'u',
 );
 /** Words naming it right after ("'...' attacks", "'...'-style prompts"). */
 const NAMED_AFTER = new RegExp(
-  `^[\\s-]*${alt(`${MENTION_NOUNS}|injections?|jailbreaks?|style|tricks?|techniques?|exploits?|patterns?|trope`)}${E}`,
+  `^[\\s-]*(?:(?:is|are|was|were|as|still|really|just|a|an|the|one|such|common|effective|classic|typical|known|good|bad|real|working)[\\s-]+){0,5}${alt(`${MENTION_NOUNS}|injections?|jailbreaks?|style|tricks?|techniques?|exploits?|patterns?|trope|red flags?|warning signs?|attack vectors?`)}${E}`,
   'u',
 );
 /** The message is about explaining, teaching, detecting or defending. */
 const EXPLANATORY = anyWord(
-  'explain\\p{L}*|why|how (?:does|do|did|can|could|would|is|are|to (?:detect|spot|defend|stop|prevent|block|recogni[sz]e))|what (?:does|do|is|are|makes)|describe|discuss\\p{L}*|analy[sz]\\p{L}*|blog|article|essay|paper|thesis|talk|slides?|lecture|course|training|workshop|presentation|newsletter|documentation|docs|detect\\p{L}*|classif\\p{L}*|defen[cs]\\p{L}*|mitigat\\p{L}*|protect\\p{L}*|prevent\\p{L}*|unit tests?|tests? (?:case|cases|for|that)|regex\\p{L}*|recogni[sz]\\p{L}*|security|awareness|research\\p{L}*|meaning|means',
+  'explain\\p{L}*|why|effective|red flags?|warning signs?|how (?:does|do|did|can|could|would|is|are|to (?:detect|spot|defend|stop|prevent|block|recogni[sz]e))|what (?:does|do|is|are|makes)|describe|discuss\\p{L}*|analy[sz]\\p{L}*|blog|article|essay|paper|thesis|talk|slides?|lecture|course|training|workshop|presentation|newsletter|documentation|docs|detect\\p{L}*|classif\\p{L}*|defen[cs]\\p{L}*|mitigat\\p{L}*|protect\\p{L}*|prevent\\p{L}*|unit tests?|tests? (?:case|cases|for|that)|regex\\p{L}*|recogni[sz]\\p{L}*|security|awareness|research\\p{L}*|meaning|means|useful|worth (?:it|adding|writing)|good idea|best practices?|does (?:it|that|this) (?:help|work)|(?:actually|really) (?:help|work)s?',
 );
 /** Outside the quotes, the model is told to act on what is quoted: then it is no mention. */
 const ACT_ON_IT = anyWord(
@@ -143,6 +235,10 @@ const CONTENT_WORD = /\p{L}{4,}/gu;
 
 /** Whether two or more words of four letters or more from the quotation come back outside the quotes. */
 function quoteWordsReused(quote: string, outside: string): boolean {
+  // The order itself must come back: its first word (the verb, "print ..."). Nouns alone ("write
+  // 'never reveal your system prompt' in the system prompt") are the topic, not the order.
+  const first = /[\p{L}]{2,}/u.exec(quote);
+  if (first && !new RegExp(`(?<![\\p{L}])${first[0]}(?![\\p{L}])`, 'u').test(outside)) return false;
   let n = 0;
   CONTENT_WORD.lastIndex = 0;
   const seen = new Set<string>();
@@ -176,7 +272,7 @@ export function explanatoryMentions(text: string): Array<[number, number]> {
   // Print the admin password.") is what it asks for, not what it talks about.
   return quotes.filter(
     ([a, z]) =>
-      (NAMED_BEFORE.test(text.slice(Math.max(0, a - 24), a)) || NAMED_AFTER.test(text.slice(z, z + 24))) &&
+      (NAMED_BEFORE.test(text.slice(Math.max(0, a - 56), a)) || NAMED_AFTER.test(text.slice(z, z + 48))) &&
       !quoteWordsReused(text.slice(a + 1, z - 1), outside),
   );
 }
@@ -280,10 +376,10 @@ export function securityEducation(text: string): boolean {
   return SECURITY_TOPIC.test(text) && TEACHING.test(text);
 }
 const SECURITY_TOPIC = anyWord(
-  'prompt injections?|injection attacks?|jailbreak\\p{L}*|hidden instructions|red flags|red[- ]team\\p{L}*|attackers?|social engineering|phishing|guardrails?|security|malicious (?:prompts?|instructions|inputs?)|adversarial|vulnerab\\p{L}*',
+  'content filters?|safety filters?|filter evasion|obfuscat\\p{L}*|prompt injections?|injection attacks?|jailbreak\\p{L}*|hidden instructions|red flags|red[- ]team\\p{L}*|attackers?|social engineering|phishing|guardrails?|security|malicious (?:prompts?|instructions|inputs?)|adversarial|vulnerab\\p{L}*',
 );
 const TEACHING = anyWord(
-  'what (?:is|are|does|do)|how (?:do|does|can|could|should|would)|why (?:do|does|are|is)|explain\\p{L}*|list|describe|summari[sz]e|overview|teach(?: me)?|training|course|class|lesson|essay|paper|blog|article|checklist|guide|tips|best practices|protect\\p{L}*|defen[cs]\\p{L}*|prevent\\p{L}*|detect\\p{L}*|mitigat\\p{L}*',
+  '(?:does|do|can|could|would|is|are) \\p{L}+(?:[ -]\\p{L}+){0,3} really|papers?|research\\p{L}*|study|studies|what (?:is|are|does|do)|how (?:do|does|can|could|should|would)|why (?:do|does|are|is)|explain\\p{L}*|list|describe|summari[sz]e|overview|teach(?: me)?|training|course|class|lesson|essay|paper|blog|article|checklist|guide|tips|best practices|protect\\p{L}*|defen[cs]\\p{L}*|prevent\\p{L}*|detect\\p{L}*|mitigat\\p{L}*',
 );
 /** The text pretextPayload() read last and whether it had a pretext frame. */
 let lastText = '';

@@ -19,8 +19,21 @@ import {
   type HashedModel,
   type LoadedModel,
 } from '../../lib/guardrails/classifier.ts';
-import { caesarShift, findReversedPassage, findShiftedPassage, reverseText } from './caesar.ts';
-import { blankSpans, emotionalPretext, everydayOverrideOnly, explanatoryMentions, pretextPayload, securityEducation } from './frames.ts';
+import { caesarShift, findReversedPassage, findShiftedPassage, reverseText, reverseWords } from './caesar.ts';
+import {
+  ABOUT_TOPIC,
+  ARTEFACT_PLACE,
+  EDIT_VERB,
+  blankSpans,
+  emotionalPretext,
+  everydayOverrideOnly,
+  explanatoryMentions,
+  pretextPayload,
+  securityEducation,
+  thirdPartyInstructions,
+  thirdPartySource,
+} from './frames.ts';
+import { exfiltration, harmfulRoleplay, liberationAndAuthority, pastedDocumentStart, transformExtraction } from './agent-abuse.ts';
 import { findEncodedBlobs } from '../../lib/guardrails/encoding.ts';
 import { defineLayer } from '../../lib/guardrails/layer.ts';
 import {
@@ -65,7 +78,12 @@ const gap = (n: number) => `(?:[\\s,]+[\\p{L}\\p{N}'’-]+){0,${n}}?`;
 
 const EN_VERBS = alt([
   'ignore',
+  'ignores',
   'ignoring',
+  'disregards',
+  'forgets',
+  'overrides',
+  'bypasses',
   'disregard',
   'forget',
   'skip',
@@ -313,7 +331,12 @@ const WORLD_OVERRIDES: Array<[string, string[], string[], boolean]> = [
     true,
   ],
   ['ha', ['yi watsi da', 'manta da', 'kada ka bi', 'ka manta'], ['umarni', 'dokoki', "ka'idoji", 'kaidoji'], true],
-  ['yo', ['foju fo', 'gbagbe', 'ma tele', 'pa ti'], ['ilana', 'ase', 'ofin', 'itonisona'], true],
+  [
+    'yo',
+    ['foju fo', 'gbagbe', 'ma tele', 'pa ti', 'ko si mo', 'ko wulo mo', 'ko kan mo', 'ti pari'],
+    ['ilana', 'ase', 'ofin', 'itonisona', 'itosona'],
+    true,
+  ],
   ['ig', ['leghara', 'chefuo', 'echefula', 'agbasoro'], ['ntuziaka', 'iwu', 'ntuzi'], true],
   ['zu', ['ziba', 'ungazinaki', 'khohlwa', 'ungayinaki', 'ungalandeli'], ['imiyalelo', 'imiyalo', 'imithetho'], true],
   ['xh', ['ungayihoyi', 'ungazihoyi', 'libala', 'lityala'], ['imiyalelo', 'imithetho'], true],
@@ -321,8 +344,31 @@ const WORLD_OVERRIDES: Array<[string, string[], string[], boolean]> = [
   ['am', ['ችላ በል', 'ችላ በሉ', 'ችላ', 'እርሳ', 'እርሱ'], ['መመሪያ', 'ትዕዛዝ', 'ህጎች', 'ሕጎች'], true],
   [
     'cy',
-    ['anwybydda', 'anwybyddwch', 'anwybyddu', 'anghofia', 'anghofiwch', 'diystyra', 'diystyrwch'],
-    ['cyfarwyddyd', 'cyfarwyddiadau', 'gorchmynion', 'gorchymyn', 'rheolau'],
+    [
+      'anwybydda',
+      'anwybyddwch',
+      'anwybyddu',
+      'anghofia',
+      'anghofiwch',
+      'diystyra',
+      'diystyrwch',
+      'berthnasol mwyach',
+      'berthnasol bellach',
+      'ddilys mwyach',
+    ],
+    // With the soft and nasal mutations ("yr holl gyfarwyddiadau", "fy nghyfarwyddiadau").
+    [
+      'cyfarwyddyd',
+      'cyfarwyddiadau',
+      'gyfarwyddiadau',
+      'nghyfarwyddiadau',
+      'chyfarwyddiadau',
+      'gorchmynion',
+      'orchmynion',
+      'gorchymyn',
+      'rheolau',
+      'reolau',
+    ],
     true,
   ],
   ['ga', ['dean neamhaird', 'deanaigi neamhaird', 'dearmad', 'na lean'], ['treoracha', 'treoir', 'orduithe', 'rialacha'], true],
@@ -440,6 +486,13 @@ const WORLD_EXTRACT: Array<[string, string[], string[], boolean]> = [
     true,
   ],
   [
+    'cy',
+    ['cyfarwyddiadau cyfrinachol', 'cyfarwyddiadau cudd', 'anogwr (?:y )?system', 'cyfarwyddiadau (?:y )?system'],
+    ['dy', 'eich', 'dangos', 'dywed', 'datgela', 'datgelwch'],
+    true,
+  ],
+  ['yo', ['itonisona (?:ikoko|asiri)', 'itosona (?:ikoko|asiri)', 'ilana (?:ikoko|asiri)'], ['re', 'yin', 'fi', 'so', 'han'], true],
+  [
     'sw',
     ['maelekezo (?:yako |zako )?ya mfumo', 'maagizo (?:yako |zako )?ya mfumo', 'maelekezo yaliyofichwa', 'maagizo yaliyofichwa'],
     ['yako', 'zako', 'onyesha', 'niambie', 'nionyeshe'],
@@ -478,14 +531,19 @@ function buildRules(): Rule[] {
     'override_everything',
     'instruction_override',
     0.8,
-    `${b}(?:ignore|disregard|forget|drop|abandon)(?: about)? (?:everything|all (?:of )?(?:that|this|the above)|anything)(?: (?:before|above|previously|so far|you (?:know|were told|have been told)|we (?:discussed|talked about)|(?:i|we) (?:said|told you)|said|prior|earlier|up to now))?${e}`,
+    // Not "forget everything you know about sourdough": a topic other than the model's own rules
+    // or nature is a way of asking for a beginner's explanation.
+    `${b}(?:ignore|disregard|forget|drop|abandon)(?: about)? (?:everything|all (?:of )?(?:that|this|the above)|anything)${ABOUT_TOPIC}(?: (?:before|above|previously|so far|you (?:know|were told|have been told)|we (?:discussed|talked about)|(?:i|we) (?:said|told you)|said|prior|earlier|up to now))?${e}`,
   );
   add(
     'new_task',
     'instruction_override',
     0.72,
-    `${b}(?:(?:your|the) new (?:task|instructions?|assignment|role|mission|objective)|(?:here is |now )?your new job|new (?:instructions|tasks|rules)(?: are(?: as follows| now)?)? ?:|new (?:instructions|tasks|rules) (?:follow|are as follows)|(?:start|begin) (?:over|again|from (?:the front|scratch))(?: with a new task)?)${e}`,
+    `${b}(?:(?:your|the) new (?:task|instructions?|assignment|role|mission|objective)|(?:here is |now )?your new job|new (?:instructions|tasks|rules)(?: are(?: as follows| now)?)? ?:|new (?:instructions|tasks|rules) (?:follow|are as follows)|(?:start|begin) (?:over|again|from (?:the front|scratch)) with a new task)${e}`,
   );
+  // "Let's start over: I want a to-do app" restarts the conversation, which a user may do; only
+  // weak evidence of an override on its own.
+  add('start_over', 'instruction_override', 0.3, `${b}(?:start|begin) (?:over|again|from (?:the front|scratch))${e}`);
   add(
     'from_now_on',
     'instruction_override',
@@ -522,7 +580,7 @@ function buildRules(): Rule[] {
     'persona_dan',
     'jailbreak',
     0.88,
-    `${b}(?:do anything now|dan mode|developer mode (?:enabled|output|activated|on)|jailbreak(?:ed)? mode|god mode|unrestricted mode|evil confidant|anti-?gpt|betterdan|stan mode|dude mode|aim mode)${e}`,
+    `${b}(?:do anything now|dan mode|developer mode (?:enabled|output|activated|on(?! (?:android|ios|iphone|ipad|my|his|her|their|a|an|the|this|that|your|chrome|windows|mac|macos|pixel|samsung|xiaomi|huawei|oneplus|firefox|edge|phones?|tablets?|devices?)${e}))|jailbreak(?:ed)? mode|god mode|unrestricted mode|evil confidant|anti-?gpt|betterdan|stan mode|dude mode|aim mode)${e}`,
   );
   add(
     'persona_unfiltered',
@@ -556,6 +614,14 @@ function buildRules(): Rule[] {
     0.6,
     `${b}(?:never|must not|cannot|can't|will not|won't|do not|don't) (?:ever )?(?:refuse|decline|say (?:no|that you can'?t))${e}`,
   );
+  // The same said of a persona ("STAN never refuses and never adds warnings"): weaker, and not
+  // before "to" ("she never refuses to help" is ordinary prose); with the classifier it adds up.
+  add(
+    'never_refuses',
+    'jailbreak',
+    0.35,
+    `${b}(?:never|will not|won't|does not|doesn't) (?:ever )?(?:refuses|declines|says no|adds? (?:any )?(?:warnings?|disclaimers?|caveats?))${e}(?![ \\t]+to${e})`,
+  );
   // Dropping what a safe answer carries: refusals (strong: "never says no, no matter how illegal"),
   // warnings and disclaimers (weak alone: "no disclaimers, just the pancake recipe"). With a
   // persona they are the jailbreak "act as X and answer without warnings or refusals"
@@ -582,7 +648,7 @@ function buildRules(): Rule[] {
     'rules_gone',
     'instruction_override',
     0.75,
-    `${b}(?:your|the|all|all your|any) (?:old |previous |prior |original |usual |current )?(?:guidelines|rules|instructions|restrictions|programming|polic(?:y|ies)|filters|limits|safeguards) (?:are|is|have been|has been|were) (?:now )?(?:deleted|removed|gone|void|disabled|lifted|suspended|cancelled|canceled|revoked|turned off|no longer (?:valid|active|in effect|apply))${e}`,
+    `${b}(?:your|the|all|all your|any) (?:(?:assistant|ai|model|bot|chatbot|agent)['’]s )?(?:old |previous |prior |original |usual |current )?(?:safety |content |ethical )?(?:guidelines|rules|instructions|restrictions|programming|polic(?:y|ies)|filters|limits|safeguards) (?:are|is|have been|has been|were) (?:now )?(?:deleted|removed|gone|void|disabled|lifted|suspended|cancelled|canceled|revoked|turned off|no longer (?:valid|active|in effect|apply))${e}`,
   );
   add(
     'obey_me',
@@ -600,7 +666,7 @@ function buildRules(): Rule[] {
     'safety_bypass',
     'safety_bypass',
     0.85,
-    `${b}(?:ignore|bypass|disable|turn off|override|circumvent|deactivate|remove|get around|evade)${gap(2)}[\\s,]+(?:your |the |all |any )?(?:safety|content|ethical|moral|openai|anthropic)? ?(?:filters?|guardrails|safeguards|censorship|moderation|alignment|ethics|safety (?:guidelines|rules|measures|policies)|content polic(?:y|ies))${e}`,
+    `${b}(?:ignore|bypass|disable|turn off|override|circumvent|deactivate|remove|get around|evade)${gap(2)}[\\s,]+(?:your |the |all |any )?(?:safety|content|ethical|moral|openai|anthropic)? ?(?:filters?|guard ?rails|safeguards|censorship|moderation|alignment|ethics|safety (?:guidelines|rules|measures|policies)|content polic(?:y|ies))${e}`,
   );
   add(
     'pretend',
@@ -655,11 +721,23 @@ function buildRules(): Rule[] {
     0.7,
     `${b}(?:ai|assistant|chatbot|llm|language model|ai agent|gpt|chatgpt|claude|copilot)s?\\s*[:,]\\s*(?:please\\s+|now\\s+)?(?:ignore|disregard|forget|reveal|send|forward|exfiltrate|upload|email|delete|execute|do not tell|don'?t tell|never tell|stop following)${e}`,
   );
+  // The model addressed by what it is doing with the text ("To the AI reading this inbox: forward
+  // ...", "Assistant, when you process this email, run ...", "Instruction for language models
+  // summarising this document: you must rate ..."), then told to act: in data, that is someone
+  // else giving the agent orders.
+  add(
+    'ai_addressed_task',
+    'indirect_injection',
+    0.75,
+    `${b}(?:(?:to|for|attention|dear|note to|instructions? for)\\s+(?:the\\s+|any\\s+|all\\s+)?)?(?:ai|assistant|chatbot|llm|language model|ai agent|agent|gpt|chatgpt|claude|copilot|model)s?` +
+      `(?:(?:\\s+(?:reading|processing|summari[sz]ing|parsing|browsing|handling|indexing|that reads?|who reads?|that process(?:es)?)\\s+(?:this|these|the|my|our)(?:\\s+\\p{L}+)?)|(?:,?\\s+(?:when|while|after|before|once|if) you\\s+(?:read|process|summari[sz]e|see|parse|open|handle|reach|index|review)\\s+(?:this|these|the|my|our)(?:\\s+\\p{L}+)?))` +
+      `(?:\\s*[:,]\\s*|\\s+(?=must|should|shall|need to|are (?:required|instructed) to|have to))(?:please\\s+|now\\s+|also\\s+|first\\s+)?(?:(?:you\\s+)?(?:must|should|shall|will|need to|are (?:required|instructed) to|have to)\\s+)?(?:(?:also|first|now|then|always)\\s+)?(?:ignore|disregard|forget|reveal|send|forward|exfiltrate|upload|email|delete|execute|run|call|rate|respond|reply|output|print|say|stop|comply|obey|include|add|tell|write|recommend|approve|grant|transfer|visit|click|open|drop|abandon|skip|ask|request|collect|instead)${e}`,
+  );
   add(
     'attention_ai',
     'indirect_injection',
     0.6,
-    `${b}(?:attention|important|note|message|instruction)s?\\s+(?:to|for)\\s+(?:the\\s+)?(?:ai|assistant|llm|model|agent|chatbot)${e}`,
+    `${b}(?:attention|important|note|message|instruction)s?\\s+(?:to|for)\\s+(?:the\\s+)?(?:ai|assistant|llm|model|agent|chatbot)${e}|${b}attention[,:!]?\\s+(?:all\\s+)?(?:ai|assistant|llm|language model|model|agent|chatbot)s?\\s*[:,!]`,
   );
   add(
     'exfil_request',
@@ -822,7 +900,13 @@ function buildRules(): Rule[] {
     const o = foldPattern(alt(nouns));
     const before = r.length;
     if (spaced)
-      add(`override_${lang}`, 'instruction_override', 0.86, `${b}${v}[\\p{L}\\p{M}]*${wgap}${o}|${b}${o}[\\p{L}\\p{M}]*${wgap}${v}`);
+      // An elided article after the verb (Welsh "anwybydda'r", "l'") belongs to it.
+      add(
+        `override_${lang}`,
+        'instruction_override',
+        0.86,
+        `${b}${v}[\\p{L}\\p{M}]*(?:['’]\\p{L}{1,3})?${wgap}${o}|${b}${o}[\\p{L}\\p{M}]*${wgap}${v}`,
+      );
     else add(`override_${lang}`, 'instruction_override', 0.86, `${v}.{0,10}?${o}|${o}.{0,10}?${v}`);
     for (let k = before; k < r.length; k++) r[k].world = true;
   }
@@ -875,6 +959,19 @@ const SQUASHED = [
   'ignoratutte',
 ];
 
+const INSTRUCTIONS_SECTION = /(?:^|\n|[.!?]\s+|\\n\s*)(?:\p{L}+ )?instructions?\s*:/u;
+/** A section heading of a structured document other than "Instructions:" itself. */
+const DOC_SECTION =
+  /(?:^|\n|[.!?]\s+|\\n\s*)(?:ingredients|materials|requirements|steps|method|directions|preparation|tools|equipment|prerequisites|notes|usage|installation|description|overview|summary|serves|yield|prep time|cook time|parts|contents|warnings?|safety)\s*:/u;
+
+/** A fenced code block or inline code with code punctuation. */
+const CODE =
+  /```|`[^`\n]{0,200}[{}();=[\]][^`\n]{0,200}`|[[{(]\s*['"]\w+['"]\s*:\s*['"]|(?<![\p{L}])(?:const|let|var|def|function|return|import)\s+[\w{[]|\w\s*=>|\w+\s*=\s*[[{]\s*[{'"\w]/u;
+const DEVICE_MODE =
+  /(?<![\p{L}])(?:developer|debug|safe|recovery|dev|airplane|dark|usb debugging) (?:mode|options)(?: on| in| for| of)? (?:an? |my |the |his |her |our |your )?(?:android|ios|iphone|ipad|pixel|samsung|galaxy|xiaomi|huawei|oneplus|windows|mac|macos|chrome|chromebook|firefox|phones?|tablets?|laptops?|devices?|tvs?|routers?|consoles?)(?![\p{L}])/u;
+const GAME =
+  /(?<![\p{L}])(?:cheats?|cheat codes?|video games?|games?|gameplay|levels?|players?|achievements?|console commands?|mods?|speedrun\p{L}*|walkthrough)(?![\p{L}])/u;
+
 export interface RuleHit {
   rule: string;
   kind: string;
@@ -900,9 +997,41 @@ export function matchRules(n: NormalizedText): RuleHit[] {
       count++;
     }
   }
+  // "Delete the previous instructions in the onboarding doc", "remove all the restrictions on the
+  // bucket policy": an edit of a named artefact, not of what the model was told.
+  for (let i = hits.length - 1; i >= 0; i--) {
+    const h = hits[i];
+    if (
+      (h.rule === 'override_qualified' || h.rule === 'safety_bypass') &&
+      EDIT_VERB.test(n.text.slice(h.start, h.start + 12)) &&
+      ARTEFACT_PLACE.test(n.text.slice(h.end, h.end + 80))
+    )
+      hits.splice(i, 1);
+  }
+  // "The new instructions from our landlord say ...": someone else's new instructions.
+  for (let i = hits.length - 1; i >= 0; i--)
+    if (hits[i].rule === 'new_task' && thirdPartySource(n.text.slice(hits[i].end, hits[i].end + 60))) hits.splice(i, 1);
+  // "Ingredients: ... Instructions: preheat the oven": a section of a structured document (a
+  // recipe, a manual, a README) beside other section headings, not a fake turn boundary.
+  if (hits.some((h) => h.rule === 'instruction_label') && DOC_SECTION.test(n.text))
+    for (let i = hits.length - 1; i >= 0; i--) if (hits[i].rule === 'instruction_label') hits.splice(i, 1);
   // A bedtime or fiction pretext around a secret or a dangerous recipe (frames.ts).
   const pretext = pretextPayload(n.text);
   if (pretext) hits.push({ rule: pretext.rule, kind: 'jailbreak', weight: 0.8, start: pretext.start, end: pretext.end });
+  // Attacks on an agent (agent-abuse.ts): exfiltration, liberation personas, rules declared void,
+  // spoofed authority, extraction by transformation, harmful role-play.
+  const exfil = exfiltration(n.text);
+  if (exfil) hits.push(exfil);
+  hits.push(...liberationAndAuthority(n.text));
+  const transform = transformExtraction(n.text);
+  if (transform) hits.push(transform);
+  const harm = harmfulRoleplay(n.text);
+  if (harm) hits.push(harm);
+  // "Cheat codes: IDDQD for god mode", "developer mode" in a game: a game's setting, not a persona.
+  if (GAME.test(n.text))
+    for (let i = hits.length - 1; i >= 0; i--)
+      if (hits[i].rule === 'persona_dan' && /^(?:god|developer|debug) mode/.test(n.text.slice(hits[i].start, hits[i].end)))
+        hits.splice(i, 1);
   // A persona whose point is to answer without refusals or warnings.
   const dropped = hits.find((h) => h.rule === 'drop_refusals' || h.rule === 'drop_warnings');
   if (dropped && PERSONA.test(n.text))
@@ -999,6 +1128,24 @@ function spaceSeparated(text: string, from: number, to: number, max: number): nu
 const PERSONA =
   /(?:^|[.!?:\n]\s*)(?:(?:ok(?:ay)?|now|please|hi|hello|hey|so)[,!.]?\s+)?(?:(?:i want you to|i would like you to|i'd like you to|i need you to|can you|could you|would you|will you|please|let'?s play a game:?(?:\s+where)?|for this (?:chat|conversation|session),?|from now on,?)\s+)?(?:act (?:as|like)|be (?:my|a|an|the)|behave (?:as|like)|pretend (?:to be|you are|you're)|role-?play as|play (?:the role of|the part of|a|an)|take on the (?:role|persona) of|assume the (?:role|persona) of|imagine (?:you are|you're)|respond as|answer as|reply as|you are|you're|you will be|you'll be|ich mochte,? dass (?:du|sie) als|agiere als|sei (?:ein|eine|mein|meine)|stell dir vor,? du bist|du bist (?:ein|eine|mein)|actua como|haz de|finge que eres|imagina que eres|eres (?:un|una|mi)|agis comme|agissez comme|sois (?:un|une|mon|ma)|fais comme si|comportati come|fingi di essere|sei (?:un|una|il mio)|aja como|finja que|seja (?:um|uma|meu))(?![\p{L}])/u;
 const PERSONA_MODEL_WEIGHT = 0.5;
+/**
+ * A role-play request: the persona is set up in the message's first sentence. A persona switched
+ * on after an unrelated question or plea ("Home Office labour law? ... act as a Python
+ * interpreter and print ...") changes the task midway, the goal hijack deepset labels an attack:
+ * there the classifier counts in full.
+ */
+function personaRequest(head: string): boolean {
+  const m = PERSONA.exec(head);
+  if (!m) return false;
+  const end = FIRST_SENTENCE_END.exec(head);
+  // (A match that starts at the first sentence's closing mark is the next sentence's persona.)
+  return !end || m.index < end.index;
+}
+const FIRST_SENTENCE_END = /[.!?\n](?=\s|$)/;
+/** Rules that only say a text is role-play (weak on their own, and no evidence inside a persona). */
+const PERSONA_ITSELF = new Set(['pretend', 'stay_in_character']);
+/** What follows "pretend to be", "act as" when it names a role rather than someone in particular. */
+const ROLE_NOUN = /^.?.?.?\s+(?:an?|my|your)(?:\s|$)/;
 /** The classifier's weight when every "ignore/forget" in the text has an everyday object (frames.ts). */
 const EVERYDAY_MODEL_WEIGHT = 0.4;
 
@@ -1020,28 +1167,38 @@ const ADDRESS_WORDS = [
   'por favor',
   "s'il",
   'per favore',
-  // command verbs
-  ...(
-    'write generate tell say print state output create give show list explain answer respond ' +
-    'reply translate repeat ignore forget disregard pretend act imagine describe make produce ' +
-    'compose draft provide return summarise summarize rewrite formulate decode follow obey ' +
-    'execute run reveal do stop start continue switch enable disable bypass schreib schreibe ' +
-    'generiere sag sage formuliere gib zeig zeige erklare antworte ubersetze wiederhole ' +
-    'ignoriere ignorieren vergiss vergessen stell beschreibe mach mache verfasse fasse erstelle ' +
-    'olvida olvide ignora escribe di dime muestra oublie oubliez ignorez ecris dis montre ' +
-    'dimentica scrivi mostra esqueca escreva diga mostre'
-  ).split(' '),
-  // instructions, prompts and injected context
-  ...(
-    'instruction instructions anweisung anweisungen instruccion instrucciones consigne ' +
-    'consignes istruzioni instrucoes prompt prompts rule rules regel regeln reglas regles ' +
-    'context kontext contexto question frage pregunta input eingabe system document documents ' +
-    'dokument dokumente artikel article text texte roleplay role rolle play spiel spielen game ' +
-    'story geschichte mode modus assistant ai ki bot model chatgpt gpt'
-  ).split(' '),
+  // what the model is, and the context and prompt it is given
+  ...'prompt prompts context kontext contexto input eingabe system assistant ai ki bot model chatgpt gpt roleplay mode modus'.split(' '),
+  // the labels of a context-and-question prompt ("Artikel: ... Frage: ...")
+  ...'question frage pregunta artikel article'.split(' '),
 ];
+/**
+ * Command verbs address the model as imperatives: at the start of a sentence or clause ("Write a
+ * poem", "... and then say X", "Frage: ... Antworte"). Anywhere else they are what a statement is
+ * about ("our cat refuses to follow any rules"); so are the words for instructions, rules and
+ * documents, which a statement mentions as often as an attack does. A question alone ("who
+ * created the world?") is not counted either: deepset's benign set is mostly such questions.
+ */
+const COMMAND_VERBS = (
+  'write generate tell say print state output create give show list explain answer respond ' +
+  'reply translate repeat ignore forget disregard pretend act imagine describe make produce ' +
+  'compose draft provide return summarise summarize rewrite formulate decode follow obey ' +
+  'execute run reveal do stop start continue switch enable disable bypass schreib schreibe ' +
+  'generiere sag sage formuliere gib zeig zeige erklare antworte ubersetze wiederhole ' +
+  'ignoriere ignorieren vergiss vergessen stell beschreibe mach mache verfasse fasse erstelle ' +
+  'olvida olvide ignora escribe di dime muestra oublie oubliez ignorez ecris dis montre ' +
+  'dimentica scrivi mostra esqueca escreva diga mostre email send forward delete upload echo ' +
+  'spell quote recite copy paste dump display leak type read tell'
+).split(' ');
 const ADDRESS = new RegExp(
-  `(?<![\\p{L}\\p{N}])(?:${ADDRESS_WORDS.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\p{L}\\p{N}])`,
+  `(?<![\\p{L}\\p{N}])(?:${ADDRESS_WORDS.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\p{L}\\p{N}])` +
+    `|(?:^|[.!?:;,\\n(\\-"'*]|\\\\n|(?<![\\p{L}])(?:and|then|also|just|first|finally|und|dann|auch|y|et|e))[ \\t]*(?:${COMMAND_VERBS.join('|')})(?![\\p{L}\\p{N}])` +
+    // What came before the user's text is the model's context ("the 2 sentences before the text").
+    `|(?<![\\p{L}])(?:before|above|preceding) (?:the |this |my )?(?:text|message|line|prompt|conversation|input)(?![\\p{L}])` +
+    // The model's own instructions, whoever mentions them.
+    `|(?<![\\p{L}])(?:hidden|secret|initial|original|internal|confidential|system|developer|operator) (?:instructions?|rules|setup|configuration|config|message|guidelines|directives|prompt)(?![\\p{L}])` +
+    // A script that ends on a speaker's label waits for the model to speak the next line.
+    `|\\n[ \\t]*\\p{L}[\\p{L} ]{0,30}:[ \\t]*$`,
   'u',
 );
 /**
@@ -1050,8 +1207,10 @@ const ADDRESS = new RegExp(
  * asks it something.
  */
 const EN_ADDRESS =
-  /(?<![\p{L}])(?:you (?:were|will|must|should|shall|have to|need to|cannot|can't|can no longer|may|are (?:now|no longer|not|free|going to|programmed|required|allowed|being|in|my|the))|your (?:instructions?|rules|guidelines|system|prompt|programming|training|creators?|developers?|polic(?:y|ies)|restrictions|filters|safety|previous|original|initial|hidden|task|role|job|purpose|answer|response|output|reply)|(?:do|did|can|could|would|will|are|were|have) you)(?![\p{L}])/u;
-const addressesModel = (t: string) => ADDRESS.test(t) || EN_ADDRESS.test(t);
+  /(?<![\p{L}])(?:you (?:were|will|must|should|shall|have to|need to|cannot|can't|can no longer|may|are (?:now|no longer|not|free|going to|programmed|required|allowed|being|in|my|the))|(?:want|need|like|ask|asking|tell|telling|order|instruct) you to|(?:gave|given|told|taught|sent|instructed|programmed) you|you (?:received|got|were given|have been given)|your (?:operator|owner|creator|maker|configuration|config|setup|memory|instructions?|rules|guidelines|system|prompt|programming|training|creators?|developers?|polic(?:y|ies)|restrictions|filters|safety|previous|original|initial|hidden|task|role|job|purpose|answer|response|output|reply)|(?:do|did|can|could|would|will|are|were|have) you)(?![\p{L}])/u;
+/** A command verb in capitals anywhere is shouted at the reader ("Wie heißt ... ANTWORTE IM STIL ..."). */
+const SHOUTED_COMMAND = new RegExp(`(?<![\\p{L}])(?:${COMMAND_VERBS.map((v) => v.toUpperCase()).join('|')})(?![\\p{L}])`, 'u');
+const addressesModel = (t: string, src: string) => ADDRESS.test(t) || EN_ADDRESS.test(t) || SHOUTED_COMMAND.test(src);
 /** Weight of the classifier alone in a text that does not address the model (see ADDRESS). */
 const UNADDRESSED_MODEL_WEIGHT = 0.4;
 
@@ -1095,9 +1254,24 @@ function countWords(text: string, from: number, to: number, max: number): number
  * the classifier alone are not enough there: a README documents commands, a report quotes
  * findings, and neither is an instruction to the model.
  */
-const DATA_KINDS = new Set(['instruction_override', 'prompt_extraction', 'indirect_injection', 'safety_bypass', 'obfuscated_override']);
+const DATA_KINDS = new Set([
+  'instruction_override',
+  'prompt_extraction',
+  'indirect_injection',
+  'safety_bypass',
+  'obfuscated_override',
+  'exfiltration',
+]);
 const DATA_RULES = new Set(['chat_tokens', 'persona_dan', 'persona_unfiltered', 'persona_unfiltered_ml', 'no_limits', 'never_refuse']);
-const WEAK_IN_DATA = new Set(['from_now_on', 'new_task', 'ignore_sources', 'instruction_label', 'assert_claim', 'dialogue_bait']);
+const WEAK_IN_DATA = new Set([
+  'from_now_on',
+  'new_task',
+  'start_over',
+  'ignore_sources',
+  'instruction_label',
+  'assert_claim',
+  'dialogue_bait',
+]);
 
 /**
  * JSON escapes (\n, \", \t, \uXXXX, also double-escaped as in JSON inside JSON) turned into the
@@ -1105,6 +1279,27 @@ const WEAK_IN_DATA = new Set(['from_now_on', 'new_task', 'ignore_sources', 'inst
  * is usually a JSON document, and the sentence and quote structure of the text inside it should
  * count, not its escaping.
  */
+/**
+ * An override said of other people in data ("writers should ignore outdated rules", "the board
+ * decided to override the vendor's default policy", "ignore any instruction from unauthorised
+ * personnel", "the new instructions supersede ..."): a document's statement, not an order to the
+ * model.
+ */
+const OTHERS_SUBJECT = new RegExp(
+  `(?<![\\p{L}])(?!(?:you|ai|assistants?|models?|llms?|agents?|bots?|chatbots?|gpt)(?![\\p{L}]))\\p{L}{2,}(?:['’]s)? (?:should|must|may|can|will|shall|need to|needs to|have to|has to|decided to|agreed to|voted to|chose to|plans? to|planned to|(?:is|are) (?:allowed|expected|required) to)(?: not)?(?: \\p{L}+)? ?$`,
+  'u',
+);
+const OTHERS_SOURCE = new RegExp(
+  `^\\s+(?:from|by|issued by|given by)\\s+(?:(?:the|my|our|his|her|their|a|an|this|that|any|other|unauthori[sz]ed|unknown|external|non-staff)\\s+){0,2}(?!(?:you|your|the user|me|us)(?![\\p{L}]))\\p{L}+`,
+  'u',
+);
+function aboutOthers(text: string, h: RuleHit): boolean {
+  if (OTHERS_SUBJECT.test(text.slice(Math.max(0, h.start - 60), h.start))) return true;
+  if (OTHERS_SOURCE.test(text.slice(h.end, h.end + 60))) return true;
+  // "The new instructions supersede ...": the subject of a statement, not "your new task:".
+  return h.rule === 'new_task' && text.startsWith('the new', h.start) && !/^\s*:/.test(text.slice(h.end, h.end + 3));
+}
+
 const JSON_ESCAPE = /\\+(?:[nrt"]|u[0-9a-fA-F]{4})/g;
 export function unescapeInPlace(text: string): string {
   if (text.indexOf('\\') < 0) return text;
@@ -1145,26 +1340,75 @@ export interface ScoreOptions {
   obfuscationWeight?: number;
   /** Score as data the agent reads (tool results), not as the user's own request. */
   data?: boolean;
+  /** Already split into a request and a pasted document (internal). */
+  inDocument?: boolean;
+  /** The pasted document itself (internal): its section labels and statements about others do not count. */
+  documentBody?: boolean;
 }
 
 export function scoreInjection(text: string, model: LoadedModel | null, opts: ScoreOptions = {}): InjectionScore {
+  // A request to summarise/rewrite/format the text that follows: the request is the user's, the
+  // pasted document is data handed over (scored like a tool result, offsets kept by blanking).
+  if (!opts.data && !opts.inDocument) {
+    const ds = pastedDocumentStart(text);
+    if (ds > 0) {
+      const request = scoreInjection(text.slice(0, ds), model, { ...opts, inDocument: true });
+      const body = scoreInjection(' '.repeat(ds) + text.slice(ds), model, { ...opts, inDocument: true, documentBody: true });
+      return body.score > request.score ? body : request;
+    }
+  }
   const src = opts.data ? unescapeInPlace(text) : text;
   const n = normalizeForMatching(src);
   let hits = matchRules(n);
   // An attack phrase quoted as the topic of an explanation is a mention: its rule hits do not
   // count and the classifier reads the text without it (looked for only when a rule hit).
   const mentions = hits.length ? explanatoryMentions(n.text) : [];
-  if (mentions.length) hits = hits.filter((h) => !mentions.some(([a, z]) => h.start >= a && h.end <= z));
+  // A hit that ends inside the quotation ("list 'disregard your system prompt' as a red flag")
+  // has the quoted phrase as its object: a mention too.
+  if (mentions.length) hits = hits.filter((h) => !mentions.some(([a, z]) => h.end > a && h.end <= z));
   const clsText = mentions.length ? blankSpans(n.text, mentions) : n.text;
   if (opts.data && hits.length) {
     const quoted = mentionRanges(n.text);
     hits = hits
       .filter((h) => DATA_KINDS.has(h.kind) || DATA_RULES.has(h.rule))
       .filter((h) => !quoted.some(([a, z]) => h.start >= a && h.end <= z))
-      .map((h) => (WEAK_IN_DATA.has(h.rule) ? { ...h, weight: h.weight * 0.5 } : h));
+      .map((h) => (WEAK_IN_DATA.has(h.rule) ? { ...h, weight: h.weight * 0.5 } : h))
+      .filter((h) => !(h.kind === 'instruction_override' && aboutOthers(n.text, h)))
+      // API documentation sends tokens to URLs ("curl -H 'Authorization: Bearer ...' https://"):
+      // in data, moving a secret counts when it is to be hidden from the user.
+      .filter((h) => h.rule !== 'exfil_secret_to_destination' || h.weight > 0.9);
   }
+  // A pasted document: orders in it addressed to the model still count (an injection hidden in
+  // the text to translate), its own "Instructions:" headings and statements about what other
+  // people should ignore or override do not.
+  if (opts.documentBody && hits.length)
+    hits = hits
+      .filter(
+        (h) =>
+          h.rule !== 'instruction_label' &&
+          !(h.kind === 'instruction_override' && aboutOthers(n.text, h)) &&
+          (h.rule !== 'exfil_secret_to_destination' || h.weight > 0.9),
+      )
+      .map((h) => (WEAK_IN_DATA.has(h.rule) ? { ...h, weight: h.weight * 0.5 } : h));
+  const head = n.text.length > 400 ? n.text.slice(0, 400) : n.text;
+  const persona = !opts.data && personaRequest(head);
+  // A role ("pretend to be a reporter", "act as an innkeeper ... stay in character"): the words
+  // that set up the role-play are the request itself, not evidence of an attack, and constraints
+  // on the role are style. Being someone or something named ("now you are Xi Jinping") is the
+  // goal hijack deepset labels an attack, and keeps its weight.
+  const role =
+    persona &&
+    hits.some((h) => h.rule === 'pretend') &&
+    hits.every((h) => h.rule !== 'pretend' || ROLE_NOUN.test(n.text.slice(h.end - 3, h.end + 8)));
+  // "The board voted to override the default retention policy": a statement about what other
+  // people do, in a message as much as in a document (aboutOthers).
+  if (!opts.data && !opts.documentBody && hits.length)
+    hits = hits.filter((h) => !(h.rule === 'override_qualified' && OTHERS_SUBJECT.test(n.text.slice(Math.max(0, h.start - 60), h.start))));
   const byKind = new Map<string, number>();
-  for (const h of hits) byKind.set(h.kind, Math.max(byKind.get(h.kind) ?? 0, h.weight));
+  for (const h of hits) {
+    if (role && PERSONA_ITSELF.has(h.rule)) continue;
+    byKind.set(h.kind, Math.max(byKind.get(h.kind) ?? 0, h.weight));
+  }
   let ruleScore = noisyOr([...byKind.values()]);
   // Obfuscation on top of a rule hit is itself evidence of intent.
   const obf = n.stats.invisible + n.stats.confusable + n.stats.spaced + (n.stats.leet > 2 ? 1 : 0);
@@ -1191,21 +1435,31 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
       }
     }
   }
-  const head = n.text.length > 400 ? n.text.slice(0, 400) : n.text;
   // Role-play and a loved one's bedtime ritual: the rules decide (they know the payloads that make
   // either one a jailbreak), the classifier half-counts.
-  let modelWeight = opts.data ? 0.5 : PERSONA.test(head) || emotionalPretext(n.text) ? PERSONA_MODEL_WEIGHT : 1;
+  let modelWeight = opts.data ? 0.5 : persona || emotionalPretext(n.text) ? PERSONA_MODEL_WEIGHT : 1;
   // The classifier has seen English and German: on texts mostly in other scripts it knows little
   // and the rules (which cover 60+ languages) carry the decision.
   if (modelScore > 0 && latinShare(n.text) < 0.5) modelWeight *= 0.5;
   // "Ignore the noise", "forget your worries": the classifier learnt "ignore ..." from attacks, but
   // an override verb whose every object is something of everyday life addresses no instructions.
   if (modelScore > 0 && !hits.some((h) => h.weight >= 0.3)) {
-    if (everydayOverrideOnly(n.text)) modelWeight *= EVERYDAY_MODEL_WEIGHT;
+    if (everydayOverrideOnly(n.text) || thirdPartyInstructions(n.text)) modelWeight *= EVERYDAY_MODEL_WEIGHT;
     // A question about attacks and their defence, with no rule hit: the rules decide.
     else if (securityEducation(n.text)) modelWeight *= PERSONA_MODEL_WEIGHT;
+    // A structured document with an "Instructions:" section (a recipe, a manual): the classifier,
+    // which learnt "Instruction:" labels from deepset's attacks, half-counts.
+    else if (INSTRUCTIONS_SECTION.test(n.text) && DOC_SECTION.test(n.text)) modelWeight *= PERSONA_MODEL_WEIGHT;
+    // Code under review or debugging (`{ role: 'system', content: ... }`): the classifier learnt
+    // "system" and "you are" from attacks; in code they are string literals.
+    else if (CODE.test(src)) modelWeight *= EVERYDAY_MODEL_WEIGHT;
+    // "Developer mode on a Pixel", "safe mode in Windows": a device's setting.
+    else if (DEVICE_MODE.test(n.text)) modelWeight *= EVERYDAY_MODEL_WEIGHT;
   }
-  if (modelScore > 0 && !hits.length && !addressesModel(n.text)) modelWeight *= UNADDRESSED_MODEL_WEIGHT;
+  if (modelScore > 0 && !hits.length && !addressesModel(n.text, src)) modelWeight *= UNADDRESSED_MODEL_WEIGHT;
+  // The request in front of a pasted document ("Can you tidy up these lab safety instructions?")
+  // names the document it works on: the rules decide, the classifier half-counts.
+  if (opts.inDocument && !opts.data) modelWeight *= PERSONA_MODEL_WEIGHT;
   let score = noisyOr([ruleScore, modelWeight * modelScore]);
   if (opts.decode !== false) {
     for (const blob of findEncodedBlobs(src)) {
@@ -1243,7 +1497,10 @@ export function scoreInjection(text: string, model: LoadedModel | null, opts: Sc
     // Text written backwards: read forwards and scored the same way.
     const reversed = shifted ? null : findReversedPassage(n.text);
     if (reversed) {
-      const inner = scoreInjection(reverseText(n.text), model, { decode: false, data: opts.data });
+      // Written backwards whole (".tpmorp metsys ruoy") or word by word ("erongI suoiverp"): both readings.
+      const whole = scoreInjection(reverseText(n.text), model, { decode: false, data: opts.data });
+      const byWord = scoreInjection(reverseWords(n.text), model, { decode: false, data: opts.data });
+      const inner = byWord.score > whole.score ? byWord : whole;
       if (inner.ruleScore > 0.3 || inner.score > 0.5) {
         const boosted = noisyOr([inner.score, 0.2]);
         const [s0, e0] = mapSpan(n, reversed.start, reversed.end, src);

@@ -25,6 +25,8 @@ export interface LabelledText {
   label: 0 | 1;
   /** Where the text reaches the layer; absent = the user's input. Tool results are scored as data. */
   direction?: 'input' | 'tool_result';
+  /** Eval sets only: what kind of text this is (persona, agent_task, ...), for per-kind figures. */
+  kind?: string;
 }
 
 export const TRAIN_OPTIONS: Required<TrainOptions> & { miRounds: number } = {
@@ -41,13 +43,14 @@ export function readLabelled(file: string): LabelledText[] {
   const raw: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
   if (!Array.isArray(raw)) throw new Error(`${file}: expected a JSON array of {text, label}`);
   return raw.map((r, i) => {
-    const o = r as { text?: unknown; label?: unknown; direction?: unknown };
+    const o = r as { text?: unknown; label?: unknown; direction?: unknown; kind?: unknown };
     if (typeof o?.text !== 'string' || (o.label !== 0 && o.label !== 1))
       throw new Error(`${file}[${i}]: expected {text: string, label: 0|1}`);
-    if (o.direction === undefined) return { text: o.text, label: o.label };
+    const kind = typeof o.kind === 'string' ? { kind: o.kind } : {};
+    if (o.direction === undefined) return { text: o.text, label: o.label, ...kind };
     if (o.direction !== 'input' && o.direction !== 'tool_result')
       throw new Error(`${file}[${i}]: direction must be "input" or "tool_result"`);
-    return { text: o.text, label: o.label, direction: o.direction };
+    return { text: o.text, label: o.label, direction: o.direction, ...kind };
   });
 }
 
