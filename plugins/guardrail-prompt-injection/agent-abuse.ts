@@ -15,6 +15,7 @@
 //    after the request is data the user hands over, not orders (see scoreInjection).
 // Each finder is a few substring tests before any regular expression runs.
 
+import { containsAny } from '../../lib/guardrails/contains-any.ts';
 import { WORD_START } from '../../lib/guardrails/word-start.ts';
 
 const W = WORD_START;
@@ -173,9 +174,13 @@ const DROP_YOUR_RULES = anyWord(
   "(?:forget|ignore|disregard|drop|abandon|scrap|ditch|throw out)(?:[\\s,]+[\\p{L}\\p{N}'’-]+){0,6}?[\\s,]+(?:and |also |plus |along with |together with )(?:all |any |every one of )?(?:of )?your (?:(?:previous|prior|earlier|other|safety|usual|own) )*(?:rules|instructions|guidelines|restrictions|programming|directives|constraints|policies|filters|guard ?rails)(?! of )",
 );
 
-/** Substrings without which each rule cannot match: one scan each instead of a regular expression. */
-const has = (text: string, words: string[]) => words.some((w) => text.includes(w));
-const LIBERATED_WORDS = [
+/**
+ * Substrings without which each rule cannot match, each list tested as one literal alternation
+ * (containsAny): a String.includes per word cost more than the rules they guard (~30 µs per KB
+ * for the four lists of liberationAndAuthority).
+ */
+const has = (text: string, words: RegExp) => words.test(text);
+const LIBERATED_LIST = [
   'liberat',
   'unshackl',
   'unchain',
@@ -192,7 +197,8 @@ const LIBERATED_WORDS = [
   'turned off',
   'switched off',
 ];
-const VOID_WORDS = [
+const LIBERATED_WORDS = containsAny(LIBERATED_LIST);
+const VOID_LIST = [
   'deprecated',
   'retired',
   'revoked',
@@ -208,8 +214,25 @@ const VOID_WORDS = [
   'expired',
   'no longer',
 ];
-const COMPLY_WORDS = ['comply', 'request', 'filter', 'censor', 'approved', 'allowed', 'authori'];
-const AUTHORITY_WORDS = [
+const VOID_WORDS = containsAny(VOID_LIST);
+/** DROP_YOUR_RULES's verbs and nouns: both must be there for it to match. */
+const DROP_LIST = ['forget', 'ignore', 'disregard', 'drop', 'abandon', 'scrap', 'ditch', 'throw out'];
+const DROP_WORDS = containsAny(DROP_LIST);
+const RULE_NOUNS = containsAny([
+  'rules',
+  'instructions',
+  'guidelines',
+  'restrictions',
+  'programming',
+  'directives',
+  'constraints',
+  'policies',
+  'filters',
+  'guard',
+]);
+const COMPLY_LIST = ['comply', 'request', 'filter', 'censor', 'approved', 'allowed', 'authori'];
+const COMPLY_WORDS = containsAny(COMPLY_LIST);
+const AUTHORITY_LIST = [
   'priority',
   'operator',
   'admin',
@@ -222,10 +245,16 @@ const AUTHORITY_WORDS = [
   'root override',
   'level 0',
 ];
+const AUTHORITY_WORDS = containsAny(AUTHORITY_LIST);
+
+/** Every word of the lists above: without one of them none of liberationAndAuthority's rules can match. */
+const ANY_LA_WORD = containsAny([...LIBERATED_LIST, ...VOID_LIST, ...COMPLY_LIST, ...AUTHORITY_LIST, ...DROP_LIST]);
 
 export function liberationAndAuthority(text: string): AgentHit[] {
   const out: AgentHit[] = [];
-  const d = text.includes('your') ? DROP_YOUR_RULES.exec(text) : null;
+  // Most texts hold none of the words of the five rules: one scan then answers for all of them.
+  if (!has(text, ANY_LA_WORD)) return out;
+  const d = text.includes('your') && has(text, DROP_WORDS) && has(text, RULE_NOUNS) ? DROP_YOUR_RULES.exec(text) : null;
   if (d) out.push({ rule: 'drop_task_and_rules', kind: 'instruction_override', weight: 0.88, start: d.index, end: d.index + d[0].length });
   const lib = has(text, LIBERATED_WORDS) ? LIBERATED.exec(text) : null;
   if (lib) {
@@ -274,14 +303,13 @@ const PROMPT_AS_FORMAT = anyWord(
   "your (?:(?:system|initial|original|hidden|secret|full) )*(?:prompt|instructions|system prompt|system message|guidelines)(?:[\\s,]+[\\p{L}\\p{N}'’-]+){0,4}?[\\s,]+(?:as|in|into) (?:a |an )?(?:json|yaml|xml|csv|markdown|code block|table|base64|hex|rot13|morse|binary|python dict|bullet points)",
 );
 
-const PROMPT_WORDS = ['prompt', 'instruction', 'guideline', 'directive', 'system message', 'rules', 'configuration'];
+const PROMPT_WORDS = containsAny(['prompt', 'instruction', 'guideline', 'directive', 'system message', 'rules', 'configuration']);
 
 export function transformExtraction(text: string): AgentHit | null {
   const you = text.includes('you');
-  if (!you && !has(text, PROMPT_WORDS)) return null;
-  const m =
-    (has(text, PROMPT_WORDS) ? TRANSFORM_EXTRACT.exec(text) : null) ??
-    (you ? (SECRET_IN_CONTEXT.exec(text) ?? PROMPT_AS_FORMAT.exec(text)) : null);
+  const prompt = has(text, PROMPT_WORDS);
+  if (!you && !prompt) return null;
+  const m = (prompt ? TRANSFORM_EXTRACT.exec(text) : null) ?? (you ? (SECRET_IN_CONTEXT.exec(text) ?? PROMPT_AS_FORMAT.exec(text)) : null);
   return m ? { rule: 'extract_transform', kind: 'prompt_extraction', weight: 0.85, start: m.index, end: m.index + m[0].length } : null;
 }
 
@@ -301,8 +329,8 @@ const RECOUNTED = anyWord(
   "used to|would always|always (?:told|explained|showed|wrote)|me (?:explicaba|contaba|ensenaba|decia|mostraba)|m'expliquait|me (?:explicava|contava|ensinava)|mi (?:spiegava|raccontava)|hat mir immer",
 );
 
-const FRAME_WORDS = ['character', 'role', 'gpt', 'real', 'actually', 'hazte', 'fais', 'finge'];
-const LOVED_WORDS = [
+const FRAME_WORDS = containsAny(['character', 'role', 'gpt', 'real', 'actually', 'hazte', 'fais', 'finge']);
+const LOVED_WORDS = containsAny([
   'late',
   'deceased',
   'dead',
@@ -317,10 +345,31 @@ const LOVED_WORDS = [
   'avo',
   'oma',
   'opa',
-];
+]);
+
+/** Substrings one of which RECOUNTED needs. */
+const RECOUNTED_WORDS = containsAny([
+  'used to',
+  'would always',
+  'always',
+  'explicaba',
+  'contaba',
+  'ensenaba',
+  'decia',
+  'mostraba',
+  "m'expliquait",
+  'explicava',
+  'contava',
+  'ensinava',
+  'spiegava',
+  'raccontava',
+  'hat mir immer',
+]);
 
 export function harmfulRoleplay(text: string): AgentHit | null {
-  if (!has(text, FRAME_WORDS) && !has(text, LOVED_WORDS)) return null;
+  // Without a frame word CHARACTER_FRAME cannot match, so only the recounted-relative form can
+  // hit: it needs words of both LOVED and RECOUNTED before HARM is worth a run.
+  if (!has(text, FRAME_WORDS) && !(has(text, LOVED_WORDS) && has(text, RECOUNTED_WORDS))) return null;
   const h = HARM.exec(text);
   if (!h) return null;
   if (CHARACTER_FRAME.test(text) || (LOVED.test(text) && RECOUNTED.test(text)))

@@ -16,6 +16,7 @@
 //    that is a secret or a dangerous recipe. A pretext alone ("my grandmother used to sing me
 //    lullabies") is not one.
 
+import { containsAny } from '../../lib/guardrails/contains-any.ts';
 import { WORD_START } from '../../lib/guardrails/word-start.ts';
 
 const W = WORD_START;
@@ -79,6 +80,7 @@ const OVERRIDE_WORDS = [
   'overrid',
   'skip',
 ];
+const OVERRIDE_ANY = containsAny(OVERRIDE_WORDS);
 /** Words an object may start with that say nothing of what it is. */
 const SKIP = new Set(
   (
@@ -131,7 +133,7 @@ const SPACE = /[ \t]*/y;
  * life, none of them instructions, safeguards, what came before or a word that hides its object.
  */
 export function everydayOverrideOnly(text: string): boolean {
-  if (!OVERRIDE_WORDS.some((w) => text.includes(w))) return false;
+  if (!OVERRIDE_ANY.test(text)) return false;
   OVERRIDE_VERB.lastIndex = 0;
   let m: RegExpExecArray | null;
   let seen = 0;
@@ -173,6 +175,7 @@ export function everydayOverrideOnly(text: string): boolean {
   return seen > 0;
 }
 
+const INSTRUCTION_WORDS = containsAny(['instruction', 'rules', 'guideline', 'direction', 'orders', 'message', 'polic']);
 /**
  * Instructions, rules or messages that come from someone or something named other than the
  * model's operator ("new instructions from my teacher say ...", "the instructions in the IKEA
@@ -180,7 +183,7 @@ export function everydayOverrideOnly(text: string): boolean {
  * which learnt "new instructions" from attacks, is damped there as for everyday objects.
  */
 export function thirdPartyInstructions(text: string): boolean {
-  if (!hasAny(text, ['instruction', 'rules', 'guideline', 'direction', 'orders', 'message', 'polic'])) return false;
+  if (!hasAny(text, INSTRUCTION_WORDS)) return false;
   INSTRUCTION_NOUN.lastIndex = 0;
   let m: RegExpExecArray | null;
   let seen = 0;
@@ -309,11 +312,12 @@ const HOWTO = alt(
 const PRETEXT = anyWord(
   'used to (?:\\p{L}+ )?(?:read|tell|recite|whisper|sing|say|teach|give|list|share|show)|would (?:always |often |every night )?(?:read|tell|recite|whisper|sing|teach|list)|always (?:told|read|recited|whispered|sang|taught|explained|showed)|(?:could not|couldn.?t|can.?t|cannot) sleep|fall asleep|go to sleep|get to sleep|help me sleep|put me to sleep|bedtime|lullab\\p{L}*|before (?:bed|sleep)',
 );
-const hasAny = (text: string, words: string[]) => words.some((w) => text.includes(w));
+/** Whether text holds one of the words (a containsAny regexp: one scan, not one per word). */
+const hasAny = (text: string, words: RegExp) => words.test(text);
 /** Substrings LOVED_ONE cannot match without. */
-const LOVED_WORDS = ['gran', 'nana', 'late', 'deceased', 'dead', 'died', 'passed', 'miss '];
+const LOVED_WORDS = containsAny(['gran', 'nana', 'late', 'deceased', 'dead', 'died', 'passed', 'miss ']);
 /** Substrings PRETEXT cannot match without. */
-const PRETEXT_WORDS = ['used to', 'would', 'always', 'sleep', 'bedtime', 'lullab', 'before bed'];
+const PRETEXT_WORDS = containsAny(['used to', 'would', 'always', 'sleep', 'bedtime', 'lullab', 'before bed']);
 const LOVED_ONE = anyWord(
   'grand(?:ma|mother|pa|father|dad|mum|mom|parents?)|granny|grannie|nana|gran|grandad|late|deceased|dead|died|passed away|passed|miss (?:her|him|them|my)',
 );
@@ -365,7 +369,7 @@ export function emotionalPretext(text: string): boolean {
   return frame || (hasAny(text, NOSTALGIA_WORDS) && hasAny(text, LOVED_WORDS) && NOSTALGIA.test(text) && LOVED_ONE.test(text));
 }
 const NOSTALGIA = anyWord('used to|would always|always');
-const NOSTALGIA_WORDS = ['used to', 'always'];
+const NOSTALGIA_WORDS = containsAny(['used to', 'always']);
 
 /**
  * A question or a teaching request about attacks and their defence ("what is indirect prompt

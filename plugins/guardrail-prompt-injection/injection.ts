@@ -969,6 +969,7 @@ const CODE =
   /```|`[^`\n]{0,200}[{}();=[\]][^`\n]{0,200}`|[[{(]\s*['"]\w+['"]\s*:\s*['"]|(?<![\p{L}])(?:const|let|var|def|function|return|import)\s+[\w{[]|\w\s*=>|\w+\s*=\s*[[{]\s*[{'"\w]/u;
 const DEVICE_MODE =
   /(?<![\p{L}])(?:developer|debug|safe|recovery|dev|airplane|dark|usb debugging) (?:mode|options)(?: on| in| for| of)? (?:an? |my |the |his |her |our |your )?(?:android|ios|iphone|ipad|pixel|samsung|galaxy|xiaomi|huawei|oneplus|windows|mac|macos|chrome|chromebook|firefox|phones?|tablets?|laptops?|devices?|tvs?|routers?|consoles?)(?![\p{L}])/u;
+const GAME_MODE = /^(?:god|developer|debug) mode/;
 const GAME =
   /(?<![\p{L}])(?:cheats?|cheat codes?|video games?|games?|gameplay|levels?|players?|achievements?|console commands?|mods?|speedrun\p{L}*|walkthrough)(?![\p{L}])/u;
 
@@ -1028,10 +1029,10 @@ export function matchRules(n: NormalizedText): RuleHit[] {
   const harm = harmfulRoleplay(n.text);
   if (harm) hits.push(harm);
   // "Cheat codes: IDDQD for god mode", "developer mode" in a game: a game's setting, not a persona.
-  if (GAME.test(n.text))
+  // (The GAME scan runs only when such a hit exists: one regexp run over the text saved per call.)
+  if (hits.some((h) => h.rule === 'persona_dan' && GAME_MODE.test(n.text.slice(h.start, h.end))) && GAME.test(n.text))
     for (let i = hits.length - 1; i >= 0; i--)
-      if (hits[i].rule === 'persona_dan' && /^(?:god|developer|debug) mode/.test(n.text.slice(hits[i].start, hits[i].end)))
-        hits.splice(i, 1);
+      if (hits[i].rule === 'persona_dan' && GAME_MODE.test(n.text.slice(hits[i].start, hits[i].end))) hits.splice(i, 1);
   // A persona whose point is to answer without refusals or warnings.
   const dropped = hits.find((h) => h.rule === 'drop_refusals' || h.rule === 'drop_warnings');
   if (dropped && PERSONA.test(n.text))
