@@ -327,6 +327,8 @@ const FICTION = anyWord(
 );
 const SECRET_RE = anyWord(SECRET);
 const BREAK_IN_RE = anyWord(BREAK_IN);
+/** BREAK_IN_RE, run only when its literal "how to " is there (one native scan instead of a regexp run). */
+const breakIn = (text: string) => (text.includes('how to ') ? BREAK_IN_RE.exec(text) : null);
 /** In a bedtime pretext any dangerous thing recited is the payload ("she read me napalm recipes"). */
 const DANGEROUS_RE = anyWord(DANGEROUS);
 const DANGEROUS_HOWTO = new RegExp(
@@ -350,11 +352,11 @@ export function pretextPayload(text: string): FrameHit | null {
   lastText = text;
   lastFrame = pre !== null && LOVED_ONE.test(text);
   if (lastFrame && pre) {
-    const payload = SECRET_RE.exec(text) ?? DANGEROUS_RE.exec(text) ?? BREAK_IN_RE.exec(text);
+    const payload = SECRET_RE.exec(text) ?? DANGEROUS_RE.exec(text) ?? breakIn(text);
     if (payload) return { rule: 'pretext_payload', start: Math.min(pre.index, payload.index), end: text.length };
   }
   if (FICTION.test(text)) {
-    const h = (DANGEROUS_RE.test(text) ? DANGEROUS_HOWTO.exec(text) : null) ?? BREAK_IN_RE.exec(text);
+    const h = (DANGEROUS_RE.test(text) ? DANGEROUS_HOWTO.exec(text) : null) ?? breakIn(text);
     if (h) return { rule: 'fiction_howto', start: h.index, end: h.index + h[0].length };
   }
   return null;
